@@ -1,0 +1,149 @@
+//! io_uring, set up as fio sets it up (COOP_TASKRUN, SINGLE_ISSUER,
+//! DEFER_TASKRUN), with the file and the buffers registered once so the
+//! kernel does not look them up per I/O. One ring per worker thread.
+
+use std::io;
+
+use io_uring::{IoUring, opcode, squeue, types};
+
+use super::{Completion, Engine, EngineSetup, Io};
+
+/// Marks the user_data of an fsync, which has no slot.
+const SYNC_TAG: u64 = u64::MAX;
+
+pub struct UringEngine {
+    ring: IoUring,
+    bufs: Vec<*mut u8>,
+    fixed_buffers: bool,
+    queued: usize,
+    sync_result: Option<i32>,
+}
+
+/// Checks that this kernel and sandbox allow io_uring; the error says why not.
+pub fn probe_io_uring() -> Result<(), String> {
+    let mut ring = IoUring::new(2).map_err(|e| format!("io_uring_setup failed: {e}"))?;
+    let nop = opcode::Nop::new().build().user_data(7);
+    // SAFETY: a NOP references no memory.
+    unsafe { ring.submission().push(&nop) }.map_err(|_| "io_uring queue full".to_string())?;
+    ring.submit_and_wait(1)
+        .map_err(|e| format!("io_uring_enter failed: {e}"))?;
+    match ring.completion().next() {
+        Some(c) if c.user_data() == 7 => Ok(()),
+        _ => Err("io_uring returned no completion for a NOP".to_string()),
+    }
+}
+
+fn build_ring(entries: u32) -> io::Result<IoUring> {
+    IoUring::builder()
+        .setup_coop_taskrun()
+        .setup_single_issuer()
+        .setup_defer_taskrun()
+        .build(entries)
+        // Kernels before 6.1 lack DEFER_TASKRUN: a plain ring still works.
+        .or_else(|_| IoUring::new(entries))
+}
+
+impl UringEngine {
+    pub fn new(setup: &EngineSetup) -> io::Result<UringEngine> {
+        let entries = setup.queue_depth.next_power_of_two().max(2);
+        let ring = build_ring(entries)?;
+        ring.submitter().register_files(&[setup.fd])?;
+        let slots = setup.buffers.slots as u32;
+        let bufs: Vec<*mut u8> = (0..slots).map(|s| setup.buffers.slot_ptr(s)).collect();
+        let iovecs: Vec<libc::iovec> = bufs
+            .iter()
+            .map(|p| libc::iovec {
+                iov_base: *p as *mut libc::c_void,
+                iov_len: setup.buffers.stride,
+            })
+            .collect();
+        // SAFETY: the iovecs describe the worker's buffers, which outlive the ring
+        // (the worker drops the engine before the buffers).
+        let fixed_buffers = unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
+        Ok(UringEngine {
+            ring,
+            bufs,
+            fixed_buffers,
+            queued: 0,
+            sync_result: None,
+        })
+    }
+
+    fn entry(&self, io: Io) -> squeue::Entry {
+        let fd = types::Fixed(0);
+        let buf = self.bufs[io.buf_index as usize];
+        let sqe = match (io.write, self.fixed_buffers) {
+            (false, true) => opcode::ReadFixed::new(fd, buf, io.len, io.buf_index as u16)
+                .offset(io.offset)
+                .build(),
+            (true, true) => opcode::WriteFixed::new(fd, buf, io.len, io.buf_index as u16)
+                .offset(io.offset)
+                .build(),
+            (false, false) => opcode::Read::new(fd, buf, io.len).offset(io.offset).build(),
+            (true, false) => opcode::Write::new(fd, buf, io.len).offset(io.offset).build(),
+        };
+        sqe.user_data(io.slot as u64)
+    }
+}
+
+impl Engine for UringEngine {
+    #[inline]
+    fn queue(&mut self, io: Io) {
+        let sqe = self.entry(io);
+        // SAFETY: the buffer of this slot stays valid and untouched until the
+        // completion is reaped, and the ring has an entry per slot (entries >= qd).
+        let pushed = unsafe { self.ring.submission().push(&sqe) };
+        debug_assert!(pushed.is_ok(), "more I/Os queued than the ring holds");
+        self.queued += 1;
+    }
+
+    #[inline]
+    fn submit_and_wait(&mut self, min: usize) -> io::Result<()> {
+        loop {
+            match self.ring.submit_and_wait(min) {
+                Ok(_) => break,
+                Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        self.queued = 0;
+        Ok(())
+    }
+
+    #[inline]
+    fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
+        let mut sync_result = None;
+        for cqe in self.ring.completion() {
+            if cqe.user_data() == SYNC_TAG {
+                sync_result = Some(cqe.result());
+                continue;
+            }
+            on_complete(Completion {
+                slot: cqe.user_data() as u32,
+                result: cqe.result(),
+            });
+        }
+        if sync_result.is_some() {
+            self.sync_result = sync_result;
+        }
+    }
+
+    fn sync_data(&mut self) -> io::Result<()> {
+        let sqe = opcode::Fsync::new(types::Fixed(0))
+            .flags(types::FsyncFlags::DATASYNC)
+            .build()
+            .user_data(SYNC_TAG);
+        // SAFETY: an fsync references no buffer.
+        unsafe { self.ring.submission().push(&sqe) }.map_err(|_| io::Error::other("io_uring queue full"))?;
+        self.sync_result = None;
+        while self.sync_result.is_none() {
+            self.submit_and_wait(1)?;
+            // The worker drains in-flight I/O before syncing, so only the fsync completes here.
+            self.reap(&mut |_| {});
+        }
+        match self.sync_result.take() {
+            Some(r) if r < 0 => Err(io::Error::from_raw_os_error(-r)),
+            _ => Ok(()),
+        }
+    }
+}

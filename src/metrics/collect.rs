@@ -1,0 +1,193 @@
+//! Per-thread accumulation while a job runs, and merging threads into a
+//! `JobResult`'s directions and interval series. Recording is a counter
+//! bump and one histogram record; everything else happens at the end.
+
+use hdrhistogram::Histogram;
+
+use super::histogram::{encode, new_histogram, record, summarize};
+use super::result::{DirectionResult, IntervalPoint, IoErrorSample};
+
+/// How many failed I/Os are kept with their offset and errno.
+pub const ERROR_SAMPLES: usize = 8;
+
+/// Reads or writes of one thread.
+#[derive(Debug, Clone)]
+pub struct DirCollector {
+    pub hist: Histogram<u64>,
+    pub ops: u64,
+    pub bytes: u64,
+    pub errors: u64,
+    pub error_samples: Vec<IoErrorSample>,
+}
+
+impl Default for DirCollector {
+    fn default() -> Self {
+        DirCollector {
+            hist: new_histogram(),
+            ops: 0,
+            bytes: 0,
+            errors: 0,
+            error_samples: Vec::new(),
+        }
+    }
+}
+
+impl DirCollector {
+    #[inline]
+    pub fn success(&mut self, bytes: u64, latency_ns: u64) {
+        self.ops += 1;
+        self.bytes += bytes;
+        record(&mut self.hist, latency_ns);
+    }
+
+    #[cold]
+    pub fn failure(&mut self, errno: i32, offset_bytes: u64) {
+        self.errors += 1;
+        if self.error_samples.len() < ERROR_SAMPLES {
+            self.error_samples.push(IoErrorSample {
+                errno,
+                offset_bytes,
+                message: std::io::Error::from_raw_os_error(errno).to_string(),
+            });
+        }
+    }
+
+    pub fn merge(&mut self, other: &DirCollector) {
+        self.ops += other.ops;
+        self.bytes += other.bytes;
+        self.errors += other.errors;
+        // Both histograms have the same bounds, so adding cannot fail.
+        let _ = self.hist.add(&other.hist);
+        for s in &other.error_samples {
+            if self.error_samples.len() < ERROR_SAMPLES {
+                self.error_samples.push(s.clone());
+            }
+        }
+    }
+
+    pub fn result(&self, elapsed_ns: u64) -> DirectionResult {
+        let secs = elapsed_ns as f64 / 1e9;
+        let per_sec = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
+        DirectionResult {
+            ops: self.ops,
+            bytes: self.bytes,
+            errors: self.errors,
+            error_samples: self.error_samples.clone(),
+            iops: per_sec(self.ops),
+            bytes_per_sec: per_sec(self.bytes),
+            lat_ns: summarize(&self.hist),
+            histogram: encode(&self.hist),
+        }
+    }
+}
+
+/// One thread's numbers for one period of the series, sent to the runner.
+#[derive(Debug, Clone)]
+pub struct IntervalSample {
+    pub thread: u32,
+    pub index: u64,
+    pub read_ops: u64,
+    pub write_ops: u64,
+    pub bytes: u64,
+    pub hist: Histogram<u64>,
+}
+
+/// Merges the threads' samples into one point per period.
+#[derive(Debug, Default)]
+pub struct SeriesBuilder {
+    periods: Vec<(u64, u64, u64, Option<Histogram<u64>>)>,
+}
+
+impl SeriesBuilder {
+    pub fn add(&mut self, s: &IntervalSample) {
+        let i = s.index as usize;
+        if self.periods.len() <= i {
+            self.periods.resize(i + 1, (0, 0, 0, None));
+        }
+        let p = &mut self.periods[i];
+        p.0 += s.read_ops;
+        p.1 += s.write_ops;
+        p.2 += s.bytes;
+        match &mut p.3 {
+            Some(h) => {
+                let _ = h.add(&s.hist);
+            }
+            None => p.3 = Some(s.hist.clone()),
+        }
+    }
+
+    /// The series; the last period is cut at `elapsed_ns`.
+    pub fn build(&self, interval_ns: u64, elapsed_ns: u64) -> Vec<IntervalPoint> {
+        self.periods
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (reads, writes, bytes, hist))| {
+                let start_ns = i as u64 * interval_ns;
+                let duration_ns = interval_ns.min(elapsed_ns.saturating_sub(start_ns));
+                if duration_ns == 0 {
+                    return None;
+                }
+                let secs = duration_ns as f64 / 1e9;
+                let (mean, p99) = match hist {
+                    Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99)),
+                    _ => (0.0, 0),
+                };
+                Some(IntervalPoint {
+                    start_ns,
+                    duration_ns,
+                    read_ops: *reads,
+                    write_ops: *writes,
+                    bytes: *bytes,
+                    iops: (reads + writes) as f64 / secs,
+                    bytes_per_sec: *bytes as f64 / secs,
+                    lat_mean_ns: mean,
+                    lat_p99_ns: p99,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn series_merges_threads_and_cuts_the_last_period() {
+        let mut b = SeriesBuilder::default();
+        for thread in 0..2 {
+            for index in 0..3 {
+                let mut hist = new_histogram();
+                record(&mut hist, 1000 * (thread as u64 + 1));
+                b.add(&IntervalSample {
+                    thread,
+                    index,
+                    read_ops: 10,
+                    write_ops: 5,
+                    bytes: 15 * 4096,
+                    hist,
+                });
+            }
+        }
+        let s = b.build(1_000_000_000, 2_500_000_000);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].read_ops, 20);
+        assert_eq!(s[0].iops, 30.0);
+        assert_eq!(s[2].duration_ns, 500_000_000);
+        assert_eq!(s[2].iops, 60.0);
+        assert!((s[1].lat_mean_ns - 1500.0).abs() < 2.0);
+    }
+
+    #[test]
+    fn errors_keep_the_first_samples() {
+        let mut d = DirCollector::default();
+        for i in 0..20 {
+            d.failure(libc::EIO, i * 512);
+        }
+        let r = d.result(1_000_000_000);
+        assert_eq!(r.errors, 20);
+        assert_eq!(r.error_samples.len(), ERROR_SAMPLES);
+        assert_eq!(r.error_samples[1].offset_bytes, 512);
+        assert_eq!(r.ops, 0);
+    }
+}

@@ -1,0 +1,9 @@
+//! Measurement: latency histograms, per-direction counters, the interval
+//! series, and the result types that every report is rendered from.
+
+pub mod collect;
+pub mod histogram;
+pub mod repeats;
+pub mod result;
+
+pub use result::*;

@@ -1,0 +1,36 @@
+//! `kura history`: one line per stored run.
+
+use super::format::{mb_per_sec, rate, utc};
+use super::run_table::new_table;
+use crate::store::RunSummary;
+
+pub fn render(runs: &[RunSummary]) -> String {
+    if runs.is_empty() {
+        return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
+    }
+    let mut t = new_table(&[
+        "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "",
+    ]);
+    for r in runs {
+        t.add_row(vec![
+            r.id.to_string(),
+            utc(r.started_unix_s),
+            r.label.clone().unwrap_or_default(),
+            r.suite.clone().unwrap_or_default(),
+            r.target.clone(),
+            if r.jobs > 1 {
+                format!("{} (+{} jobs)", r.workload, r.jobs - 1)
+            } else {
+                r.workload.clone()
+            },
+            rate(r.iops),
+            mb_per_sec(r.bytes_per_sec),
+            if r.incomplete {
+                "incomplete".into()
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    format!("{t}\n")
+}

@@ -1,0 +1,155 @@
+//! The terminal report of one run: a header, warnings, and per job a table
+//! of throughput and latency per direction, then its percentiles.
+
+use comfy_table::{CellAlignment, Table, presets};
+
+use super::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
+use crate::metrics::histogram::{PERCENTILES, percentile_key};
+use crate::metrics::{JobResult, RunResult, TargetKind};
+
+pub fn new_table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_HORIZONTAL_ONLY);
+    t.set_header(header.to_vec());
+    for i in 1..header.len() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    t
+}
+
+fn target_line(job: &JobResult) -> String {
+    let t = &job.target;
+    let kind = match t.kind {
+        TargetKind::File => "file",
+        TargetKind::Block => "block device",
+    };
+    let mut parts = vec![kind.to_string()];
+    if let Some(fs) = &t.fs_type {
+        parts.push(fs.clone());
+    }
+    if let Some(dev) = &t.device {
+        parts.push(format!("on {dev}"));
+    }
+    if let Some(model) = &t.device_model {
+        parts.push(model.clone());
+    }
+    match t.rotational {
+        Some(true) => parts.push("rotational".into()),
+        Some(false) => parts.push("non-rotational".into()),
+        None => {}
+    }
+    parts.push(bytes_human(t.size_bytes));
+    format!("{} ({})", t.path, parts.join(", "))
+}
+
+pub fn render_job(job: &JobResult) -> String {
+    let mut out = String::new();
+    let title = match &job.test {
+        Some(test) => format!("{} [{test}]", job.job.name),
+        None => job.job.name.clone(),
+    };
+    out.push_str(&format!(
+        "{title}: {} on {}\n  engine {}, measured {:.2} s{}, CPU user {:.2} s, system {:.2} s{}{}\n",
+        job.job.summary(),
+        target_line(job),
+        job.engine,
+        job.elapsed_ns as f64 / 1e9,
+        if job.ramp_ns > 0 {
+            format!(" after {:.1} s ramp", job.ramp_ns as f64 / 1e9)
+        } else {
+            String::new()
+        },
+        job.cpu_user_ns as f64 / 1e9,
+        job.cpu_system_ns as f64 / 1e9,
+        if job.syncs > 0 {
+            format!(", {} fdatasync", job.syncs)
+        } else {
+            String::new()
+        },
+        if job.incomplete {
+            "  (INCOMPLETE: stopped early)"
+        } else {
+            ""
+        },
+    ));
+    let mut t = new_table(&[
+        "", "IOPS", "MB/s", "MiB/s", "ops", "errors", "lat min", "mean", "stddev", "max",
+    ]);
+    for (name, d) in job.directions() {
+        t.add_row(vec![
+            name.to_string(),
+            rate(d.iops),
+            mb_per_sec(d.bytes_per_sec),
+            mib_per_sec(d.bytes_per_sec),
+            d.ops.to_string(),
+            d.errors.to_string(),
+            latency(d.lat_ns.min as f64),
+            latency(d.lat_ns.mean),
+            latency(d.lat_ns.stddev),
+            latency(d.lat_ns.max as f64),
+        ]);
+    }
+    out.push_str(&t.to_string());
+    out.push('\n');
+    let mut header = vec!["percentile".to_string()];
+    header.extend(PERCENTILES.iter().map(|p| format!("p{p}")));
+    let mut p = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
+    for (name, d) in job.directions() {
+        let mut row = vec![name.to_string()];
+        row.extend(PERCENTILES.iter().map(|q| {
+            d.lat_ns
+                .percentiles
+                .get(&percentile_key(*q))
+                .map(|v| latency(*v as f64))
+                .unwrap_or_default()
+        }));
+        p.add_row(row);
+    }
+    out.push_str(&p.to_string());
+    out.push('\n');
+    for (name, d) in job.directions() {
+        for e in &d.error_samples {
+            out.push_str(&format!(
+                "  {name} error: {} (errno {}) at offset {}\n",
+                e.message, e.errno, e.offset_bytes
+            ));
+        }
+    }
+    out
+}
+
+pub fn render_run(run: &RunResult) -> String {
+    let mut out = String::new();
+    let id = run
+        .id
+        .map(|i| format!("run {i}"))
+        .unwrap_or_else(|| "run (not stored)".to_string());
+    out.push_str(&format!(
+        "kura {id} · {} · host {}",
+        utc(run.started_unix_s),
+        run.host.hostname
+    ));
+    if let Some(label) = &run.label {
+        out.push_str(&format!(" · label \"{label}\""));
+    }
+    if let Some(price) = &run.price {
+        out.push_str(&format!(" · price {price}"));
+    }
+    if let Some(suite) = &run.suite {
+        out.push_str(&format!(" · suite {suite}"));
+    }
+    out.push('\n');
+    if run.incomplete {
+        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
+    }
+    for w in &run.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    for job in &run.jobs {
+        out.push('\n');
+        out.push_str(&render_job(job));
+    }
+    out
+}

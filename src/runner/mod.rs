@@ -1,0 +1,373 @@
+//! Running jobs: target preparation, threads, ramp and stop conditions,
+//! progress, Ctrl-C (stop, keep what was measured, clean up), and the
+//! assembly of a `RunResult`. Formats nothing for the reader.
+
+mod progress;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
+
+use thiserror::Error;
+
+use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
+use crate::metrics::collect::{DirCollector, SeriesBuilder};
+use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
+use crate::spec::{EngineKind, Job};
+use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
+use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
+
+pub use progress::Progress;
+
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// How a run behaves, apart from its jobs.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub target: TargetOptions,
+    /// Keep test files kura created.
+    pub keep: bool,
+    pub quiet: bool,
+    pub label: Option<String>,
+    pub price: Option<String>,
+    pub suite: Option<String>,
+    /// Pause between jobs (CrystalDiskMark's interval).
+    pub pause: Duration,
+}
+
+/// Sleeps, waking early for Ctrl-C.
+fn pause(total: Duration, stop: &StopFlag) {
+    let until = Instant::now() + total;
+    while !stop.load(Ordering::Relaxed) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(Instant::now())));
+    }
+}
+
+/// Set by Ctrl-C; workers poll it once per loop turn.
+pub type StopFlag = Arc<AtomicBool>;
+
+fn now_unix_s() -> i64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Fills in what the job left to defaults, so the stored job repeats exactly.
+pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
+    let mut job = job.clone();
+    if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() {
+        job.runtime = Some(DEFAULT_RUNTIME);
+    }
+    if job.engine == EngineKind::IoUring
+        && let Err(why) = probe_io_uring()
+    {
+        warnings.push(format!(
+            "io_uring is not available here ({why}); using the sync engine"
+        ));
+        job.engine = EngineKind::Sync;
+    }
+    if job.engine == EngineKind::Sync && job.qd > 1 {
+        warnings.push(format!(
+            "{}: the sync engine keeps one I/O in flight per thread; qd {} ran as qd 1",
+            job.name, job.qd
+        ));
+        job.qd = 1;
+    }
+    job
+}
+
+fn null_target(job: &Job) -> PreparedTarget {
+    let size = job.size_bytes.unwrap_or(DEFAULT_FILE_SIZE);
+    PreparedTarget {
+        path: "(null engine)".into(),
+        kind: TargetKind::File,
+        span_start: job.offset_bytes,
+        span_bytes: size.saturating_sub(job.offset_bytes).max(job.max_bs()),
+        logical_block_bytes: 512,
+        created: false,
+        facts: TargetFacts {
+            path: "(null engine)".into(),
+            kind: TargetKind::File,
+            fs_type: None,
+            device: None,
+            device_model: None,
+            rotational: None,
+            size_bytes: size,
+            logical_block_bytes: 512,
+            created: false,
+        },
+    }
+}
+
+fn split(total: u64, parts: u32, index: u32) -> u64 {
+    total / parts as u64 + u64::from((index as u64) < total % parts as u64)
+}
+
+fn worker_thread(plan: WorkerPlan, target: &PreparedTarget, engine: EngineKind) -> WorkerOutput {
+    let job = plan.job.clone();
+    let file = if engine == EngineKind::Null {
+        None
+    } else {
+        match target::open(target, job.direct, job.does_writes()) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                return WorkerOutput {
+                    fatal: Some(e.to_string()),
+                    ..Default::default()
+                };
+            }
+        }
+    };
+    let fd = file.as_ref().map(std::os::fd::AsRawFd::as_raw_fd).unwrap_or(-1);
+    let buffers = make_buffers(&job, plan.seed);
+    let setup = EngineSetup {
+        fd,
+        queue_depth: job.qd,
+        buffers: &buffers,
+    };
+    fn go<E: Engine>(plan: WorkerPlan, mut e: E) -> WorkerOutput {
+        run_worker(plan, &mut e)
+    }
+    match engine {
+        EngineKind::Null => go(plan, NullEngine::new(job.qd)),
+        EngineKind::Sync => go(plan, SyncEngine::new(&setup)),
+        EngineKind::IoUring => match UringEngine::new(&setup) {
+            Ok(e) => go(plan, e),
+            Err(e) => WorkerOutput {
+                fatal: Some(format!("io_uring setup failed: {e}")),
+                ..Default::default()
+            },
+        },
+    }
+}
+
+/// Runs one job to completion (or until `stop`). A test file it creates is
+/// added to `created`, for the caller to remove when all jobs are done.
+pub fn run_job(
+    job: &Job,
+    opts: &RunOptions,
+    stop: &StopFlag,
+    warnings: &mut Vec<String>,
+    progress: &Progress,
+    created: &mut Vec<PreparedTarget>,
+) -> Result<JobResult, RunError> {
+    let mut job = resolve(job, warnings);
+    let prepared = if job.engine == EngineKind::Null {
+        null_target(&job)
+    } else {
+        progress.message(&format!(
+            "{}: preparing {}",
+            job.name,
+            target::job_path(&job).display()
+        ));
+        target::prepare(&job, &opts.target)?
+    };
+    let result = measure(&mut job, &prepared, stop, warnings, progress);
+    if prepared.created {
+        created.push(prepared);
+    }
+    result
+}
+
+fn measure(
+    job: &mut Job,
+    prepared: &PreparedTarget,
+    stop: &StopFlag,
+    warnings: &mut Vec<String>,
+    progress: &Progress,
+) -> Result<JobResult, RunError> {
+    if job.target.is_none() && job.engine != EngineKind::Null {
+        job.target = Some(prepared.path.clone());
+    }
+    job.size_bytes = Some(prepared.span_bytes);
+    if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
+        target::drop_cache(prepared)?;
+    }
+    if !job.direct {
+        let memory = target::host_facts().memory_bytes;
+        if prepared.span_bytes < memory {
+            warnings.push(format!(
+                "{}: buffered I/O on {} MB while the machine has {} MB of RAM: reads may come from the page cache, not the device",
+                job.name,
+                prepared.span_bytes / 1_000_000,
+                memory / 1_000_000
+            ));
+        }
+    }
+
+    let job = Arc::new(job.clone());
+    let (tx, rx) = mpsc::channel();
+    let start = Instant::now();
+    let engine = job.engine;
+    let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..job.threads)
+            .map(|thread| {
+                let plan = WorkerPlan {
+                    job: job.clone(),
+                    thread,
+                    span_start: prepared.span_start,
+                    span_bytes: prepared.span_bytes,
+                    seed: 0x6b75_7261 ^ start.elapsed().as_nanos() as u64,
+                    start,
+                    ramp: job.ramp,
+                    runtime: job.runtime,
+                    op_limit: job.io_count.map(|c| split(c, job.threads, thread)),
+                    byte_limit: job.io_size_bytes.map(|b| split(b, job.threads, thread)),
+                    stop: stop.clone(),
+                    samples: tx.clone(),
+                };
+                std::thread::Builder::new()
+                    .name(format!("kura-{}-{thread}", job.name))
+                    .spawn_scoped(scope, move || worker_thread(plan, prepared, engine))
+                    .expect("spawning a worker thread")
+            })
+            .collect();
+        drop(tx);
+        let mut series = SeriesBuilder::default();
+        progress.start_job(&job);
+        for sample in rx.iter() {
+            series.add(&sample);
+            progress.sample(&sample, job.threads);
+        }
+        progress.finish_job();
+        let outputs = handles
+            .into_iter()
+            .map(|h| h.join().expect("worker thread panicked"))
+            .collect();
+        (outputs, series)
+    });
+
+    if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
+        if outputs.iter().all(|o| o.fatal.is_some()) {
+            return Err(RunError::Invalid(format!("{}: {fatal}", job.name)));
+        }
+        warnings.push(format!("{}: a worker stopped early: {fatal}", job.name));
+    }
+    let mut read = DirCollector::default();
+    let mut write = DirCollector::default();
+    let (mut user, mut system, mut syncs, mut elapsed) = (0, 0, 0, 0);
+    for o in &outputs {
+        read.merge(&o.read);
+        write.merge(&o.write);
+        user += o.cpu_user_ns;
+        system += o.cpu_system_ns;
+        syncs += o.syncs;
+        elapsed = elapsed.max(o.measured_ns);
+    }
+    for (name, d) in [("read", &read), ("write", &write)] {
+        if d.errors > 0 {
+            warnings.push(format!(
+                "{}: {} {name} errors; first: {} at offset {}",
+                job.name, d.errors, d.error_samples[0].message, d.error_samples[0].offset_bytes
+            ));
+        }
+    }
+    let incomplete = stop.load(Ordering::Relaxed);
+    Ok(JobResult {
+        job: (*job).clone(),
+        test: None,
+        target: prepared.facts.clone(),
+        engine: engine.name().to_string(),
+        elapsed_ns: elapsed,
+        ramp_ns: job.ramp.as_nanos() as u64,
+        read: job.does_reads().then(|| read.result(elapsed)),
+        write: job.does_writes().then(|| write.result(elapsed)),
+        syncs,
+        cpu_user_ns: user,
+        cpu_system_ns: system,
+        series: series.build(job.interval.as_nanos() as u64, elapsed),
+        incomplete,
+    })
+}
+
+/// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
+pub fn run(jobs: &[Job], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+    let tests: Vec<SuiteJob> = jobs
+        .iter()
+        .map(|j| SuiteJob {
+            test: None,
+            job: j.clone(),
+        })
+        .collect();
+    run_suite(&tests, opts, stop)
+}
+
+/// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
+#[derive(Debug, Clone)]
+pub struct SuiteJob {
+    pub test: Option<String>,
+    pub job: Job,
+}
+
+/// Runs a suite's jobs in order, pausing `opts.pause` between them.
+pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+    let started_unix_s = now_unix_s();
+    let progress = Progress::new(opts.quiet);
+    let mut warnings = Vec::new();
+    let mut results = Vec::new();
+    let mut created = Vec::new();
+    let mut failure = None;
+    for (i, SuiteJob { test, job }) in jobs.iter().enumerate() {
+        if i > 0 && !opts.pause.is_zero() {
+            pause(opts.pause, stop);
+        }
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        match run_job(job, opts, stop, &mut warnings, &progress, &mut created) {
+            Ok(mut r) => {
+                r.test = test.clone();
+                results.push(r)
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    if !opts.keep {
+        for t in &created {
+            if let Err(e) = target::cleanup(t) {
+                warnings.push(format!("could not remove test file: {e}"));
+            }
+        }
+    }
+    if let Some(e) = failure {
+        if results.is_empty() {
+            return Err(e);
+        }
+        // Keep what the earlier jobs measured: the run is stored as incomplete.
+        warnings.push(format!("stopped after a failed job: {e}"));
+        stop.store(true, Ordering::Relaxed);
+    }
+    let label = opts
+        .label
+        .clone()
+        .or_else(|| jobs.iter().find_map(|j| j.job.label.clone()));
+    Ok(RunResult {
+        id: None,
+        kura_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s,
+        label,
+        price: opts.price.clone(),
+        suite: opts.suite.clone(),
+        host: target::host_facts(),
+        incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
+        jobs: results,
+        warnings,
+    })
+}
+
+/// How long a job is expected to measure, for progress display.
+pub fn expected_duration(job: &Job) -> Option<Duration> {
+    job.runtime.map(|r| r + job.ramp)
+}

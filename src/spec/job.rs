@@ -1,0 +1,620 @@
+//! The job model every input format is translated into. One `set` function
+//! maps a key and its text value onto a `Job`, so command-line flags and TOML
+//! keys are the same words with the same parsing.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::units::{UnitError, format_duration, format_size, parse_duration, parse_size};
+
+/// The default test file, created in the current directory.
+pub const DEFAULT_TARGET: &str = "kura-test.dat";
+/// The default test-file size when the target is a new file.
+pub const DEFAULT_FILE_SIZE: u64 = 1 << 30;
+/// How long a job runs when it names neither runtime, io_size nor io_count.
+pub const DEFAULT_RUNTIME: Duration = Duration::from_secs(10);
+/// Upper bounds that catch typos (qd 3200000) before they allocate.
+pub const MAX_QD: u32 = 4096;
+pub const MAX_THREADS: u32 = 1024;
+pub const MAX_BS: u64 = 64 << 20;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum SpecError {
+    #[error("unknown key '{0}' (see docs/jobs.md for the keys)")]
+    UnknownKey(String),
+    #[error("{key}: {source}")]
+    Unit {
+        key: String,
+        #[source]
+        source: UnitError,
+    },
+    #[error("{key}: '{value}' is not valid: {why}")]
+    Invalid { key: String, value: String, why: String },
+}
+
+fn invalid(key: &str, value: &str, why: impl Into<String>) -> SpecError {
+    SpecError::Invalid {
+        key: key.to_string(),
+        value: value.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Access pattern and direction, with fio's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rw {
+    Read,
+    Write,
+    RandRead,
+    RandWrite,
+    /// Sequential mix of reads and writes (`read_pct`).
+    Rw,
+    /// Random mix of reads and writes (`read_pct`).
+    RandRw,
+}
+
+impl Rw {
+    pub fn parse(text: &str) -> Option<Rw> {
+        Some(match text.to_ascii_lowercase().as_str() {
+            "read" => Rw::Read,
+            "write" => Rw::Write,
+            "randread" => Rw::RandRead,
+            "randwrite" => Rw::RandWrite,
+            "rw" | "readwrite" => Rw::Rw,
+            "randrw" => Rw::RandRw,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Rw::Read => "read",
+            Rw::Write => "write",
+            Rw::RandRead => "randread",
+            Rw::RandWrite => "randwrite",
+            Rw::Rw => "rw",
+            Rw::RandRw => "randrw",
+        }
+    }
+    pub fn is_random(self) -> bool {
+        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+    }
+    pub fn is_mixed(self) -> bool {
+        matches!(self, Rw::Rw | Rw::RandRw)
+    }
+}
+
+/// One block size of a split and its share of the I/Os.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockSize {
+    pub bytes: u64,
+    /// Relative weight; the weights of a split need not add up to 100.
+    pub weight: u32,
+}
+
+/// How random offsets are spread over the span.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Distribution {
+    Uniform,
+    /// Zipf with exponent theta (fio's `zipf:THETA`).
+    Zipf {
+        theta: f64,
+    },
+    /// Pareto with shape h in (0,1) (fio's `pareto:H`).
+    Pareto {
+        h: f64,
+    },
+    /// `io_pct` % of the I/Os go to the first `space_pct` % of the span.
+    Hotspot {
+        io_pct: f64,
+        space_pct: f64,
+    },
+}
+
+/// What written buffers hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Fill {
+    Random,
+    Zero,
+    /// `pct` % of each buffer compresses away (zeros), the rest is random.
+    Compressible {
+        pct: u8,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    IoUring,
+    Sync,
+    Null,
+}
+
+impl EngineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::IoUring => "io_uring",
+            EngineKind::Sync => "sync",
+            EngineKind::Null => "null",
+        }
+    }
+}
+
+/// One workload, fully resolved: every parameter a run needs to be repeated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub name: String,
+    /// File or block device; `None` means `kura-test.dat` in the current directory.
+    pub target: Option<PathBuf>,
+    pub rw: Rw,
+    pub bs: Vec<BlockSize>,
+    /// Share of reads in a mixed workload, 0..=100.
+    pub read_pct: u8,
+    pub qd: u32,
+    pub threads: u32,
+    /// Test-file size, or the span of a device used; `None` = whole device or default file size.
+    pub size_bytes: Option<u64>,
+    pub offset_bytes: u64,
+    pub runtime: Option<Duration>,
+    pub io_size_bytes: Option<u64>,
+    pub io_count: Option<u64>,
+    /// Time run but not measured before the measurement starts.
+    pub ramp: Duration,
+    /// O_DIRECT (true) or through the page cache.
+    pub direct: bool,
+    /// Buffered runs only: keep the target's cached pages instead of dropping them first.
+    pub keep_cache: bool,
+    pub engine: EngineKind,
+    pub distribution: Distribution,
+    /// Cap on I/Os per second for the whole job (all threads).
+    pub rate_iops: Option<u64>,
+    /// fdatasync after every N writes (per thread).
+    pub fsync_every: Option<u64>,
+    pub fill: Fill,
+    pub label: Option<String>,
+    /// Period of the interval series.
+    pub interval: Duration,
+}
+
+impl Default for Job {
+    fn default() -> Self {
+        Job {
+            name: "job".to_string(),
+            target: None,
+            rw: Rw::RandRead,
+            bs: vec![BlockSize {
+                bytes: 4096,
+                weight: 100,
+            }],
+            read_pct: 50,
+            qd: 1,
+            threads: 1,
+            size_bytes: None,
+            offset_bytes: 0,
+            runtime: None,
+            io_size_bytes: None,
+            io_count: None,
+            ramp: Duration::ZERO,
+            direct: true,
+            keep_cache: false,
+            engine: EngineKind::IoUring,
+            distribution: Distribution::Uniform,
+            rate_iops: None,
+            fsync_every: None,
+            fill: Fill::Random,
+            label: None,
+            interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The keys a job accepts, as flags (`--qd`) and as TOML keys (`qd = 32`).
+pub const KEYS: &[&str] = &[
+    "name",
+    "target",
+    "rw",
+    "bs",
+    "read_pct",
+    "qd",
+    "threads",
+    "size",
+    "offset",
+    "runtime",
+    "io_size",
+    "io_count",
+    "ramp",
+    "direct",
+    "buffered",
+    "keep_cache",
+    "engine",
+    "distribution",
+    "rate_iops",
+    "fsync_every",
+    "fill",
+    "label",
+    "interval",
+];
+
+fn size(key: &str, v: &str) -> Result<u64, SpecError> {
+    parse_size(v).map_err(|source| SpecError::Unit {
+        key: key.into(),
+        source,
+    })
+}
+
+fn duration(key: &str, v: &str) -> Result<Duration, SpecError> {
+    parse_duration(v).map_err(|source| SpecError::Unit {
+        key: key.into(),
+        source,
+    })
+}
+
+fn count(key: &str, v: &str, min: u64, max: u64) -> Result<u64, SpecError> {
+    let n: u64 = v
+        .trim()
+        .parse()
+        .map_err(|_| invalid(key, v, "expected a whole number"))?;
+    if n < min || n > max {
+        return Err(invalid(key, v, format!("must be between {min} and {max}")));
+    }
+    Ok(n)
+}
+
+fn boolean(key: &str, v: &str) -> Result<bool, SpecError> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(invalid(key, v, "expected true or false")),
+    }
+}
+
+fn fraction(key: &str, v: &str, text: &str) -> Result<f64, SpecError> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| invalid(key, v, format!("'{text}' is not a number")))
+}
+
+/// Parses `4k`, or a split `4k/60:64k/40`.
+pub fn parse_block_sizes(key: &str, v: &str) -> Result<Vec<BlockSize>, SpecError> {
+    let mut out = Vec::new();
+    for part in v.split(':') {
+        let (bs_text, weight) = match part.split_once('/') {
+            Some((b, w)) => (b, count(key, w, 1, 1_000_000)? as u32),
+            None => (part, 100),
+        };
+        let bytes = size(key, bs_text)?;
+        if bytes == 0 || bytes > MAX_BS {
+            return Err(invalid(
+                key,
+                v,
+                format!("block size must be between 1 byte and {}", format_size(MAX_BS)),
+            ));
+        }
+        out.push(BlockSize { bytes, weight });
+    }
+    Ok(out)
+}
+
+fn parse_distribution(key: &str, v: &str) -> Result<Distribution, SpecError> {
+    let lower = v.trim().to_ascii_lowercase();
+    let (kind, arg) = lower.split_once(':').unwrap_or((lower.as_str(), ""));
+    let d = match kind {
+        "uniform" | "random" if arg.is_empty() => Distribution::Uniform,
+        "zipf" => {
+            let theta = fraction(key, v, arg)?;
+            if theta <= 0.0 || theta == 1.0 || theta > 100.0 {
+                return Err(invalid(
+                    key,
+                    v,
+                    "zipf theta must be > 0 and not 1 (fio's rule), e.g. zipf:1.2",
+                ));
+            }
+            Distribution::Zipf { theta }
+        }
+        "pareto" => {
+            let h = fraction(key, v, arg)?;
+            if h <= 0.0 || h >= 1.0 {
+                return Err(invalid(
+                    key,
+                    v,
+                    "pareto h must be between 0 and 1, e.g. pareto:0.9",
+                ));
+            }
+            Distribution::Pareto { h }
+        }
+        "hotspot" => {
+            let (io, space) = arg
+                .split_once('/')
+                .ok_or_else(|| invalid(key, v, "expected hotspot:PCT_IO/PCT_SPACE, e.g. hotspot:80/20"))?;
+            let io_pct = fraction(key, v, io)?;
+            let space_pct = fraction(key, v, space)?;
+            let space_ok = space_pct > 0.0 && space_pct < 100.0;
+            if !(0.0..=100.0).contains(&io_pct) || !space_ok {
+                return Err(invalid(
+                    key,
+                    v,
+                    "percentages must be within 0..100 (space strictly)",
+                ));
+            }
+            Distribution::Hotspot { io_pct, space_pct }
+        }
+        _ => {
+            return Err(invalid(
+                key,
+                v,
+                "expected uniform, zipf:THETA, pareto:H or hotspot:PCT_IO/PCT_SPACE",
+            ));
+        }
+    };
+    Ok(d)
+}
+
+fn parse_fill(key: &str, v: &str) -> Result<Fill, SpecError> {
+    let lower = v.trim().to_ascii_lowercase();
+    match lower.split_once(':') {
+        None if lower == "random" => Ok(Fill::Random),
+        None if lower == "zero" => Ok(Fill::Zero),
+        Some(("compressible", pct)) => {
+            let pct = count(key, pct, 0, 100)? as u8;
+            Ok(Fill::Compressible { pct })
+        }
+        _ => Err(invalid(key, v, "expected random, zero or compressible:PCT")),
+    }
+}
+
+impl Job {
+    /// Sets one key from its text form. Flags and job files both land here.
+    pub fn set(&mut self, key: &str, v: &str) -> Result<(), SpecError> {
+        match key {
+            "name" => {
+                if v.trim().is_empty() {
+                    return Err(invalid(key, v, "a job name cannot be empty"));
+                }
+                self.name = v.to_string()
+            }
+            "target" => {
+                if v.is_empty() {
+                    return Err(invalid(key, v, "empty path"));
+                }
+                self.target = Some(PathBuf::from(v))
+            }
+            "rw" => {
+                self.rw = Rw::parse(v).ok_or_else(|| {
+                    invalid(key, v, "expected read, write, randread, randwrite, rw or randrw")
+                })?
+            }
+            "bs" => self.bs = parse_block_sizes(key, v)?,
+            "read_pct" => self.read_pct = count(key, v, 0, 100)? as u8,
+            "qd" => self.qd = count(key, v, 1, MAX_QD as u64)? as u32,
+            "threads" => self.threads = count(key, v, 1, MAX_THREADS as u64)? as u32,
+            "size" => {
+                let s = size(key, v)?;
+                if s == 0 {
+                    return Err(invalid(key, v, "size must be more than 0"));
+                }
+                self.size_bytes = Some(s)
+            }
+            "offset" => self.offset_bytes = size(key, v)?,
+            "runtime" => {
+                let d = duration(key, v)?;
+                if d.is_zero() {
+                    return Err(invalid(key, v, "runtime must be more than 0"));
+                }
+                self.runtime = Some(d)
+            }
+            "io_size" => {
+                let s = size(key, v)?;
+                if s == 0 {
+                    return Err(invalid(key, v, "io_size must be more than 0"));
+                }
+                self.io_size_bytes = Some(s)
+            }
+            "io_count" => self.io_count = Some(count(key, v, 1, u64::MAX)?),
+            "ramp" => self.ramp = duration(key, v)?,
+            "direct" => self.direct = boolean(key, v)?,
+            "buffered" => self.direct = !boolean(key, v)?,
+            "keep_cache" => self.keep_cache = boolean(key, v)?,
+            "engine" => {
+                self.engine = match v.trim().to_ascii_lowercase().as_str() {
+                    "io_uring" | "iouring" | "uring" => EngineKind::IoUring,
+                    "sync" | "psync" => EngineKind::Sync,
+                    "null" => EngineKind::Null,
+                    _ => return Err(invalid(key, v, "expected io_uring, sync or null")),
+                }
+            }
+            "distribution" => self.distribution = parse_distribution(key, v)?,
+            "rate_iops" => self.rate_iops = Some(count(key, v, 1, u64::MAX)?),
+            "fsync_every" => self.fsync_every = Some(count(key, v, 1, u64::MAX)?),
+            "fill" => self.fill = parse_fill(key, v)?,
+            "label" => self.label = Some(v.to_string()),
+            "interval" => {
+                let d = duration(key, v)?;
+                if d < Duration::from_millis(10) {
+                    return Err(invalid(key, v, "interval must be at least 10ms"));
+                }
+                self.interval = d
+            }
+            _ => return Err(SpecError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Checks that hold between keys, after every key is set.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        let stops = [
+            self.runtime.is_some(),
+            self.io_size_bytes.is_some(),
+            self.io_count.is_some(),
+        ];
+        if stops.iter().filter(|s| **s).count() > 1 {
+            return Err(invalid(
+                "runtime",
+                &self.runtime.map(format_duration).unwrap_or_default(),
+                "give only one of runtime, io_size and io_count",
+            ));
+        }
+        if let Some(size) = self.size_bytes {
+            let bs = self.max_bs();
+            if bs > size {
+                return Err(invalid(
+                    "bs",
+                    &format_size(bs),
+                    format!("larger than size {}", format_size(size)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The largest block size of the split: buffers are allocated at this size.
+    pub fn max_bs(&self) -> u64 {
+        self.bs.iter().map(|b| b.bytes).max().unwrap_or(4096)
+    }
+
+    pub fn does_reads(&self) -> bool {
+        match self.rw {
+            Rw::Read | Rw::RandRead => true,
+            Rw::Write | Rw::RandWrite => false,
+            Rw::Rw | Rw::RandRw => self.read_pct > 0,
+        }
+    }
+
+    pub fn does_writes(&self) -> bool {
+        match self.rw {
+            Rw::Read | Rw::RandRead => false,
+            Rw::Write | Rw::RandWrite => true,
+            Rw::Rw | Rw::RandRw => self.read_pct < 100,
+        }
+    }
+
+    /// The share of reads this job issues, 0..=100, whatever `rw` says.
+    pub fn effective_read_pct(&self) -> u8 {
+        match self.rw {
+            Rw::Read | Rw::RandRead => 100,
+            Rw::Write | Rw::RandWrite => 0,
+            Rw::Rw | Rw::RandRw => self.read_pct,
+        }
+    }
+
+    pub fn bs_text(&self) -> String {
+        if self.bs.len() == 1 {
+            format_size(self.bs[0].bytes)
+        } else {
+            self.bs
+                .iter()
+                .map(|b| format!("{}/{}", format_size(b.bytes), b.weight))
+                .collect::<Vec<_>>()
+                .join(":")
+        }
+    }
+
+    /// A one-line description: `randread 4k qd32 x1`.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} {} qd{} x{}",
+            self.rw.name(),
+            self.bs_text(),
+            self.qd,
+            self.threads
+        );
+        if self.rw.is_mixed() {
+            s.push_str(&format!(" {}% read", self.read_pct));
+        }
+        if !self.direct {
+            s.push_str(" buffered");
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_settable() {
+        let values = [
+            ("name", "x"),
+            ("target", "/tmp/x"),
+            ("rw", "randrw"),
+            ("bs", "4k/60:64k/40"),
+            ("read_pct", "70"),
+            ("qd", "32"),
+            ("threads", "4"),
+            ("size", "1g"),
+            ("offset", "1m"),
+            ("runtime", "5s"),
+            ("io_size", "1g"),
+            ("io_count", "100"),
+            ("ramp", "1s"),
+            ("direct", "false"),
+            ("buffered", "true"),
+            ("keep_cache", "true"),
+            ("engine", "sync"),
+            ("distribution", "zipf:1.2"),
+            ("rate_iops", "1000"),
+            ("fsync_every", "8"),
+            ("fill", "compressible:50"),
+            ("label", "ssd"),
+            ("interval", "500ms"),
+        ];
+        assert_eq!(values.len(), KEYS.len());
+        let mut job = Job::default();
+        for (k, v) in values {
+            job.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+        }
+        assert_eq!(
+            job.bs,
+            vec![
+                BlockSize {
+                    bytes: 4096,
+                    weight: 60
+                },
+                BlockSize {
+                    bytes: 65536,
+                    weight: 40
+                }
+            ]
+        );
+        assert_eq!(job.distribution, Distribution::Zipf { theta: 1.2 });
+        assert_eq!(job.fill, Fill::Compressible { pct: 50 });
+        assert!(!job.direct);
+    }
+
+    #[test]
+    fn bad_values_name_the_key() {
+        let mut job = Job::default();
+        for (k, v) in [
+            ("qd", "0"),
+            ("qd", "100000"),
+            ("threads", "0"),
+            ("rw", "sideways"),
+            ("bs", "4q"),
+            ("bs", "0"),
+            ("read_pct", "150"),
+            ("distribution", "zipf:x"),
+            ("distribution", "pareto:2"),
+            ("engine", "libaio"),
+            ("fill", "compressible:200"),
+            ("size", "0"),
+        ] {
+            let err = job.set(k, v).unwrap_err().to_string();
+            assert!(err.starts_with(k), "{err}");
+        }
+        assert_eq!(job.set("bogus", "1"), Err(SpecError::UnknownKey("bogus".into())));
+    }
+
+    #[test]
+    fn only_one_stop_condition() {
+        let mut job = Job::default();
+        job.set("runtime", "1s").unwrap();
+        job.set("io_count", "5").unwrap();
+        assert!(job.validate().is_err());
+    }
+}

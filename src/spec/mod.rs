@@ -1,0 +1,9 @@
+//! The job model every input is translated into, its units and its readers.
+//! Nothing here touches the disk except reading a job file's text.
+
+pub mod job;
+pub mod presets;
+pub mod toml_file;
+pub mod units;
+
+pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};

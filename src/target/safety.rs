@@ -1,0 +1,628 @@
+//! The check that runs before kura writes to a block device. There is no
+//! udev on many test machines, so nothing here trusts lsblk, blkid caches or
+//! sysfs holders alone: the kernel's own mount and swap tables, an exclusive
+//! open, and the signatures on the device itself decide.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum WriteRefusal {
+    #[error(
+        "{device} is mounted on {mount_point}{via}; kura never writes to a mounted device, \
+         not even with --allow-destroy: unmount it first"
+    )]
+    Mounted {
+        device: String,
+        mount_point: String,
+        via: String,
+    },
+    #[error(
+        "{device} is in use as swap{via}; kura never writes to active swap, \
+         not even with --allow-destroy: run `swapoff` on it first"
+    )]
+    Swap { device: String, via: String },
+    #[error(
+        "{device} is held by {holders} (part of a device-mapper, RAID or LVM stack); \
+         kura never writes to it, not even with --allow-destroy: take it out of the stack first"
+    )]
+    Held { device: String, holders: String },
+    #[error(
+        "{device} is busy{via}: the kernel refused an exclusive open (it is mounted, part of a stack, \
+         or opened exclusively by another program); kura never writes to it, not even with \
+         --allow-destroy: release it first"
+    )]
+    Busy { device: String, via: String },
+    #[error(
+        "{device} carries {what} signature; kura will not write to it unless you pass \
+         --allow-destroy {device} (everything on it will be lost){named}"
+    )]
+    Signature {
+        device: String,
+        what: String,
+        named: String,
+    },
+    #[error(
+        "cannot check {device} before writing to it: {source}; kura will not write to a device it cannot check"
+    )]
+    Unchecked {
+        device: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Whether kura may overwrite `dev`. Mounted, swap, held and busy devices are
+/// refused whatever `allow_destroy` says; a device that carries a signature is
+/// accepted only when `allow_destroy` names that same device.
+pub fn check_device_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result<(), WriteRefusal> {
+    let shown = dev.display().to_string();
+    let unchecked = |source: io::Error| WriteRefusal::Unchecked {
+        device: shown.clone(),
+        source,
+    };
+    let canonical = dev.canonicalize().map_err(unchecked)?;
+    let meta = std::fs::metadata(&canonical).map_err(unchecked)?;
+    let is_block = meta.file_type().is_block_device();
+
+    // The device and every partition on it: writing to the disk destroys them all.
+    let mut members = vec![Member {
+        path: canonical.clone(),
+        devnum: is_block.then(|| devnum(meta.rdev())),
+    }];
+    if is_block {
+        members.extend(partitions(meta.rdev()));
+    }
+
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(unchecked)?;
+    if let Some((member, mount_point)) = find_mounted(&members, &mountinfo) {
+        return Err(WriteRefusal::Mounted {
+            device: shown.clone(),
+            mount_point,
+            via: via(member, &canonical),
+        });
+    }
+
+    // /proc/swaps is missing on kernels without swap support: nothing can be swap then.
+    if let Ok(swaps) = std::fs::read_to_string("/proc/swaps")
+        && let Some(member) = find_swap(&members, &swaps)
+    {
+        return Err(WriteRefusal::Swap {
+            device: shown.clone(),
+            via: via(member, &canonical),
+        });
+    }
+
+    if is_block {
+        let holders = holders(&members);
+        if !holders.is_empty() {
+            return Err(WriteRefusal::Held {
+                device: shown.clone(),
+                holders: holders.join(", "),
+            });
+        }
+        // The kernel's own answer covers users that leave no trace in the tables above,
+        // such as mounts in another mount namespace.
+        for member in &members {
+            let exclusive = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .custom_flags(libc::O_EXCL | libc::O_CLOEXEC)
+                .open(&member.path);
+            match exclusive {
+                Ok(_) => {}
+                Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+                    return Err(WriteRefusal::Busy {
+                        device: shown.clone(),
+                        via: via(member, &canonical),
+                    });
+                }
+                // A partition with no node under /dev cannot be checked this way; the tables above still cover it.
+                Err(e) if member.path != canonical && e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(unchecked(e)),
+            }
+        }
+    }
+
+    let Some(sig) = detect_signature(&canonical).map_err(unchecked)? else {
+        return Ok(());
+    };
+    if allow_destroy.is_some_and(|allowed| same_device(allowed, &canonical, &meta)) {
+        return Ok(());
+    }
+    let named = match allow_destroy {
+        Some(other) => format!("; --allow-destroy names {}, a different device", other.display()),
+        None => String::new(),
+    };
+    Err(WriteRefusal::Signature {
+        device: shown,
+        what: sig.describe(),
+        named,
+    })
+}
+
+fn via(member: &Member, device: &Path) -> String {
+    if member.path == device {
+        String::new()
+    } else {
+        format!(" (its partition {})", member.path.display())
+    }
+}
+
+fn same_device(allowed: &Path, canonical: &Path, meta: &std::fs::Metadata) -> bool {
+    let Ok(allowed_canonical) = allowed.canonicalize() else {
+        return false;
+    };
+    if allowed_canonical == canonical {
+        return true;
+    }
+    // Two device nodes for one device (mknod copies, container /dev) are the same device.
+    let Ok(allowed_meta) = std::fs::metadata(&allowed_canonical) else {
+        return false;
+    };
+    meta.file_type().is_block_device()
+        && allowed_meta.file_type().is_block_device()
+        && allowed_meta.rdev() == meta.rdev()
+}
+
+/// The device or one of its partitions.
+#[derive(Debug, Clone, PartialEq)]
+struct Member {
+    path: PathBuf,
+    /// `(major, minor)`; `None` when the path is not a block device.
+    devnum: Option<(u32, u32)>,
+}
+
+fn devnum(rdev: u64) -> (u32, u32) {
+    (libc::major(rdev), libc::minor(rdev))
+}
+
+fn sysfs_dir(rdev: u64) -> Option<PathBuf> {
+    let (major, minor) = devnum(rdev);
+    std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}")).ok()
+}
+
+/// Partitions are the children of the disk's sysfs directory that have a `partition` file.
+fn partitions(rdev: u64) -> Vec<Member> {
+    let Some(dir) = sysfs_dir(rdev) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let child = entry.path();
+        if !child.join("partition").exists() {
+            continue;
+        }
+        let Some(devnum) = std::fs::read_to_string(child.join("dev"))
+            .ok()
+            .and_then(|t| parse_devnum(t.trim()))
+        else {
+            continue;
+        };
+        out.push(Member {
+            path: Path::new("/dev").join(entry.file_name()),
+            devnum: Some(devnum),
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+fn holders(members: &[Member]) -> Vec<String> {
+    let mut out = Vec::new();
+    for member in members {
+        let Some((major, minor)) = member.devnum else {
+            continue;
+        };
+        let dir = format!("/sys/dev/block/{major}:{minor}/holders");
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            out.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned()),
+            );
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub(super) fn parse_devnum(text: &str) -> Option<(u32, u32)> {
+    let (major, minor) = text.split_once(':')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// Undoes the octal escapes (`\040` for a space) the kernel writes in mountinfo and swaps.
+pub(super) fn unescape(field: &str) -> String {
+    let bytes = field.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\'
+            && i + 3 < bytes.len()
+            && bytes[i + 1..i + 4].iter().all(|b| (b'0'..=b'7').contains(b))
+        {
+            let value = bytes[i + 1..i + 4]
+                .iter()
+                .fold(0u32, |acc, b| acc * 8 + (b - b'0') as u32);
+            out.push(value as u8);
+            i += 4;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One line of /proc/self/mountinfo, the fields kura needs.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Mount {
+    pub devnum: Option<(u32, u32)>,
+    pub mount_point: String,
+    pub fstype: String,
+    pub source: String,
+}
+
+pub(super) fn parse_mountinfo(text: &str) -> Vec<Mount> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let left: Vec<&str> = left.split(' ').collect();
+        let mut right = right.split(' ');
+        let (Some(fstype), Some(source)) = (right.next(), right.next()) else {
+            continue;
+        };
+        if left.len() < 5 {
+            continue;
+        }
+        out.push(Mount {
+            devnum: parse_devnum(left[2]),
+            mount_point: unescape(left[4]),
+            fstype: unescape(fstype),
+            source: unescape(source),
+        });
+    }
+    out
+}
+
+/// Whether a mount or swap source path names `member`, by path or by device number.
+fn names_member(source: &str, member: &Member) -> bool {
+    if !source.starts_with('/') {
+        return false;
+    }
+    let Ok(canonical) = Path::new(source).canonicalize() else {
+        return false;
+    };
+    if canonical == member.path {
+        return true;
+    }
+    match (member.devnum, std::fs::metadata(&canonical)) {
+        (Some(devnum_), Ok(meta)) => meta.file_type().is_block_device() && devnum(meta.rdev()) == devnum_,
+        _ => false,
+    }
+}
+
+fn find_mounted<'m>(members: &'m [Member], mountinfo: &str) -> Option<(&'m Member, String)> {
+    let mounts = parse_mountinfo(mountinfo);
+    for member in members {
+        for mount in &mounts {
+            // btrfs reports a synthetic 0:NN device number, so the source path is checked as well.
+            let by_number = member.devnum.is_some() && mount.devnum == member.devnum;
+            if by_number || names_member(&mount.source, member) {
+                return Some((member, mount.mount_point.clone()));
+            }
+        }
+    }
+    None
+}
+
+fn find_swap<'m>(members: &'m [Member], swaps: &str) -> Option<&'m Member> {
+    // The first line is a header; the file name is the first column.
+    let names: Vec<String> = swaps
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .map(unescape)
+        .collect();
+    members
+        .iter()
+        .find(|m| names.iter().any(|name| names_member(name, m)))
+}
+
+/// A signature found on a device or file: what was there before kura.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signature {
+    Ext2,
+    Ext3,
+    Ext4,
+    Xfs,
+    Btrfs,
+    Swap,
+    Lvm,
+    Luks,
+    MdRaid,
+    Gpt,
+    Mbr,
+}
+
+impl Signature {
+    /// The thing the signature belongs to, with its article: "an ext4 file system".
+    pub fn describe(self) -> String {
+        match self {
+            Signature::Ext2 => "an ext2 file system",
+            Signature::Ext3 => "an ext3 file system",
+            Signature::Ext4 => "an ext4 file system",
+            Signature::Xfs => "an xfs file system",
+            Signature::Btrfs => "a btrfs file system",
+            Signature::Swap => "a swap area",
+            Signature::Lvm => "an LVM physical volume",
+            Signature::Luks => "a LUKS encrypted volume",
+            Signature::MdRaid => "an md RAID member",
+            Signature::Gpt => "a GPT partition table",
+            Signature::Mbr => "an MBR partition table or boot sector",
+        }
+        .to_string()
+    }
+}
+
+/// Far enough to reach the btrfs superblock (0x10040) and swap headers up to 64 KiB pages.
+const PROBE_BYTES: usize = 0x10000 + 0x1000;
+
+/// Looks for file-system, volume and partition-table signatures in the first
+/// bytes of `path`, which may be any readable file or device.
+pub fn detect_signature(path: &Path) -> io::Result<Option<Signature>> {
+    let file = File::open(path)?;
+    let mut buf = vec![0u8; PROBE_BYTES];
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read_at(&mut buf[filled..], filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok(signature_in(&buf))
+}
+
+fn at(buf: &[u8], offset: usize, magic: &[u8]) -> bool {
+    buf.get(offset..offset + magic.len()) == Some(magic)
+}
+
+fn le32(buf: &[u8], offset: usize) -> u32 {
+    buf.get(offset..offset + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .unwrap_or(0)
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf reads a constant and has no memory effects.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).unwrap_or(4096)
+}
+
+/// File systems before partition tables: a FAT or NTFS volume also ends its
+/// first sector with 55 AA, and a GPT disk carries a protective MBR.
+fn signature_in(buf: &[u8]) -> Option<Signature> {
+    // ext2/3/4 superblock at 1024, magic 0xEF53 little-endian at +0x38.
+    if at(buf, 0x438, &[0x53, 0xEF]) {
+        return Some(ext_flavour(buf));
+    }
+    if at(buf, 0, b"XFSB") {
+        return Some(Signature::Xfs);
+    }
+    if at(buf, 0x10040, b"_BHRfS_M") {
+        return Some(Signature::Btrfs);
+    }
+    // The swap header fills the first page; other architectures' page sizes are checked too.
+    let mut pages = vec![page_size(), 4096, 8192, 16384, 65536];
+    pages.dedup();
+    if pages
+        .iter()
+        .any(|p| *p >= 10 && (at(buf, p - 10, b"SWAPSPACE2") || at(buf, p - 10, b"SWAP-SPACE")))
+    {
+        return Some(Signature::Swap);
+    }
+    if (0..4).any(|sector| at(buf, sector * 512, b"LABELONE")) {
+        return Some(Signature::Lvm);
+    }
+    if at(buf, 0, b"LUKS\xba\xbe") {
+        return Some(Signature::Luks);
+    }
+    // md superblock 1.1 at 0 and 1.2 at 4 KiB (0.90 and 1.0 sit at the end and are not probed).
+    const MD_MAGIC: u32 = 0xa92b_4efc;
+    if le32(buf, 0) == MD_MAGIC || le32(buf, 4096) == MD_MAGIC {
+        return Some(Signature::MdRaid);
+    }
+    // GPT header in LBA 1: at 512 on 512-byte-sector disks, at 4096 on 4K-sector disks.
+    if at(buf, 512, b"EFI PART") || at(buf, 4096, b"EFI PART") {
+        return Some(Signature::Gpt);
+    }
+    if at(buf, 0x1FE, &[0x55, 0xAA]) {
+        return Some(Signature::Mbr);
+    }
+    None
+}
+
+/// blkid's rule: ext4-only features make ext4, a journal makes ext3.
+fn ext_flavour(buf: &[u8]) -> Signature {
+    const SB: usize = 1024;
+    let compat = le32(buf, SB + 0x5C);
+    let incompat = le32(buf, SB + 0x60);
+    let ro_compat = le32(buf, SB + 0x64);
+    const COMPAT_HAS_JOURNAL: u32 = 0x4;
+    // extents, 64bit, mmp, flex_bg, ea_inode, dirdata, csum_seed, large_dir, inline_data, encrypt, casefold
+    const INCOMPAT_EXT4: u32 =
+        0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x1000 | 0x2000 | 0x4000 | 0x8000 | 0x10000 | 0x20000;
+    // huge_file, gdt_csum, dir_nlink, extra_isize, quota, bigalloc, metadata_csum
+    const RO_COMPAT_EXT4: u32 = 0x8 | 0x10 | 0x20 | 0x40 | 0x100 | 0x200 | 0x400;
+    if incompat & INCOMPAT_EXT4 != 0 || ro_compat & RO_COMPAT_EXT4 != 0 {
+        Signature::Ext4
+    } else if compat & COMPAT_HAS_JOURNAL != 0 {
+        Signature::Ext3
+    } else {
+        Signature::Ext2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file_with(len: usize, writes: &[(usize, &[u8])]) -> tempfile::NamedTempFile {
+        let mut data = vec![0u8; len];
+        for (offset, bytes) in writes {
+            data[*offset..*offset + bytes.len()].copy_from_slice(bytes);
+        }
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&data).unwrap();
+        file.flush().unwrap();
+        file
+    }
+
+    fn detect(len: usize, writes: &[(usize, &[u8])]) -> Option<Signature> {
+        detect_signature(file_with(len, writes).path()).unwrap()
+    }
+
+    const LEN: usize = 128 << 10;
+
+    #[test]
+    fn zeros_and_short_files_carry_nothing() {
+        assert_eq!(detect(LEN, &[]), None);
+        assert_eq!(detect(100, &[]), None);
+        assert_eq!(detect(0, &[]), None);
+    }
+
+    #[test]
+    fn ext_magic_and_flavour() {
+        assert_eq!(detect(LEN, &[(0x438, &[0x53, 0xEF])]), Some(Signature::Ext2));
+        assert_eq!(
+            detect(LEN, &[(0x438, &[0x53, 0xEF]), (0x45C, &[0x04])]),
+            Some(Signature::Ext3)
+        );
+        assert_eq!(
+            detect(LEN, &[(0x438, &[0x53, 0xEF]), (0x460, &[0x40])]),
+            Some(Signature::Ext4)
+        );
+        // The magic one byte off is no superblock.
+        assert_eq!(detect(LEN, &[(0x439, &[0x53, 0xEF])]), None);
+    }
+
+    #[test]
+    fn other_file_systems_and_volumes() {
+        assert_eq!(detect(LEN, &[(0, b"XFSB")]), Some(Signature::Xfs));
+        assert_eq!(detect(LEN, &[(0x10040, b"_BHRfS_M")]), Some(Signature::Btrfs));
+        assert_eq!(
+            detect(LEN, &[(page_size() - 10, b"SWAPSPACE2")]),
+            Some(Signature::Swap)
+        );
+        assert_eq!(detect(LEN, &[(65536 - 10, b"SWAPSPACE2")]), Some(Signature::Swap));
+        for sector in 0..4 {
+            assert_eq!(detect(LEN, &[(sector * 512, b"LABELONE")]), Some(Signature::Lvm));
+        }
+        assert_eq!(detect(LEN, &[(4 * 512, b"LABELONE")]), None);
+        assert_eq!(detect(LEN, &[(0, b"LUKS\xba\xbe")]), Some(Signature::Luks));
+        assert_eq!(
+            detect(LEN, &[(4096, &0xa92b_4efcu32.to_le_bytes())]),
+            Some(Signature::MdRaid)
+        );
+    }
+
+    #[test]
+    fn partition_tables() {
+        assert_eq!(detect(LEN, &[(0x1FE, &[0x55, 0xAA])]), Some(Signature::Mbr));
+        assert_eq!(
+            detect(LEN, &[(0x1FE, &[0x55, 0xAA]), (512, b"EFI PART")]),
+            Some(Signature::Gpt)
+        );
+        assert_eq!(detect(LEN, &[(4096, b"EFI PART")]), Some(Signature::Gpt));
+        assert_eq!(detect(LEN, &[(0x1FE, &[0xAA, 0x55])]), None);
+    }
+
+    #[test]
+    fn a_file_system_wins_over_its_boot_sector() {
+        assert_eq!(
+            detect(LEN, &[(0x1FE, &[0x55, 0xAA]), (0, b"XFSB")]),
+            Some(Signature::Xfs)
+        );
+    }
+
+    #[test]
+    fn unreadable_paths_are_errors() {
+        assert!(detect_signature(Path::new("/nonexistent/kura")).is_err());
+    }
+
+    #[test]
+    fn mountinfo_fields_and_escapes() {
+        let text = "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n\
+                    90 27 0:55 / /mnt/my\\040disk rw - btrfs /dev/loop5 rw,space_cache\n\
+                    garbage line\n";
+        let mounts = parse_mountinfo(text);
+        assert_eq!(mounts.len(), 2);
+        assert_eq!(mounts[0].devnum, Some((254, 0)));
+        assert_eq!(mounts[0].fstype, "ext4");
+        assert_eq!(mounts[1].mount_point, "/mnt/my disk");
+        assert_eq!(mounts[1].source, "/dev/loop5");
+        assert_eq!(unescape("a\\134b"), "a\\b");
+        assert_eq!(unescape("tail\\04"), "tail\\04");
+    }
+
+    #[test]
+    fn mounted_by_number_or_by_source() {
+        let member = Member {
+            path: PathBuf::from("/dev/null"),
+            devnum: Some((250, 7)),
+        };
+        let by_number = "30 1 250:7 / /mnt/a rw - ext4 /dev/whatever rw\n";
+        let by_source = "30 1 0:99 / /mnt/b rw - btrfs /dev/null rw\n";
+        let unrelated = "30 1 0:99 / /mnt/c rw - tmpfs tmpfs rw\n";
+        let members = [member];
+        assert_eq!(find_mounted(&members, by_number).unwrap().1, "/mnt/a");
+        assert_eq!(find_mounted(&members, by_source).unwrap().1, "/mnt/b");
+        assert!(find_mounted(&members, unrelated).is_none());
+    }
+
+    #[test]
+    fn swap_by_path() {
+        let file = file_with(16, &[]);
+        let path = file.path().canonicalize().unwrap();
+        let swaps = format!(
+            "Filename Type Size Used Priority\n{} file 1024 0 -2\n",
+            path.display()
+        );
+        let members = [Member {
+            path: path.clone(),
+            devnum: None,
+        }];
+        assert!(find_swap(&members, &swaps).is_some());
+        assert!(find_swap(&members, "Filename Type Size Used Priority\n").is_none());
+    }
+
+    #[test]
+    fn signatures_on_plain_files_are_refused_unless_named() {
+        let file = file_with(LEN, &[(0x438, &[0x53, 0xEF]), (0x460, &[0x40])]);
+        let err = check_device_writable(file.path(), None).unwrap_err().to_string();
+        assert!(err.contains("ext4") && err.contains("--allow-destroy"), "{err}");
+        check_device_writable(file.path(), Some(file.path())).unwrap();
+        let other = file_with(16, &[]);
+        let err = check_device_writable(file.path(), Some(other.path()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("different device"), "{err}");
+        let clean = file_with(LEN, &[]);
+        check_device_writable(clean.path(), None).unwrap();
+    }
+}

@@ -1,0 +1,8 @@
+//! What to do next: offsets (sequential or random with a distribution),
+//! block sizes from a split, read or write, and buffer contents. Nothing
+//! here allocates per I/O.
+
+pub mod fill;
+pub mod offsets;
+
+pub use offsets::Generator;

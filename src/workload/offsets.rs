@@ -1,0 +1,301 @@
+//! The I/O generator: offset, length and direction of the next I/O. Random
+//! offsets follow fio's algorithms (zipf by Gray et al., pareto by power
+//! law) and are scattered over the span by a bijection, so the hot blocks
+//! are not all at the start of the device, as fio's hashing does.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::spec::{Distribution, Job};
+
+/// A prime above any block count, so `rank * SCATTER_PRIME mod n` is a bijection.
+const SCATTER_PRIME: u128 = (1 << 61) - 1;
+/// fio caps the zeta sum at this many terms; so do we.
+const ZIPF_MAX_TERMS: u64 = 10_000_000;
+
+/// One I/O to issue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextIo {
+    pub offset: u64,
+    pub len: u32,
+    pub write: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Pattern {
+    Sequential { cursor: u64 },
+    Uniform,
+    Zipf(Zipf),
+    Pareto { power: f64 },
+    Hotspot { io_fraction: f64, hot_blocks: u64 },
+}
+
+#[derive(Debug, Clone)]
+struct Zipf {
+    theta: f64,
+    alpha: f64,
+    zetan: f64,
+    eta: f64,
+    n: f64,
+}
+
+impl Zipf {
+    fn new(theta: f64, n: u64) -> Zipf {
+        let terms = n.min(ZIPF_MAX_TERMS);
+        let zetan: f64 = (1..=terms).map(|i| (i as f64).powf(-theta)).sum();
+        let zeta2 = 1.0 + 2f64.powf(-theta);
+        let nf = n as f64;
+        Zipf {
+            theta,
+            alpha: 1.0 / (1.0 - theta),
+            zetan,
+            eta: (1.0 - (2.0 / nf).powf(1.0 - theta)) / (1.0 - zeta2 / zetan),
+            n: nf,
+        }
+    }
+
+    /// Rank from 0 (the hottest).
+    fn rank(&self, u: f64) -> u64 {
+        let z = u * self.zetan;
+        let v = if z < 1.0 {
+            1.0
+        } else if z < 1.0 + 0.5f64.powf(self.theta) {
+            2.0
+        } else {
+            1.0 + self.n * (self.eta * u - self.eta + 1.0).powf(self.alpha)
+        };
+        (v.max(1.0) as u64 - 1).min(self.n as u64 - 1)
+    }
+}
+
+/// Generates the I/Os of one worker thread.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    rng: SmallRng,
+    pattern: Pattern,
+    span_start: u64,
+    span_bytes: u64,
+    /// Offsets are multiples of this (the smallest block size of the split).
+    align: u64,
+    /// Cumulative weights of the block-size split, and the sizes.
+    bs_cumulative: Vec<u32>,
+    bs_bytes: Vec<u32>,
+    read_pct: u8,
+}
+
+impl Generator {
+    /// `seed` differs per thread so threads do not repeat each other.
+    pub fn new(job: &Job, span_start: u64, span_bytes: u64, seed: u64, thread_index: u32) -> Generator {
+        let align = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
+        let blocks = (span_bytes / align).max(1);
+        let pattern = if !job.rw.is_random() {
+            // Threads of a sequential job start spread over the span, like fio's offset_increment.
+            let stride = (blocks / job.threads.max(1) as u64) * align;
+            Pattern::Sequential {
+                cursor: stride * thread_index as u64,
+            }
+        } else {
+            match job.distribution {
+                Distribution::Uniform => Pattern::Uniform,
+                Distribution::Zipf { theta } => Pattern::Zipf(Zipf::new(theta, blocks)),
+                Distribution::Pareto { h } => Pattern::Pareto {
+                    power: h.ln() / (1.0 - h).ln(),
+                },
+                Distribution::Hotspot { io_pct, space_pct } => Pattern::Hotspot {
+                    io_fraction: io_pct / 100.0,
+                    hot_blocks: ((blocks as f64 * space_pct / 100.0) as u64).clamp(1, blocks),
+                },
+            }
+        };
+        let mut total = 0;
+        let bs_cumulative = job
+            .bs
+            .iter()
+            .map(|b| {
+                total += b.weight;
+                total
+            })
+            .collect();
+        Generator {
+            rng: SmallRng::seed_from_u64(seed ^ (thread_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            pattern,
+            span_start,
+            span_bytes,
+            align,
+            bs_cumulative,
+            bs_bytes: job.bs.iter().map(|b| b.bytes as u32).collect(),
+            read_pct: job.effective_read_pct(),
+        }
+    }
+
+    #[inline]
+    fn below(&mut self, n: u64) -> u64 {
+        // Lemire's multiply-shift: no division, negligible bias for n << 2^64.
+        ((self.rng.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
+    #[inline]
+    fn unit(&mut self) -> f64 {
+        (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    #[inline]
+    fn scatter(rank: u64, n: u64) -> u64 {
+        ((rank as u128 * SCATTER_PRIME) % n as u128) as u64
+    }
+
+    #[inline]
+    pub fn next_io(&mut self) -> NextIo {
+        let len = if self.bs_bytes.len() == 1 {
+            self.bs_bytes[0]
+        } else {
+            let total = *self.bs_cumulative.last().unwrap_or(&1);
+            let pick = self.below(total as u64) as u32;
+            let i = self.bs_cumulative.iter().position(|c| pick < *c).unwrap_or(0);
+            self.bs_bytes[i]
+        };
+        let write = match self.read_pct {
+            100 => false,
+            0 => true,
+            pct => self.below(100) >= pct as u64,
+        };
+        // Blocks at which an I/O of this length still fits inside the span.
+        let slots = ((self.span_bytes - len as u64) / self.align + 1).max(1);
+        let block = match &mut self.pattern {
+            Pattern::Sequential { cursor } => {
+                if *cursor + len as u64 > self.span_bytes {
+                    *cursor = 0;
+                }
+                let at = *cursor;
+                *cursor += len as u64;
+                return NextIo {
+                    offset: self.span_start + at,
+                    len,
+                    write,
+                };
+            }
+            Pattern::Uniform => self.below(slots),
+            Pattern::Zipf(z) => {
+                let u = (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                Self::scatter(z.rank(u).min(slots - 1), slots)
+            }
+            Pattern::Pareto { power } => {
+                let power = *power;
+                let u = self.unit();
+                let rank = ((slots - 1) as f64 * (1.0 - u.powf(power))) as u64;
+                Self::scatter(rank.min(slots - 1), slots)
+            }
+            Pattern::Hotspot {
+                io_fraction,
+                hot_blocks,
+            } => {
+                let (io_fraction, hot) = (*io_fraction, (*hot_blocks).min(slots));
+                if self.unit() < io_fraction || hot == slots {
+                    self.below(hot)
+                } else {
+                    hot + self.below(slots - hot)
+                }
+            }
+        };
+        NextIo {
+            offset: self.span_start + block * self.align,
+            len,
+            write,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(text: &[(&str, &str)]) -> Job {
+        let mut j = Job::default();
+        for (k, v) in text {
+            j.set(k, v).unwrap();
+        }
+        j
+    }
+
+    #[test]
+    fn offsets_stay_aligned_inside_the_span() {
+        for dist in ["uniform", "zipf:1.2", "zipf:0.8", "pareto:0.9", "hotspot:80/20"] {
+            let j = job(&[("rw", "randrw"), ("bs", "4k/50:64k/50"), ("distribution", dist)]);
+            let mut g = Generator::new(&j, 1 << 20, 10 << 20, 1, 0);
+            for _ in 0..50_000 {
+                let io = g.next_io();
+                assert_eq!(io.offset % 4096, 0, "{dist}");
+                assert!(io.offset >= 1 << 20, "{dist}");
+                assert!(io.offset + io.len as u64 <= 11 << 20, "{dist} {io:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sequential_covers_the_span_in_order() {
+        let j = job(&[("rw", "read"), ("bs", "4k")]);
+        let mut g = Generator::new(&j, 0, 64 << 10, 1, 0);
+        let offsets: Vec<u64> = (0..32).map(|_| g.next_io().offset).collect();
+        let expected: Vec<u64> = (0..16).chain(0..16).map(|i| i * 4096).collect();
+        assert_eq!(offsets, expected);
+    }
+
+    #[test]
+    fn read_pct_holds() {
+        let j = job(&[("rw", "randrw"), ("read_pct", "70")]);
+        let mut g = Generator::new(&j, 0, 1 << 30, 3, 0);
+        let n = 100_000;
+        let reads = (0..n).filter(|_| !g.next_io().write).count();
+        let share = reads as f64 / n as f64;
+        assert!((share - 0.70).abs() < 0.01, "{share}");
+    }
+
+    #[test]
+    fn block_size_split_holds() {
+        let j = job(&[("rw", "randread"), ("bs", "4k/60:64k/40")]);
+        let mut g = Generator::new(&j, 0, 1 << 30, 3, 0);
+        let n = 100_000;
+        let small = (0..n).filter(|_| g.next_io().len == 4096).count();
+        assert!((small as f64 / n as f64 - 0.6).abs() < 0.01, "{small}");
+    }
+
+    /// Share of I/Os that land on the hottest 10 % of distinct blocks.
+    fn top_decile_share(dist: &str) -> f64 {
+        let j = job(&[("rw", "randread"), ("distribution", dist)]);
+        let blocks = 10_000u64;
+        let mut g = Generator::new(&j, 0, blocks * 4096, 9, 0);
+        let mut hits = vec![0u32; blocks as usize];
+        let n = 200_000;
+        for _ in 0..n {
+            hits[(g.next_io().offset / 4096) as usize] += 1;
+        }
+        hits.sort_unstable_by(|a, b| b.cmp(a));
+        hits[..(blocks / 10) as usize]
+            .iter()
+            .map(|h| *h as f64)
+            .sum::<f64>()
+            / n as f64
+    }
+
+    #[test]
+    fn distributions_show_their_skew() {
+        let uniform = top_decile_share("uniform");
+        // Uniform: the busiest tenth gets little more than a tenth (sampling noise only).
+        assert!(uniform < 0.16, "uniform {uniform}");
+        let zipf = top_decile_share("zipf:1.2");
+        assert!(zipf > 0.7, "zipf {zipf}");
+        let pareto = top_decile_share("pareto:0.9");
+        assert!(pareto > 0.6, "pareto {pareto}");
+        let hotspot = top_decile_share("hotspot:90/10");
+        assert!((hotspot - 0.9).abs() < 0.02, "hotspot {hotspot}");
+    }
+
+    #[test]
+    fn hotspot_goes_to_the_first_part_of_the_span() {
+        let j = job(&[("rw", "randread"), ("distribution", "hotspot:80/20")]);
+        let mut g = Generator::new(&j, 0, 100 * 4096, 5, 0);
+        let n = 100_000;
+        let hot = (0..n).filter(|_| g.next_io().offset < 20 * 4096).count();
+        assert!((hot as f64 / n as f64 - 0.8).abs() < 0.01, "{hot}");
+    }
+}

@@ -1,0 +1,159 @@
+//! kura on real loop devices: reads and writes, the safety refusal, and
+//! block-size and size checks against the device.
+
+mod common;
+
+use common::{LoopDevice, Mount, json, kura, sh};
+use predicates::prelude::*;
+
+#[test]
+fn a_loop_device_is_read_and_written() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
+        return;
+    };
+    let v = json(
+        &kura(&db)
+            .args(["--json", "run", "--target"])
+            .arg(&dev.path)
+            .args(["--rw", "randrw", "--qd", "4", "--io-count", "2000"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["target"]["kind"], "block");
+    assert_eq!(job["target"]["size_bytes"], 16 << 20);
+    assert_eq!(job["target"]["logical_block_bytes"], 512);
+    let ops = job["read"]["ops"].as_u64().unwrap() + job["write"]["ops"].as_u64().unwrap();
+    assert_eq!(ops, 2000);
+    assert!(dev.path.exists(), "a device is never removed");
+}
+
+#[test]
+fn a_device_with_a_file_system_is_refused_until_allow_destroy() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
+        return;
+    };
+    if !common::have("mkfs.ext4") {
+        return;
+    }
+    sh(&format!("mkfs.ext4 -q -F {}", dev.path.display()));
+    let before = std::fs::read(&dev.backing).unwrap();
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&dev.path)
+        .args(["--rw", "randwrite", "--io-count", "100"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("ext4").and(predicate::str::contains("--allow-destroy")));
+    assert!(
+        std::fs::read(&dev.backing).unwrap() == before,
+        "nothing was written"
+    );
+    // Reading a device that holds data is always allowed.
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&dev.path)
+        .args(["--io-count", "100"])
+        .assert()
+        .success();
+    // Naming another device does not allow this one.
+    kura(&db)
+        .args(["run", "--allow-destroy", "/dev/loop-other", "--target"])
+        .arg(&dev.path)
+        .args(["--rw", "randwrite", "--io-count", "100"])
+        .assert()
+        .code(2);
+    kura(&db)
+        .args(["run", "--allow-destroy"])
+        .arg(&dev.path)
+        .arg("--target")
+        .arg(&dev.path)
+        .args(["--rw", "randwrite", "--io-count", "100"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_mounted_device_is_refused_even_with_allow_destroy() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
+        return;
+    };
+    if !common::have("mkfs.ext4") {
+        return;
+    }
+    sh(&format!("mkfs.ext4 -q -F {}", dev.path.display()));
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount {} {}", dev.path.display(), mnt.display()));
+    let _mount = Mount(mnt.clone());
+    kura(&db)
+        .args(["run", "--allow-destroy"])
+        .arg(&dev.path)
+        .arg("--target")
+        .arg(&dev.path)
+        .args(["--rw", "randwrite", "--io-count", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("mounted"));
+}
+
+#[test]
+fn device_geometry_is_checked() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
+        return;
+    };
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&dev.path)
+        .args(["--bs", "1000", "--io-count", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("1000").and(predicate::str::contains("512")));
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&dev.path)
+        .args(["--size", "1g", "--io-count", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("larger than"));
+}
+
+#[test]
+fn a_target_that_cannot_be_written_is_refused_for_writes() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    if !common::have("mount") {
+        return;
+    }
+    let mnt = dir.path().join("ro");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount -t tmpfs -o size=8m tmpfs {}", mnt.display()));
+    let _mount = Mount(mnt.clone());
+    let file = mnt.join("t.dat");
+    std::fs::write(&file, vec![1u8; 1 << 20]).unwrap();
+    sh(&format!("mount -o remount,ro {}", mnt.display()));
+    kura(&db)
+        .args(["run", "--buffered", "--target"])
+        .arg(&file)
+        .args(["--rw", "randwrite", "--io-count", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("t.dat"));
+    // Reads from it still work.
+    kura(&db)
+        .args(["run", "--buffered", "--target"])
+        .arg(&file)
+        .args(["--io-count", "10"])
+        .assert()
+        .success();
+}

@@ -1,0 +1,65 @@
+//! Ctrl-C mid-run: the run stops, is stored as incomplete, and the test file is gone.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn sigint_keeps_a_stored_incomplete_run_and_no_test_file() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--json",
+            "--quiet",
+            "run",
+            "--size",
+            "8m",
+            "--runtime",
+            "60s",
+            "--qd",
+            "4",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the measurement runs (the test file exists at full size), then interrupt.
+    let test_file = dir.path().join("kura-test.dat");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out.stdout);
+    assert_eq!(v["incomplete"], true);
+    let ops = v["jobs"][0]["read"]["ops"].as_u64().unwrap();
+    assert!(ops > 0, "what was measured is kept");
+    let elapsed = v["jobs"][0]["elapsed_ns"].as_u64().unwrap();
+    assert!(elapsed < 30_000_000_000, "stopped long before the runtime");
+    assert!(!test_file.exists(), "the test file kura created is removed");
+    let stored = common::json(
+        &common::kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(stored["incomplete"], true);
+    assert_eq!(stored["jobs"][0]["read"]["ops"].as_u64().unwrap(), ops);
+}
