@@ -36,6 +36,8 @@ pub enum Command {
     Show(ShowArgs),
     /// Set the label or price of a stored run
     Label(LabelArgs),
+    /// Write one self-contained HTML file with charts of stored runs
+    Report(ReportArgs),
 }
 
 /// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
@@ -237,4 +239,17 @@ pub struct LabelArgs {
     /// Price, e.g. "1075.20 JPY/month"
     #[arg(long)]
     pub price: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Run ids, labels, or `latest`; with several, the first is the baseline
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// Write the HTML here [default: stdout]
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// With a label shared by several runs, take the newest
+    #[arg(long)]
+    pub latest: bool,
 }

@@ -3,6 +3,7 @@
 pub mod history;
 pub mod label;
 pub mod mark;
+pub mod report;
 pub mod run;
 pub mod show;
 
@@ -70,5 +71,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
+        Command::Report(args) => report::run(&ctx, args),
     }
 }

@@ -3,8 +3,10 @@
 
 pub mod format;
 pub mod history;
+pub mod html;
 pub mod mark_grid;
 pub mod run_table;
+pub mod svg;
 
 use std::io::Write;
 

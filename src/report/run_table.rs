@@ -19,7 +19,7 @@ pub fn new_table(header: &[&str]) -> Table {
     t
 }
 
-fn target_line(job: &JobResult) -> String {
+pub fn target_line(job: &JobResult) -> String {
     let t = &job.target;
     let kind = match t.kind {
         TargetKind::File => "file",

@@ -1,0 +1,43 @@
+//! `kura report RUN... [-o FILE]`: stored runs as one self-contained HTML
+//! file (inline CSS and SVG, no script, no network), or its data with --json.
+
+use anyhow::{Context, Result};
+
+use super::Ctx;
+use crate::cli::ReportArgs;
+use crate::metrics::RunResult;
+use crate::report::html::{document, report};
+use crate::report::{emit, to_json};
+
+pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
+    let store = ctx.store()?;
+    let mut runs: Vec<RunResult> = Vec::new();
+    for spec in &args.runs {
+        let id = store.resolve(spec, args.latest)?;
+        if runs.iter().all(|r| r.id != Some(id)) {
+            runs.push(store.load(id)?);
+        }
+    }
+    let page = report(&runs, None);
+    if ctx.json {
+        let value = serde_json::json!({ "title": page.title, "runs": runs, "tables": page.tables_json() });
+        emit(&to_json(&value))?;
+        return Ok(0);
+    }
+    let html = document(&page.title, "", &page.body);
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &html).with_context(|| format!("writing {}", path.display()))?;
+            if !ctx.quiet {
+                eprintln!(
+                    "kura: wrote {} ({} runs, {} KiB)",
+                    path.display(),
+                    runs.len(),
+                    html.len().div_ceil(1024)
+                );
+            }
+        }
+        None => emit(&html)?,
+    }
+    Ok(0)
+}

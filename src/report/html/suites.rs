@@ -1,0 +1,315 @@
+//! Charts of the built-in suites, drawn the way their seed articles
+//! published them: CrystalDiskMark bars per test (one colour per target),
+//! and block-size sweeps as lines (one per target, one chart per mix).
+
+use std::collections::BTreeMap;
+
+use super::table::{Cell, Table};
+use super::{Page, figure};
+use crate::metrics::RunResult;
+use crate::metrics::repeats::summarize_tests;
+use crate::report::format::{bytes_human, mib_per_sec, rate};
+use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
+use crate::spec::units::format_size;
+
+fn is_mark(run: &RunResult) -> bool {
+    run.suite
+        .as_deref()
+        .is_some_and(|s| s == "mark" || s.starts_with("mark:"))
+}
+
+fn is_sweep(run: &RunResult) -> bool {
+    run.suite
+        .as_deref()
+        .is_some_and(|s| s == "sweep" || s.starts_with("sweep:"))
+}
+
+/// MB/s with two decimals, as `kura mark` prints its grid.
+fn mark_mb(v: f64) -> String {
+    format!("{v:.2}")
+}
+
+pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let marks: Vec<usize> = (0..runs.len()).filter(|i| is_mark(&runs[*i])).collect();
+    if marks.is_empty() {
+        return;
+    }
+    // The seed article publishes one table per test-file size: a 4 GiB file
+    // defeats a controller cache that a 1 GiB file fits in.
+    let mut by_size: Vec<(u64, Vec<usize>)> = Vec::new();
+    for i in marks {
+        let size = runs[i].jobs.first().map(|j| j.target.size_bytes).unwrap_or(0);
+        match by_size.iter_mut().find(|(s, _)| *s == size) {
+            Some((_, v)) => v.push(i),
+            None => by_size.push((size, vec![i])),
+        }
+    }
+    page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
+    for (size, idx) in &by_size {
+        let size_text = format!("{} test file", bytes_human(*size));
+        let summaries: Vec<_> = idx.iter().map(|i| summarize_tests(&runs[*i])).collect();
+        let mut tests: Vec<String> = Vec::new();
+        for s in summaries.iter().flatten() {
+            if !tests.contains(&s.test) {
+                tests.push(s.test.clone());
+            }
+        }
+        let best_runs = summaries
+            .iter()
+            .flatten()
+            .flat_map(|s| [&s.read, &s.write])
+            .flatten()
+            .map(|st| st.runs)
+            .max()
+            .unwrap_or(0);
+        let value = |k: usize, test: &str, write: bool| -> Option<f64> {
+            let s = summaries[k].iter().find(|s| s.test == test)?;
+            let st = if write { s.write.as_ref() } else { s.read.as_ref() }?;
+            Some(st.best_bytes_per_sec / 1e6)
+        };
+        page.html(&format!("<h3>{}</h3>", svg::esc(&size_text)));
+        page.html(r#"<div class="charts">"#);
+        for (write, dir) in [(false, "Read"), (true, "Write")] {
+            let chart = BarChart {
+                title: format!("{dir}, {size_text}"),
+                y_title: "MB/s (10^6 bytes/s)".to_string(),
+                groups: tests.clone(),
+                series: idx
+                    .iter()
+                    .enumerate()
+                    .map(|(k, i)| {
+                        (
+                            names[*i].clone(),
+                            tests.iter().map(|t| value(k, t, write)).collect(),
+                        )
+                    })
+                    .collect(),
+                value_fmt: mark_mb,
+                reference: None,
+            };
+            page.html(&figure(
+                &svg::bar_chart(&chart),
+                &format!("{dir} throughput per test, best of {best_runs} runs, one colour per target."),
+            ));
+        }
+        page.html("</div>");
+        let mut columns = vec!["test".to_string()];
+        for i in idx {
+            columns.push(format!("{} read MB/s", names[*i]));
+            columns.push(format!("{} write MB/s", names[*i]));
+        }
+        let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let mut t = Table::new(
+            &format!("mark-{}", format_size(*size)),
+            &format!("CrystalDiskMark, {size_text}: best MB/s"),
+            &cols,
+        );
+        for test in &tests {
+            let mut row = vec![Cell::text(test.as_str())];
+            for k in 0..idx.len() {
+                for write in [false, true] {
+                    row.push(match value(k, test, write) {
+                        Some(v) => Cell::num(v, mark_mb(v)),
+                        None => Cell::text("-"),
+                    });
+                }
+            }
+            t.rows.push(row);
+        }
+        page.table(t);
+    }
+    page.html("</section>");
+}
+
+/// A sweep's read/write mix: random or not, and the share of reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Mix {
+    /// 100 - read %, so that sorting puts read-only first, as the seed table does.
+    writes_pct: u8,
+    sequential: bool,
+}
+
+impl Mix {
+    pub fn label(self) -> String {
+        let reads = 100 - self.writes_pct;
+        let kind = if self.sequential { "sequential" } else { "random" };
+        match reads {
+            100 => format!("{kind}, 100 % read"),
+            0 => format!("{kind}, 100 % write"),
+            r => format!("{kind}, {r}/{} read/write", 100 - r),
+        }
+    }
+}
+
+/// (mix -> block size -> (IOPS, bytes/s)), read and write added together,
+/// repetitions averaged. Jobs with a block-size split have no place on the
+/// x axis and are left out.
+pub type SweepCurves = BTreeMap<Mix, BTreeMap<u64, (f64, f64)>>;
+
+pub fn sweep_curves(run: &RunResult) -> SweepCurves {
+    let mut sums: BTreeMap<Mix, BTreeMap<u64, (f64, f64, u32)>> = BTreeMap::new();
+    for job in &run.jobs {
+        let [bs] = job.job.bs.as_slice() else { continue };
+        let mix = Mix {
+            writes_pct: 100 - job.job.effective_read_pct(),
+            sequential: !job.job.rw.is_random(),
+        };
+        let e = sums.entry(mix).or_default().entry(bs.bytes).or_default();
+        e.0 += job.directions().map(|(_, d)| d.iops).sum::<f64>();
+        e.1 += job.directions().map(|(_, d)| d.bytes_per_sec).sum::<f64>();
+        e.2 += 1;
+    }
+    sums.into_iter()
+        .map(|(mix, m)| {
+            let m = m
+                .into_iter()
+                .map(|(bs, (iops, bw, n))| (bs, (iops / n as f64, bw / n as f64)))
+                .collect();
+            (mix, m)
+        })
+        .collect()
+}
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let sweeps: Vec<usize> = (0..runs.len()).filter(|i| is_sweep(&runs[*i])).collect();
+    if sweeps.is_empty() {
+        return;
+    }
+    let curves: Vec<SweepCurves> = sweeps.iter().map(|i| sweep_curves(&runs[*i])).collect();
+    let mut mixes: Vec<Mix> = curves.iter().flat_map(|c| c.keys().copied()).collect();
+    mixes.sort();
+    mixes.dedup();
+    page.html(r#"<section id="sweep"><h2>Block-size sweep</h2>"#);
+    // Values on every point stay readable for up to three lines.
+    let label_points = sweeps.len() <= 3;
+    for mix in mixes {
+        let mut sizes: Vec<u64> = curves
+            .iter()
+            .filter_map(|c| c.get(&mix))
+            .flat_map(|m| m.keys().copied())
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let (Some(&first), Some(&last)) = (sizes.first(), sizes.last()) else {
+            continue;
+        };
+        let ticks: Vec<(f64, String)> = sizes.iter().map(|s| (*s as f64, format_size(*s))).collect();
+        let x = Axis::custom(
+            "block size (bytes, log scale)",
+            Scale::Log2,
+            first as f64 / 1.4,
+            last as f64 * 1.4,
+            ticks,
+        );
+        let lines = |f: fn(&(f64, f64)) -> f64| -> Vec<Line> {
+            sweeps
+                .iter()
+                .zip(&curves)
+                .filter_map(|(i, c)| {
+                    let m = c.get(&mix)?;
+                    let points: Vec<(f64, f64)> = m.iter().map(|(bs, v)| (*bs as f64, f(v))).collect();
+                    Some(Line {
+                        name: names[*i].clone(),
+                        values: if label_points {
+                            (0..points.len()).collect()
+                        } else {
+                            Vec::new()
+                        },
+                        points,
+                        dashed: false,
+                    })
+                })
+                .collect()
+        };
+        let max_of = |ls: &[Line]| {
+            ls.iter()
+                .flat_map(|l| l.points.iter().map(|p| p.1))
+                .fold(0.0, f64::max)
+        };
+        let iops_lines = lines(|v| v.0);
+        let mib_lines = lines(|v| v.1 / MIB);
+        let label = mix.label();
+        page.html(&format!("<h3>{}</h3>", svg::esc(&label)));
+        page.html(r#"<div class="charts">"#);
+        for (what, unit, ls, fmt) in [
+            ("IOPS", "IOPS", iops_lines, rate as fn(f64) -> String),
+            (
+                "MiB/s",
+                "MiB/s (2^20 bytes/s)",
+                mib_lines,
+                rate as fn(f64) -> String,
+            ),
+        ] {
+            let max = max_of(&ls) * 1.12;
+            let chart = LineChart {
+                title: format!("{what} by block size, {label}"),
+                x: x.clone(),
+                y: Axis::linear(unit, 0.0, max, true, svg::num_tick),
+                lines: ls,
+                bands: Vec::new(),
+                markers: Vec::new(),
+                value_fmt: fmt,
+            };
+            page.html(&figure(
+                &svg::line_chart(&chart),
+                &format!("{what} against block size, one line per target; read and write added, repetitions averaged."),
+            ));
+        }
+        page.html("</div>");
+        page.table(sweep_table(&mix, &sizes, &sweeps, &curves, names));
+    }
+    page.html("</section>");
+}
+
+/// The seed article's table: block size, each target's IOPS and MiB/s,
+/// and each target's IOPS against the first one.
+fn sweep_table(
+    mix: &Mix,
+    sizes: &[u64],
+    sweeps: &[usize],
+    curves: &[SweepCurves],
+    names: &[String],
+) -> Table {
+    let mut columns = vec!["block size".to_string()];
+    for i in sweeps {
+        columns.push(format!("{} IOPS", names[*i]));
+        columns.push(format!("{} MiB/s", names[*i]));
+    }
+    for i in sweeps.iter().skip(1) {
+        columns.push(format!("{} / {} IOPS", names[*i], names[sweeps[0]]));
+    }
+    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let name = format!(
+        "sweep-{}-{}",
+        if mix.sequential { "seq" } else { "rand" },
+        100 - mix.writes_pct
+    );
+    let mut t = Table::new(&name, &format!("Sweep, {}", mix.label()), &cols);
+    for bs in sizes {
+        let mut row = vec![Cell::shown(
+            format_size(*bs),
+            super::table::Value::Int(*bs as i64),
+        )];
+        let at = |c: &SweepCurves| c.get(mix).and_then(|m| m.get(bs)).copied();
+        for c in curves {
+            match at(c) {
+                Some((iops, bw)) => {
+                    row.push(Cell::num(iops, rate(iops)));
+                    row.push(Cell::num(bw / MIB, mib_per_sec(bw)));
+                }
+                None => row.extend([Cell::text("-"), Cell::text("-")]),
+            }
+        }
+        let base = at(&curves[0]).map(|v| v.0);
+        for c in curves.iter().skip(1) {
+            row.push(match (at(c), base) {
+                (Some((iops, _)), Some(b)) if b > 0.0 => Cell::num(iops / b, format!("{:.2}", iops / b)),
+                _ => Cell::text("-"),
+            });
+        }
+        t.rows.push(row);
+    }
+    t
+}

@@ -1,0 +1,236 @@
+//! The top of a report: errors and incomplete runs first, then which runs,
+//! where (host and target facts), prices, warnings, and the headline
+//! numbers of every job.
+
+use std::fmt::Write;
+
+use super::Page;
+use super::table::{Cell, Table};
+use crate::metrics::{RunResult, TargetKind};
+use crate::report::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
+use crate::report::svg::esc;
+
+pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    page.html(r#"<section id="summary"><h2>Summary</h2>"#);
+    banners(page, runs, names);
+    page.table(runs_table(runs, names));
+    page.table(targets_table(runs, names));
+    page.table(hosts_table(runs, names));
+    warnings(page, runs, names);
+    page.html("</section>");
+}
+
+/// Errors and incomplete runs are said before any number is shown.
+fn banners(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let mut html = String::new();
+    for (run, name) in runs.iter().zip(names) {
+        let errors: u64 = run
+            .jobs
+            .iter()
+            .flat_map(|j| j.directions())
+            .map(|(_, d)| d.errors)
+            .sum();
+        if errors > 0 {
+            let _ = write!(
+                html,
+                r#"<div class="banner error">{}: {errors} I/O errors; see the jobs below for errno and offsets.</div>"#,
+                esc(name)
+            );
+        }
+        if run.incomplete {
+            let _ = write!(
+                html,
+                r#"<div class="banner warn">{}: INCOMPLETE, the run was stopped early; the numbers cover what ran.</div>"#,
+                esc(name)
+            );
+        }
+    }
+    page.html(&html);
+}
+
+fn run_cell(run: &RunResult, name: &str) -> Cell {
+    match run.id {
+        Some(id) => Cell::shown(name.to_string(), super::table::Value::Int(id)),
+        None => Cell::text(name),
+    }
+}
+
+fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
+    let mut t = Table::new(
+        "runs",
+        "Runs",
+        &[
+            "run", "id", "label", "date", "suite", "host", "jobs", "price", "kura", "status",
+        ],
+    );
+    for (run, name) in runs.iter().zip(names) {
+        t.rows.push(vec![
+            Cell::text(name.as_str()),
+            run.id.map(Cell::int).unwrap_or_else(Cell::empty),
+            Cell::opt_text(run.label.as_deref()),
+            Cell::shown(
+                utc(run.started_unix_s),
+                super::table::Value::Int(run.started_unix_s),
+            ),
+            Cell::opt_text(run.suite.as_deref()),
+            Cell::text(run.host.hostname.as_str()),
+            Cell::int(run.jobs.len() as i64),
+            Cell::opt_text(run.price.as_deref()),
+            Cell::text(run.kura_version.as_str()),
+            Cell::text(if run.incomplete { "incomplete" } else { "complete" }),
+        ]);
+    }
+    t
+}
+
+fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
+    let mut t = Table::new(
+        "targets",
+        "Targets",
+        &[
+            "run",
+            "path",
+            "kind",
+            "fs",
+            "device",
+            "model",
+            "rotational",
+            "size",
+            "block",
+            "created by kura",
+            "engine",
+        ],
+    );
+    for (run, name) in runs.iter().zip(names) {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for job in &run.jobs {
+            let key = (job.target.path.as_str(), job.engine.as_str());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let f = &job.target;
+            t.rows.push(vec![
+                run_cell(run, name),
+                Cell::text(f.path.as_str()),
+                Cell::text(match f.kind {
+                    TargetKind::File => "file",
+                    TargetKind::Block => "block device",
+                }),
+                Cell::opt_text(f.fs_type.as_deref()),
+                Cell::opt_text(f.device.as_deref()),
+                Cell::opt_text(f.device_model.as_deref()),
+                Cell::opt_text(f.rotational.map(|r| if r { "yes" } else { "no" })),
+                Cell::shown(
+                    bytes_human(f.size_bytes),
+                    super::table::Value::Int(f.size_bytes as i64),
+                ),
+                Cell::int(f.logical_block_bytes as i64),
+                Cell::text(if f.created { "yes" } else { "no" }),
+                Cell::text(job.engine.as_str()),
+            ]);
+        }
+    }
+    t
+}
+
+fn hosts_table(runs: &[RunResult], names: &[String]) -> Table {
+    let mut t = Table::new(
+        "hosts",
+        "Hosts",
+        &["run", "hostname", "kernel", "CPU", "cores", "memory"],
+    );
+    for (run, name) in runs.iter().zip(names) {
+        let h = &run.host;
+        t.rows.push(vec![
+            run_cell(run, name),
+            Cell::text(h.hostname.as_str()),
+            Cell::text(h.kernel.as_str()),
+            Cell::text(h.cpu_model.as_str()),
+            Cell::int(h.cores as i64),
+            Cell::shown(
+                bytes_human(h.memory_bytes),
+                super::table::Value::Int(h.memory_bytes as i64),
+            ),
+        ]);
+    }
+    t
+}
+
+fn warnings(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let mut items = String::new();
+    for (run, name) in runs.iter().zip(names) {
+        for w in &run.warnings {
+            let _ = write!(items, "<li><b>{}</b>: {}</li>", esc(name), esc(w));
+        }
+    }
+    if items.is_empty() {
+        page.html(r#"<p class="note">No warnings.</p>"#);
+    } else {
+        page.html(&format!(r#"<h3>Warnings</h3><ul class="warnings">{items}</ul>"#));
+    }
+}
+
+/// One row per job and direction: what the terminal prints for each job.
+pub fn results_table(runs: &[RunResult], names: &[String]) -> Table {
+    let mut t = Table::new(
+        "results",
+        "Results per job and direction",
+        &[
+            "run",
+            "job",
+            "test",
+            "workload",
+            "direction",
+            "IOPS",
+            "MB/s",
+            "MiB/s",
+            "ops",
+            "errors",
+            "lat mean",
+            "p99",
+            "max",
+        ],
+    )
+    .with_export_columns(&[
+        "run_id",
+        "job",
+        "test",
+        "workload",
+        "direction",
+        "iops",
+        "mb_per_sec",
+        "mib_per_sec",
+        "ops",
+        "errors",
+        "lat_mean_ns",
+        "lat_p99_ns",
+        "lat_max_ns",
+    ]);
+    for (run, name) in runs.iter().zip(names) {
+        for job in &run.jobs {
+            for (dir, d) in job.directions() {
+                let p99 = d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0);
+                t.rows.push(vec![
+                    run_cell(run, name),
+                    Cell::text(job.job.name.as_str()),
+                    Cell::opt_text(job.test.as_deref()),
+                    Cell::text(job.job.summary()),
+                    Cell::text(dir),
+                    Cell::num(d.iops, rate(d.iops)),
+                    Cell::num(d.bytes_per_sec / 1e6, mb_per_sec(d.bytes_per_sec)),
+                    Cell::num(
+                        d.bytes_per_sec / (1u64 << 20) as f64,
+                        mib_per_sec(d.bytes_per_sec),
+                    ),
+                    Cell::int(d.ops as i64),
+                    Cell::int(d.errors as i64),
+                    Cell::num(d.lat_ns.mean, latency(d.lat_ns.mean)),
+                    Cell::num(p99 as f64, latency(p99 as f64)),
+                    Cell::num(d.lat_ns.max as f64, latency(d.lat_ns.max as f64)),
+                ]);
+            }
+        }
+    }
+    t
+}

@@ -1,0 +1,265 @@
+//! `kura report`: stored runs as one self-contained HTML file, checked in
+//! headless Chromium (charts, axes, numbers) with a screenshot of each kind
+//! of report under target/screenshots/.
+
+mod common;
+#[path = "support/mod.rs"]
+mod support;
+
+use common::{have, json, kura};
+use kura::report::format::rate;
+use predicates::prelude::*;
+use support::*;
+
+fn file_url(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// What every report must be: one document, no script, nothing fetched.
+fn assert_self_contained(html: &str) {
+    let lower = html.to_lowercase();
+    assert!(lower.starts_with("<!doctype html>"));
+    assert!(!lower.contains("<script"), "a report carries no script");
+    for fetch in ["src=\"http", "href=\"http", "<link", "@import", "url("] {
+        assert!(!lower.contains(fetch), "a report fetches nothing: found {fetch}");
+    }
+    assert!(html.contains("Content-Security-Policy"));
+}
+
+#[test]
+fn mark_report_has_bars_per_test_with_values_and_ratios() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let (a, b) = seed_marks();
+    let ids = store_runs(&db, &mut [a, b]);
+    let out = dir.path().join("mark.html");
+    kura(&db)
+        .args(["report", "Physical RAID5", "Cloud fast", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_self_contained(&html);
+    // Both targets, one colour each, on the read and write charts of the 1 GiB file.
+    assert!(html.contains(r#"aria-label="Read, 1.0 GiB test file""#));
+    assert!(html.contains(r#"aria-label="Write, 1.0 GiB test file""#));
+    // Values on the bars, as `kura mark` prints them: best of the runs, 2 decimals.
+    for v in ["363.40", "0.69", "47.40", "90.94"] {
+        assert!(html.contains(&format!(">{v}<")), "bar value {v}");
+    }
+    // The ratio chart against the first run: 363.4 / 180.2 MB/s.
+    assert!(html.contains("Throughput relative to Physical RAID5"));
+    assert!(html.contains(">2.02×<"));
+    assert_eq!(ids.len(), 2);
+    if !have("chromium") {
+        return;
+    }
+    let dom = dump_dom(&file_url(&out));
+    assert!(!dom.to_lowercase().contains("<script"));
+    assert!(count(&dom, "<svg") >= 3, "charts are in the DOM");
+    for needle in [
+        r#"class="axis y""#,
+        "MB/s (10^6 bytes/s)",
+        "SEQ1M Q8T1",
+        "RND4K Q1T1",
+        ">Cloud fast<",
+        ">363.40<",
+        "ratio to baseline (×)",
+    ] {
+        assert!(dom.contains(needle), "the DOM lacks {needle}");
+    }
+    screenshot(&file_url(&out), "report-mark", 2400);
+}
+
+#[test]
+fn sweep_report_has_a_chart_per_mix_with_a_line_per_target() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut runs = [
+        sweep_run("Standard HDD", "659.46 JPY/month", 203.0, true),
+        sweep_run("Standard SSD", "1075.20 JPY/month", 404.0, false),
+    ];
+    store_runs(&db, &mut runs);
+    let out = dir.path().join("sweep.html");
+    kura(&db)
+        .args(["report", "Standard HDD", "Standard SSD", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_self_contained(&html);
+    for mix in [
+        "random, 100 % read",
+        "random, 50/50 read/write",
+        "random, 100 % write",
+    ] {
+        assert!(html.contains(&format!("IOPS by block size, {mix}")), "{mix}");
+        assert!(html.contains(&format!("MiB/s by block size, {mix}")), "{mix}");
+    }
+    // The seed's 4 KiB read-only row: 203 against 404 IOPS, ratio 1.99.
+    assert!(html.contains(">203<") && html.contains(">404<"));
+    assert!(html.contains(">1.99<"));
+    assert!(html.contains("659.46 JPY/month"));
+    if !have("chromium") {
+        return;
+    }
+    let dom = dump_dom(&file_url(&out));
+    // Six sweep charts, each with one line per target.
+    assert!(count(&dom, r#"<svg class="chart line-chart""#) >= 6);
+    for needle in [
+        ">4k<",
+        ">256k<",
+        "block size (bytes, log scale)",
+        r#"data-name="Standard SSD""#,
+    ] {
+        assert!(dom.contains(needle), "the DOM lacks {needle}");
+    }
+    screenshot(&file_url(&out), "report-sweep", 2400);
+}
+
+#[test]
+fn job_charts_show_phases_percentiles_and_the_histogram() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("t.dat");
+    // A small real run, with a ramp so that both phases show.
+    let out = kura(&db)
+        .args(["--json", "run", "--target"])
+        .arg(&target)
+        .args([
+            "--size",
+            "4m",
+            "--rw",
+            "randrw",
+            "--runtime",
+            "1s",
+            "--ramp",
+            "300ms",
+        ])
+        .args(["--interval", "100ms", "--qd", "4", "--label", "small real run"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let real = json(&out);
+    let read_iops = real["jobs"][0]["read"]["iops"].as_f64().unwrap();
+    let ids = store_runs(&db, &mut [night_run()]);
+    let report = dir.path().join("jobs.html");
+    kura(&db)
+        .args(["report", "small real run"])
+        .arg(ids[0].to_string())
+        .arg("-o")
+        .arg(&report)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert_self_contained(&html);
+    // Numbers as the terminal prints them.
+    assert!(html.contains(&rate(read_iops)), "read IOPS {}", rate(read_iops));
+    // The night run: hours on the axis, its series merged to a drawable size.
+    assert!(html.contains("time from start of measurement (h)"));
+    assert!(html.contains("Every 3 periods merged"));
+    if !have("chromium") {
+        return;
+    }
+    let dom = dump_dom(&file_url(&report));
+    for needle in [
+        "IOPS over time · job",
+        "Latency over time · job",
+        "Latency percentiles · job",
+        "Latency histogram · job",
+        "ramp (not measured)",
+        ">measure<",
+        ">99.999<",
+        "share of I/Os (%)",
+        "time from start of measurement (s)",
+    ] {
+        assert!(dom.contains(needle), "the DOM lacks {needle}");
+    }
+    // Two jobs, four charts each.
+    assert!(count(&dom, "<svg") >= 8);
+    screenshot(&file_url(&report), "report-jobs", 3200);
+}
+
+#[test]
+fn user_strings_show_as_text_never_as_markup() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("<i>x.dat");
+    kura(&db)
+        .args(["run", "--engine", "null", "--io-count", "2000", "--target"])
+        .arg(&target)
+        .args(["--label", "<script>alert(1)</script>"])
+        .args([
+            "--name",
+            "<img src=x onerror=alert(2)>",
+            "--price",
+            "<b>1 JPY</b>",
+        ])
+        .assert()
+        .success();
+    let out = dir.path().join("x.html");
+    kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_self_contained(&html);
+    for raw in ["<img", "<i>", "<b>"] {
+        assert!(!html.contains(raw), "{raw} reached the page unescaped");
+    }
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    if !have("chromium") {
+        return;
+    }
+    let dom = dump_dom(&file_url(&out));
+    let lower = dom.to_lowercase();
+    assert!(
+        !lower.contains("<script") && !lower.contains("<img"),
+        "no element was made from a label"
+    );
+    assert!(
+        dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "the label shows as text"
+    );
+    assert!(dom.contains("&lt;img src=x onerror=alert(2)&gt;"));
+}
+
+#[test]
+fn bad_runs_and_paths_fail_clearly() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let (a, _) = seed_marks();
+    let ids = store_runs(&db, &mut [a]);
+    kura(&db)
+        .args(["report", "999"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no run matches '999'"));
+    kura(&db).arg("report").assert().failure();
+    kura(&db)
+        .args(["report", &ids[0].to_string(), "-o", "/nonexistent-dir/r.html"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("/nonexistent-dir/r.html"));
+    // --json: the report's data, every table with raw values.
+    let out = kura(&db)
+        .args(["--json", "report", &ids[0].to_string()])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    let tables = v["tables"].as_array().unwrap();
+    let names: Vec<&str> = tables.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for n in ["runs", "targets", "hosts", "results", "mark-1g"] {
+        assert!(names.contains(&n), "{n} in {names:?}");
+    }
+    let mark = tables.iter().find(|t| t["name"] == "mark-1g").unwrap();
+    assert_eq!(mark["rows"][0][0], "SEQ1M Q8T1");
+    assert!((mark["rows"][0][1].as_f64().unwrap() - 180.2).abs() < 1e-6);
+    assert_eq!(v["runs"][0]["id"], ids[0]);
+}
