@@ -38,6 +38,8 @@ pub enum Command {
     Label(LabelArgs),
     /// Write one self-contained HTML file with charts of stored runs
     Report(ReportArgs),
+    /// Browse stored runs in a local web UI (read-only, 127.0.0.1)
+    Serve(ServeArgs),
 }
 
 /// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
@@ -252,4 +254,14 @@ pub struct ReportArgs {
     /// With a label shared by several runs, take the newest
     #[arg(long)]
     pub latest: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port on 127.0.0.1 (0: any free one), or LOOPBACK-ADDRESS:PORT
+    #[arg(long, default_value = "8070")]
+    pub port: String,
+    /// Listen on this address (IP or IP:PORT) even if it is not loopback; anyone who can reach it reads every stored run
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
 }

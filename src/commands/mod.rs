@@ -5,6 +5,7 @@ pub mod label;
 pub mod mark;
 pub mod report;
 pub mod run;
+pub mod serve;
 pub mod show;
 
 use std::path::PathBuf;
@@ -72,5 +73,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
         Command::Report(args) => report::run(&ctx, args),
+        Command::Serve(args) => serve::run(&ctx, args),
     }
 }

@@ -6,6 +6,7 @@ pub mod history;
 pub mod html;
 pub mod mark_grid;
 pub mod run_table;
+pub mod serve;
 pub mod svg;
 
 use std::io::Write;

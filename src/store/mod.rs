@@ -125,6 +125,38 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database only to read it (`kura serve`): nothing is
+    /// created, migrated or written, and runs stored meanwhile by another
+    /// process show up (WAL).
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let fail = |why: String| StoreError::Open {
+            path: path.display().to_string(),
+            why,
+        };
+        if !path.is_file() {
+            return Err(fail("no such database (store a run first)".to_string()));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| fail(e.to_string()))?;
+        let version: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| fail(format!("not a usable SQLite database ({e})")))?;
+        if version > SCHEMA_VERSION {
+            return Err(fail(format!(
+                "written by a newer kura (schema {version}, this kura knows {SCHEMA_VERSION})"
+            )));
+        }
+        if version < 1 {
+            return Err(fail("not a kura database".to_string()));
+        }
+        Ok(Store { conn })
+    }
+
     fn migrate(&mut self) -> Result<(), StoreError> {
         let version: i32 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > SCHEMA_VERSION {

@@ -1,0 +1,33 @@
+//! `kura serve [--port N] [--listen ADDR]`: the stored runs in a browser,
+//! read-only, on 127.0.0.1 unless `--listen` says otherwise.
+
+use anyhow::Result;
+
+use super::{Ctx, stop_flag};
+use crate::cli::ServeArgs;
+use crate::report::serve::{listen_on, serve};
+use crate::store::{self, Store};
+
+pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
+    let listen = listen_on(&args.port, args.listen.as_deref())?;
+    let path = ctx.db.clone().unwrap_or_else(store::default_path);
+    let store = Store::open_read_only(&path)?;
+    let stop = stop_flag()?;
+    if listen.explicit && !listen.addr.ip().is_loopback() {
+        eprintln!(
+            "kura: warning: serving on {}: anyone who can reach it reads every stored run (no login)",
+            listen.addr
+        );
+    }
+    serve(&store, listen, &stop, |addr| {
+        // The one line on stdout: scripts and tests read the address from it.
+        println!(
+            "kura serve: http://{addr}/ (database {}; Ctrl-C stops)",
+            path.display()
+        );
+    })?;
+    if !ctx.quiet {
+        eprintln!("kura serve: stopped");
+    }
+    Ok(0)
+}
