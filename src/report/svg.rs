@@ -132,6 +132,17 @@ impl Axis {
         }
     }
 
+    /// Exactly `lo..hi` (a time span), with 1-2-5 ticks inside it.
+    pub fn span(title: &str, lo: f64, hi: f64, fmt: fn(f64) -> String) -> Axis {
+        let mut a = Axis::linear(title, lo, hi, false, fmt);
+        if hi > lo {
+            a.ticks.retain(|(v, _)| *v >= lo - 1e-9 && *v <= hi + 1e-9);
+            a.lo = lo;
+            a.hi = hi;
+        }
+        a
+    }
+
     /// An axis whose ticks the caller chooses (block sizes, percentiles).
     pub fn custom(title: &str, scale: Scale, lo: f64, hi: f64, ticks: Vec<(f64, String)>) -> Axis {
         let hi = if hi > lo { hi } else { lo + 1.0 };
@@ -394,15 +405,21 @@ pub fn line_chart(c: &LineChart) -> String {
     };
     for b in &c.bands {
         let (x1, x2) = (p.px(b.from), p.px(b.to));
+        // A band too narrow for its label (5 min of ramp before 8 h) gets it
+        // beside it, one line lower, instead of centred over it.
+        let fits = b.label.chars().count() as f64 * CHAR_PX <= x2 - x1;
+        let (tx, ty, anchor) = if fits {
+            ((x1 + x2) / 2.0, p.top + 12.0, "middle")
+        } else {
+            (x2 + 3.0, p.top + 26.0, "start")
+        };
         let _ = write!(
             out,
-            r#"<g class="band {c}"><rect x="{x1:.1}" y="{t}" width="{w:.1}" height="{h}"/><text x="{m:.1}" y="{ty}" text-anchor="middle">{l}</text></g>"#,
+            r#"<g class="band {c}"><rect x="{x1:.1}" y="{t}" width="{w:.1}" height="{h}"/><text x="{tx:.1}" y="{ty}" text-anchor="{anchor}">{l}</text></g>"#,
             c = b.class,
             t = p.top,
             w = (x2 - x1).max(0.0),
             h = p.height,
-            m = (x1 + x2) / 2.0,
-            ty = p.top + 12.0,
             l = esc(&b.label),
         );
     }
@@ -451,9 +468,13 @@ pub fn line_chart(c: &LineChart) -> String {
                 );
             }
         }
-        // Alternate lines label above and below their points to overlap less.
-        let dy = if i % 2 == 0 { -7.0 } else { 14.0 };
         for (x, y) in line.values.iter().filter_map(|k| line.points.get(*k)) {
+            // The top line at this x writes its value above, the others below.
+            let on_top = c
+                .lines
+                .iter()
+                .all(|other| other.points.iter().find(|q| q.0 == *x).is_none_or(|q| q.1 <= *y));
+            let dy = if on_top { -7.0 } else { 14.0 };
             let _ = write!(
                 out,
                 r#"<text class="value" x="{cx:.1}" y="{cy:.1}" text-anchor="middle" fill="{colour}">{v}</text>"#,
@@ -643,6 +664,131 @@ pub fn bin_chart(c: &BinChart) -> String {
     out
 }
 
+/// Horizontal grouped bars, one row per category: fits many long names
+/// (workloads) and, on a log axis, shows ratios around a reference of 1.
+#[derive(Debug, Clone)]
+pub struct HBarChart {
+    pub title: String,
+    pub x_title: String,
+    pub rows: Vec<String>,
+    /// (name, one value per row; `None` draws no bar).
+    pub series: Vec<(String, Vec<Option<f64>>)>,
+    pub value_fmt: fn(f64) -> String,
+    /// Bars start here (1 for ratios) and a dashed line marks it, named in the legend.
+    pub reference: Option<(f64, String)>,
+    pub log: bool,
+}
+
+pub fn hbar_chart(c: &HBarChart) -> String {
+    let mut out = String::new();
+    let mut items: Vec<(String, &str, bool)> = c
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.clone(), color(i), false))
+        .collect();
+    if let Some((v, name)) = &c.reference {
+        items.push((format!("{name} = {}", (c.value_fmt)(*v)), "#777777", true));
+    }
+    let top = TOP + (legend_rows(&items) - 1.0) * 14.0;
+    let n = c.series.len().max(1) as f64;
+    let bar_h = 13.0;
+    let row_h = bar_h * n + 8.0;
+    let plot_h = (row_h * c.rows.len() as f64).max(40.0);
+    let longest = c.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) as f64 * CHAR_PX;
+    let left = (longest + 14.0).clamp(LEFT, WIDTH * 0.45);
+    let height = top + plot_h + BOTTOM;
+    open(&mut out, "hbar-chart", &c.title, height);
+    legend(&mut out, &items);
+    let values: Vec<f64> = c
+        .series
+        .iter()
+        .flat_map(|(_, v)| v.iter().flatten())
+        .copied()
+        .filter(|v| v.is_finite())
+        .chain(c.reference.as_ref().map(|r| r.0))
+        .collect();
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let x = if c.log {
+        Axis::log10(&c.x_title, min.max(1e-9), max, num_tick)
+    } else {
+        Axis::linear(&c.x_title, 0.0, max * 1.15, true, num_tick)
+    };
+    let plot_w = WIDTH - left - RIGHT;
+    // Room on the right of the longest bar for its value.
+    let px = |v: f64| left + x.frac(v).clamp(0.0, 1.0) * (plot_w - 44.0);
+    let base = c.reference.as_ref().map(|r| r.0).unwrap_or(x.lo);
+    let bottom = top + plot_h;
+    out.push_str(r#"<g class="axis x">"#);
+    for (v, label) in &x.ticks {
+        let tx = px(*v);
+        let _ = write!(
+            out,
+            r#"<line class="grid" x1="{tx:.1}" y1="{top}" x2="{tx:.1}" y2="{bottom}"/><text class="tick" x="{tx:.1}" y="{ty}" text-anchor="middle">{l}</text>"#,
+            ty = bottom + 17.0,
+            l = esc(label),
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<line class="axis-line" x1="{left}" y1="{bottom}" x2="{r}" y2="{bottom}"/><text class="axis-title" x="{m}" y="{ty}" text-anchor="middle">{t}</text></g>"#,
+        r = WIDTH - RIGHT,
+        m = left + plot_w / 2.0,
+        ty = bottom + 36.0,
+        t = esc(&x.title),
+    );
+    out.push_str(r#"<g class="axis y">"#);
+    for (r, name) in c.rows.iter().enumerate() {
+        let _ = write!(
+            out,
+            r#"<text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{n}</text>"#,
+            tx = left - 6.0,
+            ty = top + row_h * r as f64 + row_h / 2.0 + 4.0,
+            n = esc(name),
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<line class="axis-line" x1="{left}" y1="{top}" x2="{left}" y2="{bottom}"/></g>"#
+    );
+    for (s, (name, vals)) in c.series.iter().enumerate() {
+        let colour = color(s);
+        let _ = write!(out, r#"<g class="series" data-name="{}">"#, esc(name));
+        for (r, v) in vals.iter().enumerate() {
+            let Some(v) = v.filter(|v| v.is_finite()) else {
+                continue;
+            };
+            let y = top + row_h * r as f64 + 4.0 + bar_h * s as f64;
+            let (a, b) = (px(base), px(v));
+            let text = (c.value_fmt)(v);
+            let _ = write!(
+                out,
+                r#"<rect class="bar" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{n}, {row}: {t}</title></rect><text class="value" x="{tx:.1}" y="{ty:.1}" text-anchor="{anchor}">{t}</text>"#,
+                x = a.min(b),
+                w = (a - b).abs().max(1.0),
+                h = bar_h - 2.0,
+                n = esc(name),
+                row = esc(&c.rows[r]),
+                t = esc(&text),
+                tx = if b >= a { b + 3.0 } else { b - 3.0 },
+                ty = y + bar_h - 4.0,
+                anchor = if b >= a { "start" } else { "end" },
+            );
+        }
+        out.push_str("</g>");
+    }
+    if c.reference.is_some() {
+        let rx = px(base);
+        let _ = write!(
+            out,
+            r#"<g class="marker"><line x1="{rx:.1}" y1="{top}" x2="{rx:.1}" y2="{bottom}"/></g>"#
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,6 +840,30 @@ mod tests {
         assert_eq!(num_tick(1_500_000.0), "1.5M");
         assert_eq!(latency_tick(250_000.0), "250 µs");
         assert_eq!(latency_tick(1e6), "1 ms");
+    }
+
+    #[test]
+    fn ratio_bars_start_at_the_reference() {
+        let svg = hbar_chart(&HBarChart {
+            title: "ratios".into(),
+            x_title: "ratio".into(),
+            rows: vec!["SEQ1M Q8T1 read".into(), "RND4K Q1T1 read".into()],
+            series: vec![("Cloud fast".into(), vec![Some(2.02), Some(0.5)])],
+            value_fmt: |v| format!("{v:.2}×"),
+            reference: Some((1.0, "Physical".into())),
+            log: true,
+        });
+        assert!(svg.contains(">2.02×<") && svg.contains(">0.50×<"));
+        assert!(svg.contains("Physical = 1.00×"));
+        assert_eq!(svg.matches(r#"class="bar""#).count(), 2);
+    }
+
+    #[test]
+    fn span_axis_keeps_its_range() {
+        let a = Axis::span("t", -0.083, 8.0, num_tick);
+        assert_eq!((a.lo, a.hi), (-0.083, 8.0));
+        assert_eq!(a.ticks.first().unwrap().1, "0");
+        assert_eq!(a.ticks.last().unwrap().1, "8");
     }
 
     #[test]

@@ -181,6 +181,20 @@ fn percentile_table(job: &JobResult, key: &str, title: &str) -> Table {
     t
 }
 
+/// The series as charted: a last period cut to under a quarter of the
+/// interval (the run ended just after it began) holds a handful of I/Os
+/// whose rate is noise, so it is left out of the lines; the tables keep it.
+fn charted(job: &JobResult) -> (Vec<IntervalPoint>, usize) {
+    let mut points = job.series.as_slice();
+    if let [rest @ .., last] = points
+        && !rest.is_empty()
+        && last.duration_ns * 4 < rest[0].duration_ns
+    {
+        points = rest;
+    }
+    downsample(points)
+}
+
 /// Merges runs of `k` consecutive periods so that at most `MAX_POINTS`
 /// remain: rates over the merged time, mean weighted by operations, and the
 /// highest p99 (a spike must not vanish into an average).
@@ -242,11 +256,10 @@ fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
         .unwrap_or(0.0)
         .max(job.elapsed_ns as f64 / 1e9);
     let (div, unit) = time_unit(ramp_s + end_s);
-    let axis = Axis::linear(
+    let axis = Axis::span(
         &format!("time from start of measurement ({unit})"),
         -ramp_s / div,
         end_s / div,
-        false,
         svg::num_tick,
     );
     let mut bands = Vec::new();
@@ -286,7 +299,7 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
             esc(title)
         ));
     }
-    let (series, k) = downsample(&job.series);
+    let (series, k) = charted(job);
     let (x, bands, markers, div) = time_frame(job);
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
     let per_sec = |ops: u64, p: &IntervalPoint| {
@@ -364,10 +377,13 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
     if job.series.is_empty() {
         return None;
     }
-    let (series, k) = downsample(&job.series);
+    let (series, k) = charted(job);
     let (x, bands, markers, div) = time_frame(job);
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
-    let max = series.iter().map(|p| p.lat_p99_ns as f64).fold(0.0, f64::max);
+    let max = series
+        .iter()
+        .map(|p| (p.lat_p99_ns as f64).max(p.lat_mean_ns))
+        .fold(0.0, f64::max);
     let (unit_ns, unit) = latency_unit(max);
     // Periods without completions have no latency; they are left out, not drawn as 0.
     let busy = |p: &&IntervalPoint| p.read_ops + p.write_ops > 0;
@@ -576,6 +592,22 @@ mod tests {
         assert!((merged[0].iops - (0..24).map(|i| 100 + i % 7).sum::<u64>() as f64 / 24.0).abs() < 1e-9);
         let short = vec![point(0, 1, 1)];
         assert_eq!(downsample(&short).1, 1);
+    }
+
+    #[test]
+    fn a_last_sliver_of_a_period_is_not_charted() {
+        let mut sliver = point(3, 1, 9_000_000);
+        sliver.duration_ns = 1_000_000;
+        let series = vec![point(0, 100, 1), point(1, 100, 1), point(2, 100, 1), sliver];
+        let job: JobResult = serde_json::from_value(serde_json::json!({
+            "job": crate::spec::Job::default(), "test": null,
+            "target": {"path": "t", "kind": "file", "fs_type": null, "device": null, "device_model": null,
+                       "rotational": null, "size_bytes": 1, "logical_block_bytes": 512, "created": false},
+            "engine": "null", "elapsed_ns": 3_001_000_000u64, "ramp_ns": 0, "read": null, "write": null,
+            "syncs": 0, "cpu_user_ns": 0, "cpu_system_ns": 0, "series": series, "incomplete": false
+        }))
+        .unwrap();
+        assert_eq!(charted(&job).0.len(), 3);
     }
 
     #[test]

@@ -186,11 +186,13 @@ ul.warnings li { color: #6b4e00; overflow-wrap: anywhere; }
 .table-title { font-weight: 600; margin-bottom: 4px; }
 .dl { font-weight: 400; font-size: 12px; margin-left: 8px; }
 .dl a { margin-right: 6px; }
+p.dl { margin: 2px 0 8px; font-size: 13px; }
 table { border-collapse: collapse; background: #fff; font-size: 13px; }
-th, td { padding: 3px 8px; border-bottom: 1px solid #e3e3e3; text-align: left; white-space: nowrap; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #e3e3e3; text-align: left; }
+th, td.n, td.pick { white-space: nowrap; }
 th { background: #eef2f6; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-td { max-width: 420px; overflow: hidden; text-overflow: ellipsis; }
+td { max-width: 420px; overflow-wrap: break-word; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(540px, 1fr)); gap: 12px; }
 figure { margin: 0; background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; break-inside: avoid; }
 figcaption { color: #555; font-size: 12px; padding: 2px 6px 4px; }

@@ -12,7 +12,7 @@ use super::{Page, figure};
 use crate::metrics::RunResult;
 use crate::metrics::repeats::stats;
 use crate::report::format::{mb_per_sec, rate};
-use crate::report::svg::{self, BarChart};
+use crate::report::svg::{self, HBarChart};
 
 /// One workload and direction found in the baseline run, with each run's best
 /// throughput (`None` where that run did not run it).
@@ -99,10 +99,17 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         r#"<p class="note">Baseline: {}. Matching workloads by test name or workload; best of the repetitions.</p>"#,
         svg::esc(&names[0])
     ));
-    let chart = BarChart {
+    let ratios: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| r.ratios().into_iter().skip(1).flatten())
+        .collect();
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let chart = HBarChart {
         title: format!("Throughput relative to {}", names[0]),
-        y_title: "ratio to baseline (×)".to_string(),
-        groups: rows
+        x_title: "ratio to baseline (×)".to_string(),
+        rows: rows
             .iter()
             .map(|r| format!("{} {}", r.workload, r.direction))
             .collect(),
@@ -114,10 +121,12 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             .collect(),
         value_fmt: |v| format!("{v:.2}×"),
         reference: Some((1.0, names[0].clone())),
+        // Ratios are products: 0.5× and 2× sit as far from 1 on a log axis.
+        log: hi / lo.min(1.0) > 8.0 || hi.max(1.0) / lo > 8.0,
     };
     page.html(r#"<div class="charts">"#);
     page.html(&figure(
-        &svg::bar_chart(&chart),
+        &svg::hbar_chart(&chart),
         "Each run's MB/s over the baseline's, per workload and direction; above 1 is faster.",
     ));
     page.html("</div>");

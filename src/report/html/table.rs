@@ -145,6 +145,7 @@ impl Table {
             out.push_str("<tr>");
             for (i, cell) in row.iter().enumerate() {
                 let class = match cell.value {
+                    _ if cell.pick.is_some() => r#" class="pick""#,
                     Value::Int(_) | Value::Num(_) if i > 0 => r#" class="n""#,
                     _ => "",
                 };

@@ -40,7 +40,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "runs",
         "Runs, newest first (tick two or more to compare them)",
         &[
-            "id", "date", "label", "suite", "host", "target", "workload", "IOPS", "MB/s", "price", "status",
+            "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "price", "status",
         ],
     )
     .with_export_columns(&[
@@ -48,7 +48,6 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "started_unix_s",
         "label",
         "suite",
-        "host",
         "target",
         "workload",
         "iops",
@@ -73,7 +72,6 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
                 Some(s) => Cell::text(s.as_str()).linked(format!("/?suite={}", encode(s))),
                 None => Cell::empty(),
             },
-            Cell::text(r.hostname.as_str()),
             Cell::text(r.target.as_str()),
             Cell::text(workload),
             Cell::num(r.iops, rate(r.iops)),
@@ -92,7 +90,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
 /// Links to the whole page as JSON and as CSV (its main table).
 pub fn download_line(exports: &Exports) -> String {
     format!(
-        r#"<p class="dl">This page as <a href="{}">JSON</a> or <a href="{}">CSV</a>.</p>"#,
+        r#"<p class="dl">This page as <a href="{}">JSON</a> or <a href="{}">CSV</a></p>"#,
         esc(&exports.href("json", None)),
         esc(&exports.href("csv", None)),
     )

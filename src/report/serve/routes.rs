@@ -206,11 +206,12 @@ fn render(
                     "'table' picks a download: use PAGE.csv?table=NAME or PAGE.json?table=NAME",
                 ));
             }
-            let mut body = String::new();
+            let mut body = page.body.clone();
             if download_line_on_top && let Some(e) = &page.exports {
-                body.push_str(&download_line(e));
+                // Under the page's heading.
+                let at = body.find("</h1>").map(|i| i + 5).unwrap_or(0);
+                body.insert_str(at, &download_line(e));
             }
-            body.push_str(&page.body);
             Ok(Reply {
                 status: 200,
                 content_type: "text/html; charset=utf-8",
