@@ -123,6 +123,9 @@ fn pages_downloads_and_errors() {
     let err: serde_json::Value = serde_json::from_str(&get(addr, "/run/99999.json").body).unwrap();
     assert_eq!(err["status"], 404);
     assert_eq!(request(addr, "POST", "/", None).status, 405);
+    let head = request(addr, "HEAD", "/", None);
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty(), "HEAD has no body");
     // A name that rebinds to 127.0.0.1 is not a loopback host.
     assert_eq!(request(addr, "GET", "/", Some("evil.example")).status, 403);
     assert_eq!(request(addr, "GET", "/", Some("localhost")).status, 200);

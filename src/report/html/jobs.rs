@@ -12,6 +12,7 @@ use crate::metrics::{IntervalPoint, JobResult, RunResult};
 use crate::report::format::{latency, mb_per_sec, mib_per_sec, rate};
 use crate::report::run_table::target_line;
 use crate::report::svg::{self, Axis, Band, BinChart, Line, LineChart, Scale, esc};
+use crate::spec::units::format_duration;
 
 /// Suites with more jobs than this start with their jobs folded.
 const OPEN_JOBS: usize = 6;
@@ -350,11 +351,11 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
         markers,
         value_fmt: rate,
     };
-    let period = job.series[0].duration_ns as f64 / 1e9;
     Some(figure(
         &svg::line_chart(&chart),
         &format!(
-            "I/Os completed per second in each {period} s period.{}",
+            "I/Os completed per second in each {} period.{}",
+            format_duration(job.job.interval),
             merged_note(k)
         ),
     ))

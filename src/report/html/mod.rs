@@ -221,6 +221,14 @@ button { padding: 3px 12px; }
   main { max-width: none; padding: 0; }
   .charts { grid-template-columns: 1fr 1fr; }
   h2 { break-after: avoid; }
+  /* Paper does not scroll: wide tables shrink and wrap instead. */
+  .table { overflow: visible; }
+  table { font-size: 9.5px; }
+  th, td { padding: 2px 4px; }
+  th { white-space: normal; }
+  /* Folded jobs print unfolded: paper has no click. */
+  details.job::details-content { content-visibility: visible; display: block; }
+  details.job > summary { list-style: none; }
 }
 "#;
 
