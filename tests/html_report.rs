@@ -188,7 +188,16 @@ fn user_strings_show_as_text_never_as_markup() {
     let db = dir.path().join("k.db");
     let target = dir.path().join("<i>x.dat");
     kura(&db)
-        .args(["run", "--engine", "null", "--io-count", "2000", "--target"])
+        .args([
+            "run",
+            "--engine",
+            "sync",
+            "--size",
+            "1m",
+            "--io-count",
+            "200",
+            "--target",
+        ])
         .arg(&target)
         .args(["--label", "<script>alert(1)</script>"])
         .args([
@@ -207,6 +216,10 @@ fn user_strings_show_as_text_never_as_markup() {
         .success();
     let html = std::fs::read_to_string(&out).unwrap();
     assert_self_contained(&html);
+    assert!(
+        html.contains("&lt;i&gt;x.dat"),
+        "the target path is shown, escaped"
+    );
     for raw in ["<img", "<i>", "<b>"] {
         assert!(!html.contains(raw), "{raw} reached the page unescaped");
     }

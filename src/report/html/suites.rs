@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::table::{Cell, Table};
+use super::table::{Cell, Table, Value};
 use super::{Page, figure};
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_tests;
@@ -288,10 +288,7 @@ fn sweep_table(
     );
     let mut t = Table::new(&name, &format!("Sweep, {}", mix.label()), &cols);
     for bs in sizes {
-        let mut row = vec![Cell::shown(
-            format_size(*bs),
-            super::table::Value::Int(*bs as i64),
-        )];
+        let mut row = vec![Cell::shown(format_size(*bs), Value::Int(*bs as i64))];
         let at = |c: &SweepCurves| c.get(mix).and_then(|m| m.get(bs)).copied();
         for c in curves {
             match at(c) {

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::Page;
-use super::table::{Cell, Table};
+use super::table::{Cell, Table, Value};
 use crate::metrics::{RunResult, TargetKind};
 use crate::report::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
 use crate::report::svg::esc;
@@ -50,7 +50,7 @@ fn banners(page: &mut Page, runs: &[RunResult], names: &[String]) {
 
 fn run_cell(run: &RunResult, name: &str) -> Cell {
     match run.id {
-        Some(id) => Cell::shown(name.to_string(), super::table::Value::Int(id)),
+        Some(id) => Cell::shown(name.to_string(), Value::Int(id)),
         None => Cell::text(name),
     }
 }
@@ -68,10 +68,7 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
             Cell::text(name.as_str()),
             run.id.map(Cell::int).unwrap_or_else(Cell::empty),
             Cell::opt_text(run.label.as_deref()),
-            Cell::shown(
-                utc(run.started_unix_s),
-                super::table::Value::Int(run.started_unix_s),
-            ),
+            Cell::shown(utc(run.started_unix_s), Value::Int(run.started_unix_s)),
             Cell::opt_text(run.suite.as_deref()),
             Cell::text(run.host.hostname.as_str()),
             Cell::int(run.jobs.len() as i64),
@@ -121,10 +118,7 @@ fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
                 Cell::opt_text(f.device.as_deref()),
                 Cell::opt_text(f.device_model.as_deref()),
                 Cell::opt_text(f.rotational.map(|r| if r { "yes" } else { "no" })),
-                Cell::shown(
-                    bytes_human(f.size_bytes),
-                    super::table::Value::Int(f.size_bytes as i64),
-                ),
+                Cell::shown(bytes_human(f.size_bytes), Value::Int(f.size_bytes as i64)),
                 Cell::int(f.logical_block_bytes as i64),
                 Cell::text(if f.created { "yes" } else { "no" }),
                 Cell::text(job.engine.as_str()),
@@ -148,10 +142,7 @@ fn hosts_table(runs: &[RunResult], names: &[String]) -> Table {
             Cell::text(h.kernel.as_str()),
             Cell::text(h.cpu_model.as_str()),
             Cell::int(h.cores as i64),
-            Cell::shown(
-                bytes_human(h.memory_bytes),
-                super::table::Value::Int(h.memory_bytes as i64),
-            ),
+            Cell::shown(bytes_human(h.memory_bytes), Value::Int(h.memory_bytes as i64)),
         ]);
     }
     t
