@@ -30,6 +30,11 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// CrystalDiskMark: the standard read/write grid on a test file or device
     Mark(MarkArgs),
+    /// Block size x read/write mix: IOPS and MiB/s per block size, one table per mix
+    Sweep(SweepArgs),
+    /// Classic suites: tiobench, bonnie
+    #[command(subcommand)]
+    Suite(SuiteCommand),
     /// List stored runs, newest first
     History(HistoryArgs),
     /// Print a stored run as `run` printed it
@@ -237,4 +242,103 @@ pub struct LabelArgs {
     /// Price, e.g. "1075.20 JPY/month"
     #[arg(long)]
     pub price: Option<String>,
+}
+
+/// What every suite takes besides its own options.
+#[derive(Debug, Args, Default)]
+pub struct SuiteCommon {
+    /// Repetitions of each test; every one is stored
+    #[arg(long, default_value = "1")]
+    pub runs: String,
+    /// Pause between tests
+    #[arg(long, default_value = "0s")]
+    pub interval: String,
+    #[command(flatten)]
+    pub common: RunCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// File or block device [default: ./kura-test.dat]
+    pub target: Option<String>,
+    /// Block sizes, comma-separated
+    #[arg(long, default_value = "4k,8k,16k,32k,64k,256k")]
+    pub bs: String,
+    /// Read shares of the mixes, comma-separated (100 = read only, 0 = write only)
+    #[arg(long = "read-pct", default_value = "100,50,0")]
+    pub read_pct: String,
+    /// Queue depth per thread
+    #[arg(long, default_value = "1")]
+    pub qd: String,
+    /// Worker threads
+    #[arg(long, default_value = "1")]
+    pub threads: String,
+    /// rand or seq
+    #[arg(long, default_value = "rand")]
+    pub pattern: String,
+    /// pts: the SNIA PTS IOPS matrix (7 mixes x 8 block sizes); replaces --bs and --read-pct
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Test-file size, or span of a device
+    #[arg(long, default_value = "1g")]
+    pub size: String,
+    /// Measuring time of each point
+    #[arg(long, default_value = "5s")]
+    pub runtime: String,
+    /// io_uring, sync or null
+    #[arg(long, default_value = "io_uring")]
+    pub engine: String,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SuiteCommand {
+    /// tiobench: sequential and random write and read, each thread on its own file
+    Tiobench(TiobenchArgs),
+    /// bonnie++: per-character and block I/O, rewrite, seeks, small files
+    Bonnie(BonnieArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TiobenchArgs {
+    /// Directory for the test files [default: .]
+    pub dir: Option<String>,
+    /// Threads, each on its own file (tiobench -t)
+    #[arg(long, default_value = "8")]
+    pub threads: String,
+    /// File size per thread (tiobench -f, in MiB there)
+    #[arg(long = "file-size", default_value = "128m")]
+    pub file_size: String,
+    /// Block size (tiobench -b)
+    #[arg(long, default_value = "4k")]
+    pub block: String,
+    /// Random operations per thread
+    #[arg(long = "random-ops", default_value = "4000")]
+    pub random_ops: String,
+    /// O_DIRECT instead of tiobench's buffered I/O
+    #[arg(long)]
+    pub direct: bool,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct BonnieArgs {
+    /// Directory for the test files [default: .]
+    pub dir: Option<String>,
+    /// File size for the I/O tests [default: twice the RAM, as bonnie++]
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Block size of the block tests (bonnie++ -s SIZE:CHUNK)
+    #[arg(long, default_value = "8k")]
+    pub chunk: String,
+    /// Small files for the create/stat/delete tests, in multiples of 1024 (bonnie++ -n)
+    #[arg(long, default_value = "16")]
+    pub files: String,
+    /// Also print bonnie++'s CSV line (format version 2), for bon_csv2html
+    #[arg(long)]
+    pub csv: bool,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
 }

@@ -5,6 +5,8 @@ pub mod label;
 pub mod mark;
 pub mod run;
 pub mod show;
+pub mod suite;
+pub mod sweep;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Cli, Command, RunCommon};
+use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
 use crate::runner::{RunOptions, StopFlag};
 use crate::store::{self, Store};
 use crate::target::TargetOptions;
@@ -57,6 +59,24 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
     }
 }
 
+/// `--runs`: how often each test of a suite runs.
+pub fn parse_runs(text: &str) -> Result<u32> {
+    text.parse()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .ok_or_else(|| anyhow::anyhow!("--runs: '{text}' is not valid: must be between 1 and 1000"))
+}
+
+/// Run options of a suite, and its repetitions.
+pub fn suite_options(suite: &SuiteCommon, quiet: bool, name: &str) -> Result<(u32, RunOptions)> {
+    let runs = parse_runs(&suite.runs)?;
+    let mut opts = run_options(&suite.common, quiet);
+    opts.pause = crate::spec::units::parse_duration(&suite.interval)
+        .map_err(|e| anyhow::anyhow!("--interval: {e}"))?;
+    opts.suite = Some(name.to_string());
+    Ok((runs, opts))
+}
+
 /// Runs the verb; the returned code is the process's exit code.
 pub fn dispatch(cli: Cli) -> Result<i32> {
     let ctx = Ctx {
@@ -67,6 +87,9 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Run(args) => run::run(&ctx, *args),
         Command::Mark(args) => mark::run(&ctx, args),
+        Command::Sweep(args) => sweep::run(&ctx, args),
+        Command::Suite(SuiteCommand::Tiobench(args)) => suite::tiobench(&ctx, args),
+        Command::Suite(SuiteCommand::Bonnie(args)) => suite::bonnie(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),

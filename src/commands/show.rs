@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::{Ctx, mark};
+use super::{Ctx, mark, suite, sweep};
 use crate::cli::ShowArgs;
 use crate::report::{emit, run_table, to_json};
 
@@ -10,8 +10,13 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
     let store = ctx.store()?;
     let id = store.resolve(&args.run, args.latest)?;
     let run = store.load(id)?;
-    if run.suite.as_deref().is_some_and(|s| s.starts_with("mark")) {
-        return mark::print(ctx, &run, crate::report::mark_grid::MarkUnit::MbPerSec);
+    match run.suite.as_deref() {
+        Some(s) if s.starts_with("mark") => {
+            return mark::print(ctx, &run, crate::report::mark_grid::MarkUnit::MbPerSec);
+        }
+        Some("sweep") => return sweep::print(ctx, &run),
+        Some("tiobench") => return suite::print_tiobench(ctx, &run),
+        _ => {}
     }
     if ctx.json {
         emit(&to_json(&run))?;

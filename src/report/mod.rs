@@ -5,6 +5,8 @@ pub mod format;
 pub mod history;
 pub mod mark_grid;
 pub mod run_table;
+pub mod sweep_table;
+pub mod tiobench_table;
 
 use std::io::Write;
 

@@ -162,48 +162,74 @@ pub fn run_job(
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = if job.engine == EngineKind::Null {
-        null_target(&job)
+        vec![null_target(&job)]
     } else {
         progress.message(&format!(
             "{}: preparing {}",
             job.name,
             target::job_path(&job).display()
         ));
-        target::prepare(&job, &opts.target)?
+        prepare_targets(&job, &opts.target)?
     };
     let result = measure(&mut job, &prepared, stop, warnings, progress);
-    if prepared.created {
-        created.push(prepared);
-    }
+    created.extend(prepared.into_iter().filter(|p| p.created));
     result
+}
+
+/// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
+fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget>, RunError> {
+    if !job.file_per_thread {
+        return Ok(vec![target::prepare(job, opts)?]);
+    }
+    let base = target::job_path(job);
+    if target::is_block_device(&base) {
+        return Err(RunError::Invalid(format!(
+            "{}: file_per_thread needs a file path, not a block device",
+            base.display()
+        )));
+    }
+    (0..job.threads)
+        .map(|i| {
+            let mut per_thread = job.clone();
+            let mut name = base.clone().into_os_string();
+            name.push(format!(".{i}"));
+            per_thread.target = Some(name.into());
+            Ok(target::prepare(&per_thread, opts)?)
+        })
+        .collect()
 }
 
 fn measure(
     job: &mut Job,
-    prepared: &PreparedTarget,
+    targets: &[PreparedTarget],
     stop: &StopFlag,
     warnings: &mut Vec<String>,
     progress: &Progress,
 ) -> Result<JobResult, RunError> {
+    let first = &targets[0];
     if job.target.is_none() && job.engine != EngineKind::Null {
-        job.target = Some(prepared.path.clone());
+        job.target = Some(first.path.clone());
     }
-    job.size_bytes = Some(prepared.span_bytes);
+    job.size_bytes = Some(first.span_bytes);
     if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
-        target::drop_cache(prepared)?;
+        for t in targets {
+            target::drop_cache(t)?;
+        }
     }
     if !job.direct {
         let memory = target::host_facts().memory_bytes;
-        if prepared.span_bytes < memory {
-            warnings.push(format!(
-                "{}: buffered I/O on {} MB while the machine has {} MB of RAM: reads may come from the page cache, not the device",
-                job.name,
-                prepared.span_bytes / 1_000_000,
+        let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
+        if span < memory {
+            let warning = format!(
+                "buffered I/O on {} MB of test data while the machine has {} MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device",
+                span / 1_000_000,
                 memory / 1_000_000
-            ));
+            );
+            if !warnings.contains(&warning) {
+                warnings.push(warning);
+            }
         }
     }
-
     let job = Arc::new(job.clone());
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
@@ -211,6 +237,7 @@ fn measure(
     let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
+                let prepared = &targets[thread as usize % targets.len()];
                 let plan = WorkerPlan {
                     job: job.clone(),
                     thread,
@@ -275,7 +302,7 @@ fn measure(
     Ok(JobResult {
         job: (*job).clone(),
         test: None,
-        target: prepared.facts.clone(),
+        target: first.facts.clone(),
         engine: engine.name().to_string(),
         elapsed_ns: elapsed,
         ramp_ns: job.ramp.as_nanos() as u64,
