@@ -50,6 +50,7 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
     RunOptions {
         target: TargetOptions {
             allow_destroy: common.allow_destroy.clone(),
+            stop: None,
         },
         keep: common.keep,
         quiet,

@@ -169,7 +169,11 @@ pub fn run_job(
             job.name,
             target::job_path(&job).display()
         ));
-        prepare_targets(&job, &opts.target)?
+        let target_opts = TargetOptions {
+            stop: Some(stop.clone()),
+            ..opts.target.clone()
+        };
+        prepare_targets(&job, &target_opts)?
     };
     let result = measure(&mut job, &prepared, stop, warnings, progress);
     created.extend(prepared.into_iter().filter(|p| p.created));
