@@ -61,18 +61,27 @@ fn now_unix_s() -> i64 {
         .unwrap_or(0)
 }
 
+fn push_once(warnings: &mut Vec<String>, warning: String) {
+    if !warnings.contains(&warning) {
+        warnings.push(warning);
+    }
+}
+
 /// Fills in what the job left to defaults, so the stored job repeats exactly.
 pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
     let mut job = job.clone();
     if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() {
         job.runtime = Some(DEFAULT_RUNTIME);
     }
+    // Probed once per process: the answer does not change between jobs.
+    static IO_URING: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     if job.engine == EngineKind::IoUring
-        && let Err(why) = probe_io_uring()
+        && let Err(why) = IO_URING.get_or_init(probe_io_uring)
     {
-        warnings.push(format!(
-            "io_uring is not available here ({why}); using the sync engine"
-        ));
+        push_once(
+            warnings,
+            format!("io_uring is not available here ({why}); using the sync engine"),
+        );
         job.engine = EngineKind::Sync;
     }
     if job.engine == EngineKind::Sync && job.qd > 1 {
@@ -229,9 +238,7 @@ fn measure(
                 span / 1_000_000,
                 memory / 1_000_000
             );
-            if !warnings.contains(&warning) {
-                warnings.push(warning);
-            }
+            push_once(warnings, warning);
         }
     }
     let job = Arc::new(job.clone());
