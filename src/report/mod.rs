@@ -24,3 +24,8 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> String {
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod snapshots;
