@@ -156,7 +156,7 @@ pub struct RunCommon {
     /// Name the run, e.g. "Standard SSD E10"
     #[arg(long)]
     pub label: Option<String>,
-    /// Price of the target, e.g. "1075.20 JPY/month"
+    /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
     /// Keep test files kura created
@@ -234,7 +234,7 @@ pub struct LabelArgs {
     pub run: String,
     /// The new label
     pub label: Option<String>,
-    /// Price, e.g. "1075.20 JPY/month"
+    /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
 }

@@ -14,6 +14,7 @@ use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon};
 use crate::runner::{RunOptions, StopFlag};
+use crate::spec::price::Price;
 use crate::store::{self, Store};
 use crate::target::TargetOptions;
 
@@ -57,8 +58,22 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
     }
 }
 
+/// The `--price` a verb was given, if any.
+fn given_price(command: &Command) -> Option<&str> {
+    match command {
+        Command::Run(a) => a.common.price.as_deref(),
+        Command::Mark(a) => a.common.price.as_deref(),
+        Command::Label(a) => a.price.as_deref(),
+        _ => None,
+    }
+}
+
 /// Runs the verb; the returned code is the process's exit code.
 pub fn dispatch(cli: Cli) -> Result<i32> {
+    // Checked before anything runs or is stored, so a typo costs no benchmark time.
+    if let Some(price) = given_price(&cli.command) {
+        Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
+    }
     let ctx = Ctx {
         db: cli.db,
         json: cli.json,
