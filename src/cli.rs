@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::report::export::Format;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "kura",
@@ -217,6 +219,9 @@ pub struct HistoryArgs {
     /// At most this many runs
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -226,6 +231,9 @@ pub struct ShowArgs {
     /// With a label shared by several runs, take the newest
     #[arg(long)]
     pub latest: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]

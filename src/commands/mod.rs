@@ -13,6 +13,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon};
+use crate::report::export::Format;
 use crate::runner::{RunOptions, StopFlag};
 use crate::spec::price::Price;
 use crate::store::{self, Store};
@@ -55,6 +56,17 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
         label: common.label.clone(),
         price: common.price.clone(),
         ..RunOptions::default()
+    }
+}
+
+/// `--format`, with `--json` meaning `--format json`; the two must not disagree.
+pub fn output_format(ctx: &Ctx, format: Option<Format>) -> Result<Format> {
+    match (ctx.json, format) {
+        (true, Some(f)) if f != Format::Json => {
+            anyhow::bail!("--json and --format {} disagree: give one of them", f.name())
+        }
+        (true, _) => Ok(Format::Json),
+        (false, f) => Ok(f.unwrap_or(Format::Table)),
     }
 }
 
