@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::report::compare::{By, Metric};
 use crate::report::export::Format;
 
 #[derive(Debug, Parser)]
@@ -38,6 +39,8 @@ pub enum Command {
     Show(ShowArgs),
     /// Set the label or price of a stored run
     Label(LabelArgs),
+    /// Stored runs side by side: ratios to a baseline, noise, prices and guidance
+    Compare(CompareArgs),
 }
 
 /// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
@@ -245,4 +248,29 @@ pub struct LabelArgs {
     /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs to compare: ids, labels or `latest`; the first is the baseline unless --baseline
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// The run the others are set against (one of RUN)
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    /// mbps, iops, lat-mean or lat-p99
+    #[arg(long, value_enum, default_value = "mbps")]
+    pub metric: Metric,
+    /// Rows by test, by block size (a section per mix) or by mix (a section per block size)
+    #[arg(long, value_enum, default_value = "test")]
+    pub by: By,
+    /// With a label shared by several runs, take the newest
+    #[arg(long, conflicts_with = "repeats")]
+    pub latest: bool,
+    /// A label shared by several runs stands for all of them, as repetitions of one target
+    #[arg(long)]
+    pub repeats: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }

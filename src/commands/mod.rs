@@ -1,5 +1,6 @@
 //! One file per verb: each turns its arguments into library calls.
 
+pub mod compare;
 pub mod history;
 pub mod label;
 pub mod mark;
@@ -97,5 +98,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
+        Command::Compare(args) => compare::run(&ctx, args),
     }
 }
