@@ -41,6 +41,8 @@ pub enum Command {
     Label(LabelArgs),
     /// Stored runs side by side: ratios to a baseline, noise, prices and guidance
     Compare(CompareArgs),
+    /// Store another tool's result as a run (fio --output-format=json)
+    Import(ImportArgs),
 }
 
 /// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
@@ -273,4 +275,28 @@ pub struct CompareArgs {
     /// table, markdown, csv or json [default: table]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(subcommand)]
+    pub source: ImportSource,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportSource {
+    /// A fio result written with --output-format=json
+    Fio(ImportFileArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportFileArgs {
+    /// The result file
+    pub file: PathBuf,
+    /// Name the run, e.g. "Standard HDD S10"
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Price of the target, e.g. "659.46 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
+    #[arg(long)]
+    pub price: Option<String>,
 }

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod history;
+pub mod import;
 pub mod label;
 pub mod mark;
 pub mod run;
@@ -77,6 +78,9 @@ fn given_price(command: &Command) -> Option<&str> {
         Command::Run(a) => a.common.price.as_deref(),
         Command::Mark(a) => a.common.price.as_deref(),
         Command::Label(a) => a.price.as_deref(),
+        Command::Import(a) => match &a.source {
+            crate::cli::ImportSource::Fio(f) => f.price.as_deref(),
+        },
         _ => None,
     }
 }
@@ -99,5 +103,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
         Command::Compare(args) => compare::run(&ctx, args),
+        Command::Import(args) => import::run(&ctx, args),
     }
 }
