@@ -604,7 +604,13 @@ fn currencies_are_never_mixed() {
 
 /// Each bad input: exit 2, one line naming the problem.
 fn refused(db: &Path, args: &[&str], message: &str) {
-    let out = kura(db).args(args).assert().code(2).get_output().clone();
+    let out = kura(db)
+        .current_dir(db.parent().unwrap())
+        .args(args)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(message),
@@ -636,7 +642,7 @@ fn bad_input_is_refused_in_one_line() {
         refused(&db, &["run", "--price", bad, "--size", "1m"], "is not a price");
     }
     assert!(
-        !Path::new("kura-test.dat").exists(),
+        !dir.path().join("kura-test.dat").exists(),
         "refused before creating a test file"
     );
     // A stored price kura cannot read (an older database) is named with its fix.
