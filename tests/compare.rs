@@ -681,3 +681,73 @@ fn history_and_show_speak_every_format() {
     let v = json(stdout(&db, &["show", "physical", "--format", "json"]).as_bytes());
     assert_eq!(v["run"]["label"], "physical");
 }
+
+#[test]
+fn unnamed_runs_join_a_suite_test_by_its_parameters() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut mark = run(
+        "mark",
+        None,
+        vec![
+            job(
+                &[("rw", "randread"), ("qd", "32")],
+                Some("RND4K Q32T1"),
+                Some(9000.0),
+                None,
+            ),
+            job(
+                &[("rw", "randread"), ("qd", "1")],
+                Some("RND4K Q1T1"),
+                Some(300.0),
+                None,
+            ),
+        ],
+    );
+    mark.suite = Some("mark:default".into());
+    store(
+        &db,
+        vec![
+            mark,
+            // Like an imported fio run or a plain `kura run`: no test names.
+            run(
+                "plain",
+                None,
+                vec![job(&[("rw", "randread"), ("qd", "1")], None, Some(600.0), None)],
+            ),
+            run(
+                "small file",
+                None,
+                vec![job(
+                    &[("rw", "randread"), ("qd", "1"), ("size", "16m")],
+                    None,
+                    Some(900.0),
+                    None,
+                )],
+            ),
+        ],
+    );
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "--json",
+                "compare",
+                "mark",
+                "plain",
+                "small file",
+                "--metric",
+                "iops",
+            ],
+        )
+        .as_bytes(),
+    );
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{}", serde_json::to_string_pretty(rows).unwrap());
+    let q1 = &rows[1];
+    assert_eq!(q1["label"], "RND4K Q1T1 read");
+    assert_eq!(q1["cells"][1]["ratio"], 2.0, "identical parameters: comparable");
+    // The closest test (queue depth 1, not 32) takes the 16 MiB run, marked.
+    assert_eq!(q1["cells"][2]["not_comparable"], "test size 1.0 GiB vs 16.0 MiB");
+    assert!(rows[0]["cells"][1].is_null());
+}

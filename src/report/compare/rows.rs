@@ -327,45 +327,55 @@ fn group(all: Vec<Measurement>) -> Vec<Group> {
         }
     }
     // Targets without test names (imports, plain runs), or naming the same
-    // workload differently, join a test's row by identical parameters.
-    join(&mut groups, |a, b| {
-        (a.test.is_some() && a.params() == b.params()).then_some(0)
+    // workload differently, join a test's row by identical parameters: always right.
+    join(&mut groups, false, |a, b| {
+        ((a.test.is_some() || b.test.is_some()) && a.params() == b.params()).then_some(0)
     });
     // Then rows of one shape that no target has twice become one row, marked
-    // not comparable; the closest row wins, and only a unique closest one.
-    join(&mut groups, |a, b| {
+    // not comparable: only two rows that are each other's unique closest.
+    join(&mut groups, true, |a, b| {
         ((a.test.is_none() || b.test.is_none()) && a.params().same_shape(b.params()))
             .then(|| differences(a.params(), b.params()).len())
     });
     groups
 }
 
-/// Moves group `b` into another group `a` that shares its direction, has
-/// none of its targets, and `fits` with the lowest score, if exactly one has it.
-fn join(groups: &mut Vec<Group>, fits: impl Fn(&Group, &Group) -> Option<usize>) {
-    let mut i = 0;
-    while i < groups.len() {
-        let scored: Vec<(usize, usize)> = (0..groups.len())
-            .filter(|&a| a != i && groups[a].dir == groups[i].dir && groups[a].disjoint(&groups[i]))
-            .filter_map(|a| fits(&groups[a], &groups[i]).map(|score| (a, score)))
-            .collect();
-        let best = scored.iter().map(|(_, s)| *s).min();
-        let at_best: Vec<usize> = scored
-            .iter()
-            .filter(|(_, s)| Some(*s) == best)
-            .map(|(a, _)| *a)
-            .collect();
-        if let [a] = at_best[..] {
-            let moved = groups.remove(i);
-            let a = if a > i { a - 1 } else { a };
-            if groups[a].test.is_none() {
-                groups[a].test = moved.test.clone();
+/// Merges pairs of groups that share a direction, have no target in common
+/// and `fit` (lower score = closer), the later into the earlier so rows
+/// keep run order. `strict`: a pair merges only when no other pair touching
+/// either group scores as low, so a row is never given to its second-best match.
+fn join(groups: &mut Vec<Group>, strict: bool, fits: impl Fn(&Group, &Group) -> Option<usize>) {
+    loop {
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        for a in 0..groups.len() {
+            for b in a + 1..groups.len() {
+                if groups[a].dir != groups[b].dir || !groups[a].disjoint(&groups[b]) {
+                    continue;
+                }
+                let score = [fits(&groups[a], &groups[b]), fits(&groups[b], &groups[a])]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                if let Some(score) = score {
+                    pairs.push((score, a, b));
+                }
             }
-            groups[a].members.extend(moved.members);
-            i = 0;
-            continue;
         }
-        i += 1;
+        pairs.sort_unstable();
+        let pick = pairs.iter().find(|(s, a, b)| {
+            !strict
+                || pairs
+                    .iter()
+                    .filter(|(s2, a2, b2)| (a2 == a || b2 == b || a2 == b || b2 == a) && s2 <= s)
+                    .count()
+                    == 1
+        });
+        let Some(&(_, a, b)) = pick else { return };
+        let moved = groups.remove(b);
+        if groups[a].test.is_none() {
+            groups[a].test = moved.test.clone();
+        }
+        groups[a].members.extend(moved.members);
     }
 }
 
