@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::report::compare::{By, Metric};
+use crate::report::export::Format;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "kura",
@@ -41,6 +44,10 @@ pub enum Command {
     Show(ShowArgs),
     /// Set the label or price of a stored run
     Label(LabelArgs),
+    /// Stored runs side by side: ratios to a baseline, noise, prices and guidance
+    Compare(CompareArgs),
+    /// Store another tool's result as a run (fio --output-format=json)
+    Import(ImportArgs),
 }
 
 /// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
@@ -161,7 +168,7 @@ pub struct RunCommon {
     /// Name the run, e.g. "Standard SSD E10"
     #[arg(long)]
     pub label: Option<String>,
-    /// Price of the target, e.g. "1075.20 JPY/month"
+    /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
     /// Keep test files kura created
@@ -222,6 +229,9 @@ pub struct HistoryArgs {
     /// At most this many runs
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -231,6 +241,9 @@ pub struct ShowArgs {
     /// With a label shared by several runs, take the newest
     #[arg(long)]
     pub latest: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -239,7 +252,56 @@ pub struct LabelArgs {
     pub run: String,
     /// The new label
     pub label: Option<String>,
-    /// Price, e.g. "1075.20 JPY/month"
+    /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
+    #[arg(long)]
+    pub price: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs to compare: ids, labels or `latest`; the first is the baseline unless --baseline
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// The run the others are set against (one of RUN)
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    /// mbps, iops, lat-mean or lat-p99
+    #[arg(long, value_enum, default_value = "mbps")]
+    pub metric: Metric,
+    /// Rows by test, by block size (a section per mix) or by mix (a section per block size)
+    #[arg(long, value_enum, default_value = "test")]
+    pub by: By,
+    /// With a label shared by several runs, take the newest
+    #[arg(long, conflicts_with = "repeats")]
+    pub latest: bool,
+    /// A label shared by several runs stands for all of them, as repetitions of one target
+    #[arg(long)]
+    pub repeats: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(subcommand)]
+    pub source: ImportSource,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportSource {
+    /// A fio result written with --output-format=json
+    Fio(ImportFileArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportFileArgs {
+    /// The result file
+    pub file: PathBuf,
+    /// Name the run, e.g. "Standard HDD S10"
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Price of the target, e.g. "659.46 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
 }

@@ -1,6 +1,8 @@
 //! One file per verb: each turns its arguments into library calls.
 
+pub mod compare;
 pub mod history;
+pub mod import;
 pub mod label;
 pub mod mark;
 pub mod run;
@@ -15,7 +17,9 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
+use crate::report::export::Format;
 use crate::runner::{RunOptions, StopFlag};
+use crate::spec::price::Price;
 use crate::store::{self, Store};
 use crate::target::TargetOptions;
 
@@ -78,8 +82,39 @@ pub fn suite_options(suite: &SuiteCommon, quiet: bool, name: &str) -> Result<(u3
     Ok((runs, opts))
 }
 
+/// `--format`, with `--json` meaning `--format json`; the two must not disagree.
+pub fn output_format(ctx: &Ctx, format: Option<Format>) -> Result<Format> {
+    match (ctx.json, format) {
+        (true, Some(f)) if f != Format::Json => {
+            anyhow::bail!("--json and --format {} disagree: give one of them", f.name())
+        }
+        (true, _) => Ok(Format::Json),
+        (false, f) => Ok(f.unwrap_or(Format::Table)),
+    }
+}
+
+/// The `--price` a verb was given, if any.
+fn given_price(command: &Command) -> Option<&str> {
+    match command {
+        Command::Run(a) => a.common.price.as_deref(),
+        Command::Mark(a) => a.common.price.as_deref(),
+        Command::Sweep(a) => a.suite.common.price.as_deref(),
+        Command::Suite(SuiteCommand::Tiobench(a)) => a.suite.common.price.as_deref(),
+        Command::Suite(SuiteCommand::Bonnie(a)) => a.suite.common.price.as_deref(),
+        Command::Label(a) => a.price.as_deref(),
+        Command::Import(a) => match &a.source {
+            crate::cli::ImportSource::Fio(f) => f.price.as_deref(),
+        },
+        _ => None,
+    }
+}
+
 /// Runs the verb; the returned code is the process's exit code.
 pub fn dispatch(cli: Cli) -> Result<i32> {
+    // Checked before anything runs or is stored, so a typo costs no benchmark time.
+    if let Some(price) = given_price(&cli.command) {
+        Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
+    }
     let ctx = Ctx {
         db: cli.db,
         json: cli.json,
@@ -94,5 +129,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
+        Command::Compare(args) => compare::run(&ctx, args),
+        Command::Import(args) => import::run(&ctx, args),
     }
 }

@@ -1,6 +1,8 @@
 //! Everything a person reads, rendered from stored results only: terminal
 //! tables, JSON, and the number formats they share.
 
+pub mod compare;
+pub mod export;
 pub mod format;
 pub mod history;
 pub mod mark_grid;

@@ -3,6 +3,7 @@
 
 pub mod job;
 pub mod presets;
+pub mod price;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;
