@@ -35,6 +35,7 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
         }
         Some("sweep") => return sweep::print(&ctx, &run),
         Some("tiobench") => return suite::print_tiobench(&ctx, &run),
+        Some("bonnie") => return suite::print_bonnie(&ctx, &run, false),
         _ => {}
     }
     if json {

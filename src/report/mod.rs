@@ -1,6 +1,7 @@
 //! Everything a person reads, rendered from stored results only: terminal
 //! tables, JSON, and the number formats they share.
 
+pub mod bonnie_table;
 pub mod compare;
 pub mod export;
 pub mod format;

@@ -100,3 +100,10 @@ pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
     }
     Ok(())
 }
+
+/// Logical block size of the device holding `path`, or 512 when it cannot be told.
+pub fn logical_block_bytes(path: &Path) -> u64 {
+    facts::backing_device(path)
+        .and_then(|d| d.logical_block_bytes())
+        .unwrap_or(512)
+}
