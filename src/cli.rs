@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::report::compare::{By, Metric};
+use crate::report::export::Format;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "kura",
@@ -30,12 +33,21 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// CrystalDiskMark: the standard read/write grid on a test file or device
     Mark(MarkArgs),
+    /// Block size x read/write mix: IOPS and MiB/s per block size, one table per mix
+    Sweep(SweepArgs),
+    /// Classic suites: tiobench, bonnie
+    #[command(subcommand)]
+    Suite(SuiteCommand),
     /// List stored runs, newest first
     History(HistoryArgs),
     /// Print a stored run as `run` printed it
     Show(ShowArgs),
     /// Set the label or price of a stored run
     Label(LabelArgs),
+    /// Stored runs side by side: ratios to a baseline, noise, prices and guidance
+    Compare(CompareArgs),
+    /// Store another tool's result as a run (fio --output-format=json)
+    Import(ImportArgs),
     /// Write one self-contained HTML file with charts of stored runs
     Report(ReportArgs),
     /// Browse stored runs in a local web UI (read-only, 127.0.0.1)
@@ -160,7 +172,7 @@ pub struct RunCommon {
     /// Name the run, e.g. "Standard SSD E10"
     #[arg(long)]
     pub label: Option<String>,
-    /// Price of the target, e.g. "1075.20 JPY/month"
+    /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
     /// Keep test files kura created
@@ -221,6 +233,9 @@ pub struct HistoryArgs {
     /// At most this many runs
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -230,6 +245,9 @@ pub struct ShowArgs {
     /// With a label shared by several runs, take the newest
     #[arg(long)]
     pub latest: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -238,7 +256,7 @@ pub struct LabelArgs {
     pub run: String,
     /// The new label
     pub label: Option<String>,
-    /// Price, e.g. "1075.20 JPY/month"
+    /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
 }
@@ -264,4 +282,152 @@ pub struct ServeArgs {
     /// Listen on this address (IP or IP:PORT) even if it is not loopback; anyone who can reach it reads every stored run
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs to compare: ids, labels or `latest`; the first is the baseline unless --baseline
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<String>,
+    /// The run the others are set against (one of RUN)
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    /// mbps, iops, lat-mean or lat-p99
+    #[arg(long, value_enum, default_value = "mbps")]
+    pub metric: Metric,
+    /// Rows by test, by block size (a section per mix) or by mix (a section per block size)
+    #[arg(long, value_enum, default_value = "test")]
+    pub by: By,
+    /// With a label shared by several runs, take the newest
+    #[arg(long, conflicts_with = "repeats")]
+    pub latest: bool,
+    /// A label shared by several runs stands for all of them, as repetitions of one target
+    #[arg(long)]
+    pub repeats: bool,
+    /// table, markdown, csv or json [default: table]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(subcommand)]
+    pub source: ImportSource,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportSource {
+    /// A fio result written with --output-format=json
+    Fio(ImportFileArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportFileArgs {
+    /// The result file
+    pub file: PathBuf,
+    /// Name the run, e.g. "Standard HDD S10"
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Price of the target, e.g. "659.46 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
+    #[arg(long)]
+    pub price: Option<String>,
+}
+
+/// What every suite takes besides its own options.
+#[derive(Debug, Args, Default)]
+pub struct SuiteCommon {
+    /// Repetitions of each test; every one is stored
+    #[arg(long, default_value = "1")]
+    pub runs: String,
+    /// Pause between tests
+    #[arg(long, default_value = "0s")]
+    pub interval: String,
+    #[command(flatten)]
+    pub common: RunCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// File or block device [default: ./kura-test.dat]
+    pub target: Option<String>,
+    /// Block sizes, comma-separated
+    #[arg(long, default_value = "4k,8k,16k,32k,64k,256k")]
+    pub bs: String,
+    /// Read shares of the mixes, comma-separated (100 = read only, 0 = write only)
+    #[arg(long = "read-pct", default_value = "100,50,0")]
+    pub read_pct: String,
+    /// Queue depth per thread
+    #[arg(long, default_value = "1")]
+    pub qd: String,
+    /// Worker threads
+    #[arg(long, default_value = "1")]
+    pub threads: String,
+    /// rand or seq
+    #[arg(long, default_value = "rand")]
+    pub pattern: String,
+    /// pts: the SNIA PTS IOPS matrix (7 mixes x 8 block sizes); replaces --bs and --read-pct
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Test-file size, or span of a device
+    #[arg(long, default_value = "1g")]
+    pub size: String,
+    /// Measuring time of each point
+    #[arg(long, default_value = "5s")]
+    pub runtime: String,
+    /// io_uring, sync or null
+    #[arg(long, default_value = "io_uring")]
+    pub engine: String,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SuiteCommand {
+    /// tiobench: sequential and random write and read, each thread on its own file
+    Tiobench(TiobenchArgs),
+    /// bonnie++: per-character and block I/O, rewrite, seeks, small files
+    Bonnie(BonnieArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TiobenchArgs {
+    /// Directory for the test files [default: .]
+    pub dir: Option<String>,
+    /// Threads, each on its own file (tiobench -t)
+    #[arg(long, default_value = "8")]
+    pub threads: String,
+    /// File size per thread (tiobench -f, in MiB there)
+    #[arg(long = "file-size", default_value = "128m")]
+    pub file_size: String,
+    /// Block size (tiobench -b)
+    #[arg(long, default_value = "4k")]
+    pub block: String,
+    /// Random operations per thread
+    #[arg(long = "random-ops", default_value = "4000")]
+    pub random_ops: String,
+    /// O_DIRECT instead of tiobench's buffered I/O
+    #[arg(long)]
+    pub direct: bool,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct BonnieArgs {
+    /// Directory for the test files [default: .]
+    pub dir: Option<String>,
+    /// File size for the I/O tests [default: twice the RAM, as bonnie++]
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Block size of the block tests (bonnie++ -s SIZE:CHUNK)
+    #[arg(long, default_value = "8k")]
+    pub chunk: String,
+    /// Small files for the create/stat/delete tests, in multiples of 1024 (bonnie++ -n)
+    #[arg(long, default_value = "16")]
+    pub files: String,
+    /// Also print bonnie++'s CSV line (format version 2), for bon_csv2html
+    #[arg(long)]
+    pub csv: bool,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
 }

@@ -5,6 +5,8 @@
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod fsops;
+pub mod import;
 pub mod metrics;
 pub mod report;
 pub mod runner;

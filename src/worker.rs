@@ -87,6 +87,8 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
     let interval_ns = job.interval.as_nanos() as u64;
     let rate_per_ns = job.rate_iops.map(|r| r as f64 / job.threads as f64 / 1e9);
     let fsync_every = job.fsync_every.unwrap_or(0);
+    let submit_each = qd > 1;
+    let mut queued_unsubmitted = false;
 
     let mut out = WorkerOutput::default();
     let mut slots: Vec<InFlight> = (0..qd)
@@ -129,6 +131,14 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
                 {
                     break;
                 }
+                // Submitting each I/O as soon as the next is about to be queued, as fio
+                // does, starts the device on it at once: a batch held back until the last
+                // one was queued measured 10-15 % fewer IOPS at qd 32 on the virtio disk
+                // here. The last one goes with the wait below, saving a system call.
+                if queued_unsubmitted && let Err(e) = engine.submit() {
+                    out.fatal = Some(format!("submitting I/O failed: {e}"));
+                    break;
+                }
                 free.pop();
                 let next = generator.next_io();
                 let buf_index = if next.write { qd + slot } else { slot };
@@ -145,12 +155,16 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
                     write: next.write,
                 };
                 in_flight += 1;
+                queued_unsubmitted = submit_each;
                 issued_total += 1;
                 if now_ns >= ramp_ns {
                     issued_measured += 1;
                     bytes_issued_measured += next.len as u64;
                 }
             }
+        }
+        if out.fatal.is_some() {
+            break;
         }
         if in_flight == 0 {
             if stopping {
@@ -168,6 +182,7 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
                 continue;
             }
         }
+        queued_unsubmitted = false;
         if let Err(e) = engine.submit_and_wait(1) {
             out.fatal = Some(format!("submitting I/O failed: {e}"));
             break;

@@ -157,3 +157,65 @@ fn a_target_that_cannot_be_written_is_refused_for_writes() {
         .assert()
         .success();
 }
+
+#[test]
+fn io_errors_during_a_run_are_counted_and_reported() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    if !common::have("fallocate") {
+        return;
+    }
+    // A full tmpfs and a test file whose blocks were punched out: every write needs
+    // a page the file system cannot give, so each one fails with ENOSPC.
+    let mnt = dir.path().join("full");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount -t tmpfs -o size=8m tmpfs {}", mnt.display()));
+    let _mount = Mount(mnt.clone());
+    let file = mnt.join("t.dat");
+    std::fs::write(&file, vec![7u8; 4 << 20]).unwrap();
+    sh(&format!(
+        "fallocate --punch-hole --offset 0 --length 4194304 {}",
+        file.display()
+    ));
+    let _ = std::fs::write(mnt.join("filler"), vec![0u8; 8 << 20]);
+    let out = kura(&db)
+        .args([
+            "--json",
+            "run",
+            "--buffered",
+            "--rw",
+            "randwrite",
+            "--io-count",
+            "50",
+            "--target",
+        ])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    let write = &v["jobs"][0]["write"];
+    assert_eq!(write["errors"], 50);
+    assert_eq!(write["ops"], 0);
+    assert_eq!(write["error_samples"][0]["errno"], libc::ENOSPC);
+    assert!(
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("50 write errors"))
+    );
+    // The human report says so at the top, before the tables.
+    let text = kura(&db)
+        .args(["show", "latest"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&text);
+    let warning_at = text.find("50 write errors").expect("warning in the report");
+    assert!(warning_at < text.find("IOPS").unwrap(), "{text}");
+}

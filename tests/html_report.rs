@@ -200,12 +200,7 @@ fn user_strings_show_as_text_never_as_markup() {
         ])
         .arg(&target)
         .args(["--label", "<script>alert(1)</script>"])
-        .args([
-            "--name",
-            "<img src=x onerror=alert(2)>",
-            "--price",
-            "<b>1 JPY</b>",
-        ])
+        .args(["--name", "<img src=x onerror=alert(2)>"])
         .assert()
         .success();
     let out = dir.path().join("x.html");
@@ -220,7 +215,7 @@ fn user_strings_show_as_text_never_as_markup() {
         html.contains("&lt;i&gt;x.dat"),
         "the target path is shown, escaped"
     );
-    for raw in ["<img", "<i>", "<b>"] {
+    for raw in ["<img", "<i>"] {
         assert!(!html.contains(raw), "{raw} reached the page unescaped");
     }
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));

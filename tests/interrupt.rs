@@ -63,3 +63,39 @@ fn sigint_keeps_a_stored_incomplete_run_and_no_test_file() {
     assert_eq!(stored["incomplete"], true);
     assert_eq!(stored["jobs"][0]["read"]["ops"].as_u64().unwrap(), ops);
 }
+
+#[test]
+fn sigint_during_the_pre_fill_removes_the_half_written_file() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "run", "--size", "4g", "--runtime", "60s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let test_file = dir.path().join("kura-test.dat");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !test_file.exists() {
+        assert!(Instant::now() < deadline, "the pre-fill never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("kura did not stop after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!status.success());
+    assert!(!test_file.exists(), "the half-written test file is removed");
+}

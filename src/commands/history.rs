@@ -2,17 +2,19 @@
 
 use anyhow::Result;
 
-use super::Ctx;
+use super::{Ctx, output_format};
 use crate::cli::HistoryArgs;
+use crate::report::export::{self, Format};
 use crate::report::{emit, history, to_json};
 
 pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
     let store = ctx.store()?;
     let runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
-    if ctx.json {
-        emit(&to_json(&runs))?;
-    } else {
-        emit(&history::render(&runs))?;
+    match output_format(ctx, args.format)? {
+        Format::Json => emit(&to_json(&runs))?,
+        Format::Table => emit(&history::render(&runs))?,
+        Format::Markdown => emit(&export::history_grid(&runs, false).to_markdown())?,
+        Format::Csv => emit(&export::history_grid(&runs, true).to_csv())?,
     }
     Ok(0)
 }

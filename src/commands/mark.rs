@@ -11,7 +11,7 @@ use crate::cli::MarkArgs;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::mark_grid::{self, MarkUnit};
-use crate::report::{emit, run_table, to_json};
+use crate::report::{emit, to_json};
 use crate::runner::{self, SuiteJob};
 use crate::spec::Job;
 use crate::spec::presets::{PROFILES, mark_profile};
@@ -28,12 +28,7 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     })?;
     let unit = MarkUnit::parse(&args.unit)
         .ok_or_else(|| anyhow!("--unit: '{}' is not a unit (mbps, iops or us)", args.unit))?;
-    let runs: u32 = args
-        .runs
-        .parse()
-        .ok()
-        .filter(|n| (1..=100).contains(n))
-        .ok_or_else(|| anyhow!("--runs: '{}' is not valid: must be between 1 and 100", args.runs))?;
+    let runs = super::parse_runs(&args.runs)?;
     let pause = parse_duration(&args.interval).map_err(|e| anyhow!("--interval: {e}"))?;
     let mut base = Job::default();
     for (key, value) in [
@@ -116,11 +111,14 @@ pub fn print(ctx: &Ctx, run: &RunResult, unit: MarkUnit) -> Result<i32> {
     for w in &run.warnings {
         out.push_str(&format!("warning: {w}\n"));
     }
-    out.push_str(&format!(
-        "MB/s = 10^6 bytes/s; best of the runs, mean beside it. Every run: `kura show {}`-style details via --json.\n",
-        run.id.unwrap_or(0)
-    ));
-    let _ = run_table::new_table;
+    out.push_str(
+        "MB/s = 10^6 bytes/s. The best run is shown, as CrystalDiskMark does, the mean beside it.\n",
+    );
+    if let Some(id) = run.id {
+        out.push_str(&format!(
+            "Every repetition with latency percentiles: kura show {id} --json\n"
+        ));
+    }
     emit(&out)?;
     Ok(0)
 }

@@ -44,5 +44,10 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     } else {
         emit(&run_table::render_run(&result))?;
     }
-    Ok(if result.incomplete { 1 } else { 0 })
+    // Scripts learn from the exit code that the numbers are partial or include failed I/O.
+    let failed_io = result
+        .jobs
+        .iter()
+        .any(|j| j.directions().any(|(_, d)| d.errors > 0));
+    Ok(if result.incomplete || failed_io { 1 } else { 0 })
 }

@@ -98,6 +98,10 @@ pub trait Engine {
     fn queue(&mut self, io: Io);
     /// Submits what was queued and waits until at least `min` I/Os completed.
     fn submit_and_wait(&mut self, min: usize) -> io::Result<()>;
+    /// Submits what was queued without waiting.
+    fn submit(&mut self) -> io::Result<()> {
+        self.submit_and_wait(0)
+    }
     /// Hands every completion available now to `on_complete`.
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion));
     /// Flushes written data to stable storage (fdatasync).

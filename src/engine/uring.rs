@@ -111,6 +111,17 @@ impl Engine for UringEngine {
     }
 
     #[inline]
+    fn submit(&mut self) -> io::Result<()> {
+        loop {
+            match self.ring.submit() {
+                Ok(_) => return Ok(()),
+                Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    #[inline]
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
         let mut sync_result = None;
         for cqe in self.ring.completion() {

@@ -115,3 +115,36 @@ mod tests {
         assert_eq!(back.max(), h.max());
     }
 }
+
+/// Share of recorded values above `ns` (0..=1): tiobench's "% of requests over 2 s".
+pub fn share_above(h: &Histogram<u64>, ns: u64) -> f64 {
+    if h.is_empty() {
+        return 0.0;
+    }
+    let above: u64 = h
+        .iter_recorded()
+        .filter(|v| v.value_iterated_to() > ns)
+        .map(|v| v.count_at_value())
+        .sum();
+    above as f64 / h.len() as f64
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+
+    #[test]
+    fn share_above_counts_only_slower_requests() {
+        let mut h = new_histogram();
+        for _ in 0..97 {
+            record(&mut h, 5_000_000); // 5 ms
+        }
+        record(&mut h, 2_500_000_000); // 2.5 s
+        record(&mut h, 3_000_000_000);
+        record(&mut h, 12_000_000_000); // 12 s
+        assert!((share_above(&h, 2_000_000_000) - 0.03).abs() < 1e-9);
+        assert!((share_above(&h, 10_000_000_000) - 0.01).abs() < 1e-9);
+        assert_eq!(share_above(&h, 20_000_000_000), 0.0);
+        assert_eq!(share_above(&new_histogram(), 1), 0.0);
+    }
+}

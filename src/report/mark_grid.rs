@@ -49,7 +49,7 @@ pub fn render(summaries: &[TestSummary], unit: MarkUnit, color: bool) -> String 
     let title = unit.title();
     let read = format!("Read {title}");
     let write = format!("Write {title}");
-    let mut t = new_table(&["test", &read, "(mean)", &write, "(mean)", "runs"]);
+    let mut t = new_table(&["test", &read, "(mean)", &write, "(mean)", "runs", "spread"]);
     for s in summaries {
         let cells = |st: &Option<RepeatStats>, c: comfy_table::Color| match st {
             Some(st) => {
@@ -69,7 +69,25 @@ pub fn render(summaries: &[TestSummary], unit: MarkUnit, color: bool) -> String 
             .or(s.write.as_ref())
             .map(|st| st.runs)
             .unwrap_or(0);
-        t.add_row(vec![Cell::new(&s.test), rb, rm, wb, wm, Cell::new(runs)]);
+        let spread = [&s.read, &s.write]
+            .iter()
+            .filter_map(|st| st.as_ref())
+            .map(|st| st.spread)
+            .fold(0.0, f64::max);
+        let spread = if runs > 1 {
+            format!("{:.0} %", spread * 100.0)
+        } else {
+            String::new()
+        };
+        t.add_row(vec![
+            Cell::new(&s.test),
+            rb,
+            rm,
+            wb,
+            wm,
+            Cell::new(runs),
+            Cell::new(spread),
+        ]);
     }
     format!("{t}\n")
 }

@@ -1,6 +1,9 @@
 //! Everything a person reads, rendered from stored results only: terminal
 //! tables, JSON, and the number formats they share.
 
+pub mod bonnie_table;
+pub mod compare;
+pub mod export;
 pub mod format;
 pub mod history;
 pub mod html;
@@ -8,6 +11,8 @@ pub mod mark_grid;
 pub mod run_table;
 pub mod serve;
 pub mod svg;
+pub mod sweep_table;
+pub mod tiobench_table;
 
 use std::io::Write;
 
@@ -25,3 +30,8 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> String {
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod snapshots;

@@ -1,15 +1,21 @@
 //! The terminal report of one run: a header, warnings, and per job a table
 //! of throughput and latency per direction, then its percentiles.
 
-use comfy_table::{CellAlignment, Table, presets};
+use comfy_table::{CellAlignment, LineStyle, Table, TableStyle};
 
 use super::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
 use crate::metrics::histogram::{PERCENTILES, percentile_key};
 use crate::metrics::{JobResult, RunResult, TargetKind};
 
+/// Lines above, below and under the header only: easy to read, easy to paste.
+const STYLE: TableStyle = TableStyle::new()
+    .top_border(LineStyle::none().fill('─').junction('─'))
+    .header_separator(LineStyle::none().fill('─').junction('─'))
+    .bottom_border(LineStyle::none().fill('─').junction('─'));
+
 pub fn new_table(header: &[&str]) -> Table {
     let mut t = Table::new();
-    t.load_style(presets::UTF8_HORIZONTAL_ONLY);
+    t.load_style(STYLE);
     t.set_header(header.to_vec());
     for i in 1..header.len() {
         if let Some(c) = t.column_mut(i) {

@@ -61,18 +61,27 @@ fn now_unix_s() -> i64 {
         .unwrap_or(0)
 }
 
+fn push_once(warnings: &mut Vec<String>, warning: String) {
+    if !warnings.contains(&warning) {
+        warnings.push(warning);
+    }
+}
+
 /// Fills in what the job left to defaults, so the stored job repeats exactly.
 pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
     let mut job = job.clone();
     if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() {
         job.runtime = Some(DEFAULT_RUNTIME);
     }
+    // Probed once per process: the answer does not change between jobs.
+    static IO_URING: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     if job.engine == EngineKind::IoUring
-        && let Err(why) = probe_io_uring()
+        && let Err(why) = IO_URING.get_or_init(probe_io_uring)
     {
-        warnings.push(format!(
-            "io_uring is not available here ({why}); using the sync engine"
-        ));
+        push_once(
+            warnings,
+            format!("io_uring is not available here ({why}); using the sync engine"),
+        );
         job.engine = EngineKind::Sync;
     }
     if job.engine == EngineKind::Sync && job.qd > 1 {
@@ -162,48 +171,76 @@ pub fn run_job(
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = if job.engine == EngineKind::Null {
-        null_target(&job)
+        vec![null_target(&job)]
     } else {
         progress.message(&format!(
             "{}: preparing {}",
             job.name,
             target::job_path(&job).display()
         ));
-        target::prepare(&job, &opts.target)?
+        let target_opts = TargetOptions {
+            stop: Some(stop.clone()),
+            ..opts.target.clone()
+        };
+        prepare_targets(&job, &target_opts)?
     };
     let result = measure(&mut job, &prepared, stop, warnings, progress);
-    if prepared.created {
-        created.push(prepared);
-    }
+    created.extend(prepared.into_iter().filter(|p| p.created));
     result
+}
+
+/// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
+fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget>, RunError> {
+    if !job.file_per_thread {
+        return Ok(vec![target::prepare(job, opts)?]);
+    }
+    let base = target::job_path(job);
+    if target::is_block_device(&base) {
+        return Err(RunError::Invalid(format!(
+            "{}: file_per_thread needs a file path, not a block device",
+            base.display()
+        )));
+    }
+    (0..job.threads)
+        .map(|i| {
+            let mut per_thread = job.clone();
+            let mut name = base.clone().into_os_string();
+            name.push(format!(".{i}"));
+            per_thread.target = Some(name.into());
+            Ok(target::prepare(&per_thread, opts)?)
+        })
+        .collect()
 }
 
 fn measure(
     job: &mut Job,
-    prepared: &PreparedTarget,
+    targets: &[PreparedTarget],
     stop: &StopFlag,
     warnings: &mut Vec<String>,
     progress: &Progress,
 ) -> Result<JobResult, RunError> {
+    let first = &targets[0];
     if job.target.is_none() && job.engine != EngineKind::Null {
-        job.target = Some(prepared.path.clone());
+        job.target = Some(first.path.clone());
     }
-    job.size_bytes = Some(prepared.span_bytes);
+    job.size_bytes = Some(first.span_bytes);
     if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
-        target::drop_cache(prepared)?;
+        for t in targets {
+            target::drop_cache(t)?;
+        }
     }
     if !job.direct {
         let memory = target::host_facts().memory_bytes;
-        if prepared.span_bytes < memory {
-            warnings.push(format!(
-                "{}: buffered I/O on {} MB while the machine has {} MB of RAM: reads may come from the page cache, not the device",
-                job.name,
-                prepared.span_bytes / 1_000_000,
+        let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
+        if span < memory {
+            let warning = format!(
+                "buffered I/O on {} MB of test data while the machine has {} MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device",
+                span / 1_000_000,
                 memory / 1_000_000
-            ));
+            );
+            push_once(warnings, warning);
         }
     }
-
     let job = Arc::new(job.clone());
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
@@ -211,6 +248,7 @@ fn measure(
     let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
+                let prepared = &targets[thread as usize % targets.len()];
                 let plan = WorkerPlan {
                     job: job.clone(),
                     thread,
@@ -275,7 +313,7 @@ fn measure(
     Ok(JobResult {
         job: (*job).clone(),
         test: None,
-        target: prepared.facts.clone(),
+        target: first.facts.clone(),
         engine: engine.name().to_string(),
         elapsed_ns: elapsed,
         ramp_ns: job.ramp.as_nanos() as u64,

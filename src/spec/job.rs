@@ -179,6 +179,9 @@ pub struct Job {
     pub label: Option<String>,
     /// Period of the interval series.
     pub interval: Duration,
+    /// Each thread works on its own file, `TARGET.N` (tiobench's layout).
+    #[serde(default)]
+    pub file_per_thread: bool,
 }
 
 impl Default for Job {
@@ -209,6 +212,7 @@ impl Default for Job {
             fill: Fill::Random,
             label: None,
             interval: Duration::from_secs(1),
+            file_per_thread: false,
         }
     }
 }
@@ -238,6 +242,7 @@ pub const KEYS: &[&str] = &[
     "fill",
     "label",
     "interval",
+    "file_per_thread",
 ];
 
 fn size(key: &str, v: &str) -> Result<u64, SpecError> {
@@ -440,6 +445,7 @@ impl Job {
                 }
                 self.interval = d
             }
+            "file_per_thread" => self.file_per_thread = boolean(key, v)?,
             _ => return Err(SpecError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -563,6 +569,7 @@ mod tests {
             ("fill", "compressible:50"),
             ("label", "ssd"),
             ("interval", "500ms"),
+            ("file_per_thread", "true"),
         ];
         assert_eq!(values.len(), KEYS.len());
         let mut job = Job::default();

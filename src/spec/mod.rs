@@ -3,6 +3,8 @@
 
 pub mod job;
 pub mod presets;
+pub mod price;
+pub mod sweep;
 pub mod toml_file;
 pub mod units;
 

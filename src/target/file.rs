@@ -36,7 +36,7 @@ fn io_error(path: &Path, source: io::Error) -> TargetError {
     }
 }
 
-pub fn prepare_file(path: &Path, job: &Job) -> Result<PreparedTarget, TargetError> {
+pub fn prepare_file(path: &Path, job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
     let existing = match std::fs::metadata(path) {
         Ok(meta) => Some(meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -91,11 +91,11 @@ pub fn prepare_file(path: &Path, job: &Job) -> Result<PreparedTarget, TargetErro
         // The user named this file: rewriting it to the asked size is theirs to ask,
         // but kura did not create it, so it stays after the run.
         Some(meta) => {
-            write_test_file(path, dir, size, job, meta.blocks() * 512, false)?;
+            write_test_file(path, dir, size, job, meta.blocks() * 512, false, opts)?;
             false
         }
         None => {
-            write_test_file(path, dir, size, job, 0, true)?;
+            write_test_file(path, dir, size, job, 0, true, opts)?;
             true
         }
     };
@@ -227,6 +227,7 @@ fn write_test_file(
     job: &Job,
     allocated: u64,
     create: bool,
+    opts: &TargetOptions,
 ) -> Result<(), TargetError> {
     let needed = size.saturating_sub(allocated);
     let free = free_bytes(dir)?;
@@ -250,7 +251,7 @@ fn write_test_file(
     } else {
         open_for_writing(path)?
     };
-    let filled = fill(&file, size, job);
+    let filled = fill(&file, size, job, opts);
     let result = filled.and_then(|()| file.sync_data());
     if let Err(e) = result {
         drop(file);
@@ -263,7 +264,7 @@ fn write_test_file(
     Ok(())
 }
 
-fn fill(file: &File, size: u64, job: &Job) -> io::Result<()> {
+fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<()> {
     // Shrinking first frees space a longer old file held; growing is filled below.
     file.set_len(size)?;
     // Seeds differ per file too, so two test files never deduplicate against each other.
@@ -276,6 +277,17 @@ fn fill(file: &File, size: u64, job: &Job) -> io::Result<()> {
     let mut offset = 0u64;
     let mut chunk = 0u64;
     while offset < size {
+        // Ctrl-C during a long pre-fill stops it within one chunk.
+        if opts
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "interrupted while writing the test file",
+            ));
+        }
         let len = (size - offset).min(FILL_CHUNK as u64) as usize;
         fill_buffer(&mut buf[..len], job.fill, base.wrapping_add(chunk));
         file.write_all_at(&buf[..len], offset)?;
@@ -427,7 +439,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dat");
         let size = (2 << 20) + 4096;
-        let target = prepare_file(&path, &job(&path, size)).unwrap();
+        let target = prepare_file(&path, &job(&path, size), &TargetOptions::default()).unwrap();
         assert!(target.created);
         assert_eq!(target.span_start, 0);
         assert_eq!(target.span_bytes, size);
@@ -444,7 +456,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dat");
         std::fs::write(&path, vec![7u8; 3 << 20]).unwrap();
-        let target = prepare_file(&path, &job(&path, 1 << 20)).unwrap();
+        let target = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default()).unwrap();
         assert!(!target.created);
         let data = std::fs::read(&path).unwrap();
         assert_eq!(data.len(), 1 << 20);
@@ -460,7 +472,7 @@ mod tests {
             target: Some(path.clone()),
             ..Job::default()
         };
-        let target = prepare_file(&path, &j).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
         assert_eq!((target.span_bytes, target.created), (64 << 10, false));
         assert!(std::fs::read(&path).unwrap().iter().all(|b| *b == 7));
     }
@@ -471,31 +483,37 @@ mod tests {
         let path = dir.path().join("t.dat");
         let mut j = job(&path, 1 << 20);
         j.offset_bytes = 1 << 20;
-        let err = prepare_file(&path, &j).unwrap_err().to_string();
+        let err = prepare_file(&path, &j, &TargetOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("offset 1m"), "{err}");
         j.offset_bytes = (1 << 20) - 4096;
         j.bs = vec![BlockSize {
             bytes: 8192,
             weight: 100,
         }];
-        let err = prepare_file(&path, &j).unwrap_err().to_string();
+        let err = prepare_file(&path, &j, &TargetOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("bs 8k"), "{err}");
         assert!(!path.exists(), "nothing is written for a job that cannot run");
         j.bs = vec![BlockSize {
             bytes: 1000,
             weight: 100,
         }];
-        let err = prepare_file(&path, &j).unwrap_err().to_string();
+        let err = prepare_file(&path, &j, &TargetOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("bs 1000") && err.contains("--buffered"), "{err}");
         j.direct = false;
-        let target = prepare_file(&path, &j).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
         assert_eq!((target.span_start, target.span_bytes), ((1 << 20) - 4096, 4096));
     }
 
     #[test]
     fn directories_and_missing_directories_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let err = prepare_file(dir.path(), &job(dir.path(), 1 << 20))
+        let err = prepare_file(dir.path(), &job(dir.path(), 1 << 20), &TargetOptions::default())
             .unwrap_err()
             .to_string();
         assert!(
@@ -503,7 +521,9 @@ mod tests {
             "{err}"
         );
         let path = dir.path().join("missing/t.dat");
-        let err = prepare_file(&path, &job(&path, 1 << 20)).unwrap_err().to_string();
+        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains(&format!(
                 "directory {} does not exist",
@@ -519,7 +539,7 @@ mod tests {
         let path = dir.path().join("t.dat");
         let mut j = job(&path, 1 << 20);
         j.rw = Rw::Write;
-        let target = prepare_file(&path, &j).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
         let file = open(&target.path, false, true).unwrap();
         file.write_all_at(&[1u8; 4096], 0).unwrap();
         drop_cache(&target).unwrap();

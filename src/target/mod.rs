@@ -50,6 +50,8 @@ pub struct PreparedTarget {
 pub struct TargetOptions {
     /// `--allow-destroy DEVICE`: the one device the user allows to be overwritten.
     pub allow_destroy: Option<PathBuf>,
+    /// Set by Ctrl-C: a pre-fill in progress stops and removes its file.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 pub const DEFAULT_TARGET: &str = crate::spec::job::DEFAULT_TARGET;
@@ -67,7 +69,7 @@ pub fn prepare(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, Target
     if is_block_device(&path) {
         file::prepare_device(&path, job, opts)
     } else {
-        file::prepare_file(&path, job)
+        file::prepare_file(&path, job, opts)
     }
 }
 
@@ -97,4 +99,11 @@ pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
         })?;
     }
     Ok(())
+}
+
+/// Logical block size of the device holding `path`, or 512 when it cannot be told.
+pub fn logical_block_bytes(path: &Path) -> u64 {
+    facts::backing_device(path)
+        .and_then(|d| d.logical_block_bytes())
+        .unwrap_or(512)
 }

@@ -90,7 +90,11 @@ impl Generator {
         let blocks = (span_bytes / align).max(1);
         let pattern = if !job.rw.is_random() {
             // Threads of a sequential job start spread over the span, like fio's offset_increment.
-            let stride = (blocks / job.threads.max(1) as u64) * align;
+            let stride = if job.file_per_thread {
+                0
+            } else {
+                (blocks / job.threads.max(1) as u64) * align
+            };
             Pattern::Sequential {
                 cursor: stride * thread_index as u64,
             }

@@ -1,0 +1,203 @@
+//! `kura suite tiobench|bonnie`: the classic suites with their own tables.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow, bail};
+
+use super::{Ctx, stop_flag, suite_options};
+use crate::cli::{BonnieArgs, TiobenchArgs};
+use crate::fsops::bonnie;
+use crate::metrics::RunResult;
+use crate::report::{bonnie_table, emit, format, tiobench_table, to_json};
+use crate::runner::{self, SuiteJob};
+use crate::spec::{Job, Rw};
+
+/// tiobench's four tests in its order; each thread has its own file.
+pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
+    let (runs, opts) = suite_options(&args.suite, ctx.quiet, "tiobench")?;
+    let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));
+    let mut base = Job::default();
+    base.set("threads", &args.threads).map_err(|e| anyhow!("--{e}"))?;
+    base.set("size", &args.file_size)
+        .map_err(|e| anyhow!("--file-size: {e}"))?;
+    base.set("bs", &args.block).map_err(|e| anyhow!("--block: {e}"))?;
+    let random_ops: u64 = args
+        .random_ops
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| anyhow!("--random-ops: '{}' is not a positive number", args.random_ops))?;
+    base.target = Some(dir.join("kura-tiobench.dat"));
+    base.file_per_thread = true;
+    base.direct = args.direct;
+    let threads = base.threads as u64;
+    let file_bytes = base.size_bytes.unwrap_or(0);
+    let mut jobs = Vec::new();
+    for (test, rw) in [
+        ("Sequential Write", Rw::Write),
+        ("Random Write", Rw::RandWrite),
+        ("Sequential Read", Rw::Read),
+        ("Random Read", Rw::RandRead),
+    ] {
+        for r in 0..runs {
+            let mut job = Job {
+                rw,
+                name: format!("{test} #{}", r + 1),
+                ..base.clone()
+            };
+            if rw.is_random() {
+                job.io_count = Some(random_ops * threads);
+            } else {
+                job.io_size_bytes = Some(file_bytes * threads);
+            }
+            job.validate()?;
+            jobs.push(SuiteJob {
+                test: Some(test.to_string()),
+                job,
+            });
+        }
+    }
+    let mut store = ctx.store()?;
+    let stop = stop_flag()?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop)?;
+    store.save(&mut result)?;
+    print_tiobench(ctx, &result)?;
+    Ok(if result.incomplete { 1 } else { 0 })
+}
+
+pub fn print_tiobench(ctx: &Ctx, run: &RunResult) -> Result<i32> {
+    let rows = tiobench_table::rows(run);
+    if ctx.json {
+        emit(&to_json(&serde_json::json!({ "run": run, "rows": rows })))?;
+        return Ok(0);
+    }
+    let first = run.jobs.first();
+    let mut out = format!(
+        "kura tiobench run {} · {} · {} threads x {} file, {} blocks, {}\n",
+        run.id.unwrap_or(0),
+        format::utc(run.started_unix_s),
+        first.map(|j| j.job.threads).unwrap_or(0),
+        first
+            .map(|j| format::bytes_human(j.job.size_bytes.unwrap_or(0)))
+            .unwrap_or_default(),
+        first.map(|j| j.job.bs_text()).unwrap_or_default(),
+        if first.is_some_and(|j| j.job.direct) {
+            "O_DIRECT"
+        } else {
+            "buffered"
+        },
+    );
+    if run.incomplete {
+        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
+    }
+    out.push_str(&tiobench_table::render(&rows));
+    for w in &run.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    emit(&out)?;
+    Ok(0)
+}
+
+/// bonnie++'s tests on DIR/kura-bonnie.dat and DIR/kura-bonnie.d (see fsops::bonnie).
+pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
+    let (runs, opts) = suite_options(&args.suite, ctx.quiet, "bonnie")?;
+    if opts.target.allow_destroy.is_some() {
+        bail!("--allow-destroy does not apply: kura suite bonnie writes only files it creates in DIR");
+    }
+    let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
+    let chunk = bonnie::parse_chunk(&args.chunk).map_err(|e| anyhow!("--chunk: {e}"))?;
+    let memory = bonnie::usable_memory_bytes();
+    let size = match &args.size {
+        Some(text) => bonnie::parse_file_size(text).map_err(|e| anyhow!("--size: {e}"))?,
+        None => bonnie::default_size(memory),
+    };
+    let files = bonnie::parse_files(&args.files).map_err(|e| anyhow!("--files: {e}"))?;
+    if size == 0 && files == 0 {
+        bail!("--size 0 and --files 0 leave no test to run");
+    }
+    let mut cfg = bonnie::Config::new(dir, size, chunk, files);
+    cfg.runs = runs;
+    cfg.pause = opts.pause;
+    cfg.keep = opts.keep;
+    cfg.label = opts.label.clone();
+    cfg.price = opts.price.clone();
+    bonnie::check_target(&cfg).map_err(|e| anyhow!(e))?;
+    let cache = bonnie::cache_warning(size, memory);
+    if let Some(w) = &cache
+        && !ctx.quiet
+    {
+        eprintln!("kura: warning: {w}");
+    }
+    let mut store = ctx.store()?;
+    let stop = stop_flag()?;
+    let progress = runner::Progress::new(ctx.quiet);
+    let mut result = bonnie::run(&cfg, &stop, &|m: &str| progress.message(m)).map_err(|e| anyhow!(e))?;
+    result.warnings.splice(0..0, cache);
+    result
+        .warnings
+        .extend(bonnie_table::disagreement_warnings(&result));
+    store.save(&mut result)?;
+    print_bonnie(ctx, &result, args.csv)?;
+    Ok(if result.incomplete { 1 } else { 0 })
+}
+
+pub fn print_bonnie(ctx: &Ctx, run: &RunResult, csv: bool) -> Result<i32> {
+    let rows = bonnie_table::rows(run);
+    let lines = if csv {
+        bonnie_table::csv_lines(run)
+    } else {
+        Vec::new()
+    };
+    if ctx.json {
+        let mut v = serde_json::json!({ "run": run, "rows": rows });
+        if csv {
+            v["csv"] = serde_json::json!(lines);
+        }
+        emit(&to_json(&v))?;
+        return Ok(0);
+    }
+    let first = run.jobs.first();
+    let io = run.jobs.iter().find_map(|j| j.job.size_bytes.filter(|s| *s > 0));
+    let files = run
+        .jobs
+        .iter()
+        .find(|j| j.job.size_bytes.is_none())
+        .and_then(|j| j.job.io_count);
+    let mut what = Vec::new();
+    if let Some(size) = io {
+        what.push(format!("{} file", format::bytes_human(size)));
+    }
+    if let Some(n) = files {
+        what.push(format!("{n} small files"));
+    }
+    let mut out = format!(
+        "kura bonnie run {} · {} · {}{} · {}, buffered\n",
+        run.id.unwrap_or(0),
+        format::utc(run.started_unix_s),
+        first
+            .map(|j| std::path::Path::new(&j.target.path)
+                .parent()
+                .unwrap_or(std::path::Path::new(""))
+                .display()
+                .to_string())
+            .unwrap_or_default(),
+        first
+            .and_then(|j| j.target.fs_type.as_deref())
+            .map(|fs| format!(" ({fs})"))
+            .unwrap_or_default(),
+        what.join(", "),
+    );
+    if run.incomplete {
+        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
+    }
+    out.push_str(&bonnie_table::render(run));
+    for w in &run.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    for line in &lines {
+        out.push_str(line);
+        out.push('\n');
+    }
+    emit(&out)?;
+    Ok(0)
+}

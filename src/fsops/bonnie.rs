@@ -1,0 +1,1349 @@
+//! bonnie++ 2.0's tests, measured with kura's metrics: per-character and
+//! block output, rewrite, per-character and block input, random seeks by
+//! several seekers at once, and small files created, stat-ed and deleted in
+//! sequential and random order.
+//!
+//! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
+//! keeps: buffered I/O on one file; the per-character tests cover only the
+//! first 3 MiB (its `-f` default, DefaultByteIO), so they stay bounded
+//! whatever the file size; 8192 seeks shared by 5 seekers, one seek in ten
+//! rewriting its chunk; every I/O test ends with fsync and close inside the
+//! measured time; file names as bonnie++ makes them (a number in hex, with
+//! up to 12 random characters after it for the sequential set and before it
+//! for the random set).
+//!
+//! Counting, per test, in kura's two directions (documented in docs/bonnie.md):
+//! - per-char: one operation per one-byte read(2) or write(2) call;
+//! - rewrite: the read direction holds the chunk reads alone, the write
+//!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
+//! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
+//!   and write for the rewritten ones), the write direction the rewrites alone;
+//! - files: create and delete count as writes, stat as reads, 0 bytes each.
+
+use std::ffi::CString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Barrier, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::{Dir, thread_cpu_ns};
+use crate::metrics::collect::DirCollector;
+use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::runner::StopFlag;
+use crate::spec::units::parse_size;
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+
+/// Test files in DIR, named like kura's other test files.
+pub const DATA_FILE: &str = "kura-bonnie.dat";
+pub const FILES_DIR: &str = "kura-bonnie.d";
+/// bonnie++'s defaults (bonnie.h of 2.00a).
+pub const DEFAULT_CHUNK: u64 = 8192;
+pub const CHAR_IO_BYTES: u64 = 3 << 20;
+pub const SEEKS: u64 = 8192;
+pub const SEEKERS: u32 = 5;
+pub const UPDATE_EVERY: u64 = 10;
+pub const FILES_UNIT: u64 = 1024;
+/// bonnie++ refuses sizes that would need more than 1 GiB for file names; kura stops at 1 M files.
+pub const MAX_FILES_UNITS: u64 = 1024;
+/// bonnie++ prints `+++++` for tests shorter than this: too short to trust.
+pub const MIN_TIME_NS: u64 = 500_000_000;
+/// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
+const FILE_CHUNK: u64 = 8192;
+const MIB: u64 = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Test {
+    PutChar,
+    PutBlock,
+    Rewrite,
+    GetChar,
+    GetBlock,
+    Seeks,
+    SeqCreate,
+    SeqStat,
+    SeqDelete,
+    RandCreate,
+    RandStat,
+    RandDelete,
+}
+
+/// What a test's rate counts: KiB for I/O, seeks, or files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Io,
+    Seeks,
+    Files,
+}
+
+impl Test {
+    /// bonnie++'s order, which is also its CSV's.
+    pub const ALL: [Test; 12] = [
+        Test::PutChar,
+        Test::PutBlock,
+        Test::Rewrite,
+        Test::GetChar,
+        Test::GetBlock,
+        Test::Seeks,
+        Test::SeqCreate,
+        Test::SeqStat,
+        Test::SeqDelete,
+        Test::RandCreate,
+        Test::RandStat,
+        Test::RandDelete,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Test::PutChar => "Sequential Output Per Chr",
+            Test::PutBlock => "Sequential Output Block",
+            Test::Rewrite => "Sequential Output Rewrite",
+            Test::GetChar => "Sequential Input Per Chr",
+            Test::GetBlock => "Sequential Input Block",
+            Test::Seeks => "Random Seeks",
+            Test::SeqCreate => "Sequential Create",
+            Test::SeqStat => "Sequential Stat",
+            Test::SeqDelete => "Sequential Delete",
+            Test::RandCreate => "Random Create",
+            Test::RandStat => "Random Stat",
+            Test::RandDelete => "Random Delete",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Test> {
+        Test::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn kind(self) -> Kind {
+        match self {
+            Test::PutChar | Test::PutBlock | Test::Rewrite | Test::GetChar | Test::GetBlock => Kind::Io,
+            Test::Seeks => Kind::Seeks,
+            _ => Kind::Files,
+        }
+    }
+
+    /// Whether the write direction holds the operations and latencies that
+    /// make the test's rate and worst latency (see the module comment).
+    pub fn counts_writes(self) -> bool {
+        matches!(
+            self,
+            Test::PutChar
+                | Test::PutBlock
+                | Test::Rewrite
+                | Test::SeqCreate
+                | Test::SeqDelete
+                | Test::RandCreate
+                | Test::RandDelete
+        )
+    }
+
+    fn has_read(self) -> bool {
+        !self.counts_writes() || self == Test::Rewrite
+    }
+
+    fn has_write(self) -> bool {
+        self.counts_writes() || self == Test::Seeks
+    }
+}
+
+/// The stored job name of one repetition of a test: `Random Seeks #2`.
+pub fn job_name(test: Test, repetition: u32) -> String {
+    format!("{} #{repetition}", test.name())
+}
+
+/// The repetition number of a stored job name.
+pub fn repetition_of(job_name: &str) -> Option<u32> {
+    job_name.rsplit_once(" #")?.1.parse().ok()
+}
+
+/// The seed of a run's random choices; derived from its start so that the
+/// stored run says which seed it used (bonnie++'s CSV has a seed column).
+pub fn seed_of(started_unix_s: i64) -> u32 {
+    started_unix_s as u32
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub dir: PathBuf,
+    /// Size of the I/O test file; 0 skips the I/O tests (bonnie++ -s 0).
+    pub size_bytes: u64,
+    pub chunk_bytes: u64,
+    /// Bytes moved one byte per call in each per-character test.
+    pub char_bytes: u64,
+    pub seeks: u64,
+    pub seekers: u32,
+    /// Number of small files; 0 skips the file tests (bonnie++ -n 0).
+    pub files: u64,
+    pub runs: u32,
+    /// Pause between tests.
+    pub pause: Duration,
+    pub keep: bool,
+    pub label: Option<String>,
+    pub price: Option<String>,
+}
+
+impl Config {
+    pub fn new(dir: PathBuf, size_bytes: u64, chunk_bytes: u64, files: u64) -> Config {
+        Config {
+            dir,
+            size_bytes,
+            chunk_bytes,
+            char_bytes: size_bytes.min(CHAR_IO_BYTES),
+            seeks: SEEKS,
+            seekers: SEEKERS,
+            files,
+            runs: 1,
+            pause: Duration::ZERO,
+            keep: false,
+            label: None,
+            price: None,
+        }
+    }
+
+    pub fn data_path(&self) -> PathBuf {
+        self.dir.join(DATA_FILE)
+    }
+
+    pub fn files_path(&self) -> PathBuf {
+        self.dir.join(FILES_DIR)
+    }
+
+    fn chunks(&self) -> u64 {
+        self.size_bytes / self.chunk_bytes
+    }
+
+    fn tests(&self) -> Vec<Test> {
+        Test::ALL
+            .into_iter()
+            .filter(|t| match t.kind() {
+                Kind::Io | Kind::Seeks => {
+                    self.size_bytes > 0
+                        && (self.char_bytes > 0 || !matches!(t, Test::PutChar | Test::GetChar))
+                }
+                Kind::Files => self.files > 0,
+            })
+            .collect()
+    }
+}
+
+/// `--chunk`: bonnie++ takes powers of two from 256 bytes to 1 MiB.
+pub fn parse_chunk(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text).map_err(|e| e.to_string())?;
+    if !(256..=MIB).contains(&bytes) || !bytes.is_power_of_two() {
+        return Err(format!(
+            "'{text}' is not valid: must be a power of two from 256 bytes to 1m, as in bonnie++"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--size`: whole MiB as bonnie++'s -s counts them; 0 skips the I/O tests.
+pub fn parse_file_size(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text).map_err(|e| e.to_string())?;
+    if !bytes.is_multiple_of(MIB) {
+        return Err(format!(
+            "'{text}' is not valid: must be a whole number of MiB (bonnie++ -s counts MiB), or 0 to skip the I/O tests"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--files`: thousands (1024) of files as bonnie++'s -n counts them; 0 skips the file tests.
+pub fn parse_files(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n <= MAX_FILES_UNITS)
+        .map(|n| n * FILES_UNIT)
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not valid: must be a whole number from 0 to {MAX_FILES_UNITS} \
+                 (multiples of 1024 files, as bonnie++ -n; 0 skips the file tests)"
+            )
+        })
+}
+
+/// bonnie++'s default file size: twice the RAM, rounded up to a whole GiB
+/// when more than half a GiB over one (bonnie++.cpp).
+pub fn default_size(memory_bytes: u64) -> u64 {
+    let mut mib = 2 * (memory_bytes / MIB);
+    if mib % 1024 > 512 {
+        mib += 1024 - mib % 1024;
+    }
+    mib.max(1) * MIB
+}
+
+/// The warning for a file the page cache can hold.
+pub fn cache_warning(size_bytes: u64, memory_bytes: u64) -> Option<String> {
+    (size_bytes > 0 && size_bytes < memory_bytes).then(|| {
+        format!(
+            "the {} MiB test file fits in the {} MiB of RAM kura may use: the page cache can hold it, so the \
+             I/O numbers will measure memory, not the device (bonnie++ uses twice the RAM)",
+            size_bytes / MIB,
+            memory_bytes / MIB
+        )
+    })
+}
+
+/// The memory kura may use: MemTotal, or less when a cgroup (v1 memory
+/// controller or v2) limits this process or one of its parents.
+pub fn usable_memory_bytes() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total = mem_total(&meminfo).unwrap_or(0);
+    let cgroups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let limit = cgroup_limits(&cgroups, Path::new("/sys/fs/cgroup"))
+        .into_iter()
+        .min();
+    match limit {
+        Some(l) if total == 0 || l < total => l,
+        _ => total,
+    }
+}
+
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Every memory limit set on this process's cgroups and their parents.
+fn cgroup_limits(proc_cgroup: &str, root: &Path) -> Vec<u64> {
+    let mut out = Vec::new();
+    for line in proc_cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let path = path.trim_start_matches('/');
+        let places: Vec<(PathBuf, &str)> = if id == "0" && controllers.is_empty() {
+            // Pure v2 mounts at the root; the hybrid layout puts v2 under `unified`.
+            vec![
+                (root.to_path_buf(), "memory.max"),
+                (root.join("unified"), "memory.max"),
+            ]
+        } else if controllers.split(',').any(|c| c == "memory") {
+            vec![(root.join("memory"), "memory.limit_in_bytes")]
+        } else {
+            continue;
+        };
+        for (base, file) in places {
+            let mut dir = base.join(path);
+            loop {
+                if let Ok(text) = std::fs::read_to_string(dir.join(file))
+                    && let Ok(v) = text.trim().parse::<u64>()
+                {
+                    out.push(v);
+                }
+                if dir == base || !dir.pop() {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn human(bytes: u64) -> String {
+    format!("{:.1} MiB ({bytes} bytes)", bytes as f64 / MIB as f64)
+}
+
+/// Checks made before anything is written: the directory, files left over
+/// from an earlier run, and room for the test file and the small files.
+pub fn check_target(cfg: &Config) -> Result<(), String> {
+    let dir = &cfg.dir;
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "{} is not a directory; kura suite bonnie takes the directory for its test files",
+                dir.display()
+            ));
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    for path in [cfg.data_path(), cfg.files_path()] {
+        if std::fs::symlink_metadata(&path).is_ok() {
+            return Err(format!(
+                "{} already exists; kura writes only files it creates: remove it (left by a --keep run?) \
+                 or choose another directory",
+                path.display()
+            ));
+        }
+    }
+    let c_dir = CString::new(dir.as_os_str().as_bytes()).map_err(|_| "the path contains a NUL byte")?;
+    // SAFETY: statvfs is plain C data; all-zero bytes are a valid value.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c_dir` is NUL-terminated and `st` is writable, both live for the call.
+    if unsafe { libc::statvfs(c_dir.as_ptr(), &mut st) } != 0 {
+        return Err(format!("{}: {}", dir.display(), io::Error::last_os_error()));
+    }
+    let free = (st.f_bavail as u64).saturating_mul(st.f_frsize as u64);
+    if cfg.size_bytes > free {
+        return Err(format!(
+            "{}: the test file needs {} but only {} is free; give a smaller --size or another directory",
+            dir.display(),
+            human(cfg.size_bytes),
+            human(free)
+        ));
+    }
+    // Some file systems (btrfs) report no inode count at all; only a real shortage refuses.
+    let inodes = st.f_favail as u64;
+    if cfg.files > 0 && st.f_files > 0 && inodes < cfg.files + 2 {
+        return Err(format!(
+            "{}: the file tests need {} inodes but only {inodes} are free; give a smaller --files",
+            dir.display(),
+            cfg.files + 2
+        ));
+    }
+    Ok(())
+}
+
+/// What one test measured, before it becomes a `JobResult`.
+#[derive(Default)]
+struct Measured {
+    read: DirCollector,
+    write: DirCollector,
+    elapsed_ns: u64,
+    cpu_user_ns: u64,
+    cpu_system_ns: u64,
+    syncs: u64,
+    stopped: bool,
+    /// The failure that ended the test, if one did.
+    error: Option<String>,
+}
+
+/// Elapsed and thread CPU time of one measuring thread.
+struct Clock {
+    start: Instant,
+    cpu: (u64, u64),
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            cpu: thread_cpu_ns(),
+            start: Instant::now(),
+        }
+    }
+
+    fn stop(&self, m: &mut Measured) {
+        m.elapsed_ns = self.start.elapsed().as_nanos() as u64;
+        let (user, system) = thread_cpu_ns();
+        m.cpu_user_ns += user.saturating_sub(self.cpu.0);
+        m.cpu_system_ns += system.saturating_sub(self.cpu.1);
+    }
+}
+
+fn errno(e: &io::Error) -> i32 {
+    e.raw_os_error().unwrap_or(libc::EIO)
+}
+
+/// Records a failed operation and ends the test with it.
+fn fail(m: &mut Measured, write: bool, what: &str, offset: u64, e: &io::Error) {
+    let d = if write { &mut m.write } else { &mut m.read };
+    d.failure(errno(e), offset);
+    m.error = Some(format!("{what} at offset {offset}: {e}"));
+}
+
+#[inline]
+fn lap(last: &mut Instant) -> u64 {
+    let now = Instant::now();
+    let ns = now.duration_since(*last).as_nanos() as u64;
+    *last = now;
+    ns
+}
+
+/// Closes a test file as bonnie++ does, inside the measured time: fsync, then close.
+fn close(file: File, m: &mut Measured, path: &Path) {
+    if m.stopped || m.error.is_some() {
+        return;
+    }
+    m.syncs += 1;
+    if let Err(e) = file.sync_all() {
+        m.error = Some(format!("fsync of {}: {e}", path.display()));
+    }
+}
+
+fn create_new(path: &Path) -> io::Result<File> {
+    // Our own file from the previous test or repetition; check_target refused any other.
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+}
+
+fn open_rw(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).open(path)
+}
+
+/// One repetition's state shared by its tests.
+struct Session<'a> {
+    cfg: &'a Config,
+    stop: &'a StopFlag,
+    rng: SmallRng,
+    /// Names of the small files of the current create/stat/delete set.
+    names: Vec<CString>,
+}
+
+impl Session<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Setup failures (an open before the clock starts) are `Err`: nothing was measured.
+    fn measure(&mut self, test: Test) -> io::Result<Measured> {
+        match test {
+            Test::PutChar => self.put_char(),
+            Test::PutBlock => self.put_block(),
+            Test::Rewrite => self.rewrite(),
+            Test::GetChar => self.get_char(),
+            Test::GetBlock => self.get_block(),
+            Test::Seeks => self.seeks(),
+            Test::SeqCreate => self.create(false),
+            Test::RandCreate => self.create(true),
+            Test::SeqStat => self.stat_sequential(),
+            Test::RandStat => self.stat_random(),
+            Test::SeqDelete => self.delete_sequential(),
+            Test::RandDelete => self.delete_random(),
+        }
+    }
+
+    /// Writes `char_bytes` with one write(2) of one byte per call: no stdio
+    /// buffer in between, which is what the test is about. `File` is unbuffered.
+    fn put_char(&mut self) -> io::Result<Measured> {
+        let path = self.cfg.data_path();
+        let file = create_new(&path)?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        let chunk = self.cfg.chunk_bytes;
+        let mut offset = 0u64;
+        'chunks: for _ in 0..self.cfg.char_bytes / chunk {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            for i in 0..chunk {
+                let byte = [(i & 0x7f) as u8];
+                match (&file).write(&byte) {
+                    Ok(1) => {
+                        m.write.success(1, lap(&mut last));
+                        offset += 1;
+                    }
+                    Ok(_) => {
+                        let e = io::Error::new(io::ErrorKind::WriteZero, "write(2) wrote nothing");
+                        fail(&mut m, true, "one-byte write", offset, &e);
+                        break 'chunks;
+                    }
+                    Err(e) => {
+                        fail(&mut m, true, "one-byte write", offset, &e);
+                        break 'chunks;
+                    }
+                }
+            }
+        }
+        close(file, &mut m, &path);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// Writes the whole file again from scratch, a chunk per call; the chunk is
+    /// zeros with one byte changed per write, as bonnie++ writes it.
+    fn put_block(&mut self) -> io::Result<Measured> {
+        let path = self.cfg.data_path();
+        let file = create_new(&path)?;
+        let chunk = self.cfg.chunk_bytes as usize;
+        let mut buf = vec![0u8; chunk];
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for i in 0..self.cfg.chunks() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            let at = i as usize % chunk;
+            buf[at] = buf[at].wrapping_add(1);
+            if let Err(e) = (&file).write_all(&buf) {
+                fail(&mut m, true, "block write", i * chunk as u64, &e);
+                break;
+            }
+            m.write.success(chunk as u64, lap(&mut last));
+        }
+        close(file, &mut m, &path);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// Reads each chunk, changes one byte, seeks back and writes it.
+    fn rewrite(&mut self) -> io::Result<Measured> {
+        let path = self.cfg.data_path();
+        let mut file = open_rw(&path)?;
+        let chunk = self.cfg.chunk_bytes as usize;
+        let mut buf = vec![0u8; chunk];
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for i in 0..self.cfg.chunks() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            let offset = i * chunk as u64;
+            let start = last;
+            if let Err(e) = file.read_exact(&mut buf) {
+                fail(&mut m, false, "rewrite read", offset, &e);
+                break;
+            }
+            m.read.success(chunk as u64, lap(&mut last));
+            let at = i as usize % chunk;
+            buf[at] = buf[at].wrapping_add(1);
+            let written = file
+                .seek(SeekFrom::Current(-(chunk as i64)))
+                .and_then(|_| file.write_all(&buf));
+            if let Err(e) = written {
+                fail(&mut m, true, "rewrite write", offset, &e);
+                break;
+            }
+            lap(&mut last);
+            m.write
+                .success(chunk as u64, last.duration_since(start).as_nanos() as u64);
+        }
+        close(file, &mut m, &path);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// Reads `char_bytes` with one read(2) of one byte per call.
+    fn get_char(&mut self) -> io::Result<Measured> {
+        let path = self.cfg.data_path();
+        let file = open_rw(&path)?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        let chunk = self.cfg.chunk_bytes;
+        let mut offset = 0u64;
+        let mut seen = [0u64; 256];
+        'chunks: for _ in 0..self.cfg.char_bytes / chunk {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            for _ in 0..chunk {
+                let mut byte = [0u8; 1];
+                match (&file).read(&mut byte) {
+                    Ok(1) => {
+                        m.read.success(1, lap(&mut last));
+                        // Use the byte, as bonnie++ does, so the read is not optimised away.
+                        seen[byte[0] as usize] += 1;
+                        offset += 1;
+                    }
+                    Ok(_) => {
+                        let e = io::Error::new(io::ErrorKind::UnexpectedEof, "the file ended early");
+                        fail(&mut m, false, "one-byte read", offset, &e);
+                        break 'chunks;
+                    }
+                    Err(e) => {
+                        fail(&mut m, false, "one-byte read", offset, &e);
+                        break 'chunks;
+                    }
+                }
+            }
+        }
+        std::hint::black_box(&seen);
+        close(file, &mut m, &path);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    fn get_block(&mut self) -> io::Result<Measured> {
+        let path = self.cfg.data_path();
+        let mut file = open_rw(&path)?;
+        let chunk = self.cfg.chunk_bytes as usize;
+        let mut buf = vec![0u8; chunk];
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for i in 0..self.cfg.chunks() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            if let Err(e) = file.read_exact(&mut buf) {
+                fail(&mut m, false, "block read", i * chunk as u64, &e);
+                break;
+            }
+            m.read.success(chunk as u64, lap(&mut last));
+        }
+        close(file, &mut m, &path);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// `seekers` threads share `seeks` tickets drawn up front: each is a chunk
+    /// to lseek to and read, and one in ten also rewrites that chunk. The
+    /// elapsed time runs from the first seeker's start to the last one's end.
+    fn seeks(&mut self) -> io::Result<Measured> {
+        let cfg = self.cfg;
+        let path = cfg.data_path();
+        let chunks = cfg.chunks().max(1);
+        let tickets: Vec<(u64, bool)> = (0..cfg.seeks)
+            .map(|_| {
+                // bonnie++ draws a non-negative int; its remainder picks both the chunk and the update.
+                let r = (self.rng.next_u32() & 0x7fff_ffff) as u64;
+                (r % chunks, r.is_multiple_of(UPDATE_EVERY))
+            })
+            .collect();
+        let files = (0..cfg.seekers)
+            .map(|_| open_rw(&path))
+            .collect::<io::Result<Vec<File>>>()?;
+        let next = AtomicU64::new(0);
+        let failed = AtomicBool::new(false);
+        let barrier = Barrier::new(files.len());
+        let error: Mutex<Option<String>> = Mutex::new(None);
+        let stop = self.stop;
+        let outs: Vec<Seeker> = std::thread::scope(|s| {
+            let handles: Vec<_> = files
+                .into_iter()
+                .enumerate()
+                .map(|(i, file)| {
+                    let (tickets, next, failed, barrier, error) =
+                        (&tickets, &next, &failed, &barrier, &error);
+                    std::thread::Builder::new()
+                        .name(format!("kura-seeker-{i}"))
+                        .spawn_scoped(s, move || {
+                            seeker(file, cfg.chunk_bytes, tickets, next, barrier, stop, failed, error)
+                        })
+                        .expect("spawning a seeker thread")
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("seeker thread panicked"))
+                .collect()
+        });
+        let mut m = Measured::default();
+        let first = outs.iter().map(|o| o.start).min();
+        let last = outs.iter().map(|o| o.end).max();
+        if let (Some(first), Some(last)) = (first, last) {
+            m.elapsed_ns = last.duration_since(first).as_nanos() as u64;
+        }
+        for o in &outs {
+            m.read.merge(&o.read);
+            m.write.merge(&o.write);
+            m.cpu_user_ns += o.cpu.0;
+            m.cpu_system_ns += o.cpu.1;
+            m.syncs += o.syncs;
+        }
+        m.error = error.into_inner().unwrap_or_else(|e| e.into_inner());
+        m.stopped = self.stopped() && m.read.ops < cfg.seeks;
+        Ok(m)
+    }
+
+    /// Creates the files of a set in name order: sequential names sort as
+    /// they are made, random ones start with random characters.
+    fn create(&mut self, random: bool) -> io::Result<Measured> {
+        let cfg = self.cfg;
+        self.names = make_names(&mut self.rng, cfg.files, random);
+        std::fs::DirBuilder::new().mode(0o700).create(cfg.files_path())?;
+        let dir = Dir::open(&cfg.files_path())?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for (i, name) in self.names.iter().enumerate() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            if let Err(e) = dir.create_empty(name) {
+                fail(&mut m, true, "create", i as u64, &e);
+                break;
+            }
+            m.write.success(0, lap(&mut last));
+        }
+        self.sync_fs(&dir, &mut m);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// Stats every file in the order readdir returns them.
+    fn stat_sequential(&mut self) -> io::Result<Measured> {
+        let cfg = self.cfg;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        let mut count = 0u64;
+        match std::fs::read_dir(cfg.files_path()) {
+            Err(e) => fail(&mut m, false, "opendir", 0, &e),
+            Ok(entries) => {
+                for entry in entries {
+                    if self.stopped() {
+                        m.stopped = true;
+                        break;
+                    }
+                    // DirEntry::metadata is fstatat relative to the open directory.
+                    if let Err(e) = entry.and_then(|e| e.metadata()) {
+                        fail(&mut m, false, "stat", count, &e);
+                        break;
+                    }
+                    m.read.success(0, lap(&mut last));
+                    count += 1;
+                }
+            }
+        }
+        clock.stop(&mut m);
+        self.check_count(&mut m, count);
+        Ok(m)
+    }
+
+    fn stat_random(&mut self) -> io::Result<Measured> {
+        shuffle(&mut self.rng, &mut self.names);
+        let dir = Dir::open(&self.cfg.files_path())?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for (i, name) in self.names.iter().enumerate() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            if let Err(e) = dir.stat(name) {
+                fail(&mut m, false, "stat", i as u64, &e);
+                break;
+            }
+            m.read.success(0, lap(&mut last));
+        }
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// Deletes every file in readdir order, then the directory.
+    fn delete_sequential(&mut self) -> io::Result<Measured> {
+        let cfg = self.cfg;
+        let dir = Dir::open(&cfg.files_path())?;
+        let parent = Dir::open(&cfg.dir)?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        let mut count = 0u64;
+        match std::fs::read_dir(cfg.files_path()) {
+            Err(e) => fail(&mut m, true, "opendir", 0, &e),
+            Ok(entries) => {
+                for entry in entries {
+                    if self.stopped() {
+                        m.stopped = true;
+                        break;
+                    }
+                    let deleted = entry.and_then(|e| {
+                        let name = CString::new(e.file_name().as_bytes()).map_err(io::Error::other)?;
+                        dir.unlink(&name)
+                    });
+                    if let Err(e) = deleted {
+                        fail(&mut m, true, "unlink", count, &e);
+                        break;
+                    }
+                    m.write.success(0, lap(&mut last));
+                    count += 1;
+                }
+            }
+        }
+        self.remove_dir(&parent, &mut m);
+        clock.stop(&mut m);
+        self.check_count(&mut m, count);
+        Ok(m)
+    }
+
+    fn delete_random(&mut self) -> io::Result<Measured> {
+        shuffle(&mut self.rng, &mut self.names);
+        let cfg = self.cfg;
+        let dir = Dir::open(&cfg.files_path())?;
+        let parent = Dir::open(&cfg.dir)?;
+        let mut m = Measured::default();
+        let clock = Clock::start();
+        let mut last = Instant::now();
+        for (i, name) in self.names.iter().enumerate() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            if let Err(e) = dir.unlink(name) {
+                fail(&mut m, true, "unlink", i as u64, &e);
+                break;
+            }
+            m.write.success(0, lap(&mut last));
+        }
+        self.remove_dir(&parent, &mut m);
+        clock.stop(&mut m);
+        Ok(m)
+    }
+
+    /// The directory goes with its last file, inside the measured time as in bonnie++.
+    fn remove_dir(&self, parent: &Dir, m: &mut Measured) {
+        if m.stopped || m.error.is_some() {
+            return;
+        }
+        if let Err(e) = std::fs::remove_dir(self.cfg.files_path()) {
+            m.error = Some(format!("rmdir {}: {e}", self.cfg.files_path().display()));
+            return;
+        }
+        self.sync_fs(parent, m);
+    }
+
+    fn sync_fs(&self, dir: &Dir, m: &mut Measured) {
+        if m.stopped || m.error.is_some() {
+            return;
+        }
+        m.syncs += 1;
+        if let Err(e) = dir.sync_fs() {
+            m.error = Some(format!("syncfs: {e}"));
+        }
+    }
+
+    fn check_count(&self, m: &mut Measured, count: u64) {
+        if !m.stopped && m.error.is_none() && count != self.cfg.files {
+            m.error = Some(format!(
+                "found {count} files in {}, expected {}",
+                self.cfg.files_path().display(),
+                self.cfg.files
+            ));
+        }
+    }
+}
+
+struct Seeker {
+    read: DirCollector,
+    write: DirCollector,
+    start: Instant,
+    end: Instant,
+    cpu: (u64, u64),
+    syncs: u64,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn seeker(
+    mut file: File,
+    chunk: u64,
+    tickets: &[(u64, bool)],
+    next: &AtomicU64,
+    barrier: &Barrier,
+    stop: &StopFlag,
+    failed: &AtomicBool,
+    error: &Mutex<Option<String>>,
+) -> Seeker {
+    let mut buf = vec![0u8; chunk as usize];
+    let (mut read, mut write) = (DirCollector::default(), DirCollector::default());
+    let mut syncs = 0;
+    barrier.wait();
+    let cpu0 = thread_cpu_ns();
+    let start = Instant::now();
+    let mut last = start;
+    let report = |what: &str, offset: u64, e: &io::Error, d: &mut DirCollector| {
+        d.failure(errno(e), offset);
+        failed.store(true, Ordering::Relaxed);
+        let mut slot = error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert_with(|| format!("{what} at offset {offset}: {e}"));
+    };
+    loop {
+        if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+            break;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+        let Some(&(at, update)) = tickets.get(i) else {
+            break;
+        };
+        let offset = at * chunk;
+        let seek_start = last;
+        let got = file
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(&mut buf));
+        if let Err(e) = got {
+            report("seek read", offset, &e, &mut read);
+            break;
+        }
+        if update {
+            let read_end = Instant::now();
+            let b = &mut buf[(at % chunk) as usize];
+            *b = b.wrapping_sub(1);
+            let put = file
+                .seek(SeekFrom::Start(offset))
+                .and_then(|_| file.write_all(&buf));
+            if let Err(e) = put {
+                report("seek rewrite", offset, &e, &mut write);
+                break;
+            }
+            lap(&mut last);
+            write.success(chunk, last.duration_since(read_end).as_nanos() as u64);
+        } else {
+            lap(&mut last);
+        }
+        read.success(chunk, last.duration_since(seek_start).as_nanos() as u64);
+    }
+    if !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
+        syncs += 1;
+        if let Err(e) = file.sync_all() {
+            report("fsync", 0, &e, &mut write);
+        }
+    }
+    drop(file);
+    let end = Instant::now();
+    let cpu1 = thread_cpu_ns();
+    Seeker {
+        read,
+        write,
+        start,
+        end,
+        cpu: (cpu1.0.saturating_sub(cpu0.0), cpu1.1.saturating_sub(cpu0.1)),
+        syncs,
+    }
+}
+
+const NAME_CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const NAME_EXTRA: u32 = 12;
+
+/// bonnie++'s names: the index in 10 hex digits and 0-12 random characters,
+/// after it for the sequential set, before it for the random set.
+fn make_names(rng: &mut SmallRng, n: u64, random: bool) -> Vec<CString> {
+    (0..n)
+        .map(|i| {
+            let len = rng.next_u32() % (NAME_EXTRA + 1);
+            let extra: String = (0..len)
+                .map(|_| NAME_CHARS[(rng.next_u32() as usize) % NAME_CHARS.len()] as char)
+                .collect();
+            let name = if random {
+                format!("{extra}{i:010x}")
+            } else {
+                format!("{i:010x}{extra}")
+            };
+            CString::new(name).expect("names are alphanumeric")
+        })
+        .collect()
+}
+
+/// Fisher-Yates; bonnie++ swaps each name with a random one, which is biased.
+fn shuffle<T>(rng: &mut SmallRng, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// The job as stored: what the test did, in kura's job terms.
+fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
+    let chunk = BlockSize {
+        bytes: cfg.chunk_bytes,
+        weight: 100,
+    };
+    let one_byte = BlockSize {
+        bytes: 1,
+        weight: 100,
+    };
+    let mut job = Job {
+        name: job_name(test, repetition),
+        target: Some(cfg.data_path()),
+        bs: vec![chunk],
+        size_bytes: Some(cfg.size_bytes),
+        direct: false,
+        keep_cache: true,
+        engine: EngineKind::Sync,
+        fill: Fill::Zero,
+        label: cfg.label.clone(),
+        ..Job::default()
+    };
+    match test {
+        Test::PutChar | Test::GetChar => {
+            job.rw = if test == Test::PutChar {
+                Rw::Write
+            } else {
+                Rw::Read
+            };
+            job.bs = vec![one_byte];
+            job.io_size_bytes = Some(cfg.char_bytes);
+        }
+        Test::PutBlock | Test::GetBlock => {
+            job.rw = if test == Test::PutBlock {
+                Rw::Write
+            } else {
+                Rw::Read
+            };
+            job.io_size_bytes = Some(cfg.size_bytes);
+        }
+        Test::Rewrite => {
+            job.rw = Rw::Rw;
+            job.read_pct = 50;
+            job.io_size_bytes = Some(2 * cfg.size_bytes);
+        }
+        Test::Seeks => {
+            job.rw = Rw::RandRw;
+            // Every seek reads; one in ten also writes: 10 reads per write.
+            job.read_pct = 91;
+            job.threads = cfg.seekers;
+            job.io_count = Some(cfg.seeks);
+        }
+        _ => {
+            let random = matches!(test, Test::RandCreate | Test::RandStat | Test::RandDelete);
+            job.rw = match (test.counts_writes(), random) {
+                (true, false) => Rw::Write,
+                (true, true) => Rw::RandWrite,
+                (false, false) => Rw::Read,
+                (false, true) => Rw::RandRead,
+            };
+            job.target = Some(cfg.files_path());
+            job.bs = vec![BlockSize {
+                bytes: FILE_CHUNK,
+                weight: 100,
+            }];
+            job.size_bytes = None;
+            job.io_count = Some(cfg.files);
+        }
+    }
+    job
+}
+
+fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &TargetFacts) -> JobResult {
+    let mut target = target.clone();
+    if test.kind() == Kind::Files {
+        target.path = std::path::Path::new(&target.path)
+            .with_file_name(FILES_DIR)
+            .display()
+            .to_string();
+        target.size_bytes = 0;
+    }
+    let elapsed = m.elapsed_ns;
+    JobResult {
+        job: job_for(cfg, test, repetition),
+        test: Some(test.name().to_string()),
+        target,
+        engine: EngineKind::Sync.name().to_string(),
+        elapsed_ns: elapsed,
+        ramp_ns: 0,
+        read: test.has_read().then(|| m.read.result(elapsed)),
+        write: test.has_write().then(|| m.write.result(elapsed)),
+        syncs: m.syncs,
+        cpu_user_ns: m.cpu_user_ns,
+        cpu_system_ns: m.cpu_system_ns,
+        series: Vec::new(),
+        incomplete: m.stopped || m.error.is_some(),
+    }
+}
+
+fn pause(total: Duration, stop: &StopFlag) {
+    let until = Instant::now() + total;
+    while !stop.load(Ordering::Relaxed) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(Instant::now())));
+    }
+}
+
+fn describe(cfg: &Config, test: Test) -> String {
+    let mib = |b: u64| format!("{:.1} MiB", b as f64 / MIB as f64);
+    match test {
+        Test::PutChar => format!("writing {} one byte per write call", mib(cfg.char_bytes)),
+        Test::PutBlock => format!("writing {} in {} blocks", mib(cfg.size_bytes), cfg.chunk_bytes),
+        Test::Rewrite => format!("rewriting {}", mib(cfg.size_bytes)),
+        Test::GetChar => format!("reading {} one byte per read call", mib(cfg.char_bytes)),
+        Test::GetBlock => format!("reading {} in {} blocks", mib(cfg.size_bytes), cfg.chunk_bytes),
+        Test::Seeks => format!("{} seeks by {} seekers", cfg.seeks, cfg.seekers),
+        _ => format!("{} files", cfg.files),
+    }
+}
+
+/// Removes what kura created in DIR; `check_target` made sure nothing was there before.
+fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
+    if cfg.keep {
+        return;
+    }
+    let data = cfg.data_path();
+    if data.exists()
+        && let Err(e) = std::fs::remove_file(&data)
+    {
+        warnings.push(format!("could not remove {}: {e}", data.display()));
+    }
+    let files = cfg.files_path();
+    if files.exists()
+        && let Err(e) = std::fs::remove_dir_all(&files)
+    {
+        warnings.push(format!("could not remove {}: {e}", files.display()));
+    }
+}
+
+/// Runs every test `cfg.runs` times, in bonnie++'s order. Ctrl-C (the stop
+/// flag) and I/O errors end the run early: what was measured is kept and the
+/// run is marked incomplete. The test files are removed unless `keep`.
+pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResult, String> {
+    check_target(cfg)?;
+    let started_unix_s = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let logical = crate::target::logical_block_bytes(&cfg.dir);
+    let target =
+        crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
+    let mut warnings = Vec::new();
+    let mut jobs = Vec::new();
+    let mut failure: Option<String> = None;
+    'runs: for repetition in 1..=cfg.runs {
+        let mut session = Session {
+            cfg,
+            stop,
+            // Every repetition draws the same seeks and names, as bonnie++ -x does.
+            rng: SmallRng::seed_from_u64(seed_of(started_unix_s) as u64),
+            names: Vec::new(),
+        };
+        for test in cfg.tests() {
+            if !jobs.is_empty() && !cfg.pause.is_zero() {
+                pause(cfg.pause, stop);
+            }
+            if stop.load(Ordering::Relaxed) {
+                break 'runs;
+            }
+            let round = if cfg.runs > 1 {
+                format!(" (run {repetition} of {})", cfg.runs)
+            } else {
+                String::new()
+            };
+            say(&format!("{}{round}: {}", test.name(), describe(cfg, test)));
+            match session.measure(test) {
+                Ok(m) => {
+                    let error = m.error.clone();
+                    jobs.push(job_result(cfg, test, repetition, m, &target));
+                    if let Some(e) = error {
+                        failure = Some(format!("{}: {e}", test.name()));
+                        break 'runs;
+                    }
+                }
+                Err(e) => {
+                    failure = Some(format!("{}: {e}", test.name()));
+                    break 'runs;
+                }
+            }
+        }
+    }
+    cleanup(cfg, &mut warnings);
+    if let Some(f) = &failure {
+        if jobs.is_empty() {
+            return Err(f.clone());
+        }
+        warnings.push(format!("stopped after a failed test: {f}"));
+    }
+    let incomplete = failure.is_some() || stop.load(Ordering::Relaxed) || jobs.iter().any(|j| j.incomplete);
+    Ok(RunResult {
+        id: None,
+        kura_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s,
+        label: cfg.label.clone(),
+        price: cfg.price.clone(),
+        suite: Some("bonnie".to_string()),
+        host: crate::target::host_facts(),
+        jobs,
+        incomplete,
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sort_in_creation_order_only_when_sequential() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let seq = make_names(&mut rng, 300, false);
+        let mut sorted = seq.clone();
+        sorted.sort();
+        assert_eq!(seq, sorted);
+        assert!(seq[17].to_str().unwrap().starts_with("0000000011"));
+        let random = make_names(&mut rng, 300, true);
+        let mut sorted = random.clone();
+        sorted.sort();
+        assert_ne!(random, sorted);
+        assert!(random.iter().all(|n| {
+            let n = n.to_bytes();
+            n.len() >= 10 && n.len() <= 22
+        }));
+    }
+
+    #[test]
+    fn shuffle_keeps_every_item() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut v: Vec<u32> = (0..1000).collect();
+        shuffle(&mut rng, &mut v);
+        assert_ne!(v, (0..1000).collect::<Vec<_>>());
+        v.sort();
+        assert_eq!(v, (0..1000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn sizes_follow_bonnies_rules() {
+        assert_eq!(parse_chunk("8k"), Ok(8192));
+        assert_eq!(parse_chunk("256"), Ok(256));
+        assert_eq!(parse_chunk("1m"), Ok(1 << 20));
+        for bad in ["128", "3k", "2m", "x"] {
+            assert!(parse_chunk(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_file_size("4m"), Ok(4 << 20));
+        assert_eq!(parse_file_size("0"), Ok(0));
+        assert!(
+            parse_file_size("1500k")
+                .unwrap_err()
+                .contains("whole number of MiB")
+        );
+        assert_eq!(parse_files("16"), Ok(16 * 1024));
+        assert_eq!(parse_files("0"), Ok(0));
+        assert!(parse_files("-1").is_err() && parse_files("2000").is_err() && parse_files("1k").is_err());
+    }
+
+    #[test]
+    fn default_size_is_twice_the_ram_rounded_like_bonnie() {
+        const GIB: u64 = 1 << 30;
+        assert_eq!(default_size(24 * GIB), 48 * GIB);
+        // 2 x 1.3 GiB = 2.6 GiB: more than half a GiB over 2 GiB, so 3 GiB.
+        assert_eq!(default_size(1331 * MIB), 3 * GIB);
+        // 2 x 1.1 GiB = 2.2 GiB stays.
+        assert_eq!(default_size(1126 * MIB), 2252 * MIB);
+        assert_eq!(default_size(0), MIB);
+        assert!(cache_warning(16 * MIB, GIB).unwrap().contains("measure memory"));
+        assert_eq!(cache_warning(2 * GIB, GIB), None);
+    }
+
+    #[test]
+    fn cgroup_limits_of_v1_and_v2_with_parents() {
+        let root = tempfile::tempdir().unwrap();
+        let v1 = root.path().join("memory/a/b");
+        std::fs::create_dir_all(&v1).unwrap();
+        std::fs::write(v1.join("memory.limit_in_bytes"), "536870912\n").unwrap();
+        std::fs::write(
+            root.path().join("memory/memory.limit_in_bytes"),
+            "9223372036854771712\n",
+        )
+        .unwrap();
+        let v2 = root.path().join("unified/c");
+        std::fs::create_dir_all(&v2).unwrap();
+        std::fs::write(v2.join("memory.max"), "max\n").unwrap();
+        std::fs::write(root.path().join("unified/memory.max"), "1073741824\n").unwrap();
+        let text = "4:memory:/a/b\n3:cpu:/x\n0::/c\n";
+        let mut limits = cgroup_limits(text, root.path());
+        limits.sort();
+        assert_eq!(limits, vec![1 << 29, 1 << 30, 9223372036854771712]);
+        assert_eq!(mem_total("MemTotal:  1024 kB\n"), Some(1 << 20));
+        assert!(usable_memory_bytes() > 0);
+    }
+
+    #[test]
+    fn repetitions_round_trip_through_job_names() {
+        assert_eq!(repetition_of(&job_name(Test::Seeks, 12)), Some(12));
+        assert_eq!(repetition_of("job"), None);
+        for t in Test::ALL {
+            assert_eq!(Test::from_name(t.name()), Some(t));
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! File-system workloads that are not block I/O on one file: metadata
+//! operations on many small files, and bonnie++'s suite, which mixes
+//! per-character and block I/O, seeks and small-file tests. They record into
+//! `metrics` like the worker does, one histogram record per operation.
+
+pub mod bonnie;
+
+use std::ffi::CStr;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::Path;
+
+/// A directory held open, so file operations name entries relative to it as
+/// bonnie++ does after its chdir: no path walk from `/` on every operation.
+#[derive(Debug)]
+pub struct Dir {
+    fd: OwnedFd,
+}
+
+fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc)
+    }
+}
+
+impl Dir {
+    pub fn open(path: &Path) -> io::Result<Dir> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(path)?;
+        Ok(Dir { fd: file.into() })
+    }
+
+    /// Creates an empty file that must not exist yet, and closes it.
+    pub fn create_empty(&self, name: &CStr) -> io::Result<()> {
+        let flags = libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC;
+        // SAFETY: the directory fd is open for the lifetime of `self` and `name` is NUL-terminated.
+        let fd = check(unsafe { libc::openat(self.fd.as_raw_fd(), name.as_ptr(), flags, 0o600) })?;
+        // SAFETY: `fd` was just returned by openat and is owned by nobody else.
+        drop(unsafe { OwnedFd::from_raw_fd(fd) });
+        Ok(())
+    }
+
+    /// stat(2) of an entry; returns its size.
+    pub fn stat(&self, name: &CStr) -> io::Result<u64> {
+        // SAFETY: `stat` is plain C data; all-zero bytes are a valid value.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: the fd is open, `name` is NUL-terminated and `st` is writable for the call.
+        check(unsafe { libc::fstatat(self.fd.as_raw_fd(), name.as_ptr(), &mut st, 0) })?;
+        Ok(st.st_size as u64)
+    }
+
+    pub fn unlink(&self, name: &CStr) -> io::Result<()> {
+        // SAFETY: the fd is open and `name` is NUL-terminated for the call.
+        check(unsafe { libc::unlinkat(self.fd.as_raw_fd(), name.as_ptr(), 0) })?;
+        Ok(())
+    }
+
+    /// Writes back the whole file system holding the directory: bonnie++
+    /// calls sync(2) at the end of its create and delete tests, which would
+    /// also flush every other file system's dirty data into the measurement.
+    pub fn sync_fs(&self) -> io::Result<()> {
+        // SAFETY: syncfs only reads the fd, which is open.
+        check(unsafe { libc::syncfs(self.fd.as_raw_fd()) })?;
+        Ok(())
+    }
+}
+
+/// User and system CPU time of the calling thread, in nanoseconds.
+pub fn thread_cpu_ns() -> (u64, u64) {
+    // SAFETY: rusage is plain C data; all-zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we pass and nothing else.
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
+    (ns(usage.ru_utime), ns(usage.ru_stime))
+}
+
+/// The calling thread's counters from /proc/thread-self/io (`syscw`, `syscr`,
+/// ...): what the kernel counted, independent of what kura thinks it did.
+pub fn thread_io_counters() -> io::Result<std::collections::BTreeMap<String, u64>> {
+    let text = std::fs::read_to_string("/proc/thread-self/io")?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            Some((k.trim().to_string(), v.trim().parse().ok()?))
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dir_operations_work_relative_to_the_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open(tmp.path()).unwrap();
+        dir.create_empty(c"a").unwrap();
+        assert_eq!(
+            dir.create_empty(c"a").unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+        assert_eq!(dir.stat(c"a").unwrap(), 0);
+        dir.unlink(c"a").unwrap();
+        assert!(dir.stat(c"a").is_err());
+        dir.sync_fs().unwrap();
+        assert!(Dir::open(&tmp.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn thread_counters_see_this_threads_writes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let before = thread_io_counters().unwrap()["syscw"];
+        std::fs::write(tmp.path().join("f"), b"x").unwrap();
+        let after = thread_io_counters().unwrap()["syscw"];
+        assert!(after > before);
+        // CPU time is counted in scheduler ticks: spin until one lands on this thread.
+        let start = std::time::Instant::now();
+        let mut x = 0u64;
+        while thread_cpu_ns() == (0, 0) && start.elapsed().as_secs() < 5 {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let (user, system) = thread_cpu_ns();
+        assert!(user + system > 0);
+    }
+}

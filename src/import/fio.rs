@@ -1,0 +1,591 @@
+//! fio's `--output-format=json` result as a kura run. Counts, IOPS,
+//! bandwidth and latency (min/mean/stddev/max of `lat_ns`, submission to
+//! completion as kura measures it) are copied as fio printed them; job options
+//! become a `Job` so that compare can match the run against kura's. fio's
+//! JSON carries no histogram and no interval series: those stay empty.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::metrics::{
+    DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
+};
+use crate::spec::units::parse_duration;
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+
+#[derive(Debug, Error)]
+pub enum FioImportError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} is not a fio JSON result: {why} (write one with `fio --output-format=json --output=FILE ...`)"
+    )]
+    NotFio { path: String, why: String },
+    #[error("{path}: job '{job}': {why}")]
+    Unsupported { path: String, job: String, why: String },
+}
+
+/// Reads and translates a fio JSON result file.
+pub fn import_file(path: &Path) -> Result<RunResult, FioImportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FioImportError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Translates fio JSON text; `source` names it in errors and in the run's notes.
+pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
+    let not_fio = |why: &str| FioImportError::NotFio {
+        path: source.to_string(),
+        why: why.to_string(),
+    };
+    // fio prints some notes on stdout before the JSON document when both go to one file.
+    let start = if text.trim_start().starts_with(['{', '[']) {
+        Some(0)
+    } else {
+        text.find("\n{").map(|i| i + 1)
+    };
+    let doc: Value = start
+        .and_then(|s| serde_json::from_str(&text[s..]).ok())
+        .ok_or_else(|| not_fio("it is not a JSON document"))?;
+    let top = doc
+        .as_object()
+        .ok_or_else(|| not_fio("the JSON is not an object"))?;
+    let version = top
+        .get("fio version")
+        .and_then(Value::as_str)
+        .ok_or_else(|| not_fio("it has no \"fio version\""))?;
+    let jobs = top
+        .get("jobs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| not_fio("it has no \"jobs\" array"))?;
+    let global = options(top.get("global options"));
+    let mut warnings = vec![format!(
+        "imported from {version} ({source}): no latency histogram or interval series"
+    )];
+    let mut entries: Vec<Entry> = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        let obj = j
+            .as_object()
+            .ok_or_else(|| not_fio(&format!("jobs[{i}] is not an object")))?;
+        let name = obj
+            .get("jobname")
+            .and_then(Value::as_str)
+            .ok_or_else(|| not_fio(&format!("jobs[{i}] has no \"jobname\"")))?;
+        let mut opts = global.clone();
+        opts.extend(options(obj.get("job options")));
+        let dir = |key: &str| -> Result<Option<DirectionResult>, FioImportError> {
+            match obj.get(key) {
+                None => Ok(None),
+                Some(v) => direction(v).map_err(|why| FioImportError::NotFio {
+                    path: source.to_string(),
+                    why: format!("jobs[{i}].{key}: {why}"),
+                }),
+            }
+        };
+        let (read, write) = (dir("read")?, dir("write")?);
+        entries.push(Entry {
+            name: name.to_string(),
+            group: obj.get("groupid").and_then(Value::as_i64).unwrap_or(0),
+            opts,
+            read,
+            write,
+            runtime_ms: obj.get("job_runtime").and_then(Value::as_u64),
+            usr_pct: obj.get("usr_cpu").and_then(Value::as_f64).unwrap_or(0.0),
+            sys_pct: obj.get("sys_cpu").and_then(Value::as_f64).unwrap_or(0.0),
+            error: obj.get("error").and_then(Value::as_i64).unwrap_or(0),
+            hostname: obj.get("hostname").and_then(Value::as_str).map(str::to_string),
+            clat_percentiles: percentiles_source(obj),
+            clones: 1,
+        });
+    }
+    let entries = merge_clones(entries, &mut warnings);
+    if entries.iter().any(|e| e.clat_percentiles) {
+        warnings.push(
+            "percentiles are fio's completion latency (clat_ns, without submission time; run fio with lat_percentiles=1 for total latency); min, mean, stddev and max are total latency (lat_ns) as kura measures it"
+                .into(),
+        );
+    }
+    let mut results = Vec::new();
+    for e in &entries {
+        if e.read.is_none() && e.write.is_none() {
+            warnings.push(format!(
+                "fio job '{}' did no reads or writes; it is left out",
+                e.name
+            ));
+            continue;
+        }
+        results.push(job_result(e, source, &mut warnings)?);
+    }
+    if results.is_empty() {
+        return Err(not_fio("no job did any reads or writes"));
+    }
+    let incomplete = results.iter().any(|r| r.incomplete);
+    Ok(RunResult {
+        id: None,
+        kura_version: env!("CARGO_PKG_VERSION").to_string(),
+        // fio's timestamp is when it wrote the result.
+        started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
+        label: None,
+        price: None,
+        suite: Some("import:fio".to_string()),
+        host: HostFacts {
+            hostname: entries
+                .iter()
+                .find_map(|e| e.hostname.clone())
+                .unwrap_or_default(),
+            ..HostFacts::default()
+        },
+        jobs: results,
+        incomplete,
+        warnings,
+    })
+}
+
+/// One entry of fio's `jobs` array.
+struct Entry {
+    name: String,
+    group: i64,
+    opts: BTreeMap<String, String>,
+    read: Option<DirectionResult>,
+    write: Option<DirectionResult>,
+    runtime_ms: Option<u64>,
+    usr_pct: f64,
+    sys_pct: f64,
+    error: i64,
+    hostname: Option<String>,
+    clat_percentiles: bool,
+    /// numjobs clones merged into this entry.
+    clones: u32,
+}
+
+fn options(v: Option<&Value>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(m)) = v {
+        for (k, v) in m {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.insert(k.clone(), text);
+        }
+    }
+    out
+}
+
+fn percentiles_source(job: &Map<String, Value>) -> bool {
+    ["read", "write"].iter().any(|d| {
+        job.get(*d).is_some_and(|d| {
+            d["total_ios"].as_u64().unwrap_or(0) > 0 && d["lat_ns"].get("percentile").is_none()
+        })
+    })
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
+    v.get(key).ok_or_else(|| format!("no \"{key}\""))
+}
+
+fn number(v: &Value, key: &str) -> Result<f64, String> {
+    field(v, key)?
+        .as_f64()
+        .ok_or_else(|| format!("\"{key}\" is not a number"))
+}
+
+/// A direction with no operations is `None`: fio writes zeros for directions a job does not do.
+fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
+    let ops = number(v, "total_ios")? as u64;
+    if ops == 0 {
+        return Ok(None);
+    }
+    let lat =
+        field(v, "lat_ns").map_err(|_| "no \"lat_ns\" (fio before 3.0 is not supported)".to_string())?;
+    let pct_source = if lat.get("percentile").is_some() {
+        lat
+    } else {
+        field(v, "clat_ns")?
+    };
+    let mut percentiles = BTreeMap::new();
+    if let Some(Value::Object(m)) = pct_source.get("percentile") {
+        for (k, p) in m {
+            if let Some(p) = p.as_u64() {
+                percentiles.insert(k.clone(), p);
+            }
+        }
+    }
+    Ok(Some(DirectionResult {
+        ops,
+        bytes: number(v, "io_bytes")? as u64,
+        errors: 0,
+        error_samples: Vec::new(),
+        iops: number(v, "iops")?,
+        bytes_per_sec: number(v, "bw_bytes")?,
+        lat_ns: LatencySummary {
+            min: number(lat, "min")? as u64,
+            mean: number(lat, "mean")?,
+            stddev: number(lat, "stddev")?,
+            max: number(lat, "max")? as u64,
+            percentiles,
+        },
+        histogram: String::new(),
+    }))
+}
+
+/// Without `group_reporting`, fio writes one entry per numjobs clone; they ran
+/// at once, so they are one kura job with that many threads, not repetitions.
+fn merge_clones(entries: Vec<Entry>, warnings: &mut Vec<String>) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    let mut lost_percentiles = false;
+    for e in entries {
+        if let Some(last) = out.last_mut()
+            && last.name == e.name
+            && last.group == e.group
+            && last.opts == e.opts
+            && e.opts
+                .get("numjobs")
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(1)
+                > last.clones
+        {
+            last.read = merge_dir(last.read.take(), e.read);
+            last.write = merge_dir(last.write.take(), e.write);
+            last.runtime_ms = last.runtime_ms.max(e.runtime_ms);
+            // CPU shares are of each clone's own runtime: add them.
+            last.usr_pct += e.usr_pct;
+            last.sys_pct += e.sys_pct;
+            last.error = if last.error != 0 { last.error } else { e.error };
+            last.clones += 1;
+            lost_percentiles = true;
+            continue;
+        }
+        out.push(e);
+    }
+    if lost_percentiles {
+        warnings.push(
+            "fio wrote one entry per numjobs clone: they are added up per job, and percentiles cannot be added, so they are left out; run fio with --group_reporting to keep them"
+                .into(),
+        );
+    }
+    out
+}
+
+fn merge_dir(a: Option<DirectionResult>, b: Option<DirectionResult>) -> Option<DirectionResult> {
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        (a, b) => return a.or(b),
+    };
+    let n = (a.ops + b.ops) as f64;
+    let mean = (a.lat_ns.mean * a.ops as f64 + b.lat_ns.mean * b.ops as f64) / n;
+    // Pooled standard deviation of the union of both clones' samples.
+    let var = (a.ops as f64 * (a.lat_ns.stddev.powi(2) + (a.lat_ns.mean - mean).powi(2))
+        + b.ops as f64 * (b.lat_ns.stddev.powi(2) + (b.lat_ns.mean - mean).powi(2)))
+        / n;
+    Some(DirectionResult {
+        ops: a.ops + b.ops,
+        bytes: a.bytes + b.bytes,
+        errors: a.errors + b.errors,
+        error_samples: Vec::new(),
+        iops: a.iops + b.iops,
+        bytes_per_sec: a.bytes_per_sec + b.bytes_per_sec,
+        lat_ns: LatencySummary {
+            min: a.lat_ns.min.min(b.lat_ns.min),
+            mean,
+            stddev: var.sqrt(),
+            max: a.lat_ns.max.max(b.lat_ns.max),
+            percentiles: BTreeMap::new(),
+        },
+        histogram: String::new(),
+    })
+}
+
+/// A size as fio reads it with its default kb_base=1024: `4k` and `4kb` are
+/// 4096, `4kib` is 4000 (fio's compatibility rule), a bare number is bytes.
+pub fn fio_size(text: &str, kb_base_1000: bool) -> Option<u64> {
+    let t = text.trim().to_ascii_lowercase();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, suffix) = t.split_at(split);
+    let value: u64 = num.parse().ok()?;
+    let power = match suffix.chars().next() {
+        None => return Some(value),
+        Some('k') => 1,
+        Some('m') => 2,
+        Some('g') => 3,
+        Some('t') => 4,
+        Some('p') => 5,
+        Some('b') if suffix == "b" => return Some(value),
+        _ => return None,
+    };
+    let rest = &suffix[1..];
+    let iec = match rest {
+        "" | "b" => false,
+        "ib" => true,
+        _ => return None,
+    };
+    // kb_base=1024 reads SI prefixes as powers of 2 and IEC ones as powers of 10; 1000 the other way.
+    let base: u64 = if iec != kb_base_1000 { 1000 } else { 1024 };
+    value.checked_mul(base.checked_pow(power)?)
+}
+
+fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<JobResult, FioImportError> {
+    let unsupported = |why: String| FioImportError::Unsupported {
+        path: source.to_string(),
+        job: e.name.clone(),
+        why,
+    };
+    let o = |k: &str| e.opts.get(k).map(String::as_str);
+    let kb1000 = o("kb_base") == Some("1000");
+    let size = |v: &str| fio_size(v, kb1000);
+    let whole = |k: &str| o(k).and_then(|v| v.trim().parse::<u64>().ok());
+    let flag = |k: &str| o(k).map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"));
+
+    let rw_text = o("rw").or(o("readwrite")).unwrap_or("read");
+    // `randread:8` and similar add an offset modifier; the pattern is before the colon.
+    let rw_name = rw_text.split(':').next().unwrap_or("").trim();
+    let rw = Rw::parse(rw_name).ok_or_else(|| unsupported(format!("rw={rw_text} has no kura equivalent")))?;
+
+    let mut job = Job {
+        name: e.name.clone(),
+        rw,
+        ..Job::default()
+    };
+    if let Some(split) = o("bssplit") {
+        let first = split.split(',').next().unwrap_or("");
+        let mut bs = Vec::new();
+        for part in first.split(':') {
+            let (b, w) = part.split_once('/').unwrap_or((part, "100"));
+            let bytes = size(b).ok_or_else(|| unsupported(format!("bssplit={split} is not understood")))?;
+            let weight = w.trim().parse().unwrap_or(0);
+            bs.push(BlockSize { bytes, weight });
+        }
+        job.bs = bs;
+    } else if let Some(bs_text) = o("bs").or(o("blocksize")) {
+        let parts: Vec<&str> = bs_text.split(',').collect();
+        let bytes = size(parts[0]).ok_or_else(|| unsupported(format!("bs={bs_text} is not understood")))?;
+        if parts.len() > 1 && parts[1..].iter().any(|p| !p.is_empty() && size(p) != Some(bytes)) {
+            warnings.push(format!(
+                "fio job '{}': bs={bs_text} differs per direction; stored as {bytes} bytes",
+                e.name
+            ));
+        }
+        job.bs = vec![BlockSize { bytes, weight: 100 }];
+    }
+    job.read_pct = match (whole("rwmixread"), whole("rwmixwrite")) {
+        (Some(r), _) => r.min(100) as u8,
+        (None, Some(w)) => 100 - w.min(100) as u8,
+        (None, None) => 50,
+    };
+    job.qd = whole("iodepth").unwrap_or(1).max(1) as u32;
+    let numjobs = whole("numjobs").unwrap_or(1).max(1) as u32;
+    job.threads = numjobs.max(e.clones);
+    job.size_bytes = o("size").and_then(size);
+    job.offset_bytes = o("offset").and_then(size).unwrap_or(0);
+    job.runtime = o("runtime").and_then(fio_duration);
+    job.ramp = o("ramp_time").and_then(fio_duration).unwrap_or(Duration::ZERO);
+    // fio's default is buffered I/O, kura's is direct: take fio's.
+    job.direct = flag("direct").unwrap_or(false) || flag("buffered") == Some(false);
+    let ioengine = o("ioengine").unwrap_or("psync");
+    job.engine = match ioengine {
+        "io_uring" => EngineKind::IoUring,
+        "null" => EngineKind::Null,
+        _ => EngineKind::Sync,
+    };
+    if let Some(d) = o("random_distribution") {
+        let mut probe = Job::default();
+        match probe.set("distribution", d) {
+            Ok(()) => job.distribution = probe.distribution,
+            Err(_) => warnings.push(format!(
+                "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
+                e.name
+            )),
+        }
+    }
+    job.rate_iops = whole("rate_iops");
+    job.fsync_every = whole("fsync").or(whole("fdatasync")).filter(|n| *n > 0);
+    job.fill = if flag("zero_buffers") == Some(true) {
+        Fill::Zero
+    } else if let Some(p) = whole("buffer_compress_percentage") {
+        Fill::Compressible {
+            pct: p.min(100) as u8,
+        }
+    } else {
+        Fill::Random
+    };
+    let path = o("filename")
+        .map(|f| f.split(':').next().unwrap_or(f).to_string())
+        .or_else(|| o("directory").map(|d| format!("{d}/{}", e.name)))
+        .unwrap_or_default();
+    job.target = (!path.is_empty()).then(|| PathBuf::from(&path));
+    let elapsed_ns = e.runtime_ms.unwrap_or(0).saturating_mul(1_000_000);
+    let incomplete = e.error != 0;
+    if incomplete {
+        warnings.push(format!(
+            "fio job '{}' ended with error {} ({}); its numbers cover what ran",
+            e.name,
+            e.error,
+            std::io::Error::from_raw_os_error(e.error as i32)
+        ));
+    }
+    Ok(JobResult {
+        test: None,
+        target: TargetFacts {
+            kind: if path.starts_with("/dev/") {
+                TargetKind::Block
+            } else {
+                TargetKind::File
+            },
+            path,
+            fs_type: None,
+            device: None,
+            device_model: None,
+            rotational: None,
+            size_bytes: job.size_bytes.unwrap_or(0),
+            logical_block_bytes: 0,
+            created: false,
+        },
+        engine: format!("fio/{ioengine}"),
+        elapsed_ns,
+        ramp_ns: job.ramp.as_nanos() as u64,
+        read: e.read.clone(),
+        write: e.write.clone(),
+        syncs: 0,
+        cpu_user_ns: (e.usr_pct / 100.0 * elapsed_ns as f64) as u64,
+        cpu_system_ns: (e.sys_pct / 100.0 * elapsed_ns as f64) as u64,
+        series: Vec::new(),
+        incomplete,
+        job,
+    })
+}
+
+/// fio's time values: a bare number is seconds.
+fn fio_duration(text: &str) -> Option<Duration> {
+    parse_duration(text).ok().filter(|d| !d.is_zero())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_follow_fio_kb_base() {
+        assert_eq!(fio_size("4k", false), Some(4096));
+        assert_eq!(fio_size("4K", false), Some(4096));
+        assert_eq!(fio_size("4kb", false), Some(4096));
+        assert_eq!(fio_size("4kib", false), Some(4000));
+        assert_eq!(fio_size("4kib", true), Some(4096));
+        assert_eq!(fio_size("1M", false), Some(1 << 20));
+        assert_eq!(fio_size("16m", false), Some(16 << 20));
+        assert_eq!(fio_size("4096", false), Some(4096));
+        assert_eq!(fio_size("50%", false), None);
+        assert_eq!(fio_size("4q", false), None);
+    }
+
+    #[test]
+    fn other_json_is_refused_with_the_reason() {
+        for (text, why) in [
+            ("not json", "not a JSON document"),
+            ("[1, 2]", "not an object"),
+            ("{\"jobs\": []}", "no \"fio version\""),
+            ("{\"fio version\": \"fio-3.33\"}", "no \"jobs\""),
+            (
+                "{\"fio version\": \"fio-3.33\", \"jobs\": [{}]}",
+                "no \"jobname\"",
+            ),
+            ("{\"fio version\": \"fio-3.33\", \"jobs\": []}", "no job did any"),
+        ] {
+            let err = parse(text, "x.json").unwrap_err().to_string();
+            assert!(err.contains(why), "{text}: {err}");
+            assert!(err.starts_with("x.json is not a fio JSON result"), "{err}");
+        }
+    }
+
+    fn dir(ops: u64, iops: f64, mean: f64) -> Value {
+        serde_json::json!({
+            "io_bytes": ops * 4096, "bw_bytes": iops * 4096.0, "iops": iops, "runtime": 1000,
+            "total_ios": ops,
+            "clat_ns": { "min": 1, "max": 9, "mean": 5.0, "stddev": 1.0, "N": ops,
+                         "percentile": { "50.000000": 5, "99.000000": 9 } },
+            "lat_ns": { "min": 2, "max": 10, "mean": mean, "stddev": 1.5, "N": ops }
+        })
+    }
+
+    #[test]
+    fn a_fio_job_becomes_a_kura_job() {
+        let doc = serde_json::json!({
+            "fio version": "fio-3.33", "timestamp": 1795318972,
+            "global options": { "direct": "1", "size": "16m" },
+            "jobs": [{
+                "jobname": "mixed", "groupid": 0, "error": 0, "job_runtime": 1000,
+                "usr_cpu": 10.0, "sys_cpu": 20.0,
+                "job options": { "rw": "randrw", "rwmixread": "70", "bs": "8k", "iodepth": "16",
+                                 "ioengine": "libaio", "filename": "/dev/vdb" },
+                "read": dir(700, 700.0, 1234.5),
+                "write": dir(300, 300.0, 2000.0),
+                "trim": dir(0, 0.0, 0.0)
+            }]
+        });
+        let run = parse(&doc.to_string(), "r.json").unwrap();
+        assert_eq!(run.started_unix_s, 1795318972);
+        assert_eq!(run.suite.as_deref(), Some("import:fio"));
+        let j = &run.jobs[0];
+        assert_eq!(j.job.rw, Rw::RandRw);
+        assert_eq!(j.job.read_pct, 70);
+        assert_eq!(j.job.bs[0].bytes, 8192);
+        assert_eq!((j.job.qd, j.job.threads), (16, 1));
+        assert!(j.job.direct);
+        assert_eq!(j.job.size_bytes, Some(16 << 20));
+        assert_eq!(j.target.kind, TargetKind::Block);
+        assert_eq!(j.engine, "fio/libaio");
+        assert_eq!(j.elapsed_ns, 1_000_000_000);
+        assert_eq!(j.cpu_user_ns, 100_000_000);
+        let r = j.read.as_ref().unwrap();
+        assert_eq!(
+            (r.ops, r.iops, r.lat_ns.mean, r.lat_ns.min),
+            (700, 700.0, 1234.5, 2)
+        );
+        assert_eq!(
+            r.lat_ns.percentiles["99.000000"], 9,
+            "clat percentiles when lat has none"
+        );
+        assert!(r.histogram.is_empty());
+        assert!(run.warnings.iter().any(|w| w.contains("clat_ns")));
+    }
+
+    #[test]
+    fn numjobs_clones_become_threads_of_one_job() {
+        let entry = |mean: f64| {
+            serde_json::json!({
+                "jobname": "r", "groupid": 0, "error": 0, "job_runtime": 1000,
+                "job options": { "rw": "randread", "numjobs": "2" },
+                "read": dir(100, 100.0, mean), "write": dir(0, 0.0, 0.0)
+            })
+        };
+        let doc = serde_json::json!({ "fio version": "fio-3.33", "jobs": [entry(100.0), entry(300.0)] });
+        let run = parse(&doc.to_string(), "r.json").unwrap();
+        assert_eq!(run.jobs.len(), 1);
+        let j = &run.jobs[0];
+        assert_eq!(j.job.threads, 2);
+        assert!(!j.job.direct, "fio's default is buffered");
+        let r = j.read.as_ref().unwrap();
+        assert_eq!((r.ops, r.iops, r.lat_ns.mean), (200, 200.0, 200.0));
+        // Pooled: each clone sd 1.5 around means 100 and 300.
+        assert!((r.lat_ns.stddev - (1.5f64.powi(2) + 100.0f64.powi(2)).sqrt()).abs() < 1e-9);
+        assert!(r.lat_ns.percentiles.is_empty());
+        assert!(j.write.is_none());
+    }
+
+    #[test]
+    fn trim_jobs_are_refused() {
+        let doc = serde_json::json!({ "fio version": "fio-3.33", "jobs": [{
+            "jobname": "t", "job options": { "rw": "trim" }, "read": dir(5, 5.0, 1.0) }] });
+        let err = parse(&doc.to_string(), "t.json").unwrap_err().to_string();
+        assert!(err.contains("rw=trim has no kura equivalent"), "{err}");
+    }
+}

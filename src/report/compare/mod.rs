@@ -1,0 +1,474 @@
+//! Side-by-side comparison of stored runs: rows matched across targets,
+//! ratios to a baseline, a noise verdict from the runs' own spread, prices,
+//! and guidance per workload class. Three steps, kept apart: `rows` turns
+//! runs into matched rows (measure), `guidance` draws conclusions from those
+//! rows (summarise), `render` prints them (table, Markdown, CSV; JSON is the
+//! serialized `Comparison`). Pure: no database, no terminal.
+
+mod guidance;
+pub mod render;
+mod rows;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::metrics::RunResult;
+use crate::spec::price::{Price, PriceError};
+use crate::spec::{BlockSize, Distribution};
+
+pub use guidance::SAME_WITHIN;
+pub use rows::{DEEP_QUEUE, LARGE_BLOCK_BYTES, SMALL_BLOCK_BYTES};
+
+#[derive(Debug, Error)]
+pub enum CompareError {
+    #[error("nothing to compare: give at least one run")]
+    NoTargets,
+    #[error("baseline {0} is not one of the compared targets")]
+    BadBaseline(usize),
+    #[error(
+        "{target} (run {run}) has a stored price that kura cannot use: {source}; fix it with `kura label {run} --price \"AMOUNT CUR/month\"`"
+    )]
+    Price {
+        target: String,
+        run: i64,
+        #[source]
+        source: PriceError,
+    },
+}
+
+/// What is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    /// Throughput in MB/s (10^6 bytes per second)
+    Mbps,
+    /// Operations per second
+    Iops,
+    /// Mean latency (submission to completion)
+    LatMean,
+    /// 99th percentile latency
+    LatP99,
+}
+
+impl Metric {
+    /// The unit values of this metric are given in.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Mbps => "MB/s",
+            Metric::Iops => "IOPS",
+            Metric::LatMean | Metric::LatP99 => "ns",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::Mbps => "MB/s",
+            Metric::Iops => "IOPS",
+            Metric::LatMean => "mean latency",
+            Metric::LatP99 => "p99 latency",
+        }
+    }
+    pub fn better(self) -> Better {
+        match self {
+            Metric::Mbps | Metric::Iops => Better::Higher,
+            Metric::LatMean | Metric::LatP99 => Better::Lower,
+        }
+    }
+    pub fn is_throughput(self) -> bool {
+        self.better() == Better::Higher
+    }
+}
+
+/// Which way a metric improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Better {
+    Higher,
+    Lower,
+}
+
+/// What names a row and how rows are grouped into sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum By {
+    /// One row per suite test (or workload) and direction, in run order
+    Test,
+    /// Rows by block size, one section per access pattern and read/write mix
+    Bs,
+    /// Rows by read/write mix, one section per access pattern and block size
+    Mix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompareOptions {
+    pub metric: Metric,
+    pub by: By,
+    /// Index of the baseline target; ratios are target / baseline.
+    pub baseline: usize,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            metric: Metric::Mbps,
+            by: By::Test,
+            baseline: 0,
+        }
+    }
+}
+
+/// One compared target: a run, or several runs taken as repetitions.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub name: String,
+    pub runs: Vec<RunResult>,
+}
+
+/// The whole comparison; serialized as `kura compare --format json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub metric: Metric,
+    /// Unit of every `value`, `min` and `max`: `MB/s`, `IOPS` or `ns`.
+    pub unit: &'static str,
+    pub better: Better,
+    pub by: By,
+    /// Index into `targets`.
+    pub baseline: usize,
+    pub targets: Vec<TargetSummary>,
+    pub rows: Vec<Row>,
+    pub guidance: Vec<Guidance>,
+    /// Things to know before trusting the table (currencies, incomplete runs).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TargetSummary {
+    pub name: String,
+    pub run_ids: Vec<i64>,
+    pub label: Option<String>,
+    /// The price as stored, e.g. `1075.20 JPY/month`.
+    pub price_text: Option<String>,
+    pub price: Option<Price>,
+    /// The price of one month, in `currency`.
+    pub price_per_month: Option<f64>,
+    pub currency: Option<String>,
+    /// price_per_month / the baseline's; only when both are in one currency.
+    pub price_ratio: Option<f64>,
+    /// The first job's target path and device model, for recognising it.
+    pub path: String,
+    pub device_model: Option<String>,
+    pub hostname: String,
+    pub incomplete: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Read,
+    Write,
+    /// Reads and writes of a mixed job together.
+    Total,
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Read => "read",
+            Direction::Write => "write",
+            Direction::Total => "total",
+        }
+    }
+}
+
+/// The parameters of a row's workload (the baseline's, when it has the row).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Workload {
+    pub rw: &'static str,
+    /// As kura writes it: `4k`, or a split `4k/60:64k/40`.
+    pub bs: String,
+    pub bs_split: Vec<BlockSize>,
+    /// Share of reads, 0..=100, whatever `rw` says.
+    pub read_pct: u8,
+    pub qd: u32,
+    pub threads: u32,
+    pub direct: bool,
+    /// Test-file size or device span chosen; `None` when a whole device was used.
+    pub size_bytes: Option<u64>,
+    pub distribution: Distribution,
+    pub fsync_every: Option<u64>,
+    pub rate_iops: Option<u64>,
+}
+
+/// The classes the guidance speaks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadClass {
+    /// Sequential, block size at least `LARGE_BLOCK_BYTES`.
+    SequentialLarge,
+    /// Random, block size at most `SMALL_BLOCK_BYTES`, one I/O in flight.
+    RandomSmallQd1,
+    /// Random, block size at most `SMALL_BLOCK_BYTES`, at least `DEEP_QUEUE` I/Os in flight.
+    RandomSmallDeep,
+    /// Reads and writes mixed (both present), judged on their total.
+    Mixed,
+    /// Every comparable row (mixed jobs by their total).
+    All,
+}
+
+impl WorkloadClass {
+    pub fn title(self) -> &'static str {
+        match self {
+            WorkloadClass::SequentialLarge => "sequential large-block",
+            WorkloadClass::RandomSmallQd1 => "random small-block, queue depth 1",
+            WorkloadClass::RandomSmallDeep => "random small-block, deep queue",
+            WorkloadClass::Mixed => "mixed read/write",
+            WorkloadClass::All => "all rows",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Stable identity of the row: `test:SEQ1M Q8T1:read` or the workload's parameters.
+    pub key: String,
+    /// What the first column shows, under `by`.
+    pub label: String,
+    /// The heading the row is grouped under (empty for `by test`).
+    pub section: String,
+    pub test: Option<String>,
+    pub direction: Direction,
+    pub workload: Workload,
+    /// Class for the guidance; `None` for workloads outside every class.
+    pub class: Option<WorkloadClass>,
+    /// One per target, in `targets` order; `None` where the target has no such row.
+    pub cells: Vec<Option<Cell>>,
+    /// Why some targets' values cannot be set against the baseline's, if so.
+    pub not_comparable: Option<String>,
+}
+
+/// One target's value in a row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cell {
+    /// Mean over the repetitions, in the comparison's `unit`.
+    pub value: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Measurements averaged: jobs of the same test in a run, and runs of one target.
+    pub repetitions: usize,
+    /// Means over the repetitions, whatever the metric.
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+    pub lat_mean_ns: f64,
+    pub lat_p99_ns: Option<f64>,
+    /// value / the baseline's value (1 for the baseline); read with `better`.
+    pub ratio: Option<f64>,
+    /// Whether the difference to the baseline exceeds the repetitions' spread.
+    pub noise: Option<Noise>,
+    /// Parameters that differ from the baseline's row, e.g. `queue depth 1 vs 32`.
+    pub not_comparable: Option<String>,
+    /// IOPS per currency unit per month.
+    pub iops_per_price: Option<f64>,
+    /// MB/s per currency unit per month.
+    pub mbps_per_price: Option<f64>,
+    /// Performance per price against the baseline's (> 1: more for the money),
+    /// oriented so that lower latency counts as more performance.
+    pub value_per_price_ratio: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Noise {
+    /// The difference is larger than the spread of either side's repetitions.
+    Differs,
+    /// The difference is no larger than that spread.
+    WithinNoise,
+    /// Neither side was repeated: there is no spread to judge by.
+    SingleRun,
+}
+
+/// One conclusion: a target against the baseline on one workload class.
+#[derive(Debug, Clone, Serialize)]
+pub struct Guidance {
+    pub class: WorkloadClass,
+    /// Index into `targets`.
+    pub target: usize,
+    /// Comparable rows the conclusion rests on.
+    pub rows: usize,
+    /// Geometric mean of the rows' ratios, oriented so that > 1 means the target is better.
+    pub factor: Option<f64>,
+    pub min_factor: Option<f64>,
+    pub max_factor: Option<f64>,
+    pub verdict: Verdict,
+    pub price_ratio: Option<f64>,
+    /// factor / price_ratio: > 1 means the target gives more performance per money.
+    pub value_per_price_ratio: Option<f64>,
+    /// The conclusion in one sentence.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The target is better by more than `SAME_WITHIN`.
+    Better,
+    Worse,
+    /// Within `SAME_WITHIN` of each other.
+    Same,
+    /// Every row's difference is within the runs' own spread.
+    WithinNoise,
+    /// Better in some rows, worse in others.
+    Mixed,
+    /// No comparable row of this class.
+    NotMeasured,
+}
+
+/// Compares runs, each run one target, named by its label (else `run ID`).
+pub fn build(runs: &[RunResult], opts: &CompareOptions) -> Result<Comparison, CompareError> {
+    let targets: Vec<Target> = runs
+        .iter()
+        .map(|r| Target {
+            name: r
+                .label
+                .clone()
+                .unwrap_or_else(|| format!("run {}", r.id.unwrap_or(0))),
+            runs: vec![r.clone()],
+        })
+        .collect();
+    build_targets(&targets, opts)
+}
+
+/// Compares targets whose runs are repetitions of each other.
+pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Comparison, CompareError> {
+    if targets.is_empty() {
+        return Err(CompareError::NoTargets);
+    }
+    if opts.baseline >= targets.len() {
+        return Err(CompareError::BadBaseline(opts.baseline));
+    }
+    let names = unique_names(targets);
+    let mut warnings = Vec::new();
+    let mut summaries = Vec::new();
+    for (t, name) in targets.iter().zip(&names) {
+        summaries.push(target_summary(t, name, &mut warnings)?);
+    }
+    price_ratios(&mut summaries, opts.baseline, &mut warnings);
+    let rows = rows::build_rows(targets, &summaries, opts);
+    let not_comparable = rows.iter().filter(|r| r.not_comparable.is_some()).count();
+    if not_comparable > 0 {
+        warnings.push(format!(
+            "{not_comparable} row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them"
+        ));
+    }
+    let guidance = guidance::build(&rows, &summaries, opts);
+    Ok(Comparison {
+        metric: opts.metric,
+        unit: opts.metric.unit(),
+        better: opts.metric.better(),
+        by: opts.by,
+        baseline: opts.baseline,
+        targets: summaries,
+        rows,
+        guidance,
+        warnings,
+    })
+}
+
+/// Targets that share a name get their run ids added, so columns stay distinct.
+fn unique_names(targets: &[Target]) -> Vec<String> {
+    targets
+        .iter()
+        .map(|t| {
+            if targets.iter().filter(|o| o.name == t.name).count() > 1 {
+                let ids: Vec<String> = t
+                    .runs
+                    .iter()
+                    .filter_map(|r| r.id)
+                    .map(|i| i.to_string())
+                    .collect();
+                format!("{} (run {})", t.name, ids.join(","))
+            } else {
+                t.name.clone()
+            }
+        })
+        .collect()
+}
+
+fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<TargetSummary, CompareError> {
+    let run_ids: Vec<i64> = t.runs.iter().filter_map(|r| r.id).collect();
+    let mut price_text: Option<String> = None;
+    let mut price = None;
+    for r in &t.runs {
+        let Some(text) = &r.price else { continue };
+        let parsed = Price::parse(text).map_err(|source| CompareError::Price {
+            target: name.to_string(),
+            run: r.id.unwrap_or(0),
+            source,
+        })?;
+        match &price {
+            None => {
+                price = Some(parsed);
+                price_text = Some(text.clone());
+            }
+            Some(p) if *p != parsed => warnings.push(format!(
+                "{name}: its runs carry different prices ({} and {text}); the first is used",
+                price_text.as_deref().unwrap_or("")
+            )),
+            Some(_) => {}
+        }
+    }
+    let first_job = t.runs.iter().find_map(|r| r.jobs.first());
+    let incomplete = t.runs.iter().any(|r| r.incomplete);
+    for r in t.runs.iter().filter(|r| r.incomplete) {
+        warnings.push(format!(
+            "{name}: run {} was stopped early; its numbers cover only what ran",
+            r.id.unwrap_or(0)
+        ));
+    }
+    Ok(TargetSummary {
+        name: name.to_string(),
+        run_ids,
+        label: t.runs.iter().find_map(|r| r.label.clone()),
+        price_per_month: price.as_ref().map(Price::monthly),
+        price_ratio: None,
+        currency: price.as_ref().map(|p| p.currency.clone()),
+        price_text,
+        price,
+        path: first_job.map(|j| j.target.path.clone()).unwrap_or_default(),
+        device_model: first_job.and_then(|j| j.target.device_model.clone()),
+        hostname: t
+            .runs
+            .first()
+            .map(|r| r.host.hostname.clone())
+            .unwrap_or_default(),
+        incomplete,
+    })
+}
+
+fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut Vec<String>) {
+    let priced = targets.iter().filter(|t| t.price.is_some()).count();
+    if priced == 0 {
+        return;
+    }
+    for t in targets.iter().filter(|t| t.price.is_none()) {
+        warnings.push(format!(
+            "{} has no price, so it has no price-performance; give one with `kura label RUN --price \"AMOUNT CUR/month\"`",
+            t.name
+        ));
+    }
+    let base_currency = targets[baseline].currency.clone();
+    let base_month = targets[baseline].price_per_month;
+    let mut currencies: Vec<String> = targets.iter().filter_map(|t| t.currency.clone()).collect();
+    currencies.sort();
+    currencies.dedup();
+    if currencies.len() > 1 {
+        warnings.push(format!(
+            "prices are in different currencies ({}): kura does not convert currencies, so price ratios are given only against a baseline in the same currency",
+            currencies.join(", ")
+        ));
+    }
+    for t in targets.iter_mut() {
+        t.price_ratio = match (&t.currency, &base_currency, t.price_per_month, base_month) {
+            (Some(c), Some(bc), Some(m), Some(bm)) if c == bc && bm > 0.0 => Some(m / bm),
+            _ => None,
+        };
+    }
+}

@@ -1,0 +1,406 @@
+//! A `Comparison` as text: the terminal table, Markdown, CSV (one line per
+//! row and target, machine units) and JSON. Only formatting happens here.
+
+use super::{By, Cell, Comparison, Metric, Noise, Row};
+use crate::report::export::{Format, Grid, num};
+use crate::report::format::{latency, rate};
+use crate::report::to_json;
+
+pub fn render(c: &Comparison, format: Format) -> String {
+    match format {
+        Format::Table => table(c),
+        Format::Markdown => markdown(c),
+        Format::Csv => csv(c),
+        Format::Json => to_json(c),
+    }
+}
+
+/// A value in the metric's unit, at a precision that suits its size.
+pub fn value_text(metric: Metric, v: f64) -> String {
+    match metric {
+        Metric::Mbps | Metric::Iops => rate(v),
+        Metric::LatMean | Metric::LatP99 => latency(v),
+    }
+}
+
+/// Three significant digits, for per-price figures that range from 0.001 to 10^6.
+fn sig(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    if x.abs() >= 100.0 {
+        return format!("{x:.0}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+fn by_title(by: By) -> &'static str {
+    match by {
+        By::Test => "test",
+        By::Bs => "block size",
+        By::Mix => "mix",
+    }
+}
+
+fn headline(c: &Comparison) -> String {
+    let better = match c.better {
+        super::Better::Higher => "higher is better",
+        super::Better::Lower => "lower is better",
+    };
+    format!(
+        "kura compare · {} ({better}) · baseline {} · rows by {}",
+        c.metric.title(),
+        c.targets[c.baseline].name,
+        by_title(c.by)
+    )
+}
+
+fn targets_grid(c: &Comparison) -> Grid {
+    let mut g = Grid::new([
+        "target",
+        "run ids",
+        "path",
+        "host",
+        "price",
+        "per month",
+        "price ratio",
+    ]);
+    g.left = 5;
+    for (i, t) in c.targets.iter().enumerate() {
+        let path = match &t.device_model {
+            Some(m) => format!("{} ({m})", t.path),
+            None => t.path.clone(),
+        };
+        g.push([
+            if i == c.baseline {
+                format!("{} (baseline)", t.name)
+            } else {
+                t.name.clone()
+            },
+            t.run_ids
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            path,
+            t.hostname.clone(),
+            t.price_text.clone().unwrap_or_else(|| "-".into()),
+            match (t.price_per_month, &t.currency) {
+                (Some(m), Some(cur)) => format!("{m:.2} {cur}"),
+                _ => "-".into(),
+            },
+            t.price_ratio
+                .map(|r| format!("{r:.2}x"))
+                .unwrap_or_else(|| "-".into()),
+        ]);
+    }
+    g
+}
+
+/// Whether the per-price columns appear: a throughput metric and some price.
+fn show_prices(c: &Comparison) -> bool {
+    c.metric.is_throughput() && c.targets.iter().any(|t| t.price_per_month.is_some())
+}
+
+fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
+    match cell {
+        None => "-".into(),
+        Some(cell) => {
+            let mut s = value_text(c.metric, cell.value);
+            if cell.repetitions > 1 && cell.value > 0.0 {
+                s.push_str(&format!(
+                    " ±{:.1}%",
+                    (cell.max - cell.min) / 2.0 / cell.value * 100.0
+                ));
+            }
+            s
+        }
+    }
+}
+
+fn ratio_cell(cell: &Option<Cell>) -> String {
+    let Some(cell) = cell else { return "-".into() };
+    if let Some(why) = &cell.not_comparable {
+        return format!("not comparable: {why}");
+    }
+    match cell.ratio {
+        Some(r) if cell.noise == Some(Noise::WithinNoise) => format!("{r:.2}x (noise)"),
+        Some(r) => format!("{r:.2}x"),
+        None => "-".into(),
+    }
+}
+
+fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
+    let base = c.baseline;
+    let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
+    let bn = &c.targets[base].name;
+    let unit = c.metric.title();
+    let mut header = vec![by_title(c.by).to_string()];
+    header.extend(c.targets.iter().map(|t| format!("{} {unit}", t.name)));
+    header.extend(others.iter().map(|t| format!("{}/{bn}", c.targets[*t].name)));
+    let prices = show_prices(c);
+    let priced: Vec<usize> = (0..c.targets.len())
+        .filter(|t| c.targets[*t].price_per_month.is_some())
+        .collect();
+    let price_ratioed: Vec<usize> = others
+        .iter()
+        .copied()
+        .filter(|t| c.targets[*t].price_ratio.is_some())
+        .collect();
+    if prices {
+        for t in &priced {
+            let cur = c.targets[*t].currency.as_deref().unwrap_or("");
+            header.push(format!("{} {unit} per {cur}/month", c.targets[*t].name));
+        }
+        for t in &price_ratioed {
+            let tt = &c.targets[*t];
+            header.push(format!(
+                "{}/{bn} per {} (price {:.2}x)",
+                tt.name,
+                tt.currency.as_deref().unwrap_or(""),
+                tt.price_ratio.unwrap_or(0.0)
+            ));
+        }
+    }
+    let mut g = Grid::new(header);
+    for r in rows {
+        let mut line = vec![r.label.clone()];
+        line.extend(r.cells.iter().map(|cell| value_cell(c, cell)));
+        line.extend(others.iter().map(|t| ratio_cell(&r.cells[*t])));
+        if prices {
+            for t in &priced {
+                line.push(match &r.cells[*t] {
+                    Some(cell) => match c.metric {
+                        Metric::Iops => cell.iops_per_price.map(sig),
+                        _ => cell.mbps_per_price.map(sig),
+                    }
+                    .unwrap_or_else(|| "-".into()),
+                    None => "-".into(),
+                });
+            }
+            for t in &price_ratioed {
+                line.push(
+                    r.cells[*t]
+                        .as_ref()
+                        .and_then(|cell| cell.value_per_price_ratio)
+                        .map(|v| format!("{v:.2}x"))
+                        .unwrap_or_else(|| "-".into()),
+                );
+            }
+        }
+        g.push(line);
+    }
+    g
+}
+
+/// Rows grouped by section, sections in the rows' order.
+fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
+    let mut out: Vec<(String, Vec<&Row>)> = Vec::new();
+    for r in &c.rows {
+        match out.iter_mut().find(|(s, _)| *s == r.section) {
+            Some((_, rows)) => rows.push(r),
+            None => out.push((r.section.clone(), vec![r])),
+        }
+    }
+    out
+}
+
+fn legend(c: &Comparison) -> Vec<String> {
+    let better = match c.better {
+        super::Better::Higher => "higher",
+        super::Better::Lower => "lower",
+    };
+    let mut out = vec![format!(
+        "Ratios are target / {} of {}; {better} is better.",
+        c.targets[c.baseline].name,
+        c.metric.title()
+    )];
+    if c.rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .flatten()
+        .any(|cell| cell.repetitions > 1)
+    {
+        out.push(
+            "Values are means of the repetitions, ± half their range; (noise): the difference is within the runs' own spread."
+                .into(),
+        );
+    }
+    if c.metric == Metric::Mbps {
+        out.push("MB/s = 10^6 bytes/s.".into());
+    }
+    if show_prices(c) {
+        out.push("Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.".into());
+    }
+    out
+}
+
+pub fn table(c: &Comparison) -> String {
+    let mut out = format!("{}\n", headline(c));
+    out.push_str(&targets_grid(c).to_table());
+    if c.rows.is_empty() {
+        out.push_str("no measured rows\n");
+    }
+    for (section, rows) in sections(c) {
+        if !section.is_empty() {
+            out.push_str(&format!("\n{section}\n"));
+        }
+        out.push_str(&rows_grid(c, &rows).to_table());
+    }
+    for w in &c.warnings {
+        out.push_str(&format!("warning: {w}\n"));
+    }
+    if !c.guidance.is_empty() {
+        out.push_str("\nGuidance, from the measured rows above:\n");
+        for g in &c.guidance {
+            out.push_str(&format!("  - {}\n", g.text));
+        }
+    }
+    out.push('\n');
+    for l in legend(c) {
+        out.push_str(&format!("{l}\n"));
+    }
+    out
+}
+
+pub fn markdown(c: &Comparison) -> String {
+    let mut out = format!("## {}\n\n", headline(c));
+    out.push_str(&targets_grid(c).to_markdown());
+    if c.rows.is_empty() {
+        out.push_str("\nNo measured rows.\n");
+    }
+    for (section, rows) in sections(c) {
+        out.push('\n');
+        if !section.is_empty() {
+            out.push_str(&format!("### {section}\n\n"));
+        }
+        out.push_str(&rows_grid(c, &rows).to_markdown());
+    }
+    if !c.warnings.is_empty() {
+        out.push('\n');
+        for w in &c.warnings {
+            out.push_str(&format!("- **warning**: {w}\n"));
+        }
+    }
+    if !c.guidance.is_empty() {
+        out.push_str("\n### Guidance\n\n");
+        for g in &c.guidance {
+            out.push_str(&format!("- {}\n", g.text));
+        }
+    }
+    out.push('\n');
+    out.push_str(&legend(c).join("\n"));
+    out.push('\n');
+    out
+}
+
+/// One line per row and target, machine units, nothing but the header and data.
+pub fn csv(c: &Comparison) -> String {
+    let mut g = Grid::new([
+        "section",
+        "row",
+        "test",
+        "direction",
+        "rw",
+        "bs",
+        "read_pct",
+        "qd",
+        "threads",
+        "direct",
+        "size_bytes",
+        "target",
+        "baseline",
+        "repetitions",
+        "metric",
+        "unit",
+        "value",
+        "min",
+        "max",
+        "iops",
+        "bytes_per_sec",
+        "lat_mean_ns",
+        "lat_p99_ns",
+        "ratio",
+        "better",
+        "noise",
+        "not_comparable",
+        "price_per_month",
+        "currency",
+        "iops_per_price",
+        "mbps_per_price",
+        "value_per_price_ratio",
+    ]);
+    let metric = match c.metric {
+        Metric::Mbps => "mbps",
+        Metric::Iops => "iops",
+        Metric::LatMean => "lat-mean",
+        Metric::LatP99 => "lat-p99",
+    };
+    let better = match c.better {
+        super::Better::Higher => "higher",
+        super::Better::Lower => "lower",
+    };
+    for r in &c.rows {
+        for (t, cell) in r.cells.iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            let target = &c.targets[t];
+            let w = &r.workload;
+            g.push([
+                r.section.clone(),
+                r.label.clone(),
+                r.test.clone().unwrap_or_default(),
+                r.direction.name().to_string(),
+                w.rw.to_string(),
+                w.bs.clone(),
+                w.read_pct.to_string(),
+                w.qd.to_string(),
+                w.threads.to_string(),
+                w.direct.to_string(),
+                w.size_bytes.map(|s| s.to_string()).unwrap_or_default(),
+                target.name.clone(),
+                (t == c.baseline).to_string(),
+                cell.repetitions.to_string(),
+                metric.to_string(),
+                c.unit.to_string(),
+                num(Some(cell.value), 3),
+                num(Some(cell.min), 3),
+                num(Some(cell.max), 3),
+                num(Some(cell.iops), 3),
+                num(Some(cell.bytes_per_sec), 0),
+                num(Some(cell.lat_mean_ns), 1),
+                num(cell.lat_p99_ns, 0),
+                num(cell.ratio, 4),
+                better.to_string(),
+                match cell.noise {
+                    Some(Noise::Differs) => "differs",
+                    Some(Noise::WithinNoise) => "within_noise",
+                    Some(Noise::SingleRun) => "single_run",
+                    None => "",
+                }
+                .to_string(),
+                cell.not_comparable.clone().unwrap_or_default(),
+                num(target.price_per_month, 2),
+                target.currency.clone().unwrap_or_default(),
+                num(cell.iops_per_price, 6),
+                num(cell.mbps_per_price, 6),
+                num(cell.value_per_price_ratio, 4),
+            ]);
+        }
+    }
+    g.to_csv()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sig;
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(sig(0.30782), "0.308");
+        assert_eq!(sig(0.0012345), "0.00123");
+        assert_eq!(sig(2.34567), "2.35");
+        assert_eq!(sig(23.4567), "23.5");
+        assert_eq!(sig(31415.9), "31416");
+    }
+}

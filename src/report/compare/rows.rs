@@ -1,0 +1,658 @@
+//! From runs to matched rows. A measurement is one job's one direction;
+//! measurements become one row when they share a suite test and direction,
+//! else identical workload parameters. A row some targets lack is joined
+//! with a row of the same shape (pattern, block size, mix, direction) that
+//! only the other targets have, and then marked not comparable, naming the
+//! parameter that differs: that is more useful than two half-empty rows.
+
+use super::{
+    By, Cell, CompareOptions, Direction, Metric, Noise, Row, Target, TargetSummary, Workload, WorkloadClass,
+};
+use crate::metrics::{DirectionResult, JobResult, TargetKind};
+use crate::report::format::bytes_human;
+use crate::spec::units::format_size;
+use crate::spec::{BlockSize, Distribution, Rw};
+
+/// Sequential rows with every block at least this large are "large-block".
+pub const LARGE_BLOCK_BYTES: u64 = 128 << 10;
+/// Random rows with every block at most this large are "small-block".
+pub const SMALL_BLOCK_BYTES: u64 = 16 << 10;
+/// I/Os in flight (queue depth × threads) from which a queue counts as deep.
+pub const DEEP_QUEUE: u32 = 8;
+
+/// The parameters two measurements must share to be set side by side.
+#[derive(Debug, Clone, PartialEq)]
+struct Params {
+    rw: Rw,
+    bs: Vec<BlockSize>,
+    read_pct: u8,
+    qd: u32,
+    threads: u32,
+    direct: bool,
+    size_bytes: Option<u64>,
+    distribution: Distribution,
+    fsync_every: Option<u64>,
+    rate_iops: Option<u64>,
+}
+
+impl Params {
+    fn of(j: &JobResult) -> Params {
+        let job = &j.job;
+        // A whole block device has no chosen size: its span is the thing compared.
+        let size_bytes = job.size_bytes.or(match j.target.kind {
+            TargetKind::File if j.target.size_bytes > 0 => Some(j.target.size_bytes),
+            _ => None,
+        });
+        Params {
+            rw: job.rw,
+            bs: job.bs.clone(),
+            read_pct: job.effective_read_pct(),
+            qd: job.qd,
+            threads: job.threads,
+            direct: job.direct,
+            size_bytes,
+            distribution: job.distribution,
+            fsync_every: job.fsync_every,
+            rate_iops: job.rate_iops,
+        }
+    }
+
+    fn random(&self) -> bool {
+        self.rw.is_random()
+    }
+
+    /// Reads and writes both present.
+    fn mixed(&self) -> bool {
+        self.read_pct > 0 && self.read_pct < 100
+    }
+
+    /// What a row is about, before the parameters that must also agree.
+    fn same_shape(&self, o: &Params) -> bool {
+        self.random() == o.random() && self.bs == o.bs && self.read_pct == o.read_pct
+    }
+
+    fn bs_text(&self) -> String {
+        if self.bs.len() == 1 {
+            format_size(self.bs[0].bytes)
+        } else {
+            self.bs
+                .iter()
+                .map(|b| format!("{}/{}", format_size(b.bytes), b.weight))
+                .collect::<Vec<_>>()
+                .join(":")
+        }
+    }
+
+    fn mix_text(&self) -> String {
+        match self.read_pct {
+            100 => "read".to_string(),
+            0 => "write".to_string(),
+            p => format!("{p} % read"),
+        }
+    }
+
+    fn pattern(&self) -> &'static str {
+        if self.random() { "random" } else { "sequential" }
+    }
+
+    fn queue_text(&self) -> String {
+        let mut s = format!("qd{} x{}", self.qd, self.threads);
+        if !self.direct {
+            s.push_str(" buffered");
+        }
+        s
+    }
+
+    /// `randread 4k qd1 x1`, as `Job::summary` writes it.
+    fn summary(&self) -> String {
+        let mut s = format!("{} {} {}", self.rw.name(), self.bs_text(), self.queue_text());
+        if self.rw.is_mixed() {
+            s.insert_str(
+                s.find(" qd").unwrap_or(s.len()),
+                &format!(" {}% read", self.read_pct),
+            );
+        }
+        s
+    }
+
+    fn workload(&self) -> Workload {
+        Workload {
+            rw: self.rw.name(),
+            bs: self.bs_text(),
+            bs_split: self.bs.clone(),
+            read_pct: self.read_pct,
+            qd: self.qd,
+            threads: self.threads,
+            direct: self.direct,
+            size_bytes: self.size_bytes,
+            distribution: self.distribution,
+            fsync_every: self.fsync_every,
+            rate_iops: self.rate_iops,
+        }
+    }
+
+    fn class(&self, dir: Direction) -> Option<WorkloadClass> {
+        if self.mixed() {
+            return (dir == Direction::Total).then_some(WorkloadClass::Mixed);
+        }
+        let inflight = self.qd.saturating_mul(self.threads);
+        let min_bs = self.bs.iter().map(|b| b.bytes).min().unwrap_or(0);
+        let max_bs = self.bs.iter().map(|b| b.bytes).max().unwrap_or(0);
+        if !self.random() && min_bs >= LARGE_BLOCK_BYTES {
+            Some(WorkloadClass::SequentialLarge)
+        } else if self.random() && max_bs <= SMALL_BLOCK_BYTES && inflight == 1 {
+            Some(WorkloadClass::RandomSmallQd1)
+        } else if self.random() && max_bs <= SMALL_BLOCK_BYTES && inflight >= DEEP_QUEUE {
+            Some(WorkloadClass::RandomSmallDeep)
+        } else {
+            None
+        }
+    }
+}
+
+/// The parameters that differ, named as a reader would say them.
+fn differences(base: &Params, other: &Params) -> Vec<String> {
+    let mut out = Vec::new();
+    let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "none".into());
+    if base.rw != other.rw {
+        out.push(format!("access {} vs {}", base.rw.name(), other.rw.name()));
+    }
+    if base.bs != other.bs {
+        out.push(format!("block size {} vs {}", base.bs_text(), other.bs_text()));
+    }
+    if base.read_pct != other.read_pct {
+        out.push(format!("read share {} % vs {} %", base.read_pct, other.read_pct));
+    }
+    if base.qd != other.qd {
+        out.push(format!("queue depth {} vs {}", base.qd, other.qd));
+    }
+    if base.threads != other.threads {
+        out.push(format!("threads {} vs {}", base.threads, other.threads));
+    }
+    if base.direct != other.direct {
+        let name = |d: bool| if d { "direct" } else { "buffered" };
+        out.push(format!("{} vs {}", name(base.direct), name(other.direct)));
+    }
+    if let (Some(a), Some(b)) = (base.size_bytes, other.size_bytes)
+        && a != b
+    {
+        out.push(format!("test size {} vs {}", bytes_human(a), bytes_human(b)));
+    }
+    if base.distribution != other.distribution {
+        out.push(format!(
+            "distribution {} vs {}",
+            distribution_text(&base.distribution),
+            distribution_text(&other.distribution)
+        ));
+    }
+    if base.fsync_every != other.fsync_every {
+        out.push(format!(
+            "fsync_every {} vs {}",
+            opt(base.fsync_every),
+            opt(other.fsync_every)
+        ));
+    }
+    if base.rate_iops != other.rate_iops {
+        out.push(format!(
+            "rate_iops {} vs {}",
+            opt(base.rate_iops),
+            opt(other.rate_iops)
+        ));
+    }
+    out
+}
+
+fn distribution_text(d: &Distribution) -> String {
+    match d {
+        Distribution::Uniform => "uniform".into(),
+        Distribution::Zipf { theta } => format!("zipf:{theta}"),
+        Distribution::Pareto { h } => format!("pareto:{h}"),
+        Distribution::Hotspot { io_pct, space_pct } => format!("hotspot:{io_pct}/{space_pct}"),
+    }
+}
+
+/// One job's one direction, from one target.
+#[derive(Debug, Clone)]
+struct Measurement {
+    target: usize,
+    test: Option<String>,
+    dir: Direction,
+    params: Params,
+    iops: f64,
+    bytes_per_sec: f64,
+    lat_mean_ns: f64,
+    lat_p99_ns: Option<f64>,
+}
+
+impl Measurement {
+    fn value(&self, metric: Metric) -> Option<f64> {
+        match metric {
+            Metric::Mbps => Some(self.bytes_per_sec / 1e6),
+            Metric::Iops => Some(self.iops),
+            Metric::LatMean => Some(self.lat_mean_ns),
+            Metric::LatP99 => self.lat_p99_ns,
+        }
+    }
+}
+
+fn p99(d: &DirectionResult) -> Option<f64> {
+    d.lat_ns.percentiles.get("99.000000").map(|v| *v as f64)
+}
+
+fn measurements(targets: &[Target]) -> Vec<Measurement> {
+    let mut out = Vec::new();
+    for (ti, t) in targets.iter().enumerate() {
+        for run in &t.runs {
+            for j in &run.jobs {
+                let params = Params::of(j);
+                let one = |dir, d: &DirectionResult| Measurement {
+                    target: ti,
+                    test: j.test.clone(),
+                    dir,
+                    params: params.clone(),
+                    iops: d.iops,
+                    bytes_per_sec: d.bytes_per_sec,
+                    lat_mean_ns: d.lat_ns.mean,
+                    lat_p99_ns: p99(d),
+                };
+                if let Some(r) = &j.read {
+                    out.push(one(Direction::Read, r));
+                }
+                if let Some(w) = &j.write {
+                    out.push(one(Direction::Write, w));
+                }
+                if let (Some(r), Some(w)) = (&j.read, &j.write)
+                    && r.ops + w.ops > 0
+                {
+                    // The mixed job as a whole: what a mixed workload's user gets.
+                    let ops = (r.ops + w.ops) as f64;
+                    out.push(Measurement {
+                        target: ti,
+                        test: j.test.clone(),
+                        dir: Direction::Total,
+                        params: params.clone(),
+                        iops: r.iops + w.iops,
+                        bytes_per_sec: r.bytes_per_sec + w.bytes_per_sec,
+                        lat_mean_ns: (r.lat_ns.mean * r.ops as f64 + w.lat_ns.mean * w.ops as f64) / ops,
+                        lat_p99_ns: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Measurements grouped into one row, before values are computed.
+struct Group {
+    test: Option<String>,
+    dir: Direction,
+    members: Vec<Measurement>,
+}
+
+impl Group {
+    fn targets(&self) -> Vec<usize> {
+        let mut t: Vec<usize> = self.members.iter().map(|m| m.target).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    }
+    fn disjoint(&self, other: &Group) -> bool {
+        let mine = self.targets();
+        other.targets().iter().all(|t| !mine.contains(t))
+    }
+    fn params(&self) -> &Params {
+        &self.members[0].params
+    }
+}
+
+fn group(all: Vec<Measurement>) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for m in all {
+        let found = groups.iter_mut().find(|g| {
+            g.dir == m.dir
+                && match (&g.test, &m.test) {
+                    (Some(a), Some(b)) => a == b,
+                    (None, None) => *g.params() == m.params,
+                    _ => false,
+                }
+        });
+        match found {
+            Some(g) => g.members.push(m),
+            None => groups.push(Group {
+                test: m.test.clone(),
+                dir: m.dir,
+                members: vec![m],
+            }),
+        }
+    }
+    // Targets without test names (imports, plain runs), or naming the same
+    // workload differently, join a test's row by identical parameters: always right.
+    join(&mut groups, false, |a, b| {
+        ((a.test.is_some() || b.test.is_some()) && a.params() == b.params()).then_some(0)
+    });
+    // Then rows of one shape that no target has twice become one row, marked
+    // not comparable: only two rows that are each other's unique closest.
+    join(&mut groups, true, |a, b| {
+        ((a.test.is_none() || b.test.is_none()) && a.params().same_shape(b.params()))
+            .then(|| differences(a.params(), b.params()).len())
+    });
+    groups
+}
+
+/// Merges pairs of groups that share a direction, have no target in common
+/// and `fit` (lower score = closer), the later into the earlier so rows
+/// keep run order. `strict`: a pair merges only when no other pair touching
+/// either group scores as low, so a row is never given to its second-best match.
+fn join(groups: &mut Vec<Group>, strict: bool, fits: impl Fn(&Group, &Group) -> Option<usize>) {
+    loop {
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        for a in 0..groups.len() {
+            for b in a + 1..groups.len() {
+                if groups[a].dir != groups[b].dir || !groups[a].disjoint(&groups[b]) {
+                    continue;
+                }
+                let score = [fits(&groups[a], &groups[b]), fits(&groups[b], &groups[a])]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                if let Some(score) = score {
+                    pairs.push((score, a, b));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        let pick = pairs.iter().find(|(s, a, b)| {
+            !strict
+                || pairs
+                    .iter()
+                    .filter(|(s2, a2, b2)| (a2 == a || b2 == b || a2 == b || b2 == a) && s2 <= s)
+                    .count()
+                    == 1
+        });
+        let Some(&(_, a, b)) = pick else { return };
+        let moved = groups.remove(b);
+        if groups[a].test.is_none() {
+            groups[a].test = moved.test.clone();
+        }
+        groups[a].members.extend(moved.members);
+    }
+}
+
+pub(super) fn build_rows(targets: &[Target], summaries: &[TargetSummary], opts: &CompareOptions) -> Vec<Row> {
+    let groups = group(measurements(targets));
+    let mut rows: Vec<Row> = groups
+        .into_iter()
+        .map(|g| row(g, targets.len(), summaries, opts))
+        .collect();
+    order(&mut rows, opts.by);
+    rows
+}
+
+fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOptions) -> Row {
+    let base = opts.baseline;
+    // The baseline's parameters are the reference; without it, the first target's.
+    let reference = g
+        .members
+        .iter()
+        .find(|m| m.target == base)
+        .unwrap_or(&g.members[0])
+        .params
+        .clone();
+    let mut cells: Vec<Option<Cell>> = (0..n_targets)
+        .map(|t| cell(&g, t, &reference, opts.metric))
+        .collect();
+    let base_cell = cells[base].clone();
+    let mut reasons = Vec::new();
+    for (t, c) in cells.iter_mut().enumerate() {
+        let Some(c) = c else { continue };
+        if let Some(why) = &c.not_comparable {
+            reasons.push(format!("{}: {why}", summaries[t].name));
+        }
+        compare_to_base(c, base_cell.as_ref(), t == base);
+        prices(c, &summaries[t], &summaries[base], opts.metric);
+    }
+    let test = g.test.clone();
+    let key = match &test {
+        Some(t) => format!("test:{t}:{}", g.dir.name()),
+        None => format!("{}:{}", reference.summary(), g.dir.name()),
+    };
+    let (section, label) = naming(&test, g.dir, &reference, opts.by);
+    Row {
+        key,
+        label,
+        section,
+        test,
+        direction: g.dir,
+        workload: reference.workload(),
+        class: reference.class(g.dir),
+        cells,
+        not_comparable: (!reasons.is_empty()).then(|| reasons.join("; ")),
+    }
+}
+
+fn cell(g: &Group, target: usize, reference: &Params, metric: Metric) -> Option<Cell> {
+    let mine: Vec<&Measurement> = g.members.iter().filter(|m| m.target == target).collect();
+    let values: Vec<f64> = mine.iter().filter_map(|m| m.value(metric)).collect();
+    if values.is_empty() {
+        return None;
+    }
+    let n = mine.len() as f64;
+    let mean = |f: &dyn Fn(&Measurement) -> f64| mine.iter().map(|m| f(m)).sum::<f64>() / n;
+    let mut diffs: Vec<String> = Vec::new();
+    for m in &mine {
+        for d in differences(reference, &m.params) {
+            if !diffs.contains(&d) {
+                diffs.push(d);
+            }
+        }
+    }
+    let p99s: Vec<f64> = mine.iter().filter_map(|m| m.lat_p99_ns).collect();
+    Some(Cell {
+        value: values.iter().sum::<f64>() / values.len() as f64,
+        min: values.iter().copied().fold(f64::INFINITY, f64::min),
+        max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        repetitions: values.len(),
+        iops: mean(&|m| m.iops),
+        bytes_per_sec: mean(&|m| m.bytes_per_sec),
+        lat_mean_ns: mean(&|m| m.lat_mean_ns),
+        lat_p99_ns: (p99s.len() == mine.len()).then(|| p99s.iter().sum::<f64>() / n),
+        ratio: None,
+        noise: None,
+        not_comparable: (!diffs.is_empty()).then(|| diffs.join(", ")),
+        iops_per_price: None,
+        mbps_per_price: None,
+        value_per_price_ratio: None,
+    })
+}
+
+fn compare_to_base(c: &mut Cell, base: Option<&Cell>, is_base: bool) {
+    if is_base {
+        c.ratio = Some(1.0);
+        return;
+    }
+    let Some(b) = base else { return };
+    if c.not_comparable.is_some() || b.value <= 0.0 {
+        return;
+    }
+    c.ratio = Some(c.value / b.value);
+    c.noise = Some(noise(c, b));
+}
+
+/// A difference no larger than either side's own range (max - min over its
+/// repetitions) could come from run-to-run variation alone.
+pub(super) fn noise(c: &Cell, b: &Cell) -> Noise {
+    if c.repetitions < 2 && b.repetitions < 2 {
+        return Noise::SingleRun;
+    }
+    let spread = (c.max - c.min).max(b.max - b.min);
+    if (c.value - b.value).abs() <= spread {
+        Noise::WithinNoise
+    } else {
+        Noise::Differs
+    }
+}
+
+fn prices(c: &mut Cell, t: &TargetSummary, base: &TargetSummary, metric: Metric) {
+    let Some(month) = t.price_per_month.filter(|m| *m > 0.0) else {
+        return;
+    };
+    c.iops_per_price = Some(c.iops / month);
+    c.mbps_per_price = Some(c.bytes_per_sec / 1e6 / month);
+    if let (Some(ratio), Some(price_ratio)) = (c.ratio, t.price_ratio)
+        && ratio > 0.0
+        && base.price_per_month.is_some()
+    {
+        let oriented = if metric.is_throughput() {
+            ratio
+        } else {
+            1.0 / ratio
+        };
+        c.value_per_price_ratio = Some(oriented / price_ratio);
+    }
+}
+
+/// The section heading and first-column label of a row under `by`.
+fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String, String) {
+    // A test runs both directions and a mixed job has three rows: say which.
+    let with_dir = |s: String| {
+        if test.is_some() || p.mixed() {
+            format!("{s} {}", dir.name())
+        } else {
+            s
+        }
+    };
+    match by {
+        By::Test => (
+            String::new(),
+            with_dir(test.clone().unwrap_or_else(|| p.summary())),
+        ),
+        By::Bs => (
+            format!("{}, {}, {}", p.pattern(), p.mix_text(), p.queue_text()),
+            with_dir(p.bs_text()),
+        ),
+        By::Mix => (
+            format!("{} {}, {}", p.pattern(), p.bs_text(), p.queue_text()),
+            with_dir(p.mix_text()),
+        ),
+    }
+}
+
+/// Test order is run order; block sizes ascend; mixes go from all reads to all writes.
+fn order(rows: &mut [Row], by: By) {
+    let sections: Vec<String> = rows.iter().fold(Vec::new(), |mut acc, r| {
+        if !acc.contains(&r.section) {
+            acc.push(r.section.clone());
+        }
+        acc
+    });
+    let section_index = |r: &Row| sections.iter().position(|s| *s == r.section).unwrap_or(0);
+    let first_bs = |r: &Row| r.workload.bs_split.first().map(|b| b.bytes).unwrap_or(0);
+    match by {
+        By::Test => {}
+        By::Bs => rows.sort_by_key(|r| (section_index(r), first_bs(r), r.direction)),
+        By::Mix => rows.sort_by_key(|r| (section_index(r), 100 - r.workload.read_pct, r.direction)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(rw: Rw, bs: u64, qd: u32) -> Params {
+        Params {
+            rw,
+            bs: vec![BlockSize {
+                bytes: bs,
+                weight: 100,
+            }],
+            read_pct: match rw {
+                Rw::Read | Rw::RandRead => 100,
+                Rw::Write | Rw::RandWrite => 0,
+                _ => 50,
+            },
+            qd,
+            threads: 1,
+            direct: true,
+            size_bytes: Some(1 << 30),
+            distribution: Distribution::Uniform,
+            fsync_every: None,
+            rate_iops: None,
+        }
+    }
+
+    #[test]
+    fn classes_follow_the_seed_workloads() {
+        use WorkloadClass::*;
+        let c = |rw, bs, qd, dir| params(rw, bs, qd).class(dir);
+        assert_eq!(c(Rw::Read, 1 << 20, 8, Direction::Read), Some(SequentialLarge));
+        assert_eq!(
+            c(Rw::Write, 128 << 10, 32, Direction::Write),
+            Some(SequentialLarge)
+        );
+        assert_eq!(c(Rw::RandRead, 4096, 1, Direction::Read), Some(RandomSmallQd1));
+        assert_eq!(
+            c(Rw::RandWrite, 4096, 32, Direction::Write),
+            Some(RandomSmallDeep)
+        );
+        assert_eq!(c(Rw::RandRead, 4096, 4, Direction::Read), None);
+        assert_eq!(c(Rw::RandRead, 64 << 10, 1, Direction::Read), None);
+        assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Total), Some(Mixed));
+        assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Read), None);
+    }
+
+    #[test]
+    fn differences_name_the_parameter() {
+        let a = params(Rw::RandRead, 4096, 1);
+        let mut b = a.clone();
+        b.qd = 32;
+        b.direct = false;
+        b.size_bytes = Some(4 << 30);
+        assert_eq!(
+            differences(&a, &b),
+            vec![
+                "queue depth 1 vs 32",
+                "direct vs buffered",
+                "test size 1.0 GiB vs 4.0 GiB"
+            ]
+        );
+        b.size_bytes = None;
+        assert_eq!(
+            differences(&a, &b).len(),
+            2,
+            "an unknown size is not a difference"
+        );
+    }
+
+    #[test]
+    fn noise_is_judged_against_either_sides_range() {
+        let cell = |value: f64, min: f64, max: f64, repetitions: usize| Cell {
+            value,
+            min,
+            max,
+            repetitions,
+            iops: 0.0,
+            bytes_per_sec: 0.0,
+            lat_mean_ns: 0.0,
+            lat_p99_ns: None,
+            ratio: None,
+            noise: None,
+            not_comparable: None,
+            iops_per_price: None,
+            mbps_per_price: None,
+            value_per_price_ratio: None,
+        };
+        assert_eq!(
+            noise(&cell(100.0, 100.0, 100.0, 1), &cell(90.0, 90.0, 90.0, 1)),
+            Noise::SingleRun
+        );
+        assert_eq!(
+            noise(&cell(100.0, 95.0, 105.0, 3), &cell(92.0, 92.0, 92.0, 1)),
+            Noise::WithinNoise
+        );
+        assert_eq!(
+            noise(&cell(100.0, 99.0, 101.0, 3), &cell(92.0, 91.0, 93.0, 3)),
+            Noise::Differs
+        );
+    }
+}

@@ -1,0 +1,331 @@
+//! Output formats as pure functions from a grid of cells to text: the
+//! terminal table, Markdown, CSV (RFC 4180). Reports build a `Grid` once and
+//! pick the writer, so every format shows the same rows.
+
+use comfy_table::CellAlignment;
+
+use super::format::{mb_per_sec, rate, utc};
+use super::run_table::new_table;
+use crate::metrics::RunResult;
+use crate::store::RunSummary;
+
+/// What `--format` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned columns for a terminal
+    Table,
+    /// GitHub-flavoured Markdown tables
+    Markdown,
+    /// Comma-separated values, one header line (RFC 4180 quoting)
+    Csv,
+    /// One JSON document (docs/json.md)
+    Json,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Markdown => "markdown",
+            Format::Csv => "csv",
+            Format::Json => "json",
+        }
+    }
+}
+
+/// A header and rows of text cells; the first `left` columns (names) are
+/// left-aligned, the others (numbers) right-aligned.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Grid {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub left: usize,
+}
+
+impl Grid {
+    pub fn new<S: Into<String>>(header: impl IntoIterator<Item = S>) -> Grid {
+        Grid {
+            header: header.into_iter().map(Into::into).collect(),
+            rows: Vec::new(),
+            left: 1,
+        }
+    }
+
+    pub fn push<S: Into<String>>(&mut self, row: impl IntoIterator<Item = S>) {
+        self.rows.push(row.into_iter().map(Into::into).collect());
+    }
+
+    pub fn to_table(&self) -> String {
+        let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
+        let mut t = new_table(&header);
+        for row in &self.rows {
+            t.add_row(row.clone());
+        }
+        for i in 0..self.left {
+            if let Some(c) = t.column_mut(i) {
+                c.set_cell_alignment(CellAlignment::Left);
+            }
+        }
+        format!("{t}\n")
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let cell = |s: &str| s.replace('|', "\\|");
+        let mut out = String::new();
+        out.push_str(&format!(
+            "| {} |\n",
+            self.header
+                .iter()
+                .map(|h| cell(h))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+        let rule: Vec<&str> = (0..self.header.len())
+            .map(|i| if i < self.left { "---" } else { "--:" })
+            .collect();
+        out.push_str(&format!("|{}|\n", rule.join("|")));
+        for row in &self.rows {
+            out.push_str(&format!(
+                "| {} |\n",
+                row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        out
+    }
+
+    /// CSV with a header line; no trailing commentary, so the output loads as is.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            out.push_str(&row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// A number for CSV: fixed decimals, no unit, empty when absent.
+pub fn num(x: Option<f64>, decimals: usize) -> String {
+    match x {
+        Some(x) if x.is_finite() => format!("{x:.decimals$}"),
+        _ => String::new(),
+    }
+}
+
+/// `kura history` as a grid; `raw` keeps machine units (CSV), else human units.
+pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
+    if raw {
+        let mut g = Grid::new([
+            "id",
+            "started_unix_s",
+            "label",
+            "price",
+            "suite",
+            "hostname",
+            "jobs",
+            "target",
+            "workload",
+            "iops",
+            "bytes_per_sec",
+            "incomplete",
+        ]);
+        for r in runs {
+            g.push([
+                r.id.to_string(),
+                r.started_unix_s.to_string(),
+                r.label.clone().unwrap_or_default(),
+                r.price.clone().unwrap_or_default(),
+                r.suite.clone().unwrap_or_default(),
+                r.hostname.clone(),
+                r.jobs.to_string(),
+                r.target.clone(),
+                r.workload.clone(),
+                num(Some(r.iops), 3),
+                num(Some(r.bytes_per_sec), 0),
+                r.incomplete.to_string(),
+            ]);
+        }
+        return g;
+    }
+    let mut g = Grid::new([
+        "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "",
+    ]);
+    g.left = 7;
+    for r in runs {
+        g.push([
+            r.id.to_string(),
+            utc(r.started_unix_s),
+            r.label.clone().unwrap_or_default(),
+            r.price.clone().unwrap_or_default(),
+            r.suite.clone().unwrap_or_default(),
+            r.target.clone(),
+            if r.jobs > 1 {
+                format!("{} (+{} jobs)", r.workload, r.jobs - 1)
+            } else {
+                r.workload.clone()
+            },
+            rate(r.iops),
+            mb_per_sec(r.bytes_per_sec),
+            if r.incomplete { "incomplete" } else { "" }.to_string(),
+        ]);
+    }
+    g
+}
+
+/// One stored run as one row per job and direction.
+pub fn run_grid(run: &RunResult, raw: bool) -> Grid {
+    let p = |d: &crate::metrics::DirectionResult, key: &str| d.lat_ns.percentiles.get(key).copied();
+    if raw {
+        let mut g = Grid::new([
+            "run_id",
+            "job",
+            "test",
+            "direction",
+            "target",
+            "rw",
+            "bs",
+            "read_pct",
+            "qd",
+            "threads",
+            "direct",
+            "engine",
+            "elapsed_ns",
+            "ops",
+            "bytes",
+            "errors",
+            "iops",
+            "bytes_per_sec",
+            "lat_min_ns",
+            "lat_mean_ns",
+            "lat_stddev_ns",
+            "lat_max_ns",
+            "lat_p50_ns",
+            "lat_p99_ns",
+            "lat_p99.9_ns",
+        ]);
+        for j in &run.jobs {
+            for (dir, d) in j.directions() {
+                let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+                g.push([
+                    run.id.map(|i| i.to_string()).unwrap_or_default(),
+                    j.job.name.clone(),
+                    j.test.clone().unwrap_or_default(),
+                    dir.to_string(),
+                    j.target.path.clone(),
+                    j.job.rw.name().to_string(),
+                    j.job.bs_text(),
+                    j.job.effective_read_pct().to_string(),
+                    j.job.qd.to_string(),
+                    j.job.threads.to_string(),
+                    j.job.direct.to_string(),
+                    j.engine.clone(),
+                    j.elapsed_ns.to_string(),
+                    d.ops.to_string(),
+                    d.bytes.to_string(),
+                    d.errors.to_string(),
+                    num(Some(d.iops), 3),
+                    num(Some(d.bytes_per_sec), 0),
+                    d.lat_ns.min.to_string(),
+                    num(Some(d.lat_ns.mean), 1),
+                    num(Some(d.lat_ns.stddev), 1),
+                    d.lat_ns.max.to_string(),
+                    opt(p(d, "50.000000")),
+                    opt(p(d, "99.000000")),
+                    opt(p(d, "99.900000")),
+                ]);
+            }
+        }
+        return g;
+    }
+    use super::format::{latency, mib_per_sec};
+    let mut g = Grid::new([
+        "job",
+        "test",
+        "direction",
+        "workload",
+        "IOPS",
+        "MB/s",
+        "MiB/s",
+        "errors",
+        "lat mean",
+        "p99",
+        "max",
+    ]);
+    g.left = 4;
+    for j in &run.jobs {
+        for (dir, d) in j.directions() {
+            g.push([
+                j.job.name.clone(),
+                j.test.clone().unwrap_or_default(),
+                dir.to_string(),
+                j.job.summary(),
+                rate(d.iops),
+                mb_per_sec(d.bytes_per_sec),
+                mib_per_sec(d.bytes_per_sec),
+                d.errors.to_string(),
+                latency(d.lat_ns.mean),
+                p(d, "99.000000").map(|v| latency(v as f64)).unwrap_or_default(),
+                latency(d.lat_ns.max as f64),
+            ]);
+        }
+    }
+    g
+}
+
+/// The lines above a Markdown run table: what, where, when.
+pub fn run_heading(run: &RunResult) -> String {
+    let mut out = format!(
+        "## kura run {} · {} · host {}",
+        run.id.map(|i| i.to_string()).unwrap_or_default(),
+        utc(run.started_unix_s),
+        run.host.hostname
+    );
+    if let Some(label) = &run.label {
+        out.push_str(&format!(" · label \"{label}\""));
+    }
+    if let Some(price) = &run.price {
+        out.push_str(&format!(" · price {price}"));
+    }
+    if let Some(suite) = &run.suite {
+        out.push_str(&format!(" · suite {suite}"));
+    }
+    out.push_str("\n\n");
+    if run.incomplete {
+        out.push_str("**INCOMPLETE**: the run was stopped early; the numbers cover what ran.\n\n");
+    }
+    for w in &run.warnings {
+        out.push_str(&format!("- warning: {w}\n"));
+    }
+    if !run.warnings.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_only_what_needs_it() {
+        let mut g = Grid::new(["a", "b"]);
+        g.push(["x,y", "say \"hi\""]);
+        g.push(["plain", ""]);
+        assert_eq!(g.to_csv(), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\nplain,\n");
+    }
+
+    #[test]
+    fn markdown_escapes_pipes_and_aligns_numbers_right() {
+        let mut g = Grid::new(["test", "MB/s"]);
+        g.push(["a|b", "1.0"]);
+        assert_eq!(g.to_markdown(), "| test | MB/s |\n|---|--:|\n| a\\|b | 1.0 |\n");
+    }
+}

@@ -1,0 +1,86 @@
+//! Snapshot tests: the suite tables rendered from fixed stored runs.
+
+use super::fixtures::{job, run};
+use crate::metrics::repeats::summarize_tests;
+use crate::spec::Rw;
+
+#[test]
+fn mark_grid() {
+    let r = run(
+        "mark:default",
+        vec![
+            job("SEQ1M Q8T1", Rw::Read, 1 << 20, 100, Some(400), None),
+            job("SEQ1M Q8T1", Rw::Read, 1 << 20, 100, Some(360), None),
+            job("SEQ1M Q8T1", Rw::Write, 1 << 20, 0, None, Some(200)),
+            job("SEQ1M Q8T1", Rw::Write, 1 << 20, 0, None, Some(210)),
+            job("RND4K Q1T1", Rw::RandRead, 4096, 100, Some(5000), None),
+            job("RND4K Q1T1", Rw::RandRead, 4096, 100, Some(5100), None),
+            job("RND4K Q1T1", Rw::RandWrite, 4096, 0, None, Some(3000)),
+            job("RND4K Q1T1", Rw::RandWrite, 4096, 0, None, Some(2900)),
+        ],
+    );
+    let grid = super::mark_grid::render(&summarize_tests(&r), super::mark_grid::MarkUnit::MbPerSec, false);
+    let expected = "\
+───────────────────────────────────────────────────────────────────────
+ test         Read MB/s   (mean)   Write MB/s   (mean)   runs   spread 
+───────────────────────────────────────────────────────────────────────
+ SEQ1M Q8T1      419.43   398.46       220.20   214.96      2     11 % 
+ RND4K Q1T1       20.89    20.68        12.29    12.08      2      3 % 
+───────────────────────────────────────────────────────────────────────
+";
+    assert_eq!(grid, expected, "\n{grid}");
+    let iops = super::mark_grid::render(&summarize_tests(&r), super::mark_grid::MarkUnit::Iops, false);
+    assert!(iops.contains("Read IOPS") && iops.contains("5100"), "{iops}");
+}
+
+#[test]
+fn sweep_tables() {
+    // Seed section 2's 4 KiB read-only row: 404 IOPS on the SSD.
+    let r = run(
+        "sweep",
+        vec![
+            job("bs=4k mix=100/0", Rw::RandRead, 4096, 100, Some(404), None),
+            job("bs=64k mix=100/0", Rw::RandRead, 65536, 100, Some(300), None),
+            job("bs=4k mix=50/50", Rw::RandRw, 4096, 50, Some(200), Some(190)),
+        ],
+    );
+    let text = super::sweep_table::render(&super::sweep_table::rows(&r));
+    let expected = "
+100 % read
+──────────────────────────────────────────────────────────────────
+ block size   IOPS   MiB/s    MB/s   mean latency   runs   spread 
+──────────────────────────────────────────────────────────────────
+ 4k            404   1.578   1.655       232.9 µs      1          
+ 64k           300    18.8    19.7       233.3 µs      1          
+──────────────────────────────────────────────────────────────────
+
+read/write 50/50
+──────────────────────────────────────────────────────────────────
+ block size   IOPS   MiB/s    MB/s   mean latency   runs   spread 
+──────────────────────────────────────────────────────────────────
+ 4k            390   1.523   1.597       232.6 µs      1          
+──────────────────────────────────────────────────────────────────
+";
+    assert_eq!(text, expected, "\n{text}");
+}
+
+#[test]
+fn tiobench_table() {
+    let r = run(
+        "tiobench",
+        vec![
+            job("Sequential Write", Rw::Write, 4096, 0, None, Some(1000)),
+            job("Random Read", Rw::RandRead, 4096, 100, Some(500), None),
+        ],
+    );
+    let text = super::tiobench_table::render(&super::tiobench_table::rows(&r));
+    let expected = "\
+─────────────────────────────────────────────────────────────────────────────────────────────────
+ test               MiB/s   CPU %   avg lat ms   max lat ms    % >2 s   % >10 s   CPU eff   runs 
+─────────────────────────────────────────────────────────────────────────────────────────────────
+ Sequential Write    3.91   25.00        0.233        0.400   0.00000   0.00000      15.6      1 
+ Random Read         1.95   25.00        0.233        0.400   0.00000   0.00000       7.8      1 
+─────────────────────────────────────────────────────────────────────────────────────────────────
+";
+    assert_eq!(text, expected, "\n{text}");
+}

@@ -1,0 +1,106 @@
+//! tiobench's table: per test MiB/s, CPU %, average and maximum latency,
+//! the share of requests slower than 2 s and 10 s, and CPU efficiency.
+
+use super::run_table::new_table;
+use crate::metrics::RunResult;
+use crate::metrics::histogram::{decode, new_histogram, share_above};
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TiobenchRow {
+    pub test: String,
+    pub runs: usize,
+    pub bytes_per_sec: f64,
+    /// Worker CPU time over measured time, as tiobench's "CPU %".
+    pub cpu_pct: f64,
+    pub lat_mean_ns: f64,
+    pub lat_max_ns: u64,
+    pub pct_over_2s: f64,
+    pub pct_over_10s: f64,
+    /// MiB/s per CPU-second share: tiobench's "CPU Eff" (rate / (CPU % / 100)).
+    pub cpu_efficiency: f64,
+}
+
+/// One row per test; repetitions merged (their histograms added).
+pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
+    let mut tests: Vec<String> = Vec::new();
+    for j in &run.jobs {
+        if let Some(t) = &j.test
+            && !tests.contains(t)
+        {
+            tests.push(t.clone());
+        }
+    }
+    tests
+        .into_iter()
+        .map(|test| {
+            let jobs: Vec<_> = run
+                .jobs
+                .iter()
+                .filter(|j| j.test.as_deref() == Some(test.as_str()))
+                .collect();
+            let mut hist = new_histogram();
+            let (mut bytes, mut elapsed, mut cpu) = (0u64, 0u64, 0u64);
+            for j in &jobs {
+                for (_, d) in j.directions() {
+                    bytes += d.bytes;
+                    if let Some(h) = decode(&d.histogram) {
+                        let _ = hist.add(&h);
+                    }
+                }
+                elapsed += j.elapsed_ns;
+                cpu += j.cpu_user_ns + j.cpu_system_ns;
+            }
+            let secs = elapsed as f64 / 1e9;
+            let bytes_per_sec = if secs > 0.0 { bytes as f64 / secs } else { 0.0 };
+            let cpu_pct = if elapsed > 0 {
+                cpu as f64 / elapsed as f64 * 100.0
+            } else {
+                0.0
+            };
+            let mib = bytes_per_sec / (1u64 << 20) as f64;
+            TiobenchRow {
+                runs: jobs.len(),
+                bytes_per_sec,
+                cpu_pct,
+                lat_mean_ns: if hist.is_empty() { 0.0 } else { hist.mean() },
+                lat_max_ns: if hist.is_empty() { 0 } else { hist.max() },
+                pct_over_2s: share_above(&hist, 2_000_000_000) * 100.0,
+                pct_over_10s: share_above(&hist, 10_000_000_000) * 100.0,
+                cpu_efficiency: if cpu_pct > 0.0 {
+                    mib / (cpu_pct / 100.0)
+                } else {
+                    0.0
+                },
+                test,
+            }
+        })
+        .collect()
+}
+
+pub fn render(rows: &[TiobenchRow]) -> String {
+    let mut t = new_table(&[
+        "test",
+        "MiB/s",
+        "CPU %",
+        "avg lat ms",
+        "max lat ms",
+        "% >2 s",
+        "% >10 s",
+        "CPU eff",
+        "runs",
+    ]);
+    for r in rows {
+        t.add_row(vec![
+            r.test.clone(),
+            format!("{:.2}", r.bytes_per_sec / (1u64 << 20) as f64),
+            format!("{:.2}", r.cpu_pct),
+            format!("{:.3}", r.lat_mean_ns / 1e6),
+            format!("{:.3}", r.lat_max_ns as f64 / 1e6),
+            format!("{:.5}", r.pct_over_2s),
+            format!("{:.5}", r.pct_over_10s),
+            format!("{:.1}", r.cpu_efficiency),
+            r.runs.to_string(),
+        ]);
+    }
+    format!("{t}\n")
+}

@@ -1,0 +1,345 @@
+//! `kura suite bonnie` on real files: every test stored with positive rates,
+//! one-byte calls counted by the kernel, bonnie++'s CSV, refusals, Ctrl-C.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use common::{json, kura};
+use kura::fsops::bonnie::{self, Test};
+use kura::fsops::thread_io_counters;
+use predicates::prelude::*;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in("/var/tmp").unwrap()
+}
+
+/// What bonnie++ 2.00a printed here for `-s 16 -n 1 -r 0`: the layout kura's line must match.
+const BONNIE_2_00A_LINE: &str = "1.98,2.00a,refhost,1,1795317187,16M,,8192,5,2334,96,+++++,+++,+++++,+++,\
+4056,99,+++++,+++,+++++,+++,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,9455us,77us,\
+106us,4629us,107us,7995us,167us,53us,251us,539us,54us,20us";
+
+fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("kura-bonnie"))
+        .collect()
+}
+
+#[test]
+fn every_test_runs_is_stored_and_prints_like_bonnie() {
+    let dir = tmp();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .args(["suite", "bonnie"])
+        .arg(&work)
+        .args(["--size", "1m", "--files", "1", "--csv", "--label", "disk a,b"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    for needle in [
+        "------Sequential Output------ --Sequential Input- --Random-",
+        "-Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--",
+        "Name:Size etc        /sec %CP",
+        "------Sequential Create------ --------Random Create--------",
+        "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--",
+        "              files  /sec %CP",
+        "Latency          ",
+        "disk a b         1M",
+        "measure memory",
+    ] {
+        assert!(text.contains(needle), "{needle} in\n{text}");
+    }
+    // The CSV line comes last, in bonnie++ 2.00a's layout.
+    let csv = text.lines().last().unwrap();
+    let fields: Vec<&str> = csv.split(',').collect();
+    let reference: Vec<&str> = BONNIE_2_00A_LINE.split(',').collect();
+    assert_eq!(fields.len(), bonnie::Test::ALL.len() * 3 + 14);
+    assert_eq!(fields.len(), reference.len(), "{csv}");
+    assert_eq!(fields[0], "1.98");
+    assert_eq!(
+        (fields[2], fields[3], fields[5], fields[6]),
+        ("disk a b", "1", "1M", "")
+    );
+    assert_eq!((fields[7], fields[8]), ("8192", "5"));
+    assert_eq!(fields[21], "1", "thousands of files");
+    for latency in &fields[38..] {
+        assert!(
+            latency.ends_with("us") || latency.ends_with("ms"),
+            "{latency} in {csv}"
+        );
+    }
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+
+    let v = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(v["run"]["suite"], "bonnie");
+    assert_eq!(v["run"]["incomplete"], false);
+    let jobs = v["run"]["jobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs.iter().map(|j| j["test"].as_str().unwrap()).collect();
+    let all: Vec<&str> = Test::ALL.iter().map(|t| t.name()).collect();
+    assert_eq!(names, all);
+    let per_char = &jobs[0];
+    assert_eq!(per_char["job"]["bs"][0]["bytes"], 1);
+    assert_eq!(per_char["write"]["ops"], 1 << 20, "one call per byte");
+    assert_eq!(per_char["write"]["bytes"], 1 << 20);
+    assert_eq!(jobs[1]["write"]["ops"], 128, "1 MiB in 8 KiB blocks");
+    assert_eq!(jobs[3]["read"]["ops"], 1 << 20);
+    let seeks = &jobs[5];
+    assert_eq!(seeks["read"]["ops"], 8192);
+    assert_eq!(seeks["job"]["threads"], 5);
+    let rewrites = seeks["write"]["ops"].as_u64().unwrap();
+    assert!(
+        (600..1050).contains(&rewrites),
+        "about one seek in ten rewrites: {rewrites}"
+    );
+    for (job, counted) in jobs[6..]
+        .iter()
+        .zip(["write", "read", "write", "write", "read", "write"])
+    {
+        assert_eq!(job[counted]["ops"], 1024, "{}", job["test"]);
+    }
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 12);
+    for r in rows {
+        assert!(r["rate"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["lat_max_ns"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["cpu_pct"].as_f64().unwrap() >= 0.0, "{r}");
+        assert_eq!(r["runs"], 1);
+    }
+    assert_eq!(rows[0]["unit"], "K/sec");
+    assert_eq!(rows[5]["unit"], "/sec");
+}
+
+#[test]
+fn per_char_tests_make_one_system_call_per_byte() {
+    let dir = tmp();
+    let cfg = bonnie::Config::new(dir.path().to_path_buf(), 1 << 20, 8192, 0);
+    let stop = Arc::new(AtomicBool::new(false));
+    // The I/O tests run on this thread (the seekers have their own), so this
+    // thread's counters in /proc hold exactly the calls kura made.
+    let before = thread_io_counters().unwrap();
+    let run = bonnie::run(&cfg, &stop, &|_| {}).unwrap();
+    let after = thread_io_counters().unwrap();
+    let delta = |k: &str| after[k] - before[k];
+    let job = |t: Test| {
+        run.jobs
+            .iter()
+            .find(|j| j.test.as_deref() == Some(t.name()))
+            .unwrap()
+    };
+    let put_char = job(Test::PutChar).write.as_ref().unwrap();
+    assert_eq!((put_char.ops, put_char.bytes), (1 << 20, 1 << 20));
+    let writes = put_char.ops
+        + job(Test::PutBlock).write.as_ref().unwrap().ops
+        + job(Test::Rewrite).write.as_ref().unwrap().ops;
+    assert_eq!(delta("syscw"), writes, "write(2) calls the kernel counted");
+    assert_eq!(delta("wchar"), 3 << 20, "bytes the kernel counted as written");
+    let get_char = job(Test::GetChar).read.as_ref().unwrap();
+    assert_eq!((get_char.ops, get_char.bytes), (1 << 20, 1 << 20));
+    let reads = get_char.ops
+        + job(Test::GetBlock).read.as_ref().unwrap().ops
+        + job(Test::Rewrite).read.as_ref().unwrap().ops;
+    // The rest are kura reading /proc and /sys for the facts of the target.
+    let other_reads = delta("syscr") - reads;
+    assert!(other_reads < 2000, "{other_reads} reads besides the tests");
+    assert!(!run.incomplete);
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn bonnies_own_tools_read_the_csv() {
+    if !common::have("bon_csv2txt") || !common::have("bon_csv2html") {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .args(["--json", "suite", "bonnie"])
+            .arg(dir.path())
+            .args([
+                "--size", "2m", "--files", "0", "--chunk", "4k", "--csv", "--runs", "2",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let lines: Vec<&str> = v["csv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "one line per run");
+    for line in &lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 50);
+        assert_eq!((f[5], f[6]), ("2M", "4k"));
+        assert!(f[21..38].iter().all(|x| x.is_empty()), "no file tests: {line}");
+    }
+    let input = lines.join("\n") + "\n";
+    for (tool, expect) in [("bon_csv2txt", "2M:4k"), ("bon_csv2html", "<td")] {
+        let mut child = Command::new(tool)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(stderr.is_empty(), "{tool} complained: {stderr}");
+        assert!(stdout.contains(expect), "{tool}: {stdout}");
+    }
+    assert_eq!(v["rows"][0]["runs"], 2);
+}
+
+#[test]
+fn a_directory_without_room_is_refused_before_writing() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    if !common::have("mount") {
+        return;
+    }
+    let mnt = dir.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    common::sh(&format!("mount -t tmpfs -o size=4m tmpfs {}", mnt.display()));
+    let _m = common::Mount(mnt.clone());
+    for size in [&["--size", "64m"][..], &[]] {
+        let out = kura(&db)
+            .args(["suite", "bonnie"])
+            .arg(&mnt)
+            .args(size)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "but only 4.0 MiB (4194304 bytes) is free",
+            ))
+            .get_output()
+            .stderr
+            .clone();
+        assert_eq!(String::from_utf8_lossy(&out).trim().lines().count(), 1);
+    }
+    assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let file = dir.path().join("plain");
+    std::fs::write(&file, b"x").unwrap();
+    std::fs::create_dir(dir.path().join("w")).unwrap();
+    std::fs::write(dir.path().join("w").join(bonnie::DATA_FILE), b"mine").unwrap();
+    let d = dir.path().to_str().unwrap();
+    let w = dir.path().join("w");
+    let w = w.to_str().unwrap();
+    for (args, msg) in [
+        (vec![d, "--chunk", "3k"], "--chunk: '3k' is not valid"),
+        (vec![d, "--chunk", "128"], "power of two from 256 bytes to 1m"),
+        (vec![d, "--files", "x"], "--files: 'x' is not valid"),
+        (vec![d, "--files", "2000"], "from 0 to 1024"),
+        (vec![d, "--size", "1500k"], "--size: '1500k' is not valid"),
+        (vec![d, "--size", "1q"], "--size: '1q' is not a size"),
+        (vec![d, "--size", "0", "--files", "0"], "no test to run"),
+        (vec![d, "--runs", "0"], "--runs: '0' is not valid"),
+        (vec![file.to_str().unwrap()], "is not a directory"),
+        (vec!["/nonexistent/dir"], "No such file"),
+        (vec![w, "--size", "1m"], "already exists"),
+        (
+            vec![d, "--allow-destroy", "/dev/vda"],
+            "--allow-destroy does not apply",
+        ),
+    ] {
+        let out = kura(&db)
+            .args(["suite", "bonnie"])
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg))
+            .get_output()
+            .stderr
+            .clone();
+        assert_eq!(
+            String::from_utf8_lossy(&out).trim().lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("w").join(bonnie::DATA_FILE)).unwrap(),
+        b"mine"
+    );
+}
+
+#[test]
+fn sigint_keeps_what_was_measured_and_removes_the_files() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--json", "--quiet", "suite", "bonnie"])
+        .arg(dir.path())
+        .args(["--size", "64m", "--files", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let data = dir.path().join(bonnie::DATA_FILE);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !data.exists() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out.stdout);
+    assert_eq!(v["run"]["incomplete"], true);
+    let jobs = v["run"]["jobs"].as_array().unwrap();
+    assert!(!jobs.is_empty() && jobs.len() < 12, "{} tests ran", jobs.len());
+    let last = jobs.last().unwrap();
+    assert_eq!(last["incomplete"], true);
+    assert!(last["read"]["ops"].as_u64().unwrap_or(0) + last["write"]["ops"].as_u64().unwrap_or(0) > 0);
+    assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
+    let stored = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(stored["run"]["incomplete"], true);
+    assert_eq!(stored["run"]["jobs"].as_array().unwrap().len(), jobs.len());
+}

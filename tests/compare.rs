@@ -1,0 +1,753 @@
+//! `kura compare` on fixture runs stored through `Store`: the seed
+//! comparisons' numbers give their published ratios and conclusions, and
+//! the Markdown and CSV outputs are pinned.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{json, kura};
+use kura::metrics::{
+    DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
+};
+use kura::spec::Job;
+use kura::store::Store;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
+}
+
+/// A direction measured at `iops` with blocks of `bs` bytes and mean latency `lat_ns`.
+fn dir(iops: f64, bs: u64, lat_ns: f64) -> DirectionResult {
+    let mut percentiles = BTreeMap::new();
+    percentiles.insert("99.000000".to_string(), (lat_ns * 3.0) as u64);
+    DirectionResult {
+        ops: (iops * 10.0) as u64,
+        bytes: (iops * 10.0) as u64 * bs,
+        errors: 0,
+        error_samples: Vec::new(),
+        iops,
+        bytes_per_sec: iops * bs as f64,
+        lat_ns: LatencySummary {
+            min: (lat_ns / 2.0) as u64,
+            mean: lat_ns,
+            stddev: lat_ns / 4.0,
+            max: (lat_ns * 5.0) as u64,
+            percentiles,
+        },
+        histogram: String::new(),
+    }
+}
+
+/// A job from `key=value` pairs as `kura run` flags would set them, measured as given.
+fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Option<f64>) -> JobResult {
+    let mut j = Job::default();
+    j.set("size", "1g").unwrap();
+    for (k, v) in keys {
+        j.set(k, v).unwrap();
+    }
+    let bs = j.bs[0].bytes;
+    let lat = |iops: f64| 1e9 / iops * j.qd as f64;
+    JobResult {
+        test: test.map(str::to_string),
+        target: TargetFacts {
+            path: "/mnt/t/kura-test.dat".into(),
+            kind: TargetKind::File,
+            fs_type: Some("ext4".into()),
+            device: None,
+            device_model: None,
+            rotational: None,
+            size_bytes: j.size_bytes.unwrap(),
+            logical_block_bytes: 512,
+            created: true,
+        },
+        engine: "io_uring".into(),
+        elapsed_ns: 10_000_000_000,
+        ramp_ns: 0,
+        read: read.map(|r| dir(r, bs, lat(r))),
+        write: write.map(|w| dir(w, bs, lat(w))),
+        syncs: 0,
+        cpu_user_ns: 0,
+        cpu_system_ns: 0,
+        series: Vec::new(),
+        incomplete: false,
+        job: j,
+    }
+}
+
+fn run(label: &str, price: Option<&str>, jobs: Vec<JobResult>) -> RunResult {
+    RunResult {
+        id: None,
+        kura_version: "0.1.0".into(),
+        started_unix_s: 1_795_316_411,
+        label: Some(label.to_string()),
+        price: price.map(str::to_string),
+        suite: None,
+        host: HostFacts {
+            hostname: "vm1".into(),
+            ..HostFacts::default()
+        },
+        jobs,
+        incomplete: false,
+        warnings: Vec::new(),
+    }
+}
+
+fn store(db: &Path, runs: Vec<RunResult>) {
+    let mut s = Store::open(db, false).unwrap();
+    for mut r in runs {
+        s.save(&mut r).unwrap();
+    }
+}
+
+const SIZES: [&str; 6] = ["4k", "8k", "16k", "32k", "64k", "256k"];
+
+/// Seed section 2: random I/O at six block sizes, read-only, 50/50 and
+/// write-only, on a standard HDD and a standard SSD disk. The 4 KiB
+/// read-only row (203 against 404 IOPS) and the prices are the article's;
+/// the other rows are illustrative, shaped like its table (both disks are
+/// capped near 500 IOPS and 60 MiB/s).
+fn seed2(db: &Path) {
+    let hdd_read = [203.0, 197.0, 187.0, 170.0, 152.0, 98.0];
+    let ssd_read = [404.0, 401.0, 398.0, 393.0, 382.0, 240.0];
+    let hdd_write = [310.0, 300.0, 281.0, 250.0, 201.0, 110.0];
+    let ssd_write = [480.0, 478.0, 470.0, 455.0, 430.0, 240.0];
+    let jobs = |read: &[f64; 6], write: &[f64; 6]| {
+        let mut out = Vec::new();
+        for (i, bs) in SIZES.iter().enumerate() {
+            out.push(job(&[("rw", "randread"), ("bs", bs)], None, Some(read[i]), None));
+            out.push(job(
+                &[("rw", "randrw"), ("read_pct", "50"), ("bs", bs)],
+                None,
+                Some(read[i] * 0.6),
+                Some(write[i] * 0.6),
+            ));
+            out.push(job(
+                &[("rw", "randwrite"), ("bs", bs)],
+                None,
+                None,
+                Some(write[i]),
+            ));
+        }
+        out
+    };
+    store(
+        db,
+        vec![
+            run("HDD", Some("659.46 JPY/month"), jobs(&hdd_read, &hdd_write)),
+            run("SSD", Some("1,075.20 JPY/month"), jobs(&ssd_read, &ssd_write)),
+        ],
+    );
+}
+
+fn stdout(db: &Path, args: &[&str]) -> String {
+    let out = kura(db).args(args).assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn seed2_gives_the_published_ratio_and_price_conclusion() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed2(&db);
+    // The baseline is named, not first: ratios are SSD/HDD as the article printed them.
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "compare",
+                "SSD",
+                "HDD",
+                "--baseline",
+                "HDD",
+                "--metric",
+                "iops",
+                "--by",
+                "bs",
+                "--format",
+                "json",
+            ],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(v["baseline"], 1);
+    assert_eq!(v["better"], "higher");
+    assert_eq!(v["unit"], "IOPS");
+    let rows = v["rows"].as_array().unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["workload"]["bs"] == "4k" && r["workload"]["read_pct"] == 100)
+        .unwrap();
+    assert_eq!(row["section"], "random, read, qd1 x1");
+    assert_eq!(row["cells"][1]["value"], 203.0);
+    assert_eq!(row["cells"][0]["value"], 404.0);
+    let ratio = row["cells"][0]["ratio"].as_f64().unwrap();
+    assert_eq!(format!("{ratio:.1}"), "2.0", "the article's ratio");
+    assert_eq!(row["cells"][0]["noise"], "single_run");
+    let ssd = &v["targets"][0];
+    assert_eq!(ssd["price_per_month"], 1075.2);
+    assert_eq!(ssd["currency"], "JPY");
+    assert_eq!(format!("{:.2}", ssd["price_ratio"].as_f64().unwrap()), "1.63");
+    // IOPS per JPY per month, and the per-price ratio beside the performance ratio.
+    let ipp = row["cells"][0]["iops_per_price"].as_f64().unwrap();
+    assert!((ipp - 404.0 / 1075.2).abs() < 1e-9);
+    let vpr = row["cells"][0]["value_per_price_ratio"].as_f64().unwrap();
+    assert!((vpr - (404.0 / 203.0) / (1075.2 / 659.46)).abs() < 1e-9);
+    // 4 KiB to 16 KiB at queue depth 1 are the small-block class; the conclusion is the article's.
+    let g = v["guidance"].as_array().unwrap();
+    let qd1 = g.iter().find(|g| g["class"] == "random_small_qd1").unwrap();
+    assert_eq!(qd1["rows"], 6, "4k, 8k and 16k, read and write");
+    assert_eq!(qd1["verdict"], "better");
+    assert!(qd1["value_per_price_ratio"].as_f64().unwrap() > 1.0);
+    // "SSD costs 1.6x but performs about 2x, so it is cheaper per unit of performance."
+    let all = g.iter().find(|g| g["class"] == "all").unwrap();
+    assert_eq!(
+        all["rows"], 18,
+        "six sizes, three cases, mixed jobs by their total"
+    );
+    let text = all["text"].as_str().unwrap();
+    assert!(text.contains("SSD is 2.00x faster than HDD by IOPS"), "{text}");
+    assert!(text.contains("at 1.63x the price of HDD"), "{text}");
+    assert!(text.contains("SSD is cheaper per performance"), "{text}");
+    // Nothing sequential was measured, and the guidance says so instead of guessing.
+    let seq = g.iter().find(|g| g["class"] == "sequential_large").unwrap();
+    assert_eq!(seq["verdict"], "not_measured");
+}
+
+#[test]
+fn seed2_markdown_is_the_articles_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed2(&db);
+    let md = stdout(
+        &db,
+        &[
+            "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs", "--format", "markdown",
+        ],
+    );
+    assert_eq!(md, SEED2_MARKDOWN, "got:\n{md}");
+}
+
+const SEED2_MARKDOWN: &str = r#"## kura compare · IOPS (higher is better) · baseline HDD · rows by block size
+
+| target | run ids | path | host | price | per month | price ratio |
+|---|---|---|---|---|--:|--:|
+| HDD (baseline) | 1 | /mnt/t/kura-test.dat | vm1 | 659.46 JPY/month | 659.46 JPY | 1.00x |
+| SSD | 2 | /mnt/t/kura-test.dat | vm1 | 1,075.20 JPY/month | 1075.20 JPY | 1.63x |
+
+### random, read, qd1 x1
+
+| block size | HDD IOPS | SSD IOPS | SSD/HDD | HDD IOPS per JPY/month | SSD IOPS per JPY/month | SSD/HDD per JPY (price 1.63x) |
+|---|--:|--:|--:|--:|--:|--:|
+| 4k | 203 | 404 | 1.99x | 0.308 | 0.376 | 1.22x |
+| 8k | 197 | 401 | 2.04x | 0.299 | 0.373 | 1.25x |
+| 16k | 187 | 398 | 2.13x | 0.284 | 0.370 | 1.31x |
+| 32k | 170 | 393 | 2.31x | 0.258 | 0.366 | 1.42x |
+| 64k | 152 | 382 | 2.51x | 0.230 | 0.355 | 1.54x |
+| 256k | 98.0 | 240 | 2.45x | 0.149 | 0.223 | 1.50x |
+
+### random, 50 % read, qd1 x1
+
+| block size | HDD IOPS | SSD IOPS | SSD/HDD | HDD IOPS per JPY/month | SSD IOPS per JPY/month | SSD/HDD per JPY (price 1.63x) |
+|---|--:|--:|--:|--:|--:|--:|
+| 4k read | 122 | 242 | 1.99x | 0.185 | 0.225 | 1.22x |
+| 4k write | 186 | 288 | 1.55x | 0.282 | 0.268 | 0.95x |
+| 4k total | 308 | 530 | 1.72x | 0.467 | 0.493 | 1.06x |
+| 8k read | 118 | 241 | 2.04x | 0.179 | 0.224 | 1.25x |
+| 8k write | 180 | 287 | 1.59x | 0.273 | 0.267 | 0.98x |
+| 8k total | 298 | 527 | 1.77x | 0.452 | 0.491 | 1.08x |
+| 16k read | 112 | 239 | 2.13x | 0.170 | 0.222 | 1.31x |
+| 16k write | 169 | 282 | 1.67x | 0.256 | 0.262 | 1.03x |
+| 16k total | 281 | 521 | 1.85x | 0.426 | 0.484 | 1.14x |
+| 32k read | 102 | 236 | 2.31x | 0.155 | 0.219 | 1.42x |
+| 32k write | 150 | 273 | 1.82x | 0.227 | 0.254 | 1.12x |
+| 32k total | 252 | 509 | 2.02x | 0.382 | 0.473 | 1.24x |
+| 64k read | 91.2 | 229 | 2.51x | 0.138 | 0.213 | 1.54x |
+| 64k write | 121 | 258 | 2.14x | 0.183 | 0.240 | 1.31x |
+| 64k total | 212 | 487 | 2.30x | 0.321 | 0.453 | 1.41x |
+| 256k read | 58.8 | 144 | 2.45x | 0.0892 | 0.134 | 1.50x |
+| 256k write | 66.0 | 144 | 2.18x | 0.100 | 0.134 | 1.34x |
+| 256k total | 125 | 288 | 2.31x | 0.189 | 0.268 | 1.42x |
+
+### random, write, qd1 x1
+
+| block size | HDD IOPS | SSD IOPS | SSD/HDD | HDD IOPS per JPY/month | SSD IOPS per JPY/month | SSD/HDD per JPY (price 1.63x) |
+|---|--:|--:|--:|--:|--:|--:|
+| 4k | 310 | 480 | 1.55x | 0.470 | 0.446 | 0.95x |
+| 8k | 300 | 478 | 1.59x | 0.455 | 0.445 | 0.98x |
+| 16k | 281 | 470 | 1.67x | 0.426 | 0.437 | 1.03x |
+| 32k | 250 | 455 | 1.82x | 0.379 | 0.423 | 1.12x |
+| 64k | 201 | 430 | 2.14x | 0.305 | 0.400 | 1.31x |
+| 256k | 110 | 240 | 2.18x | 0.167 | 0.223 | 1.34x |
+
+### Guidance
+
+- sequential large-block: no comparable rows measured on both SSD and HDD.
+- random small-block, queue depth 1: SSD is 1.81x faster than HDD by IOPS (6 rows, 1.55x to 2.13x); at 1.63x the price of HDD, SSD gives 1.11x the IOPS per JPY/month: SSD is cheaper per performance.
+- random small-block, deep queue: no comparable rows measured on both SSD and HDD.
+- mixed read/write: SSD is 1.98x faster than HDD by IOPS (6 rows, 1.72x to 2.31x); at 1.63x the price of HDD, SSD gives 1.22x the IOPS per JPY/month: SSD is cheaper per performance.
+- all rows: SSD is 2.00x faster than HDD by IOPS (18 rows, 1.55x to 2.51x); at 1.63x the price of HDD, SSD gives 1.23x the IOPS per JPY/month: SSD is cheaper per performance.
+
+Ratios are target / HDD of IOPS; higher is better.
+Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
+"#;
+
+/// Seed section 1's scale: a physical server against a cloud drive, each
+/// CrystalDiskMark test repeated three times.
+fn seed1(db: &Path) {
+    let mark = |label: &str, seq: [f64; 3], rnd: [f64; 3], seq8: [f64; 3]| {
+        let mut jobs = Vec::new();
+        for ((s, r), s8) in seq.iter().zip(rnd).zip(seq8) {
+            jobs.push(job(
+                &[("rw", "read"), ("bs", "1m"), ("qd", "8")],
+                Some("SEQ1M Q8T1"),
+                Some(s8 * 1e6 / (1 << 20) as f64),
+                None,
+            ));
+            jobs.push(job(
+                &[("rw", "read"), ("bs", "1m"), ("qd", "1")],
+                Some("SEQ1M Q1T1"),
+                Some(s * 1e6 / (1 << 20) as f64),
+                None,
+            ));
+            jobs.push(job(
+                &[("rw", "randread"), ("bs", "4k"), ("qd", "1")],
+                Some("RND4K Q1T1"),
+                Some(r * 1e6 / 4096.0),
+                None,
+            ));
+        }
+        let mut r = run(label, None, jobs);
+        r.suite = Some("mark:default".into());
+        r
+    };
+    store(
+        db,
+        vec![
+            mark(
+                "physical",
+                [120.0, 118.0, 122.0],
+                [0.687, 0.690, 0.684],
+                [300.0, 250.0, 350.0],
+            ),
+            mark(
+                "cloud fast",
+                [363.4, 350.0, 371.0],
+                [90.94, 70.0, 110.0],
+                [320.0, 300.0, 340.0],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn seed1_csv_is_pinned() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed1(&db);
+    let csv = stdout(&db, &["compare", "physical", "cloud fast", "--format", "csv"]);
+    assert_eq!(csv, SEED1_CSV, "got:\n{csv}");
+}
+
+const SEED1_CSV: &str = r#"section,row,test,direction,rw,bs,read_pct,qd,threads,direct,size_bytes,target,baseline,repetitions,metric,unit,value,min,max,iops,bytes_per_sec,lat_mean_ns,lat_p99_ns,ratio,better,noise,not_comparable,price_per_month,currency,iops_per_price,mbps_per_price,value_per_price_ratio
+,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,physical,true,3,mbps,MB/s,300.000,250.000,350.000,286.102,300000000,28494636.7,85483910,1.0000,higher,,,,,,,
+,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,cloud fast,false,3,mbps,MB/s,320.000,300.000,340.000,305.176,320000000,26282934.4,78848803,1.0667,higher,within_noise,,,,,,
+,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,120.000,118.000,122.000,114.441,120000000,8739752.0,26219255,1.0000,higher,,,,,,,
+,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,361.467,350.000,371.000,344.721,361466667,2902580.5,8707741,3.0122,higher,differs,,,,,,
+,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,0.687,0.684,0.690,167.725,687000,5962230.1,17886690,1.0000,higher,,,,,,,
+,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,90.313,70.000,110.000,22049.154,90313333,46930.4,140791,131.4605,higher,differs,,,,,,
+"#;
+
+#[test]
+fn seed1_table_shows_noise_and_guidance() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed1(&db);
+    let out = stdout(&db, &["compare", "physical", "cloud fast"]);
+    assert!(out.contains("SEQ1M Q8T1 read"), "{out}");
+    assert!(out.contains("1.07x (noise)"), "within the runs' spread: {out}");
+    assert!(out.contains("3.01x"), "{out}");
+    assert!(
+        out.contains("sequential large-block: cloud fast is 1.79x faster than physical by MB/s"),
+        "{out}"
+    );
+    assert!(
+        out.contains("random small-block, queue depth 1: cloud fast is 131.46x faster"),
+        "{out}"
+    );
+    assert!(out.contains("MB/s = 10^6 bytes/s"), "{out}");
+    // The same numbers with the other run as the baseline, by its label.
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "--json",
+                "compare",
+                "physical",
+                "cloud fast",
+                "--baseline",
+                "cloud fast",
+            ],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(v["baseline"], 1);
+    let r = &v["rows"][1]["cells"][0];
+    assert_eq!(format!("{:.4}", r["ratio"].as_f64().unwrap()), "0.3320");
+}
+
+#[test]
+fn latency_ratios_say_lower_is_better() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed2(&db);
+    let v = json(stdout(&db, &["--json", "compare", "HDD", "SSD", "--metric", "lat-mean"]).as_bytes());
+    assert_eq!(v["better"], "lower");
+    assert_eq!(v["unit"], "ns");
+    let row = &v["rows"][0];
+    assert_eq!(row["label"], "randread 4k qd1 x1");
+    // Fixture latency is 1 s / IOPS: the SSD's is half the HDD's.
+    let ratio = row["cells"][1]["ratio"].as_f64().unwrap();
+    assert!((ratio - 203.0 / 404.0).abs() < 1e-9);
+    let all = v["guidance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["class"] == "all")
+        .unwrap();
+    assert!(
+        all["text"]
+            .as_str()
+            .unwrap()
+            .contains("SSD is 2.00x faster than HDD by mean latency")
+    );
+    let table = stdout(&db, &["compare", "HDD", "SSD", "--metric", "lat-p99"]);
+    assert!(table.contains("p99 latency (lower is better)"), "{table}");
+    assert!(
+        table.contains("Ratios are target / HDD of p99 latency; lower is better."),
+        "{table}"
+    );
+}
+
+#[test]
+fn differing_parameters_are_not_comparable_and_named() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    store(
+        &db,
+        vec![
+            run(
+                "qd1",
+                None,
+                vec![job(&[("rw", "randread"), ("qd", "1")], None, Some(200.0), None)],
+            ),
+            run(
+                "qd32",
+                None,
+                vec![job(&[("rw", "randread"), ("qd", "32")], None, Some(5000.0), None)],
+            ),
+            run(
+                "4g buffered",
+                None,
+                vec![job(
+                    &[
+                        ("rw", "randread"),
+                        ("qd", "1"),
+                        ("size", "4g"),
+                        ("buffered", "true"),
+                    ],
+                    None,
+                    Some(90000.0),
+                    None,
+                )],
+            ),
+        ],
+    );
+    let v = json(stdout(&db, &["--json", "compare", "qd1", "qd32", "4g buffered"]).as_bytes());
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "one row, not three half-empty ones: {rows:?}");
+    let cells = &rows[0]["cells"];
+    assert_eq!(cells[1]["not_comparable"], "queue depth 1 vs 32");
+    assert_eq!(
+        cells[2]["not_comparable"],
+        "direct vs buffered, test size 1.0 GiB vs 4.0 GiB"
+    );
+    assert!(cells[1]["ratio"].is_null());
+    let table = stdout(&db, &["compare", "qd1", "qd32"]);
+    assert!(table.contains("not comparable: queue depth 1 vs 32"), "{table}");
+    assert!(table.contains("1 row(s) are not comparable"), "{table}");
+    // Mark tests match by name; the same test on a bigger file is not comparable.
+    let mark = |label: &str, size: &str, mbps: f64| {
+        let mut r = run(
+            label,
+            None,
+            vec![job(
+                &[("rw", "read"), ("bs", "1m"), ("qd", "8"), ("size", size)],
+                Some("SEQ1M Q8T1"),
+                Some(mbps),
+                None,
+            )],
+        );
+        r.suite = Some("mark:default".into());
+        r
+    };
+    store(&db, vec![mark("1g", "1g", 400.0), mark("4g", "4g", 100.0)]);
+    let v = json(stdout(&db, &["--json", "compare", "1g", "4g"]).as_bytes());
+    assert_eq!(v["rows"][0]["label"], "SEQ1M Q8T1 read");
+    assert_eq!(v["rows"][0]["not_comparable"], "4g: test size 1.0 GiB vs 4.0 GiB");
+}
+
+#[test]
+fn runs_sharing_a_label_are_repetitions_with_repeats() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let one = |label: &str, iops: f64| {
+        run(
+            label,
+            None,
+            vec![job(&[("rw", "randread")], None, Some(iops), None)],
+        )
+    };
+    store(
+        &db,
+        vec![
+            one("a", 1000.0),
+            one("a", 1100.0),
+            one("a", 900.0),
+            one("b", 1050.0),
+            one("b", 1060.0),
+        ],
+    );
+    // Without --repeats a shared label is ambiguous; --latest takes the newest.
+    let out = kura(&db)
+        .args(["compare", "a", "b"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'a' matches 3 runs (3, 2, 1); give a run id, or add --latest"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let v = json(
+        stdout(
+            &db,
+            &["--json", "compare", "a", "b", "--latest", "--metric", "iops"],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(v["targets"][0]["run_ids"], serde_json::json!([3]));
+    assert_eq!(v["rows"][0]["cells"][1]["noise"], "single_run");
+    let v = json(
+        stdout(
+            &db,
+            &["--json", "compare", "a", "b", "--repeats", "--metric", "iops"],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(v["targets"][0]["name"], "a");
+    assert_eq!(v["targets"][0]["run_ids"], serde_json::json!([1, 2, 3]));
+    let cells = &v["rows"][0]["cells"];
+    assert_eq!(cells[0]["repetitions"], 3);
+    assert_eq!(cells[0]["value"], 1000.0);
+    assert_eq!(cells[1]["repetitions"], 2);
+    assert_eq!(cells[1]["noise"], "within_noise", "55 IOPS apart, runs 200 apart");
+    let all = v["guidance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["class"] == "all")
+        .unwrap();
+    assert_eq!(all["verdict"], "within_noise");
+    assert!(all["text"].as_str().unwrap().contains("b and a do not differ"));
+}
+
+#[test]
+fn currencies_are_never_mixed() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let one = |label: &str, price: &str| {
+        run(
+            label,
+            Some(price),
+            vec![job(&[("rw", "randread")], None, Some(400.0), None)],
+        )
+    };
+    store(
+        &db,
+        vec![one("jp", "1075.20 JPY/month"), one("us", "0.01 USD/hour")],
+    );
+    let v = json(stdout(&db, &["--json", "compare", "jp", "us", "--metric", "iops"]).as_bytes());
+    let month = v["targets"][1]["price_per_month"].as_f64().unwrap();
+    assert!((month - 7.3).abs() < 1e-9, "0.01 USD/hour over 730 hours");
+    assert!(v["targets"][1]["price_ratio"].is_null());
+    assert!(v["rows"][0]["cells"][1]["value_per_price_ratio"].is_null());
+    let ipp = v["rows"][0]["cells"][1]["iops_per_price"].as_f64().unwrap();
+    assert!((ipp - 400.0 / 7.3).abs() < 1e-9);
+    let w = v["warnings"].as_array().unwrap();
+    assert!(
+        w.iter()
+            .any(|w| w.as_str().unwrap().contains("different currencies (JPY, USD)")),
+        "{w:?}"
+    );
+    let all = v["guidance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["class"] == "all")
+        .unwrap();
+    assert!(!all["text"].as_str().unwrap().contains("cheaper"));
+}
+
+/// Each bad input: exit 2, one line naming the problem.
+fn refused(db: &Path, args: &[&str], message: &str) {
+    let out = kura(db)
+        .current_dir(db.parent().unwrap())
+        .args(args)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(message),
+        "{args:?}: expected '{message}' in: {stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed2(&db);
+    refused(&db, &["compare", "HDD", "nope"], "no run matches 'nope'");
+    refused(&db, &["compare", "HDD"], "give at least two runs");
+    refused(&db, &["compare", "HDD", "1"], "run 1 is named twice");
+    refused(
+        &db,
+        &["compare", "HDD", "SSD", "--baseline", "nope"],
+        "no run matches 'nope'",
+    );
+    refused(
+        &db,
+        &["compare", "HDD", "SSD", "--json", "--format", "csv"],
+        "--json and --format csv disagree",
+    );
+    for bad in ["1075,20 JPY/month", "1075.20 JPY", "cheap", "10 USD/week"] {
+        refused(&db, &["label", "HDD", "--price", bad], "--price: '");
+        refused(&db, &["run", "--price", bad, "--size", "1m"], "is not a price");
+    }
+    assert!(
+        !dir.path().join("kura-test.dat").exists(),
+        "refused before creating a test file"
+    );
+    // A stored price kura cannot read (an older database) is named with its fix.
+    let mut s = Store::open(&db, false).unwrap();
+    s.set_label(1, None, Some("about 600 yen")).unwrap();
+    refused(
+        &db,
+        &["compare", "HDD", "SSD"],
+        "fix it with `kura label 1 --price",
+    );
+}
+
+#[test]
+fn history_and_show_speak_every_format() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    seed1(&db);
+    let md = stdout(&db, &["history", "--format", "markdown"]);
+    assert!(md.starts_with("| id | date | label | price | suite | target | workload | IOPS | MB/s |  |\n|---|---|---|---|---|---|---|--:|--:|--:|\n| 2 |"), "{md}");
+    let csv = stdout(&db, &["history", "--format", "csv"]);
+    assert!(csv.starts_with("id,started_unix_s,label,price,suite,hostname,jobs,target,workload,iops,bytes_per_sec,incomplete\n2,1795316411,cloud fast,,mark:default,vm1,9,"), "{csv}");
+    let v = json(stdout(&db, &["history", "--format", "json"]).as_bytes());
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    let csv = stdout(&db, &["show", "physical", "--format", "csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 9, "a header and one line per job and direction");
+    assert!(
+        lines[1].starts_with(
+            "1,job,SEQ1M Q8T1,read,/mnt/t/kura-test.dat,read,1m,100,8,1,true,io_uring,10000000000,"
+        ),
+        "{csv}"
+    );
+    let md = stdout(&db, &["show", "physical", "--format", "markdown"]);
+    assert!(md.starts_with("## kura run 1 · 2026-11-22 03:00:11 UTC · host vm1 · label \"physical\" · suite mark:default\n\n| job |"), "{md}");
+    // A mark run asked for JSON by --format is JSON, as with --json.
+    let v = json(stdout(&db, &["show", "physical", "--format", "json"]).as_bytes());
+    assert_eq!(v["run"]["label"], "physical");
+}
+
+#[test]
+fn unnamed_runs_join_a_suite_test_by_its_parameters() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut mark = run(
+        "mark",
+        None,
+        vec![
+            job(
+                &[("rw", "randread"), ("qd", "32")],
+                Some("RND4K Q32T1"),
+                Some(9000.0),
+                None,
+            ),
+            job(
+                &[("rw", "randread"), ("qd", "1")],
+                Some("RND4K Q1T1"),
+                Some(300.0),
+                None,
+            ),
+        ],
+    );
+    mark.suite = Some("mark:default".into());
+    store(
+        &db,
+        vec![
+            mark,
+            // Like an imported fio run or a plain `kura run`: no test names.
+            run(
+                "plain",
+                None,
+                vec![job(&[("rw", "randread"), ("qd", "1")], None, Some(600.0), None)],
+            ),
+            run(
+                "small file",
+                None,
+                vec![job(
+                    &[("rw", "randread"), ("qd", "1"), ("size", "16m")],
+                    None,
+                    Some(900.0),
+                    None,
+                )],
+            ),
+        ],
+    );
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "--json",
+                "compare",
+                "mark",
+                "plain",
+                "small file",
+                "--metric",
+                "iops",
+            ],
+        )
+        .as_bytes(),
+    );
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{}", serde_json::to_string_pretty(rows).unwrap());
+    let q1 = &rows[1];
+    assert_eq!(q1["label"], "RND4K Q1T1 read");
+    assert_eq!(q1["cells"][1]["ratio"], 2.0, "identical parameters: comparable");
+    // The closest test (queue depth 1, not 32) takes the 16 MiB run, marked.
+    assert_eq!(q1["cells"][2]["not_comparable"], "test size 1.0 GiB vs 16.0 MiB");
+    assert!(rows[0]["cells"][1].is_null());
+}

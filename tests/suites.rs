@@ -1,0 +1,188 @@
+//! Suites on real files: every repetition stored, the tables' shapes, and bad input.
+
+mod common;
+
+use common::{json, kura};
+use predicates::prelude::*;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in("/var/tmp").unwrap()
+}
+
+#[test]
+fn sweep_stores_every_point_and_repetition() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .current_dir(dir.path())
+            .args([
+                "--json",
+                "sweep",
+                "--bs",
+                "4k,64k",
+                "--read-pct",
+                "100,50,0",
+                "--runtime",
+                "150ms",
+            ])
+            .args(["--size", "16m", "--runs", "2", "--label", "disk-a"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(v["run"]["jobs"].as_array().unwrap().len(), 2 * 3 * 2);
+    assert_eq!(v["run"]["suite"], "sweep");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[0]["test"], "bs=4k mix=100/0");
+    assert_eq!(rows[3]["test"], "bs=64k mix=50/50");
+    assert_eq!(rows[3]["bs_bytes"], 65536);
+    assert_eq!(rows[3]["runs"], 2);
+    // A 50/50 point reads and writes.
+    let mixed = v["run"]["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["test"] == "bs=4k mix=50/50")
+        .unwrap();
+    assert!(mixed["read"]["ops"].as_u64().unwrap() > 0 && mixed["write"]["ops"].as_u64().unwrap() > 0);
+    assert!(!dir.path().join("kura-test.dat").exists());
+    let table = kura(&db)
+        .args(["show", "disk-a"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8_lossy(&table);
+    for needle in [
+        "100 % read",
+        "read/write 50/50",
+        "100 % write",
+        "block size",
+        "MiB/s",
+        "64k",
+    ] {
+        assert!(table.contains(needle), "{needle} in {table}");
+    }
+}
+
+#[test]
+fn sweep_bad_input_is_refused() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    for (args, msg) in [
+        (vec!["sweep", "--bs", ""], "the list is empty"),
+        (vec!["sweep", "--read-pct", "150"], "each mix must be 0..100"),
+        (vec!["sweep", "--pattern", "zigzag"], "--pattern: 'zigzag'"),
+        (vec!["sweep", "--preset", "iso"], "unknown preset 'iso'"),
+        (vec!["sweep", "--runs", "0"], "--runs: '0' is not valid"),
+    ] {
+        kura(&db)
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+    }
+}
+
+#[test]
+fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .args(["--json", "suite", "tiobench"])
+            .arg(dir.path())
+            .args([
+                "--threads",
+                "3",
+                "--file-size",
+                "2m",
+                "--random-ops",
+                "100",
+                "--runs",
+                "2",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let jobs = v["run"]["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 4 * 2);
+    let seq_write = &jobs[0];
+    assert_eq!(seq_write["test"], "Sequential Write");
+    // Each of 3 threads writes its whole 2 MiB file once.
+    assert_eq!(seq_write["write"]["bytes"], 3 * (2 << 20));
+    let random_read = &jobs[7];
+    assert_eq!(random_read["test"], "Random Read");
+    assert_eq!(random_read["read"]["ops"], 300);
+    let rows = v["rows"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["test"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "Sequential Write",
+            "Random Write",
+            "Sequential Read",
+            "Random Read"
+        ]
+    );
+    for r in rows {
+        assert_eq!(r["runs"], 2);
+        assert!(r["bytes_per_sec"].as_f64().unwrap() > 0.0);
+        assert!(r["lat_max_ns"].as_u64().unwrap() as f64 >= r["lat_mean_ns"].as_f64().unwrap());
+        assert_eq!(r["pct_over_10s"], 0.0);
+    }
+    // The per-thread files are gone afterwards.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("kura-tiobench"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let table = kura(&db)
+        .args(["show", "latest"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8_lossy(&table);
+    for needle in [
+        "MiB/s",
+        "CPU %",
+        "avg lat ms",
+        "max lat ms",
+        "% >2 s",
+        "% >10 s",
+        "CPU eff",
+        "Random Read",
+    ] {
+        assert!(table.contains(needle), "{needle} in {table}");
+    }
+}
+
+#[test]
+fn a_file_system_without_room_is_refused_before_writing() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    if !common::have("mount") {
+        return;
+    }
+    let mnt = dir.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    common::sh(&format!("mount -t tmpfs -o size=4m tmpfs {}", mnt.display()));
+    let _m = common::Mount(mnt.clone());
+    kura(&db)
+        .current_dir(&mnt)
+        .args(["mark", "--size", "64m", "--runs", "1", "--runtime", "100ms"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("free"));
+    assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0, "nothing written");
+}
