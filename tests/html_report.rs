@@ -48,7 +48,7 @@ fn mark_report_has_bars_per_test_with_values_and_ratios() {
         assert!(html.contains(&format!(">{v}<")), "bar value {v}");
     }
     // The ratio chart against the first run: 363.4 / 180.2 MB/s.
-    assert!(html.contains("Throughput relative to Physical RAID5"));
+    assert!(html.contains("MB/s relative to Physical RAID5"));
     assert!(html.contains(">2.02×<"));
     assert_eq!(ids.len(), 2);
     if !have("chromium") {
@@ -100,6 +100,10 @@ fn sweep_report_has_a_chart_per_mix_with_a_line_per_target() {
     assert!(html.contains(">203<") && html.contains(">404<"));
     assert!(html.contains(">1.99<"));
     assert!(html.contains("659.46 JPY/month"));
+    // Seed 2's conclusion, from kura compare: the SSD costs 1.63x and performs
+    // 1.99x, so it gives 1.22x the performance per yen.
+    assert!(html.contains(">1.63×<") && html.contains(">1.22×<"));
+    assert!(html.contains("Guidance, from the measured rows"));
     if !have("chromium") {
         return;
     }

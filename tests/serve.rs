@@ -90,13 +90,13 @@ fn pages_downloads_and_errors() {
     // A comparison of ticked runs, as the list's form sends it.
     let cmp = get(addr, &format!("/compare?run={}&run={}", ids[2], ids[3]));
     assert_eq!(cmp.status, 200);
-    assert!(cmp.body.contains("Throughput relative to Standard HDD"));
+    assert!(cmp.body.contains("MB/s relative to Standard HDD"));
     let ratios = get(
         addr,
-        &format!("/compare.csv?run={}&run={}&table=ratios", ids[2], ids[3]),
+        &format!("/compare.csv?run={}&run={}&table=comparison", ids[2], ids[3]),
     );
     assert_eq!(ratios.status, 200);
-    assert!(ratios.body.contains("bs=4k mix=100/0,read,"));
+    assert!(ratios.body.contains("bs=4k mix=100/0 read,read,"));
     assert!(get(addr, &format!("/compare.json?runs={},{}", ids[2], ids[3])).status == 200);
 
     // Errors: unknown ids 404, malformed parameters 400.
@@ -242,7 +242,7 @@ fn served_pages_in_chromium() {
     let url = format!("{base}/compare?run={}&run={}", ids[0], ids[1]);
     let cmp = dump_dom(&url);
     for needle in [
-        "Throughput relative to Physical RAID5",
+        "MB/s relative to Physical RAID5",
         "Read, 1.0 GiB test file",
         ">2.02×<",
     ] {

@@ -2,8 +2,8 @@
 //! SVG, no script, no network) for `kura report`, and the same content for
 //! the pages of `kura serve`. Every user-derived string is escaped on output.
 
+pub mod comparison;
 pub mod jobs;
-pub mod ratios;
 pub mod suites;
 pub mod summary;
 pub mod table;
@@ -158,7 +158,7 @@ pub fn report(runs: &[RunResult], exports: Option<Exports>) -> Page {
     page.html(&format!("<h1>{}</h1>", esc(&title)));
     summary::section(&mut page, runs, &names);
     if runs.len() > 1 {
-        ratios::section(&mut page, runs, &names);
+        comparison::section(&mut page, runs);
     }
     suites::mark_section(&mut page, runs, &names);
     suites::sweep_section(&mut page, runs, &names);

@@ -1,0 +1,254 @@
+//! Several runs side by side, from `kura compare`'s `Comparison`: its
+//! targets (prices), its rows (the baseline is the first run; values are
+//! means of the repetitions, with their noise verdict), its guidance, and
+//! the ratios as horizontal bars around 1. Only the drawing is here.
+
+use std::fmt::Write;
+
+use super::table::{Cell, Table, Value};
+use super::{Page, figure};
+use crate::metrics::RunResult;
+use crate::report::compare::render::value_text;
+use crate::report::compare::{self, CompareOptions, Comparison, Noise};
+use crate::report::svg::{self, HBarChart, esc};
+
+pub fn section(page: &mut Page, runs: &[RunResult]) {
+    page.html(r#"<section id="comparison"><h2>Comparison</h2>"#);
+    let opts = CompareOptions::default();
+    let c = match compare::build(runs, &opts) {
+        Ok(c) => c,
+        Err(e) => {
+            // A price stored before prices were checked must not hide the
+            // comparison: compare without prices and say why.
+            page.html(&format!(
+                r#"<div class="banner warn">Prices left out of the comparison: {}</div>"#,
+                esc(&e.to_string())
+            ));
+            let unpriced: Vec<RunResult> = runs
+                .iter()
+                .cloned()
+                .map(|mut r| {
+                    r.price = None;
+                    r
+                })
+                .collect();
+            match compare::build(&unpriced, &opts) {
+                Ok(c) => c,
+                Err(e) => {
+                    page.html(&format!(
+                        r#"<p class="note">{}</p></section>"#,
+                        esc(&e.to_string())
+                    ));
+                    return;
+                }
+            }
+        }
+    };
+    let base = &c.targets[c.baseline].name;
+    page.html(&format!(
+        r#"<p class="note">As <code>kura compare</code> puts them: baseline {}; rows matched by suite test, else by identical workload; values are means of the repetitions.</p>"#,
+        esc(base)
+    ));
+    if c.rows.iter().any(|r| {
+        r.cells
+            .iter()
+            .enumerate()
+            .any(|(t, cell)| t != c.baseline && cell.is_some())
+    }) {
+        page.html(r#"<div class="charts">"#);
+        page.html(&figure(
+            &svg::hbar_chart(&ratio_chart(&c)),
+            &format!(
+                "Each run's {} over {base}'s, per row; above 1 is faster. Rows whose parameters differ have no bar.",
+                c.metric.title()
+            ),
+        ));
+        page.html("</div>");
+    } else {
+        page.html(r#"<p class="note">No row of the baseline was measured by another run.</p>"#);
+    }
+    page.table(targets_table(&c));
+    page.table(rows_table(&c));
+    let mut notes = String::new();
+    for w in &c.warnings {
+        let _ = write!(notes, "<li>{}</li>", esc(w));
+    }
+    if !notes.is_empty() {
+        page.html(&format!(r#"<ul class="warnings">{notes}</ul>"#));
+    }
+    if !c.guidance.is_empty() {
+        let items: String = c
+            .guidance
+            .iter()
+            .map(|g| format!("<li>{}</li>", esc(&g.text)))
+            .collect();
+        page.html(&format!(
+            r#"<h3>Guidance, from the measured rows</h3><ul class="guidance">{items}</ul>"#
+        ));
+    }
+    page.html("</section>");
+}
+
+fn others(c: &Comparison) -> Vec<usize> {
+    (0..c.targets.len()).filter(|t| *t != c.baseline).collect()
+}
+
+fn row_name(r: &compare::Row) -> String {
+    if r.section.is_empty() {
+        r.label.clone()
+    } else {
+        format!("{}: {}", r.section, r.label)
+    }
+}
+
+pub fn ratio_chart(c: &Comparison) -> HBarChart {
+    let ratios: Vec<f64> = c
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter().flatten().filter_map(|cell| cell.ratio))
+        .filter(|r| *r > 0.0)
+        .collect();
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    HBarChart {
+        title: format!("{} relative to {}", c.metric.title(), c.targets[c.baseline].name),
+        x_title: "ratio to baseline (×)".to_string(),
+        rows: c.rows.iter().map(row_name).collect(),
+        series: others(c)
+            .into_iter()
+            .map(|t| {
+                (
+                    c.targets[t].name.clone(),
+                    c.rows
+                        .iter()
+                        .map(|r| r.cells[t].as_ref().and_then(|cell| cell.ratio))
+                        .collect(),
+                )
+            })
+            .collect(),
+        value_fmt: |v| format!("{v:.2}×"),
+        reference: Some((1.0, c.targets[c.baseline].name.clone())),
+        // Ratios are products: 0.5× and 2× sit as far from 1 on a log axis.
+        log: hi / lo.min(1.0) > 8.0 || hi.max(1.0) / lo > 8.0,
+    }
+}
+
+fn targets_table(c: &Comparison) -> Table {
+    let mut t = Table::new(
+        "comparison-targets",
+        "Compared targets",
+        &[
+            "target",
+            "runs",
+            "path",
+            "host",
+            "price",
+            "per month",
+            "price ratio",
+        ],
+    )
+    .with_export_columns(&[
+        "target",
+        "run_ids",
+        "path",
+        "host",
+        "price",
+        "price_per_month",
+        "price_ratio",
+    ]);
+    for (i, s) in c.targets.iter().enumerate() {
+        let ids: Vec<String> = s.run_ids.iter().map(|i| i.to_string()).collect();
+        t.rows.push(vec![
+            Cell::shown(
+                if i == c.baseline {
+                    format!("{} (baseline)", s.name)
+                } else {
+                    s.name.clone()
+                },
+                Value::Text(s.name.clone()),
+            ),
+            Cell::text(ids.join(", ")),
+            Cell::text(match &s.device_model {
+                Some(m) => format!("{} ({m})", s.path),
+                None => s.path.clone(),
+            }),
+            Cell::text(s.hostname.as_str()),
+            Cell::opt_text(s.price_text.as_deref()),
+            match (s.price_per_month, &s.currency) {
+                (Some(m), Some(cur)) => Cell::num(m, format!("{m:.2} {cur}")),
+                _ => Cell::empty(),
+            },
+            match s.price_ratio {
+                Some(r) => Cell::num(r, format!("{r:.2}×")),
+                None => Cell::empty(),
+            },
+        ]);
+    }
+    t
+}
+
+/// The rows as `kura compare` prints them; downloads carry the numbers.
+fn rows_table(c: &Comparison) -> Table {
+    let base = &c.targets[c.baseline].name;
+    let unit = c.metric.title();
+    let mut shown: Vec<String> = vec!["row".into(), "direction".into()];
+    let mut exported = shown.clone();
+    for t in &c.targets {
+        shown.push(format!("{} {unit}", t.name));
+        exported.push(format!("{} {}", t.name, c.unit));
+    }
+    let others = others(c);
+    let priced = others.iter().any(|t| c.targets[*t].price_ratio.is_some());
+    for t in &others {
+        shown.push(format!("{}/{base}", c.targets[*t].name));
+        exported.push(format!("{} ratio", c.targets[*t].name));
+        if priced {
+            shown.push(format!("{} per price vs {base}", c.targets[*t].name));
+            exported.push(format!("{} value_per_price_ratio", c.targets[*t].name));
+        }
+    }
+    let mut t = Table::new(
+        "comparison",
+        &format!("{unit}, relative to {base}"),
+        &shown.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
+    for r in &c.rows {
+        let mut row = vec![Cell::text(row_name(r)), Cell::text(r.direction.name())];
+        for cell in &r.cells {
+            row.push(match cell {
+                Some(cell) => {
+                    let mut text = value_text(c.metric, cell.value);
+                    if cell.repetitions > 1 && cell.value > 0.0 {
+                        let _ = write!(text, " ±{:.1}%", (cell.max - cell.min) / 2.0 / cell.value * 100.0);
+                    }
+                    Cell::num(cell.value, text)
+                }
+                None => Cell::text("-"),
+            });
+        }
+        for t in &others {
+            let cell = r.cells[*t].as_ref();
+            row.push(match cell {
+                None => Cell::text("-"),
+                Some(cell) => match (&cell.not_comparable, cell.ratio) {
+                    (Some(why), _) => Cell::shown(format!("not comparable: {why}"), Value::Null),
+                    (None, Some(x)) if cell.noise == Some(Noise::WithinNoise) => {
+                        Cell::num(x, format!("{x:.2}× (noise)"))
+                    }
+                    (None, Some(x)) => Cell::num(x, format!("{x:.2}×")),
+                    (None, None) => Cell::text("-"),
+                },
+            });
+            if priced {
+                row.push(match cell.and_then(|cell| cell.value_per_price_ratio) {
+                    Some(v) => Cell::num(v, format!("{v:.2}×")),
+                    None => Cell::text("-"),
+                });
+            }
+        }
+        t.rows.push(row);
+    }
+    t
+}
