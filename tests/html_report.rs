@@ -51,6 +51,31 @@ fn mark_report_has_bars_per_test_with_values_and_ratios() {
     assert!(html.contains("MB/s relative to Physical RAID5"));
     assert!(html.contains(">2.02×<"));
     assert_eq!(ids.len(), 2);
+    // A real `kura mark` (null engine) gets the same charts, for its own file size.
+    kura(&db)
+        .args([
+            "mark",
+            "--engine",
+            "null",
+            "--runs",
+            "1",
+            "--runtime",
+            "100ms",
+            "--size",
+            "8m",
+        ])
+        .args(["--label", "null mark"])
+        .assert()
+        .success();
+    let real = dir.path().join("real-mark.html");
+    kura(&db)
+        .args(["report", "null mark", "-o"])
+        .arg(&real)
+        .assert()
+        .success();
+    let real = std::fs::read_to_string(&real).unwrap();
+    assert!(real.contains(r#"aria-label="Read, 8.0 MiB test file""#));
+    assert!(real.contains(r#"data-name="null mark""#));
     if !have("chromium") {
         return;
     }
@@ -104,6 +129,31 @@ fn sweep_report_has_a_chart_per_mix_with_a_line_per_target() {
     // 1.99x, so it gives 1.22x the performance per yen.
     assert!(html.contains(">1.63×<") && html.contains(">1.22×<"));
     assert!(html.contains("Guidance, from the measured rows"));
+    // A real `kura sweep` (null engine) charts the same way.
+    kura(&db)
+        .args([
+            "sweep",
+            "--engine",
+            "null",
+            "--bs",
+            "4k,64k",
+            "--read-pct",
+            "100,50",
+        ])
+        .args(["--runtime", "200ms", "--size", "8m", "--label", "null sweep"])
+        .assert()
+        .success();
+    let real = dir.path().join("real-sweep.html");
+    kura(&db)
+        .args(["report", "null sweep", "-o"])
+        .arg(&real)
+        .assert()
+        .success();
+    let real = std::fs::read_to_string(&real).unwrap();
+    for mix in ["random, 100 % read", "random, 50/50 read/write"] {
+        assert!(real.contains(&format!("IOPS by block size, {mix}")), "{mix}");
+    }
+    assert!(real.contains(r#"data-name="null sweep""#));
     if !have("chromium") {
         return;
     }
