@@ -1,9 +1,11 @@
 //! One file per verb: each turns its arguments into library calls.
 
+pub mod explain;
 pub mod history;
 pub mod label;
 pub mod mark;
 pub mod run;
+pub mod run_file;
 pub mod show;
 
 use std::path::PathBuf;
@@ -66,6 +68,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     };
     match cli.command {
         Command::Run(args) => run::run(&ctx, *args),
+        Command::Explain(args) => explain::run(&ctx, args),
         Command::Mark(args) => mark::run(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),

@@ -4,7 +4,9 @@
 pub mod format;
 pub mod history;
 pub mod mark_grid;
+pub mod plan;
 pub mod run_table;
+pub mod vdbench;
 
 use std::io::Write;
 

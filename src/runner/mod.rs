@@ -3,6 +3,7 @@
 //! assembly of a `RunResult`. Formats nothing for the reader.
 
 mod group;
+mod plan;
 mod progress;
 
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
 
+pub use plan::run_plan;
 pub use progress::Progress;
 
 #[derive(Debug, Error)]
