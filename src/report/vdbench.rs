@@ -142,14 +142,19 @@ pub fn render(run: &RunResult) -> String {
         out.push('\n');
         out.push_str(&run_title(&jobs));
         out.push_str(&header());
-        let periods = jobs.iter().map(|j| j.series.len()).max().unwrap_or(0);
+        let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
+        // vdbench prints whole intervals; the sliver after the last one would show absurd rates.
+        let whole = |j: &JobResult| {
+            let full = j.series.iter().filter(|p| p.duration_ns * 100 >= interval_ns * 99).count();
+            if full > 0 { full } else { j.series.len() }
+        };
+        let periods = jobs.iter().map(|j| whole(j)).max().unwrap_or(0);
         let mut lines = vec![Line::default(); periods];
         for j in &jobs {
-            for (k, p) in j.series.iter().enumerate() {
+            for (k, p) in j.series.iter().take(periods).enumerate() {
                 lines[k].add(p);
             }
         }
-        let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
         let first_number = jobs[0].ramp_ns / interval_ns + 1;
         for (k, line) in lines.iter().enumerate() {
             out.push_str(&line.render(&(first_number + k as u64).to_string(), cores));
