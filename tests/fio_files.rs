@@ -48,9 +48,12 @@ fn examples(dir: &Path) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// Options as fio parsed them: the text given and the number fio made of it.
+type Options = HashMap<String, (String, Option<u64>)>;
+
 /// What fio's own parser set, per job: `fio --debug=parse --parse-only`
 /// prints each option it handles with its parsed value.
-fn fio_parsed(file: &Path) -> Vec<(String, HashMap<String, (String, Option<u64>)>)> {
+fn fio_parsed(file: &Path) -> Vec<(String, Options)> {
     let out = Command::new("fio")
         .args(["--debug=parse", "--parse-only"])
         .arg(file)
@@ -58,13 +61,11 @@ fn fio_parsed(file: &Path) -> Vec<(String, HashMap<String, (String, Option<u64>)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    let mut global: HashMap<String, (String, Option<u64>)> = HashMap::new();
+    let mut global: Options = HashMap::new();
     let mut jobs = Vec::new();
-    let mut section: Option<(String, HashMap<String, (String, Option<u64>)>)> = None;
+    let mut section: Option<(String, Options)> = None;
     let mut last_key: Option<String> = None;
-    let finish = |section: Option<(String, HashMap<_, _>)>,
-                  global: &mut HashMap<String, (String, Option<u64>)>,
-                  jobs: &mut Vec<_>| {
+    let finish = |section: Option<(String, Options)>, global: &mut Options, jobs: &mut Vec<_>| {
         if let Some((name, opts)) = section {
             if name == "global" {
                 global.extend(opts);
@@ -76,10 +77,19 @@ fn fio_parsed(file: &Path) -> Vec<(String, HashMap<String, (String, Option<u64>)
         }
     };
     for line in text.lines() {
-        let Some(rest) = line.strip_prefix("parse") else { continue };
+        let Some(rest) = line.strip_prefix("parse") else {
+            continue;
+        };
         // The pid is padded to a width, so the text after it may start with blanks.
-        let rest = rest.trim_start().split_once(' ').map_or("", |(_, r)| r).trim_start();
-        if let Some(name) = rest.strip_prefix("Parsing section [").and_then(|r| r.strip_suffix(']')) {
+        let rest = rest
+            .trim_start()
+            .split_once(' ')
+            .map_or("", |(_, r)| r)
+            .trim_start();
+        if let Some(name) = rest
+            .strip_prefix("Parsing section [")
+            .and_then(|r| r.strip_suffix(']'))
+        {
             finish(section.take(), &mut global, &mut jobs);
             section = Some((name.to_string(), HashMap::new()));
             last_key = None;
@@ -89,21 +99,20 @@ fn fio_parsed(file: &Path) -> Vec<(String, HashMap<String, (String, Option<u64>)
                 opts.insert(key.to_string(), (ptr.to_string(), None));
             }
             last_key = Some(key.to_string());
-        } else if let Some(out) = rest.strip_prefix("ret=0, out=") {
-            if let (Some((_, opts)), Some(key)) = (&mut section, &last_key)
-                && let Some(entry) = opts.get_mut(key)
-                && entry.1.is_none()
-            {
-                entry.1 = out.trim().parse().ok();
-            }
+        } else if let Some(out) = rest.strip_prefix("ret=0, out=")
+            && let (Some((_, opts)), Some(key)) = (&mut section, &last_key)
+            && let Some(entry) = opts.get_mut(key)
+            && entry.1.is_none()
+        {
+            entry.1 = out.trim().parse().ok();
         }
     }
     finish(section, &mut global, &mut jobs);
     jobs
 }
 
-/// Whichever of two options fio saw last in the job decides; without order, `a` wins.
-fn num(opts: &HashMap<String, (String, Option<u64>)>, key: &str) -> Option<u64> {
+/// The number fio made of `key` for the job, if the job set it.
+fn num(opts: &Options, key: &str) -> Option<u64> {
     opts.get(key).and_then(|v| v.1)
 }
 
@@ -133,7 +142,11 @@ fn every_example_translates_or_is_refused_as_unsupported() {
             other => panic!("{}: exit {other:?}: {stderr}", file.display()),
         }
     }
-    assert!(translated.len() >= 12, "only {} examples translate", translated.len());
+    assert!(
+        translated.len() >= 12,
+        "only {} examples translate",
+        translated.len()
+    );
 
     // The translated parameters agree with fio's own parse of the same file.
     let mut compared = 0;
@@ -143,7 +156,13 @@ fn every_example_translates_or_is_refused_as_unsupported() {
         assert_eq!(fio_jobs.len(), jobs.len(), "{}: job count", file.display());
         for ((name, opts), job) in fio_jobs.iter().zip(jobs) {
             let at = format!("{} [{name}]", file.display());
-            let rw = opts.get("rw").map_or("read", |v| v.0.as_str()).split(':').next().unwrap().to_string();
+            let rw = opts
+                .get("rw")
+                .map_or("read", |v| v.0.as_str())
+                .split(':')
+                .next()
+                .unwrap()
+                .to_string();
             let rw = if rw == "readwrite" { "rw".to_string() } else { rw };
             assert_eq!(job["rw"], rw.as_str(), "{at}: rw");
             let split = opts.contains_key("bssplit") || opts.contains_key("bsrange");
@@ -157,10 +176,14 @@ fn every_example_translates_or_is_refused_as_unsupported() {
             let size = num(opts, "filesize").or(num(opts, "size"));
             assert_eq!(job["size_bytes"].as_u64(), size, "{at}: size");
             if rw == "rw" || rw == "randrw" {
-                let read = num(opts, "rwmixread").or(num(opts, "rwmixwrite").map(|w| 100 - w)).unwrap_or(50);
+                let read = num(opts, "rwmixread")
+                    .or(num(opts, "rwmixwrite").map(|w| 100 - w))
+                    .unwrap_or(50);
                 assert_eq!(job["read_pct"], read, "{at}: rwmix");
             }
-            let direct = num(opts, "direct").map(|d| d == 1).or(num(opts, "buffered").map(|b| b == 0));
+            let direct = num(opts, "direct")
+                .map(|d| d == 1)
+                .or(num(opts, "buffered").map(|b| b == 0));
             assert_eq!(job["direct"], direct.unwrap_or(false), "{at}: direct");
             let runtime_us = num(opts, "runtime").filter(|r| *r > 0);
             let ours = job["runtime"]
@@ -215,8 +238,14 @@ fn bad_files_fail_with_file_line_and_exit_2() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let cases = [
-        ("[a]\nrw=randread\niodeptj=4\n", "bad.fio:3:1: unknown option 'iodeptj'"),
-        ("[a]\nverify=crc32c\n", "bad.fio:2:1: unsupported: fio option 'verify'"),
+        (
+            "[a]\nrw=randread\niodeptj=4\n",
+            "bad.fio:3:1: unknown option 'iodeptj'",
+        ),
+        (
+            "[a]\nverify=crc32c\n",
+            "bad.fio:2:1: unsupported: fio option 'verify'",
+        ),
         ("[a]\nrw=randrw\nrwmixread=150\n", "bad.fio:3:11: rwmixread"),
         ("[a\nrw=read\n", "bad.fio:1:1: malformed section header"),
         ("[a]\ninclude bad.fio\n", "include loop"),
@@ -239,9 +268,10 @@ fn bad_files_fail_with_file_line_and_exit_2() {
         .arg(&file)
         .assert()
         .success()
-        .stdout(predicate::str::contains("ignored: unsupported: fio option 'verify'").and(predicate::str::contains(
-            "ignored: unknown option 'speed'",
-        )));
+        .stdout(
+            predicate::str::contains("ignored: unsupported: fio option 'verify'")
+                .and(predicate::str::contains("ignored: unknown option 'speed'")),
+        );
     // Forced formats are honoured.
     kura(&db)
         .args(["explain", "--format", "vdbench"])

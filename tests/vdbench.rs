@@ -40,7 +40,11 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
         return;
     };
     let file = dir.path().join("raw.vdb");
-    std::fs::write(&file, SEED_RAW.replace("/dev/{device}", &dev.path.display().to_string())).unwrap();
+    std::fs::write(
+        &file,
+        SEED_RAW.replace("/dev/{device}", &dev.path.display().to_string()),
+    )
+    .unwrap();
     let out = kura(&db)
         .arg("run")
         .arg(&file)
@@ -51,8 +55,13 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
         .stdout
         .clone();
     let text = String::from_utf8_lossy(&out).to_string();
-    assert!(text.contains("Starting RD=rd1; I/O rate: Uncontrolled MAX"), "{text}");
-    for header in ["interval", "i/o", "MB/sec", "bytes", "read", "resp", "write", "max", "stddev", "queue", "cpu%"] {
+    assert!(
+        text.contains("Starting RD=rd1; I/O rate: Uncontrolled MAX"),
+        "{text}"
+    );
+    for header in [
+        "interval", "i/o", "MB/sec", "bytes", "read", "resp", "write", "max", "stddev", "queue", "cpu%",
+    ] {
         assert!(text.contains(header), "{header} missing:\n{text}");
     }
     let rows: Vec<Vec<&str>> = text
@@ -61,7 +70,10 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
         .filter(|c| c.len() == 13 && (c[0].parse::<u32>().is_ok() || c[0].starts_with("avg_")))
         .collect();
     let intervals = rows.iter().filter(|r| !r[0].starts_with("avg_")).count();
-    assert!((2..=4).contains(&intervals), "{intervals} interval lines:\n{text}");
+    assert!(
+        (2..=4).contains(&intervals),
+        "{intervals} interval lines:\n{text}"
+    );
     let avg = rows.last().unwrap();
     assert!(avg[0].starts_with("avg_2-"), "{text}");
     let rate: f64 = avg[1].parse().unwrap();
@@ -74,7 +86,14 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
     assert!(depth > 4.0 && depth <= 8.5, "queue depth {depth}:\n{text}");
 
     // The stored run is what was reported: the translation and a device target.
-    let v = json(&kura(&db).args(["--json", "show", "latest"]).assert().success().get_output().stdout);
+    let v = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
     assert_eq!(v["suite"], "vdbench");
     let job = &v["jobs"][0];
     assert_eq!(job["test"], "rd1");
@@ -133,8 +152,14 @@ fn curve_runs_step_through_the_percentages_of_the_max_run() {
         let rate = job["job"]["rate_iops"].as_u64().unwrap();
         assert_eq!(rate, curve_rate(max, pct), "{pct}%");
         let measured = job["read"]["iops"].as_f64().unwrap();
-        assert!(measured <= rate as f64 * 1.1, "{pct}%: {measured} above the cap {rate}");
-        assert!(measured >= rate as f64 * 0.5, "{pct}%: {measured} far below the cap {rate}");
+        assert!(
+            measured <= rate as f64 * 1.1,
+            "{pct}%: {measured} above the cap {rate}"
+        );
+        assert!(
+            measured >= rate as f64 * 0.5,
+            "{pct}%: {measured} far below the cap {rate}"
+        );
     }
 }
 
@@ -149,13 +174,17 @@ fn file_system_files_are_checked_and_refused_with_a_clear_error() {
         .arg(&file)
         .assert()
         .success()
-        .stdout(predicate::str::contains("file-system workloads (fsd=, fwd=) are not supported yet"));
+        .stdout(predicate::str::contains(
+            "file-system workloads (fsd=, fwd=) are not supported yet",
+        ));
     kura(&db)
         .arg("run")
         .arg(&file)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("file-system workloads (fsd=, fwd=) are not supported yet"));
+        .stderr(predicate::str::contains(
+            "file-system workloads (fsd=, fwd=) are not supported yet",
+        ));
 }
 
 #[test]
@@ -163,14 +192,26 @@ fn bad_parameter_files_name_file_line_and_column() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let cases = [
-        ("sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,rdpct=150\nrd=rd1,wd=wd1,iorate=max\n", "bad.vdb:2:21: rdpct=150"),
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,rdpct=150\nrd=rd1,wd=wd1,iorate=max\n",
+            "bad.vdb:2:21: rdpct=150",
+        ),
         (
             "sd=sd1,lun=/tmp/x,size=4k\nwd=wd1,sd=sd1,xfersize=64k\nrd=rd1,wd=wd1,iorate=max\n",
             "xfersize 65536 is larger than sd=sd1",
         ),
-        ("sd=sd1,lun=/tmp/x\nwd=wd1,sd=ssd*\nrd=rd1,wd=wd1,iorate=max\n", "bad.vdb:2:11: wd=wd1: sd=ssd* matches no sd"),
-        ("sd=sd1,lun=/tmp/x,speed=3\n", "bad.vdb:1:19: unknown sd keyword 'speed'"),
-        ("sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,xfersize=(4k,50,8k\n", "unmatched parenthesis"),
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=ssd*\nrd=rd1,wd=wd1,iorate=max\n",
+            "bad.vdb:2:11: wd=wd1: sd=ssd* matches no sd",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x,speed=3\n",
+            "bad.vdb:1:19: unknown sd keyword 'speed'",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,xfersize=(4k,50,8k\n",
+            "unmatched parenthesis",
+        ),
     ];
     for (text, expected) in cases {
         let file = dir.path().join("bad.vdb");

@@ -13,7 +13,9 @@ use crate::spec::jobfile::{self, Format, LoadOptions, Plan};
 
 pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
     let format = match &args.format {
-        Some(f) => Some(Format::parse(f).ok_or_else(|| anyhow!("--format: '{f}' is not toml, fio or vdbench"))?),
+        Some(f) => {
+            Some(Format::parse(f).ok_or_else(|| anyhow!("--format: '{f}' is not toml, fio or vdbench"))?)
+        }
         None => None,
     };
     let opts = LoadOptions {

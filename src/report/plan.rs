@@ -13,7 +13,9 @@ pub fn stop_text(job: &Job) -> String {
         .io_size_bytes
         .map(format_size)
         .or(job.io_count.map(|n| format!("{n} I/Os")))
-        .or(job.passes.map(|p| format!("{p} pass{}", if p == 1 { "" } else { "es" })));
+        .or(job
+            .passes
+            .map(|p| format!("{p} pass{}", if p == 1 { "" } else { "es" })));
     match (amount, job.runtime) {
         (Some(a), Some(r)) => format!("{a} or {}", format_duration(r)),
         (Some(a), None) => a,
@@ -23,7 +25,11 @@ pub fn stop_text(job: &Job) -> String {
 }
 
 pub fn render_plan(plan: &Plan, file: &str) -> String {
-    let mut out = format!("{file}: {} file, {} job(s)\n", plan.format.name(), plan.jobs.len());
+    let mut out = format!(
+        "{file}: {} file, {} job(s)\n",
+        plan.format.name(),
+        plan.jobs.len()
+    );
     if let Some(why) = &plan.cannot_run {
         out.push_str(&format!("cannot run: {why}\n"));
     }
@@ -34,8 +40,8 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         return out;
     }
     let mut t = new_table(&[
-        "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp", "rate",
-        "engine", "direct", "target",
+        "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp",
+        "rate", "engine", "direct", "target",
     ]);
     for (i, p) in plan.jobs.iter().enumerate() {
         let j = &p.job;
@@ -55,7 +61,11 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
             j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
             j.rw.name().to_string(),
             bs,
-            if j.rw.is_mixed() { j.read_pct.to_string() } else { j.effective_read_pct().to_string() },
+            if j.rw.is_mixed() {
+                j.read_pct.to_string()
+            } else {
+                j.effective_read_pct().to_string()
+            },
             j.qd.to_string(),
             j.threads.to_string(),
             j.size_bytes.map(format_size).unwrap_or_else(|| "-".into()),
@@ -65,7 +75,10 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
             rate,
             j.engine.name().to_string(),
             if j.direct { "yes" } else { "no" }.to_string(),
-            j.target.as_ref().map(|t| t.display().to_string()).unwrap_or_else(|| "./kura-test.dat".into()),
+            j.target
+                .as_ref()
+                .map(|t| t.display().to_string())
+                .unwrap_or_else(|| "./kura-test.dat".into()),
         ]);
     }
     out.push_str(&t.to_string());
@@ -81,7 +94,11 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
                 e.push(format!("start after {}", format_duration(j.start_delay)));
             }
             if let Some(t) = j.think_time {
-                e.push(format!("think {} every {} I/Os", format_duration(t), j.think_every.unwrap_or(1)));
+                e.push(format!(
+                    "think {} every {} I/Os",
+                    format_duration(t),
+                    j.think_every.unwrap_or(1)
+                ));
             }
             if let Some(n) = j.fsync_every {
                 e.push(format!("fdatasync every {n} writes"));

@@ -80,7 +80,8 @@ const WIDTHS: [usize; 13] = [14, 10, 8, 7, 6, 8, 8, 8, 8, 8, 5, 5, 5];
 
 fn header() -> String {
     let top = [
-        "interval", "i/o", "MB/sec", "bytes", "read", "resp", "read", "write", "resp", "resp", "queue", "cpu%", "cpu%",
+        "interval", "i/o", "MB/sec", "bytes", "read", "resp", "read", "write", "resp", "resp", "queue",
+        "cpu%", "cpu%",
     ];
     let bottom = [
         "", "rate", "1024**2", "i/o", "pct", "time", "resp", "resp", "max", "stddev", "depth", "sys+u", "sys",
@@ -101,12 +102,20 @@ fn run_title(jobs: &[&JobResult]) -> String {
         None => "I/O rate: Uncontrolled MAX".into(),
     };
     let warmup = first.ramp_ns / 1_000_000_000;
-    let elapsed = first.job.runtime.map_or(first.elapsed_ns / 1_000_000_000, |r| r.as_secs()) + warmup;
+    let elapsed = first
+        .job
+        .runtime
+        .map_or(first.elapsed_ns / 1_000_000_000, |r| r.as_secs())
+        + warmup;
     let interval = first.job.interval.as_secs_f64();
     let pairs: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
     format!(
         "Starting RD={name}; {rate}; elapsed={elapsed}{}; interval={interval}; workloads: {}\n",
-        if warmup > 0 { format!(" warmup={warmup}") } else { String::new() },
+        if warmup > 0 {
+            format!(" warmup={warmup}")
+        } else {
+            String::new()
+        },
         pairs.join(", ")
     )
 }
@@ -115,7 +124,9 @@ fn run_title(jobs: &[&JobResult]) -> String {
 pub fn render(run: &RunResult) -> String {
     let mut out = format!(
         "kura {} · vdbench-style report · {}\n",
-        run.id.map(|i| format!("run {i}")).unwrap_or_else(|| "run (not stored)".into()),
+        run.id
+            .map(|i| format!("run {i}"))
+            .unwrap_or_else(|| "run (not stored)".into()),
         utc(run.started_unix_s)
     );
     out.push_str(
@@ -145,7 +156,11 @@ pub fn render(run: &RunResult) -> String {
         let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
         // vdbench prints whole intervals; the sliver after the last one would show absurd rates.
         let whole = |j: &JobResult| {
-            let full = j.series.iter().filter(|p| p.duration_ns * 100 >= interval_ns * 99).count();
+            let full = j
+                .series
+                .iter()
+                .filter(|p| p.duration_ns * 100 >= interval_ns * 99)
+                .count();
             if full > 0 { full } else { j.series.len() }
         };
         let periods = jobs.iter().map(|j| whole(j)).max().unwrap_or(0);

@@ -338,7 +338,14 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
         let outcomes = if together == 1 {
-            vec![run_job(&jobs[i].job, opts, stop, &mut warnings, &progress, &mut created)]
+            vec![run_job(
+                &jobs[i].job,
+                opts,
+                stop,
+                &mut warnings,
+                &progress,
+                &mut created,
+            )]
         } else {
             let group = &jobs[i..i + together];
             group::run_together(group, opts, stop, &mut warnings, &progress, &mut created)

@@ -24,7 +24,12 @@ pub fn run_plan(jobs: &[PlannedJob], opts: &RunOptions, stop: &StopFlag) -> Resu
     let mut i = 0;
     while i < jobs.len() && !stop.load(Ordering::Relaxed) {
         // A segment runs up to the first job that needs results not measured yet.
-        let ready = |k: usize| jobs[k].curve.as_ref().is_none_or(|c| c.max_jobs.iter().all(|m| *m < i));
+        let ready = |k: usize| {
+            jobs[k]
+                .curve
+                .as_ref()
+                .is_none_or(|c| c.max_jobs.iter().all(|m| *m < i))
+        };
         let mut end = i;
         while end < jobs.len() && ready(end) {
             end += 1;

@@ -35,7 +35,11 @@ struct Entry {
 #[derive(Debug)]
 enum Section {
     Global(Vec<Entry>),
-    Job { name: String, loc: Loc, entries: Vec<Entry> },
+    Job {
+        name: String,
+        loc: Loc,
+        entries: Vec<Entry>,
+    },
 }
 
 struct Lexer<'a> {
@@ -53,7 +57,8 @@ fn strip_comment(line: &str) -> &str {
 fn column_of(raw: &str, part: &str) -> usize {
     // `part` is a subslice of `raw`; columns count characters from 1.
     let offset = (part.as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
-    raw.get(..offset.min(raw.len())).map_or(1, |p| p.chars().count() + 1)
+    raw.get(..offset.min(raw.len()))
+        .map_or(1, |p| p.chars().count() + 1)
 }
 
 impl Lexer<'_> {
@@ -91,7 +96,10 @@ impl Lexer<'_> {
                 });
                 continue;
             }
-            if let Some(target) = line.strip_prefix("include").filter(|r| r.starts_with([' ', '\t'])) {
+            if let Some(target) = line
+                .strip_prefix("include")
+                .filter(|r| r.starts_with([' ', '\t']))
+            {
                 self.include(target.trim(), file, &loc)?;
                 continue;
             }
@@ -263,7 +271,9 @@ fn fio_number(text: &str, kb_base: u64) -> Result<u64, String> {
         return Err(format!("'{t}' is not a number"));
     }
     if suffix.starts_with('.') {
-        return Err(format!("'{t}': fio reads only whole numbers (it would take the part before the dot)"));
+        return Err(format!(
+            "'{t}': fio reads only whole numbers (it would take the part before the dot)"
+        ));
     }
     let value = u64::from_str_radix(digits, radix).map_err(|_| format!("'{t}' is too large"))?;
     let s = suffix.to_ascii_lowercase();
@@ -279,7 +289,11 @@ fn fio_number(text: &str, kb_base: u64) -> Result<u64, String> {
         "g" | "gb" | "gi" | "gib" => 3,
         "t" | "tb" | "ti" | "tib" => 4,
         "p" | "pb" | "pi" | "pib" => 5,
-        _ => return Err(format!("'{t}': unknown unit '{suffix}' (examples: 4k, 1m, 1g, 4KiB)")),
+        _ => {
+            return Err(format!(
+                "'{t}': unknown unit '{suffix}' (examples: 4k, 1m, 1g, 4KiB)"
+            ));
+        }
     };
     (0..power)
         .try_fold(value, |v, _| v.checked_mul(base))
@@ -295,7 +309,9 @@ fn fio_time(text: &str, bare: Duration) -> Result<Duration, String> {
         return Err(format!("'{t}' is not a time (examples: 30, 30s, 500ms, 2m)"));
     }
     if suffix.starts_with('.') {
-        return Err(format!("'{t}': fio reads only whole numbers (it would take the part before the dot)"));
+        return Err(format!(
+            "'{t}': fio reads only whole numbers (it would take the part before the dot)"
+        ));
     }
     let n: u64 = digits.parse().map_err(|_| format!("'{t}' is too large"))?;
     let unit = match suffix.to_ascii_lowercase().as_str() {
@@ -306,9 +322,15 @@ fn fio_time(text: &str, bare: Duration) -> Result<Duration, String> {
         "s" | "sec" => Duration::from_secs(1),
         "ms" | "msec" => Duration::from_millis(1),
         "us" | "usec" => Duration::from_micros(1),
-        _ => return Err(format!("'{t}': unknown time unit '{suffix}' (d, h, m, s, ms, us)")),
+        _ => {
+            return Err(format!(
+                "'{t}': unknown time unit '{suffix}' (d, h, m, s, ms, us)"
+            ));
+        }
     };
-    let nanos = (unit.as_nanos()).checked_mul(n as u128).filter(|n| *n <= 366 * 86_400 * 1_000_000_000u128);
+    let nanos = (unit.as_nanos())
+        .checked_mul(n as u128)
+        .filter(|n| *n <= 366 * 86_400 * 1_000_000_000u128);
     nanos
         .map(|n| Duration::from_nanos(n as u64))
         .ok_or_else(|| format!("'{t}' is too long"))
@@ -339,14 +361,24 @@ struct PerDir<T> {
 
 impl<T> Default for PerDir<T> {
     fn default() -> Self {
-        PerDir { read: None, write: None }
+        PerDir {
+            read: None,
+            write: None,
+        }
     }
 }
 
-fn per_dir<T: Clone>(text: &str, mut parse: impl FnMut(&str) -> Result<T, String>) -> Result<PerDir<T>, String> {
+fn per_dir<T: Clone>(
+    text: &str,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> Result<PerDir<T>, String> {
     let parts: Vec<&str> = text.split(',').collect();
     let opt = |p: &str, f: &mut dyn FnMut(&str) -> Result<T, String>| -> Result<Option<T>, String> {
-        if p.trim().is_empty() { Ok(None) } else { f(p).map(Some) }
+        if p.trim().is_empty() {
+            Ok(None)
+        } else {
+            f(p).map(Some)
+        }
     };
     match parts.as_slice() {
         [one] => {
@@ -483,31 +515,89 @@ impl FioJob {
 
 /// Options that change nothing kura measures: output, logs, seeds, process model.
 const NO_EFFECT: &[&str] = &[
-    "description", "group_reporting", "new_group", "thread", "randrepeat", "randseed", "random_generator",
-    "norandommap", "softrandommap", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
-    "log_avg_msec", "log_hist_msec", "log_hist_coarseness", "log_max_value", "log_offset", "log_compression",
-    "log_store_compressed", "log_unix_epoch", "log_alternate_epoch", "log_prio", "per_job_logs", "bwavgtime",
-    "iopsavgtime", "percentile_list", "clat_percentiles", "lat_percentiles", "slat_percentiles",
-    "significant_figures", "disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-    "disable_bw", "gtod_reduce", "gtod_cpu", "clocksource", "unified_rw_reporting", "unit_base",
-    "allow_file_create", "create_serialize", "fallocate", "stats",
+    "description",
+    "group_reporting",
+    "new_group",
+    "thread",
+    "randrepeat",
+    "randseed",
+    "random_generator",
+    "norandommap",
+    "softrandommap",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "write_hist_log",
+    "log_avg_msec",
+    "log_hist_msec",
+    "log_hist_coarseness",
+    "log_max_value",
+    "log_offset",
+    "log_compression",
+    "log_store_compressed",
+    "log_unix_epoch",
+    "log_alternate_epoch",
+    "log_prio",
+    "per_job_logs",
+    "bwavgtime",
+    "iopsavgtime",
+    "percentile_list",
+    "clat_percentiles",
+    "lat_percentiles",
+    "slat_percentiles",
+    "significant_figures",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+    "disable_bw",
+    "gtod_reduce",
+    "gtod_cpu",
+    "clocksource",
+    "unified_rw_reporting",
+    "unit_base",
+    "allow_file_create",
+    "create_serialize",
+    "fallocate",
+    "stats",
 ];
 
 /// Options accepted with a caveat the reader is told about.
 const WITH_NOTE: &[(&str, &str)] = &[
     ("refill_buffers", "kura fills write buffers once per thread"),
     ("scramble_buffers", "kura fills write buffers once per thread"),
-    ("buffer_compress_chunk", "kura makes each 4 KiB segment compressible by the given share"),
-    ("iodepth_batch", "kura submits each I/O as a slot frees, as fio does by default"),
-    ("iodepth_batch_submit", "kura submits each I/O as a slot frees, as fio does by default"),
+    (
+        "buffer_compress_chunk",
+        "kura makes each 4 KiB segment compressible by the given share",
+    ),
+    (
+        "iodepth_batch",
+        "kura submits each I/O as a slot frees, as fio does by default",
+    ),
+    (
+        "iodepth_batch_submit",
+        "kura submits each I/O as a slot frees, as fio does by default",
+    ),
     ("iodepth_batch_complete", "kura reaps completions as they come"),
-    ("iodepth_batch_complete_min", "kura reaps completions as they come"),
-    ("iodepth_batch_complete_max", "kura reaps completions as they come"),
+    (
+        "iodepth_batch_complete_min",
+        "kura reaps completions as they come",
+    ),
+    (
+        "iodepth_batch_complete_max",
+        "kura reaps completions as they come",
+    ),
     ("iodepth_low", "kura refills the queue as each I/O completes"),
     ("thinktime_spin", "kura sleeps for the whole think time"),
-    ("cpus_allowed_policy", "kura leaves thread placement to the scheduler"),
+    (
+        "cpus_allowed_policy",
+        "kura leaves thread placement to the scheduler",
+    ),
     ("unlink", "kura removes the test files it created unless --keep"),
-    ("fsync_on_close", "kura syncs once at the end of the job (end_fsync)"),
+    (
+        "fsync_on_close",
+        "kura syncs once at the end of the job (end_fsync)",
+    ),
 ];
 
 struct Translator<'a> {
@@ -521,7 +611,11 @@ fn value_err(e: &Entry, why: impl Into<String>) -> FormatError {
     if !e.unset_vars.is_empty() {
         message.push_str(&format!(
             " (the environment does not set {})",
-            e.unset_vars.iter().map(|v| format!("${{{v}}}")).collect::<Vec<_>>().join(", ")
+            e.unset_vars
+                .iter()
+                .map(|v| format!("${{{v}}}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     FormatError {
@@ -556,7 +650,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 impl Translator<'_> {
     fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
         if self.lenient {
-            self.warnings.push(format!("{}: ignored: {message}", e.loc.short()));
+            self.warnings
+                .push(format!("{}: ignored: {message}", e.loc.short()));
             Ok(())
         } else {
             Err(e.loc.error(format!("{message}; --lenient ignores it")))
@@ -587,7 +682,8 @@ impl Translator<'_> {
                 Some(v) => fio_bool(v).map_err(|w| value_err(e, w)),
             }
         };
-        let num = |kb: u64| -> Result<u64, FormatError> { fio_number(need()?, kb).map_err(|w| value_err(e, w)) };
+        let num =
+            |kb: u64| -> Result<u64, FormatError> { fio_number(need()?, kb).map_err(|w| value_err(e, w)) };
         let kb = j.kb_base;
         let at = e.loc.clone();
         match key {
@@ -639,7 +735,9 @@ impl Translator<'_> {
                     other => {
                         return Err(value_err(
                             e,
-                            format!("'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw)"),
+                            format!(
+                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw)"
+                            ),
                         ));
                     }
                 };
@@ -749,7 +847,9 @@ impl Translator<'_> {
             "percentage_random" | "percentage_sequential" => {
                 let sequential = key == "percentage_sequential";
                 let pd = per_dir(need()?, fio_pct).map_err(|w| value_err(e, w))?;
-                j.random_pct.merge(map_dir(pd, |p| (if sequential { 100 - p } else { p }, at.clone())));
+                j.random_pct.merge(map_dir(pd, |p| {
+                    (if sequential { 100 - p } else { p }, at.clone())
+                }));
             }
             "rate_iops" => {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
@@ -791,7 +891,9 @@ impl Translator<'_> {
                 };
                 j.engine = (engine, Some(at));
             }
-            "buffer_compress_percentage" => j.compress_pct = Some(fio_pct(need()?).map_err(|w| value_err(e, w))?),
+            "buffer_compress_percentage" => {
+                j.compress_pct = Some(fio_pct(need()?).map_err(|w| value_err(e, w))?)
+            }
             "zero_buffers" => j.zero_buffers = flag()?,
             "invalidate" => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "stonewall" | "wait_for_previous" => j.stonewall = flag()?,
@@ -872,13 +974,20 @@ fn parse_distribution(text: &str) -> Result<Distribution, String> {
                     if !(0.0..=100.0).contains(&io) || space <= 0.0 || space >= 100.0 {
                         return Err("zone percentages must be within 0..100".into());
                     }
-                    Ok(Distribution::Hotspot { io_pct: io, space_pct: space })
+                    Ok(Distribution::Hotspot {
+                        io_pct: io,
+                        space_pct: space,
+                    })
                 }
-                _ => Err("unsupported: more than two zones (kura's hot spot is one zone and the rest)".into()),
+                _ => {
+                    Err("unsupported: more than two zones (kura's hot spot is one zone and the rest)".into())
+                }
             }
         }
         "normal" | "zoned_abs" => Err(format!("unsupported: the {kind} distribution")),
-        _ => Err(format!("'{t}' is not a distribution (random, zipf:THETA, pareto:H, zoned:...)")),
+        _ => Err(format!(
+            "'{t}' is not a distribution (random, zipf:THETA, pareto:H, zoned:...)"
+        )),
     }
 }
 
@@ -889,7 +998,7 @@ fn resolve_split(parts: &[(u64, Option<u32>)]) -> Result<Vec<BlockSize>, String>
         return Err(format!("percentages add up to {given}, more than 100"));
     }
     let blank = parts.iter().filter(|p| p.1.is_none()).count() as u32;
-    let share = if blank > 0 { (100 - given) / blank } else { 0 };
+    let share = (100 - given).checked_div(blank).unwrap_or(0);
     let out: Vec<BlockSize> = parts
         .iter()
         .map(|(bytes, pct)| BlockSize {
@@ -908,10 +1017,16 @@ fn resolve_split(parts: &[(u64, Option<u32>)]) -> Result<Vec<BlockSize>, String>
 /// each multiple's weight is how many byte values round to it.
 fn range_split(lo: u64, hi: u64) -> Result<Vec<BlockSize>, String> {
     if lo == hi {
-        return Ok(vec![BlockSize { bytes: lo, weight: 100 }]);
+        return Ok(vec![BlockSize {
+            bytes: lo,
+            weight: 100,
+        }]);
     }
     if lo == 0 || !lo.is_power_of_two() {
-        return Err(format!("a size range from {} that is not a power of two", format_size(lo)));
+        return Err(format!(
+            "a size range from {} that is not a power of two",
+            format_size(lo)
+        ));
     }
     let count = hi / lo;
     if count as usize > MAX_SPLIT {
@@ -952,7 +1067,7 @@ impl Translator<'_> {
         })
     }
 
-    fn to_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
+    fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
         let set = |job: &mut Job, key: &str, value: String, loc: &Loc| {
             job.set(key, &value).map_err(|e| loc.error(e.to_string()))
         };
@@ -983,12 +1098,21 @@ impl Translator<'_> {
         let split = self.pick(&f.bssplit, &job, "block size splits")?;
         let range = self.pick(&f.bs, &job, "block sizes")?;
         let (sizes, bs_loc) = match (split, range) {
-            (Some((BsSpec::Split(parts), loc)), _) => (resolve_split(&parts).map_err(|w| loc.error(format!("bssplit: {w}")))?, Some(loc)),
+            (Some((BsSpec::Split(parts), loc)), _) => (
+                resolve_split(&parts).map_err(|w| loc.error(format!("bssplit: {w}")))?,
+                Some(loc),
+            ),
             (_, Some((BsSpec::Range(lo, hi), loc))) => (
                 range_split(lo, hi).map_err(|w| loc.error(format!("unsupported: {w}")))?,
                 Some(loc),
             ),
-            _ => (vec![BlockSize { bytes: 4096, weight: 100 }], None),
+            _ => (
+                vec![BlockSize {
+                    bytes: 4096,
+                    weight: 100,
+                }],
+                None,
+            ),
         };
         let text = sizes
             .iter()
@@ -1008,7 +1132,10 @@ impl Translator<'_> {
         }
         if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages")? {
             if !job.rw.is_random() && p != 100 {
-                self.note(&loc, "percentage_random: only random patterns use it (fio's rule)".into());
+                self.note(
+                    &loc,
+                    "percentage_random: only random patterns use it (fio's rule)".into(),
+                );
             } else {
                 job.random_pct = p;
             }
@@ -1023,7 +1150,10 @@ impl Translator<'_> {
                 None => name.clone(),
             },
             None => {
-                let format = f.filename_format.as_deref().unwrap_or("$jobname.$jobnum.$filenum");
+                let format = f
+                    .filename_format
+                    .as_deref()
+                    .unwrap_or("$jobname.$jobnum.$filenum");
                 let name = format
                     .replace("$jobname", &f.name.replace('/', "_"))
                     .replace("$jobnum", "0")
@@ -1104,7 +1234,8 @@ impl Translator<'_> {
                 Some(p) => super::Fill::Compressible { pct: p },
             }
         };
-        job.validate().map_err(|e| header.error(format!("{}: {e}", f.name)))?;
+        job.validate()
+            .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
     }
 
@@ -1116,7 +1247,11 @@ impl Translator<'_> {
         ];
         let mean_bs = {
             let total: f64 = job.bs.iter().map(|b| b.weight as f64).sum();
-            job.bs.iter().map(|b| b.bytes as f64 * b.weight as f64).sum::<f64>() / total.max(1.0)
+            job.bs
+                .iter()
+                .map(|b| b.bytes as f64 * b.weight as f64)
+                .sum::<f64>()
+                / total.max(1.0)
         };
         let mut cap: Option<f64> = None;
         for (limits, in_bytes) in [(&f.rate_iops, false), (&f.rate, true)] {
@@ -1174,7 +1309,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                 for e in entries {
                     t.apply(&mut j, e)?;
                 }
-                let job = t.to_job(&j, loc)?;
+                let job = t.build_job(&j, loc)?;
                 jobs.push((job, j.stonewall));
             }
         }
@@ -1245,9 +1380,18 @@ mod tests {
         assert_eq!(fio_number("1t", 1024), Ok(1 << 40));
         assert!(fio_number("1.5k", 1024).is_err());
         assert!(fio_number("4q", 1024).is_err());
-        assert_eq!(fio_time("2m", Duration::from_secs(1)), Ok(Duration::from_secs(120)));
-        assert_eq!(fio_time("2000", Duration::from_micros(1)), Ok(Duration::from_millis(2)));
-        assert_eq!(fio_time("2d", Duration::from_secs(1)), Ok(Duration::from_secs(172_800)));
+        assert_eq!(
+            fio_time("2m", Duration::from_secs(1)),
+            Ok(Duration::from_secs(120))
+        );
+        assert_eq!(
+            fio_time("2000", Duration::from_micros(1)),
+            Ok(Duration::from_millis(2))
+        );
+        assert_eq!(
+            fio_time("2d", Duration::from_secs(1)),
+            Ok(Duration::from_secs(172_800))
+        );
         assert_eq!(evaluate_simple("8*1024"), Some(8192));
         assert_eq!(evaluate_simple("8*1024+4-2"), Some(8194));
         assert_eq!(evaluate_simple("abc"), None);
@@ -1323,7 +1467,9 @@ mod tests {
         assert_eq!(j[0].distribution, Distribution::Zipf { theta: 1.2 });
         assert_eq!(j[0].random_pct, 70);
         assert_eq!(j[0].align, Some(8192));
-        let j = jobs("[a]\nrw=write\nthinktime=2000\nthinktime_blocks=4\nstartdelay=3\nend_fsync=1\nfdatasync=8\n");
+        let j = jobs(
+            "[a]\nrw=write\nthinktime=2000\nthinktime_blocks=4\nstartdelay=3\nend_fsync=1\nfdatasync=8\n",
+        );
         assert_eq!(j[0].think_time, Some(Duration::from_millis(2)));
         assert_eq!(j[0].think_every, Some(4));
         assert_eq!(j[0].start_delay, Duration::from_secs(3));
@@ -1345,7 +1491,10 @@ mod tests {
             error("[a]\nioengine=rbd\n"),
             "t.fio:2:10: unsupported: ioengine=rbd (kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, pvsync and pvsync2 on sync; and null)"
         );
-        assert_eq!(error("[a]\n  bs = 4q\n"), "t.fio:2:8: bs: '4q': unknown unit 'q' (examples: 4k, 1m, 1g, 4KiB)");
+        assert_eq!(
+            error("[a]\n  bs = 4q\n"),
+            "t.fio:2:8: bs: '4q': unknown unit 'q' (examples: 4k, 1m, 1g, 4KiB)"
+        );
         assert!(error("[a\nbs=4k\n").starts_with("t.fio:1:1: malformed section header"));
         assert!(error("bs=4k\n").contains("before any section"));
         assert!(error("[global]\nbs=4k\n").contains("no job"));
@@ -1379,13 +1528,30 @@ mod tests {
             }
         };
         let env = |n: &str| (n == "QD").then(|| "8".to_string());
-        let sources = Sources { read: &read, env: &env };
-        let plan = parse("[a]\ninclude inc.fio\n", Path::new("dir/main.fio"), false, &sources).unwrap();
+        let sources = Sources {
+            read: &read,
+            env: &env,
+        };
+        let plan = parse(
+            "[a]\ninclude inc.fio\n",
+            Path::new("dir/main.fio"),
+            false,
+            &sources,
+        )
+        .unwrap();
         assert_eq!(plan.jobs[0].job.qd, 8);
-        let err = parse("[a]\ninclude loop.fio\n", Path::new("dir/main.fio"), false, &sources)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("include loop: dir/loop.fio -> dir/loop2.fio -> dir/loop.fio"), "{err}");
+        let err = parse(
+            "[a]\ninclude loop.fio\n",
+            Path::new("dir/main.fio"),
+            false,
+            &sources,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("include loop: dir/loop.fio -> dir/loop2.fio -> dir/loop.fio"),
+            "{err}"
+        );
         assert!(err.starts_with("dir/loop2.fio:1:1:"), "{err}");
     }
 }

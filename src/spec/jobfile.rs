@@ -148,37 +148,66 @@ pub struct LoadOptions {
 
 /// vdbench's first words; a parameter file's first real line starts with one.
 const VDBENCH_KEYWORDS: &[&str] = &[
-    "sd", "wd", "rd", "hd", "fsd", "fwd", "rg", "include", "data_errors", "messagescan",
-    "compratio", "dedupratio", "dedupunit", "validate", "journal", "histogram", "report",
-    "concatenatesds", "debug", "showlba", "create_anchors", "formatsds", "formatxfersize",
+    "sd",
+    "wd",
+    "rd",
+    "hd",
+    "fsd",
+    "fwd",
+    "rg",
+    "include",
+    "data_errors",
+    "messagescan",
+    "compratio",
+    "dedupratio",
+    "dedupunit",
+    "validate",
+    "journal",
+    "histogram",
+    "report",
+    "concatenatesds",
+    "debug",
+    "showlba",
+    "create_anchors",
+    "formatsds",
+    "formatxfersize",
 ];
 
 /// Tells the format from the file name, then from the text.
 pub fn detect(path: &Path, text: &str) -> Option<Format> {
-    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         Some("toml") => return Some(Format::Toml),
         Some("fio") | Some("ini") => return Some(Format::Fio),
         Some("vdb") | Some("vdbench") | Some("parm") | Some("prm") => return Some(Format::Vdbench),
         _ => {}
     }
-    let lines = text
+    let mut lines = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with(['#', ';', '*', '/']));
-    for line in lines {
-        if line.starts_with("[[") {
-            return Some(Format::Toml);
-        }
-        if line.starts_with('[') {
-            // fio sections and TOML tables look alike; TOML job files need [[job]].
-            let toml = text.lines().any(|l| l.trim_start().starts_with("[["));
-            return Some(if toml { Format::Toml } else { Format::Fio });
-        }
-        let word = line.split(['=', ',']).next().unwrap_or("").trim().to_ascii_lowercase();
-        if line.contains('=') && VDBENCH_KEYWORDS.contains(&word.as_str()) {
-            return Some(Format::Vdbench);
-        }
-        return None;
+    // The first real line decides.
+    let line = lines.next()?;
+    if line.starts_with("[[") {
+        return Some(Format::Toml);
+    }
+    if line.starts_with('[') {
+        // fio sections and TOML tables look alike; TOML job files need [[job]].
+        let toml = text.lines().any(|l| l.trim_start().starts_with("[["));
+        return Some(if toml { Format::Toml } else { Format::Fio });
+    }
+    let word = line
+        .split(['=', ','])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if line.contains('=') && VDBENCH_KEYWORDS.contains(&word.as_str()) {
+        return Some(Format::Vdbench);
     }
     None
 }

@@ -30,7 +30,8 @@ struct Param {
 
 impl Param {
     fn err(&self, why: impl std::fmt::Display) -> FormatError {
-        self.value_loc.error(format!("{}={}: {why}", self.key, self.value))
+        self.value_loc
+            .error(format!("{}={}: {why}", self.key, self.value))
     }
 
     /// The values: `(a,b,c)` or a single one.
@@ -110,9 +111,17 @@ fn is_time_key(key: &str) -> bool {
 fn number(key: &str, text: &str) -> Result<f64, String> {
     let t = text.trim().to_ascii_lowercase();
     if let Ok(n) = t.parse::<f64>() {
-        return if n.is_finite() { Ok(n) } else { Err(format!("'{text}' is not a number")) };
+        return if n.is_finite() {
+            Ok(n)
+        } else {
+            Err(format!("'{text}' is not a number"))
+        };
     }
-    let t = if t.len() > 2 && t.ends_with('b') { &t[..t.len() - 1] } else { &t[..] };
+    let t = if t.len() > 2 && t.ends_with('b') {
+        &t[..t.len() - 1]
+    } else {
+        &t[..]
+    };
     let (front, tail) = t.split_at(t.len().saturating_sub(1));
     let mult = match tail {
         "k" => 1024.0,
@@ -173,7 +182,13 @@ struct Logical {
     at: Vec<(usize, usize)>,
 }
 
-fn lex(text: &str, file: &str, sources: &Sources, base: &Path, nested: bool) -> Result<Vec<Logical>, FormatError> {
+fn lex(
+    text: &str,
+    file: &str,
+    sources: &Sources,
+    base: &Path,
+    nested: bool,
+) -> Result<Vec<Logical>, FormatError> {
     let mut out = Vec::new();
     let mut pending: Option<Logical> = None;
     for (i, raw) in text.lines().enumerate() {
@@ -205,7 +220,11 @@ fn lex(text: &str, file: &str, sources: &Sources, base: &Path, nested: bool) -> 
         let mut kept = String::new();
         let mut at = Vec::new();
         let mut quoted = false;
-        for (col, (offset, c)) in raw.char_indices().enumerate().skip_while(|(_, (_, c))| c.is_whitespace()) {
+        for (col, (offset, c)) in raw
+            .char_indices()
+            .enumerate()
+            .skip_while(|(_, (_, c))| c.is_whitespace())
+        {
             let _ = offset;
             if c == '"' {
                 quoted = !quoted;
@@ -280,7 +299,9 @@ fn split_params(line: &Logical, file: &str) -> Result<Vec<Param>, FormatError> {
             };
             let key = key.to_ascii_lowercase();
             if key.len() < 2 {
-                return Err(loc_at(start).error(format!("keyword '{key}' is too short (vdbench needs at least 2 characters)")));
+                return Err(loc_at(start).error(format!(
+                    "keyword '{key}' is too short (vdbench needs at least 2 characters)"
+                )));
             }
             if value.is_empty() {
                 return Err(loc_at(start).error(format!("{key}= has no value")));
@@ -341,7 +362,9 @@ fn wildcard(pattern: &str, name: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == name,
         Some((head, rest)) => {
-            let Some(tail) = name.strip_prefix(head) else { return false };
+            let Some(tail) = name.strip_prefix(head) else {
+                return false;
+            };
             (0..=tail.len()).any(|i| tail.is_char_boundary(i) && wildcard(rest, &tail[i..]))
         }
     }
@@ -367,7 +390,11 @@ fn open_flags(p: &Param) -> Result<OpenFlags, FormatError> {
             "o_dsync" | "o_sync" | "o_rsync" => f.sync = true,
             "fsync" => f.fsync_at_close = true,
             "o_noatime" => {}
-            other => return Err(p.err(format!("unsupported open flag '{other}' (kura knows o_direct, o_dsync, o_sync, fsync)"))),
+            other => {
+                return Err(p.err(format!(
+                    "unsupported open flag '{other}' (kura knows o_direct, o_dsync, o_sync, fsync)"
+                )));
+            }
         }
     }
     Ok(f)
@@ -405,7 +432,10 @@ impl Xfer {
 
     fn split(&self) -> Vec<BlockSize> {
         match self {
-            Xfer::One(b) => vec![BlockSize { bytes: *b, weight: 100 }],
+            Xfer::One(b) => vec![BlockSize {
+                bytes: *b,
+                weight: 100,
+            }],
             // Weights in hundredths keep fractional percentages.
             Xfer::Dist(d) => d
                 .iter()
@@ -569,9 +599,15 @@ fn for_values(p: &Param) -> Result<Vec<f64>, FormatError> {
             Some(dash) => {
                 let lo = number(&p.key, &item[..dash]).map_err(|w| p.err(w))?;
                 let hi = number(&p.key, &item[dash + 1..]).map_err(|w| p.err(w))?;
-                let step = items.get(i + 1).ok_or_else(|| p.err("a range needs an increment or 'd', e.g. (1k-64k,d)"))?;
+                let step = items
+                    .get(i + 1)
+                    .ok_or_else(|| p.err("a range needs an increment or 'd', e.g. (1k-64k,d)"))?;
                 let double = step.eq_ignore_ascii_case("d");
-                let inc = if double { 0.0 } else { number(&p.key, step).map_err(|w| p.err(w))? };
+                let inc = if double {
+                    0.0
+                } else {
+                    number(&p.key, step).map_err(|w| p.err(w))?
+                };
                 if lo <= 0.0 && double || !double && inc <= 0.0 || hi < lo {
                     return Err(p.err("a range needs low <= high and a positive increment"));
                 }
@@ -595,32 +631,136 @@ fn for_values(p: &Param) -> Result<Vec<f64>, FormatError> {
 }
 
 const SD_KEYS: &[&str] = &[
-    "host", "lun", "count", "size", "threads", "hitarea", "offset", "align", "kstat", "instance", "replay",
-    "journal", "resetlun", "resetbus", "openflags", "range", "dedup", "streams",
+    "host",
+    "lun",
+    "count",
+    "size",
+    "threads",
+    "hitarea",
+    "offset",
+    "align",
+    "kstat",
+    "instance",
+    "replay",
+    "journal",
+    "resetlun",
+    "resetbus",
+    "openflags",
+    "range",
+    "dedup",
+    "streams",
 ];
 const WD_KEYS: &[&str] = &[
-    "skew", "xfersize", "readpct", "rdpct", "writepct", "wrpct", "range", "hotband", "seekpct", "stride",
-    "priority", "iorate", "rhpct", "whpct", "host", "openflags", "user", "threads", "streams",
+    "skew",
+    "xfersize",
+    "readpct",
+    "rdpct",
+    "writepct",
+    "wrpct",
+    "range",
+    "hotband",
+    "seekpct",
+    "stride",
+    "priority",
+    "iorate",
+    "rhpct",
+    "whpct",
+    "host",
+    "openflags",
+    "user",
+    "threads",
+    "streams",
 ];
 const RD_KEYS: &[&str] = &[
-    "iorate", "maxdata", "curve", "stopcurve", "elapsed", "interval", "warmup", "replay", "pause",
-    "forxfersize", "forthreads", "forrdpct", "forseekpct", "foriorate", "forrhpct", "forwhpct", "forhitarea",
-    "forcompratio", "foroperation", "fordepth", "forwidth", "forfiles", "forsizes", "fortotal", "forwss",
-    "distribution", "startcmd", "start_cmd", "endcmd", "end_cmd", "fwdrate", "operations", "format", "openflags",
+    "iorate",
+    "maxdata",
+    "curve",
+    "stopcurve",
+    "elapsed",
+    "interval",
+    "warmup",
+    "replay",
+    "pause",
+    "forxfersize",
+    "forthreads",
+    "forrdpct",
+    "forseekpct",
+    "foriorate",
+    "forrhpct",
+    "forwhpct",
+    "forhitarea",
+    "forcompratio",
+    "foroperation",
+    "fordepth",
+    "forwidth",
+    "forfiles",
+    "forsizes",
+    "fortotal",
+    "forwss",
+    "distribution",
+    "startcmd",
+    "start_cmd",
+    "endcmd",
+    "end_cmd",
+    "fwdrate",
+    "operations",
+    "format",
+    "openflags",
     "mount",
 ];
 const FSD_KEYS: &[&str] = &[
-    "anchor", "depth", "width", "files", "sizes", "size", "openflags", "shared", "distribution", "count",
-    "totalsize", "workingsetsize", "wss", "mask", "journal", "host",
+    "anchor",
+    "depth",
+    "width",
+    "files",
+    "sizes",
+    "size",
+    "openflags",
+    "shared",
+    "distribution",
+    "count",
+    "totalsize",
+    "workingsetsize",
+    "wss",
+    "mask",
+    "journal",
+    "host",
 ];
 const FWD_KEYS: &[&str] = &[
-    "fsd", "operation", "xfersizes", "xfersize", "fileio", "fileselect", "threads", "skew", "rdpct", "stopafter",
-    "openflags", "host", "poisson",
+    "fsd",
+    "operation",
+    "xfersizes",
+    "xfersize",
+    "fileio",
+    "fileselect",
+    "threads",
+    "skew",
+    "rdpct",
+    "stopafter",
+    "openflags",
+    "host",
+    "poisson",
 ];
 const GENERAL_KEYS: &[&str] = &[
-    "compratio", "messagescan", "histogram", "report", "data_errors", "validate", "dedupratio", "dedupunit",
-    "concatenatesds", "debug", "showlba", "create_anchors", "formatsds", "formatxfersize", "journal", "fwd_thread_adjust",
-    "loop", "port", "timeout",
+    "compratio",
+    "messagescan",
+    "histogram",
+    "report",
+    "data_errors",
+    "validate",
+    "dedupratio",
+    "dedupunit",
+    "concatenatesds",
+    "debug",
+    "showlba",
+    "create_anchors",
+    "formatsds",
+    "formatxfersize",
+    "journal",
+    "fwd_thread_adjust",
+    "loop",
+    "port",
+    "timeout",
 ];
 
 struct Parsed {
@@ -721,9 +861,10 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                             out.compratio = Some(r);
                         }
                         Some("messagescan") | Some("histogram") | Some("report") | Some("debug") => {}
-                        Some("data_errors") => out
-                            .warnings
-                            .push(format!("{}: data_errors: kura counts I/O errors and goes on", p.loc.short())),
+                        Some("data_errors") => out.warnings.push(format!(
+                            "{}: data_errors: kura counts I/O errors and goes on",
+                            p.loc.short()
+                        )),
                         Some(_) => return Err(unsupported(p, "no kura equivalent")),
                         None => return Err(unknown(p, "general")),
                     }
@@ -781,12 +922,17 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                             sd.range = Some((n[0], n[1]));
                         }
                         Some("host") => {
-                            if p.items()?.iter().any(|h| !matches!(h.as_str(), "localhost" | "*" | "default")) {
+                            if p.items()?
+                                .iter()
+                                .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
+                            {
                                 return Err(unsupported(p, "several hosts; kura runs on this host"));
                             }
                         }
                         Some("kstat") | Some("instance") => {}
-                        Some(k) => return Err(unsupported(p, &format!("vdbench's {k} has no kura equivalent"))),
+                        Some(k) => {
+                            return Err(unsupported(p, &format!("vdbench's {k} has no kura equivalent")));
+                        }
                         None => return Err(unknown(p, "sd")),
                     }
                 }
@@ -828,7 +974,10 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         Some("whpct") => wd.whpct = Some((p.pct()?, p.value_loc.clone())),
                         Some("openflags") => wd.flags = Some(open_flags(p)?),
                         Some("host") => {
-                            if p.items()?.iter().any(|h| !matches!(h.as_str(), "localhost" | "*" | "default")) {
+                            if p.items()?
+                                .iter()
+                                .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
+                            {
                                 return Err(unsupported(p, "several hosts; kura runs on this host"));
                             }
                         }
@@ -838,7 +987,12 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                                 "vdbench's hot-band skew has no kura equivalent; range=(low,high) limits the span",
                             ));
                         }
-                        Some(k) => return Err(unsupported(p, &format!("vdbench's wd {k} has no kura equivalent"))),
+                        Some(k) => {
+                            return Err(unsupported(
+                                p,
+                                &format!("vdbench's wd {k} has no kura equivalent"),
+                            ));
+                        }
                         None => return Err(unknown(p, "wd")),
                     }
                 }
@@ -860,7 +1014,11 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         Some("depth") | Some("width") | Some("files") => {
                             p.whole(0.0, 1e12)?;
                         }
-                        Some("sizes") | Some("size") | Some("totalsize") | Some("workingsetsize") | Some("wss") => {
+                        Some("sizes")
+                        | Some("size")
+                        | Some("totalsize")
+                        | Some("workingsetsize")
+                        | Some("wss") => {
                             p.numbers()?;
                         }
                         Some("openflags") => {
@@ -894,8 +1052,8 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         }
                         Some("operation") => {
                             let ops = [
-                                "read", "write", "create", "delete", "open", "close", "getattr", "setattr", "access",
-                                "mkdir", "rmdir", "copy", "move",
+                                "read", "write", "create", "delete", "open", "close", "getattr", "setattr",
+                                "access", "mkdir", "rmdir", "copy", "move",
                             ];
                             for op in p.items()? {
                                 if !ops.contains(&op.to_ascii_lowercase().as_str()) {
@@ -905,7 +1063,10 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         }
                         Some("fileio") => {
                             let v = p.items()?.first().cloned().unwrap_or_default();
-                            if !["random", "sequential"].iter().any(|k| k.starts_with(&v.to_ascii_lowercase())) {
+                            if !["random", "sequential"]
+                                .iter()
+                                .any(|k| k.starts_with(&v.to_ascii_lowercase()))
+                            {
                                 return Err(p.err("expected random or sequential"));
                             }
                         }
@@ -938,7 +1099,11 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                     if p.key == "sd" || p.key == "fsd" {
                         return Err(unsupported(p, "rd-level sd=/fsd= selection"));
                     }
-                    let key = if p.key.starts_with("maxdata") { "maxdata" } else { p.key.as_str() };
+                    let key = if p.key.starts_with("maxdata") {
+                        "maxdata"
+                    } else {
+                        p.key.as_str()
+                    };
                     match which(key, RD_KEYS) {
                         Some("iorate") => {
                             let items = p.items()?;
@@ -992,8 +1157,12 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                             };
                             let values = for_values(p)?;
                             let ok = match kind {
-                                ForKind::Rdpct | ForKind::Seekpct => values.iter().all(|v| (0.0..=100.0).contains(v)),
-                                ForKind::Threads => values.iter().all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
+                                ForKind::Rdpct | ForKind::Seekpct => {
+                                    values.iter().all(|v| (0.0..=100.0).contains(v))
+                                }
+                                ForKind::Threads => values
+                                    .iter()
+                                    .all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
                                 ForKind::Xfersize => values.iter().all(|v| v.fract() == 0.0 && *v >= 1.0),
                                 ForKind::Iorate => values.iter().all(|v| *v > 0.0),
                             };
@@ -1005,7 +1174,10 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         }
                         Some("distribution") => {
                             let v = p.single()?.to_ascii_lowercase();
-                            if !["exponential", "uniform", "deterministic"].iter().any(|k| k.starts_with(&v)) {
+                            if !["exponential", "uniform", "deterministic"]
+                                .iter()
+                                .any(|k| k.starts_with(&v))
+                            {
                                 return Err(p.err("expected exponential, uniform or deterministic"));
                             }
                             if !"deterministic".starts_with(&v) {
@@ -1017,13 +1189,19 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         }
                         Some("openflags") => rd.flags = Some(open_flags(p)?),
                         Some("fwdrate") => rd.fwdrate = true,
-                        Some("format") | Some("operations") | Some("foroperation") | Some("fordepth") | Some("forwidth")
-                        | Some("forfiles") | Some("forsizes") | Some("fortotal") | Some("forwss") => {
+                        Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
+                        | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
+                        | Some("forwss") => {
                             if rd.fwds.is_empty() && !out.file_system {
                                 return Err(unsupported(p, "only for file-system workloads"));
                             }
                         }
-                        Some(k) => return Err(unsupported(p, &format!("vdbench's rd {k} has no kura equivalent"))),
+                        Some(k) => {
+                            return Err(unsupported(
+                                p,
+                                &format!("vdbench's rd {k} has no kura equivalent"),
+                            ));
+                        }
                         None => return Err(unknown(p, "rd")),
                     }
                 }
@@ -1040,14 +1218,16 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
                         rd.name, rd.elapsed, rd.interval
                     )));
                 }
-                if rd.elapsed % rd.interval != 0 || rd.warmup % rd.interval != 0 {
+                if !rd.elapsed.is_multiple_of(rd.interval) || !rd.warmup.is_multiple_of(rd.interval) {
                     return Err(rd.time_loc.error(format!(
                         "rd={}: elapsed and warmup must be multiples of interval={} (vdbench's rule)",
                         rd.name, rd.interval
                     )));
                 }
                 if rd.warmup >= rd.elapsed {
-                    return Err(rd.time_loc.error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
+                    return Err(rd
+                        .time_loc
+                        .error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
                 }
                 if is_default {
                     rd_default = rd;
@@ -1084,13 +1264,17 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
             }
         }
         if !rd.wds.is_empty() && !rd.fwds.is_empty() {
-            return Err(rd.loc.error(format!("rd={}: wd= and fwd= cannot be mixed", rd.name)));
+            return Err(rd
+                .loc
+                .error(format!("rd={}: wd= and fwd= cannot be mixed", rd.name)));
         }
         if rd.wds.is_empty() && rd.fwds.is_empty() {
             return Err(rd.loc.error(format!("rd={}: no wd= (or fwd=) given", rd.name)));
         }
         if !rd.wds.is_empty() && rd.iorate == Iorate::Missing {
-            return Err(rd.loc.error(format!("rd={}: no iorate= given (max, curve or a rate)", rd.name)));
+            return Err(rd
+                .loc
+                .error(format!("rd={}: no iorate= given (max, curve or a rate)", rd.name)));
         }
         if !rd.fwds.is_empty() && !rd.fwdrate {
             return Err(rd.loc.error(format!("rd={}: no fwdrate= given", rd.name)));
@@ -1110,7 +1294,11 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
 /// vdbench rounds curve rates up: to 100 above 1000, to 10 below.
 pub fn curve_rate(max_rate: f64, pct: f64) -> u64 {
     let rate = (max_rate as u64).saturating_mul(pct as u64) / 100;
-    if rate > 1000 { rate.div_ceil(100) * 100 } else { rate.div_ceil(10) * 10 }
+    if rate > 1000 {
+        rate.div_ceil(100) * 100
+    } else {
+        rate.div_ceil(10) * 10
+    }
 }
 
 /// The overrides of one pass through a run's for-loops.
@@ -1187,7 +1375,10 @@ impl Builder<'_> {
         let explicit: f64 = wds.iter().filter_map(|w| w.skew).sum();
         let unskewed = wds.iter().filter(|w| w.skew.is_none()).count();
         if explicit > 100.0 + 1e-9 || (unskewed == 0 && (explicit - 100.0).abs() > 1e-6) {
-            return Err(rd.loc.error(format!("rd={}: the skews of its workloads add up to {explicit}, not 100", rd.name)));
+            return Err(rd.loc.error(format!(
+                "rd={}: the skews of its workloads add up to {explicit}, not 100",
+                rd.name
+            )));
         }
         if rate.is_none() && explicit > 0.0 && wds.len() > 1 {
             return Err(rd.loc.error(format!(
@@ -1198,7 +1389,11 @@ impl Builder<'_> {
         // SDs shared by several workloads share their threads, as vdbench's do.
         let mut users: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
         for w in &wds {
-            for sd in p.sds.iter().filter(|s| w.sds.iter().any(|(pat, _)| wildcard(pat, &s.name))) {
+            for sd in p
+                .sds
+                .iter()
+                .filter(|s| w.sds.iter().any(|(pat, _)| wildcard(pat, &s.name)))
+            {
                 *users.entry(sd.name.as_str()).or_default() += 1;
             }
         }
@@ -1328,7 +1523,10 @@ impl Builder<'_> {
         let mut size = sd.size;
         for (range, loc) in [
             (sd.range, &sd.loc),
-            (w.range.as_ref().map(|r| (r.0, r.1)), w.range.as_ref().map_or(&w.loc, |r| &r.2)),
+            (
+                w.range.as_ref().map(|r| (r.0, r.1)),
+                w.range.as_ref().map_or(&w.loc, |r| &r.2),
+            ),
         ] {
             let Some((lo, hi)) = range else { continue };
             let Some(s) = size else {
@@ -1345,7 +1543,11 @@ impl Builder<'_> {
         }
         if let Some(s) = size {
             // vdbench's size is the lun's; kura's size is the span after the offset.
-            job.size_bytes = Some(if sd.range.is_none() && w.range.is_none() { s.saturating_sub(sd.offset) } else { s });
+            job.size_bytes = Some(if sd.range.is_none() && w.range.is_none() {
+                s.saturating_sub(sd.offset)
+            } else {
+                s
+            });
         }
         job.offset_bytes = offset;
         // Read and write hits go to the first `hitarea` bytes: kura's hot spot.
@@ -1373,7 +1575,10 @@ impl Builder<'_> {
             };
             let space = sd.hitarea as f64 / span as f64 * 100.0;
             if space <= 0.0 || space >= 100.0 {
-                return Err(loc.error(format!("wd={}: the hit area must be smaller than the span", w.name)));
+                return Err(loc.error(format!(
+                    "wd={}: the hit area must be smaller than the span",
+                    w.name
+                )));
             }
             job.distribution = Distribution::Hotspot {
                 io_pct: pct,
@@ -1502,7 +1707,9 @@ mod tests {
     }
 
     fn error(text: &str) -> String {
-        parse(text, Path::new("p.vdb"), &Sources::none()).unwrap_err().to_string()
+        parse(text, Path::new("p.vdb"), &Sources::none())
+            .unwrap_err()
+            .to_string()
     }
 
     const SEED_RAW: &str = "sd=sd1,lun=/dev/{device},openflags=o_direct\n\
@@ -1516,7 +1723,13 @@ mod tests {
         let j = &p.jobs[0].job;
         assert_eq!(j.rw, Rw::RandRw);
         assert_eq!(j.read_pct, 50);
-        assert_eq!(j.bs, vec![BlockSize { bytes: 8192, weight: 100 }]);
+        assert_eq!(
+            j.bs,
+            vec![BlockSize {
+                bytes: 8192,
+                weight: 100
+            }]
+        );
         assert_eq!((j.threads, j.qd, j.engine), (8, 1, EngineKind::Sync));
         assert!(j.direct);
         assert_eq!(j.runtime, Some(Duration::from_secs(300)));
@@ -1540,7 +1753,10 @@ mod tests {
         assert_eq!(p.jobs[1].job.threads, 2);
         assert_eq!(a.rw, Rw::RandRw);
         assert_eq!(a.random_pct, 30);
-        assert_eq!(a.bs.iter().map(|b| b.bytes).collect::<Vec<_>>(), vec![4096, 65536]);
+        assert_eq!(
+            a.bs.iter().map(|b| b.bytes).collect::<Vec<_>>(),
+            vec![4096, 65536]
+        );
         assert_eq!(a.rate_iops, Some(500));
         assert_eq!(a.runtime, Some(Duration::from_secs(50)));
         assert_eq!(a.ramp, Duration::from_secs(10));
@@ -1584,19 +1800,29 @@ mod tests {
             error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1,rdpct=150\nrd=rd1,wd=wd1,iorate=max\n"),
             "p.vdb:2:21: rdpct=150: 150 is not a percentage 0-100"
         );
-        assert!(error("sd=sd1,lun=/tmp/a,size=4k\nwd=wd1,sd=sd1,xfersize=8k\nrd=rd1,wd=wd1,iorate=max\n")
-            .contains("xfersize 8192 is larger than sd=sd1"));
-        assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=disk*\nrd=rd1,wd=wd1,iorate=max\n")
-            .contains("p.vdb:2:11: wd=wd1: sd=disk* matches no sd"));
-        assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd9,iorate=max\n").contains("matches no wd"));
+        assert!(
+            error("sd=sd1,lun=/tmp/a,size=4k\nwd=wd1,sd=sd1,xfersize=8k\nrd=rd1,wd=wd1,iorate=max\n")
+                .contains("xfersize 8192 is larger than sd=sd1")
+        );
+        assert!(
+            error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=disk*\nrd=rd1,wd=wd1,iorate=max\n")
+                .contains("p.vdb:2:11: wd=wd1: sd=disk* matches no sd")
+        );
+        assert!(
+            error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd9,iorate=max\n").contains("matches no wd")
+        );
         assert!(error("sd=sd1,lun=/tmp/a,bogus=1\n").contains("unknown sd keyword 'bogus'"));
         assert!(error("sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max\n").contains("o_direct"));
-        assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1,xfersize=(4k,50,8k,40)\nrd=rd1,wd=wd1,iorate=max\n")
-            .contains("add up to 90"));
+        assert!(
+            error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1,xfersize=(4k,50,8k,40)\nrd=rd1,wd=wd1,iorate=max\n")
+                .contains("add up to 90")
+        );
         assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1\n").contains("no iorate="));
         assert!(error("sd=sd1,lun=(/tmp/a\n").contains("unmatched parenthesis"));
-        assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max,elapsed=5,interval=2\n")
-            .contains("multiples of interval"));
+        assert!(
+            error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max,elapsed=5,interval=2\n")
+                .contains("multiples of interval")
+        );
     }
 
     #[test]
