@@ -908,7 +908,7 @@ impl Translator<'_> {
             k => {
                 let near = FIO_OPTIONS
                     .iter()
-                    .filter(|o| edit_distance(o, k) <= 2)
+                    .filter(|o| k.len() < 64 && edit_distance(o, k) <= 2)
                     .min_by_key(|o| edit_distance(o, k));
                 let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
                 self.skip_or_fail(e, format!("unknown option '{k}': fio has no such option{hint}"))?;

@@ -122,8 +122,10 @@ fn number(key: &str, text: &str) -> Result<f64, String> {
     } else {
         &t[..]
     };
-    let (front, tail) = t.split_at(t.len().saturating_sub(1));
-    let mult = match tail {
+    let mut chars = t.chars();
+    let tail = chars.next_back().map(String::from).unwrap_or_default();
+    let front = chars.as_str();
+    let mult = match tail.as_str() {
         "k" => 1024.0,
         "m" if is_time_key(key) => 60.0,
         "m" => 1024.0 * 1024.0,
@@ -1823,6 +1825,12 @@ mod tests {
             error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max,elapsed=5,interval=2\n")
                 .contains("multiples of interval")
         );
+    }
+
+    #[test]
+    fn found_by_fuzzing() {
+        // A unit that is not ASCII once split a character in two.
+        assert!(error("sd=sd1,lun=/tmp/a\nwd=wd1,sd=sd1,rdpct=5m`\u{fffd}\n").contains("not a number"));
     }
 
     #[test]
