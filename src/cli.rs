@@ -29,8 +29,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run one workload from flags, or the jobs of a TOML job file
+    /// Run one workload from flags, or the jobs of a job file (kura TOML, fio or vdbench)
     Run(Box<RunArgs>),
+    /// Print the jobs a job file translates to, without running them
+    Explain(ExplainArgs),
     /// CrystalDiskMark: the standard read/write grid on a test file or device
     Mark(MarkArgs),
     /// Block size x read/write mix: IOPS and MiB/s per block size, one table per mix
@@ -183,10 +185,31 @@ pub struct RunCommon {
     pub allow_destroy: Option<PathBuf>,
 }
 
+/// How to read a job file (docs/formats.md).
+#[derive(Debug, Args, Default)]
+pub struct JobFileArgs {
+    /// toml, fio or vdbench [default: told from the file's name and text]
+    #[arg(long, value_name = "FORMAT", requires = "job_file")]
+    pub format: Option<String>,
+    /// fio: turn unknown and unsupported options into listed warnings instead of errors
+    #[arg(long, requires = "job_file")]
+    pub lenient: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A kura TOML job file, fio job file or vdbench parameter file
+    pub job_file: PathBuf,
+    #[command(flatten)]
+    pub file: JobFileArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// A TOML job file (docs/jobs.md); without it the flags describe one job
+    /// A job file: kura TOML (docs/jobs.md), fio or vdbench (docs/formats.md); without it the flags describe one job
     pub job_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub file: JobFileArgs,
     #[command(flatten)]
     pub job: JobFlags,
     #[command(flatten)]

@@ -89,6 +89,9 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
     let fsync_every = job.fsync_every.unwrap_or(0);
     let submit_each = qd > 1;
     let mut queued_unsubmitted = false;
+    let think_ns = job.think_time.map_or(0, |d| d.as_nanos() as u64);
+    let think_every = job.think_every.unwrap_or(1).max(1) as u64;
+    let mut issued_since_think = 0u64;
 
     let mut out = WorkerOutput::default();
     let mut slots: Vec<InFlight> = (0..qd)
@@ -112,6 +115,8 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
     let mut interval_end_ns = ramp_ns + interval_ns;
     let mut interval_hist = new_histogram();
     let (mut interval_reads, mut interval_writes, mut interval_bytes) = (0u64, 0u64, 0u64);
+    let (mut interval_read_lat, mut interval_write_lat) = (0u64, 0u64);
+    let mut cpu_at_interval = cpu_at_measure;
     let mut last_completion_ns = ramp_ns;
 
     let clock = |start: Instant| start.elapsed().as_nanos() as u64;
@@ -131,6 +136,10 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
                 {
                     break;
                 }
+                if think_ns > 0 && issued_since_think >= think_every {
+                    break;
+                }
+                issued_since_think += 1;
                 // Submitting each I/O as soon as the next is about to be queued, as fio
                 // does, starts the device on it at once: a batch held back until the last
                 // one was queued measured 10-15 % fewer IOPS at qd 32 on the virtio disk
@@ -170,6 +179,16 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
             if stopping {
                 break;
             }
+            if think_ns > 0 && issued_since_think >= think_every {
+                let left_ns = end_ns.map_or(u64::MAX, |e| e.saturating_sub(now_ns));
+                std::thread::sleep(Duration::from_nanos(think_ns.min(left_ns)));
+                issued_since_think = 0;
+                now_ns = clock(plan.start);
+                if plan.stop.load(Ordering::Relaxed) || end_ns.is_some_and(|e| now_ns >= e) {
+                    stopping = true;
+                }
+                continue;
+            }
             // Only a rate limit leaves nothing in flight: sleep until the next I/O is due.
             if let Some(rate) = rate_per_ns {
                 let due_ns = (issued_total as f64 / rate) as u64;
@@ -192,10 +211,12 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
         if !measuring && now_ns >= ramp_ns {
             measuring = true;
             cpu_at_measure = thread_cpu_ns();
+            cpu_at_interval = cpu_at_measure;
         }
         // Close the periods that ended before this batch completed.
         while measuring && now_ns >= interval_end_ns {
             let hist = std::mem::replace(&mut interval_hist, new_histogram());
+            let cpu = thread_cpu_ns();
             let _ = plan.samples.send(IntervalSample {
                 thread: plan.thread,
                 index: interval_index,
@@ -203,8 +224,14 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
                 write_ops: interval_writes,
                 bytes: interval_bytes,
                 hist,
+                read_lat_ns: interval_read_lat,
+                write_lat_ns: interval_write_lat,
+                cpu_user_ns: cpu.0.saturating_sub(cpu_at_interval.0),
+                cpu_system_ns: cpu.1.saturating_sub(cpu_at_interval.1),
             });
+            cpu_at_interval = cpu;
             (interval_reads, interval_writes, interval_bytes) = (0, 0, 0);
+            (interval_read_lat, interval_write_lat) = (0, 0);
             interval_index += 1;
             interval_end_ns += interval_ns;
         }
@@ -228,9 +255,11 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
             interval_bytes += c.result as u64;
             if io.write {
                 interval_writes += 1;
+                interval_write_lat += latency;
                 completed_writes += 1;
             } else {
                 interval_reads += 1;
+                interval_read_lat += latency;
             }
             last_completion_ns = now_ns;
         });
@@ -260,12 +289,19 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
         }
     }
 
+    if job.end_fsync && job.does_writes() && out.fatal.is_none() {
+        match engine.sync_data() {
+            Ok(()) => out.syncs += 1,
+            Err(e) => out.write.failure(e.raw_os_error().unwrap_or(libc::EIO), 0),
+        }
+    }
     let end_measure_ns = match end_ns {
         Some(e) if !plan.stop.load(Ordering::Relaxed) => e.min(now_ns).max(last_completion_ns),
         _ => last_completion_ns,
     };
     out.measured_ns = end_measure_ns.saturating_sub(ramp_ns);
     if measuring {
+        let (user, system) = thread_cpu_ns();
         let _ = plan.samples.send(IntervalSample {
             thread: plan.thread,
             index: interval_index,
@@ -273,8 +309,11 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
             write_ops: interval_writes,
             bytes: interval_bytes,
             hist: interval_hist,
+            read_lat_ns: interval_read_lat,
+            write_lat_ns: interval_write_lat,
+            cpu_user_ns: user.saturating_sub(cpu_at_interval.0),
+            cpu_system_ns: system.saturating_sub(cpu_at_interval.1),
         });
-        let (user, system) = thread_cpu_ns();
         out.cpu_user_ns = user - cpu_at_measure.0;
         out.cpu_system_ns = system - cpu_at_measure.1;
     }

@@ -1,12 +1,14 @@
 //! One file per verb: each turns its arguments into library calls.
 
 pub mod compare;
+pub mod explain;
 pub mod history;
 pub mod import;
 pub mod label;
 pub mod mark;
 pub mod report;
 pub mod run;
+pub mod run_file;
 pub mod serve;
 pub mod show;
 pub mod suite;
@@ -124,6 +126,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     };
     match cli.command {
         Command::Run(args) => run::run(&ctx, *args),
+        Command::Explain(args) => explain::run(&ctx, args),
         Command::Mark(args) => mark::run(&ctx, args),
         Command::Sweep(args) => sweep::run(&ctx, args),
         Command::Suite(SuiteCommand::Tiobench(args)) => suite::tiobench(&ctx, args),

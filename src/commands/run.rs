@@ -1,4 +1,4 @@
-//! `kura run`: one job from flags, or the jobs of a TOML job file.
+//! `kura run`: one job from flags; a job file goes to `run_file`.
 
 use anyhow::{Result, anyhow};
 
@@ -7,32 +7,18 @@ use crate::cli::RunArgs;
 use crate::report::{emit, run_table, to_json};
 use crate::runner;
 use crate::spec::Job;
-use crate::spec::toml_file::load_jobs;
 
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
+    if args.job_file.is_some() {
+        return super::run_file::run(ctx, args);
+    }
     let flags = args.job.given();
-    let jobs = match &args.job_file {
-        Some(file) => {
-            let mut jobs = load_jobs(file, &Job::default())?;
-            // Flags given with a job file override every job's keys.
-            for job in &mut jobs {
-                for (key, value) in &flags {
-                    job.set(key, value)
-                        .map_err(|e| anyhow!("--{}: {e}", key.replace('_', "-")))?;
-                }
-                job.validate()?;
-            }
-            jobs
-        }
-        None => {
-            let mut job = Job::default();
-            for (key, value) in &flags {
-                job.set(key, value).map_err(|e| anyhow!("--{}", e))?;
-            }
-            job.validate()?;
-            vec![job]
-        }
-    };
+    let mut job = Job::default();
+    for (key, value) in &flags {
+        job.set(key, value).map_err(|e| anyhow!("--{}", e))?;
+    }
+    job.validate()?;
+    let jobs = vec![job];
     // Open the database before measuring, so a bad --db fails in a second, not after the run.
     let mut store = ctx.store()?;
     let stop = stop_flag()?;

@@ -40,6 +40,8 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
     }
     if json {
         emit(&to_json(&run))?;
+    } else if run.suite.as_deref() == Some("vdbench") {
+        emit(&crate::report::vdbench::render(&run))?;
     } else {
         emit(&run_table::render_run(&run))?;
     }

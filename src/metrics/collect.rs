@@ -90,29 +90,50 @@ pub struct IntervalSample {
     pub write_ops: u64,
     pub bytes: u64,
     pub hist: Histogram<u64>,
+    /// Summed latencies per direction, for each direction's mean.
+    pub read_lat_ns: u64,
+    pub write_lat_ns: u64,
+    pub cpu_user_ns: u64,
+    pub cpu_system_ns: u64,
+}
+
+#[derive(Debug, Default, Clone)]
+struct Period {
+    read_ops: u64,
+    write_ops: u64,
+    bytes: u64,
+    read_lat_ns: u64,
+    write_lat_ns: u64,
+    cpu_user_ns: u64,
+    cpu_system_ns: u64,
+    hist: Option<Histogram<u64>>,
 }
 
 /// Merges the threads' samples into one point per period.
 #[derive(Debug, Default)]
 pub struct SeriesBuilder {
-    periods: Vec<(u64, u64, u64, Option<Histogram<u64>>)>,
+    periods: Vec<Period>,
 }
 
 impl SeriesBuilder {
     pub fn add(&mut self, s: &IntervalSample) {
         let i = s.index as usize;
         if self.periods.len() <= i {
-            self.periods.resize(i + 1, (0, 0, 0, None));
+            self.periods.resize(i + 1, Period::default());
         }
         let p = &mut self.periods[i];
-        p.0 += s.read_ops;
-        p.1 += s.write_ops;
-        p.2 += s.bytes;
-        match &mut p.3 {
+        p.read_ops += s.read_ops;
+        p.write_ops += s.write_ops;
+        p.bytes += s.bytes;
+        p.read_lat_ns += s.read_lat_ns;
+        p.write_lat_ns += s.write_lat_ns;
+        p.cpu_user_ns += s.cpu_user_ns;
+        p.cpu_system_ns += s.cpu_system_ns;
+        match &mut p.hist {
             Some(h) => {
                 let _ = h.add(&s.hist);
             }
-            None => p.3 = Some(s.hist.clone()),
+            None => p.hist = Some(s.hist.clone()),
         }
     }
 
@@ -121,27 +142,34 @@ impl SeriesBuilder {
         self.periods
             .iter()
             .enumerate()
-            .filter_map(|(i, (reads, writes, bytes, hist))| {
+            .filter_map(|(i, p)| {
                 let start_ns = i as u64 * interval_ns;
                 let duration_ns = interval_ns.min(elapsed_ns.saturating_sub(start_ns));
                 if duration_ns == 0 {
                     return None;
                 }
                 let secs = duration_ns as f64 / 1e9;
-                let (mean, p99) = match hist {
-                    Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99)),
-                    _ => (0.0, 0),
+                let (mean, p99, max, stddev) = match &p.hist {
+                    Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev()),
+                    _ => (0.0, 0, 0, 0.0),
                 };
+                let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
                 Some(IntervalPoint {
                     start_ns,
                     duration_ns,
-                    read_ops: *reads,
-                    write_ops: *writes,
-                    bytes: *bytes,
-                    iops: (reads + writes) as f64 / secs,
-                    bytes_per_sec: *bytes as f64 / secs,
+                    read_ops: p.read_ops,
+                    write_ops: p.write_ops,
+                    bytes: p.bytes,
+                    iops: (p.read_ops + p.write_ops) as f64 / secs,
+                    bytes_per_sec: p.bytes as f64 / secs,
                     lat_mean_ns: mean,
                     lat_p99_ns: p99,
+                    read_lat_mean_ns: per_op(p.read_lat_ns, p.read_ops),
+                    write_lat_mean_ns: per_op(p.write_lat_ns, p.write_ops),
+                    lat_max_ns: max,
+                    lat_stddev_ns: stddev,
+                    cpu_user_ns: p.cpu_user_ns,
+                    cpu_system_ns: p.cpu_system_ns,
                 })
             })
             .collect()
@@ -166,6 +194,10 @@ mod tests {
                     write_ops: 5,
                     bytes: 15 * 4096,
                     hist,
+                    read_lat_ns: 10 * 1000,
+                    write_lat_ns: 5 * 3000,
+                    cpu_user_ns: 7,
+                    cpu_system_ns: 3,
                 });
             }
         }
@@ -176,6 +208,9 @@ mod tests {
         assert_eq!(s[2].duration_ns, 500_000_000);
         assert_eq!(s[2].iops, 60.0);
         assert!((s[1].lat_mean_ns - 1500.0).abs() < 2.0);
+        assert_eq!(s[0].read_lat_mean_ns, 1000.0);
+        assert_eq!(s[0].write_lat_mean_ns, 3000.0);
+        assert_eq!(s[0].cpu_user_ns, 14);
     }
 
     #[test]

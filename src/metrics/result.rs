@@ -143,4 +143,17 @@ pub struct IntervalPoint {
     pub bytes_per_sec: f64,
     pub lat_mean_ns: f64,
     pub lat_p99_ns: u64,
+    #[serde(default)]
+    pub read_lat_mean_ns: f64,
+    #[serde(default)]
+    pub write_lat_mean_ns: f64,
+    #[serde(default)]
+    pub lat_max_ns: u64,
+    #[serde(default)]
+    pub lat_stddev_ns: f64,
+    /// CPU time of the job's threads in this period.
+    #[serde(default)]
+    pub cpu_user_ns: u64,
+    #[serde(default)]
+    pub cpu_system_ns: u64,
 }

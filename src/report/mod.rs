@@ -8,11 +8,13 @@ pub mod format;
 pub mod history;
 pub mod html;
 pub mod mark_grid;
+pub mod plan;
 pub mod run_table;
 pub mod serve;
 pub mod svg;
 pub mod sweep_table;
 pub mod tiobench_table;
+pub mod vdbench;
 
 use std::io::Write;
 

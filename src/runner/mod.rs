@@ -2,6 +2,8 @@
 //! progress, Ctrl-C (stop, keep what was measured, clean up), and the
 //! assembly of a `RunResult`. Formats nothing for the reader.
 
+mod group;
+mod plan;
 mod progress;
 
 use std::sync::Arc;
@@ -19,6 +21,7 @@ use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
 
+pub use plan::run_plan;
 pub use progress::Progress;
 
 #[derive(Debug, Error)]
@@ -70,7 +73,8 @@ fn push_once(warnings: &mut Vec<String>, warning: String) {
 /// Fills in what the job left to defaults, so the stored job repeats exactly.
 pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
     let mut job = job.clone();
-    if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() {
+    if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none()
+    {
         job.runtime = Some(DEFAULT_RUNTIME);
     }
     // Probed once per process: the answer does not change between jobs.
@@ -224,6 +228,13 @@ fn measure(
         job.target = Some(first.path.clone());
     }
     job.size_bytes = Some(first.span_bytes);
+    // Passes become bytes once the span is known, so the stored job repeats exactly.
+    if let Some(passes) = job.passes.take() {
+        job.io_size_bytes = Some(first.span_bytes.saturating_mul(passes));
+    }
+    if !job.start_delay.is_zero() {
+        pause(job.start_delay, stop);
+    }
     if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
         for t in targets {
             target::drop_cache(t)?;
@@ -354,23 +365,42 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
     let mut results = Vec::new();
     let mut created = Vec::new();
     let mut failure = None;
-    for (i, SuiteJob { test, job }) in jobs.iter().enumerate() {
+    let mut i = 0;
+    while i < jobs.len() {
         if i > 0 && !opts.pause.is_zero() {
             pause(opts.pause, stop);
         }
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        match run_job(job, opts, stop, &mut warnings, &progress, &mut created) {
-            Ok(mut r) => {
-                r.test = test.clone();
-                results.push(r)
-            }
-            Err(e) => {
-                failure = Some(e);
-                break;
+        // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
+        let together = group::len_at(jobs, i);
+        let outcomes = if together == 1 {
+            vec![run_job(
+                &jobs[i].job,
+                opts,
+                stop,
+                &mut warnings,
+                &progress,
+                &mut created,
+            )]
+        } else {
+            let group = &jobs[i..i + together];
+            group::run_together(group, opts, stop, &mut warnings, &progress, &mut created)
+        };
+        for (SuiteJob { test, .. }, outcome) in jobs[i..i + together].iter().zip(outcomes) {
+            match outcome {
+                Ok(mut r) => {
+                    r.test = test.clone();
+                    results.push(r)
+                }
+                Err(e) => failure = failure.or(Some(e)),
             }
         }
+        if failure.is_some() {
+            break;
+        }
+        i += together;
     }
     if !opts.keep {
         for t in &created {

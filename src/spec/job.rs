@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::units::{UnitError, format_duration, format_size, parse_duration, parse_size};
+use super::units::{UnitError, format_size, parse_duration, parse_size};
 
 /// The default test file, created in the current directory.
 pub const DEFAULT_TARGET: &str = "kura-test.dat";
@@ -182,6 +182,36 @@ pub struct Job {
     /// Each thread works on its own file, `TARGET.N` (tiobench's layout).
     #[serde(default)]
     pub file_per_thread: bool,
+    /// Jobs next to each other with the same group run at the same time
+    /// (fio's jobs between two stonewalls, vdbench's workloads of one run).
+    #[serde(default)]
+    pub group: Option<u32>,
+    /// Wait this long before the job starts (fio's startdelay).
+    #[serde(default)]
+    pub start_delay: Duration,
+    /// Pause for this long after every `think_every` I/Os completed (fio's thinktime).
+    #[serde(default)]
+    pub think_time: Option<Duration>,
+    #[serde(default)]
+    pub think_every: Option<u32>,
+    /// fdatasync once when the job's writes are done (fio's end_fsync).
+    #[serde(default)]
+    pub end_fsync: bool,
+    /// Stop after moving the whole span this many times, all threads together
+    /// (fio's size x loops, vdbench's seekpct=eof).
+    #[serde(default)]
+    pub passes: Option<u64>,
+    /// Random offsets are multiples of this; `None` = the smallest block size (fio's ba).
+    #[serde(default)]
+    pub align: Option<u64>,
+    /// Share of random I/Os at a new random offset; the others continue where
+    /// the previous I/O ended (fio's percentage_random, vdbench's seekpct).
+    #[serde(default = "all_random")]
+    pub random_pct: u8,
+}
+
+fn all_random() -> u8 {
+    100
 }
 
 impl Default for Job {
@@ -213,6 +243,14 @@ impl Default for Job {
             label: None,
             interval: Duration::from_secs(1),
             file_per_thread: false,
+            group: None,
+            start_delay: Duration::ZERO,
+            think_time: None,
+            think_every: None,
+            end_fsync: false,
+            passes: None,
+            align: None,
+            random_pct: 100,
         }
     }
 }
@@ -243,6 +281,14 @@ pub const KEYS: &[&str] = &[
     "label",
     "interval",
     "file_per_thread",
+    "group",
+    "start_delay",
+    "think_time",
+    "think_every",
+    "end_fsync",
+    "passes",
+    "align",
+    "random_pct",
 ];
 
 fn size(key: &str, v: &str) -> Result<u64, SpecError> {
@@ -446,6 +492,27 @@ impl Job {
                 self.interval = d
             }
             "file_per_thread" => self.file_per_thread = boolean(key, v)?,
+            "group" => self.group = Some(count(key, v, 0, u32::MAX as u64)? as u32),
+            "start_delay" => self.start_delay = duration(key, v)?,
+            "think_time" => {
+                let d = duration(key, v)?;
+                self.think_time = (!d.is_zero()).then_some(d)
+            }
+            "think_every" => self.think_every = Some(count(key, v, 1, u32::MAX as u64)? as u32),
+            "end_fsync" => self.end_fsync = boolean(key, v)?,
+            "passes" => self.passes = Some(count(key, v, 1, u32::MAX as u64)?),
+            "align" => {
+                let a = size(key, v)?;
+                if a == 0 || a > MAX_BS {
+                    return Err(invalid(
+                        key,
+                        v,
+                        format!("must be between 1 byte and {}", format_size(MAX_BS)),
+                    ));
+                }
+                self.align = Some(a)
+            }
+            "random_pct" => self.random_pct = count(key, v, 0, 100)? as u8,
             _ => return Err(SpecError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -453,16 +520,18 @@ impl Job {
 
     /// Checks that hold between keys, after every key is set.
     pub fn validate(&self) -> Result<(), SpecError> {
-        let stops = [
-            self.runtime.is_some(),
+        // A runtime may cap an amount of I/O (whichever comes first, as fio
+        // does without time_based); two amounts would contradict each other.
+        let amounts = [
             self.io_size_bytes.is_some(),
             self.io_count.is_some(),
+            self.passes.is_some(),
         ];
-        if stops.iter().filter(|s| **s).count() > 1 {
+        if amounts.iter().filter(|s| **s).count() > 1 {
             return Err(invalid(
-                "runtime",
-                &self.runtime.map(format_duration).unwrap_or_default(),
-                "give only one of runtime, io_size and io_count",
+                "io_size",
+                &self.io_size_bytes.map(format_size).unwrap_or_default(),
+                "give only one of io_size, io_count and passes (runtime may cap any of them)",
             ));
         }
         if let Some(size) = self.size_bytes {
@@ -570,6 +639,14 @@ mod tests {
             ("label", "ssd"),
             ("interval", "500ms"),
             ("file_per_thread", "true"),
+            ("group", "2"),
+            ("start_delay", "1s"),
+            ("think_time", "2ms"),
+            ("think_every", "4"),
+            ("end_fsync", "true"),
+            ("passes", "2"),
+            ("align", "4k"),
+            ("random_pct", "80"),
         ];
         assert_eq!(values.len(), KEYS.len());
         let mut job = Job::default();
@@ -618,10 +695,12 @@ mod tests {
     }
 
     #[test]
-    fn only_one_stop_condition() {
+    fn only_one_amount_but_runtime_may_cap_it() {
         let mut job = Job::default();
         job.set("runtime", "1s").unwrap();
         job.set("io_count", "5").unwrap();
+        assert!(job.validate().is_ok());
+        job.set("io_size", "1m").unwrap();
         assert!(job.validate().is_err());
     }
 }

@@ -1,11 +1,15 @@
 //! The job model every input is translated into, its units and its readers.
 //! Nothing here touches the disk except reading a job file's text.
 
+pub mod fio;
+mod fio_options;
 pub mod job;
+pub mod jobfile;
 pub mod presets;
 pub mod price;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;
+pub mod vdbench;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};

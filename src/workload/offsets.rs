@@ -81,12 +81,18 @@ pub struct Generator {
     bs_cumulative: Vec<u32>,
     bs_bytes: Vec<u32>,
     read_pct: u8,
+    /// Share of random I/Os that seek; the rest continue at `next_seq`.
+    random_pct: u8,
+    next_seq: u64,
 }
 
 impl Generator {
     /// `seed` differs per thread so threads do not repeat each other.
     pub fn new(job: &Job, span_start: u64, span_bytes: u64, seed: u64, thread_index: u32) -> Generator {
-        let align = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
+        let align = job
+            .align
+            .unwrap_or_else(|| job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096))
+            .max(1);
         let blocks = (span_bytes / align).max(1);
         let pattern = if !job.rw.is_random() {
             // Threads of a sequential job start spread over the span, like fio's offset_increment.
@@ -129,6 +135,8 @@ impl Generator {
             bs_cumulative,
             bs_bytes: job.bs.iter().map(|b| b.bytes as u32).collect(),
             read_pct: job.effective_read_pct(),
+            random_pct: job.random_pct.min(100),
+            next_seq: 0,
         }
     }
 
@@ -163,6 +171,22 @@ impl Generator {
             0 => true,
             pct => self.below(100) >= pct as u64,
         };
+        if self.random_pct < 100
+            && !matches!(self.pattern, Pattern::Sequential { .. })
+            && self.below(100) >= self.random_pct as u64
+        {
+            let at = if self.next_seq + len as u64 > self.span_bytes {
+                0
+            } else {
+                self.next_seq
+            };
+            self.next_seq = at + len as u64;
+            return NextIo {
+                offset: self.span_start + at,
+                len,
+                write,
+            };
+        }
         // Blocks at which an I/O of this length still fits inside the span.
         let slots = ((self.span_bytes - len as u64) / self.align + 1).max(1);
         let block = match &mut self.pattern {
@@ -201,6 +225,7 @@ impl Generator {
                 }
             }
         };
+        self.next_seq = block * self.align + len as u64;
         NextIo {
             offset: self.span_start + block * self.align,
             len,
@@ -292,6 +317,26 @@ mod tests {
         assert!(pareto > 0.6, "pareto {pareto}");
         let hotspot = top_decile_share("hotspot:90/10");
         assert!((hotspot - 0.9).abs() < 0.02, "hotspot {hotspot}");
+    }
+
+    #[test]
+    fn random_pct_mixes_seeks_and_sequential_runs() {
+        let j = job(&[("rw", "randread"), ("random_pct", "25"), ("align", "8k")]);
+        let mut g = Generator::new(&j, 0, 1 << 30, 7, 0);
+        let mut prev_end = u64::MAX;
+        let n = 100_000;
+        let mut sequential = 0;
+        for _ in 0..n {
+            let io = g.next_io();
+            if io.offset == prev_end {
+                sequential += 1;
+            } else {
+                assert_eq!(io.offset % 8192, 0);
+            }
+            prev_end = io.offset + io.len as u64;
+        }
+        let share = sequential as f64 / n as f64;
+        assert!((share - 0.75).abs() < 0.01, "{share}");
     }
 
     #[test]

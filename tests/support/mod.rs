@@ -82,6 +82,7 @@ fn series(
                 bytes_per_sec: rate * 8192.0,
                 lat_mean_ns: lat_ns / level,
                 lat_p99_ns: (lat_ns / level * 3.0) as u64,
+                ..IntervalPoint::default()
             }
         })
         .collect()

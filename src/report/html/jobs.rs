@@ -230,6 +230,11 @@ pub fn downsample(series: &[IntervalPoint]) -> (Vec<IntervalPoint>, usize) {
                     0.0
                 },
                 lat_p99_ns: c.iter().map(|p| p.lat_p99_ns).max().unwrap_or(0),
+                lat_max_ns: c.iter().map(|p| p.lat_max_ns).max().unwrap_or(0),
+                cpu_user_ns: c.iter().map(|p| p.cpu_user_ns).sum(),
+                cpu_system_ns: c.iter().map(|p| p.cpu_system_ns).sum(),
+                // Per-direction means and the stddev do not merge from means alone.
+                ..IntervalPoint::default()
             }
         })
         .collect();
@@ -578,6 +583,7 @@ mod tests {
             bytes_per_sec: (ops * 4096) as f64,
             lat_mean_ns: 1000.0,
             lat_p99_ns: p99,
+            ..IntervalPoint::default()
         }
     }
 

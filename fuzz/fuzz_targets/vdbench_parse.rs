@@ -1,0 +1,12 @@
+#![no_main]
+//! Any text must give jobs or an error from the vdbench parser, never a panic.
+
+use kura::spec::jobfile::{Format, Sources, parse};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let path = std::path::Path::new("fuzz.job");
+    let _ = parse(Format::Vdbench, &text, path, false, &Sources::none());
+    let _ = parse(Format::Vdbench, &text, path, true, &Sources::none());
+});

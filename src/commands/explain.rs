@@ -1,0 +1,19 @@
+//! `kura explain FILE`: the jobs a job file translates to, without running them.
+
+use anyhow::Result;
+
+use super::Ctx;
+use super::run_file::load_plan;
+use crate::cli::ExplainArgs;
+use crate::report::emit;
+use crate::report::plan::{plan_json, render_plan};
+
+pub fn run(ctx: &Ctx, args: ExplainArgs) -> Result<i32> {
+    let plan = load_plan(&args.job_file, &args.file)?;
+    if ctx.json {
+        emit(&plan_json(&plan))?;
+    } else {
+        emit(&render_plan(&plan, &args.job_file.display().to_string()))?;
+    }
+    Ok(0)
+}

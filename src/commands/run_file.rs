@@ -1,0 +1,68 @@
+//! `kura run FILE`: the jobs of a kura TOML, fio or vdbench job file. Flags
+//! given with the file override that key in every job.
+
+use std::path::Path;
+
+use anyhow::{Result, anyhow, bail};
+
+use super::{Ctx, run_options, stop_flag};
+use crate::cli::{JobFileArgs, RunArgs};
+use crate::report::{emit, run_table, to_json, vdbench};
+use crate::runner;
+use crate::spec::jobfile::{self, Format, LoadOptions, Plan};
+
+pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
+    let format = match &args.format {
+        Some(f) => {
+            Some(Format::parse(f).ok_or_else(|| anyhow!("--format: '{f}' is not toml, fio or vdbench"))?)
+        }
+        None => None,
+    };
+    let opts = LoadOptions {
+        format,
+        lenient: args.lenient,
+    };
+    Ok(jobfile::load(file, &opts)?)
+}
+
+pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
+    let Some(file) = &args.job_file else {
+        bail!("no job file given");
+    };
+    let mut plan = load_plan(file, &args.file)?;
+    if let Some(why) = &plan.cannot_run {
+        bail!("{}: {why}", file.display());
+    }
+    if plan.jobs.is_empty() {
+        bail!("{}: no job to run", file.display());
+    }
+    let flags = args.job.given();
+    for planned in &mut plan.jobs {
+        for (key, value) in &flags {
+            planned
+                .job
+                .set(key, value)
+                .map_err(|e| anyhow!("--{}: {e}", key.replace('_', "-")))?;
+        }
+        planned.job.validate()?;
+    }
+    // Open the database before measuring, so a bad --db fails in a second, not after the run.
+    let mut store = ctx.store()?;
+    let stop = stop_flag()?;
+    let mut opts = run_options(&args.common, ctx.quiet);
+    if plan.format == Format::Vdbench {
+        opts.suite = Some("vdbench".into());
+    }
+    let mut result = runner::run_plan(&plan.jobs, &opts, &stop)?;
+    let notes = plan.warnings.iter().map(|w| format!("job file: {w}"));
+    result.warnings.splice(0..0, notes);
+    store.save(&mut result)?;
+    if ctx.json {
+        emit(&to_json(&result))?;
+    } else if plan.format == Format::Vdbench {
+        emit(&vdbench::render(&result))?;
+    } else {
+        emit(&run_table::render_run(&result))?;
+    }
+    Ok(if result.incomplete { 1 } else { 0 })
+}

@@ -1,0 +1,158 @@
+//! `kura explain`: the jobs a job file translates to, as a table or as JSON.
+
+use serde::Serialize;
+
+use super::run_table::new_table;
+use crate::spec::Job;
+use crate::spec::jobfile::Plan;
+use crate::spec::units::{format_duration, format_size};
+
+/// When a job stops, in words: `30s`, `1g`, `2 passes`, `1g or 60s`.
+pub fn stop_text(job: &Job) -> String {
+    let amount = job
+        .io_size_bytes
+        .map(format_size)
+        .or(job.io_count.map(|n| format!("{n} I/Os")))
+        .or(job
+            .passes
+            .map(|p| format!("{p} pass{}", if p == 1 { "" } else { "es" })));
+    match (amount, job.runtime) {
+        (Some(a), Some(r)) => format!("{a} or {}", format_duration(r)),
+        (Some(a), None) => a,
+        (None, Some(r)) => format_duration(r),
+        (None, None) => "10s (default)".into(),
+    }
+}
+
+pub fn render_plan(plan: &Plan, file: &str) -> String {
+    let mut out = format!(
+        "{file}: {} file, {} job(s)\n",
+        plan.format.name(),
+        plan.jobs.len()
+    );
+    if let Some(why) = &plan.cannot_run {
+        out.push_str(&format!("cannot run: {why}\n"));
+    }
+    for w in &plan.warnings {
+        out.push_str(&format!("note: {w}\n"));
+    }
+    if plan.jobs.is_empty() {
+        return out;
+    }
+    let mut t = new_table(&[
+        "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp",
+        "rate", "engine", "direct", "target",
+    ]);
+    for (i, p) in plan.jobs.iter().enumerate() {
+        let j = &p.job;
+        let rate = match (&p.curve, j.rate_iops) {
+            (Some(c), _) => format!("{}% of max", c.pct),
+            (None, Some(r)) => format!("{r}/s"),
+            (None, None) => "max".into(),
+        };
+        let mut bs = j.bs_text();
+        if j.rw.is_random() && j.random_pct < 100 {
+            bs.push_str(&format!(" ({}% seek)", j.random_pct));
+        }
+        t.add_row(vec![
+            (i + 1).to_string(),
+            j.name.clone(),
+            p.test.clone().unwrap_or_default(),
+            j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+            j.rw.name().to_string(),
+            bs,
+            if j.rw.is_mixed() {
+                j.read_pct.to_string()
+            } else {
+                j.effective_read_pct().to_string()
+            },
+            j.qd.to_string(),
+            j.threads.to_string(),
+            j.size_bytes.map(format_size).unwrap_or_else(|| "-".into()),
+            format_size(j.offset_bytes),
+            stop_text(j),
+            format_duration(j.ramp),
+            rate,
+            j.engine.name().to_string(),
+            if j.direct { "yes" } else { "no" }.to_string(),
+            j.target
+                .as_ref()
+                .map(|t| t.display().to_string())
+                .unwrap_or_else(|| "./kura-test.dat".into()),
+        ]);
+    }
+    out.push_str(&t.to_string());
+    out.push('\n');
+    let extras: Vec<String> = plan
+        .jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let j = &p.job;
+            let mut e = Vec::new();
+            if !j.start_delay.is_zero() {
+                e.push(format!("start after {}", format_duration(j.start_delay)));
+            }
+            if let Some(t) = j.think_time {
+                e.push(format!(
+                    "think {} every {} I/Os",
+                    format_duration(t),
+                    j.think_every.unwrap_or(1)
+                ));
+            }
+            if let Some(n) = j.fsync_every {
+                e.push(format!("fdatasync every {n} writes"));
+            }
+            if j.end_fsync {
+                e.push("fdatasync at the end".into());
+            }
+            if let Some(a) = j.align {
+                e.push(format!("align {}", format_size(a)));
+            }
+            if j.distribution != crate::spec::Distribution::Uniform {
+                e.push(format!("distribution {:?}", j.distribution));
+            }
+            if j.fill != crate::spec::Fill::Random {
+                e.push(format!("fill {:?}", j.fill));
+            }
+            if j.keep_cache {
+                e.push("keep cache".into());
+            }
+            if j.interval != std::time::Duration::from_secs(1) {
+                e.push(format!("interval {}", format_duration(j.interval)));
+            }
+            e.into_iter().map(move |x| format!("  #{}: {x}", i + 1))
+        })
+        .collect();
+    for e in extras {
+        out.push_str(&e);
+        out.push('\n');
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonJob<'a> {
+    #[serde(flatten)]
+    job: &'a Job,
+    /// The vdbench run the job belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<&'a str>,
+    /// vdbench curve point: percent of the rate the run's max jobs reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    curve_pct: Option<f64>,
+}
+
+/// A JSON list of `Job`s, each with `test` and `curve_pct` where they apply.
+pub fn plan_json(plan: &Plan) -> String {
+    let list: Vec<JsonJob> = plan
+        .jobs
+        .iter()
+        .map(|p| JsonJob {
+            job: &p.job,
+            test: p.test.as_deref(),
+            curve_pct: p.curve.as_ref().map(|c| c.pct),
+        })
+        .collect();
+    super::to_json(&list)
+}

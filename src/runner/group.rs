@@ -1,0 +1,94 @@
+//! Jobs that run at the same time: fio's jobs between two stonewalls and
+//! vdbench's workloads of one run. Targets are prepared one after another,
+//! because two jobs may name the same file and must not both create it; then
+//! every job measures in its own thread.
+
+use super::{
+    Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, null_target, prepare_targets, resolve,
+};
+use crate::metrics::JobResult;
+use crate::spec::EngineKind;
+use crate::target::{self, PreparedTarget, TargetOptions};
+
+/// How many jobs from `i` on belong to job `i`'s group (1 when it has none).
+pub(super) fn len_at(jobs: &[SuiteJob], i: usize) -> usize {
+    match jobs[i].job.group {
+        None => 1,
+        Some(g) => jobs[i..].iter().take_while(|j| j.job.group == Some(g)).count(),
+    }
+}
+
+/// Runs `jobs` at the same time; one outcome per job, in order (fewer when preparing one failed).
+pub(super) fn run_together(
+    jobs: &[SuiteJob],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    warnings: &mut Vec<String>,
+    progress: &Progress,
+    created: &mut Vec<PreparedTarget>,
+) -> Vec<Result<JobResult, RunError>> {
+    let mut ready = Vec::with_capacity(jobs.len());
+    for sj in jobs {
+        let job = resolve(&sj.job, warnings);
+        let prepared = if job.engine == EngineKind::Null {
+            Ok(vec![null_target(&job)])
+        } else {
+            progress.message(&format!(
+                "{}: preparing {}",
+                job.name,
+                target::job_path(&job).display()
+            ));
+            let target_opts = TargetOptions {
+                stop: Some(stop.clone()),
+                ..opts.target.clone()
+            };
+            prepare_targets(&job, &target_opts)
+        };
+        match prepared {
+            Ok(p) => ready.push((job, p)),
+            Err(e) => {
+                created.extend(ready.into_iter().flat_map(|(_, p)| p).filter(|p| p.created));
+                return vec![Err(e)];
+            }
+        }
+    }
+    let names: Vec<&str> = ready.iter().map(|(j, _)| j.name.as_str()).collect();
+    progress.message(&format!("running at the same time: {}", names.join(", ")));
+    // One live bar per job would make them overwrite each other's line.
+    let quiet = Progress::new(true);
+    let outcomes: Vec<(Result<JobResult, RunError>, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ready
+            .iter_mut()
+            .map(|(job, prepared)| {
+                let quiet = &quiet;
+                let prepared = &prepared[..];
+                std::thread::Builder::new()
+                    .name(format!("kura-{}", job.name))
+                    .spawn_scoped(scope, move || {
+                        let mut w = Vec::new();
+                        let r = measure(job, prepared, stop, &mut w, quiet);
+                        (r, w)
+                    })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h.map(|h| h.join()) {
+                Ok(Ok(outcome)) => outcome,
+                Ok(Err(_)) => (Err(RunError::Invalid("a job thread panicked".into())), Vec::new()),
+                Err(e) => (
+                    Err(RunError::Invalid(format!("cannot start a job thread: {e}"))),
+                    Vec::new(),
+                ),
+            })
+            .collect()
+    });
+    created.extend(ready.into_iter().flat_map(|(_, p)| p).filter(|p| p.created));
+    outcomes
+        .into_iter()
+        .map(|(r, w)| {
+            warnings.extend(w);
+            r
+        })
+        .collect()
+}

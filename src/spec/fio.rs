@@ -1,0 +1,1557 @@
+//! fio job files: INI sections with `[global]` defaults, `include`, comments,
+//! `${ENV}` and fio's reserved keywords, fio's units (`kb_base`) and option
+//! semantics, translated into `Job`s. Jobs between two stonewalls share a
+//! group and run at the same time, as in fio.
+//!
+//! Every fio option is one of: translated; accepted because it changes no I/O
+//! (logging, reporting, seeding); or unsupported, which is an error naming the
+//! option, file and line (a warning with --lenient). A name fio does not know
+//! either is "unknown" (also a warning with --lenient).
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::fio_options::FIO_OPTIONS;
+use super::job::{BlockSize, Distribution, Job, Rw};
+use super::jobfile::{Format, FormatError, Loc, Plan, PlannedJob, Sources, join_normalized};
+use super::units::format_size;
+
+/// Includes nested deeper than this are taken for a loop fio would also reject.
+const MAX_INCLUDE_DEPTH: usize = 16;
+/// fio allows 64 sizes per bssplit; a bsrange that expands to more is unsupported.
+const MAX_SPLIT: usize = 64;
+
+#[derive(Debug, Clone)]
+struct Entry {
+    key: String,
+    value: Option<String>,
+    loc: Loc,
+    /// Column of the value, for errors about it.
+    value_col: usize,
+    /// Environment variables the value named that were not set.
+    unset_vars: Vec<String>,
+}
+
+#[derive(Debug)]
+enum Section {
+    Global(Vec<Entry>),
+    Job {
+        name: String,
+        loc: Loc,
+        entries: Vec<Entry>,
+    },
+}
+
+struct Lexer<'a> {
+    sources: &'a Sources<'a>,
+    sections: Vec<Section>,
+    stack: Vec<String>,
+}
+
+fn strip_comment(line: &str) -> &str {
+    // fio cuts every line at its first ';' or '#', values included.
+    let end = line.find([';', '#']).unwrap_or(line.len());
+    &line[..end]
+}
+
+fn column_of(raw: &str, part: &str) -> usize {
+    // `part` is a subslice of `raw`; columns count characters from 1.
+    let offset = (part.as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
+    raw.get(..offset.min(raw.len()))
+        .map_or(1, |p| p.chars().count() + 1)
+}
+
+impl Lexer<'_> {
+    fn lex(&mut self, text: &str, file: &Path, in_include: bool) -> Result<(), FormatError> {
+        let file_name = file.display().to_string();
+        for (i, raw) in text.lines().enumerate() {
+            let line = strip_comment(raw).trim();
+            if line.is_empty() {
+                continue;
+            }
+            let loc = Loc {
+                file: file_name.clone(),
+                line: i + 1,
+                column: column_of(raw, line),
+            };
+            if let Some(rest) = line.strip_prefix('[') {
+                if in_include {
+                    return Err(loc.error("an included file may not contain [sections] (fio's rule)"));
+                }
+                let Some(name) = rest.strip_suffix(']') else {
+                    return Err(loc.error(format!("malformed section header '{line}': expected [name]")));
+                };
+                let name = name.trim();
+                if name.is_empty() {
+                    return Err(loc.error("empty section name: expected [global] or [job name]"));
+                }
+                self.sections.push(if name == "global" {
+                    Section::Global(Vec::new())
+                } else {
+                    Section::Job {
+                        name: name.to_string(),
+                        loc,
+                        entries: Vec::new(),
+                    }
+                });
+                continue;
+            }
+            if let Some(target) = line
+                .strip_prefix("include")
+                .filter(|r| r.starts_with([' ', '\t']))
+            {
+                self.include(target.trim(), file, &loc)?;
+                continue;
+            }
+            let (key, value) = match line.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (line, None),
+            };
+            if key.is_empty() {
+                return Err(loc.error(format!("malformed line '{line}': expected option=value")));
+            }
+            let value_col = value.map_or(loc.column, |v| column_of(raw, v));
+            let mut unset_vars = Vec::new();
+            let value = value.map(|v| self.substitute(v, &mut unset_vars));
+            let entry = Entry {
+                key: key.to_string(),
+                value,
+                loc: loc.clone(),
+                value_col,
+                unset_vars,
+            };
+            match self.sections.last_mut() {
+                Some(Section::Global(entries)) | Some(Section::Job { entries, .. }) => entries.push(entry),
+                None => {
+                    return Err(loc.error(format!(
+                        "option '{key}' before any section: put it under [global] or a [job]"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn include(&mut self, name: &str, from: &Path, loc: &Loc) -> Result<(), FormatError> {
+        if name.is_empty() {
+            return Err(loc.error("include needs a file name"));
+        }
+        if self.sections.is_empty() {
+            return Err(loc.error("include before any section: put it under [global] or a [job]"));
+        }
+        let dir = from.parent().unwrap_or(Path::new(""));
+        let path = join_normalized(dir, name);
+        let key = path.display().to_string();
+        if let Some(first) = self.stack.iter().position(|f| *f == key) {
+            let chain = self.stack[first..].join(" -> ");
+            return Err(loc.error(format!("include loop: {chain} -> {key}")));
+        }
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            return Err(loc.error(format!("includes nested deeper than {MAX_INCLUDE_DEPTH}")));
+        }
+        let text = (self.sources.read)(&path)
+            .map_err(|e| loc.error(format!("cannot read included file {key}: {e}")))?;
+        self.stack.push(key);
+        let r = self.lex(&text, &path, true);
+        self.stack.pop();
+        r
+    }
+
+    /// `${VAR}` from the environment (empty when unset, as fio does) and fio's
+    /// reserved keywords `$pagesize`, `$mb_memory`, `$ncpus`.
+    fn substitute(&self, value: &str, unset: &mut Vec<String>) -> String {
+        let mut out = String::with_capacity(value.len());
+        let mut rest = value;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            match after.find('}') {
+                Some(end) if end > 0 => {
+                    let name = &after[..end];
+                    match (self.sources.env)(name) {
+                        Some(v) => out.push_str(&v),
+                        None => unset.push(name.to_string()),
+                    }
+                    rest = &after[end + 1..];
+                }
+                _ => {
+                    out.push_str("${");
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        if !out.contains('$') {
+            return out;
+        }
+        let mut replaced = out;
+        for (word, value) in reserved_keywords() {
+            replaced = replaced.replace(word, &value.to_string());
+        }
+        evaluate_simple(&replaced).map_or(replaced, |n| n.to_string())
+    }
+}
+
+fn reserved_keywords() -> [(&'static str, u64); 3] {
+    // SAFETY: sysconf only reads system configuration.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+    let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as u64;
+    let mem_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024);
+    [("$mb_memory", mem_mb), ("$pagesize", page), ("$ncpus", cpus)]
+}
+
+/// `8*1024+4`: the arithmetic fio does after replacing a reserved keyword.
+fn evaluate_simple(text: &str) -> Option<u64> {
+    let arithmetic = text.bytes().all(|b| b.is_ascii_digit() || b"*/+-".contains(&b));
+    if text.is_empty() || !arithmetic || !text.contains(['*', '/', '+', '-']) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let (mut total, mut sign, mut start) = (0i128, 1i128, 0);
+    for i in 0..=bytes.len() {
+        if i == bytes.len() || bytes[i] == b'+' || bytes[i] == b'-' {
+            total = total.checked_add(sign * evaluate_term(&text[start..i])?)?;
+            if i < bytes.len() {
+                sign = if bytes[i] == b'+' { 1 } else { -1 };
+            }
+            start = i + 1;
+        }
+    }
+    u64::try_from(total).ok()
+}
+
+fn evaluate_term(term: &str) -> Option<i128> {
+    let bytes = term.as_bytes();
+    let (mut value, mut op, mut start) = (None::<i128>, b'*', 0);
+    for i in 0..=bytes.len() {
+        if i == bytes.len() || bytes[i] == b'*' || bytes[i] == b'/' {
+            let n: i128 = term[start..i].parse().ok()?;
+            value = Some(match value {
+                None => n,
+                Some(v) if op == b'*' => v.checked_mul(n)?,
+                Some(v) => v.checked_div(n)?,
+            });
+            if i < bytes.len() {
+                op = bytes[i];
+            }
+            start = i + 1;
+        }
+    }
+    value
+}
+
+/// fio's size and count parser: hex, and suffixes where `k` is kb_base and
+/// a suffix containing `ib` is the other base (fio's own rule, kept as it is).
+fn fio_number(text: &str, kb_base: u64) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("empty value".into());
+    }
+    if t.starts_with('(') {
+        return Err("arithmetic in parentheses is not supported".into());
+    }
+    if t.ends_with('%') {
+        return Err("a percentage is not supported here".into());
+    }
+    let (digits, suffix, radix) = if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let end = hex.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
+        (&hex[..end], &hex[end..], 16)
+    } else {
+        let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        (&t[..end], &t[end..], 10)
+    };
+    if digits.is_empty() {
+        return Err(format!("'{t}' is not a number"));
+    }
+    if suffix.starts_with('.') {
+        return Err(format!(
+            "'{t}': fio reads only whole numbers (it would take the part before the dot)"
+        ));
+    }
+    let value = u64::from_str_radix(digits, radix).map_err(|_| format!("'{t}' is too large"))?;
+    let s = suffix.to_ascii_lowercase();
+    let base = if s.contains("ib") {
+        if kb_base == 1000 { 1024 } else { 1000 }
+    } else {
+        kb_base
+    };
+    let power = match s.as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "ki" | "kib" => 1,
+        "m" | "mb" | "mi" | "mib" => 2,
+        "g" | "gb" | "gi" | "gib" => 3,
+        "t" | "tb" | "ti" | "tib" => 4,
+        "p" | "pb" | "pi" | "pib" => 5,
+        _ => {
+            return Err(format!(
+                "'{t}': unknown unit '{suffix}' (examples: 4k, 1m, 1g, 4KiB)"
+            ));
+        }
+    };
+    (0..power)
+        .try_fold(value, |v, _| v.checked_mul(base))
+        .ok_or_else(|| format!("'{t}' is too large"))
+}
+
+/// fio's time values: `d h m s ms us` suffixes; a bare number is `bare` units.
+fn fio_time(text: &str, bare: Duration) -> Result<Duration, String> {
+    let t = text.trim();
+    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, suffix) = t.split_at(end);
+    if digits.is_empty() {
+        return Err(format!("'{t}' is not a time (examples: 30, 30s, 500ms, 2m)"));
+    }
+    if suffix.starts_with('.') {
+        return Err(format!(
+            "'{t}': fio reads only whole numbers (it would take the part before the dot)"
+        ));
+    }
+    let n: u64 = digits.parse().map_err(|_| format!("'{t}' is too large"))?;
+    let unit = match suffix.to_ascii_lowercase().as_str() {
+        "" => bare,
+        "d" => Duration::from_secs(86_400),
+        "h" => Duration::from_secs(3600),
+        "m" => Duration::from_secs(60),
+        "s" | "sec" => Duration::from_secs(1),
+        "ms" | "msec" => Duration::from_millis(1),
+        "us" | "usec" => Duration::from_micros(1),
+        _ => {
+            return Err(format!(
+                "'{t}': unknown time unit '{suffix}' (d, h, m, s, ms, us)"
+            ));
+        }
+    };
+    let nanos = (unit.as_nanos())
+        .checked_mul(n as u128)
+        .filter(|n| *n <= 366 * 86_400 * 1_000_000_000u128);
+    nanos
+        .map(|n| Duration::from_nanos(n as u64))
+        .ok_or_else(|| format!("'{t}' is too long"))
+}
+
+fn fio_bool(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        t => Err(format!("'{t}' is not 0 or 1")),
+    }
+}
+
+fn fio_pct(text: &str) -> Result<u8, String> {
+    let n = fio_number(text, 1024)?;
+    u8::try_from(n)
+        .ok()
+        .filter(|p| *p <= 100)
+        .ok_or_else(|| format!("'{}' is not a percentage 0-100", text.trim()))
+}
+
+/// A value given per direction, `read,write,trim`; one value sets reads and writes.
+#[derive(Debug, Clone, PartialEq)]
+struct PerDir<T> {
+    read: Option<T>,
+    write: Option<T>,
+}
+
+impl<T> Default for PerDir<T> {
+    fn default() -> Self {
+        PerDir {
+            read: None,
+            write: None,
+        }
+    }
+}
+
+fn per_dir<T: Clone>(
+    text: &str,
+    mut parse: impl FnMut(&str) -> Result<T, String>,
+) -> Result<PerDir<T>, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let opt = |p: &str, f: &mut dyn FnMut(&str) -> Result<T, String>| -> Result<Option<T>, String> {
+        if p.trim().is_empty() {
+            Ok(None)
+        } else {
+            f(p).map(Some)
+        }
+    };
+    match parts.as_slice() {
+        [one] => {
+            let v = parse(one)?;
+            Ok(PerDir {
+                read: Some(v.clone()),
+                write: Some(v),
+            })
+        }
+        [r, w] | [r, w, _] => {
+            if let Some(t) = parts.get(2) {
+                opt(t, &mut parse)?;
+            }
+            Ok(PerDir {
+                read: opt(r, &mut parse)?,
+                write: opt(w, &mut parse)?,
+            })
+        }
+        _ => Err("at most three values: read,write,trim".into()),
+    }
+}
+
+impl<T: Clone> PerDir<T> {
+    fn merge(&mut self, newer: PerDir<T>) {
+        if newer.read.is_some() {
+            self.read = newer.read;
+        }
+        if newer.write.is_some() {
+            self.write = newer.write;
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Engine {
+    Uring,
+    Sync,
+    Null,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum BsSpec {
+    /// min and max, as bs and bsrange set them.
+    Range(u64, u64),
+    Split(Vec<(u64, Option<u32>)>),
+}
+
+/// fio's settings of one job as its options set them, each with where it was set.
+#[derive(Debug, Clone)]
+struct FioJob {
+    name: String,
+    kb_base: u64,
+    filename: Option<(String, Loc)>,
+    directory: Option<(String, Loc)>,
+    filename_format: Option<String>,
+    rw: (Rw, Option<Loc>),
+    bs: PerDir<(BsSpec, Loc)>,
+    bssplit: PerDir<(BsSpec, Loc)>,
+    ba: PerDir<(u64, Loc)>,
+    iodepth: (u64, Option<Loc>),
+    numjobs: (u64, Option<Loc>),
+    size: Option<(u64, Loc)>,
+    filesize: Option<(u64, Loc)>,
+    offset: Option<(u64, Loc)>,
+    io_size: Option<(u64, Loc)>,
+    number_ios: Option<(u64, Loc)>,
+    runtime: Option<(Duration, Loc)>,
+    time_based: bool,
+    ramp: Duration,
+    loops: u64,
+    startdelay: Duration,
+    direct: bool,
+    read_pct: u8,
+    distribution: PerDir<(Distribution, Loc)>,
+    random_pct: PerDir<(u8, Loc)>,
+    rate_iops: PerDir<(u64, Loc)>,
+    rate: PerDir<(u64, Loc)>,
+    thinktime: Option<Duration>,
+    thinktime_blocks: Option<u64>,
+    fsync: u64,
+    fdatasync: u64,
+    end_fsync: bool,
+    engine: (Engine, Option<Loc>),
+    compress_pct: Option<u8>,
+    zero_buffers: bool,
+    keep_cache: bool,
+    stonewall: bool,
+}
+
+impl FioJob {
+    fn fio_defaults() -> FioJob {
+        FioJob {
+            name: String::new(),
+            kb_base: 1024,
+            filename: None,
+            directory: None,
+            filename_format: None,
+            rw: (Rw::Read, None),
+            bs: PerDir::default(),
+            bssplit: PerDir::default(),
+            ba: PerDir::default(),
+            iodepth: (1, None),
+            numjobs: (1, None),
+            size: None,
+            filesize: None,
+            offset: None,
+            io_size: None,
+            number_ios: None,
+            runtime: None,
+            time_based: false,
+            ramp: Duration::ZERO,
+            loops: 1,
+            startdelay: Duration::ZERO,
+            direct: false,
+            read_pct: 50,
+            distribution: PerDir::default(),
+            random_pct: PerDir::default(),
+            rate_iops: PerDir::default(),
+            rate: PerDir::default(),
+            thinktime: None,
+            thinktime_blocks: None,
+            fsync: 0,
+            fdatasync: 0,
+            end_fsync: false,
+            // fio's default engine on Linux is psync.
+            engine: (Engine::Sync, None),
+            compress_pct: None,
+            zero_buffers: false,
+            keep_cache: false,
+            stonewall: false,
+        }
+    }
+}
+
+/// Options that change nothing kura measures: output, logs, seeds, process model.
+const NO_EFFECT: &[&str] = &[
+    "description",
+    "group_reporting",
+    "new_group",
+    "thread",
+    "randrepeat",
+    "randseed",
+    "random_generator",
+    "norandommap",
+    "softrandommap",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "write_hist_log",
+    "log_avg_msec",
+    "log_hist_msec",
+    "log_hist_coarseness",
+    "log_max_value",
+    "log_offset",
+    "log_compression",
+    "log_store_compressed",
+    "log_unix_epoch",
+    "log_alternate_epoch",
+    "log_prio",
+    "per_job_logs",
+    "bwavgtime",
+    "iopsavgtime",
+    "percentile_list",
+    "clat_percentiles",
+    "lat_percentiles",
+    "slat_percentiles",
+    "significant_figures",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+    "disable_bw",
+    "gtod_reduce",
+    "gtod_cpu",
+    "clocksource",
+    "unified_rw_reporting",
+    "unit_base",
+    "allow_file_create",
+    "create_serialize",
+    "fallocate",
+    "stats",
+];
+
+/// Options accepted with a caveat the reader is told about.
+const WITH_NOTE: &[(&str, &str)] = &[
+    ("refill_buffers", "kura fills write buffers once per thread"),
+    ("scramble_buffers", "kura fills write buffers once per thread"),
+    (
+        "buffer_compress_chunk",
+        "kura makes each 4 KiB segment compressible by the given share",
+    ),
+    (
+        "iodepth_batch",
+        "kura submits each I/O as a slot frees, as fio does by default",
+    ),
+    (
+        "iodepth_batch_submit",
+        "kura submits each I/O as a slot frees, as fio does by default",
+    ),
+    ("iodepth_batch_complete", "kura reaps completions as they come"),
+    (
+        "iodepth_batch_complete_min",
+        "kura reaps completions as they come",
+    ),
+    (
+        "iodepth_batch_complete_max",
+        "kura reaps completions as they come",
+    ),
+    ("iodepth_low", "kura refills the queue as each I/O completes"),
+    ("thinktime_spin", "kura sleeps for the whole think time"),
+    (
+        "cpus_allowed_policy",
+        "kura leaves thread placement to the scheduler",
+    ),
+    ("unlink", "kura removes the test files it created unless --keep"),
+    (
+        "fsync_on_close",
+        "kura syncs once at the end of the job (end_fsync)",
+    ),
+];
+
+struct Translator<'a> {
+    lenient: bool,
+    warnings: Vec<String>,
+    sources: &'a Sources<'a>,
+}
+
+fn value_err(e: &Entry, why: impl Into<String>) -> FormatError {
+    let mut message = format!("{}: {}", e.key, why.into());
+    if !e.unset_vars.is_empty() {
+        message.push_str(&format!(
+            " (the environment does not set {})",
+            e.unset_vars
+                .iter()
+                .map(|v| format!("${{{v}}}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    FormatError {
+        file: e.loc.file.clone(),
+        line: e.loc.line,
+        column: Some(e.value_col),
+        message,
+    }
+}
+
+fn unsupported_value(e: &Entry, why: &str) -> FormatError {
+    let value = e.value.as_deref().unwrap_or("");
+    let mut err = value_err(e, why);
+    err.message = format!("unsupported: {}={value} ({why})", e.key);
+    err
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+impl Translator<'_> {
+    fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
+        if self.lenient {
+            self.warnings
+                .push(format!("{}: ignored: {message}", e.loc.short()));
+            Ok(())
+        } else {
+            Err(e.loc.error(format!("{message}; --lenient ignores it")))
+        }
+    }
+
+    fn note(&mut self, loc: &Loc, text: String) {
+        let line = format!("{}: {text}", loc.short());
+        if !self.warnings.contains(&line) {
+            self.warnings.push(line);
+        }
+    }
+
+    /// Applies one option to `j`, in file order, as fio does.
+    fn apply(&mut self, j: &mut FioJob, e: &Entry) -> Result<(), FormatError> {
+        let key = e.key.as_str();
+        let v = e.value.as_deref();
+        let need = || -> Result<&str, FormatError> {
+            match v {
+                Some(v) if !v.is_empty() => Ok(v),
+                _ => Err(value_err(e, "needs a value")),
+            }
+        };
+        // Options fio takes bare (`time_based`) or with 0/1.
+        let flag = || -> Result<bool, FormatError> {
+            match v {
+                None => Ok(true),
+                Some(v) => fio_bool(v).map_err(|w| value_err(e, w)),
+            }
+        };
+        let num =
+            |kb: u64| -> Result<u64, FormatError> { fio_number(need()?, kb).map_err(|w| value_err(e, w)) };
+        let kb = j.kb_base;
+        let at = e.loc.clone();
+        match key {
+            "name" => {
+                let n = need()?;
+                j.name = n.to_string();
+            }
+            "kb_base" => {
+                j.kb_base = match need()? {
+                    "1000" => 1000,
+                    "1024" => 1024,
+                    _ => return Err(value_err(e, "must be 1000 or 1024")),
+                }
+            }
+            "filename" => {
+                let n = need()?;
+                let unescaped_colon = n.replace("\\:", "").contains(':');
+                if unescaped_colon {
+                    return Err(unsupported_value(e, "several files in one job"));
+                }
+                j.filename = Some((n.replace("\\:", ":"), at));
+            }
+            "directory" => {
+                let d = need()?;
+                if d.replace("\\:", "").contains(':') {
+                    return Err(unsupported_value(e, "several directories in one job"));
+                }
+                j.directory = Some((d.replace("\\:", ":"), at));
+            }
+            "filename_format" => j.filename_format = Some(need()?.to_string()),
+            "nrfiles" | "nr_files" => {
+                if num(kb)? != 1 {
+                    return Err(unsupported_value(e, "kura runs one file per job"));
+                }
+            }
+            "rw" | "readwrite" => {
+                let text = need()?;
+                let (mode, modifier) = text.split_once(':').unwrap_or((text, ""));
+                let rw = match mode.trim() {
+                    "read" => Rw::Read,
+                    "write" => Rw::Write,
+                    "randread" => Rw::RandRead,
+                    "randwrite" => Rw::RandWrite,
+                    "rw" | "readwrite" => Rw::Rw,
+                    "randrw" => Rw::RandRw,
+                    "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
+                        return Err(unsupported_value(e, "kura issues reads and writes, not trims"));
+                    }
+                    other => {
+                        return Err(value_err(
+                            e,
+                            format!(
+                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw)"
+                            ),
+                        ));
+                    }
+                };
+                let modifier = modifier.trim();
+                if !modifier.is_empty() && fio_number(modifier, kb) != Ok(0) && modifier != "1" {
+                    return Err(unsupported_value(
+                        e,
+                        "offset modifiers (holes, backwards or runs of sequential I/O) are not supported",
+                    ));
+                }
+                j.rw = (rw, Some(at));
+            }
+            "bs" | "blocksize" => {
+                let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.bs.merge(map_dir(pd, |b| (BsSpec::Range(b, b), at.clone())));
+                j.bssplit = PerDir::default();
+            }
+            "bsrange" | "blocksize_range" => {
+                let pd = per_dir(need()?, |t| {
+                    let (lo, hi) = t.split_once(['-', ':']).ok_or("expected MIN-MAX, e.g. 4k-64k")?;
+                    let (lo, hi) = (fio_number(lo, kb)?, fio_number(hi, kb)?);
+                    Ok((lo.min(hi), lo.max(hi)))
+                })
+                .map_err(|w| value_err(e, w))?;
+                j.bs.merge(map_dir(pd, |(lo, hi)| (BsSpec::Range(lo, hi), at.clone())));
+                j.bssplit = PerDir::default();
+            }
+            "bssplit" => {
+                let pd = per_dir(need()?, |t| {
+                    let mut parts = Vec::new();
+                    for item in t.split(':') {
+                        let (size, pct) = item.split_once('/').unwrap_or((item, ""));
+                        let size = fio_number(size, kb)?;
+                        let pct = if pct.trim().is_empty() {
+                            None
+                        } else {
+                            Some(fio_pct(pct)? as u32)
+                        };
+                        parts.push((size, pct));
+                    }
+                    if parts.len() > MAX_SPLIT {
+                        return Err(format!("at most {MAX_SPLIT} sizes"));
+                    }
+                    Ok(BsSpec::Split(parts))
+                })
+                .map_err(|w| value_err(e, w))?;
+                j.bssplit.merge(map_dir(pd, |s| (s, at.clone())));
+            }
+            "ba" | "blockalign" => {
+                let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.ba.merge(map_dir(pd, |b| (b, at.clone())));
+            }
+            "iodepth" => j.iodepth = (num(kb)?, Some(at)),
+            "numjobs" => j.numjobs = (num(kb)?, Some(at)),
+            "size" => j.size = Some((num(kb)?, at)),
+            "filesize" => {
+                let t = need()?;
+                if t.contains(['-', ':']) {
+                    return Err(unsupported_value(e, "a range of file sizes"));
+                }
+                j.filesize = Some((num(kb)?, at));
+            }
+            "offset" | "fileoffset" => j.offset = Some((num(kb)?, at)),
+            "offset_increment" => {
+                if num(kb)? != 0 {
+                    return Err(unsupported_value(e, "kura's threads share one span"));
+                }
+            }
+            "io_size" | "io_limit" => j.io_size = Some((num(kb)?, at)),
+            "number_ios" => j.number_ios = Some((num(kb)?, at)),
+            "runtime" | "timeout" => {
+                let d = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?;
+                j.runtime = (!d.is_zero()).then_some((d, at));
+            }
+            "time_based" => j.time_based = flag()?,
+            "ramp_time" => j.ramp = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?,
+            "loops" => {
+                let n = num(kb)?;
+                if n == 0 {
+                    return Err(value_err(e, "must be at least 1"));
+                }
+                j.loops = n;
+            }
+            "startdelay" => {
+                let t = need()?;
+                if t.contains(['-', ':']) {
+                    return Err(unsupported_value(e, "a random start delay from a range"));
+                }
+                j.startdelay = fio_time(t, Duration::from_secs(1)).map_err(|w| value_err(e, w))?;
+            }
+            "direct" => j.direct = fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            "buffered" => j.direct = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            "rwmixread" => j.read_pct = fio_pct(need()?).map_err(|w| value_err(e, w))?,
+            "rwmixwrite" => j.read_pct = 100 - fio_pct(need()?).map_err(|w| value_err(e, w))?,
+            "random_distribution" => {
+                let pd = per_dir(need()?, parse_distribution).map_err(|w| {
+                    if w.starts_with("unsupported") {
+                        let mut err = value_err(e, "");
+                        err.message = format!("{w} in {}={}", e.key, v.unwrap_or(""));
+                        err
+                    } else {
+                        value_err(e, w)
+                    }
+                })?;
+                j.distribution.merge(map_dir(pd, |d| (d, at.clone())));
+            }
+            "percentage_random" | "percentage_sequential" => {
+                let sequential = key == "percentage_sequential";
+                let pd = per_dir(need()?, fio_pct).map_err(|w| value_err(e, w))?;
+                j.random_pct.merge(map_dir(pd, |p| {
+                    (if sequential { 100 - p } else { p }, at.clone())
+                }));
+            }
+            "rate_iops" => {
+                let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.rate_iops.merge(map_dir(pd, |r| (r, at.clone())));
+            }
+            "rate" => {
+                let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.rate.merge(map_dir(pd, |r| (r, at.clone())));
+            }
+            "rate_process" => {
+                if need()? != "linear" {
+                    return Err(unsupported_value(e, "kura paces I/Os evenly (fio's linear)"));
+                }
+            }
+            "thinktime" => {
+                let d = fio_time(need()?, Duration::from_micros(1)).map_err(|w| value_err(e, w))?;
+                j.thinktime = (!d.is_zero()).then_some(d);
+            }
+            "thinktime_blocks" => {
+                let n = num(kb)?;
+                j.thinktime_blocks = Some(n.max(1));
+            }
+            "fsync" => j.fsync = num(kb)?,
+            "fdatasync" => j.fdatasync = num(kb)?,
+            "end_fsync" => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            "ioengine" => {
+                let name = need()?;
+                let engine = match name {
+                    "io_uring" | "libaio" | "posixaio" => Engine::Uring,
+                    "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
+                    "null" => Engine::Null,
+                    _ => {
+                        return Err(unsupported_value(
+                            e,
+                            "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
+                             pvsync and pvsync2 on sync; and null",
+                        ));
+                    }
+                };
+                j.engine = (engine, Some(at));
+            }
+            "buffer_compress_percentage" => {
+                j.compress_pct = Some(fio_pct(need()?).map_err(|w| value_err(e, w))?)
+            }
+            "zero_buffers" => j.zero_buffers = flag()?,
+            "invalidate" => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            "stonewall" | "wait_for_previous" => j.stonewall = flag()?,
+            k if NO_EFFECT.contains(&k) => {}
+            k if WITH_NOTE.iter().any(|(n, _)| *n == k) => {
+                let why = WITH_NOTE.iter().find(|(n, _)| *n == k).map_or("", |(_, w)| w);
+                self.note(&e.loc, format!("{k}: accepted; {why}"));
+            }
+            k if FIO_OPTIONS.contains(&k) => {
+                self.skip_or_fail(e, format!("unsupported: fio option '{k}' has no kura equivalent"))?;
+            }
+            k => {
+                let near = FIO_OPTIONS
+                    .iter()
+                    .filter(|o| k.len() < 64 && edit_distance(o, k) <= 2)
+                    .min_by_key(|o| edit_distance(o, k));
+                let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+                self.skip_or_fail(e, format!("unknown option '{k}': fio has no such option{hint}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn map_dir<T, U>(pd: PerDir<T>, mut f: impl FnMut(T) -> U) -> PerDir<U> {
+    PerDir {
+        read: pd.read.map(&mut f),
+        write: pd.write.map(&mut f),
+    }
+}
+
+fn parse_distribution(text: &str) -> Result<Distribution, String> {
+    let t = text.trim();
+    let (kind, rest) = t.split_once(':').unwrap_or((t, ""));
+    let number = |s: &str| -> Result<f64, String> {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("'{s}' is not a number"))
+    };
+    match kind {
+        "random" if rest.is_empty() => Ok(Distribution::Uniform),
+        "zipf" | "pareto" => {
+            if rest.contains(':') {
+                return Err("unsupported: a distribution centre".into());
+            }
+            let x = number(rest)?;
+            if kind == "zipf" {
+                if x <= 0.0 || x == 1.0 || x > 100.0 {
+                    return Err("zipf theta must be > 0 and not 1".into());
+                }
+                Ok(Distribution::Zipf { theta: x })
+            } else {
+                if x <= 0.0 || x >= 1.0 {
+                    return Err("pareto h must be between 0 and 1".into());
+                }
+                Ok(Distribution::Pareto { h: x })
+            }
+        }
+        "zoned" => {
+            // Two zones, the second covering the rest, is kura's hot spot.
+            let zones: Vec<&str> = rest.split(':').collect();
+            match zones.as_slice() {
+                [hot, cold] => {
+                    let (io, space) = hot.split_once('/').ok_or("zones are IO_PCT/SPACE_PCT")?;
+                    let (io, space) = (number(io)?, number(space)?);
+                    let (cold_io, cold_space) = cold.split_once('/').unwrap_or((cold, ""));
+                    let cold_io = number(cold_io)?;
+                    let cold_space = if cold_space.trim().is_empty() {
+                        100.0 - space
+                    } else {
+                        number(cold_space)?
+                    };
+                    if (io + cold_io - 100.0).abs() > 1e-9 || (space + cold_space - 100.0).abs() > 1e-9 {
+                        return Err("zone percentages must add up to 100".into());
+                    }
+                    if !(0.0..=100.0).contains(&io) || space <= 0.0 || space >= 100.0 {
+                        return Err("zone percentages must be within 0..100".into());
+                    }
+                    Ok(Distribution::Hotspot {
+                        io_pct: io,
+                        space_pct: space,
+                    })
+                }
+                _ => {
+                    Err("unsupported: more than two zones (kura's hot spot is one zone and the rest)".into())
+                }
+            }
+        }
+        "normal" | "zoned_abs" => Err(format!("unsupported: the {kind} distribution")),
+        _ => Err(format!(
+            "'{t}' is not a distribution (random, zipf:THETA, pareto:H, zoned:...)"
+        )),
+    }
+}
+
+/// Sizes and weights of a split; weights left blank share what is left, as fio does.
+fn resolve_split(parts: &[(u64, Option<u32>)]) -> Result<Vec<BlockSize>, String> {
+    let given: u32 = parts.iter().filter_map(|p| p.1).sum();
+    if given > 100 {
+        return Err(format!("percentages add up to {given}, more than 100"));
+    }
+    let blank = parts.iter().filter(|p| p.1.is_none()).count() as u32;
+    let share = (100 - given).checked_div(blank).unwrap_or(0);
+    let out: Vec<BlockSize> = parts
+        .iter()
+        .map(|(bytes, pct)| BlockSize {
+            bytes: *bytes,
+            weight: pct.unwrap_or(share),
+        })
+        .filter(|b| b.weight > 0)
+        .collect();
+    if out.is_empty() {
+        return Err("every share is 0".into());
+    }
+    Ok(out)
+}
+
+/// fio picks a size in [min, max] and rounds it down to a multiple of min:
+/// each multiple's weight is how many byte values round to it.
+fn range_split(lo: u64, hi: u64) -> Result<Vec<BlockSize>, String> {
+    if lo == hi {
+        return Ok(vec![BlockSize {
+            bytes: lo,
+            weight: 100,
+        }]);
+    }
+    if lo == 0 || !lo.is_power_of_two() {
+        return Err(format!(
+            "a size range from {} that is not a power of two",
+            format_size(lo)
+        ));
+    }
+    let count = hi / lo;
+    if count as usize > MAX_SPLIT {
+        return Err(format!("a size range of more than {MAX_SPLIT} sizes"));
+    }
+    Ok((1..=count)
+        .map(|k| {
+            let bytes = k * lo;
+            let last = (bytes + lo - 1).min(hi);
+            BlockSize {
+                bytes,
+                weight: u32::try_from(last - bytes + 1).unwrap_or(u32::MAX),
+            }
+        })
+        .collect())
+}
+
+impl Translator<'_> {
+    /// The value for the directions the job issues; reads and writes must agree.
+    fn pick<T: Clone + PartialEq>(
+        &self,
+        pd: &PerDir<(T, Loc)>,
+        job: &Job,
+        what: &str,
+    ) -> Result<Option<(T, Loc)>, FormatError> {
+        let (r, w) = (job.does_reads(), job.does_writes());
+        Ok(match (r, w) {
+            (true, false) => pd.read.clone(),
+            (false, true) => pd.write.clone(),
+            _ => match (&pd.read, &pd.write) {
+                (Some(a), Some(b)) if a.0 != b.0 => {
+                    return Err(b.1.error(format!(
+                        "unsupported: different {what} for reads and writes in a mixed job"
+                    )));
+                }
+                (a, b) => a.clone().or(b.clone()),
+            },
+        })
+    }
+
+    fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
+        let set = |job: &mut Job, key: &str, value: String, loc: &Loc| {
+            job.set(key, &value).map_err(|e| loc.error(e.to_string()))
+        };
+        let mut job = Job {
+            name: f.name.clone(),
+            rw: f.rw.0,
+            read_pct: f.read_pct,
+            direct: f.direct,
+            keep_cache: f.keep_cache,
+            ramp: f.ramp,
+            start_delay: f.startdelay,
+            end_fsync: f.end_fsync,
+            interval: Duration::from_secs(1),
+            ..Job::default()
+        };
+        job.engine = match f.engine.0 {
+            Engine::Uring => super::EngineKind::IoUring,
+            Engine::Sync => super::EngineKind::Sync,
+            Engine::Null => super::EngineKind::Null,
+        };
+        let iodepth_loc = f.iodepth.1.clone().unwrap_or_else(|| header.clone());
+        set(&mut job, "qd", f.iodepth.0.to_string(), &iodepth_loc)?;
+        let numjobs_loc = f.numjobs.1.clone().unwrap_or_else(|| header.clone());
+        set(&mut job, "threads", f.numjobs.0.to_string(), &numjobs_loc)?;
+        let threads = u64::from(job.threads);
+
+        // Block sizes: a split wins over bs/bsrange, as in fio.
+        let split = self.pick(&f.bssplit, &job, "block size splits")?;
+        let range = self.pick(&f.bs, &job, "block sizes")?;
+        let (sizes, bs_loc) = match (split, range) {
+            (Some((BsSpec::Split(parts), loc)), _) => (
+                resolve_split(&parts).map_err(|w| loc.error(format!("bssplit: {w}")))?,
+                Some(loc),
+            ),
+            (_, Some((BsSpec::Range(lo, hi), loc))) => (
+                range_split(lo, hi).map_err(|w| loc.error(format!("unsupported: {w}")))?,
+                Some(loc),
+            ),
+            _ => (
+                vec![BlockSize {
+                    bytes: 4096,
+                    weight: 100,
+                }],
+                None,
+            ),
+        };
+        let text = sizes
+            .iter()
+            .map(|b| format!("{}/{}", b.bytes, b.weight))
+            .collect::<Vec<_>>()
+            .join(":");
+        set(&mut job, "bs", text, bs_loc.as_ref().unwrap_or(header))?;
+        if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments")? {
+            let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
+            if ba != min_bs {
+                set(&mut job, "align", ba.to_string(), &loc)?;
+            }
+        }
+
+        if let Some((d, _)) = self.pick(&f.distribution, &job, "random distributions")? {
+            job.distribution = d;
+        }
+        if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages")? {
+            if !job.rw.is_random() && p != 100 {
+                self.note(
+                    &loc,
+                    "percentage_random: only random patterns use it (fio's rule)".into(),
+                );
+            } else {
+                job.random_pct = p;
+            }
+        }
+
+        // Where: fio's file name is directory/filename, or directory/$jobname.$jobnum.$filenum.
+        let dir = f.directory.as_ref().map(|d| d.0.clone());
+        let path = match &f.filename {
+            Some((name, _)) if name.starts_with('/') => name.clone(),
+            Some((name, _)) => match &dir {
+                Some(d) => format!("{d}/{name}"),
+                None => name.clone(),
+            },
+            None => {
+                let format = f
+                    .filename_format
+                    .as_deref()
+                    .unwrap_or("$jobname.$jobnum.$filenum");
+                let name = format
+                    .replace("$jobname", &f.name.replace('/', "_"))
+                    .replace("$jobnum", "0")
+                    .replace("$filenum", "0")
+                    .replace("$clientuid", "0");
+                match &dir {
+                    Some(d) => format!("{d}/{name}"),
+                    None => name,
+                }
+            }
+        };
+        job.target = Some(path.into());
+        if threads > 1 && f.filename.is_none() {
+            self.note(
+                header,
+                format!(
+                    "{}: fio gives each of its {threads} clones a file of its own; kura's {threads} threads share one",
+                    f.name
+                ),
+            );
+        }
+
+        // How much: the file (span), and when to stop.
+        let span = f.filesize.as_ref().or(f.size.as_ref());
+        if let Some((s, loc)) = span {
+            set(&mut job, "size", s.to_string(), loc)?;
+        }
+        if let Some((o, loc)) = &f.offset {
+            set(&mut job, "offset", o.to_string(), loc)?;
+        }
+        if let Some((r, _)) = &f.runtime {
+            job.runtime = Some(*r);
+        }
+        if f.time_based {
+            if f.runtime.is_none() {
+                return Err(header.error(format!(
+                    "unsupported: {}: time_based without runtime runs until it is interrupted; give runtime",
+                    f.name
+                )));
+            }
+        } else if let Some((n, loc)) = &f.number_ios {
+            set(&mut job, "io_count", n.saturating_mul(threads).to_string(), loc)?;
+        } else {
+            let amount = f.io_size.as_ref().or(f.size.as_ref()).or(f.filesize.as_ref());
+            match (amount, span) {
+                (Some((a, _)), Some((s, _))) if a == s => {
+                    job.passes = Some(f.loops.saturating_mul(threads));
+                }
+                (Some((a, loc)), _) => {
+                    let total = a.saturating_mul(f.loops).saturating_mul(threads);
+                    set(&mut job, "io_size", total.to_string(), loc)?;
+                }
+                (None, _) => job.passes = Some(f.loops.saturating_mul(threads)),
+            }
+        }
+
+        // Rates: fio's are per clone and per direction; kura's is per job.
+        let rate = self.job_rate(f, &job)?;
+        if let Some(r) = rate {
+            job.rate_iops = Some((r.saturating_mul(threads)).max(1));
+        }
+        if let Some(t) = f.thinktime {
+            job.think_time = Some(t);
+            job.think_every = f.thinktime_blocks.map(|b| b.min(u32::MAX as u64) as u32);
+        }
+        let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
+        if let Some(n) = syncs {
+            job.fsync_every = Some(n);
+            if f.fsync > 0 {
+                self.note(header, format!("{}: fsync: kura syncs with fdatasync", f.name));
+            }
+        }
+        job.fill = if f.zero_buffers {
+            super::Fill::Zero
+        } else {
+            match f.compress_pct {
+                Some(0) | None => super::Fill::Random,
+                Some(p) => super::Fill::Compressible { pct: p },
+            }
+        };
+        job.validate()
+            .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
+        Ok(job)
+    }
+
+    /// The job's I/O rate cap in I/Os per second per clone, from rate_iops and rate.
+    fn job_rate(&mut self, f: &FioJob, job: &Job) -> Result<Option<u64>, FormatError> {
+        let shares = [
+            (job.does_reads(), job.effective_read_pct() as f64 / 100.0),
+            (job.does_writes(), 1.0 - job.effective_read_pct() as f64 / 100.0),
+        ];
+        let mean_bs = {
+            let total: f64 = job.bs.iter().map(|b| b.weight as f64).sum();
+            job.bs
+                .iter()
+                .map(|b| b.bytes as f64 * b.weight as f64)
+                .sum::<f64>()
+                / total.max(1.0)
+        };
+        let mut cap: Option<f64> = None;
+        for (limits, in_bytes) in [(&f.rate_iops, false), (&f.rate, true)] {
+            for (i, limit) in [&limits.read, &limits.write].into_iter().enumerate() {
+                let (issues, share) = shares[i];
+                let Some((value, loc)) = limit else { continue };
+                if !issues || *value == 0 || share <= 0.0 {
+                    continue;
+                }
+                let iops = if in_bytes {
+                    if job.bs.len() > 1 {
+                        self.note(loc, "rate: kura caps I/Os per second; bytes per second hold on average over the block size split".into());
+                    }
+                    *value as f64 / mean_bs
+                } else {
+                    *value as f64
+                };
+                // The direction that reaches its cap first holds the whole mix back.
+                let total = iops / share;
+                cap = Some(cap.map_or(total, |c: f64| c.min(total)));
+            }
+        }
+        Ok(cap.map(|c| c.floor().max(1.0) as u64))
+    }
+}
+
+/// Parses a fio job file; `path` names it in errors and anchors includes.
+pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Result<Plan, FormatError> {
+    let file = path.display().to_string();
+    let mut lexer = Lexer {
+        sources,
+        sections: Vec::new(),
+        stack: vec![file.clone()],
+    };
+    lexer.lex(text, path, false)?;
+    let mut t = Translator {
+        lenient,
+        warnings: Vec::new(),
+        sources,
+    };
+    let _ = t.sources;
+    let mut global = FioJob::fio_defaults();
+    let mut jobs: Vec<(Job, bool)> = Vec::new();
+    for section in &lexer.sections {
+        match section {
+            Section::Global(entries) => {
+                for e in entries {
+                    t.apply(&mut global, e)?;
+                }
+            }
+            Section::Job { name, loc, entries } => {
+                let mut j = global.clone();
+                j.name = name.clone();
+                // stonewall set in [global] applies to every job (fio's rule), so it is kept.
+                for e in entries {
+                    t.apply(&mut j, e)?;
+                }
+                let job = t.build_job(&j, loc)?;
+                jobs.push((job, j.stonewall));
+            }
+        }
+    }
+    if jobs.is_empty() {
+        return Err(FormatError {
+            file,
+            line: 0,
+            column: None,
+            message: "no job: a fio job file needs at least one [section] besides [global]".into(),
+        });
+    }
+    // Jobs run together until a stonewall; a group of one needs no group.
+    let mut group = 0u32;
+    let mut groups = Vec::with_capacity(jobs.len());
+    for (i, (_, stonewall)) in jobs.iter().enumerate() {
+        if i > 0 && *stonewall {
+            group += 1;
+        }
+        groups.push(group);
+    }
+    let planned = jobs
+        .into_iter()
+        .zip(&groups)
+        .map(|((mut job, _), g)| {
+            let members = groups.iter().filter(|x| *x == g).count();
+            job.group = (members > 1).then_some(*g);
+            PlannedJob::plain(job)
+        })
+        .collect();
+    Ok(Plan {
+        format: Format::Fio,
+        jobs: planned,
+        warnings: t.warnings,
+        cannot_run: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::EngineKind;
+
+    fn jobs(text: &str) -> Vec<Job> {
+        parse(text, Path::new("t.fio"), false, &Sources::none())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .jobs
+            .into_iter()
+            .map(|p| p.job)
+            .collect()
+    }
+
+    fn error(text: &str) -> String {
+        parse(text, Path::new("t.fio"), false, &Sources::none())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn units_follow_fio() {
+        assert_eq!(fio_number("4k", 1024), Ok(4096));
+        assert_eq!(fio_number("4kb", 1024), Ok(4096));
+        assert_eq!(fio_number("4ki", 1024), Ok(4096));
+        assert_eq!(fio_number("4kib", 1024), Ok(4000));
+        assert_eq!(fio_number("4KiB", 1000), Ok(4096));
+        assert_eq!(fio_number("4ki", 1000), Ok(4000));
+        assert_eq!(fio_number("0x10", 1024), Ok(16));
+        assert_eq!(fio_number("1t", 1024), Ok(1 << 40));
+        assert!(fio_number("1.5k", 1024).is_err());
+        assert!(fio_number("4q", 1024).is_err());
+        assert_eq!(
+            fio_time("2m", Duration::from_secs(1)),
+            Ok(Duration::from_secs(120))
+        );
+        assert_eq!(
+            fio_time("2000", Duration::from_micros(1)),
+            Ok(Duration::from_millis(2))
+        );
+        assert_eq!(
+            fio_time("2d", Duration::from_secs(1)),
+            Ok(Duration::from_secs(172_800))
+        );
+        assert_eq!(evaluate_simple("8*1024"), Some(8192));
+        assert_eq!(evaluate_simple("8*1024+4-2"), Some(8194));
+        assert_eq!(evaluate_simple("abc"), None);
+    }
+
+    #[test]
+    fn global_defaults_then_jobs_with_fio_defaults() {
+        let j = jobs(
+            "; comment\n[global]\nrw=randrw\nrwmixwrite=30\nbs=8k ; inline\nsize=64m\n\n[a]\niodepth=16\nnumjobs=2\nioengine=libaio\ndirect=1\n[b]\nrw=read\n",
+        );
+        assert_eq!(j.len(), 2);
+        assert_eq!(j[0].name, "a");
+        assert_eq!(j[0].rw, Rw::RandRw);
+        assert_eq!(j[0].read_pct, 70);
+        assert_eq!(j[0].bs[0].bytes, 8192);
+        assert_eq!((j[0].qd, j[0].threads), (16, 2));
+        assert_eq!(j[0].engine, EngineKind::IoUring);
+        assert!(j[0].direct);
+        assert_eq!(j[0].passes, Some(2));
+        assert_eq!(j[0].target.as_deref(), Some(Path::new("a.0.0")));
+        // fio's defaults: psync, buffered, iodepth 1.
+        assert_eq!(j[1].engine, EngineKind::Sync);
+        assert!(!j[1].direct);
+        assert_eq!(j[1].qd, 1);
+        // Without stonewalls, fio runs both at once.
+        assert_eq!(j[0].group, Some(0));
+        assert_eq!(j[1].group, Some(0));
+    }
+
+    #[test]
+    fn stonewalls_split_groups_and_time_based_runs_for_runtime() {
+        let j = jobs(
+            "[global]\nsize=1g\nruntime=30\ntime_based\n[a]\n[b]\n[c]\nstonewall\n[d]\nwait_for_previous\n",
+        );
+        let groups: Vec<_> = j.iter().map(|j| j.group).collect();
+        assert_eq!(groups, vec![Some(0), Some(0), None, None]);
+        assert_eq!(j[0].runtime, Some(Duration::from_secs(30)));
+        assert_eq!((j[0].passes, j[0].io_size_bytes), (None, None));
+    }
+
+    #[test]
+    fn without_time_based_the_job_stops_after_size_or_runtime() {
+        let j = jobs("[a]\nsize=8m\nio_size=2m\nloops=3\nnumjobs=2\nruntime=60\n");
+        assert_eq!(j[0].io_size_bytes, Some(12 << 20));
+        assert_eq!(j[0].runtime, Some(Duration::from_secs(60)));
+        let j = jobs("[a]\nfilename=/dev/sdz\nloops=2\n");
+        assert_eq!(j[0].passes, Some(2));
+        assert_eq!(j[0].size_bytes, None);
+    }
+
+    #[test]
+    fn splits_ranges_rates_and_distributions() {
+        let j = jobs("[a]\nrw=randread\nbssplit=4k/50:1k/:32k/\n");
+        let weights: Vec<_> = j[0].bs.iter().map(|b| (b.bytes, b.weight)).collect();
+        assert_eq!(weights, vec![(4096, 50), (1024, 25), (32768, 25)]);
+        let j = jobs("[a]\nbsrange=4k-8k\n");
+        let weights: Vec<_> = j[0].bs.iter().map(|b| (b.bytes, b.weight)).collect();
+        assert_eq!(weights, vec![(4096, 4096), (8192, 1)]);
+        let j = jobs("[a]\nrw=randrw\nrwmixread=75\nrate_iops=300\nnumjobs=2\n");
+        // Reads reach 300/s first: 300 / 0.75 = 400 I/Os per clone.
+        assert_eq!(j[0].rate_iops, Some(800));
+        let j = jobs("[a]\nrw=write\nbs=4k\nrate=1m\n");
+        assert_eq!(j[0].rate_iops, Some(256));
+        let j = jobs("[a]\nrw=randread\nrandom_distribution=zoned:80/20:20/\n");
+        assert_eq!(
+            j[0].distribution,
+            Distribution::Hotspot {
+                io_pct: 80.0,
+                space_pct: 20.0
+            }
+        );
+        let j = jobs("[a]\nrw=randread\nrandom_distribution=zipf:1.2\npercentage_random=70\nba=8k\n");
+        assert_eq!(j[0].distribution, Distribution::Zipf { theta: 1.2 });
+        assert_eq!(j[0].random_pct, 70);
+        assert_eq!(j[0].align, Some(8192));
+        let j = jobs(
+            "[a]\nrw=write\nthinktime=2000\nthinktime_blocks=4\nstartdelay=3\nend_fsync=1\nfdatasync=8\n",
+        );
+        assert_eq!(j[0].think_time, Some(Duration::from_millis(2)));
+        assert_eq!(j[0].think_every, Some(4));
+        assert_eq!(j[0].start_delay, Duration::from_secs(3));
+        assert!(j[0].end_fsync);
+        assert_eq!(j[0].fsync_every, Some(8));
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        assert_eq!(
+            error("[a]\nrw=read\niodeptj=4\n"),
+            "t.fio:3:1: unknown option 'iodeptj': fio has no such option; did you mean 'iodepth'?; --lenient ignores it"
+        );
+        assert_eq!(
+            error("[a]\nverify=crc32c\n"),
+            "t.fio:2:1: unsupported: fio option 'verify' has no kura equivalent; --lenient ignores it"
+        );
+        assert_eq!(
+            error("[a]\nioengine=rbd\n"),
+            "t.fio:2:10: unsupported: ioengine=rbd (kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, pvsync and pvsync2 on sync; and null)"
+        );
+        assert_eq!(
+            error("[a]\n  bs = 4q\n"),
+            "t.fio:2:8: bs: '4q': unknown unit 'q' (examples: 4k, 1m, 1g, 4KiB)"
+        );
+        assert!(error("[a\nbs=4k\n").starts_with("t.fio:1:1: malformed section header"));
+        assert!(error("bs=4k\n").contains("before any section"));
+        assert!(error("[global]\nbs=4k\n").contains("no job"));
+        assert!(error("[a]\nrw=${NOPE}\n").contains("the environment does not set ${NOPE}"));
+        assert!(error("[a]\nrw=randread\nrwmixread=150\n").contains("percentage"));
+        assert!(error("[a]\nrw=trim\n").contains("unsupported: rw=trim"));
+    }
+
+    #[test]
+    fn lenient_lists_what_it_ignored() {
+        let plan = parse(
+            "[a]\nverify=md5\nspeed=9\n",
+            Path::new("t.fio"),
+            true,
+            &Sources::none(),
+        )
+        .unwrap();
+        assert_eq!(plan.jobs.len(), 1);
+        assert_eq!(plan.warnings.len(), 2, "{:?}", plan.warnings);
+        assert!(plan.warnings[1].starts_with("t.fio:3: ignored: unknown option 'speed'"));
+    }
+
+    #[test]
+    fn includes_env_and_loops() {
+        let read = |p: &Path| -> std::io::Result<String> {
+            match p.to_str() {
+                Some("dir/inc.fio") => Ok("iodepth=${QD}\n".into()),
+                Some("dir/loop.fio") => Ok("include loop2.fio\n".into()),
+                Some("dir/loop2.fio") => Ok("include loop.fio\n".into()),
+                _ => Err(std::io::ErrorKind::NotFound.into()),
+            }
+        };
+        let env = |n: &str| (n == "QD").then(|| "8".to_string());
+        let sources = Sources {
+            read: &read,
+            env: &env,
+        };
+        let plan = parse(
+            "[a]\ninclude inc.fio\n",
+            Path::new("dir/main.fio"),
+            false,
+            &sources,
+        )
+        .unwrap();
+        assert_eq!(plan.jobs[0].job.qd, 8);
+        let err = parse(
+            "[a]\ninclude loop.fio\n",
+            Path::new("dir/main.fio"),
+            false,
+            &sources,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("include loop: dir/loop.fio -> dir/loop2.fio -> dir/loop.fio"),
+            "{err}"
+        );
+        assert!(err.starts_with("dir/loop2.fio:1:1:"), "{err}");
+    }
+}

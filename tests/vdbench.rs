@@ -1,0 +1,266 @@
+//! vdbench parameter files: seed section 4's raw file runs verbatim on a loop
+//! device and reports in vdbench's shape, curve runs step through their
+//! percentages, file-system files are checked but refused, bad files are
+//! named, and no input makes the parser panic.
+
+mod common;
+
+use std::path::Path;
+
+use common::{LoopDevice, json, kura};
+use kura::spec::jobfile::{Format, Sources, parse};
+use kura::spec::vdbench::curve_rate;
+use predicates::prelude::*;
+use proptest::prelude::*;
+
+/// Seed section 4, raw block workload, verbatim.
+const SEED_RAW: &str = "sd=sd1,lun=/dev/{device},openflags=o_direct
+wd=wd1,sd=sd*,seekpct=random,rdpct=50,xfersize=8192
+rd=rd1,wd=wd*,elapsed=300,interval=60,iorate=max
+";
+
+/// Seed section 4, file-system workload, verbatim.
+const SEED_FS: &str = "fsd=fsd1,anchor=/bench,depth=1,width=1,files=1000,size=128k
+fwd=default,xfersize=4k,fileio=random,fileselect=random,threads=8,
+stopafter=100
+fwd=fwd1,fsd=fsd1,operation=read
+fwd=fwd2,fsd=fsd1,operation=write
+rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=300,interval=60
+";
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
+}
+
+#[test]
+fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
+        return;
+    };
+    let file = dir.path().join("raw.vdb");
+    std::fs::write(
+        &file,
+        SEED_RAW.replace("/dev/{device}", &dev.path.display().to_string()),
+    )
+    .unwrap();
+    let out = kura(&db)
+        .arg("run")
+        .arg(&file)
+        .args(["--runtime", "3s", "--interval", "1s"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out).to_string();
+    assert!(
+        text.contains("Starting RD=rd1; I/O rate: Uncontrolled MAX"),
+        "{text}"
+    );
+    for header in [
+        "interval", "i/o", "MB/sec", "bytes", "read", "resp", "write", "max", "stddev", "queue", "cpu%",
+    ] {
+        assert!(text.contains(header), "{header} missing:\n{text}");
+    }
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|c| c.len() == 13 && (c[0].parse::<u32>().is_ok() || c[0].starts_with("avg_")))
+        .collect();
+    let intervals = rows.iter().filter(|r| !r[0].starts_with("avg_")).count();
+    assert!(
+        (2..=4).contains(&intervals),
+        "{intervals} interval lines:\n{text}"
+    );
+    let avg = rows.last().unwrap();
+    assert!(avg[0].starts_with("avg_2-"), "{text}");
+    let rate: f64 = avg[1].parse().unwrap();
+    assert!(rate > 100.0, "{text}");
+    assert_eq!(avg[3], "8192", "bytes per I/O:\n{text}");
+    let read_pct: f64 = avg[4].parse().unwrap();
+    assert!((35.0..65.0).contains(&read_pct), "{text}");
+    let depth: f64 = avg[10].parse().unwrap();
+    // Eight vdbench threads, one I/O each: about eight in flight.
+    assert!(depth > 4.0 && depth <= 8.5, "queue depth {depth}:\n{text}");
+
+    // The stored run is what was reported: the translation and a device target.
+    let v = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(v["suite"], "vdbench");
+    let job = &v["jobs"][0];
+    assert_eq!(job["test"], "rd1");
+    assert_eq!(job["target"]["kind"], "block");
+    assert_eq!(job["job"]["rw"], "randrw");
+    assert_eq!(job["job"]["threads"], 8);
+    assert_eq!(job["job"]["direct"], true);
+    assert_eq!(job["job"]["bs"][0]["bytes"], 8192);
+    assert!(job["read"]["ops"].as_u64().unwrap() > 0 && job["write"]["ops"].as_u64().unwrap() > 0);
+    let series = job["series"].as_array().unwrap();
+    assert!(series[0]["read_lat_mean_ns"].as_f64().unwrap() > 0.0);
+    assert!(series[0]["lat_max_ns"].as_u64().unwrap() > 0);
+    // `kura show` prints the stored run in the same shape.
+    kura(&db)
+        .args(["show", "latest"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("avg_2-"));
+}
+
+#[test]
+fn curve_runs_step_through_the_percentages_of_the_max_run() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let file = dir.path().join("curve.vdb");
+    std::fs::write(
+        &file,
+        format!(
+            "sd=sd1,lun={}/c.dat,size=8m,threads=1\nwd=wd1,sd=sd1,xfersize=4k,rdpct=100\n\
+             rd=rd1,wd=wd1,iorate=curve,curve=(20,60),elapsed=2,interval=1\n",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    kura(&db)
+        .arg("explain")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("20% of max").and(predicate::str::contains("60% of max")));
+    let v = json(
+        &kura(&db)
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let jobs = v["jobs"].as_array().unwrap();
+    let tests: Vec<&str> = jobs.iter().map(|j| j["test"].as_str().unwrap()).collect();
+    assert_eq!(tests, vec!["rd1 max", "rd1 20%", "rd1 60%"]);
+    let max = jobs[0]["read"]["iops"].as_f64().unwrap();
+    assert!(jobs[0]["job"]["rate_iops"].is_null());
+    for (job, pct) in jobs[1..].iter().zip([20.0, 60.0]) {
+        let rate = job["job"]["rate_iops"].as_u64().unwrap();
+        assert_eq!(rate, curve_rate(max, pct), "{pct}%");
+        let measured = job["read"]["iops"].as_f64().unwrap();
+        assert!(
+            measured <= rate as f64 * 1.1,
+            "{pct}%: {measured} above the cap {rate}"
+        );
+        assert!(
+            measured >= rate as f64 * 0.5,
+            "{pct}%: {measured} far below the cap {rate}"
+        );
+    }
+}
+
+#[test]
+fn file_system_files_are_checked_and_refused_with_a_clear_error() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let file = dir.path().join("fs.vdb");
+    std::fs::write(&file, SEED_FS).unwrap();
+    kura(&db)
+        .arg("explain")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "file-system workloads (fsd=, fwd=) are not supported yet",
+        ));
+    kura(&db)
+        .arg("run")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "file-system workloads (fsd=, fwd=) are not supported yet",
+        ));
+}
+
+#[test]
+fn bad_parameter_files_name_file_line_and_column() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let cases = [
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,rdpct=150\nrd=rd1,wd=wd1,iorate=max\n",
+            "bad.vdb:2:21: rdpct=150",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x,size=4k\nwd=wd1,sd=sd1,xfersize=64k\nrd=rd1,wd=wd1,iorate=max\n",
+            "xfersize 65536 is larger than sd=sd1",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=ssd*\nrd=rd1,wd=wd1,iorate=max\n",
+            "bad.vdb:2:11: wd=wd1: sd=ssd* matches no sd",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x,speed=3\n",
+            "bad.vdb:1:19: unknown sd keyword 'speed'",
+        ),
+        (
+            "sd=sd1,lun=/tmp/x\nwd=wd1,sd=sd1,xfersize=(4k,50,8k\n",
+            "unmatched parenthesis",
+        ),
+    ];
+    for (text, expected) in cases {
+        let file = dir.path().join("bad.vdb");
+        std::fs::write(&file, text).unwrap();
+        kura(&db)
+            .arg("run")
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expected));
+    }
+}
+
+fn no_panic(text: &str) {
+    let _ = parse(Format::Vdbench, text, Path::new("v.vdb"), false, &Sources::none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_parser_never_panics_on_arbitrary_text(text in "\\PC*") {
+        no_panic(&text);
+    }
+
+    #[test]
+    fn the_parser_never_panics_on_vdbench_like_lines(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                "(sd|wd|rd|fsd|fwd|hd)=[a-z0-9*]{0,5}(,[a-z]{1,10}=[-()a-z0-9,.%*/]{0,16}){0,5},?",
+                "[a-z]{1,10}=[-()0-9a-z,]{0,12}",
+                "\\*.*",
+            ],
+            0..10,
+        )
+    ) {
+        no_panic(&lines.join("\n"));
+    }
+
+    #[test]
+    fn the_parser_never_panics_on_mutated_seed_files(
+        fs in any::<bool>(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+    ) {
+        let mut bytes = if fs { SEED_FS } else { SEED_RAW }.as_bytes().to_vec();
+        for (at, b) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = b" =,()*-%\nkmx0159"[b as usize % 16];
+        }
+        no_panic(&String::from_utf8_lossy(&bytes));
+    }
+}
