@@ -283,20 +283,10 @@ pub fn run_grid(run: &RunResult, raw: bool) -> Grid {
 /// The lines above a Markdown run table: what, where, when.
 pub fn run_heading(run: &RunResult) -> String {
     let mut out = format!(
-        "## kura run {} · {} · host {}",
+        "## kura run {} · {}",
         run.id.map(|i| i.to_string()).unwrap_or_default(),
-        utc(run.started_unix_s),
-        run.host.hostname
+        super::run_table::run_facts(run)
     );
-    if let Some(label) = &run.label {
-        out.push_str(&format!(" · label \"{label}\""));
-    }
-    if let Some(price) = &run.price {
-        out.push_str(&format!(" · price {price}"));
-    }
-    if let Some(suite) = &run.suite {
-        out.push_str(&format!(" · suite {suite}"));
-    }
     out.push_str("\n\n");
     if run.incomplete {
         out.push_str("**INCOMPLETE**: the run was stopped early; the numbers cover what ran.\n\n");

@@ -126,17 +126,9 @@ pub fn render_job(job: &JobResult) -> String {
     out
 }
 
-pub fn render_run(run: &RunResult) -> String {
-    let mut out = String::new();
-    let id = run
-        .id
-        .map(|i| format!("run {i}"))
-        .unwrap_or_else(|| "run (not stored)".to_string());
-    out.push_str(&format!(
-        "kura {id} · {} · host {}",
-        utc(run.started_unix_s),
-        run.host.hostname
-    ));
+/// `date · host · label · price · suite`: the line every report of a run starts with.
+pub fn run_facts(run: &RunResult) -> String {
+    let mut out = format!("{} · host {}", utc(run.started_unix_s), run.host.hostname);
     if let Some(label) = &run.label {
         out.push_str(&format!(" · label \"{label}\""));
     }
@@ -146,7 +138,15 @@ pub fn render_run(run: &RunResult) -> String {
     if let Some(suite) = &run.suite {
         out.push_str(&format!(" · suite {suite}"));
     }
-    out.push('\n');
+    out
+}
+
+pub fn render_run(run: &RunResult) -> String {
+    let id = run
+        .id
+        .map(|i| format!("run {i}"))
+        .unwrap_or_else(|| "run (not stored)".to_string());
+    let mut out = format!("kura {id} · {}\n", run_facts(run));
     if run.incomplete {
         out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
     }

@@ -3,12 +3,9 @@
 //! because two jobs may name the same file and must not both create it; then
 //! every job measures in its own thread.
 
-use super::{
-    Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, null_target, prepare_targets, resolve,
-};
+use super::{Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, prepare_job, resolve};
 use crate::metrics::JobResult;
-use crate::spec::EngineKind;
-use crate::target::{self, PreparedTarget, TargetOptions};
+use crate::target::PreparedTarget;
 
 /// How many jobs from `i` on belong to job `i`'s group (1 when it has none).
 pub(super) fn len_at(jobs: &[SuiteJob], i: usize) -> usize {
@@ -30,20 +27,7 @@ pub(super) fn run_together(
     let mut ready = Vec::with_capacity(jobs.len());
     for sj in jobs {
         let job = resolve(&sj.job, warnings);
-        let prepared = if job.engine == EngineKind::Null {
-            Ok(vec![null_target(&job)])
-        } else {
-            progress.message(&format!(
-                "{}: preparing {}",
-                job.name,
-                target::job_path(&job).display()
-            ));
-            let target_opts = TargetOptions {
-                stop: Some(stop.clone()),
-                ..opts.target.clone()
-            };
-            prepare_targets(&job, &target_opts)
-        };
+        let prepared = prepare_job(&job, opts, stop, progress);
         match prepared {
             Ok(p) => ready.push((job, p)),
             Err(e) => {

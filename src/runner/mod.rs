@@ -174,23 +174,32 @@ pub fn run_job(
     created: &mut Vec<PreparedTarget>,
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
-    let prepared = if job.engine == EngineKind::Null {
-        vec![null_target(&job)]
-    } else {
-        progress.message(&format!(
-            "{}: preparing {}",
-            job.name,
-            target::job_path(&job).display()
-        ));
-        let target_opts = TargetOptions {
-            stop: Some(stop.clone()),
-            ..opts.target.clone()
-        };
-        prepare_targets(&job, &target_opts)?
-    };
+    let prepared = prepare_job(&job, opts, stop, progress)?;
     let result = measure(&mut job, &prepared, stop, warnings, progress);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
+}
+
+/// The targets a resolved job loads; a pre-fill in progress stops at Ctrl-C.
+fn prepare_job(
+    job: &Job,
+    opts: &RunOptions,
+    stop: &StopFlag,
+    progress: &Progress,
+) -> Result<Vec<PreparedTarget>, RunError> {
+    if job.engine == EngineKind::Null {
+        return Ok(vec![null_target(job)]);
+    }
+    progress.message(&format!(
+        "{}: preparing {}",
+        job.name,
+        target::job_path(job).display()
+    ));
+    let target_opts = TargetOptions {
+        stop: Some(stop.clone()),
+        ..opts.target.clone()
+    };
+    prepare_targets(job, &target_opts)
 }
 
 /// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
