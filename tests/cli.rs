@@ -251,6 +251,12 @@ fn bad_flags_are_refused_clearly() {
     );
     refused(d, &["mark", "--profile", "fast"], "unknown profile 'fast'");
     refused(d, &["mark", "--runs", "0"], "--runs: '0' is not valid");
+    refused(d, &["run", "--bogus"], "unexpected argument '--bogus'");
+    refused(
+        d,
+        &["compare", "1", "2", "--metric", "zz"],
+        "invalid value 'zz' for '--metric",
+    );
     assert!(!d.join("kura-test.dat").exists(), "no test file is left behind");
 }
 
