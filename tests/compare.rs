@@ -63,6 +63,7 @@ fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Opti
             created: true,
         },
         engine: "io_uring".into(),
+        measure_start_unix_ms: 0,
         elapsed_ns: 10_000_000_000,
         ramp_ns: 0,
         read: read.map(|r| dir(r, bs, lat(r))),

@@ -1125,6 +1125,7 @@ fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &T
         test: Some(test.name().to_string()),
         target,
         engine: EngineKind::Sync.name().to_string(),
+        measure_start_unix_ms: 0,
         elapsed_ns: elapsed,
         ramp_ns: 0,
         read: test.has_read().then(|| m.read.result(elapsed)),

@@ -451,6 +451,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
             created: false,
         },
         engine: format!("fio/{ioengine}"),
+        measure_start_unix_ms: 0,
         elapsed_ns,
         ramp_ns: job.ramp.as_nanos() as u64,
         read: e.read.clone(),

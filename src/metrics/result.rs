@@ -71,6 +71,10 @@ pub struct JobResult {
     pub target: TargetFacts,
     /// Engine that actually ran (io_uring may fall back to sync).
     pub engine: String,
+    /// Wall-clock start of measurement (after the ramp), milliseconds since the
+    /// Unix epoch; 0 when unknown (imported runs, runs stored before it existed).
+    #[serde(default)]
+    pub measure_start_unix_ms: u64,
     /// Measured time, ramp excluded.
     pub elapsed_ns: u64,
     pub ramp_ns: u64,

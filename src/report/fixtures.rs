@@ -48,6 +48,7 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
             created: true,
         },
         engine: "io_uring".into(),
+        measure_start_unix_ms: 0,
         elapsed_ns: 1_000_000_000,
         ramp_ns: 0,
         read: read.map(|ops| direction(ops, bs, &lat)),

@@ -264,6 +264,10 @@ fn measure(
     let job = Arc::new(job.clone());
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
+    let measure_start_unix_ms = (SystemTime::now() + job.ramp)
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
     let engine = job.engine;
     let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
@@ -335,6 +339,7 @@ fn measure(
         test: None,
         target: first.facts.clone(),
         engine: engine.name().to_string(),
+        measure_start_unix_ms,
         elapsed_ns: elapsed,
         ramp_ns: job.ramp.as_nanos() as u64,
         read: job.does_reads().then(|| read.result(elapsed)),

@@ -116,6 +116,7 @@ pub fn job_result(
         test: test.map(str::to_string),
         target,
         engine: "io_uring".into(),
+        measure_start_unix_ms: 0,
         elapsed_ns: 5_000_000_000,
         ramp_ns: 1_000_000_000,
         read: read.map(|i| direction(i, bs, qd)),

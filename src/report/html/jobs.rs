@@ -252,6 +252,32 @@ fn time_unit(span_s: f64) -> (f64, &'static str) {
     }
 }
 
+/// Ticks at whole UTC hours (HH:MM) for runs of an hour or more whose start is
+/// known; positions in the axis unit `div` seconds from the start of measurement.
+fn wall_clock_ticks(start_unix_ms: u64, from_s: f64, to_s: f64, div: f64) -> Option<Vec<(f64, String)>> {
+    if start_unix_ms == 0 || to_s - from_s < 3600.0 {
+        return None;
+    }
+    let start_s = start_unix_ms as f64 / 1000.0;
+    let hours = (to_s - from_s) / 3600.0;
+    let step_h = [1.0, 2.0, 3.0, 6.0, 12.0, 24.0]
+        .into_iter()
+        .find(|s| hours / s <= 8.0)
+        .unwrap_or(48.0);
+    let step_s = step_h * 3600.0;
+    let mut t = ((start_s + from_s) / step_s).ceil() * step_s;
+    let mut ticks = Vec::new();
+    while t <= start_s + to_s {
+        let secs_of_day = (t as i64).rem_euclid(86_400);
+        ticks.push((
+            (t - start_s) / div,
+            format!("{:02}:{:02}", secs_of_day / 3600, secs_of_day / 60 % 60),
+        ));
+        t += step_s;
+    }
+    Some(ticks)
+}
+
 /// The time axis and the phases of a job: ramp (before 0, not measured) and measurement.
 fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
     let ramp_s = job.ramp_ns as f64 / 1e9;
@@ -262,12 +288,22 @@ fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
         .unwrap_or(0.0)
         .max(job.elapsed_ns as f64 / 1e9);
     let (div, unit) = time_unit(ramp_s + end_s);
-    let axis = Axis::span(
-        &format!("time from start of measurement ({unit})"),
-        -ramp_s / div,
-        end_s / div,
-        svg::num_tick,
-    );
+    let axis = match wall_clock_ticks(job.measure_start_unix_ms, -ramp_s, end_s, div) {
+        // Long runs read better against the clock: "IOPS rose at 02:00" (seed 4).
+        Some(ticks) => Axis::custom(
+            "time of day (UTC)",
+            Scale::Linear,
+            -ramp_s / div,
+            end_s / div,
+            ticks,
+        ),
+        None => Axis::span(
+            &format!("time from start of measurement ({unit})"),
+            -ramp_s / div,
+            end_s / div,
+            svg::num_tick,
+        ),
+    };
     let mut bands = Vec::new();
     if ramp_s > 0.0 {
         bands.push(Band {
@@ -622,6 +658,14 @@ mod tests {
         assert!((nines(99.0) - 2.0).abs() < 1e-9);
         assert!((nines(99.999) - 5.0).abs() < 1e-6);
         assert_eq!(time_unit(60.0).1, "s");
+        // A night run from 22:30 UTC for 8 h: ticks on whole hours, 23:00 half an hour in.
+        let start_ms = (20 * 86_400 + 22 * 3600 + 1800) * 1000;
+        let ticks = wall_clock_ticks(start_ms, 0.0, 8.0 * 3600.0, 3600.0).unwrap();
+        assert_eq!(ticks[0], (0.5, "23:00".to_string()));
+        assert_eq!(ticks[3], (3.5, "02:00".to_string()));
+        assert_eq!(ticks.len(), 8);
+        assert!(wall_clock_ticks(0, 0.0, 8.0 * 3600.0, 3600.0).is_none());
+        assert!(wall_clock_ticks(start_ms, 0.0, 600.0, 60.0).is_none());
         assert_eq!(time_unit(8.0 * 3600.0).1, "h");
     }
 }
