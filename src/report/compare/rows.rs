@@ -33,6 +33,8 @@ struct Params {
     distribution: Distribution,
     fsync_every: Option<u64>,
     rate_iops: Option<u64>,
+    /// The null engine does no I/O: its numbers are kura's own cost, not a device's.
+    null_engine: bool,
 }
 
 impl Params {
@@ -54,6 +56,7 @@ impl Params {
             distribution: job.distribution,
             fsync_every: job.fsync_every,
             rate_iops: job.rate_iops,
+            null_engine: job.engine == crate::spec::EngineKind::Null,
         }
     }
 
@@ -168,6 +171,14 @@ fn differences(base: &Params, other: &Params) -> Vec<String> {
     }
     if base.threads != other.threads {
         out.push(format!("threads {} vs {}", base.threads, other.threads));
+    }
+    if base.null_engine != other.null_engine {
+        let name = |null: bool| if null { "null engine (no I/O)" } else { "real I/O" };
+        out.push(format!(
+            "{} vs {}",
+            name(base.null_engine),
+            name(other.null_engine)
+        ));
     }
     if base.direct != other.direct {
         let name = |d: bool| if d { "direct" } else { "buffered" };
@@ -559,6 +570,20 @@ fn order(rows: &mut [Row], by: By) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_null_engine_is_not_comparable_with_real_io() {
+        let real = params(Rw::RandRead, 4096, 1);
+        let null = Params {
+            null_engine: true,
+            ..params(Rw::RandRead, 4096, 1)
+        };
+        assert_eq!(
+            differences(&real, &null),
+            vec!["real I/O vs null engine (no I/O)".to_string()]
+        );
+        assert!(differences(&real, &params(Rw::RandRead, 4096, 1)).is_empty());
+    }
+
     fn params(rw: Rw, bs: u64, qd: u32) -> Params {
         Params {
             rw,
@@ -578,6 +603,7 @@ mod tests {
             distribution: Distribution::Uniform,
             fsync_every: None,
             rate_iops: None,
+            null_engine: false,
         }
     }
 
