@@ -324,6 +324,15 @@ fn legend(out: &mut String, items: &[(String, &str, bool)]) {
     out.push_str("</g>");
 }
 
+/// Legend entries for named series drawn solid, one colour each in order.
+fn solid_legend<T>(series: &[(String, T)]) -> Vec<(String, &'static str, bool)> {
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.clone(), color(i), false))
+        .collect()
+}
+
 fn legend_rows(items: &[(String, &str, bool)]) -> f64 {
     let mut rows = 1.0;
     let mut x = LEFT;
@@ -491,12 +500,7 @@ pub fn line_chart(c: &LineChart) -> String {
 
 pub fn bar_chart(c: &BarChart) -> String {
     let mut out = String::new();
-    let items: Vec<(String, &str, bool)> = c
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, (n, _))| (n.clone(), color(i), false))
-        .collect();
+    let items = solid_legend(&c.series);
     let top = TOP + (legend_rows(&items) - 1.0) * 14.0;
     let plot_w = WIDTH - LEFT - RIGHT;
     let groups = c.groups.len().max(1) as f64;
@@ -623,12 +627,7 @@ pub fn bar_chart(c: &BarChart) -> String {
 
 pub fn bin_chart(c: &BinChart) -> String {
     let mut out = String::new();
-    let items: Vec<(String, &str, bool)> = c
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, (n, _))| (n.clone(), color(i), false))
-        .collect();
+    let items = solid_legend(&c.series);
     let top = TOP + (legend_rows(&items) - 1.0) * 14.0;
     let height = top + PLOT_HEIGHT + BOTTOM;
     open(&mut out, "bin-chart", &c.title, height);
