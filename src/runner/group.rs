@@ -47,7 +47,7 @@ pub(super) fn run_together(
                 let quiet = &quiet;
                 let prepared = &prepared[..];
                 std::thread::Builder::new()
-                    .name(format!("kura-{}", job.name))
+                    .name(super::thread_name(&job.name, ""))
                     .spawn_scoped(scope, move || {
                         let mut w = Vec::new();
                         let r = measure(job, prepared, stop, &mut w, quiet);
