@@ -221,11 +221,24 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
 }
 
 fn open_exclusive(path: &Path) -> io::Result<File> {
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_EXCL | libc::O_CLOEXEC)
-        .open(path)
+    let open = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_EXCL | libc::O_CLOEXEC)
+            .open(path)
+    };
+    // A claim can outlive its close for a moment: a child forked by another thread holds
+    // the descriptor until it runs exec. A mount or a stack holds it for good.
+    for _ in 0..10 {
+        match open() {
+            Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other,
+        }
+    }
+    open()
 }
 
 fn via(member: &Member, device: &Path) -> String {
