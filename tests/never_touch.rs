@@ -390,3 +390,45 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
     assert!(err.contains("block device"), "{err}");
     assert!(std::fs::read(&lo.path).unwrap() == before, "the device changed");
 }
+
+#[test]
+fn after_a_lazy_unmount_cleanup_leaves_the_file_now_at_that_name() {
+    if !is_root() || !have("losetup") || !have("mkfs.ext4") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lo = LoopDevice::new(dir.path(), 64 * MIB).unwrap();
+    sh(&format!("mkfs.ext4 -q -F -m 0 {}", lo.path.display()));
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount {} {}", lo.path.display(), mnt.display()));
+    let _mount = common::Mount(mnt.clone());
+    let target = mnt.join("t.dat");
+    let db = dir.path().join("k.db");
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let mut child = Command::new(bin)
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "run", "--rw", "randread", "--size", "4m", "--runtime", "5s", "--target"])
+        .arg(&target)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the test file is made, then pull the file system away from under the run.
+    for _ in 0..500 {
+        if std::fs::metadata(&target).is_ok_and(|m| m.len() == 4 * MIB) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    sh(&format!("umount -l {}", mnt.display()));
+    // The same name on the file system underneath: somebody else's file.
+    let original = pattern(MIB as usize);
+    std::fs::write(&target, &original).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(
+        std::fs::read(&target).unwrap() == original,
+        "kura's cleanup touched a file it did not create"
+    );
+}
