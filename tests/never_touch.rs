@@ -65,7 +65,19 @@ fn md_1_0(size: u64) -> (u64, Vec<u8>) {
 fn md_0_90(size: u64) -> (u64, Vec<u8>) {
     let off = (size & !0xffff) - 0x10000;
     let mut sb = vec![0u8; 4096];
-    let words: [u32; 11] = [0xa92b_4efc, 0, 90, 0, 0, 0x1234_5678, 0, 1, (off >> 10) as u32, 2, 2];
+    let words: [u32; 11] = [
+        0xa92b_4efc,
+        0,
+        90,
+        0,
+        0,
+        0x1234_5678,
+        0,
+        1,
+        (off >> 10) as u32,
+        2,
+        2,
+    ];
     for (i, w) in words.iter().enumerate() {
         sb[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
     }
@@ -97,7 +109,11 @@ fn format_device(kind: &str, dev: &Path, dir: &Path, size: u64) {
             std::fs::create_dir_all(&src).unwrap();
             std::fs::write(src.join("a"), b"hello").unwrap();
             let img = dir.join("sq.img");
-            sh(&format!("mksquashfs {} {} -noappend -quiet", src.display(), img.display()));
+            sh(&format!(
+                "mksquashfs {} {} -noappend -quiet",
+                src.display(),
+                img.display()
+            ));
             write_at(dev, 0, &std::fs::read(&img).unwrap());
         }
         "md 1.0" | "md 0.90" | "zfs" => {
@@ -167,16 +183,37 @@ fn a_read_job_reads_an_existing_file_as_it_is() {
 
     // A span inside the file: read, nothing resized or refilled.
     let out = kura(&db)
-        .args(["run", "--rw", "read", "--size", "1m", "--io-count", "64", "--target"])
+        .args([
+            "run",
+            "--rw",
+            "read",
+            "--size",
+            "1m",
+            "--io-count",
+            "64",
+            "--target",
+        ])
         .arg(&file)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(std::fs::read(&file).unwrap() == original, "run --size 1m changed the file");
+    assert!(
+        std::fs::read(&file).unwrap() == original,
+        "run --size 1m changed the file"
+    );
 
     // A span past its end: an error naming both sizes.
     let out = kura(&db)
-        .args(["run", "--rw", "read", "--size", "4m", "--io-count", "64", "--target"])
+        .args([
+            "run",
+            "--rw",
+            "read",
+            "--size",
+            "4m",
+            "--io-count",
+            "64",
+            "--target",
+        ])
         .arg(&file)
         .output()
         .unwrap();
@@ -197,14 +234,30 @@ fn a_read_job_reads_an_existing_file_as_it_is() {
     .unwrap();
     let out = kura(&db).arg("run").arg(&fio).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(std::fs::read(&file).unwrap() == original, "the fio job changed the file");
+    assert!(
+        std::fs::read(&file).unwrap() == original,
+        "the fio job changed the file"
+    );
     let out = kura(&db)
-        .args(["sweep", "--read-pct", "100", "--bs", "4k", "--size", "1m", "--runtime", "1s"])
+        .args([
+            "sweep",
+            "--read-pct",
+            "100",
+            "--bs",
+            "4k",
+            "--size",
+            "1m",
+            "--runtime",
+            "1s",
+        ])
         .arg(&file)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(std::fs::read(&file).unwrap() == original, "the sweep changed the file");
+    assert!(
+        std::fs::read(&file).unwrap() == original,
+        "the sweep changed the file"
+    );
 }
 
 #[test]
@@ -219,7 +272,15 @@ fn a_disk_image_is_refused_for_writing_unless_named() {
     sh(&format!("mkfs.ext4 -q -F {}", img.display()));
     let before = std::fs::read(&img).unwrap();
     let out = kura(&db)
-        .args(["run", "--rw", "randwrite", "--io-count", "64", "--buffered", "--target"])
+        .args([
+            "run",
+            "--rw",
+            "randwrite",
+            "--io-count",
+            "64",
+            "--buffered",
+            "--target",
+        ])
         .arg(&img)
         .output()
         .unwrap();
@@ -229,7 +290,15 @@ fn a_disk_image_is_refused_for_writing_unless_named() {
     assert!(std::fs::read(&img).unwrap() == before, "the image changed");
     // Named, it is the user's to destroy, and kura writes inside its size.
     let out = kura(&db)
-        .args(["run", "--rw", "randwrite", "--io-count", "64", "--buffered", "--target"])
+        .args([
+            "run",
+            "--rw",
+            "randwrite",
+            "--io-count",
+            "64",
+            "--buffered",
+            "--target",
+        ])
         .arg(&img)
         .arg("--allow-destroy")
         .arg(&img)
@@ -264,7 +333,16 @@ fn links_at_kuras_own_names_are_never_followed() {
 
     std::os::unix::fs::symlink(&victim, work.join("kura-tiobench.dat.1")).unwrap();
     let out = kura(&db)
-        .args(["suite", "tiobench", "--threads", "2", "--file-size", "1m", "--random-ops", "10"])
+        .args([
+            "suite",
+            "tiobench",
+            "--threads",
+            "2",
+            "--file-size",
+            "1m",
+            "--random-ops",
+            "10",
+        ])
         .arg(&work)
         .output()
         .unwrap();
@@ -292,7 +370,16 @@ fn tiobench_removes_the_files_it_made_when_a_later_one_fails() {
     let db = dir.path().join("k.db");
     // Four files of 20 MiB do not fit in about 55 MiB: the third one fails.
     let out = kura(&db)
-        .args(["suite", "tiobench", "--threads", "4", "--file-size", "20m", "--random-ops", "10"])
+        .args([
+            "suite",
+            "tiobench",
+            "--threads",
+            "4",
+            "--file-size",
+            "20m",
+            "--random-ops",
+            "10",
+        ])
         .arg(&mnt)
         .output()
         .unwrap();
@@ -311,11 +398,20 @@ fn a_nul_in_a_job_name_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("k.db");
     let toml = dir.path().join("nul.toml");
-    std::fs::write(&toml, "[[job]]\nname = \"a\\u0000b\"\nrw = \"read\"\nsize = \"1m\"\nio_count = 10\n").unwrap();
+    std::fs::write(
+        &toml,
+        "[[job]]\nname = \"a\\u0000b\"\nrw = \"read\"\nsize = \"1m\"\nio_count = 10\n",
+    )
+    .unwrap();
     let fio = dir.path().join("nul.fio");
     std::fs::write(&fio, b"[a\0b]\nrw=read\nsize=1m\nnumber_ios=10\n").unwrap();
     for (file, shown) in [(&toml, "nul.toml:"), (&fio, "nul.fio:")] {
-        let out = kura(&db).current_dir(dir.path()).arg("run").arg(file).output().unwrap();
+        let out = kura(&db)
+            .current_dir(dir.path())
+            .arg("run")
+            .arg(file)
+            .output()
+            .unwrap();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains(shown) && err.contains("NUL"), "{err}");
@@ -330,7 +426,17 @@ fn buffers_that_cannot_fit_in_memory_are_refused_before_anything_is_created() {
     let db = dir.path().join("k.db");
     let out = kura(&db)
         .current_dir(dir.path())
-        .args(["run", "--qd", "4096", "--bs", "64m", "--size", "128m", "--io-count", "10"])
+        .args([
+            "run",
+            "--qd",
+            "4096",
+            "--bs",
+            "64m",
+            "--size",
+            "128m",
+            "--io-count",
+            "10",
+        ])
         .output()
         .unwrap();
     let err = stderr_of(&out);
@@ -353,7 +459,11 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
     a_stored_run(&db);
 
     let db_before = std::fs::read(&db).unwrap();
-    let out = kura(&db).args(["report", "latest", "-o"]).arg(&db).output().unwrap();
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&db)
+        .output()
+        .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("database"), "{err}");
@@ -361,7 +471,11 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
 
     let html = dir.path().join("r.html");
     std::fs::write(&html, b"old").unwrap();
-    let out = kura(&db).args(["report", "latest", "-o"]).arg(&html).output().unwrap();
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&html)
+        .output()
+        .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("replacing") && err.contains("r.html"), "{err}");
@@ -372,7 +486,11 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
     std::fs::write(&victim, b"keep").unwrap();
     let link: PathBuf = dir.path().join("link.html");
     std::os::unix::fs::symlink(&victim, &link).unwrap();
-    let out = kura(&db).args(["report", "latest", "-o"]).arg(&link).output().unwrap();
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&link)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
     assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
 
@@ -384,7 +502,11 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
     f.write_all(&pattern(4 * MIB as usize)).unwrap();
     f.sync_all().unwrap();
     let before = std::fs::read(&lo.path).unwrap();
-    let out = kura(&db).args(["report", "latest", "-o"]).arg(&lo.path).output().unwrap();
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&lo.path)
+        .output()
+        .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("block device"), "{err}");
@@ -406,10 +528,20 @@ fn after_a_lazy_unmount_cleanup_leaves_the_file_now_at_that_name() {
     let target = mnt.join("t.dat");
     let db = dir.path().join("k.db");
     let bin = assert_cmd::cargo::cargo_bin("kura");
-    let mut child = Command::new(bin)
+    let child = Command::new(bin)
         .arg("--db")
         .arg(&db)
-        .args(["--quiet", "run", "--rw", "randread", "--size", "4m", "--runtime", "5s", "--target"])
+        .args([
+            "--quiet",
+            "run",
+            "--rw",
+            "randread",
+            "--size",
+            "4m",
+            "--runtime",
+            "5s",
+            "--target",
+        ])
         .arg(&target)
         .stderr(std::process::Stdio::piped())
         .spawn()

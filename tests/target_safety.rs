@@ -505,7 +505,11 @@ fn a_device_checked_for_writing_stays_claimed_until_the_run_ends() {
     // While kura holds it, nothing can mount it.
     mkfs_ext4_forced(&lo.path);
     let dir = tempfile::tempdir().unwrap();
-    let status = Command::new("mount").arg(&lo.path).arg(dir.path()).output().unwrap();
+    let status = Command::new("mount")
+        .arg(&lo.path)
+        .arg(dir.path())
+        .output()
+        .unwrap();
     if status.status.success() {
         let _ = Command::new("umount").arg(dir.path()).status();
         panic!("mounted a device kura held for writing");

@@ -24,6 +24,10 @@ pub(super) fn run_together(
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
 ) -> Vec<Result<JobResult, RunError>> {
+    let all: Vec<&crate::spec::Job> = jobs.iter().map(|sj| &sj.job).collect();
+    if let Err(e) = super::check_buffer_memory(&all, super::available_memory()) {
+        return vec![Err(e)];
+    }
     let mut ready = Vec::with_capacity(jobs.len());
     for sj in jobs {
         let job = resolve(&sj.job, warnings);

@@ -191,7 +191,7 @@ fn prepare_job(
     progress: &Progress,
 ) -> Result<Vec<PreparedTarget>, RunError> {
     // Before anything is created: a job whose buffers cannot fit would abort the process.
-    check_buffer_memory(job, available_memory())?;
+    check_buffer_memory(&[job], available_memory())?;
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
     }
@@ -208,20 +208,28 @@ fn prepare_job(
 }
 
 /// MemAvailable from /proc/meminfo, in bytes; `None` when the kernel does not say.
-fn available_memory() -> Option<u64> {
+pub(super) fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
 }
 
-/// Refuses a job whose I/O buffers (two per queue slot and thread, as
-/// `make_buffers` allocates them) do not fit in the memory available now.
-fn check_buffer_memory(job: &Job, available: Option<u64>) -> Result<(), RunError> {
-    let needed = u64::from(job.qd)
+/// The I/O buffers a job allocates: two per queue slot and thread, as
+/// `make_buffers` allocates them; `None` when that overflows.
+fn buffer_bytes(job: &Job) -> Option<u64> {
+    u64::from(job.qd)
         .checked_mul(2)
         .and_then(|n| n.checked_mul(job.max_bs()))
-        .and_then(|n| n.checked_mul(u64::from(job.threads)));
+        .and_then(|n| n.checked_mul(u64::from(job.threads)))
+}
+
+/// Refuses jobs (one, or a group that runs at the same time) whose I/O
+/// buffers do not fit in the memory available now: allocating them would abort.
+pub(super) fn check_buffer_memory(jobs: &[&Job], available: Option<u64>) -> Result<(), RunError> {
+    let needed = jobs
+        .iter()
+        .try_fold(0u64, |sum, j| buffer_bytes(j).and_then(|b| sum.checked_add(b)));
     let fits = match (needed, available) {
         (Some(n), Some(a)) => n <= a,
         (Some(_), None) => true,
@@ -230,15 +238,27 @@ fn check_buffer_memory(job: &Job, available: Option<u64>) -> Result<(), RunError
     if fits {
         return Ok(());
     }
-    let needed = needed.map_or_else(|| "more than 16 EiB".to_string(), crate::spec::units::format_size);
-    let available = available.map(crate::spec::units::format_size).unwrap_or_default();
+    let size = crate::spec::units::format_size;
+    let needed = needed.map_or_else(|| "more than 16 EiB".to_string(), size);
+    let available = available.map_or_else(|| "an unknown amount".to_string(), size);
+    let what = match jobs {
+        [job] => format!(
+            "{}: the I/O buffers need {needed} (qd {} x 2 x bs {} x {} threads)",
+            job.name,
+            job.qd,
+            size(job.max_bs()),
+            job.threads
+        ),
+        _ => format!(
+            "{}: the I/O buffers of these jobs running at the same time need {needed}",
+            jobs.iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     Err(RunError::Invalid(format!(
-        "{}: the I/O buffers need {needed} (qd {} x 2 x bs {} x {} threads) but only {available} of memory \
-         is available; lower qd, bs or threads",
-        job.name,
-        job.qd,
-        crate::spec::units::format_size(job.max_bs()),
-        job.threads
+        "{what} but only {available} of memory is available; lower qd, bs or threads"
     )))
 }
 

@@ -61,15 +61,11 @@ pub fn prepare_file(
     };
     let dir = parent_dir(path);
     match &existing {
-        Some(meta) if meta.is_dir() => {
-            return Err(invalid(path, "is a directory; give a file or a block device"));
-        }
-        Some(meta) if !meta.is_file() => {
-            return Err(invalid(
-                path,
-                "is not a regular file or a block device; give a file or a block device",
-            ));
-        }
+        Some(meta) if meta.is_dir() => Err(invalid(path, "is a directory; give a file or a block device")),
+        Some(meta) if !meta.is_file() => Err(invalid(
+            path,
+            "is not a regular file or a block device; give a file or a block device",
+        )),
         Some(meta) => prepare_existing(path, meta, job, opts, own_name),
         None => {
             match std::fs::metadata(dir) {
@@ -212,7 +208,10 @@ fn prepare_new(
     let dir_fd = open_dir(dir).map_err(|e| io_error(dir, e))?;
     let file = create_at(&dir_fd, &name).map_err(|e| {
         if e.kind() == io::ErrorKind::AlreadyExists {
-            invalid(path, "appeared while kura was preparing it; kura creates only new files: try again")
+            invalid(
+                path,
+                "appeared while kura was preparing it; kura creates only new files: try again",
+            )
         } else {
             io_error(path, e)
         }
@@ -275,7 +274,13 @@ fn create_at(dir: &OwnedFd, name: &OsStr) -> io::Result<File> {
 fn open_at(dir: &OwnedFd, name: &OsStr, flags: libc::c_int) -> io::Result<File> {
     let c = c_name(name)?;
     // SAFETY: the dir fd is open and `c` is NUL-terminated; both live for the call.
-    let fd = unsafe { libc::openat(dir.as_raw_fd(), c.as_ptr(), flags | libc::O_NOFOLLOW | libc::O_CLOEXEC) };
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            c.as_ptr(),
+            flags | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
@@ -739,9 +744,14 @@ mod tests {
     #[test]
     fn directories_and_missing_directories_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let err = prepare_file(dir.path(), &job(dir.path(), 1 << 20), &TargetOptions::default(), false)
-            .unwrap_err()
-            .to_string();
+        let err = prepare_file(
+            dir.path(),
+            &job(dir.path(), 1 << 20),
+            &TargetOptions::default(),
+            false,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("is a directory; give a file or a block device"),
             "{err}"

@@ -165,7 +165,9 @@ mod tests {
         assert!(err.contains("symbolic link"), "{err}");
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
 
-        let err = create_output(Path::new("/dev/null"), None).unwrap_err().to_string();
+        let err = create_output(Path::new("/dev/null"), None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("character device"), "{err}");
         let err = create_output(dir.path(), None).unwrap_err().to_string();
         assert!(err.contains("a directory"), "{err}");

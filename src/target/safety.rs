@@ -81,7 +81,9 @@ static HELD: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
 fn held_device(rdev: u64) -> Option<Arc<File>> {
     let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
     held.retain(|(_, w)| w.strong_count() > 0);
-    held.iter().find(|(r, _)| *r == rdev).and_then(|(_, w)| w.upgrade())
+    held.iter()
+        .find(|(r, _)| *r == rdev)
+        .and_then(|(_, w)| w.upgrade())
 }
 
 fn remember_held(rdev: u64, file: &Arc<File>) {
@@ -568,8 +570,16 @@ fn parse_wipefs(stdout: &[u8]) -> io::Result<Vec<Found>> {
     Ok(list
         .iter()
         .map(|s| Found::Wipefs {
-            kind: s.get("type").and_then(|t| t.as_str()).unwrap_or("unknown").to_string(),
-            offset: s.get("offset").and_then(|t| t.as_str()).unwrap_or("?").to_string(),
+            kind: s
+                .get("type")
+                .and_then(|t| t.as_str())
+                .unwrap_or("unknown")
+                .to_string(),
+            offset: s
+                .get("offset")
+                .and_then(|t| t.as_str())
+                .unwrap_or("?")
+                .to_string(),
         })
         .collect())
 }
@@ -759,6 +769,53 @@ mod tests {
         assert_eq!(
             detect(LEN, &[(0x1FE, &[0x55, 0xAA]), (0, b"XFSB")]),
             Some(Signature::Xfs)
+        );
+    }
+
+    #[test]
+    fn wipefs_json_is_read_and_garbage_is_an_error() {
+        let json = br#"{"signatures": [{"device": "stdin", "offset": "0x3ffe000",
+            "type": "linux_raid_member", "uuid": null, "label": null}]}"#;
+        assert_eq!(
+            parse_wipefs(json).unwrap(),
+            vec![Found::Wipefs {
+                kind: "linux_raid_member".into(),
+                offset: "0x3ffe000".into()
+            }]
+        );
+        assert!(
+            parse_wipefs(b"{\n \"signatures\": [\n\n ]\n}\n")
+                .unwrap()
+                .is_empty()
+        );
+        assert!(parse_wipefs(b"\n").unwrap().is_empty());
+        assert!(parse_wipefs(b"DEVICE OFFSET TYPE").is_err());
+        assert!(parse_wipefs(b"{}").is_err());
+        let both = describe_all(&[
+            Found::Hand(Signature::Mbr),
+            Found::Wipefs {
+                kind: "dos".into(),
+                offset: "0x1fe".into(),
+            },
+        ]);
+        assert!(
+            both.contains("MBR") && both.contains("dos at offset 0x1fe"),
+            "{both}"
+        );
+    }
+
+    #[test]
+    fn the_probe_finds_what_only_libblkid_knows() {
+        // f2fs's magic at 0x400 is not in kura's own list; wipefs must report it.
+        let file = file_with(LEN, &[(0x400, &0xF2F5_2010u32.to_le_bytes())]);
+        assert_eq!(detect_signature(file.path()).unwrap(), None);
+        let found = find_signatures(file.as_file()).unwrap();
+        assert_eq!(
+            found,
+            vec![Found::Wipefs {
+                kind: "f2fs".into(),
+                offset: "0x400".into()
+            }]
         );
     }
 
