@@ -529,3 +529,50 @@ fn mkfs_ext4_forced(dev: &Path) {
     f.write_all_at(&bytes, 0).unwrap();
     f.sync_all().unwrap();
 }
+
+#[test]
+fn a_file_system_in_a_partition_the_kernel_still_knows_is_found_after_the_table_is_wiped() {
+    if !have(&["losetup", "mkfs.ext4", "wipefs"]) {
+        return;
+    }
+    let sectors = (64 * MIB / 512) as u32;
+    let mut mbr = vec![0u8; 512];
+    mbr[0x1BE + 4] = 0x83;
+    mbr[0x1BE + 8..0x1BE + 12].copy_from_slice(&2048u32.to_le_bytes());
+    mbr[0x1BE + 12..0x1BE + 16].copy_from_slice(&(sectors - 2048).to_le_bytes());
+    mbr[0x1FE] = 0x55;
+    mbr[0x1FF] = 0xAA;
+    let lo = LoopDevice::over(64 * MIB, &mbr, true);
+    let part = PathBuf::from(format!("{}p1", lo.path.display()));
+    for _ in 0..50 {
+        if part.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    if !part.exists() {
+        eprintln!(
+            "note: this kernel found no partition on {}; skipped",
+            lo.path.display()
+        );
+        return;
+    }
+    mkfs_ext4(&part);
+    // The table goes; the kernel keeps the partition until someone asks it to re-read.
+    {
+        use std::os::unix::fs::FileExt;
+        let disk = std::fs::OpenOptions::new().write(true).open(&lo.path).unwrap();
+        disk.write_all_at(&[0u8; 512], 0).unwrap();
+        disk.sync_all().unwrap();
+    }
+    assert!(part.exists());
+    let before = std::fs::read(&lo.path).unwrap();
+    let err = check_device_writable(&lo.path, None).unwrap_err().to_string();
+    assert!(
+        err.contains("ext4") && err.contains(&format!("its partition {}", part.display())),
+        "{err}"
+    );
+    let err = target::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
+    assert!(matches!(err, target::TargetError::Refused(_)), "{err}");
+    assert!(std::fs::read(&lo.path).unwrap() == before);
+}
