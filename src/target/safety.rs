@@ -512,20 +512,20 @@ pub(super) fn describe_all(found: &[Found]) -> String {
 /// probe that cannot run is an error, because "nothing found" would be a guess.
 pub(super) fn find_signatures(file: &File) -> io::Result<Vec<Found>> {
     let mut found: Vec<Found> = detect_in(file)?.map(Found::Hand).into_iter().collect();
-    found.extend(wipefs(file)?);
+    found.extend(wipefs(file, &WIPEFS)?);
     Ok(found)
 }
 
 /// Where util-linux keeps wipefs when `/usr/sbin` is not on the PATH (a non-root shell).
 const WIPEFS: [&str; 3] = ["wipefs", "/usr/sbin/wipefs", "/sbin/wipefs"];
 
-fn wipefs(file: &File) -> io::Result<Vec<Found>> {
+fn wipefs(file: &File, tools: &[&str]) -> io::Result<Vec<Found>> {
     // An empty file has no bytes to carry a signature, and libblkid refuses to probe it.
     if file.metadata()?.len() == 0 && file.metadata()?.is_file() {
         return Ok(Vec::new());
     }
     let mut last = None;
-    for tool in WIPEFS {
+    for &tool in tools {
         // The probe reads the descriptor kura checked, handed over as stdin, not the path again.
         let out = Command::new(tool)
             .args(["--no-act", "--json", "/proc/self/fd/0"])
@@ -802,6 +802,15 @@ mod tests {
             both.contains("MBR") && both.contains("dos at offset 0x1fe"),
             "{both}"
         );
+    }
+
+    #[test]
+    fn a_missing_or_failing_wipefs_is_an_error_not_a_clean_bill() {
+        let file = file_with(LEN, &[]);
+        let err = wipefs(file.as_file(), &["/nonexistent/wipefs"]).unwrap_err().to_string();
+        assert!(err.contains("was not found") && err.contains("util-linux"), "{err}");
+        let err = wipefs(file.as_file(), &["false"]).unwrap_err().to_string();
+        assert!(err.contains("false --no-act failed"), "{err}");
     }
 
     #[test]
