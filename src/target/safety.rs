@@ -807,8 +807,13 @@ mod tests {
     #[test]
     fn a_missing_or_failing_wipefs_is_an_error_not_a_clean_bill() {
         let file = file_with(LEN, &[]);
-        let err = wipefs(file.as_file(), &["/nonexistent/wipefs"]).unwrap_err().to_string();
-        assert!(err.contains("was not found") && err.contains("util-linux"), "{err}");
+        let err = wipefs(file.as_file(), &["/nonexistent/wipefs"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("was not found") && err.contains("util-linux"),
+            "{err}"
+        );
         let err = wipefs(file.as_file(), &["false"]).unwrap_err().to_string();
         assert!(err.contains("false --no-act failed"), "{err}");
     }
