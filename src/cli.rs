@@ -180,7 +180,7 @@ pub struct RunCommon {
     /// Keep test files kura created
     #[arg(long)]
     pub keep: bool,
-    /// Allow writing to this device although it carries data (a file system or partition table)
+    /// Allow writing to this device or file although it carries data (a file system, RAID member or partition table)
     #[arg(long = "allow-destroy", value_name = "DEVICE")]
     pub allow_destroy: Option<PathBuf>,
 }

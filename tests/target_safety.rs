@@ -451,3 +451,128 @@ fn a_read_only_file_is_refused_for_writes_only() {
     target::drop_cache(&t).unwrap();
     target::open(&t, false, false).unwrap();
 }
+
+#[test]
+fn a_file_replaced_after_preparing_is_neither_opened_nor_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.dat");
+    let mut j = job(&path, Rw::RandWrite);
+    j.size_bytes = Some(MIB);
+    let t = target::prepare(&j, &TargetOptions::default()).unwrap();
+    assert!(t.created);
+    target::open(&t, false, true).unwrap();
+
+    // Somebody puts their own file at the name while the run goes on.
+    let theirs = dir.path().join("theirs");
+    std::fs::write(&theirs, b"their data").unwrap();
+    std::fs::rename(&theirs, &path).unwrap();
+
+    let err = target::open(&t, false, true).unwrap_err().to_string();
+    assert!(err.contains("no longer names"), "{err}");
+    let err = target::cleanup(&t).unwrap_err().to_string();
+    assert!(err.contains("left alone"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"their data");
+}
+
+#[test]
+fn a_link_swapped_to_another_device_after_the_check_is_refused_at_open() {
+    if !have(&["losetup"]) {
+        return;
+    }
+    let checked = LoopDevice::new(4 * MIB);
+    let other = LoopDevice::over(4 * MIB, &[0x5a; 4096], false);
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("disk");
+    std::os::unix::fs::symlink(&checked.path, &link).unwrap();
+    let t = target::prepare(&job(&link, Rw::RandWrite), &TargetOptions::default()).unwrap();
+
+    let swapped = links.path().join("disk.new");
+    std::os::unix::fs::symlink(&other.path, &swapped).unwrap();
+    std::fs::rename(&swapped, &link).unwrap();
+    let before = std::fs::read(&other.path).unwrap();
+    let err = target::open(&t, false, true).unwrap_err().to_string();
+    assert!(err.contains("no longer names"), "{err}");
+    assert!(std::fs::read(&other.path).unwrap() == before);
+}
+
+#[test]
+fn a_device_checked_for_writing_stays_claimed_until_the_run_ends() {
+    if !have(&["losetup", "mkfs.ext4", "mount"]) {
+        return;
+    }
+    let lo = LoopDevice::new(64 * MIB);
+    let t = target::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
+    // While kura holds it, nothing can mount it.
+    mkfs_ext4_forced(&lo.path);
+    let dir = tempfile::tempdir().unwrap();
+    let status = Command::new("mount")
+        .arg(&lo.path)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    if status.status.success() {
+        let _ = Command::new("umount").arg(dir.path()).status();
+        panic!("mounted a device kura held for writing");
+    }
+    drop(t);
+    let _mount = Mount::new(&["-t", "ext4"], &lo.path);
+}
+
+/// mkfs.ext4 opens the device exclusively too; with kura holding it, write the superblock by hand.
+fn mkfs_ext4_forced(dev: &Path) {
+    let img = tempfile::NamedTempFile::new().unwrap();
+    img.as_file().set_len(64 * MIB).unwrap();
+    mkfs_ext4(img.path());
+    let bytes = std::fs::read(img.path()).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(dev).unwrap();
+    use std::os::unix::fs::FileExt;
+    f.write_all_at(&bytes, 0).unwrap();
+    f.sync_all().unwrap();
+}
+
+#[test]
+fn a_file_system_in_a_partition_the_kernel_still_knows_is_found_after_the_table_is_wiped() {
+    if !have(&["losetup", "mkfs.ext4", "wipefs"]) {
+        return;
+    }
+    let sectors = (64 * MIB / 512) as u32;
+    let mut mbr = vec![0u8; 512];
+    mbr[0x1BE + 4] = 0x83;
+    mbr[0x1BE + 8..0x1BE + 12].copy_from_slice(&2048u32.to_le_bytes());
+    mbr[0x1BE + 12..0x1BE + 16].copy_from_slice(&(sectors - 2048).to_le_bytes());
+    mbr[0x1FE] = 0x55;
+    mbr[0x1FF] = 0xAA;
+    let lo = LoopDevice::over(64 * MIB, &mbr, true);
+    let part = PathBuf::from(format!("{}p1", lo.path.display()));
+    for _ in 0..50 {
+        if part.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    if !part.exists() {
+        eprintln!(
+            "note: this kernel found no partition on {}; skipped",
+            lo.path.display()
+        );
+        return;
+    }
+    mkfs_ext4(&part);
+    // The table goes; the kernel keeps the partition until someone asks it to re-read.
+    {
+        use std::os::unix::fs::FileExt;
+        let disk = std::fs::OpenOptions::new().write(true).open(&lo.path).unwrap();
+        disk.write_all_at(&[0u8; 512], 0).unwrap();
+        disk.sync_all().unwrap();
+    }
+    assert!(part.exists());
+    let before = std::fs::read(&lo.path).unwrap();
+    let err = check_device_writable(&lo.path, None).unwrap_err().to_string();
+    assert!(
+        err.contains("ext4") && err.contains(&format!("its partition {}", part.display())),
+        "{err}"
+    );
+    let err = target::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
+    assert!(matches!(err, target::TargetError::Refused(_)), "{err}");
+    assert!(std::fs::read(&lo.path).unwrap() == before);
+}

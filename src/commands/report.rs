@@ -27,7 +27,14 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     let html = document(&page.title, "", &page.body);
     match &args.output {
         Some(path) => {
-            std::fs::write(path, &html).with_context(|| format!("writing {}", path.display()))?;
+            let db = ctx.db.clone().unwrap_or_else(crate::store::default_path);
+            let mut out = crate::target::output::create_output(path, Some(&db))?;
+            if out.replaced {
+                // Said even with --quiet: a file that was there is gone.
+                eprintln!("kura: replacing {}", path.display());
+            }
+            std::io::Write::write_all(&mut out.file, html.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
             if !ctx.quiet {
                 eprintln!(
                     "kura: wrote {} ({} runs, {} KiB)",

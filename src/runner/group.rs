@@ -24,6 +24,10 @@ pub(super) fn run_together(
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
 ) -> Vec<Result<JobResult, RunError>> {
+    let all: Vec<&crate::spec::Job> = jobs.iter().map(|sj| &sj.job).collect();
+    if let Err(e) = super::check_buffer_memory(&all, super::available_memory()) {
+        return vec![Err(e)];
+    }
     let mut ready = Vec::with_capacity(jobs.len());
     for sj in jobs {
         let job = resolve(&sj.job, warnings);
@@ -47,7 +51,7 @@ pub(super) fn run_together(
                 let quiet = &quiet;
                 let prepared = &prepared[..];
                 std::thread::Builder::new()
-                    .name(format!("kura-{}", job.name))
+                    .name(super::thread_name(&job.name, ""))
                     .spawn_scoped(scope, move || {
                         let mut w = Vec::new();
                         let r = measure(job, prepared, stop, &mut w, quiet);

@@ -118,6 +118,9 @@ fn null_target(job: &Job) -> PreparedTarget {
             logical_block_bytes: 512,
             created: false,
         },
+        identity: None,
+        guard: None,
+        own_name: false,
     }
 }
 
@@ -187,6 +190,8 @@ fn prepare_job(
     stop: &StopFlag,
     progress: &Progress,
 ) -> Result<Vec<PreparedTarget>, RunError> {
+    // Before anything is created: a job whose buffers cannot fit would abort the process.
+    check_buffer_memory(&[job], available_memory())?;
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
     }
@@ -202,6 +207,66 @@ fn prepare_job(
     prepare_targets(job, &target_opts)
 }
 
+/// MemAvailable from /proc/meminfo, in bytes; `None` when the kernel does not say.
+pub(super) fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The I/O buffers a job allocates: two per queue slot and thread, as
+/// `make_buffers` allocates them; `None` when that overflows.
+fn buffer_bytes(job: &Job) -> Option<u64> {
+    u64::from(job.qd)
+        .checked_mul(2)
+        .and_then(|n| n.checked_mul(job.max_bs()))
+        .and_then(|n| n.checked_mul(u64::from(job.threads)))
+}
+
+/// Refuses jobs (one, or a group that runs at the same time) whose I/O
+/// buffers do not fit in the memory available now: allocating them would abort.
+pub(super) fn check_buffer_memory(jobs: &[&Job], available: Option<u64>) -> Result<(), RunError> {
+    let needed = jobs
+        .iter()
+        .try_fold(0u64, |sum, j| buffer_bytes(j).and_then(|b| sum.checked_add(b)));
+    let fits = match (needed, available) {
+        (Some(n), Some(a)) => n <= a,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let size = crate::spec::units::format_size;
+    let needed = needed.map_or_else(|| "more than 16 EiB".to_string(), size);
+    let available = available.map_or_else(|| "an unknown amount".to_string(), size);
+    let what = match jobs {
+        [job] => format!(
+            "{}: the I/O buffers need {needed} (qd {} x 2 x bs {} x {} threads)",
+            job.name,
+            job.qd,
+            size(job.max_bs()),
+            job.threads
+        ),
+        _ => format!(
+            "{}: the I/O buffers of these jobs running at the same time need {needed}",
+            jobs.iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(RunError::Invalid(format!(
+        "{what} but only {available} of memory is available; lower qd, bs or threads"
+    )))
+}
+
+/// A thread name from a job name: std panics on an interior NUL, which a job name may hold.
+pub(crate) fn thread_name(job_name: &str, suffix: &str) -> String {
+    format!("kura-{}{suffix}", job_name.replace('\0', "\u{fffd}"))
+}
+
 /// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
 fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget>, RunError> {
     if !job.file_per_thread {
@@ -214,15 +279,25 @@ fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget
             base.display()
         )));
     }
-    (0..job.threads)
-        .map(|i| {
-            let mut per_thread = job.clone();
-            let mut name = base.clone().into_os_string();
-            name.push(format!(".{i}"));
-            per_thread.target = Some(name.into());
-            Ok(target::prepare(&per_thread, opts)?)
-        })
-        .collect()
+    let mut prepared = Vec::with_capacity(job.threads as usize);
+    for i in 0..job.threads {
+        let mut per_thread = job.clone();
+        let mut name = base.clone().into_os_string();
+        name.push(format!(".{i}"));
+        per_thread.target = Some(name.into());
+        match target::prepare_own(&per_thread, opts) {
+            Ok(t) => prepared.push(t),
+            Err(e) => {
+                // The files made so far are no use without the rest; left behind, a later run
+                // would take them for the user's.
+                for t in &prepared {
+                    let _ = target::cleanup(t);
+                }
+                return Err(e.into());
+            }
+        }
+    }
+    Ok(prepared)
 }
 
 fn measure(
@@ -288,7 +363,7 @@ fn measure(
                     samples: tx.clone(),
                 };
                 std::thread::Builder::new()
-                    .name(format!("kura-{}-{thread}", job.name))
+                    .name(thread_name(&job.name, &format!("-{thread}")))
                     .spawn_scoped(scope, move || worker_thread(plan, prepared, engine))
                     .expect("spawning a worker thread")
             })

@@ -520,6 +520,14 @@ impl Job {
 
     /// Checks that hold between keys, after every key is set.
     pub fn validate(&self) -> Result<(), SpecError> {
+        // Names reach thread names and C strings, where a NUL cannot go.
+        if self.name.contains('\0') {
+            return Err(invalid(
+                "name",
+                &self.name.escape_debug().to_string(),
+                "contains a NUL character",
+            ));
+        }
         // A runtime may cap an amount of I/O (whichever comes first, as fio
         // does without time_based); two amounts would contradict each other.
         let amounts = [

@@ -1,16 +1,19 @@
 //! Test files and block devices: checking the span a job may touch, creating
 //! and pre-filling test files, opening targets, and evicting their cache.
 
+use std::ffi::{CString, OsStr};
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::facts::{backing_device, target_facts};
-use super::safety::check_device_writable;
-use super::{PreparedTarget, TargetError, TargetOptions};
+use super::safety::{WriteRefusal, check_writable, describe_all, find_signatures};
+use super::{Guard, Identity, PreparedTarget, TargetError, TargetOptions};
 use crate::metrics::TargetKind;
 use crate::spec::Job;
 use crate::spec::job::DEFAULT_FILE_SIZE;
@@ -36,79 +39,319 @@ fn io_error(path: &Path, source: io::Error) -> TargetError {
     }
 }
 
-pub fn prepare_file(path: &Path, job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
+pub fn prepare_file(
+    path: &Path,
+    job: &Job,
+    opts: &TargetOptions,
+    own_name: bool,
+) -> Result<PreparedTarget, TargetError> {
     let existing = match std::fs::metadata(path) {
         Ok(meta) => Some(meta),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(invalid(
+                    path,
+                    "is a symbolic link to a file that does not exist; kura does not create files \
+                     through links: name the file itself",
+                ));
+            }
+            None
+        }
         Err(e) => return Err(io_error(path, e)),
-    };
-    // Like fio: a file that is already there is used at its own size unless a size is given,
-    // so naming an existing file never rewrites it to the default size.
-    let size = match (job.size_bytes, &existing) {
-        (Some(size), _) => size,
-        (None, Some(meta)) if meta.is_file() && meta.len() > 0 => meta.len(),
-        (None, _) => DEFAULT_FILE_SIZE,
     };
     let dir = parent_dir(path);
     match &existing {
-        Some(meta) if meta.is_dir() => {
-            return Err(invalid(path, "is a directory; give a file or a block device"));
+        Some(meta) if meta.is_dir() => Err(invalid(path, "is a directory; give a file or a block device")),
+        Some(meta) if !meta.is_file() => Err(invalid(
+            path,
+            "is not a regular file or a block device; give a file or a block device",
+        )),
+        Some(meta) => prepare_existing(path, meta, job, opts, own_name),
+        None => {
+            match std::fs::metadata(dir) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => return Err(invalid(path, format!("{} is not a directory", dir.display()))),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    return Err(invalid(
+                        path,
+                        format!("directory {} does not exist", dir.display()),
+                    ));
+                }
+                Err(e) => return Err(io_error(dir, e)),
+            }
+            prepare_new(path, dir, job, opts, own_name)
         }
-        Some(meta) if !meta.is_file() => {
+    }
+}
+
+/// A file that was there before the run is used as it is: kura never
+/// truncates, grows or refills a file it did not create. Writes land inside
+/// its current size, and a file that carries a signature (a disk image) is
+/// refused for writing like a device.
+fn prepare_existing(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    job: &Job,
+    opts: &TargetOptions,
+    own_name: bool,
+) -> Result<PreparedTarget, TargetError> {
+    let len = meta.len();
+    if len == 0 {
+        return Err(invalid(
+            path,
+            "is an empty file; kura does not fill or resize a file it did not create: remove it \
+             to let kura create a test file there, or name another file",
+        ));
+    }
+    // Like fio: without a size the file is used at its own size.
+    let size = match job.size_bytes {
+        Some(size) if size > len => {
             return Err(invalid(
                 path,
-                "is not a regular file or a block device; give a file or a block device",
+                format!(
+                    "is {} ({len} bytes), smaller than the size {} ({size} bytes) the job asks for; \
+                     kura does not resize a file it did not create: give a size of at most {}, or \
+                     remove the file to let kura create a test file of {}",
+                    format_size(len),
+                    format_size(size),
+                    format_size(len),
+                    format_size(size)
+                ),
             ));
         }
-        Some(_) => {}
-        None => match std::fs::metadata(dir) {
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => return Err(invalid(path, format!("{} is not a directory", dir.display()))),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(invalid(
-                    path,
-                    format!("directory {} does not exist", dir.display()),
-                ));
-            }
-            Err(e) => return Err(io_error(dir, e)),
-        },
-    }
-
-    // Checked before any byte is written: a bad span must not cost a 1 GiB pre-fill.
+        Some(size) => size,
+        None => len,
+    };
     let (span_start, span_bytes) = file_span(path, job, size)?;
-    let logical = backing_device(if existing.is_some() { path } else { dir })
+    let logical = backing_device(path)
         .and_then(|d| d.logical_block_bytes())
         .unwrap_or(DEFAULT_LOGICAL_BLOCK);
     check_alignment(path, job, logical, "the backing device's")?;
 
-    let created = match &existing {
-        Some(meta) if meta.len() == size => {
-            if job.does_writes() {
-                open_for_writing(path)?;
+    let writes = job.does_writes();
+    let mut flags = libc::O_CLOEXEC;
+    if own_name {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(writes)
+        .custom_flags(flags)
+        .open(path)
+        .map_err(|e| {
+            if writes {
+                invalid(
+                    path,
+                    format!("the job writes, but the file cannot be opened for writing: {e}"),
+                )
+            } else {
+                io_error(path, e)
             }
-            false
-        }
-        // The user named this file: rewriting it to the asked size is theirs to ask,
-        // but kura did not create it, so it stays after the run.
-        Some(meta) => {
-            write_test_file(path, dir, size, job, meta.blocks() * 512, false, opts)?;
-            false
-        }
-        None => {
-            write_test_file(path, dir, size, job, 0, true, opts)?;
-            true
-        }
-    };
-
+        })?;
+    let held = file.metadata().map_err(|e| io_error(path, e))?;
+    if !held.is_file() || held.dev() != meta.dev() || held.ino() != meta.ino() {
+        return Err(invalid(path, "changed while kura was checking it; try again"));
+    }
+    if writes {
+        check_file_writable(path, &file, &held, opts.allow_destroy.as_deref())?;
+    }
     Ok(PreparedTarget {
         path: path.to_path_buf(),
         kind: TargetKind::File,
         span_start,
         span_bytes,
         logical_block_bytes: logical,
-        created,
-        facts: target_facts(path, TargetKind::File, size, logical, created),
+        created: false,
+        facts: target_facts(path, TargetKind::File, size, logical, false),
+        identity: Some(Identity::of(&held)),
+        guard: Some(Arc::new(Guard {
+            held: Some(Arc::new(file)),
+            ..Guard::default()
+        })),
+        own_name,
     })
+}
+
+/// A new test file, created exclusively (never through a link) in a directory
+/// kura keeps open, so that it can later remove exactly this file.
+fn prepare_new(
+    path: &Path,
+    dir: &Path,
+    job: &Job,
+    opts: &TargetOptions,
+    own_name: bool,
+) -> Result<PreparedTarget, TargetError> {
+    let size = job.size_bytes.unwrap_or(DEFAULT_FILE_SIZE);
+    // Checked before any byte is written: a bad span must not cost a 1 GiB pre-fill.
+    let (span_start, span_bytes) = file_span(path, job, size)?;
+    let logical = backing_device(dir)
+        .and_then(|d| d.logical_block_bytes())
+        .unwrap_or(DEFAULT_LOGICAL_BLOCK);
+    check_alignment(path, job, logical, "the backing device's")?;
+    let free = free_bytes(dir)?;
+    if size > free {
+        return Err(invalid(
+            path,
+            format!(
+                "the test file needs {} of new space but only {} is free in {}; give a smaller size or another directory",
+                human(size),
+                human(free),
+                dir.display()
+            ),
+        ));
+    }
+    let name = path
+        .file_name()
+        .filter(|n| !n.is_empty() && *n != "." && *n != "..")
+        .ok_or_else(|| invalid(path, "does not end in a file name; name a file or a block device"))?
+        .to_os_string();
+    let dir_fd = open_dir(dir).map_err(|e| io_error(dir, e))?;
+    let file = create_at(&dir_fd, &name).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            invalid(
+                path,
+                "appeared while kura was preparing it; kura creates only new files: try again",
+            )
+        } else {
+            io_error(path, e)
+        }
+    })?;
+    let identity = Identity::of(&file.metadata().map_err(|e| io_error(path, e))?);
+    let guard = Guard {
+        held: None,
+        dir: Some(dir_fd),
+        name: Some(name),
+    };
+    let filled = fill(&file, size, job, opts).and_then(|()| file.sync_data());
+    drop(file);
+    if let Err(e) = filled {
+        // A half-written file of ours is no use to anyone; an error removing it adds nothing.
+        let _ = remove_created(path, &guard, &identity);
+        return Err(io_error(path, e));
+    }
+    Ok(PreparedTarget {
+        path: path.to_path_buf(),
+        kind: TargetKind::File,
+        span_start,
+        span_bytes,
+        logical_block_bytes: logical,
+        created: true,
+        facts: target_facts(path, TargetKind::File, size, logical, true),
+        identity: Some(identity),
+        guard: Some(Arc::new(guard)),
+        own_name,
+    })
+}
+
+fn c_name(name: &OsStr) -> io::Result<CString> {
+    CString::new(name.as_bytes()).map_err(|_| io::Error::other("the name contains a NUL byte"))
+}
+
+fn open_dir(dir: &Path) -> io::Result<OwnedFd> {
+    let c_dir = c_name(dir.as_os_str())?;
+    // SAFETY: `c_dir` is NUL-terminated and lives for the call; the returned fd is checked below.
+    let fd = unsafe { libc::open(c_dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+fn create_at(dir: &OwnedFd, name: &OsStr) -> io::Result<File> {
+    let c = c_name(name)?;
+    // O_EXCL with O_CREAT never follows a link at the name; O_NOFOLLOW says so twice.
+    let flags = libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: the dir fd is open and `c` is NUL-terminated; both live for the call.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), c.as_ptr(), flags, 0o644 as libc::c_uint) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+fn open_at(dir: &OwnedFd, name: &OsStr, flags: libc::c_int) -> io::Result<File> {
+    let c = c_name(name)?;
+    // SAFETY: the dir fd is open and `c` is NUL-terminated; both live for the call.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            c.as_ptr(),
+            flags | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+/// Removes the file kura created at `guard`'s name in `guard`'s directory,
+/// only while that name still leads to the inode kura created.
+pub(super) fn remove_created(path: &Path, guard: &Guard, identity: &Identity) -> Result<(), TargetError> {
+    let (Some(dir), Some(name)) = (&guard.dir, &guard.name) else {
+        return Ok(());
+    };
+    let c = c_name(name).map_err(|e| io_error(path, e))?;
+    // SAFETY: libc::stat is plain C data; all-zero bytes are a valid value.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: the dir fd is open, `c` is NUL-terminated and `st` writable; all live for the call.
+    let rc = unsafe { libc::fstatat(dir.as_raw_fd(), c.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+    if rc != 0 {
+        let e = io::Error::last_os_error();
+        if e.kind() == io::ErrorKind::NotFound {
+            return Ok(());
+        }
+        return Err(io_error(path, e));
+    }
+    let is_file = st.st_mode & libc::S_IFMT == libc::S_IFREG;
+    if !is_file || st.st_dev != identity.dev || st.st_ino != identity.ino {
+        return Err(invalid(
+            path,
+            "was left alone: the name now leads to another file than the test file kura created \
+             (it was replaced during the run), and kura removes only what it created",
+        ));
+    }
+    // SAFETY: as for fstatat above.
+    if unsafe { libc::unlinkat(dir.as_raw_fd(), c.as_ptr(), 0) } != 0 {
+        return Err(io_error(path, io::Error::last_os_error()));
+    }
+    Ok(())
+}
+
+/// A regular file the job would write into: refused when it carries a
+/// signature, like a device, unless `--allow-destroy` names it.
+fn check_file_writable(
+    path: &Path,
+    file: &File,
+    meta: &std::fs::Metadata,
+    allow_destroy: Option<&Path>,
+) -> Result<(), TargetError> {
+    if let Some(allowed) = allow_destroy
+        && std::fs::metadata(allowed).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+    {
+        return Ok(());
+    }
+    let shown = path.display().to_string();
+    let found = find_signatures(file).map_err(|source| WriteRefusal::Unchecked {
+        device: shown.clone(),
+        source,
+    })?;
+    if found.is_empty() {
+        return Ok(());
+    }
+    let named = match allow_destroy {
+        Some(other) => format!("; --allow-destroy names {}, a different file", other.display()),
+        None => String::new(),
+    };
+    Err(WriteRefusal::Signature {
+        device: shown,
+        what: describe_all(&found),
+        named,
+    }
+    .into())
 }
 
 fn parent_dir(path: &Path) -> &Path {
@@ -181,15 +424,6 @@ fn check_alignment(path: &Path, job: &Job, logical: u64, whose: &str) -> Result<
     Ok(())
 }
 
-fn open_for_writing(path: &Path) -> Result<File, TargetError> {
-    OpenOptions::new().write(true).open(path).map_err(|e| {
-        invalid(
-            path,
-            format!("the job writes, but the file cannot be opened for writing: {e}"),
-        )
-    })
-}
-
 /// Free bytes for an unprivileged writer: the root reserve is left alone.
 fn free_bytes(dir: &Path) -> Result<u64, TargetError> {
     let c_dir = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
@@ -218,54 +452,8 @@ fn human(bytes: u64) -> String {
     format!("{bytes} bytes")
 }
 
-/// Writes the whole file with the job's fill pattern and makes it durable.
-/// `allocated` is what the file already holds on disk and will be overwritten in place.
-fn write_test_file(
-    path: &Path,
-    dir: &Path,
-    size: u64,
-    job: &Job,
-    allocated: u64,
-    create: bool,
-    opts: &TargetOptions,
-) -> Result<(), TargetError> {
-    let needed = size.saturating_sub(allocated);
-    let free = free_bytes(dir)?;
-    if needed > free {
-        return Err(invalid(
-            path,
-            format!(
-                "the test file needs {} of new space but only {} is free in {}; give a smaller size or another directory",
-                human(needed),
-                human(free),
-                dir.display()
-            ),
-        ));
-    }
-    let file = if create {
-        OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| io_error(path, e))?
-    } else {
-        open_for_writing(path)?
-    };
-    let filled = fill(&file, size, job, opts);
-    let result = filled.and_then(|()| file.sync_data());
-    if let Err(e) = result {
-        drop(file);
-        if create {
-            // A half-written file of ours is no use to anyone; an error removing it adds nothing.
-            let _ = std::fs::remove_file(path);
-        }
-        return Err(io_error(path, e));
-    }
-    Ok(())
-}
-
+/// Writes the whole new file with the job's fill pattern.
 fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<()> {
-    // Shrinking first frees space a longer old file held; growing is filled below.
     file.set_len(size)?;
     // Seeds differ per file too, so two test files never deduplicate against each other.
     let base = SystemTime::now()
@@ -298,13 +486,17 @@ fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<(
 }
 
 pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
-    let file = OpenOptions::new()
-        .read(true)
-        .open(path)
-        .map_err(|e| io_error(path, e))?;
+    // For writing, the descriptor the safety check ran on (held with O_EXCL) is the one measured.
+    let (file, meta) = if job.does_writes() {
+        let checked = check_writable(path, opts.allow_destroy.as_deref())?;
+        (checked.file, checked.meta)
+    } else {
+        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let meta = file.metadata().map_err(|e| io_error(path, e))?;
+        (Arc::new(file), meta)
+    };
     let device_bytes = device_size(&file).map_err(|e| io_error(path, e))?;
     let logical = logical_block_size(&file).map_err(|e| io_error(path, e))?;
-    drop(file);
 
     let shown = path.display();
     let offset = job.offset_bytes;
@@ -345,9 +537,6 @@ pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<Pr
     };
     check_bs_fits(path, job, span)?;
     check_alignment(path, job, logical, &format!("{shown}'s"))?;
-    if job.does_writes() {
-        check_device_writable(path, opts.allow_destroy.as_deref())?;
-    }
 
     Ok(PreparedTarget {
         path: path.to_path_buf(),
@@ -357,6 +546,12 @@ pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<Pr
         logical_block_bytes: logical,
         created: false,
         facts: target_facts(path, TargetKind::Block, device_bytes, logical, false),
+        identity: Some(Identity::of(&meta)),
+        guard: Some(Arc::new(Guard {
+            held: Some(file),
+            ..Guard::default()
+        })),
+        own_name: false,
     })
 }
 
@@ -383,34 +578,54 @@ fn logical_block_size(file: &File) -> io::Result<u64> {
         .ok_or_else(|| io::Error::other(format!("the device reports a logical block size of {bytes}")))
 }
 
-pub fn open(path: &Path, direct: bool, write: bool) -> Result<File, TargetError> {
-    let mut flags = libc::O_CLOEXEC;
+pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<File, TargetError> {
+    let path = &target.path;
+    let mut flags = if write { libc::O_RDWR } else { libc::O_RDONLY };
     if direct {
         flags |= libc::O_DIRECT;
     }
-    OpenOptions::new()
-        .read(true)
-        .write(write)
-        .custom_flags(flags)
-        .open(path)
-        .map_err(|e| {
-            let mode = if write { "reading and writing" } else { "reading" };
-            let hint = if direct && e.raw_os_error() == Some(libc::EINVAL) {
-                "; the file system may not support direct I/O (O_DIRECT): try --buffered"
-            } else {
-                ""
-            };
-            let direct = if direct { " with direct I/O" } else { "" };
-            io_error(
+    if target.own_name {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let guard = target.guard.as_deref();
+    // A file kura created is opened in the directory it was created in, by name, without following links.
+    let opened = match guard.and_then(|g| g.dir.as_ref().zip(g.name.as_ref())) {
+        Some((dir, name)) => open_at(dir, name, flags),
+        None => OpenOptions::new()
+            .read(true)
+            .write(write)
+            .custom_flags((flags & !libc::O_ACCMODE) | libc::O_CLOEXEC)
+            .open(path),
+    };
+    let file = opened.map_err(|e| {
+        let mode = if write { "reading and writing" } else { "reading" };
+        let hint = if direct && e.raw_os_error() == Some(libc::EINVAL) {
+            "; the file system may not support direct I/O (O_DIRECT): try --buffered"
+        } else {
+            ""
+        };
+        let direct = if direct { " with direct I/O" } else { "" };
+        io_error(
+            path,
+            io::Error::new(e.kind(), format!("cannot open for {mode}{direct}: {e}{hint}")),
+        )
+    })?;
+    if let Some(identity) = &target.identity {
+        let meta = file.metadata().map_err(|e| io_error(path, e))?;
+        if !identity.matches(&meta) {
+            return Err(invalid(
                 path,
-                io::Error::new(e.kind(), format!("cannot open for {mode}{direct}: {e}{hint}")),
-            )
-        })
+                "no longer names the file or device kura checked before the run (it was replaced \
+                 or a link was changed); kura stops rather than touch something it did not check",
+            ));
+        }
+    }
+    Ok(file)
 }
 
 pub fn drop_cache(target: &PreparedTarget) -> Result<(), TargetError> {
     let path = &target.path;
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let file = open(target, false, false)?;
     // Dirty pages are not evicted by DONTNEED; write them back first.
     file.sync_data().map_err(|e| io_error(path, e))?;
     // SAFETY: posix_fadvise only reads its integer arguments; the fd is open for the call.
@@ -439,7 +654,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dat");
         let size = (2 << 20) + 4096;
-        let target = prepare_file(&path, &job(&path, size), &TargetOptions::default()).unwrap();
+        let target = prepare_file(&path, &job(&path, size), &TargetOptions::default(), false).unwrap();
         assert!(target.created);
         assert_eq!(target.span_start, 0);
         assert_eq!(target.span_bytes, size);
@@ -452,15 +667,31 @@ mod tests {
     }
 
     #[test]
-    fn a_wrong_size_file_is_rewritten_but_kept() {
+    fn a_file_of_another_size_is_never_resized_or_refilled() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dat");
         std::fs::write(&path, vec![7u8; 3 << 20]).unwrap();
-        let target = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default()).unwrap();
-        assert!(!target.created);
-        let data = std::fs::read(&path).unwrap();
-        assert_eq!(data.len(), 1 << 20);
-        assert!(data.iter().filter(|b| **b == 7).count() < data.len() / 100);
+        for rw in [Rw::Read, Rw::RandWrite] {
+            // Larger than asked: the job uses the first 1 MiB and the file stays as it was.
+            let mut j = job(&path, 1 << 20);
+            j.rw = rw;
+            let target = prepare_file(&path, &j, &TargetOptions::default(), false).unwrap();
+            assert_eq!((target.created, target.span_bytes), (false, 1 << 20));
+            assert_eq!(std::fs::read(&path).unwrap(), vec![7u8; 3 << 20]);
+            // Smaller than asked: an error naming both sizes, the file untouched.
+            j.size_bytes = Some(4 << 20);
+            let err = prepare_file(&path, &j, &TargetOptions::default(), false)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("is 3m") && err.contains("size 4m"), "{err}");
+            assert_eq!(std::fs::read(&path).unwrap(), vec![7u8; 3 << 20]);
+        }
+        std::fs::write(&path, b"").unwrap();
+        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), false)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("empty file"), "{err}");
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
     }
 
     #[test]
@@ -472,7 +703,7 @@ mod tests {
             target: Some(path.clone()),
             ..Job::default()
         };
-        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default(), false).unwrap();
         assert_eq!((target.span_bytes, target.created), (64 << 10, false));
         assert!(std::fs::read(&path).unwrap().iter().all(|b| *b == 7));
     }
@@ -483,7 +714,7 @@ mod tests {
         let path = dir.path().join("t.dat");
         let mut j = job(&path, 1 << 20);
         j.offset_bytes = 1 << 20;
-        let err = prepare_file(&path, &j, &TargetOptions::default())
+        let err = prepare_file(&path, &j, &TargetOptions::default(), false)
             .unwrap_err()
             .to_string();
         assert!(err.contains("offset 1m"), "{err}");
@@ -492,7 +723,7 @@ mod tests {
             bytes: 8192,
             weight: 100,
         }];
-        let err = prepare_file(&path, &j, &TargetOptions::default())
+        let err = prepare_file(&path, &j, &TargetOptions::default(), false)
             .unwrap_err()
             .to_string();
         assert!(err.contains("bs 8k"), "{err}");
@@ -501,27 +732,32 @@ mod tests {
             bytes: 1000,
             weight: 100,
         }];
-        let err = prepare_file(&path, &j, &TargetOptions::default())
+        let err = prepare_file(&path, &j, &TargetOptions::default(), false)
             .unwrap_err()
             .to_string();
         assert!(err.contains("bs 1000") && err.contains("--buffered"), "{err}");
         j.direct = false;
-        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default(), false).unwrap();
         assert_eq!((target.span_start, target.span_bytes), ((1 << 20) - 4096, 4096));
     }
 
     #[test]
     fn directories_and_missing_directories_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let err = prepare_file(dir.path(), &job(dir.path(), 1 << 20), &TargetOptions::default())
-            .unwrap_err()
-            .to_string();
+        let err = prepare_file(
+            dir.path(),
+            &job(dir.path(), 1 << 20),
+            &TargetOptions::default(),
+            false,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("is a directory; give a file or a block device"),
             "{err}"
         );
         let path = dir.path().join("missing/t.dat");
-        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default())
+        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), false)
             .unwrap_err()
             .to_string();
         assert!(
@@ -539,12 +775,15 @@ mod tests {
         let path = dir.path().join("t.dat");
         let mut j = job(&path, 1 << 20);
         j.rw = Rw::Write;
-        let target = prepare_file(&path, &j, &TargetOptions::default()).unwrap();
-        let file = open(&target.path, false, true).unwrap();
+        let target = prepare_file(&path, &j, &TargetOptions::default(), false).unwrap();
+        let file = open(&target, false, true).unwrap();
         file.write_all_at(&[1u8; 4096], 0).unwrap();
         drop_cache(&target).unwrap();
         let missing = dir.path().join("nope");
-        let err = open(&missing, false, false).unwrap_err().to_string();
+        let mut gone = target.clone();
+        gone.path = missing.clone();
+        gone.guard = None;
+        let err = open(&gone, false, false).unwrap_err().to_string();
         assert!(
             err.contains(&missing.display().to_string()) && err.contains("cannot open"),
             "{err}"

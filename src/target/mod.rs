@@ -4,12 +4,18 @@
 
 mod facts;
 mod file;
+pub mod output;
 mod safety;
 
 pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
 
+use std::ffi::OsString;
+use std::fs::File;
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -44,6 +50,54 @@ pub struct PreparedTarget {
     /// kura created this file for the run and removes it unless `--keep`.
     pub created: bool,
     pub facts: TargetFacts,
+    /// What the path named when it was checked: every later open and the
+    /// removal of a created file refuse to act on anything else.
+    pub identity: Option<Identity>,
+    /// Held from the check to the end of the run; see [`Guard`].
+    pub guard: Option<Arc<Guard>>,
+    /// A name kura chose itself (`kura-test.dat`, `PATH.N`): never followed through a symlink.
+    pub own_name: bool,
+}
+
+/// Which file or device a path named: a device by its device number (any node
+/// for it will do), anything else by file system and inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    pub dev: u64,
+    pub ino: u64,
+    /// The device number of a block device; `None` for files.
+    pub rdev: Option<u64>,
+}
+
+impl Identity {
+    pub fn of(meta: &std::fs::Metadata) -> Identity {
+        Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            rdev: meta.file_type().is_block_device().then(|| meta.rdev()),
+        }
+    }
+
+    pub fn matches(&self, meta: &std::fs::Metadata) -> bool {
+        match self.rdev {
+            Some(rdev) => meta.file_type().is_block_device() && meta.rdev() == rdev,
+            None => !meta.file_type().is_block_device() && meta.dev() == self.dev && meta.ino() == self.ino,
+        }
+    }
+}
+
+/// What a prepared target keeps open until the run ends: the descriptor that
+/// was checked (a device opened with O_EXCL for writing, so nothing mounts or
+/// claims it meanwhile), and for a test file kura created, the directory it
+/// was created in, so that it is removed from that directory even if the path
+/// now leads elsewhere (a lazy unmount, a renamed directory).
+#[derive(Debug, Default)]
+pub struct Guard {
+    // Never read: holding it open is the point.
+    #[allow(dead_code)]
+    pub(crate) held: Option<Arc<File>>,
+    pub(crate) dir: Option<OwnedFd>,
+    pub(crate) name: Option<OsString>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -65,11 +119,35 @@ pub fn job_path(job: &Job) -> PathBuf {
 
 /// Resolves, checks and (for new test files) creates and pre-fills the target.
 pub fn prepare(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
+    prepare_as(job, opts, job.target.is_none())
+}
+
+/// [`prepare`] for a name kura derived itself (`PATH.N` of `file_per_thread`,
+/// a suite's file), which is never followed through a symlink.
+pub fn prepare_own(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
+    prepare_as(job, opts, true)
+}
+
+fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<PreparedTarget, TargetError> {
     let path = job_path(job);
+    if own_name {
+        // Our own names are never followed: a link there points at somebody's data.
+        if let Ok(meta) = std::fs::symlink_metadata(&path)
+            && meta.file_type().is_symlink()
+        {
+            return Err(TargetError::Invalid {
+                path: path.display().to_string(),
+                why: "is a symbolic link, and kura does not follow links at the test-file names it \
+                      chooses; remove it, or name the file you mean with --target"
+                    .into(),
+            });
+        }
+        return file::prepare_file(&path, job, opts, true);
+    }
     if is_block_device(&path) {
         file::prepare_device(&path, job, opts)
     } else {
-        file::prepare_file(&path, job, opts)
+        file::prepare_file(&path, job, opts, false)
     }
 }
 
@@ -80,9 +158,10 @@ pub fn is_block_device(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Opens the target for the job's I/O.
+/// Opens the target for the job's I/O; refuses when the path no longer names
+/// what was checked and prepared (a symlink swapped, a file replaced).
 pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<std::fs::File, TargetError> {
-    file::open(&target.path, direct, write)
+    file::open(target, direct, write)
 }
 
 /// Evicts the target's clean pages from the page cache, as fio's `invalidate=1` does.
@@ -90,15 +169,17 @@ pub fn drop_cache(target: &PreparedTarget) -> Result<(), TargetError> {
     file::drop_cache(target)
 }
 
-/// Removes a test file kura created; leaves everything else alone.
+/// Removes a test file kura created, and only that file: the name is looked
+/// up in the directory it was created in, without following links, and
+/// removed only when it is still the inode kura created.
 pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
-    if target.created && target.kind == TargetKind::File {
-        std::fs::remove_file(&target.path).map_err(|source| TargetError::Io {
-            path: target.path.display().to_string(),
-            source,
-        })?;
+    if !target.created || target.kind != TargetKind::File {
+        return Ok(());
     }
-    Ok(())
+    let (Some(identity), Some(guard)) = (&target.identity, &target.guard) else {
+        return Ok(());
+    };
+    file::remove_created(&target.path, guard, identity)
 }
 
 /// Logical block size of the device holding `path`, or 512 when it cannot be told.

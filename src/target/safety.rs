@@ -7,6 +7,8 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, Weak};
 
 use thiserror::Error;
 
@@ -38,7 +40,7 @@ pub enum WriteRefusal {
     )]
     Busy { device: String, via: String },
     #[error(
-        "{device} carries {what} signature; kura will not write to it unless you pass \
+        "{device} carries {what}; kura will not write to it unless you pass \
          --allow-destroy {device} (everything on it will be lost){named}"
     )]
     Signature {
@@ -47,7 +49,7 @@ pub enum WriteRefusal {
         named: String,
     },
     #[error(
-        "cannot check {device} before writing to it: {source}; kura will not write to a device it cannot check"
+        "cannot check {device} before writing to it: {source}; kura will not write to a device or file it cannot check"
     )]
     Unchecked {
         device: String,
@@ -60,22 +62,53 @@ pub enum WriteRefusal {
 /// refused whatever `allow_destroy` says; a device that carries a signature is
 /// accepted only when `allow_destroy` names that same device.
 pub fn check_device_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result<(), WriteRefusal> {
+    check_writable(dev, allow_destroy).map(|_| ())
+}
+
+/// The descriptor the checks ran on. For a block device it is open with
+/// O_EXCL, so nothing can mount or claim the device while kura holds it; the
+/// run keeps it until the end, and every later open must find the same device.
+#[derive(Debug)]
+pub(super) struct Checked {
+    pub file: Arc<File>,
+    pub meta: std::fs::Metadata,
+}
+
+/// Devices this process holds open exclusively, so two jobs of one group that
+/// name the same device share the claim instead of refusing each other as busy.
+static HELD: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
+
+fn held_device(rdev: u64) -> Option<Arc<File>> {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    held.retain(|(_, w)| w.strong_count() > 0);
+    held.iter()
+        .find(|(r, _)| *r == rdev)
+        .and_then(|(_, w)| w.upgrade())
+}
+
+fn remember_held(rdev: u64, file: &Arc<File>) {
+    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    held.push((rdev, Arc::downgrade(file)));
+}
+
+/// [`check_device_writable`], returning the descriptor that was checked.
+pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result<Checked, WriteRefusal> {
     let shown = dev.display().to_string();
     let unchecked = |source: io::Error| WriteRefusal::Unchecked {
         device: shown.clone(),
         source,
     };
     let canonical = dev.canonicalize().map_err(unchecked)?;
-    let meta = std::fs::metadata(&canonical).map_err(unchecked)?;
-    let is_block = meta.file_type().is_block_device();
+    let first_look = std::fs::metadata(&canonical).map_err(unchecked)?;
+    let is_block = first_look.file_type().is_block_device();
 
     // The device and every partition on it: writing to the disk destroys them all.
     let mut members = vec![Member {
         path: canonical.clone(),
-        devnum: is_block.then(|| devnum(meta.rdev())),
+        devnum: is_block.then(|| devnum(first_look.rdev())),
     }];
     if is_block {
-        members.extend(partitions(meta.rdev()));
+        members.extend(partitions(first_look.rdev()));
     }
 
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(unchecked)?;
@@ -97,7 +130,11 @@ pub fn check_device_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
         });
     }
 
-    if is_block {
+    let busy = |member: &Member| WriteRefusal::Busy {
+        device: shown.clone(),
+        via: via(member, &canonical),
+    };
+    let file = if is_block {
         let holders = holders(&members);
         if !holders.is_empty() {
             return Err(WriteRefusal::Held {
@@ -105,34 +142,74 @@ pub fn check_device_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
                 holders: holders.join(", "),
             });
         }
-        // The kernel's own answer covers users that leave no trace in the tables above,
-        // such as mounts in another mount namespace.
-        for member in &members {
-            let exclusive = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .custom_flags(libc::O_EXCL | libc::O_CLOEXEC)
-                .open(&member.path);
-            match exclusive {
-                Ok(_) => {}
-                Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
-                    return Err(WriteRefusal::Busy {
-                        device: shown.clone(),
-                        via: via(member, &canonical),
-                    });
+        match held_device(first_look.rdev()) {
+            // Already claimed by this run: the partitions cannot be claimed by anyone else meanwhile.
+            Some(file) => file,
+            None => {
+                // The kernel's own answer covers users that leave no trace in the tables above,
+                // such as mounts in another mount namespace. Partitions first: once kura
+                // claims the whole disk, its own claim would make them look busy.
+                for member in &members[1..] {
+                    match open_exclusive(&member.path) {
+                        Ok(_) => {}
+                        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(member)),
+                        // A partition with no node under /dev cannot be checked this way; the tables above still cover it.
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(unchecked(e)),
+                    }
                 }
-                // A partition with no node under /dev cannot be checked this way; the tables above still cover it.
-                Err(e) if member.path != canonical && e.kind() == io::ErrorKind::NotFound => {}
+                let file = match open_exclusive(&canonical) {
+                    Ok(f) => Arc::new(f),
+                    Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(&members[0])),
+                    Err(e) => return Err(unchecked(e)),
+                };
+                remember_held(first_look.rdev(), &file);
+                file
+            }
+        }
+    } else {
+        Arc::new(
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
+                .open(&canonical)
+                .map_err(unchecked)?,
+        )
+    };
+    let meta = file.metadata().map_err(unchecked)?;
+    let same = if is_block {
+        meta.file_type().is_block_device() && meta.rdev() == first_look.rdev()
+    } else {
+        meta.dev() == first_look.dev() && meta.ino() == first_look.ino()
+    };
+    if !same {
+        return Err(unchecked(io::Error::other(
+            "the path changed while it was being checked",
+        )));
+    }
+
+    if allow_destroy.is_some_and(|allowed| same_device(allowed, &canonical, &meta)) {
+        return Ok(Checked { file, meta });
+    }
+    let mut found = find_signatures(&file).map_err(unchecked)?;
+    let mut where_found = String::new();
+    if found.is_empty() {
+        // A partition the kernel still knows keeps its data even when the disk's table is gone.
+        for member in &members[1..] {
+            let part = match File::open(&member.path) {
+                Ok(f) => f,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(unchecked(e)),
+            };
+            found = find_signatures(&part).map_err(unchecked)?;
+            if !found.is_empty() {
+                where_found = via(member, &canonical);
+                break;
             }
         }
     }
-
-    let Some(sig) = detect_signature(&canonical).map_err(unchecked)? else {
-        return Ok(());
-    };
-    if allow_destroy.is_some_and(|allowed| same_device(allowed, &canonical, &meta)) {
-        return Ok(());
+    if found.is_empty() {
+        return Ok(Checked { file, meta });
     }
     let named = match allow_destroy {
         Some(other) => format!("; --allow-destroy names {}, a different device", other.display()),
@@ -140,9 +217,30 @@ pub fn check_device_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
     };
     Err(WriteRefusal::Signature {
         device: shown,
-        what: sig.describe(),
+        what: format!("{}{where_found}", describe_all(&found)),
         named,
     })
+}
+
+fn open_exclusive(path: &Path) -> io::Result<File> {
+    let open = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_EXCL | libc::O_CLOEXEC)
+            .open(path)
+    };
+    // A claim can outlive its close for a moment: a child forked by another thread holds
+    // the descriptor until it runs exec. A mount or a stack holds it for good.
+    for _ in 0..10 {
+        match open() {
+            Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other,
+        }
+    }
+    open()
 }
 
 fn via(member: &Member, device: &Path) -> String {
@@ -376,13 +474,127 @@ impl Signature {
     }
 }
 
+/// One signature found by a probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Found {
+    /// kura's own probe of the first bytes.
+    Hand(Signature),
+    /// util-linux's libblkid, through `wipefs`: the type it names and the byte offset of its magic.
+    Wipefs { kind: String, offset: String },
+}
+
+pub(super) fn describe_all(found: &[Found]) -> String {
+    let hand: Vec<String> = found
+        .iter()
+        .filter_map(|f| match f {
+            Found::Hand(s) => Some(format!("{} signature", s.describe())),
+            Found::Wipefs { .. } => None,
+        })
+        .collect();
+    let tool: Vec<String> = found
+        .iter()
+        .filter_map(|f| match f {
+            Found::Wipefs { kind, offset } => Some(format!("{kind} at offset {offset}")),
+            Found::Hand(_) => None,
+        })
+        .collect();
+    match (hand.is_empty(), tool.is_empty()) {
+        (false, true) => hand.join(", "),
+        (true, false) => format!("a signature wipefs reports as {}", tool.join(", ")),
+        _ => format!("{} (wipefs: {})", hand.join(", "), tool.join(", ")),
+    }
+}
+
+/// Every signature on the device or file behind `file`: kura's own probe of
+/// the first 68 KiB and libblkid's full probe through `wipefs`, which also
+/// reads the end of the device (md 0.90/1.0, ZFS labels) and knows every file
+/// system util-linux knows. Either finding something is enough to refuse; a
+/// probe that cannot run is an error, because "nothing found" would be a guess.
+pub(super) fn find_signatures(file: &File) -> io::Result<Vec<Found>> {
+    let mut found: Vec<Found> = detect_in(file)?.map(Found::Hand).into_iter().collect();
+    found.extend(wipefs(file, &WIPEFS)?);
+    Ok(found)
+}
+
+/// Where util-linux keeps wipefs when `/usr/sbin` is not on the PATH (a non-root shell).
+const WIPEFS: [&str; 3] = ["wipefs", "/usr/sbin/wipefs", "/sbin/wipefs"];
+
+fn wipefs(file: &File, tools: &[&str]) -> io::Result<Vec<Found>> {
+    // An empty file has no bytes to carry a signature, and libblkid refuses to probe it.
+    if file.metadata()?.len() == 0 && file.metadata()?.is_file() {
+        return Ok(Vec::new());
+    }
+    let mut last = None;
+    for &tool in tools {
+        // The probe reads the descriptor kura checked, handed over as stdin, not the path again.
+        let out = Command::new(tool)
+            .args(["--no-act", "--json", "/proc/self/fd/0"])
+            .env("LC_ALL", "C")
+            .stdin(Stdio::from(file.try_clone()?))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output();
+        match out {
+            Ok(out) if out.status.success() => return parse_wipefs(&out.stdout),
+            Ok(out) => {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let first = stderr.lines().next().unwrap_or("").trim();
+                return Err(io::Error::other(format!(
+                    "{tool} --no-act failed ({}{}{first}), so its signatures could not be read; \
+                     pass --allow-destroy naming it if everything on it may be lost",
+                    out.status,
+                    if first.is_empty() { "" } else { ": " }
+                )));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => last = Some(e),
+            Err(e) => return Err(io::Error::other(format!("cannot run {tool}: {e}"))),
+        }
+    }
+    Err(io::Error::other(format!(
+        "wipefs (util-linux) is needed to look for signatures and was not found ({}); install util-linux, \
+         or pass --allow-destroy naming it if everything on it may be lost",
+        last.map(|e| e.to_string()).unwrap_or_default()
+    )))
+}
+
+fn parse_wipefs(stdout: &[u8]) -> io::Result<Vec<Found>> {
+    // Older util-linux prints nothing at all when there is nothing to report.
+    if stdout.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
+    let value: serde_json::Value = serde_json::from_slice(stdout)
+        .map_err(|e| io::Error::other(format!("wipefs printed something other than JSON: {e}")))?;
+    let Some(list) = value.get("signatures").and_then(|s| s.as_array()) else {
+        return Err(io::Error::other("wipefs's JSON has no \"signatures\" list"));
+    };
+    Ok(list
+        .iter()
+        .map(|s| Found::Wipefs {
+            kind: s
+                .get("type")
+                .and_then(|t| t.as_str())
+                .unwrap_or("unknown")
+                .to_string(),
+            offset: s
+                .get("offset")
+                .and_then(|t| t.as_str())
+                .unwrap_or("?")
+                .to_string(),
+        })
+        .collect())
+}
+
 /// Far enough to reach the btrfs superblock (0x10040) and swap headers up to 64 KiB pages.
 const PROBE_BYTES: usize = 0x10000 + 0x1000;
 
 /// Looks for file-system, volume and partition-table signatures in the first
 /// bytes of `path`, which may be any readable file or device.
-pub fn detect_signature(path: &Path) -> io::Result<Option<Signature>> {
-    let file = File::open(path)?;
+#[cfg(test)]
+fn detect_signature(path: &Path) -> io::Result<Option<Signature>> {
+    detect_in(&File::open(path)?)
+}
+
+fn detect_in(file: &File) -> io::Result<Option<Signature>> {
     let mut buf = vec![0u8; PROBE_BYTES];
     let mut filled = 0;
     while filled < buf.len() {
@@ -557,6 +769,67 @@ mod tests {
         assert_eq!(
             detect(LEN, &[(0x1FE, &[0x55, 0xAA]), (0, b"XFSB")]),
             Some(Signature::Xfs)
+        );
+    }
+
+    #[test]
+    fn wipefs_json_is_read_and_garbage_is_an_error() {
+        let json = br#"{"signatures": [{"device": "stdin", "offset": "0x3ffe000",
+            "type": "linux_raid_member", "uuid": null, "label": null}]}"#;
+        assert_eq!(
+            parse_wipefs(json).unwrap(),
+            vec![Found::Wipefs {
+                kind: "linux_raid_member".into(),
+                offset: "0x3ffe000".into()
+            }]
+        );
+        assert!(
+            parse_wipefs(b"{\n \"signatures\": [\n\n ]\n}\n")
+                .unwrap()
+                .is_empty()
+        );
+        assert!(parse_wipefs(b"\n").unwrap().is_empty());
+        assert!(parse_wipefs(b"DEVICE OFFSET TYPE").is_err());
+        assert!(parse_wipefs(b"{}").is_err());
+        let both = describe_all(&[
+            Found::Hand(Signature::Mbr),
+            Found::Wipefs {
+                kind: "dos".into(),
+                offset: "0x1fe".into(),
+            },
+        ]);
+        assert!(
+            both.contains("MBR") && both.contains("dos at offset 0x1fe"),
+            "{both}"
+        );
+    }
+
+    #[test]
+    fn a_missing_or_failing_wipefs_is_an_error_not_a_clean_bill() {
+        let file = file_with(LEN, &[]);
+        let err = wipefs(file.as_file(), &["/nonexistent/wipefs"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("was not found") && err.contains("util-linux"),
+            "{err}"
+        );
+        let err = wipefs(file.as_file(), &["false"]).unwrap_err().to_string();
+        assert!(err.contains("false --no-act failed"), "{err}");
+    }
+
+    #[test]
+    fn the_probe_finds_what_only_libblkid_knows() {
+        // f2fs's magic at 0x400 is not in kura's own list; wipefs must report it.
+        let file = file_with(LEN, &[(0x400, &0xF2F5_2010u32.to_le_bytes())]);
+        assert_eq!(detect_signature(file.path()).unwrap(), None);
+        let found = find_signatures(file.as_file()).unwrap();
+        assert_eq!(
+            found,
+            vec![Found::Wipefs {
+                kind: "f2fs".into(),
+                offset: "0x400".into()
+            }]
         );
     }
 
