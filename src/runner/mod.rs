@@ -54,6 +54,20 @@ fn pause(total: Duration, stop: &StopFlag) {
     }
 }
 
+/// Where each job's result goes the moment it finishes, so that a run that
+/// dies later keeps it (the store implements it; the runner knows no store).
+pub trait RunSink {
+    /// A finished job, in the order of the run's jobs.
+    fn job_done(&mut self, job: &JobResult);
+}
+
+/// For runs kept only in memory (tests, tools).
+pub struct NoSink;
+
+impl RunSink for NoSink {
+    fn job_done(&mut self, _job: &JobResult) {}
+}
+
 /// Set by Ctrl-C; workers poll it once per loop turn.
 pub type StopFlag = Arc<AtomicBool>;
 
@@ -353,7 +367,12 @@ fn measure(
 }
 
 /// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
-pub fn run(jobs: &[Job], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+pub fn run(
+    jobs: &[Job],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    sink: &mut dyn RunSink,
+) -> Result<RunResult, RunError> {
     let tests: Vec<SuiteJob> = jobs
         .iter()
         .map(|j| SuiteJob {
@@ -361,7 +380,7 @@ pub fn run(jobs: &[Job], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult
             job: j.clone(),
         })
         .collect();
-    run_suite(&tests, opts, stop)
+    run_suite(&tests, opts, stop, sink)
 }
 
 /// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
@@ -372,7 +391,13 @@ pub struct SuiteJob {
 }
 
 /// Runs a suite's jobs in order, pausing `opts.pause` between them.
-pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+pub fn run_suite(
+    jobs: &[SuiteJob],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    sink: &mut dyn RunSink,
+) -> Result<RunResult, RunError> {
+    refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
     let started_unix_s = now_unix_s();
     let progress = Progress::new(opts.quiet);
     let mut warnings = Vec::new();
@@ -406,6 +431,7 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
             match outcome {
                 Ok(mut r) => {
                     r.test = test.clone();
+                    sink.job_done(&r);
                     results.push(r)
                 }
                 Err(e) => failure = failure.or(Some(e)),
@@ -447,6 +473,22 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
         jobs: results,
         warnings,
     })
+}
+
+/// A write to a device that would be refused is refused before the first
+/// job runs, not after the jobs before it have measured.
+fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
+    for job in jobs {
+        if job.engine == EngineKind::Null || !job.does_writes() {
+            continue;
+        }
+        let path = target::job_path(job);
+        if target::is_block_device(&path) {
+            target::check_device_writable(&path, opts.target.allow_destroy.as_deref())
+                .map_err(TargetError::from)?;
+        }
+    }
+    Ok(())
 }
 
 /// How long a job is expected to measure, for progress display.
