@@ -112,6 +112,8 @@ pub struct Store {
     schema: i32,
     /// Set by the busy handler when Ctrl-C ended a lock wait.
     interrupted: Arc<AtomicBool>,
+    /// Cleared where a statement must not wait for another process's lock.
+    wait: Arc<AtomicBool>,
 }
 
 /// `$XDG_DATA_HOME/kura/kura.db`, else `~/.local/share/kura/kura.db`.
@@ -176,6 +178,10 @@ impl Store {
     /// process show up (WAL).
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         open::open(path, Access::Read, false)
+    }
+
+    fn wait_for_locks(&self, wait: bool) {
+        self.wait.store(wait, Ordering::Relaxed);
     }
 
     pub fn path(&self) -> &str {

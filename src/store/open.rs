@@ -169,9 +169,16 @@ fn sqlite_opened_checked(real: &Path, identity: (u64, u64)) -> Result<bool, std:
 }
 
 /// Waits for another process's lock up to `LOCK_WAIT`, giving up at Ctrl-C.
-fn install_busy_handler(conn: &mut Connection, interrupted: Arc<AtomicBool>) -> rusqlite::Result<()> {
+fn install_busy_handler(
+    conn: &mut Connection,
+    interrupted: Arc<AtomicBool>,
+    wait: Arc<AtomicBool>,
+) -> rusqlite::Result<()> {
     let mut started = Instant::now();
     conn.busy_handler(Some(move |count: i32| {
+        if !wait.load(Ordering::Relaxed) {
+            return false;
+        }
         if count == 0 {
             started = Instant::now();
         }
@@ -210,7 +217,8 @@ pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, S
         Err(e) => return Err(refused(path, format!("cannot check the opened file: {}", io_text(&e)))),
     }
     let interrupted = Arc::new(AtomicBool::new(false));
-    install_busy_handler(&mut conn, interrupted.clone()).map_err(|e| StoreError::Db {
+    let wait = Arc::new(AtomicBool::new(true));
+    install_busy_handler(&mut conn, interrupted.clone(), wait.clone()).map_err(|e| StoreError::Db {
         path: shown.clone(),
         why: super::sqlite_text(&e),
     })?;
@@ -219,6 +227,7 @@ pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, S
         path: shown,
         schema: 0,
         interrupted,
+        wait,
     };
     store.schema = match access {
         Access::Read => schema::check_readable(&store)?,

@@ -179,11 +179,17 @@ impl Drop for Recorder<'_> {
         // A run that stopped before any job finished (a refused target, a bad
         // job) leaves no empty row behind; one with stored jobs stays, unfinished.
         if !self.finished && self.stored_jobs == 0 {
+            // Without waiting: the lock that made storing fail may still be held.
+            self.store.wait_for_locks(false);
             let _ = self.store.conn.execute_batch(&format!(
                 "BEGIN IMMEDIATE; DELETE FROM run_jobs WHERE run_id = {id}; \
                  DELETE FROM job_results WHERE run_id = {id}; DELETE FROM runs WHERE id = {id}; COMMIT;",
                 id = self.run_id
             ));
+            if !self.store.conn.is_autocommit() {
+                let _ = self.store.conn.execute_batch("ROLLBACK");
+            }
+            self.store.wait_for_locks(true);
         }
     }
 }
