@@ -563,3 +563,47 @@ fn mark_refuses_a_write_to_a_device_with_data_before_any_test_runs() {
         .unwrap();
     assert_eq!(runs, 0, "nothing was stored");
 }
+
+#[test]
+fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
+    let dir = tempdir();
+    let db = dir.path().join("k.db");
+    store_a_null_run(&db, "first");
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "--json", "run", "--engine", "null", "--runtime", "1s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while read_conn(&db)
+        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get::<_, i64>(0))
+        .unwrap()
+        < 2
+    {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let lock = WriteLock::take(&db);
+    // The first Ctrl-C ends the wait to store the finished job, the second the wait to store the run.
+    for wait_s in [3, 2] {
+        std::thread::sleep(Duration::from_secs(wait_s));
+        // SAFETY: kill sends a signal to our own child process.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    }
+    let out = child.wait_with_output().unwrap();
+    drop(lock);
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("stopped (Ctrl-C)"), "{err}");
+    let printed = json(&out.stdout);
+    let saved = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("kura-unsaved-run-"))
+        .unwrap_or_else(|| panic!("no saved run: {err}"));
+    assert_eq!(json(&bytes(&saved)), printed);
+}
