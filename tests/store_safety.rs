@@ -431,7 +431,11 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
     );
     let run = &shown["run"];
     assert_eq!(run["incomplete"], true);
-    assert_eq!(run["jobs"].as_array().unwrap().len() as i64, stored);
+    // The finished jobs with their numbers; the one measuring when killed, if any, without totals.
+    let jobs = run["jobs"].as_array().unwrap();
+    let with_totals = jobs.iter().filter(|j| !j["read"].is_null() || !j["write"].is_null());
+    assert_eq!(with_totals.count() as i64, stored);
+    assert!(jobs.len() as i64 - stored <= 1, "{run}");
     assert!(run["jobs"][0]["read"]["ops"].as_u64().unwrap() > 0);
     assert!(
         run["warnings"]
@@ -606,4 +610,57 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
         .find(|p| p.to_string_lossy().contains("kura-unsaved-run-"))
         .unwrap_or_else(|| panic!("no saved run: {err}"));
     assert_eq!(json(&bytes(&saved)), printed);
+}
+
+#[test]
+fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
+    let dir = tempdir();
+    let db = dir.path().join("k.db");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--quiet", "run", "--engine", "null", "--runtime", "60s", "--interval", "100ms", "--name",
+            "long",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let periods = |db: &Path| -> i64 {
+        read_conn(db)
+            .query_row("SELECT COUNT(*) FROM run_intervals", [], |r| r.get(0))
+            .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !db.exists() || periods(&db) < 5 {
+        assert!(Instant::now() < deadline, "no series was stored while measuring");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let stored = periods(&db);
+    let run = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(run["incomplete"], true);
+    let job = &run["jobs"][0];
+    assert_eq!(job["job"]["name"], "long");
+    let series = job["series"].as_array().unwrap();
+    assert_eq!(series.len() as i64, stored);
+    assert!(series.iter().all(|p| p["read_ops"].as_u64().unwrap() > 0), "{series:?}");
+    assert!(
+        run["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("long: was measuring when kura stopped")),
+        "{run}"
+    );
+    kura(&db).args(["show", "latest"]).assert().success();
 }

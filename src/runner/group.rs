@@ -50,7 +50,8 @@ pub(super) fn run_together(
                     .name(format!("kura-{}", job.name))
                     .spawn_scoped(scope, move || {
                         let mut w = Vec::new();
-                        let r = measure(job, prepared, stop, &mut w, quiet);
+                        // Jobs measured together are stored as each ends, without a live series.
+                        let r = measure(job, prepared, stop, &mut w, quiet, None);
                         (r, w)
                     })
             })

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::metrics::{IntervalPoint, JobResult, RunResult, TargetFacts, TargetKind};
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
@@ -57,8 +57,20 @@ fn pause(total: Duration, stop: &StopFlag) {
 /// Where each job's result goes the moment it finishes, so that a run that
 /// dies later keeps it (the store implements it; the runner knows no store).
 pub trait RunSink {
+    /// A job starts measuring on its prepared target: `skeleton` has the
+    /// job, its test, target and engine, and no numbers yet.
+    fn job_started(&mut self, _skeleton: &JobResult) {}
+    /// One period of the running job's series, once every thread has moved
+    /// past it (the last, partial period arrives only with `job_done`).
+    fn interval(&mut self, _point: &IntervalPoint) {}
     /// A finished job, in the order of the run's jobs.
     fn job_done(&mut self, job: &JobResult);
+}
+
+/// The sink a job measured on its own reports to, and the suite test it belongs to.
+pub struct Live<'a> {
+    pub sink: &'a mut dyn RunSink,
+    pub test: Option<&'a str>,
 }
 
 /// For runs kept only in memory (tests, tools).
@@ -186,10 +198,11 @@ pub fn run_job(
     warnings: &mut Vec<String>,
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
+    live: Option<Live<'_>>,
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
-    let result = measure(&mut job, &prepared, stop, warnings, progress);
+    let result = measure(&mut job, &prepared, stop, warnings, progress, live);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
 }
@@ -245,6 +258,7 @@ fn measure(
     stop: &StopFlag,
     warnings: &mut Vec<String>,
     progress: &Progress,
+    mut live: Option<Live<'_>>,
 ) -> Result<JobResult, RunError> {
     let first = &targets[0];
     if job.target.is_none() && job.engine != EngineKind::Null {
@@ -283,6 +297,25 @@ fn measure(
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
     let engine = job.engine;
+    if let Some(live) = &mut live {
+        live.sink.job_started(&JobResult {
+            job: (*job).clone(),
+            test: live.test.map(str::to_string),
+            target: first.facts.clone(),
+            engine: engine.name().to_string(),
+            measure_start_unix_ms,
+            elapsed_ns: 0,
+            ramp_ns: job.ramp.as_nanos() as u64,
+            read: None,
+            write: None,
+            syncs: 0,
+            cpu_user_ns: 0,
+            cpu_system_ns: 0,
+            series: Vec::new(),
+            incomplete: true,
+        });
+    }
+    let interval_ns = job.interval.as_nanos() as u64;
     let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
@@ -309,10 +342,25 @@ fn measure(
             .collect();
         drop(tx);
         let mut series = SeriesBuilder::default();
+        // The newest period each thread has reported; a period every thread has moved past is final.
+        let mut reported: Vec<Option<u64>> = vec![None; job.threads as usize];
+        let mut next_final = 0u64;
         progress.start_job(&job);
         for sample in rx.iter() {
             series.add(&sample);
             progress.sample(&sample, job.threads);
+            if let Some(live) = &mut live {
+                if let Some(slot) = reported.get_mut(sample.thread as usize) {
+                    *slot = Some(sample.index);
+                }
+                let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
+                while reported.iter().all(Option::is_some) && next_final < all_past {
+                    if let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX) {
+                        live.sink.interval(&point);
+                    }
+                    next_final += 1;
+                }
+            }
         }
         progress.finish_job();
         let outputs = handles
@@ -361,7 +409,7 @@ fn measure(
         syncs,
         cpu_user_ns: user,
         cpu_system_ns: system,
-        series: series.build(job.interval.as_nanos() as u64, elapsed),
+        series: series.build(interval_ns, elapsed),
         incomplete,
     })
 }
@@ -415,6 +463,10 @@ pub fn run_suite(
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
         let outcomes = if together == 1 {
+            let live = Live {
+                sink: &mut *sink,
+                test: jobs[i].test.as_deref(),
+            };
             vec![run_job(
                 &jobs[i].job,
                 opts,
@@ -422,6 +474,7 @@ pub fn run_suite(
                 &mut warnings,
                 &progress,
                 &mut created,
+                Some(live),
             )]
         } else {
             let group = &jobs[i..i + together];

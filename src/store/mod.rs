@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 use rusqlite::{Connection, OptionalExtension, params};
 use thiserror::Error;
 
-use crate::metrics::{JobResult, RunResult};
+use crate::metrics::{IntervalPoint, JobResult, RunResult};
 
 pub use open::{Access, LOCK_WAIT, io_text};
 pub use record::Recorder;
@@ -230,32 +230,65 @@ impl Store {
         Ok(run)
     }
 
-    /// A run whose end was never stored: the jobs it stored as they finished.
+    /// A run whose end was never stored: the jobs it stored as they finished,
+    /// and the one that was measuring with the periods of its series stored.
     fn load_unfinished(&self, id: i64, run: &mut RunResult) -> Result<(), StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT job_index, job_json FROM run_jobs WHERE run_id = ?1 ORDER BY job_index")
+            .prepare("SELECT job_index, finished, job_json FROM run_jobs WHERE run_id = ?1 ORDER BY job_index")
             .map_err(|e| self.sql(e))?;
-        let rows: Vec<(i64, String)> = stmt
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        let rows: Vec<(i64, bool, String)> = stmt
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .and_then(|rows| rows.collect())
             .map_err(|e| self.sql(e))?;
         run.jobs.clear();
-        for (index, json) in rows {
-            match serde_json::from_str::<JobResult>(&json) {
-                Ok(job) => run.jobs.push(job),
-                Err(e) => run
-                    .warnings
-                    .push(format!("stored job {index} of this run cannot be read: {e}")),
+        let mut finished_jobs = 0;
+        let mut notes = Vec::new();
+        for (index, finished, json) in rows {
+            let mut job = match serde_json::from_str::<JobResult>(&json) {
+                Ok(job) => job,
+                Err(e) => {
+                    notes.push(format!("stored job {index} of this run cannot be read: {e}"));
+                    continue;
+                }
+            };
+            if finished {
+                finished_jobs += 1;
+            } else {
+                job.series = self.stored_series(id, index)?;
+                job.elapsed_ns = job.series.iter().map(|p| p.duration_ns).sum();
+                notes.push(format!(
+                    "{}: was measuring when kura stopped; {} period{} of its series {} stored, no totals",
+                    job.job.name,
+                    job.series.len(),
+                    if job.series.len() == 1 { "" } else { "s" },
+                    if job.series.len() == 1 { "is" } else { "are" },
+                ));
             }
+            run.jobs.push(job);
         }
         run.incomplete = true;
         run.warnings.push(format!(
-            "the run did not finish: kura stopped before storing its end (killed, crashed, or still running); {} finished job{} stored",
-            run.jobs.len(),
-            if run.jobs.len() == 1 { " was" } else { "s were" }
+            "the run did not finish: kura stopped before storing its end (killed, crashed, or still running); {finished_jobs} finished job{} stored",
+            if finished_jobs == 1 { " was" } else { "s were" }
         ));
+        run.warnings.extend(notes);
         Ok(())
+    }
+
+    fn stored_series(&self, id: i64, index: i64) -> Result<Vec<IntervalPoint>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT point_json FROM run_intervals WHERE run_id = ?1 AND job_index = ?2 ORDER BY period")
+            .map_err(|e| self.sql(e))?;
+        let points: Vec<String> = stmt
+            .query_map(params![id, index], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.sql(e))?;
+        Ok(points
+            .iter()
+            .filter_map(|p| serde_json::from_str(p).ok())
+            .collect())
     }
 
     /// Finds a run by id, `latest`, or label (newest wins only when `latest_of_label`).

@@ -2,10 +2,12 @@
 //! (which proves the database takes writes), each job is stored as it
 //! finishes, and the end replaces the pieces with the whole run.
 
+use std::time::{Duration, Instant};
+
 use rusqlite::{TransactionBehavior, params};
 
 use super::{Store, StoreError, insert_job_rows, to_json};
-use crate::metrics::{JobResult, RunResult};
+use crate::metrics::{IntervalPoint, JobResult, RunResult};
 use crate::runner::RunSink;
 
 /// A run being stored. Dropped without `finish`, it leaves the jobs it
@@ -19,7 +21,14 @@ pub struct Recorder<'s> {
     /// could wait for a lock); `finish` tries once more with all of them.
     failed: Option<StoreError>,
     finished: bool,
+    /// Periods of the running job not yet written, and when they last were.
+    points: Vec<IntervalPoint>,
+    next_period: i64,
+    flushed_at: Instant,
 }
+
+/// Series points are written at most this often: a few rows a second, never per I/O.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
 impl Store {
     /// Creates the row of a run about to be measured, marked unfinished.
@@ -59,6 +68,9 @@ impl Store {
             stored_jobs: 0,
             failed: None,
             finished: false,
+            points: Vec::new(),
+            next_period: 0,
+            flushed_at: Instant::now(),
         })
     }
 }
@@ -73,20 +85,68 @@ impl Recorder<'_> {
         self.failed.as_ref()
     }
 
-    fn store_job(&mut self, index: i64, job: &JobResult) -> Result<(), StoreError> {
+    fn store_job(&mut self, index: i64, job: &JobResult, finished: bool) -> Result<(), StoreError> {
         let store = &mut *self.store;
+        let run_id = self.run_id;
         let tx = store
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| super::sql_error(&store.path, &store.interrupted, e))?;
         tx.execute(
-            "INSERT OR REPLACE INTO run_jobs (run_id, job_index, job_json) VALUES (?1, ?2, ?3)",
-            params![self.run_id, index, to_json(job)],
+            "INSERT OR REPLACE INTO run_jobs (run_id, job_index, finished, job_json) VALUES (?1, ?2, ?3, ?4)",
+            params![run_id, index, finished, to_json(job)],
         )
-        .and_then(|_| tx.execute("DELETE FROM job_results WHERE run_id = ?1 AND job_index = ?2", params![self.run_id, index]))
-        .and_then(|_| insert_job_rows(&tx, self.run_id, index, job))
+        .and_then(|_| {
+            if !finished {
+                return Ok(());
+            }
+            // The finished job carries its whole series: the points stored as it ran go.
+            tx.execute(
+                "DELETE FROM run_intervals WHERE run_id = ?1 AND job_index = ?2",
+                params![run_id, index],
+            )?;
+            tx.execute(
+                "DELETE FROM job_results WHERE run_id = ?1 AND job_index = ?2",
+                params![run_id, index],
+            )?;
+            insert_job_rows(&tx, run_id, index, job)
+        })
         .and_then(|_| tx.commit())
         .map_err(|e| super::sql_error(&store.path, &store.interrupted, e))
+    }
+
+    /// Writes the buffered periods of the running job; never waits for a
+    /// lock (the job is measuring), so a busy database only delays them.
+    fn flush_points(&mut self) {
+        if self.points.is_empty() || self.failed.is_some() {
+            return;
+        }
+        let index = self.next_index;
+        let run_id = self.run_id;
+        let first_period = self.next_period;
+        let store = &mut *self.store;
+        store.wait_for_locks(false);
+        let written = store
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .and_then(|tx| {
+                {
+                    let mut stmt = tx.prepare_cached(
+                        "INSERT OR REPLACE INTO run_intervals (run_id, job_index, period, point_json)
+                         VALUES (?1, ?2, ?3, ?4)",
+                    )?;
+                    for (k, point) in self.points.iter().enumerate() {
+                        stmt.execute(params![run_id, index, first_period + k as i64, to_json(point)])?;
+                    }
+                }
+                tx.commit()
+            });
+        store.wait_for_locks(true);
+        if written.is_ok() {
+            self.next_period += self.points.len() as i64;
+            self.points.clear();
+        }
+        self.flushed_at = Instant::now();
     }
 
     /// Stores the whole run in one transaction, sets its id, and drops the
@@ -156,21 +216,42 @@ impl Recorder<'_> {
         }
         tx.execute("DELETE FROM run_jobs WHERE run_id = ?1", [id])
             .map_err(fail)?;
+        tx.execute("DELETE FROM run_intervals WHERE run_id = ?1", [id])
+            .map_err(fail)?;
         tx.commit().map_err(fail)
     }
 }
 
 impl RunSink for Recorder<'_> {
-    fn job_done(&mut self, job: &JobResult) {
-        let index = self.next_index;
-        self.next_index += 1;
+    fn job_started(&mut self, skeleton: &JobResult) {
+        self.points.clear();
+        self.next_period = 0;
+        self.flushed_at = Instant::now();
         if self.failed.is_some() {
             return;
         }
-        match self.store_job(index, job) {
-            Ok(()) => self.stored_jobs += 1,
-            Err(e) => self.failed = Some(e),
+        if let Err(e) = self.store_job(self.next_index, skeleton, false) {
+            self.failed = Some(e);
         }
+    }
+
+    fn interval(&mut self, point: &IntervalPoint) {
+        self.points.push(point.clone());
+        if self.flushed_at.elapsed() >= FLUSH_EVERY {
+            self.flush_points();
+        }
+    }
+
+    fn job_done(&mut self, job: &JobResult) {
+        let index = self.next_index;
+        self.points.clear();
+        if self.failed.is_none() {
+            match self.store_job(index, job, true) {
+                Ok(()) => self.stored_jobs += 1,
+                Err(e) => self.failed = Some(e),
+            }
+        }
+        self.next_index += 1;
     }
 }
 
@@ -183,6 +264,7 @@ impl Drop for Recorder<'_> {
             self.store.wait_for_locks(false);
             let _ = self.store.conn.execute_batch(&format!(
                 "BEGIN IMMEDIATE; DELETE FROM run_jobs WHERE run_id = {id}; \
+                 DELETE FROM run_intervals WHERE run_id = {id}; \
                  DELETE FROM job_results WHERE run_id = {id}; DELETE FROM runs WHERE id = {id}; COMMIT;",
                 id = self.run_id
             ));

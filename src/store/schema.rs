@@ -45,15 +45,24 @@ CREATE TABLE IF NOT EXISTS job_results (
 CREATE INDEX IF NOT EXISTS runs_label ON runs(label);
 ";
 
-/// Version 2: a run row exists from the start (finished = 0) and each job's
-/// whole result waits in run_jobs until the run's end stores it in result_json.
+/// Version 2: a run row exists from the start (finished = 0); each job waits
+/// in run_jobs (finished = 0 while it measures, with its series so far in
+/// run_intervals) until the run's end stores the whole run in result_json.
 const V2: &str = "
 ALTER TABLE runs ADD COLUMN finished INTEGER NOT NULL DEFAULT 1;
 CREATE TABLE IF NOT EXISTS run_jobs (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     job_index INTEGER NOT NULL,
+    finished INTEGER NOT NULL,
     job_json TEXT NOT NULL,
     PRIMARY KEY (run_id, job_index)
+);
+CREATE TABLE IF NOT EXISTS run_intervals (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    job_index INTEGER NOT NULL,
+    period INTEGER NOT NULL,
+    point_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, job_index, period)
 );
 ";
 
@@ -76,7 +85,7 @@ fn shape(conn: &Connection, fail: &dyn Fn(rusqlite::Error) -> StoreError) -> Res
         .query_map([], |r| r.get(0))
         .and_then(|rows| rows.collect())
         .map_err(fail)?;
-    let ours = ["runs", "job_results", "run_jobs"];
+    let ours = ["runs", "job_results", "run_jobs", "run_intervals"];
     let has_runs = tables.iter().any(|t| t == "runs");
     let has_finished = has_runs && conn.prepare("SELECT finished FROM runs LIMIT 0").is_ok();
     Ok(Shape {
