@@ -32,7 +32,16 @@ fn assert_one_line(err: &str, names: &str) {
 fn store_a_null_run(db: &Path, label: &str) -> serde_json::Value {
     json(
         &kura(db)
-            .args(["--json", "run", "--engine", "null", "--io-count", "2000", "--label", label])
+            .args([
+                "--json",
+                "run",
+                "--engine",
+                "null",
+                "--io-count",
+                "2000",
+                "--label",
+                label,
+            ])
             .assert()
             .success()
             .get_output()
@@ -79,7 +88,11 @@ fn a_device_given_as_the_database_is_refused_and_left_unchanged() {
     for args in verbs {
         let out = kura(&image).args(args).assert().code(2).get_output().clone();
         assert_one_line(&stderr_of(&out), "image.db");
-        assert!(stderr_of(&out).contains("not an SQLite database"), "{}", stderr_of(&out));
+        assert!(
+            stderr_of(&out).contains("not an SQLite database"),
+            "{}",
+            stderr_of(&out)
+        );
     }
     assert!(bytes(&dev.path) == before, "the device's bytes are unchanged");
     assert!(bytes(&image) == before, "the image's bytes are unchanged");
@@ -137,14 +150,24 @@ fn reading_verbs_never_create_migrate_or_convert_a_database() {
         let out = kura(&foreign).args(args).assert().code(2).get_output().clone();
         let err = stderr_of(&out);
         assert_one_line(&err, "notes.db");
-        assert!(err.contains("another program's SQLite database (tables notes)"), "{err}");
+        assert!(
+            err.contains("another program's SQLite database (tables notes)"),
+            "{err}"
+        );
     }
-    assert!(bytes(&foreign) == before, "the foreign database's bytes are unchanged");
+    assert!(
+        bytes(&foreign) == before,
+        "the foreign database's bytes are unchanged"
+    );
     let c = read_conn(&foreign);
     let mode: String = c.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
     assert_eq!(mode, "delete", "not converted to WAL");
     let tables: i64 = c
-        .query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(tables, 1, "no kura table was added");
 }
@@ -192,7 +215,10 @@ fn a_database_written_by_the_previous_kura_reads_and_migrates() {
         .assert()
         .success();
     assert!(html.exists());
-    assert!(bytes(&db) == before, "reading verbs left the old database as it was");
+    assert!(
+        bytes(&db) == before,
+        "reading verbs left the old database as it was"
+    );
     let version: i32 = read_conn(&db)
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
@@ -316,7 +342,15 @@ fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
         .arg("--db")
         .arg(&db)
         .args([
-            "--quiet", "--json", "run", "--engine", "null", "--runtime", "1s", "--label", "late",
+            "--quiet",
+            "--json",
+            "run",
+            "--engine",
+            "null",
+            "--runtime",
+            "1s",
+            "--label",
+            "late",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -355,7 +389,14 @@ fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
     assert!(err.contains(&format!("import run {}", file.display())), "{err}");
     assert_eq!(json(&bytes(file)), printed);
     // The row the run began stays unfinished and empty while the lock is held: no numbers in it.
-    let listed = json(&kura(&db).args(["--json", "history"]).assert().success().get_output().stdout);
+    let listed = json(
+        &kura(&db)
+            .args(["--json", "history"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
     for row in &listed.as_array().unwrap()[..listed.as_array().unwrap().len() - 1] {
         assert_eq!(row["incomplete"], true);
         assert_eq!(row["jobs"], 0);
@@ -406,7 +447,16 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
         .arg("--db")
         .arg(&db)
         .args([
-            "--quiet", "mark", "--engine", "null", "--runtime", "1s", "--size", "1m", "--runs", "1",
+            "--quiet",
+            "mark",
+            "--engine",
+            "null",
+            "--runtime",
+            "1s",
+            "--size",
+            "1m",
+            "--runs",
+            "1",
         ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -433,7 +483,9 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
     assert_eq!(run["incomplete"], true);
     // The finished jobs with their numbers; the one measuring when killed, if any, without totals.
     let jobs = run["jobs"].as_array().unwrap();
-    let with_totals = jobs.iter().filter(|j| !j["read"].is_null() || !j["write"].is_null());
+    let with_totals = jobs
+        .iter()
+        .filter(|j| !j["read"].is_null() || !j["write"].is_null());
     assert_eq!(with_totals.count() as i64, stored);
     assert!(jobs.len() as i64 - stored <= 1, "{run}");
     assert!(run["jobs"][0]["read"]["ops"].as_u64().unwrap() > 0);
@@ -456,7 +508,14 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
     )
     .unwrap();
     assert!(text.contains("INCOMPLETE"), "{text}");
-    let listed = json(&kura(&db).args(["--json", "history"]).assert().success().get_output().stdout);
+    let listed = json(
+        &kura(&db)
+            .args(["--json", "history"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
     assert_eq!(listed[0]["incomplete"], true);
     assert_eq!(listed[0]["jobs"].as_i64().unwrap(), stored);
     // A later run on the same database stores normally.
@@ -474,7 +533,14 @@ fn one_malformed_row_does_not_hide_the_other_runs() {
         .unwrap()
         .execute_batch("UPDATE runs SET started_unix_s = 'garbage', hostname = x'00ff' WHERE id = 2")
         .unwrap();
-    let listed = json(&kura(&db).args(["--json", "history"]).assert().success().get_output().stdout);
+    let listed = json(
+        &kura(&db)
+            .args(["--json", "history"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
     let rows = listed.as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert_eq!(rows[0]["label"], "c");
@@ -522,11 +588,26 @@ fn every_failed_io_makes_job_files_and_sweeps_exit_1() {
         ),
     )
     .unwrap();
-    let out = kura(&db).args(["--json", "run"]).arg(&jobs).assert().code(1).get_output().clone();
+    let out = kura(&db)
+        .args(["--json", "run"])
+        .arg(&jobs)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     assert_eq!(json(&out.stdout)["jobs"][0]["write"]["errors"], 50);
     let out = kura(&db)
         .args([
-            "--json", "sweep", "--bs", "4k", "--read-pct", "0", "--size", "4m", "--runtime", "300ms",
+            "--json",
+            "sweep",
+            "--bs",
+            "4k",
+            "--read-pct",
+            "0",
+            "--size",
+            "4m",
+            "--runtime",
+            "300ms",
         ])
         .arg(&file)
         .assert()
@@ -551,16 +632,23 @@ fn mark_refuses_a_write_to_a_device_with_data_before_any_test_runs() {
     sh(&format!("mkfs.ext4 -q -F {}", dev.path.display()));
     let before = bytes(&dev.path);
     let out = kura(&db)
-        .args([
-            "mark", "--runs", "1", "--runtime", "200ms", "--size", "1m",
-        ])
+        .args(["mark", "--runs", "1", "--runtime", "200ms", "--size", "1m"])
         .arg(&dev.path)
         .assert()
         .code(2)
         .get_output()
         .clone();
-    assert!(out.stdout.is_empty(), "no test ran: {}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(stderr_of(&out).trim_end().lines().count(), 1, "{}", stderr_of(&out));
+    assert!(
+        out.stdout.is_empty(),
+        "no test ran: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        stderr_of(&out).trim_end().lines().count(),
+        1,
+        "{}",
+        stderr_of(&out)
+    );
     assert!(bytes(&dev.path) == before);
     let runs: i64 = read_conn(&db)
         .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
@@ -620,7 +708,15 @@ fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
         .arg("--db")
         .arg(&db)
         .args([
-            "--quiet", "run", "--engine", "null", "--runtime", "60s", "--interval", "100ms", "--name",
+            "--quiet",
+            "run",
+            "--engine",
+            "null",
+            "--runtime",
+            "60s",
+            "--interval",
+            "100ms",
+            "--name",
             "long",
         ])
         .stdout(Stdio::null())
@@ -653,13 +749,15 @@ fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
     assert_eq!(job["job"]["name"], "long");
     let series = job["series"].as_array().unwrap();
     assert_eq!(series.len() as i64, stored);
-    assert!(series.iter().all(|p| p["read_ops"].as_u64().unwrap() > 0), "{series:?}");
     assert!(
-        run["warnings"]
-            .as_array()
+        series.iter().all(|p| p["read_ops"].as_u64().unwrap() > 0),
+        "{series:?}"
+    );
+    assert!(
+        run["warnings"].as_array().unwrap().iter().any(|w| w
+            .as_str()
             .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("long: was measuring when kura stopped")),
+            .contains("long: was measuring when kura stopped")),
         "{run}"
     );
     kura(&db).args(["show", "latest"]).assert().success();

@@ -21,10 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
+use crate::metrics::RunResult;
 use crate::report::export::Format;
 use crate::runner::{RunOptions, StopFlag};
 use crate::spec::price::Price;
-use crate::metrics::RunResult;
 use crate::store::{self, Recorder, Store};
 use crate::target::TargetOptions;
 
@@ -98,7 +98,9 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
         }
         Err(why) => {
             // Nowhere to write: stdout still carries the result (printed next).
-            eprintln!("kura: error: the result could not be saved as a file either ({why}); keep what is printed");
+            eprintln!(
+                "kura: error: the result could not be saved as a file either ({why}); keep what is printed"
+            );
         }
     }
     false
@@ -159,7 +161,11 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
         .jobs
         .iter()
         .any(|j| j.directions().any(|(_, d)| d.errors > 0));
-    if result.incomplete || failed_io || !stored { 1 } else { 0 }
+    if result.incomplete || failed_io || !stored {
+        1
+    } else {
+        0
+    }
 }
 
 /// Ctrl-C and SIGTERM set the flag instead of killing kura, so a run can

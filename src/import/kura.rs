@@ -70,6 +70,11 @@ mod tests {
         assert_eq!(run.label.as_deref(), Some("first"));
         let wrapped = format!("{{\"run\": {text}, \"tests\": []}}");
         assert_eq!(parse(&wrapped, "x").unwrap(), run);
-        assert!(parse("{\"jobs\": 3}", "x").unwrap_err().to_string().contains("not a kura run"));
+        assert!(
+            parse("{\"jobs\": 3}", "x")
+                .unwrap_err()
+                .to_string()
+                .contains("not a kura run")
+        );
     }
 }

@@ -200,25 +200,27 @@ impl Store {
 
     pub fn load(&self, id: i64) -> Result<RunResult, StoreError> {
         let finished = if self.schema >= 2 { "finished" } else { "1" };
-        let row: Option<(String, Option<String>, Option<String>, bool)> = self
-            .conn
-            .query_row(
-                &format!("SELECT result_json, label, price, {finished} FROM runs WHERE id = ?1"),
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()
-            .map_err(|e| match e {
-                rusqlite::Error::FromSqlConversionFailure(..) | rusqlite::Error::InvalidColumnType(..) => {
-                    StoreError::Corrupt {
+        let row: Option<(String, Option<String>, Option<String>, bool)> =
+            self.conn
+                .query_row(
+                    &format!("SELECT result_json, label, price, {finished} FROM runs WHERE id = ?1"),
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()
+                .map_err(|e| match e {
+                    rusqlite::Error::FromSqlConversionFailure(..)
+                    | rusqlite::Error::InvalidColumnType(..) => StoreError::Corrupt {
                         id,
                         why: sqlite_text(&e),
-                    }
-                }
-                e => self.sql(e),
-            })?;
+                    },
+                    e => self.sql(e),
+                })?;
         let (json, label, price, finished) = row.ok_or_else(|| StoreError::NoSuchRun(id.to_string()))?;
-        let corrupt = |e: serde_json::Error| StoreError::Corrupt { id, why: e.to_string() };
+        let corrupt = |e: serde_json::Error| StoreError::Corrupt {
+            id,
+            why: e.to_string(),
+        };
         let mut run: RunResult = serde_json::from_str(&json).map_err(corrupt)?;
         if !finished {
             self.load_unfinished(id, &mut run)?;
@@ -235,7 +237,9 @@ impl Store {
     fn load_unfinished(&self, id: i64, run: &mut RunResult) -> Result<(), StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT job_index, finished, job_json FROM run_jobs WHERE run_id = ?1 ORDER BY job_index")
+            .prepare(
+                "SELECT job_index, finished, job_json FROM run_jobs WHERE run_id = ?1 ORDER BY job_index",
+            )
             .map_err(|e| self.sql(e))?;
         let rows: Vec<(i64, bool, String)> = stmt
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -279,7 +283,9 @@ impl Store {
     fn stored_series(&self, id: i64, index: i64) -> Result<Vec<IntervalPoint>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT point_json FROM run_intervals WHERE run_id = ?1 AND job_index = ?2 ORDER BY period")
+            .prepare(
+                "SELECT point_json FROM run_intervals WHERE run_id = ?1 AND job_index = ?2 ORDER BY period",
+            )
             .map_err(|e| self.sql(e))?;
         let points: Vec<String> = stmt
             .query_map(params![id, index], |r| r.get(0))

@@ -55,7 +55,11 @@ fn refused(path: &Path, why: impl Into<String>) -> StoreError {
 }
 
 /// The regular file to hand to SQLite (symlinks resolved), and its identity.
-fn checked_file(path: &Path, access: Access, create_parent: bool) -> Result<(PathBuf, (u64, u64)), StoreError> {
+fn checked_file(
+    path: &Path,
+    access: Access,
+    create_parent: bool,
+) -> Result<(PathBuf, (u64, u64)), StoreError> {
     // Two tries: a file that appears between the look and the exclusive create is looked at again.
     for _ in 0..2 {
         match std::fs::symlink_metadata(path) {
@@ -214,7 +218,12 @@ pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, S
                 "it was replaced while being opened; nothing was written",
             ));
         }
-        Err(e) => return Err(refused(path, format!("cannot check the opened file: {}", io_text(&e)))),
+        Err(e) => {
+            return Err(refused(
+                path,
+                format!("cannot check the opened file: {}", io_text(&e)),
+            ));
+        }
     }
     let interrupted = Arc::new(AtomicBool::new(false));
     let wait = Arc::new(AtomicBool::new(true));

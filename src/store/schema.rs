@@ -92,7 +92,10 @@ fn shape(conn: &Connection, fail: &dyn Fn(rusqlite::Error) -> StoreError) -> Res
         version,
         has_runs,
         has_finished,
-        other_tables: tables.into_iter().filter(|t| !ours.contains(&t.as_str())).collect(),
+        other_tables: tables
+            .into_iter()
+            .filter(|t| !ours.contains(&t.as_str()))
+            .collect(),
     })
 }
 
