@@ -54,7 +54,7 @@ fn interrupt_flag() -> Option<&'static Arc<AtomicBool>> {
 /// SQLite's message for an error, once.
 pub(crate) fn sqlite_text(e: &rusqlite::Error) -> String {
     match e {
-        rusqlite::Error::SqliteFailure(err, Some(msg)) if !msg.is_empty() => msg.clone(),
+        rusqlite::Error::SqliteFailure(_, Some(msg)) if !msg.is_empty() => msg.clone(),
         rusqlite::Error::SqliteFailure(err, _) => err.to_string(),
         other => other.to_string(),
     }
