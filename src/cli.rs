@@ -342,6 +342,8 @@ pub struct ImportArgs {
 pub enum ImportSource {
     /// A fio result written with --output-format=json
     Fio(ImportFileArgs),
+    /// A kura run saved as JSON (`kura show --json`, or the file kura writes when it cannot store a run)
+    Run(ImportFileArgs),
 }
 
 #[derive(Debug, Args)]

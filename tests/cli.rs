@@ -271,7 +271,10 @@ fn a_database_that_cannot_be_opened_is_refused_before_running() {
         .code(2)
         .get_output()
         .clone();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open database /nonexistent-dir/k.db"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--db /nonexistent-dir/k.db: directory /nonexistent-dir does not exist")
+    );
     assert!(
         !dir.path().join("kura-test.dat").exists(),
         "refused before creating the test file"
@@ -282,7 +285,7 @@ fn a_database_that_cannot_be_opened_is_refused_before_running() {
         .args(["history"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cannot open database"));
+        .stderr(predicate::str::contains("not an SQLite database"));
 }
 
 #[test]

@@ -157,7 +157,7 @@ fn binds_loopback_only_unless_told() {
         .timeout(std::time::Duration::from_secs(20))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no such database"));
+        .stderr(predicate::str::contains("no database at"));
     assert!(!missing.exists());
     // An explicit --listen is taken as given (here still loopback: tests stay on it).
     let server = Server::start(&db, &["--listen", "127.0.0.1"]);

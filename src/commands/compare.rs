@@ -10,7 +10,7 @@ use crate::store::Store;
 
 pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
     let format = output_format(ctx, args.format)?;
-    let store = ctx.store()?;
+    let store = ctx.read_store()?;
     let mut targets: Vec<Target> = Vec::new();
     let mut seen: Vec<i64> = Vec::new();
     for spec in &args.runs {

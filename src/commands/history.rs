@@ -8,8 +8,16 @@ use crate::report::export::{self, Format};
 use crate::report::{emit, history, to_json};
 
 pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
-    let store = ctx.store()?;
+    let store = ctx.read_store()?;
     let runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
+    for run in &runs {
+        if let Some(why) = &run.unreadable {
+            eprintln!(
+                "kura: warning: run {} cannot be read ({why}); the other runs are listed",
+                run.id
+            );
+        }
+    }
     match output_format(ctx, args.format)? {
         Format::Json => emit(&to_json(&runs))?,
         Format::Table => emit(&history::render(&runs))?,

@@ -1,20 +1,28 @@
-//! `kura import fio RESULT.json`: another tool's result stored as a run.
+//! `kura import fio RESULT.json`: another tool's result stored as a run;
+//! `kura import run RUN.json`: a kura run saved as JSON stored again.
 
 use anyhow::Result;
 
 use super::{Ctx, output_format};
 use crate::cli::{ImportArgs, ImportSource};
-use crate::import::fio;
+use crate::import::{fio, kura};
 use crate::report::export::Format;
 use crate::report::{emit, run_table, to_json};
 
 pub fn run(ctx: &Ctx, args: ImportArgs) -> Result<i32> {
-    let ImportSource::Fio(a) = args.source;
     let format = output_format(ctx, None)?;
     // Parse everything before opening the database: a bad file stores nothing.
-    let mut result = fio::import_file(&a.file)?;
-    result.label = a.label;
-    result.price = a.price;
+    let (mut result, a) = match args.source {
+        ImportSource::Fio(a) => (fio::import_file(&a.file)?, a),
+        ImportSource::Run(a) => (kura::import_file(&a.file)?, a),
+    };
+    // A saved kura run keeps its own label and price unless new ones are given.
+    if a.label.is_some() {
+        result.label = a.label;
+    }
+    if a.price.is_some() {
+        result.price = a.price;
+    }
     let mut store = ctx.store()?;
     let id = store.save(&mut result)?;
     if format == Format::Json {

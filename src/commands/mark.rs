@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, run_options, stop_flag};
+use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::MarkArgs;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
@@ -58,18 +58,19 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if jobs.is_empty() {
         bail!("the profile has no tests");
     }
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     opts.suite = Some(format!("mark:{}", args.profile));
     opts.pause = pause;
-    let mut result = runner::run_suite(&jobs, &opts, &stop)?;
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
     result
         .warnings
         .extend(disagreement_warnings(&summarize_tests(&result)));
-    store.save(&mut result)?;
-    let code = print(ctx, &result, unit)?;
-    Ok(if result.incomplete { 1 } else { code })
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    print(ctx, &result, unit)?;
+    Ok(exit_code(&result, stored))
 }
 
 /// Prints a mark run: the grid, or JSON with the run and its per-test summary.

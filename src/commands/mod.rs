@@ -14,17 +14,18 @@ pub mod show;
 pub mod suite;
 pub mod sweep;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
+use crate::metrics::RunResult;
 use crate::report::export::Format;
 use crate::runner::{RunOptions, StopFlag};
 use crate::spec::price::Price;
-use crate::store::{self, Store};
+use crate::store::{self, Recorder, Store};
 use crate::target::TargetOptions;
 
 /// What every verb shares: where the database is and how to print.
@@ -35,12 +36,135 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The database path: `--db`, or the default one.
+    pub fn db_path(&self) -> PathBuf {
+        self.db.clone().unwrap_or_else(store::default_path)
+    }
+
+    /// The database for a verb that stores: created when new, migrated when old.
     pub fn store(&self) -> Result<Store> {
-        let (path, create_parent) = match &self.db {
-            Some(p) => (p.clone(), false),
-            None => (store::default_path(), true),
-        };
-        Ok(Store::open(&path, create_parent)?)
+        Ok(Store::open(&self.db_path(), self.db.is_none())?)
+    }
+
+    /// The database for a verb that only reads it: never created, migrated or written.
+    pub fn read_store(&self) -> Result<Store> {
+        Ok(Store::open_read_only(&self.db_path())?)
+    }
+}
+
+/// What a run stores before it is measured: who, where, when; jobs follow as they finish.
+pub fn run_header(opts: &RunOptions) -> RunResult {
+    RunResult {
+        id: None,
+        kura_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0),
+        label: opts.label.clone(),
+        price: opts.price.clone(),
+        suite: opts.suite.clone(),
+        host: crate::target::host_facts(),
+        jobs: Vec::new(),
+        incomplete: true,
+        warnings: Vec::new(),
+    }
+}
+
+/// Stores the end of a measured run. When that fails the run is not lost:
+/// it is written as JSON beside the database (or here, or in the temporary
+/// directory) and the user is told where and how to import it. Returns
+/// whether the run is in the database.
+pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop: &StopFlag) -> bool {
+    // The run is over: from here a Ctrl-C only ends a wait for a lock.
+    stop.store(false, Ordering::Relaxed);
+    let error = match rec.finish(result) {
+        Ok(_) => return true,
+        Err(e) => e,
+    };
+    eprintln!("kura: error: the run could not be stored: {error}");
+    let json = crate::report::to_json(&*result);
+    match save_beside(&ctx.db_path(), result, &json) {
+        Ok(file) => {
+            let db = match &ctx.db {
+                Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
+                None => String::new(),
+            };
+            eprintln!(
+                "kura: the result is saved in {}; store it later with: kura{db} import run {}",
+                file.display(),
+                shell_word(&file.display().to_string())
+            );
+        }
+        Err(why) => {
+            // Nowhere to write: stdout still carries the result (printed next).
+            eprintln!(
+                "kura: error: the result could not be saved as a file either ({why}); keep what is printed"
+            );
+        }
+    }
+    false
+}
+
+/// Quotes a path for a shell command line when it needs it.
+fn shell_word(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:,".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// Writes a run's JSON into a new file beside the database, else in the
+/// current directory, else in the temporary directory.
+fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let name = format!(
+        "kura-unsaved-run-{}-{}.json",
+        result.started_unix_s,
+        std::process::id()
+    );
+    let beside = db
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut last = String::new();
+    for dir in [beside, PathBuf::from("."), std::env::temp_dir()] {
+        let path = dir.join(&name);
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&path)
+            .and_then(|mut f| {
+                f.write_all(json.as_bytes())?;
+                f.sync_all()
+            });
+        match written {
+            Ok(()) => return Ok(path.canonicalize().unwrap_or(path)),
+            Err(e) => last = format!("{}: {}", path.display(), store::io_text(&e)),
+        }
+    }
+    Err(last)
+}
+
+/// The exit code of a verb that measured: 1 when the numbers are partial,
+/// include failed I/O, or the run is not in the database; else 0.
+pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
+    let failed_io = result
+        .jobs
+        .iter()
+        .any(|j| j.directions().any(|(_, d)| d.errors > 0));
+    if result.incomplete || failed_io || !stored {
+        1
+    } else {
+        0
     }
 }
 
@@ -51,6 +175,7 @@ pub fn stop_flag() -> Result<StopFlag> {
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, stop.clone()).context("installing the Ctrl-C handler")?;
     }
+    store::watch_interrupt(stop.clone());
     Ok(stop)
 }
 
@@ -107,7 +232,7 @@ fn given_price(command: &Command) -> Option<&str> {
         Command::Suite(SuiteCommand::Bonnie(a)) => a.suite.common.price.as_deref(),
         Command::Label(a) => a.price.as_deref(),
         Command::Import(a) => match &a.source {
-            crate::cli::ImportSource::Fio(f) => f.price.as_deref(),
+            crate::cli::ImportSource::Fio(f) | crate::cli::ImportSource::Run(f) => f.price.as_deref(),
         },
         _ => None,
     }

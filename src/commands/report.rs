@@ -10,7 +10,7 @@ use crate::report::html::{document, report};
 use crate::report::{emit, to_json};
 
 pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
-    let store = ctx.store()?;
+    let store = ctx.read_store()?;
     let mut runs: Vec<RunResult> = Vec::new();
     for spec in &args.runs {
         let id = store.resolve(spec, args.latest)?;

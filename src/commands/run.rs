@@ -2,7 +2,7 @@
 
 use anyhow::{Result, anyhow};
 
-use super::{Ctx, run_options, stop_flag};
+use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
 use crate::report::{emit, run_table, to_json};
 use crate::runner;
@@ -19,21 +19,17 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     job.validate()?;
     let jobs = vec![job];
-    // Open the database before measuring, so a bad --db fails in a second, not after the run.
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
     let opts = run_options(&args.common, ctx.quiet);
-    let mut result = runner::run(&jobs, &opts, &stop)?;
-    store.save(&mut result)?;
+    // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     if ctx.json {
         emit(&to_json(&result))?;
     } else {
         emit(&run_table::render_run(&result))?;
     }
-    // Scripts learn from the exit code that the numbers are partial or include failed I/O.
-    let failed_io = result
-        .jobs
-        .iter()
-        .any(|j| j.directions().any(|(_, d)| d.errors > 0));
-    Ok(if result.incomplete || failed_io { 1 } else { 0 })
+    Ok(exit_code(&result, stored))
 }

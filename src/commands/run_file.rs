@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, run_options, stop_flag};
+use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
 use crate::report::{emit, run_table, to_json, vdbench};
 use crate::runner;
@@ -46,17 +46,18 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         }
         planned.job.validate()?;
     }
-    // Open the database before measuring, so a bad --db fails in a second, not after the run.
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     if plan.format == Format::Vdbench {
         opts.suite = Some("vdbench".into());
     }
-    let mut result = runner::run_plan(&plan.jobs, &opts, &stop)?;
+    // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run_plan(&plan.jobs, &opts, &stop, &mut rec)?;
     let notes = plan.warnings.iter().map(|w| format!("job file: {w}"));
     result.warnings.splice(0..0, notes);
-    store.save(&mut result)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     if ctx.json {
         emit(&to_json(&result))?;
     } else if plan.format == Format::Vdbench {
@@ -64,5 +65,5 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     } else {
         emit(&run_table::render_run(&result))?;
     }
-    Ok(if result.incomplete { 1 } else { 0 })
+    Ok(exit_code(&result, stored))
 }

@@ -6,12 +6,11 @@ use anyhow::Result;
 use super::{Ctx, stop_flag};
 use crate::cli::ServeArgs;
 use crate::report::serve::{listen_on, serve};
-use crate::store::{self, Store};
 
 pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
     let listen = listen_on(&args.port, args.listen.as_deref())?;
-    let path = ctx.db.clone().unwrap_or_else(store::default_path);
-    let store = Store::open_read_only(&path)?;
+    let path = ctx.db_path();
+    let store = ctx.read_store()?;
     let stop = stop_flag()?;
     if listen.explicit && !listen.addr.ip().is_loopback() {
         eprintln!(

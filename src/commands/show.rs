@@ -9,7 +9,7 @@ use crate::report::{emit, run_table, to_json};
 
 pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
     let format = output_format(ctx, args.format)?;
-    let store = ctx.store()?;
+    let store = ctx.read_store()?;
     let id = store.resolve(&args.run, args.latest)?;
     let run = store.load(id)?;
     match format {

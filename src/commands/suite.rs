@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, stop_flag, suite_options};
+use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::cli::{BonnieArgs, TiobenchArgs};
 use crate::fsops::bonnie;
 use crate::metrics::RunResult;
@@ -57,12 +57,13 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
             });
         }
     }
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop)?;
-    store.save(&mut result)?;
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     print_tiobench(ctx, &result)?;
-    Ok(if result.incomplete { 1 } else { 0 })
+    Ok(exit_code(&result, stored))
 }
 
 pub fn print_tiobench(ctx: &Ctx, run: &RunResult) -> Result<i32> {
@@ -128,17 +129,19 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     {
         eprintln!("kura: warning: {w}");
     }
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
+    let mut store = ctx.store()?;
+    // bonnie's own runner returns the run whole; the row written first still proves the database takes writes.
+    let mut rec = store.begin_run(&run_header(&opts))?;
     let progress = runner::Progress::new(ctx.quiet);
     let mut result = bonnie::run(&cfg, &stop, &|m: &str| progress.message(m)).map_err(|e| anyhow!(e))?;
     result.warnings.splice(0..0, cache);
     result
         .warnings
         .extend(bonnie_table::disagreement_warnings(&result));
-    store.save(&mut result)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     print_bonnie(ctx, &result, args.csv)?;
-    Ok(if result.incomplete { 1 } else { 0 })
+    Ok(exit_code(&result, stored))
 }
 
 pub fn print_bonnie(ctx: &Ctx, run: &RunResult, csv: bool) -> Result<i32> {

@@ -2,7 +2,7 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, stop_flag, suite_options};
+use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::cli::SweepArgs;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
@@ -48,15 +48,16 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
             })
         })
         .collect::<Result<_, _>>()?;
-    let mut store = ctx.store()?;
     let stop = stop_flag()?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop)?;
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
     result
         .warnings
         .extend(disagreement_warnings(&summarize_tests(&result)));
-    store.save(&mut result)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     print(ctx, &result)?;
-    Ok(if result.incomplete { 1 } else { 0 })
+    Ok(exit_code(&result, stored))
 }
 
 /// Prints a sweep run: a table per mix, or JSON with the run and its rows.

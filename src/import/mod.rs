@@ -3,3 +3,4 @@
 //! it does not recognise rather than storing a guess.
 
 pub mod fio;
+pub mod kura;

@@ -139,40 +139,43 @@ impl SeriesBuilder {
 
     /// The series; the last period is cut at `elapsed_ns`.
     pub fn build(&self, interval_ns: u64, elapsed_ns: u64) -> Vec<IntervalPoint> {
-        self.periods
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| {
-                let start_ns = i as u64 * interval_ns;
-                let duration_ns = interval_ns.min(elapsed_ns.saturating_sub(start_ns));
-                if duration_ns == 0 {
-                    return None;
-                }
-                let secs = duration_ns as f64 / 1e9;
-                let (mean, p99, max, stddev) = match &p.hist {
-                    Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev()),
-                    _ => (0.0, 0, 0, 0.0),
-                };
-                let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
-                Some(IntervalPoint {
-                    start_ns,
-                    duration_ns,
-                    read_ops: p.read_ops,
-                    write_ops: p.write_ops,
-                    bytes: p.bytes,
-                    iops: (p.read_ops + p.write_ops) as f64 / secs,
-                    bytes_per_sec: p.bytes as f64 / secs,
-                    lat_mean_ns: mean,
-                    lat_p99_ns: p99,
-                    read_lat_mean_ns: per_op(p.read_lat_ns, p.read_ops),
-                    write_lat_mean_ns: per_op(p.write_lat_ns, p.write_ops),
-                    lat_max_ns: max,
-                    lat_stddev_ns: stddev,
-                    cpu_user_ns: p.cpu_user_ns,
-                    cpu_system_ns: p.cpu_system_ns,
-                })
-            })
+        (0..self.periods.len())
+            .filter_map(|i| self.point(i, interval_ns, elapsed_ns))
             .collect()
+    }
+
+    /// Period `i` of the series, cut at `elapsed_ns`; `None` when it is
+    /// empty or starts after `elapsed_ns`.
+    pub fn point(&self, i: usize, interval_ns: u64, elapsed_ns: u64) -> Option<IntervalPoint> {
+        let p = self.periods.get(i)?;
+        let start_ns = i as u64 * interval_ns;
+        let duration_ns = interval_ns.min(elapsed_ns.saturating_sub(start_ns));
+        if duration_ns == 0 {
+            return None;
+        }
+        let secs = duration_ns as f64 / 1e9;
+        let (mean, p99, max, stddev) = match &p.hist {
+            Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev()),
+            _ => (0.0, 0, 0, 0.0),
+        };
+        let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
+        Some(IntervalPoint {
+            start_ns,
+            duration_ns,
+            read_ops: p.read_ops,
+            write_ops: p.write_ops,
+            bytes: p.bytes,
+            iops: (p.read_ops + p.write_ops) as f64 / secs,
+            bytes_per_sec: p.bytes as f64 / secs,
+            lat_mean_ns: mean,
+            lat_p99_ns: p99,
+            read_lat_mean_ns: per_op(p.read_lat_ns, p.read_ops),
+            write_lat_mean_ns: per_op(p.write_lat_ns, p.write_ops),
+            lat_max_ns: max,
+            lat_stddev_ns: stddev,
+            cpu_user_ns: p.cpu_user_ns,
+            cpu_system_ns: p.cpu_system_ns,
+        })
     }
 }
 

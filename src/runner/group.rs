@@ -54,7 +54,8 @@ pub(super) fn run_together(
                     .name(super::thread_name(&job.name, ""))
                     .spawn_scoped(scope, move || {
                         let mut w = Vec::new();
-                        let r = measure(job, prepared, stop, &mut w, quiet);
+                        // Jobs measured together are stored as each ends, without a live series.
+                        let r = measure(job, prepared, stop, &mut w, quiet, None);
                         (r, w)
                     })
             })

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::metrics::{IntervalPoint, JobResult, RunResult, TargetFacts, TargetKind};
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
@@ -52,6 +52,32 @@ fn pause(total: Duration, stop: &StopFlag) {
     while !stop.load(Ordering::Relaxed) && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(Instant::now())));
     }
+}
+
+/// Where each job's result goes the moment it finishes, so that a run that
+/// dies later keeps it (the store implements it; the runner knows no store).
+pub trait RunSink {
+    /// A job starts measuring on its prepared target: `skeleton` has the
+    /// job, its test, target and engine, and no numbers yet.
+    fn job_started(&mut self, _skeleton: &JobResult) {}
+    /// One period of the running job's series, once every thread has moved
+    /// past it (the last, partial period arrives only with `job_done`).
+    fn interval(&mut self, _point: &IntervalPoint) {}
+    /// A finished job, in the order of the run's jobs.
+    fn job_done(&mut self, job: &JobResult);
+}
+
+/// The sink a job measured on its own reports to, and the suite test it belongs to.
+pub struct Live<'a> {
+    pub sink: &'a mut dyn RunSink,
+    pub test: Option<&'a str>,
+}
+
+/// For runs kept only in memory (tests, tools).
+pub struct NoSink;
+
+impl RunSink for NoSink {
+    fn job_done(&mut self, _job: &JobResult) {}
 }
 
 /// Set by Ctrl-C; workers poll it once per loop turn.
@@ -175,10 +201,11 @@ pub fn run_job(
     warnings: &mut Vec<String>,
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
+    live: Option<Live<'_>>,
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
-    let result = measure(&mut job, &prepared, stop, warnings, progress);
+    let result = measure(&mut job, &prepared, stop, warnings, progress, live);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
 }
@@ -306,6 +333,7 @@ fn measure(
     stop: &StopFlag,
     warnings: &mut Vec<String>,
     progress: &Progress,
+    mut live: Option<Live<'_>>,
 ) -> Result<JobResult, RunError> {
     let first = &targets[0];
     if job.target.is_none() && job.engine != EngineKind::Null {
@@ -344,6 +372,25 @@ fn measure(
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
     let engine = job.engine;
+    if let Some(live) = &mut live {
+        live.sink.job_started(&JobResult {
+            job: (*job).clone(),
+            test: live.test.map(str::to_string),
+            target: first.facts.clone(),
+            engine: engine.name().to_string(),
+            measure_start_unix_ms,
+            elapsed_ns: 0,
+            ramp_ns: job.ramp.as_nanos() as u64,
+            read: None,
+            write: None,
+            syncs: 0,
+            cpu_user_ns: 0,
+            cpu_system_ns: 0,
+            series: Vec::new(),
+            incomplete: true,
+        });
+    }
+    let interval_ns = job.interval.as_nanos() as u64;
     let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
@@ -370,10 +417,25 @@ fn measure(
             .collect();
         drop(tx);
         let mut series = SeriesBuilder::default();
+        // The newest period each thread has reported; a period every thread has moved past is final.
+        let mut reported: Vec<Option<u64>> = vec![None; job.threads as usize];
+        let mut next_final = 0u64;
         progress.start_job(&job);
         for sample in rx.iter() {
             series.add(&sample);
             progress.sample(&sample, job.threads);
+            if let Some(live) = &mut live {
+                if let Some(slot) = reported.get_mut(sample.thread as usize) {
+                    *slot = Some(sample.index);
+                }
+                let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
+                while reported.iter().all(Option::is_some) && next_final < all_past {
+                    if let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX) {
+                        live.sink.interval(&point);
+                    }
+                    next_final += 1;
+                }
+            }
         }
         progress.finish_job();
         let outputs = handles
@@ -422,13 +484,18 @@ fn measure(
         syncs,
         cpu_user_ns: user,
         cpu_system_ns: system,
-        series: series.build(job.interval.as_nanos() as u64, elapsed),
+        series: series.build(interval_ns, elapsed),
         incomplete,
     })
 }
 
 /// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
-pub fn run(jobs: &[Job], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+pub fn run(
+    jobs: &[Job],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    sink: &mut dyn RunSink,
+) -> Result<RunResult, RunError> {
     let tests: Vec<SuiteJob> = jobs
         .iter()
         .map(|j| SuiteJob {
@@ -436,7 +503,7 @@ pub fn run(jobs: &[Job], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult
             job: j.clone(),
         })
         .collect();
-    run_suite(&tests, opts, stop)
+    run_suite(&tests, opts, stop, sink)
 }
 
 /// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
@@ -447,7 +514,13 @@ pub struct SuiteJob {
 }
 
 /// Runs a suite's jobs in order, pausing `opts.pause` between them.
-pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+pub fn run_suite(
+    jobs: &[SuiteJob],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    sink: &mut dyn RunSink,
+) -> Result<RunResult, RunError> {
+    refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
     let started_unix_s = now_unix_s();
     let progress = Progress::new(opts.quiet);
     let mut warnings = Vec::new();
@@ -465,6 +538,10 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
         let outcomes = if together == 1 {
+            let live = Live {
+                sink: &mut *sink,
+                test: jobs[i].test.as_deref(),
+            };
             vec![run_job(
                 &jobs[i].job,
                 opts,
@@ -472,6 +549,7 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
                 &mut warnings,
                 &progress,
                 &mut created,
+                Some(live),
             )]
         } else {
             let group = &jobs[i..i + together];
@@ -481,6 +559,7 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
             match outcome {
                 Ok(mut r) => {
                     r.test = test.clone();
+                    sink.job_done(&r);
                     results.push(r)
                 }
                 Err(e) => failure = failure.or(Some(e)),
@@ -522,6 +601,22 @@ pub fn run_suite(jobs: &[SuiteJob], opts: &RunOptions, stop: &StopFlag) -> Resul
         jobs: results,
         warnings,
     })
+}
+
+/// A write to a device that would be refused is refused before the first
+/// job runs, not after the jobs before it have measured.
+fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
+    for job in jobs {
+        if job.engine == EngineKind::Null || !job.does_writes() {
+            continue;
+        }
+        let path = target::job_path(job);
+        if target::is_block_device(&path) {
+            target::check_device_writable(&path, opts.target.allow_destroy.as_deref())
+                .map_err(TargetError::from)?;
+        }
+    }
+    Ok(())
 }
 
 /// How long a job is expected to measure, for progress display.

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{RunError, RunOptions, StopFlag, SuiteJob, run_suite};
+use super::{RunError, RunOptions, RunSink, StopFlag, SuiteJob, refuse_up_front, run_suite};
 use crate::metrics::{JobResult, RunResult};
 use crate::spec::jobfile::PlannedJob;
 use crate::spec::vdbench::curve_rate;
@@ -17,7 +17,13 @@ fn iops(r: &JobResult) -> f64 {
 }
 
 /// Runs `jobs` in order and returns one result for all of them.
-pub fn run_plan(jobs: &[PlannedJob], opts: &RunOptions, stop: &StopFlag) -> Result<RunResult, RunError> {
+pub fn run_plan(
+    jobs: &[PlannedJob],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    sink: &mut dyn RunSink,
+) -> Result<RunResult, RunError> {
+    refuse_up_front(jobs.iter().map(|p| &p.job), opts)?;
     // What each planned job measured, once it ran.
     let mut measured: Vec<Option<f64>> = vec![None; jobs.len()];
     let mut total: Option<RunResult> = None;
@@ -63,7 +69,7 @@ pub fn run_plan(jobs: &[PlannedJob], opts: &RunOptions, stop: &StopFlag) -> Resu
         let outcome = if suite.is_empty() {
             None
         } else {
-            Some(run_suite(&suite, opts, stop))
+            Some(run_suite(&suite, opts, stop, sink))
         };
         let part = match (outcome, &mut total) {
             (None, _) => None,

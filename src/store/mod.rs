@@ -2,19 +2,35 @@
 //! A run is stored whole (as JSON, so `show` prints it exactly as `run`
 //! did) and per job and direction in columns that queries can use.
 
+mod open;
+mod record;
+mod schema;
+
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use thiserror::Error;
 
-use crate::metrics::RunResult;
+use crate::metrics::{IntervalPoint, JobResult, RunResult};
 
+pub use open::{Access, LOCK_WAIT, io_text};
+pub use record::Recorder;
+pub use schema::SCHEMA_VERSION;
+
+/// Every message is one line that names the database; none carries a source
+/// that would print the same text again in an error chain.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    #[error("cannot open database {path}: {why}")]
-    Open { path: String, why: String },
-    #[error("database error: {0}")]
-    Sql(#[from] rusqlite::Error),
+    #[error("--db {path}: {why}")]
+    Path { path: String, why: String },
+    #[error("no database at {path} (check --db; a verb that stores a run creates it)")]
+    Missing { path: String },
+    #[error("database {path} is refused: {why}")]
+    Foreign { path: String, why: String },
+    #[error("database {path}: {why}")]
+    Db { path: String, why: String },
     #[error("stored run {id} cannot be read: {why}")]
     Corrupt { id: i64, why: String },
     #[error("no run matches '{0}' (see `kura history`)")]
@@ -23,43 +39,49 @@ pub enum StoreError {
     Ambiguous { spec: String, count: usize, ids: String },
 }
 
-/// The newest schema; `migrate` brings older databases up to it.
-const SCHEMA_VERSION: i32 = 1;
+/// Ctrl-C: a wait for another process's lock gives up when it is set.
+static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-const SCHEMA_V1: &str = "
-CREATE TABLE runs (
-    id INTEGER PRIMARY KEY,
-    started_unix_s INTEGER NOT NULL,
-    label TEXT,
-    price TEXT,
-    suite TEXT,
-    hostname TEXT NOT NULL,
-    incomplete INTEGER NOT NULL,
-    result_json TEXT NOT NULL
-);
-CREATE TABLE job_results (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    job_index INTEGER NOT NULL,
-    direction TEXT NOT NULL,
-    name TEXT NOT NULL,
-    test TEXT,
-    target_path TEXT NOT NULL,
-    rw TEXT NOT NULL,
-    bs TEXT NOT NULL,
-    qd INTEGER NOT NULL,
-    threads INTEGER NOT NULL,
-    ops INTEGER NOT NULL,
-    bytes INTEGER NOT NULL,
-    errors INTEGER NOT NULL,
-    iops REAL NOT NULL,
-    bytes_per_sec REAL NOT NULL,
-    lat_mean_ns REAL NOT NULL,
-    lat_p99_ns INTEGER NOT NULL,
-    histogram TEXT NOT NULL,
-    PRIMARY KEY (run_id, job_index, direction)
-);
-CREATE INDEX runs_label ON runs(label);
-";
+/// Makes lock waits of every connection end when `flag` is set (Ctrl-C).
+pub fn watch_interrupt(flag: Arc<AtomicBool>) {
+    let _ = INTERRUPT.set(flag);
+}
+
+fn interrupt_flag() -> Option<&'static Arc<AtomicBool>> {
+    INTERRUPT.get()
+}
+
+/// SQLite's message for an error, once.
+pub(crate) fn sqlite_text(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(_, Some(msg)) if !msg.is_empty() => msg.clone(),
+        rusqlite::Error::SqliteFailure(err, _) => err.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode as C;
+    let why = match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) if interrupted.load(Ordering::Relaxed) => {
+            "stopped (Ctrl-C) while waiting for another process's lock on it".to_string()
+        }
+        Some(C::DatabaseBusy | C::DatabaseLocked) => format!(
+            "locked by another process for more than {} s",
+            LOCK_WAIT.as_secs()
+        ),
+        Some(C::NotADatabase) => "not an SQLite database".to_string(),
+        Some(C::DatabaseCorrupt) => format!("damaged ({})", sqlite_text(&e)),
+        Some(C::DiskFull) => "the disk holding it is full".to_string(),
+        Some(C::ReadOnly) => "cannot be written (read-only)".to_string(),
+        Some(C::CannotOpen) => format!("cannot be opened ({})", sqlite_text(&e)),
+        _ => sqlite_text(&e),
+    };
+    StoreError::Db {
+        path: path.to_string(),
+        why,
+    }
+}
 
 /// One line of `kura history`.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -77,10 +99,21 @@ pub struct RunSummary {
     pub workload: String,
     pub iops: f64,
     pub bytes_per_sec: f64,
+    /// Why this row's columns cannot be read; the other fields are then placeholders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
 }
 
 pub struct Store {
     conn: Connection,
+    /// The path as the user gave it, for messages.
+    path: String,
+    /// 1 for a database of kura before runs were stored job by job.
+    schema: i32,
+    /// Set by the busy handler when Ctrl-C ended a lock wait.
+    interrupted: Arc<AtomicBool>,
+    /// Cleared where a statement must not wait for another process's lock.
+    wait: Arc<AtomicBool>,
 }
 
 /// `$XDG_DATA_HOME/kura/kura.db`, else `~/.local/share/kura/kura.db`.
@@ -93,159 +126,175 @@ pub fn default_path() -> PathBuf {
     base.join("kura").join("kura.db")
 }
 
+const JOB_RESULT_INSERT: &str = "INSERT INTO job_results (run_id, job_index, direction, name, test,
+    target_path, rw, bs, qd, threads, ops, bytes, errors, iops, bytes_per_sec, lat_mean_ns,
+    lat_p99_ns, histogram)
+    VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)";
+
+/// The columns of one job, one row per direction.
+fn insert_job_rows(conn: &Connection, run_id: i64, index: i64, job: &JobResult) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(JOB_RESULT_INSERT)?;
+    for (direction, d) in job.directions() {
+        let p99 = d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0);
+        stmt.execute(params![
+            run_id,
+            index,
+            direction,
+            job.job.name,
+            job.test,
+            job.target.path,
+            job.job.rw.name(),
+            job.job.bs_text(),
+            job.job.qd,
+            job.job.threads,
+            d.ops as i64,
+            d.bytes as i64,
+            d.errors as i64,
+            d.iops,
+            d.bytes_per_sec,
+            d.lat_ns.mean,
+            p99 as i64,
+            d.histogram,
+        ])?;
+    }
+    Ok(())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    // Results are plain data (strings, numbers, maps with string keys): serializing cannot fail.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 impl Store {
-    /// Opens (creating if needed) the database; the parent directory of the
-    /// default path is created, a user-given one must exist.
+    /// Opens the database to store runs: a new file is created (with the
+    /// default path's directory when `create_parent`), kura's tables are
+    /// created or migrated. Only a regular file or a new one is accepted.
     pub fn open(path: &Path, create_parent: bool) -> Result<Store, StoreError> {
-        let fail = |why: String| StoreError::Open {
-            path: path.display().to_string(),
-            why,
-        };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if create_parent {
-                std::fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
-            } else if !parent.is_dir() {
-                return Err(fail(format!("directory {} does not exist", parent.display())));
-            }
-        }
-        if path.is_dir() {
-            return Err(fail("it is a directory".to_string()));
-        }
-        let conn = Connection::open(path).map_err(|e| fail(e.to_string()))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(|e| fail(e.to_string()))?;
-        // WAL lets `kura serve` read while a run writes.
-        let _: String = conn
-            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-            .map_err(|e| fail(format!("not a usable SQLite database ({e})")))?;
-        conn.execute_batch("PRAGMA foreign_keys=ON")
-            .map_err(|e| fail(e.to_string()))?;
-        let mut store = Store { conn };
-        store.migrate().map_err(|e| fail(e.to_string()))?;
-        Ok(store)
+        open::open(path, Access::Write, create_parent)
     }
 
-    /// Opens an existing database only to read it (`kura serve`): nothing is
-    /// created, migrated or written, and runs stored meanwhile by another
+    /// Opens an existing kura database only to read it: nothing is created,
+    /// migrated, converted or written, and runs stored meanwhile by another
     /// process show up (WAL).
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        let fail = |why: String| StoreError::Open {
-            path: path.display().to_string(),
-            why,
-        };
-        if !path.is_file() {
-            return Err(fail("no such database (store a run first)".to_string()));
-        }
-        let conn = Connection::open_with_flags(
-            path,
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| fail(e.to_string()))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(|e| fail(e.to_string()))?;
-        let version: i32 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| fail(format!("not a usable SQLite database ({e})")))?;
-        if version > SCHEMA_VERSION {
-            return Err(fail(format!(
-                "written by a newer kura (schema {version}, this kura knows {SCHEMA_VERSION})"
-            )));
-        }
-        if version < 1 {
-            return Err(fail("not a kura database".to_string()));
-        }
-        Ok(Store { conn })
+        open::open(path, Access::Read, false)
     }
 
-    fn migrate(&mut self) -> Result<(), StoreError> {
-        let version: i32 = self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if version > SCHEMA_VERSION {
-            return Err(StoreError::Open {
-                path: self.conn.path().unwrap_or("").to_string(),
-                why: format!("written by a newer kura (schema {version}, this kura knows {SCHEMA_VERSION})"),
-            });
-        }
-        if version < 1 {
-            let tx = self.conn.transaction()?;
-            tx.execute_batch(SCHEMA_V1)?;
-            tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
-            tx.commit()?;
-        }
-        Ok(())
+    fn wait_for_locks(&self, wait: bool) {
+        self.wait.store(wait, Ordering::Relaxed);
     }
 
-    /// Stores a run in one transaction and sets its id.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn sql(&self, e: rusqlite::Error) -> StoreError {
+        sql_error(&self.path, &self.interrupted, e)
+    }
+
+    /// Stores a finished run (an import) in one transaction and sets its id.
     pub fn save(&mut self, run: &mut RunResult) -> Result<i64, StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO runs (started_unix_s, label, price, suite, hostname, incomplete, result_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '')",
-            params![
-                run.started_unix_s,
-                run.label,
-                run.price,
-                run.suite,
-                run.host.hostname,
-                run.incomplete
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
-        run.id = Some(id);
-        let json = serde_json::to_string(run).expect("a run serializes");
-        tx.execute(
-            "UPDATE runs SET result_json = ?1 WHERE id = ?2",
-            params![json, id],
-        )?;
-        for (index, job) in run.jobs.iter().enumerate() {
-            for (direction, d) in job.directions() {
-                let p99 = d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0);
-                tx.execute(
-                    "INSERT INTO job_results VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
-                    params![
-                        id,
-                        index as i64,
-                        direction,
-                        job.job.name,
-                        job.test,
-                        job.target.path,
-                        job.job.rw.name(),
-                        job.job.bs_text(),
-                        job.job.qd,
-                        job.job.threads,
-                        d.ops as i64,
-                        d.bytes as i64,
-                        d.errors as i64,
-                        d.iops,
-                        d.bytes_per_sec,
-                        d.lat_ns.mean,
-                        p99 as i64,
-                        d.histogram,
-                    ],
-                )?;
-            }
-        }
-        tx.commit()?;
-        Ok(id)
+        let mut rec = self.begin_run(run)?;
+        rec.finish(run)
     }
 
     pub fn load(&self, id: i64) -> Result<RunResult, StoreError> {
-        let row: Option<(String, Option<String>, Option<String>)> = self
-            .conn
-            .query_row(
-                "SELECT result_json, label, price FROM runs WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
-        let (json, label, price) = row.ok_or_else(|| StoreError::NoSuchRun(id.to_string()))?;
-        let mut run: RunResult = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+        let finished = if self.schema >= 2 { "finished" } else { "1" };
+        let row: Option<(String, Option<String>, Option<String>, bool)> =
+            self.conn
+                .query_row(
+                    &format!("SELECT result_json, label, price, {finished} FROM runs WHERE id = ?1"),
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()
+                .map_err(|e| match e {
+                    rusqlite::Error::FromSqlConversionFailure(..)
+                    | rusqlite::Error::InvalidColumnType(..) => StoreError::Corrupt {
+                        id,
+                        why: sqlite_text(&e),
+                    },
+                    e => self.sql(e),
+                })?;
+        let (json, label, price, finished) = row.ok_or_else(|| StoreError::NoSuchRun(id.to_string()))?;
+        let corrupt = |e: serde_json::Error| StoreError::Corrupt {
             id,
             why: e.to_string(),
-        })?;
+        };
+        let mut run: RunResult = serde_json::from_str(&json).map_err(corrupt)?;
+        if !finished {
+            self.load_unfinished(id, &mut run)?;
+        }
+        run.id = Some(id);
         // Labels and prices can change after the run (`kura label`); the columns are current.
         run.label = label;
         run.price = price;
         Ok(run)
+    }
+
+    /// A run whose end was never stored: the jobs it stored as they finished,
+    /// and the one that was measuring with the periods of its series stored.
+    fn load_unfinished(&self, id: i64, run: &mut RunResult) -> Result<(), StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT job_index, finished, job_json FROM run_jobs WHERE run_id = ?1 ORDER BY job_index",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(i64, bool, String)> = stmt
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.sql(e))?;
+        run.jobs.clear();
+        let mut finished_jobs = 0;
+        let mut notes = Vec::new();
+        for (index, finished, json) in rows {
+            let mut job = match serde_json::from_str::<JobResult>(&json) {
+                Ok(job) => job,
+                Err(e) => {
+                    notes.push(format!("stored job {index} of this run cannot be read: {e}"));
+                    continue;
+                }
+            };
+            if finished {
+                finished_jobs += 1;
+            } else {
+                job.series = self.stored_series(id, index)?;
+                job.elapsed_ns = job.series.iter().map(|p| p.duration_ns).sum();
+                notes.push(format!(
+                    "{}: was measuring when kura stopped; {} period{} of its series {} stored, no totals",
+                    job.job.name,
+                    job.series.len(),
+                    if job.series.len() == 1 { "" } else { "s" },
+                    if job.series.len() == 1 { "is" } else { "are" },
+                ));
+            }
+            run.jobs.push(job);
+        }
+        run.incomplete = true;
+        run.warnings.push(format!(
+            "the run did not finish: kura stopped before storing its end (killed, crashed, or still running); {finished_jobs} finished job{} stored",
+            if finished_jobs == 1 { " was" } else { "s were" }
+        ));
+        run.warnings.extend(notes);
+        Ok(())
+    }
+
+    fn stored_series(&self, id: i64, index: i64) -> Result<Vec<IntervalPoint>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT point_json FROM run_intervals WHERE run_id = ?1 AND job_index = ?2 ORDER BY period",
+            )
+            .map_err(|e| self.sql(e))?;
+        let points: Vec<String> = stmt
+            .query_map(params![id, index], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.sql(e))?;
+        Ok(points
+            .iter()
+            .filter_map(|p| serde_json::from_str(p).ok())
+            .collect())
     }
 
     /// Finds a run by id, `latest`, or label (newest wins only when `latest_of_label`).
@@ -254,22 +303,28 @@ impl Store {
             return self
                 .conn
                 .query_row("SELECT id FROM runs ORDER BY id DESC LIMIT 1", [], |r| r.get(0))
-                .optional()?
+                .optional()
+                .map_err(|e| self.sql(e))?
                 .ok_or_else(|| StoreError::NoSuchRun(spec.to_string()));
         }
         if let Ok(id) = spec.parse::<i64>() {
             let found: Option<i64> = self
                 .conn
                 .query_row("SELECT id FROM runs WHERE id = ?1", [id], |r| r.get(0))
-                .optional()?;
+                .optional()
+                .map_err(|e| self.sql(e))?;
             if let Some(id) = found {
                 return Ok(id);
             }
         }
         let mut stmt = self
             .conn
-            .prepare("SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC")?;
-        let ids: Vec<i64> = stmt.query_map([spec], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            .prepare("SELECT id FROM runs WHERE label = ?1 ORDER BY id DESC")
+            .map_err(|e| self.sql(e))?;
+        let ids: Vec<i64> = stmt
+            .query_map([spec], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.sql(e))?;
         match ids.len() {
             0 => Err(StoreError::NoSuchRun(spec.to_string())),
             1 => Ok(ids[0]),
@@ -285,24 +340,30 @@ impl Store {
     pub fn set_label(&mut self, id: i64, label: Option<&str>, price: Option<&str>) -> Result<(), StoreError> {
         if let Some(label) = label {
             self.conn
-                .execute("UPDATE runs SET label = ?1 WHERE id = ?2", params![label, id])?;
+                .execute("UPDATE runs SET label = ?1 WHERE id = ?2", params![label, id])
+                .map_err(|e| self.sql(e))?;
         }
         if let Some(price) = price {
             self.conn
-                .execute("UPDATE runs SET price = ?1 WHERE id = ?2", params![price, id])?;
+                .execute("UPDATE runs SET price = ?1 WHERE id = ?2", params![price, id])
+                .map_err(|e| self.sql(e))?;
         }
         Ok(())
     }
 
-    /// Runs, newest first, optionally only those with this label or suite.
+    /// Runs, newest first, optionally only those with this label or suite. A
+    /// row whose columns cannot be read is listed as unreadable (its id and
+    /// why) instead of hiding every other run.
     pub fn list(
         &self,
         label: Option<&str>,
         suite: Option<&str>,
         limit: usize,
     ) -> Result<Vec<RunSummary>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT r.id, r.started_unix_s, r.label, r.price, r.suite, r.hostname, r.incomplete,
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT r.id, r.started_unix_s, r.label, r.price, r.suite, r.hostname, r.incomplete,
                     (SELECT COUNT(DISTINCT job_index) FROM job_results j WHERE j.run_id = r.id),
                     COALESCE((SELECT target_path FROM job_results j WHERE j.run_id = r.id ORDER BY job_index LIMIT 1), ''),
                     COALESCE((SELECT rw || ' ' || bs || ' qd' || qd || ' x' || threads FROM job_results j
@@ -312,23 +373,52 @@ impl Store {
              FROM runs r
              WHERE (?1 IS NULL OR r.label = ?1) AND (?2 IS NULL OR r.suite = ?2)
              ORDER BY r.id DESC LIMIT ?3",
-        )?;
-        let rows = stmt.query_map(params![label, suite, limit as i64], |r| {
-            Ok(RunSummary {
-                id: r.get(0)?,
-                started_unix_s: r.get(1)?,
-                label: r.get(2)?,
-                price: r.get(3)?,
-                suite: r.get(4)?,
-                hostname: r.get(5)?,
-                incomplete: r.get(6)?,
-                jobs: r.get::<_, i64>(7)? as u64,
-                target: r.get(8)?,
-                workload: r.get(9)?,
-                iops: r.get(10)?,
-                bytes_per_sec: r.get(11)?,
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map(params![label, suite, limit as i64], |r| {
+                let id: i64 = r.get(0)?;
+                Ok(summary(r).unwrap_or_else(|e| RunSummary::unreadable(id, sqlite_text(&e))))
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+}
+
+fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
+    Ok(RunSummary {
+        id: r.get(0)?,
+        started_unix_s: r.get(1)?,
+        label: r.get(2)?,
+        price: r.get(3)?,
+        suite: r.get(4)?,
+        hostname: r.get(5)?,
+        incomplete: r.get(6)?,
+        jobs: r.get::<_, i64>(7)? as u64,
+        target: r.get(8)?,
+        workload: r.get(9)?,
+        iops: r.get(10)?,
+        bytes_per_sec: r.get(11)?,
+        unreadable: None,
+    })
+}
+
+impl RunSummary {
+    fn unreadable(id: i64, why: String) -> RunSummary {
+        RunSummary {
+            id,
+            started_unix_s: 0,
+            label: None,
+            price: None,
+            suite: None,
+            hostname: String::new(),
+            incomplete: true,
+            jobs: 0,
+            target: "(unreadable row)".to_string(),
+            workload: why.clone(),
+            iops: 0.0,
+            bytes_per_sec: 0.0,
+            unreadable: Some(why),
+        }
     }
 }

@@ -1,0 +1,259 @@
+//! Opening the database file: only a regular file (or a new one kura
+//! creates) is handed to SQLite, the file SQLite opened is checked to be the
+//! one that was checked, and the schema is created or migrated in one
+//! transaction that tolerates a concurrent creator.
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::schema;
+use super::{Store, StoreError, interrupt_flag};
+
+/// How long a statement waits for another process's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Never creates, migrates, converts or writes anything.
+    Read,
+    /// Creates a new file, and creates or migrates kura's tables.
+    Write,
+}
+
+/// What a path holds, in words, when it is not a regular file.
+fn not_regular(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        None
+    } else if t.is_dir() {
+        Some("a directory")
+    } else if t.is_block_device() {
+        Some("a block device")
+    } else if t.is_char_device() {
+        Some("a character device")
+    } else if t.is_fifo() {
+        Some("a FIFO")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else if t.is_symlink() {
+        Some("a symbolic link")
+    } else {
+        Some("not a regular file")
+    }
+}
+
+fn refused(path: &Path, why: impl Into<String>) -> StoreError {
+    StoreError::Path {
+        path: path.display().to_string(),
+        why: why.into(),
+    }
+}
+
+/// The regular file to hand to SQLite (symlinks resolved), and its identity.
+fn checked_file(
+    path: &Path,
+    access: Access,
+    create_parent: bool,
+) -> Result<(PathBuf, (u64, u64)), StoreError> {
+    // Two tries: a file that appears between the look and the exclusive create is looked at again.
+    for _ in 0..2 {
+        match std::fs::symlink_metadata(path) {
+            Ok(_) => {
+                let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+                let real = path.canonicalize().map_err(|e| refused(path, io_text(&e)))?;
+                // The canonical path has no symlink left in it: lstat sees what SQLite will open.
+                let meta = std::fs::symlink_metadata(&real).map_err(|e| refused(path, io_text(&e)))?;
+                if let Some(what) = not_regular(&meta) {
+                    let shown = if linked {
+                        format!("{what} (through the symlink to {})", real.display())
+                    } else {
+                        what.to_string()
+                    };
+                    return Err(refused(
+                        path,
+                        format!("is {shown}; the database must be a regular file or a new file"),
+                    ));
+                }
+                for suffix in ["-wal", "-shm", "-journal"] {
+                    let mut side = real.clone().into_os_string();
+                    side.push(suffix);
+                    let side = PathBuf::from(side);
+                    if let Ok(m) = std::fs::symlink_metadata(&side)
+                        && let Some(what) = not_regular(&m)
+                    {
+                        return Err(refused(
+                            path,
+                            format!(
+                                "{} beside it is {what}; SQLite would write into it",
+                                side.display()
+                            ),
+                        ));
+                    }
+                }
+                return Ok((real, (meta.dev(), meta.ino())));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if access == Access::Read {
+                    return Err(StoreError::Missing {
+                        path: path.display().to_string(),
+                    });
+                }
+                create_new(path, create_parent)?;
+            }
+            Err(e) => return Err(refused(path, io_text(&e))),
+        }
+    }
+    Err(refused(path, "it changed while being opened; try again"))
+}
+
+/// Creates an empty file exclusively, never through a symlink.
+fn create_new(path: &Path, create_parent: bool) -> Result<(), StoreError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if create_parent {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                refused(
+                    path,
+                    format!("cannot create directory {}: {}", parent.display(), io_text(&e)),
+                )
+            })?;
+        } else if !parent.is_dir() {
+            return Err(refused(
+                path,
+                format!("directory {} does not exist", parent.display()),
+            ));
+        }
+    }
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        // Another kura created it first: the caller looks at it again.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(refused(path, format!("cannot create it: {}", io_text(&e)))),
+    }
+}
+
+/// An I/O error's text without the "(os error N)" tail that doubles it in chains.
+pub fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Whether the descriptors of this process that name `real` are all the
+/// checked file (and there is one): SQLite opens by name, so the file it got
+/// is compared with the one that was checked before it reads or writes more.
+fn sqlite_opened_checked(real: &Path, identity: (u64, u64)) -> Result<bool, std::io::Error> {
+    let mut matched = false;
+    for entry in std::fs::read_dir("/proc/self/fd")? {
+        let entry = entry?;
+        let Ok(meta) = std::fs::metadata(entry.path()) else {
+            continue;
+        };
+        let link = std::fs::read_link(entry.path()).unwrap_or_default();
+        if link == real {
+            if (meta.dev(), meta.ino()) != identity || !meta.file_type().is_file() {
+                return Ok(false);
+            }
+            matched = true;
+        }
+    }
+    Ok(matched)
+}
+
+/// Waits for another process's lock up to `LOCK_WAIT`, giving up at Ctrl-C.
+fn install_busy_handler(
+    conn: &mut Connection,
+    interrupted: Arc<AtomicBool>,
+    wait: Arc<AtomicBool>,
+) -> rusqlite::Result<()> {
+    let mut started = Instant::now();
+    conn.busy_handler(Some(move |count: i32| {
+        if !wait.load(Ordering::Relaxed) {
+            return false;
+        }
+        if count == 0 {
+            started = Instant::now();
+        }
+        if interrupt_flag().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            interrupted.store(true, Ordering::Relaxed);
+            return false;
+        }
+        if started.elapsed() >= LOCK_WAIT {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis((count as u64 + 1).min(20)));
+        true
+    }))
+}
+
+pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, StoreError> {
+    let (real, identity) = checked_file(path, access, create_parent)?;
+    let shown = path.display().to_string();
+    let flags = match access {
+        Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+        Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
+    } | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+    let mut conn = Connection::open_with_flags(&real, flags).map_err(|e| StoreError::Db {
+        path: shown.clone(),
+        why: super::sqlite_text(&e),
+    })?;
+    match sqlite_opened_checked(&real, identity) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(refused(
+                path,
+                "it was replaced while being opened; nothing was written",
+            ));
+        }
+        Err(e) => {
+            return Err(refused(
+                path,
+                format!("cannot check the opened file: {}", io_text(&e)),
+            ));
+        }
+    }
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let wait = Arc::new(AtomicBool::new(true));
+    install_busy_handler(&mut conn, interrupted.clone(), wait.clone()).map_err(|e| StoreError::Db {
+        path: shown.clone(),
+        why: super::sqlite_text(&e),
+    })?;
+    let mut store = Store {
+        conn,
+        path: shown,
+        schema: 0,
+        interrupted,
+        wait,
+    };
+    store.schema = match access {
+        Access::Read => schema::check_readable(&store)?,
+        Access::Write => schema::create_or_migrate(&mut store)?,
+    };
+    if access == Access::Write {
+        // WAL lets `kura serve` and `history` read while a run writes; NORMAL
+        // syncs at checkpoints, not at every job a run stores.
+        let mode: String = store
+            .conn
+            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+            .map_err(|e| store.sql(e))?;
+        let _ = mode;
+        store
+            .conn
+            .execute_batch("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+            .map_err(|e| store.sql(e))?;
+    }
+    Ok(store)
+}
