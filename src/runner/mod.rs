@@ -300,7 +300,6 @@ fn measure(
             series.add(&sample);
             progress.sample(&sample, job.threads);
         }
-        progress.finish_job();
         let outputs = handles
             .into_iter()
             .map(|h| h.join().expect("worker thread panicked"))
@@ -310,6 +309,7 @@ fn measure(
 
     if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
         if outputs.iter().all(|o| o.fatal.is_some()) {
+            progress.finish_job(None);
             return Err(RunError::Invalid(format!("{}: {fatal}", job.name)));
         }
         warnings.push(format!("{}: a worker stopped early: {fatal}", job.name));
@@ -334,7 +334,7 @@ fn measure(
         }
     }
     let incomplete = stop.load(Ordering::Relaxed);
-    Ok(JobResult {
+    let result = JobResult {
         job: (*job).clone(),
         test: None,
         target: first.facts.clone(),
@@ -349,7 +349,9 @@ fn measure(
         cpu_system_ns: system,
         series: series.build(job.interval.as_nanos() as u64, elapsed),
         incomplete,
-    })
+    };
+    progress.finish_job(Some(&result));
+    Ok(result)
 }
 
 /// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
