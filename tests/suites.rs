@@ -195,3 +195,44 @@ fn a_file_system_without_room_is_refused_before_writing() {
         .stderr(predicate::str::contains("free"));
     assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0, "nothing written");
 }
+
+#[test]
+fn history_shows_the_figure_that_represents_the_run_and_names_it() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .current_dir(dir.path())
+            .args(["--json", "mark", "--engine", "null", "--profile", "peak"])
+            .args(["--runs", "3", "--runtime", "100ms", "--size", "8m"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let best = v["run"]["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["test"] == "SEQ1M Q8T1" && j["read"].is_object())
+        .map(|j| j["read"]["bytes_per_sec"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    let h = json(
+        &kura(&db)
+            .args(["--json", "history"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(h[0]["figure"], "SEQ1M Q8T1 read, best of 3");
+    assert_eq!(h[0]["bytes_per_sec"].as_f64().unwrap(), best);
+    let table = kura(&db)
+        .arg("history")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&table).contains("SEQ1M Q8T1 read, best of 3"));
+}

@@ -9,7 +9,8 @@ use crate::report::{emit, history, to_json};
 
 pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
     let store = ctx.store()?;
-    let runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
+    let mut runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
+    history::represent(&store, &mut runs)?;
     match output_format(ctx, args.format)? {
         Format::Json => emit(&to_json(&runs))?,
         Format::Table => emit(&history::render(&runs))?,

@@ -77,6 +77,19 @@ pub struct RunSummary {
     pub workload: String,
     pub iops: f64,
     pub bytes_per_sec: f64,
+    /// What `iops` and `bytes_per_sec` are (`report::history::represent` fills both in).
+    pub figure: String,
+}
+
+/// One stored job direction's rates, for choosing the figure that represents a run.
+#[derive(Debug, Clone)]
+pub struct JobFigure {
+    pub job_index: i64,
+    pub direction: String,
+    pub job_name: String,
+    pub test: Option<String>,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
 }
 
 pub struct Store {
@@ -327,6 +340,26 @@ impl Store {
                 workload: r.get(9)?,
                 iops: r.get(10)?,
                 bytes_per_sec: r.get(11)?,
+                figure: "first job".to_string(),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every job direction's rates of one run, in job order.
+    pub fn job_figures(&self, run_id: i64) -> Result<Vec<JobFigure>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT job_index, direction, name, test, iops, bytes_per_sec
+             FROM job_results WHERE run_id = ?1 ORDER BY job_index, direction",
+        )?;
+        let rows = stmt.query_map([run_id], |r| {
+            Ok(JobFigure {
+                job_index: r.get(0)?,
+                direction: r.get(1)?,
+                job_name: r.get(2)?,
+                test: r.get(3)?,
+                iops: r.get(4)?,
+                bytes_per_sec: r.get(5)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
