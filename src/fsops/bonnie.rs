@@ -6,14 +6,15 @@
 //! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
 //! keeps: buffered I/O on one file; the per-character tests cover only the
 //! first 3 MiB (its `-f` default, DefaultByteIO), so they stay bounded
-//! whatever the file size; 8192 seeks shared by 5 seekers, one seek in ten
-//! rewriting its chunk; every I/O test ends with fsync and close inside the
-//! measured time; file names as bonnie++ makes them (a number in hex, with
+//! whatever the file size; 8192 seeks handed to 5 seekers through a pipe
+//! as tickets, one seek in ten rewriting its chunk; every I/O test ends with
+//! fsync and close inside the measured time; file names as bonnie++ makes them (a number in hex, with
 //! up to 12 random characters after it for the sequential set and before it
 //! for the random set).
 //!
 //! Counting, per test, in kura's two directions (documented in docs/bonnie.md):
-//! - per-char: one operation per one-byte read(2) or write(2) call;
+//! - per-char: one operation per chunk's worth of one-byte read(2) or
+//!   write(2) calls, the unit bonnie++ times;
 //! - rewrite: the read direction holds the chunk reads alone, the write
 //!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
 //! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
