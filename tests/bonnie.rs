@@ -98,7 +98,10 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
     let per_char = &jobs[0];
     assert_eq!(per_char["job"]["bs"][0]["bytes"], 1);
     // bonnie++ times a chunk's worth of one-byte calls at once: one operation per chunk.
-    assert_eq!(per_char["write"]["ops"], 128, "1 MiB of one-byte calls, timed per 8 KiB");
+    assert_eq!(
+        per_char["write"]["ops"], 128,
+        "1 MiB of one-byte calls, timed per 8 KiB"
+    );
     assert_eq!(per_char["write"]["bytes"], 1 << 20);
     assert_eq!(jobs[1]["write"]["ops"], 128, "1 MiB in 8 KiB blocks");
     assert_eq!(jobs[3]["read"]["ops"], 128);

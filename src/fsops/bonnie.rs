@@ -24,10 +24,10 @@
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -653,7 +653,10 @@ impl Session<'_> {
                         seen[byte[0] as usize] += 1;
                         None
                     }
-                    Ok(_) => Some(io::Error::new(io::ErrorKind::UnexpectedEof, "the file ended early")),
+                    Ok(_) => Some(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the file ended early",
+                    )),
                     Err(e) => Some(e),
                 };
                 if let Some(e) = failed {
@@ -715,7 +718,11 @@ impl Session<'_> {
             .map(|_| {
                 // bonnie++ draws a non-negative int; its remainder picks both the chunk and the update.
                 let r = (self.rng.next_u32() & 0x7fff_ffff) as i32;
-                if (r as u64).is_multiple_of(UPDATE_EVERY) { -r } else { r }
+                if (r as u64).is_multiple_of(UPDATE_EVERY) {
+                    -r
+                } else {
+                    r
+                }
             })
             .collect();
         tickets.extend(std::iter::repeat_n(END_OF_SEEKS, cfg.seekers as usize));
@@ -959,13 +966,7 @@ fn next_ticket(pipe: &OwnedFd) -> Option<i32> {
     let mut got = 0;
     while got < buf.len() {
         // SAFETY: reads into the part of our own buffer not yet filled.
-        let n = unsafe {
-            libc::read(
-                pipe.as_raw_fd(),
-                buf[got..].as_mut_ptr().cast(),
-                buf.len() - got,
-            )
-        };
+        let n = unsafe { libc::read(pipe.as_raw_fd(), buf[got..].as_mut_ptr().cast(), buf.len() - got) };
         match n {
             n if n > 0 => got += n as usize,
             -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}

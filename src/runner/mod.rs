@@ -175,9 +175,33 @@ pub fn run_job(
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
+    note_caveats(&job, &prepared, created, warnings);
     let result = measure(&mut job, &prepared, stop, warnings, progress);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
+}
+
+/// Warns when the job's numbers cannot be the device's (target::caveats);
+/// `created` holds the test files earlier jobs of this run wrote.
+fn note_caveats(
+    job: &Job,
+    targets: &[PreparedTarget],
+    created: &[PreparedTarget],
+    warnings: &mut Vec<String>,
+) {
+    if job.engine == EngineKind::Null {
+        return;
+    }
+    let memory_bytes = target::host_facts().memory_bytes;
+    for t in targets {
+        let cx = target::CaveatContext {
+            memory_bytes,
+            freshly_written: t.created || created.iter().any(|c| c.path == t.path),
+        };
+        for w in target::caveats(job, t, cx) {
+            push_once(warnings, w);
+        }
+    }
 }
 
 /// The targets a resolved job loads; a pre-fill in progress stops at Ctrl-C.
