@@ -165,3 +165,73 @@ fn reads_of_a_fresh_file_on_a_virtual_write_back_disk_are_flagged() {
     let kept = stored_warnings(&db, &["--target", t, "--rw", "randread"]);
     assert!(!has(&kept, "was written by this run"), "{kept:?}");
 }
+
+/// A cgroup v1 blkio group, removed by its own name on drop.
+struct Cgroup(std::path::PathBuf);
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn a_throttled_run_whose_ios_stall_says_so() {
+    let root = std::path::Path::new("/sys/fs/cgroup/blkio");
+    if !root.join("cgroup.procs").exists() {
+        eprintln!("note: no cgroup v1 blkio controller; skipping");
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
+        return;
+    };
+    let group = Cgroup(root.join(format!("kura-test-stall-{}", std::process::id())));
+    std::fs::create_dir(&group.0).unwrap();
+    let majmin = sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
+    std::fs::write(
+        group.0.join("blkio.throttle.read_iops_device"),
+        format!("{} 4\n", majmin.trim()),
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let run = |procs: &std::path::Path| {
+        let script = format!(
+            "echo $$ > {} && exec {} --db {} --quiet --json run --target {} --rw randread --qd 8 --runtime 2s",
+            procs.display(),
+            bin.display(),
+            db.display(),
+            dev.path.display()
+        );
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out.stdout)
+    };
+    let throttled = run(&group.0.join("cgroup.procs"));
+    let warnings = throttled["warnings"].to_string();
+    assert!(warnings.contains("the I/Os stalled"), "{warnings}");
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(
+        shown["warnings"].to_string().contains("the I/Os stalled"),
+        "stored too"
+    );
+    // The same run outside the group flows.
+    let free = run(&root.join("cgroup.procs"));
+    assert!(
+        !free["warnings"].to_string().contains("stalled"),
+        "{}",
+        free["warnings"]
+    );
+}

@@ -5,6 +5,7 @@
 mod group;
 mod plan;
 mod progress;
+mod stall;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -375,6 +376,11 @@ fn measure(
         incomplete,
     };
     progress.finish_job(Some(&result));
+    if job.engine != EngineKind::Null
+        && let Some(w) = stall::warning(&result)
+    {
+        warnings.push(w);
+    }
     Ok(result)
 }
 
