@@ -30,8 +30,7 @@ fn a_finished_job_shows_its_result_not_the_tail_period() {
     let screen = String::from_utf8_lossy(&out.stdout);
     let line = screen
         .split(['\r', '\n'])
-        .filter(|l| l.contains("done:"))
-        .next_back()
+        .rfind(|l| l.contains("done:"))
         .unwrap_or_else(|| panic!("no final progress line in {screen:?}"));
     let shown: f64 = line
         .split("done: ")

@@ -21,9 +21,10 @@ use crate::spec::{Job, Rw};
 ///   with `-F`), so the reads find what the writes left in memory;
 /// - `--random-ops` is for all threads together: tiobench.pl passes
 ///   `-r int(random/threads)` to each thread.
+///
 /// On purpose, kura keeps `--file-size` per thread (tiotest's `-f`, where
 /// tiobench.pl's `--size` is the total) and pre-fills new files with random
-/// data, where tiotest only `ftruncate`s them; `DIFFERENCES` says so in the output.
+/// data, where tiotest only `ftruncate`s them; `TIOBENCH_DIFFERENCES` says so in the output.
 pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, "tiobench")?;
     let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));

@@ -124,7 +124,7 @@ fn list(store: &Store, format: Format, q: &Query) -> Result<Reply, HttpError> {
         limit,
     };
     let mut runs = store.list(filter.label.as_deref(), filter.suite.as_deref(), limit)?;
-    crate::report::history::represent(&store, &mut runs)?;
+    crate::report::history::represent(store, &mut runs)?;
     let page = run_list(&runs, &filter, exports("/runs", q));
     let data = serde_json::json!({ "runs": runs });
     render(page, format, q, data, "kura-runs", false)
