@@ -137,6 +137,10 @@ pub fn render(runs: &[RunSummary]) -> String {
     let mut t = new_table(&[
         "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "figure", "",
     ]);
+    // Words, read from the left: what the two numbers before them are.
+    if let Some(c) = t.column_mut(8) {
+        c.set_cell_alignment(comfy_table::CellAlignment::Left);
+    }
     for r in runs {
         t.add_row(vec![
             r.id.to_string(),
