@@ -40,14 +40,18 @@ pub fn warning(r: &JobResult) -> Option<String> {
             r.elapsed_ns as f64 / 1e9
         ));
     }
-    // The last period is usually partial; a full one with nothing done is a stall.
-    let idle = r
-        .series
-        .iter()
-        .rev()
-        .skip(1)
-        .filter(|p| p.read_ops + p.write_ops == 0)
-        .count();
+    // The last period is usually partial; a full one with nothing done is a
+    // stall, unless the job's own fdatasync calls (fsync_every) held it.
+    let idle = if job.fsync_every.is_some() {
+        0
+    } else {
+        r.series
+            .iter()
+            .rev()
+            .skip(1)
+            .filter(|p| p.read_ops + p.write_ops == 0)
+            .count()
+    };
     if !paced && idle > 0 {
         why.push(format!("{idle} interval(s) without a single completion"));
     }
