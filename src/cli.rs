@@ -220,10 +220,10 @@ pub struct RunArgs {
 pub struct MarkArgs {
     /// File or block device [default: ./kura-test.dat]
     pub target: Option<String>,
-    /// default, nvme, peak, realworld or cdm5
+    /// default, nvme, peak, peak-nvme, realworld or cdm5 (CrystalDiskMark 8/9's profiles; see README)
     #[arg(long, default_value = "default")]
     pub profile: String,
-    /// Repetitions of each test; the best is reported, as CrystalDiskMark does
+    /// Repetitions of each test; the best is reported, as CrystalDiskMark does (5 is CrystalDiskMark 8's default; 9 defaults to 3)
     #[arg(long, default_value = "5")]
     pub runs: String,
     /// Test-file size
@@ -232,7 +232,7 @@ pub struct MarkArgs {
     /// Measuring time of each repetition
     #[arg(long, default_value = "5s")]
     pub runtime: String,
-    /// Pause between repetitions
+    /// Pause between repetitions (CrystalDiskMark waits 5 s between tests by default; kura does not)
     #[arg(long, default_value = "0s")]
     pub interval: String,
     /// mbps (MB/s), iops or us (mean latency)
@@ -427,7 +427,7 @@ pub struct TiobenchArgs {
     /// Block size (tiobench -b)
     #[arg(long, default_value = "4k")]
     pub block: String,
-    /// Random operations per thread
+    /// Random operations of all threads together, split evenly (tiobench.pl --random)
     #[arg(long = "random-ops", default_value = "4000")]
     pub random_ops: String,
     /// O_DIRECT instead of tiobench's buffered I/O

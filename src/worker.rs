@@ -296,6 +296,9 @@ pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
             Ok(()) => out.syncs += 1,
             Err(e) => out.write.failure(e.raw_os_error().unwrap_or(libc::EIO), 0),
         }
+        // The flush is part of the job's time, as in fio (runtime ends after
+        // end_fsync) and tiotest (fsync before timer_stop).
+        last_completion_ns = clock(plan.start);
     }
     let end_measure_ns = match end_ns {
         Some(e) if !plan.stop.load(Ordering::Relaxed) => e.min(now_ns).max(last_completion_ns),

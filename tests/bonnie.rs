@@ -97,10 +97,14 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
     assert_eq!(names, all);
     let per_char = &jobs[0];
     assert_eq!(per_char["job"]["bs"][0]["bytes"], 1);
-    assert_eq!(per_char["write"]["ops"], 1 << 20, "one call per byte");
+    // bonnie++ times a chunk's worth of one-byte calls at once: one operation per chunk.
+    assert_eq!(
+        per_char["write"]["ops"], 128,
+        "1 MiB of one-byte calls, timed per 8 KiB"
+    );
     assert_eq!(per_char["write"]["bytes"], 1 << 20);
     assert_eq!(jobs[1]["write"]["ops"], 128, "1 MiB in 8 KiB blocks");
-    assert_eq!(jobs[3]["read"]["ops"], 1 << 20);
+    assert_eq!(jobs[3]["read"]["ops"], 128);
     let seeks = &jobs[5];
     assert_eq!(seeks["read"]["ops"], 8192);
     assert_eq!(seeks["job"]["threads"], 5);
@@ -145,15 +149,21 @@ fn per_char_tests_make_one_system_call_per_byte() {
             .unwrap()
     };
     let put_char = job(Test::PutChar).write.as_ref().unwrap();
-    assert_eq!((put_char.ops, put_char.bytes), (1 << 20, 1 << 20));
-    let writes = put_char.ops
+    assert_eq!((put_char.ops, put_char.bytes), (128, 1 << 20));
+    // One write(2) per byte; bonnie++'s latency unit is a chunk's worth of them.
+    let writes = put_char.bytes
         + job(Test::PutBlock).write.as_ref().unwrap().ops
         + job(Test::Rewrite).write.as_ref().unwrap().ops;
-    assert_eq!(delta("syscw"), writes, "write(2) calls the kernel counted");
-    assert_eq!(delta("wchar"), 3 << 20, "bytes the kernel counted as written");
+    // One more write: the seek test's tickets, 4 bytes per seek and per seeker, into a pipe.
+    assert_eq!(delta("syscw"), writes + 1, "write(2) calls the kernel counted");
+    assert_eq!(
+        delta("wchar"),
+        (3 << 20) + 4 * (8192 + 5),
+        "bytes the kernel counted as written"
+    );
     let get_char = job(Test::GetChar).read.as_ref().unwrap();
-    assert_eq!((get_char.ops, get_char.bytes), (1 << 20, 1 << 20));
-    let reads = get_char.ops
+    assert_eq!((get_char.ops, get_char.bytes), (128, 1 << 20));
+    let reads = get_char.bytes
         + job(Test::GetBlock).read.as_ref().unwrap().ops
         + job(Test::Rewrite).read.as_ref().unwrap().ops;
     // The rest are kura reading /proc and /sys for the facts of the target.
@@ -161,6 +171,42 @@ fn per_char_tests_make_one_system_call_per_byte() {
     assert!(other_reads < 2000, "{other_reads} reads besides the tests");
     assert!(!run.incomplete);
     assert!(leftovers(dir.path()).is_empty());
+}
+
+/// Seekers take their work as bonnie++'s do: one 4-byte ticket per seek from
+/// a shared pipe, then one end mark each (bon_io.cpp, `CFileOp::action`).
+#[test]
+fn seekers_take_tickets_from_a_pipe_as_bonnie_does() {
+    if !common::have("strace") {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let log = dir.path().join("strace.log");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let out = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=read", "-e", "signal=none", "-o"])
+        .arg(&log)
+        .arg(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "suite", "bonnie"])
+        .arg(&work)
+        .args(["--size", "1m", "--files", "0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // strace pads the result column: `read(12, "\261\351\240\f", 4)     = 4`.
+    let tickets = text
+        .lines()
+        .filter(|l| {
+            l.rsplit_once(", 4)")
+                .is_some_and(|(_, rest)| rest.trim() == "= 4")
+        })
+        .count();
+    assert_eq!(tickets, 8192 + 5, "a ticket per seek and an end mark per seeker");
 }
 
 #[test]

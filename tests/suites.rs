@@ -118,9 +118,17 @@ fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
     assert_eq!(seq_write["test"], "Sequential Write");
     // Each of 3 threads writes its whole 2 MiB file once.
     assert_eq!(seq_write["write"]["bytes"], 3 * (2 << 20));
+    // tiotest times fsync and close as part of each test, and keeps the page cache.
+    for j in jobs {
+        let writes = j["write"].is_object();
+        assert_eq!(j["job"]["end_fsync"], writes, "{}", j["job"]["name"]);
+        assert_eq!(j["syncs"], if writes { 3 } else { 0 }, "{}", j["job"]["name"]);
+        assert_eq!(j["job"]["keep_cache"], true, "{}", j["job"]["name"]);
+    }
+    // --random-ops is for all threads, as tiobench.pl's --random: int(100 / 3) each.
     let random_read = &jobs[7];
     assert_eq!(random_read["test"], "Random Read");
-    assert_eq!(random_read["read"]["ops"], 300);
+    assert_eq!(random_read["read"]["ops"], 99);
     let rows = v["rows"].as_array().unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["test"].as_str().unwrap()).collect();
     assert_eq!(
@@ -162,6 +170,7 @@ fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
         "% >10 s",
         "CPU eff",
         "Random Read",
+        "Differs from tiotest on purpose",
     ] {
         assert!(table.contains(needle), "{needle} in {table}");
     }
@@ -185,4 +194,45 @@ fn a_file_system_without_room_is_refused_before_writing() {
         .code(2)
         .stderr(predicate::str::contains("free"));
     assert_eq!(std::fs::read_dir(&mnt).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn history_shows_the_figure_that_represents_the_run_and_names_it() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .current_dir(dir.path())
+            .args(["--json", "mark", "--engine", "null", "--profile", "peak"])
+            .args(["--runs", "3", "--runtime", "100ms", "--size", "8m"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let best = v["run"]["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["test"] == "SEQ1M Q8T1" && j["read"].is_object())
+        .map(|j| j["read"]["bytes_per_sec"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    let h = json(
+        &kura(&db)
+            .args(["--json", "history"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(h[0]["figure"], "SEQ1M Q8T1 read, best of 3");
+    assert_eq!(h[0]["bytes_per_sec"].as_f64().unwrap(), best);
+    let table = kura(&db)
+        .arg("history")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&table).contains("SEQ1M Q8T1 read, best of 3"));
 }

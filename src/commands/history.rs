@@ -9,7 +9,8 @@ use crate::report::{emit, history, to_json};
 
 pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
     let store = ctx.read_store()?;
-    let runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
+    let mut runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
+    history::represent(&store, &mut runs);
     for run in &runs {
         if let Some(why) = &run.unreadable {
             eprintln!(

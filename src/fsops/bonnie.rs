@@ -6,14 +6,15 @@
 //! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
 //! keeps: buffered I/O on one file; the per-character tests cover only the
 //! first 3 MiB (its `-f` default, DefaultByteIO), so they stay bounded
-//! whatever the file size; 8192 seeks shared by 5 seekers, one seek in ten
-//! rewriting its chunk; every I/O test ends with fsync and close inside the
-//! measured time; file names as bonnie++ makes them (a number in hex, with
+//! whatever the file size; 8192 seeks handed to 5 seekers through a pipe
+//! as tickets, one seek in ten rewriting its chunk; every I/O test ends with
+//! fsync and close inside the measured time; file names as bonnie++ makes them (a number in hex, with
 //! up to 12 random characters after it for the sequential set and before it
 //! for the random set).
 //!
 //! Counting, per test, in kura's two directions (documented in docs/bonnie.md):
-//! - per-char: one operation per one-byte read(2) or write(2) call;
+//! - per-char: one operation per chunk's worth of one-byte read(2) or
+//!   write(2) calls, the unit bonnie++ times;
 //! - rewrite: the read direction holds the chunk reads alone, the write
 //!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
 //! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
@@ -23,11 +24,12 @@
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Barrier, Mutex};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use rand::rngs::SmallRng;
@@ -521,12 +523,14 @@ impl Session<'_> {
 
     /// Writes `char_bytes` with one write(2) of one byte per call: no stdio
     /// buffer in between, which is what the test is about. `File` is unbuffered.
+    /// As bonnie++ 2.00a (bonnie++.cpp, `TestFileOps`, `write_block_byte`),
+    /// the clock is read around each chunk's worth of calls, not each call:
+    /// one operation is a chunk, and the latency is that of the chunk.
     fn put_char(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
         let file = create_new(&path)?;
         let mut m = Measured::default();
         let clock = Clock::start();
-        let mut last = Instant::now();
         let chunk = self.cfg.chunk_bytes;
         let mut offset = 0u64;
         'chunks: for _ in 0..self.cfg.char_bytes / chunk {
@@ -534,24 +538,24 @@ impl Session<'_> {
                 m.stopped = true;
                 break;
             }
+            let start = Instant::now();
             for i in 0..chunk {
                 let byte = [(i & 0x7f) as u8];
-                match (&file).write(&byte) {
-                    Ok(1) => {
-                        m.write.success(1, lap(&mut last));
-                        offset += 1;
+                let failed = match (&file).write(&byte) {
+                    Ok(1) => None,
+                    Ok(_) => Some(io::Error::new(io::ErrorKind::WriteZero, "write(2) wrote nothing")),
+                    Err(e) => Some(e),
+                };
+                if let Some(e) = failed {
+                    if i > 0 {
+                        m.write.success(i, start.elapsed().as_nanos() as u64);
                     }
-                    Ok(_) => {
-                        let e = io::Error::new(io::ErrorKind::WriteZero, "write(2) wrote nothing");
-                        fail(&mut m, true, "one-byte write", offset, &e);
-                        break 'chunks;
-                    }
-                    Err(e) => {
-                        fail(&mut m, true, "one-byte write", offset, &e);
-                        break 'chunks;
-                    }
+                    fail(&mut m, true, "one-byte write", offset + i, &e);
+                    break 'chunks;
                 }
             }
+            m.write.success(chunk, start.elapsed().as_nanos() as u64);
+            offset += chunk;
         }
         close(file, &mut m, &path);
         clock.stop(&mut m);
@@ -625,13 +629,13 @@ impl Session<'_> {
         Ok(m)
     }
 
-    /// Reads `char_bytes` with one read(2) of one byte per call.
+    /// Reads `char_bytes` with one read(2) of one byte per call, timed a
+    /// chunk's worth of calls at a time as bonnie++ 2.00a does (`read_block_byte`).
     fn get_char(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
         let file = open_rw(&path)?;
         let mut m = Measured::default();
         let clock = Clock::start();
-        let mut last = Instant::now();
         let chunk = self.cfg.chunk_bytes;
         let mut offset = 0u64;
         let mut seen = [0u64; 256];
@@ -640,26 +644,31 @@ impl Session<'_> {
                 m.stopped = true;
                 break;
             }
-            for _ in 0..chunk {
+            let start = Instant::now();
+            for i in 0..chunk {
                 let mut byte = [0u8; 1];
-                match (&file).read(&mut byte) {
+                let failed = match (&file).read(&mut byte) {
                     Ok(1) => {
-                        m.read.success(1, lap(&mut last));
                         // Use the byte, as bonnie++ does, so the read is not optimised away.
                         seen[byte[0] as usize] += 1;
-                        offset += 1;
+                        None
                     }
-                    Ok(_) => {
-                        let e = io::Error::new(io::ErrorKind::UnexpectedEof, "the file ended early");
-                        fail(&mut m, false, "one-byte read", offset, &e);
-                        break 'chunks;
+                    Ok(_) => Some(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the file ended early",
+                    )),
+                    Err(e) => Some(e),
+                };
+                if let Some(e) = failed {
+                    if i > 0 {
+                        m.read.success(i, start.elapsed().as_nanos() as u64);
                     }
-                    Err(e) => {
-                        fail(&mut m, false, "one-byte read", offset, &e);
-                        break 'chunks;
-                    }
+                    fail(&mut m, false, "one-byte read", offset + i, &e);
+                    break 'chunks;
                 }
             }
+            m.read.success(chunk, start.elapsed().as_nanos() as u64);
+            offset += chunk;
         }
         std::hint::black_box(&seen);
         close(file, &mut m, &path);
@@ -691,26 +700,38 @@ impl Session<'_> {
         Ok(m)
     }
 
-    /// `seekers` threads share `seeks` tickets drawn up front: each is a chunk
-    /// to lseek to and read, and one in ten also rewrites that chunk. The
-    /// elapsed time runs from the first seeker's start to the last one's end.
+    /// bonnie++ 2.00a's seek test (bon_io.cpp, `seek_test` and
+    /// `CFileOp::action`): `seeks` tickets are drawn up front, each a chunk to
+    /// lseek to and read, negative when that chunk is also rewritten (one in
+    /// ten), followed by one end mark per seeker; all are written at once
+    /// into a pipe from which the seekers, each with its own descriptor,
+    /// read one ticket per seek. A seeker's time runs from its first ticket
+    /// to its close (fsync included); the test's elapsed time from the first
+    /// seeker's start to the last one's end. Its CPU, as bonnie++ counts it,
+    /// is the process's (getrusage RUSAGE_SELF) over each seeker's time,
+    /// summed over seekers.
     fn seeks(&mut self) -> io::Result<Measured> {
         let cfg = self.cfg;
         let path = cfg.data_path();
         let chunks = cfg.chunks().max(1);
-        let tickets: Vec<(u64, bool)> = (0..cfg.seeks)
+        let mut tickets: Vec<i32> = (0..cfg.seeks)
             .map(|_| {
                 // bonnie++ draws a non-negative int; its remainder picks both the chunk and the update.
-                let r = (self.rng.next_u32() & 0x7fff_ffff) as u64;
-                (r % chunks, r.is_multiple_of(UPDATE_EVERY))
+                let r = (self.rng.next_u32() & 0x7fff_ffff) as i32;
+                if (r as u64).is_multiple_of(UPDATE_EVERY) {
+                    -r
+                } else {
+                    r
+                }
             })
             .collect();
+        tickets.extend(std::iter::repeat_n(END_OF_SEEKS, cfg.seekers as usize));
+        let bytes: Vec<u8> = tickets.iter().flat_map(|t| t.to_ne_bytes()).collect();
         let files = (0..cfg.seekers)
             .map(|_| open_rw(&path))
             .collect::<io::Result<Vec<File>>>()?;
-        let next = AtomicU64::new(0);
+        let (pipe_read, pipe_write) = pipe()?;
         let failed = AtomicBool::new(false);
-        let barrier = Barrier::new(files.len());
         let error: Mutex<Option<String>> = Mutex::new(None);
         let stop = self.stop;
         let outs: Vec<Seeker> = std::thread::scope(|s| {
@@ -718,24 +739,29 @@ impl Session<'_> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, file)| {
-                    let (tickets, next, failed, barrier, error) =
-                        (&tickets, &next, &failed, &barrier, &error);
+                    let (tickets, failed, error) = (&pipe_read, &failed, &error);
                     std::thread::Builder::new()
                         .name(format!("kura-seeker-{i}"))
                         .spawn_scoped(s, move || {
-                            seeker(file, cfg.chunk_bytes, tickets, next, barrier, stop, failed, error)
+                            seeker(file, cfg.chunk_bytes, chunks, tickets, stop, failed, error)
                         })
                         .expect("spawning a seeker thread")
                 })
                 .collect();
+            // Every seeker reads until its end mark, so this write always drains.
+            if let Err(e) = (&File::from(pipe_write)).write_all(&bytes) {
+                failed.store(true, Ordering::Relaxed);
+                let mut slot = error.lock().unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert_with(|| format!("writing the seek tickets: {e}"));
+            }
             handles
                 .into_iter()
                 .map(|h| h.join().expect("seeker thread panicked"))
                 .collect()
         });
         let mut m = Measured::default();
-        let first = outs.iter().map(|o| o.start).min();
-        let last = outs.iter().map(|o| o.end).max();
+        let first = outs.iter().filter_map(|o| o.start).min();
+        let last = outs.iter().filter_map(|o| o.end).max();
         if let (Some(first), Some(last)) = (first, last) {
             m.elapsed_ns = last.duration_since(first).as_nanos() as u64;
         }
@@ -921,22 +947,62 @@ impl Session<'_> {
     }
 }
 
+/// bonnie++'s `END_SEEK_PROCESS` (INT_MIN): no more tickets for this seeker.
+const END_OF_SEEKS: i32 = i32::MIN;
+
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into the array we pass.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors are new and owned by nothing else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// One ticket from the shared pipe; `None` when it is closed or broken.
+fn next_ticket(pipe: &OwnedFd) -> Option<i32> {
+    let mut buf = [0u8; 4];
+    let mut got = 0;
+    while got < buf.len() {
+        // SAFETY: reads into the part of our own buffer not yet filled.
+        let n = unsafe { libc::read(pipe.as_raw_fd(), buf[got..].as_mut_ptr().cast(), buf.len() - got) };
+        match n {
+            n if n > 0 => got += n as usize,
+            -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+            _ => return None,
+        }
+    }
+    Some(i32::from_ne_bytes(buf))
+}
+
+fn process_cpu_ns() -> (u64, u64) {
+    // SAFETY: rusage is plain C data; all-zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we pass and nothing else.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
+    (ns(usage.ru_utime), ns(usage.ru_stime))
+}
+
 struct Seeker {
     read: DirCollector,
     write: DirCollector,
-    start: Instant,
-    end: Instant,
+    /// From its first ticket to its close; `None` when it got no ticket.
+    start: Option<Instant>,
+    end: Option<Instant>,
     cpu: (u64, u64),
     syncs: u64,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One seeker: tickets from the pipe until its end mark. After a failure or
+/// Ctrl-C it keeps taking tickets without acting on them, so that the
+/// writer of the pipe is never left blocked.
 fn seeker(
     mut file: File,
     chunk: u64,
-    tickets: &[(u64, bool)],
-    next: &AtomicU64,
-    barrier: &Barrier,
+    chunks: u64,
+    tickets: &OwnedFd,
     stop: &StopFlag,
     failed: &AtomicBool,
     error: &Mutex<Option<String>>,
@@ -944,52 +1010,58 @@ fn seeker(
     let mut buf = vec![0u8; chunk as usize];
     let (mut read, mut write) = (DirCollector::default(), DirCollector::default());
     let mut syncs = 0;
-    barrier.wait();
-    let cpu0 = thread_cpu_ns();
-    let start = Instant::now();
-    let mut last = start;
     let report = |what: &str, offset: u64, e: &io::Error, d: &mut DirCollector| {
         d.failure(errno(e), offset);
         failed.store(true, Ordering::Relaxed);
         let mut slot = error.lock().unwrap_or_else(|p| p.into_inner());
         slot.get_or_insert_with(|| format!("{what} at offset {offset}: {e}"));
     };
-    loop {
-        if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
-            break;
+    let mut ticket = next_ticket(tickets);
+    let start = Instant::now();
+    let cpu0 = process_cpu_ns();
+    let mut acting = ticket.is_some_and(|t| t != END_OF_SEEKS);
+    while let Some(t) = ticket.filter(|t| *t != END_OF_SEEKS) {
+        if acting && (stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed)) {
+            acting = false;
         }
-        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-        let Some(&(at, update)) = tickets.get(i) else {
-            break;
-        };
-        let offset = at * chunk;
-        let seek_start = last;
-        let got = file
-            .seek(SeekFrom::Start(offset))
-            .and_then(|_| file.read_exact(&mut buf));
-        if let Err(e) = got {
-            report("seek read", offset, &e, &mut read);
-            break;
-        }
-        if update {
-            let read_end = Instant::now();
-            let b = &mut buf[(at % chunk) as usize];
-            *b = b.wrapping_sub(1);
-            let put = file
+        if acting {
+            let at = t.unsigned_abs() as u64 % chunks;
+            let update = t < 0;
+            let offset = at * chunk;
+            let seek_start = Instant::now();
+            let got = file
                 .seek(SeekFrom::Start(offset))
-                .and_then(|_| file.write_all(&buf));
-            if let Err(e) = put {
-                report("seek rewrite", offset, &e, &mut write);
-                break;
+                .and_then(|_| file.read_exact(&mut buf));
+            match got {
+                Err(e) => {
+                    report("seek read", offset, &e, &mut read);
+                    acting = false;
+                }
+                Ok(()) if update => {
+                    let read_end = Instant::now();
+                    let b = &mut buf[(at % chunk) as usize];
+                    *b = b.wrapping_sub(1);
+                    let put = file
+                        .seek(SeekFrom::Start(offset))
+                        .and_then(|_| file.write_all(&buf));
+                    match put {
+                        Err(e) => {
+                            report("seek rewrite", offset, &e, &mut write);
+                            acting = false;
+                        }
+                        Ok(()) => {
+                            let end = Instant::now();
+                            write.success(chunk, end.duration_since(read_end).as_nanos() as u64);
+                            read.success(chunk, end.duration_since(seek_start).as_nanos() as u64);
+                        }
+                    }
+                }
+                Ok(()) => read.success(chunk, seek_start.elapsed().as_nanos() as u64),
             }
-            lap(&mut last);
-            write.success(chunk, last.duration_since(read_end).as_nanos() as u64);
-        } else {
-            lap(&mut last);
         }
-        read.success(chunk, last.duration_since(seek_start).as_nanos() as u64);
+        ticket = next_ticket(tickets);
     }
-    if !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
+    if ticket.is_some() && !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
         syncs += 1;
         if let Err(e) = file.sync_all() {
             report("fsync", 0, &e, &mut write);
@@ -997,13 +1069,19 @@ fn seeker(
     }
     drop(file);
     let end = Instant::now();
-    let cpu1 = thread_cpu_ns();
+    let cpu1 = process_cpu_ns();
+    // A seeker that found only its end mark did no seek: it adds neither time nor CPU.
+    let worked = read.ops + read.errors > 0;
     Seeker {
         read,
         write,
-        start,
-        end,
-        cpu: (cpu1.0.saturating_sub(cpu0.0), cpu1.1.saturating_sub(cpu0.1)),
+        start: worked.then_some(start),
+        end: worked.then_some(end),
+        cpu: if worked {
+            (cpu1.0.saturating_sub(cpu0.0), cpu1.1.saturating_sub(cpu0.1))
+        } else {
+            (0, 0)
+        },
         syncs,
     }
 }

@@ -135,6 +135,7 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
             "workload",
             "iops",
             "bytes_per_sec",
+            "figure",
             "incomplete",
         ]);
         for r in runs {
@@ -150,13 +151,14 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
                 r.workload.clone(),
                 num(Some(r.iops), 3),
                 num(Some(r.bytes_per_sec), 0),
+                r.figure.clone(),
                 r.incomplete.to_string(),
             ]);
         }
         return g;
     }
     let mut g = Grid::new([
-        "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "",
+        "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "figure", "",
     ]);
     g.left = 7;
     for r in runs {
@@ -174,6 +176,7 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
+            r.figure.clone(),
             if r.incomplete { "incomplete" } else { "" }.to_string(),
         ]);
     }

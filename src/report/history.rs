@@ -1,16 +1,150 @@
-//! `kura history`: one line per stored run.
+//! `kura history`: one line per stored run, with the figure that represents
+//! the run and what that figure is.
 
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
-use crate::store::RunSummary;
+use crate::store::{JobFigure, RunSummary, Store};
+
+/// The figure that stands for a run, and what it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    pub of: String,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+}
+
+/// Replaces each summary's first-job figure with the one that represents its run.
+/// A run whose rows cannot be read keeps the first job's figure: one bad
+/// row must not hide the other runs.
+pub fn represent(store: &Store, runs: &mut [RunSummary]) {
+    for r in runs.iter_mut().filter(|r| r.unreadable.is_none()) {
+        let Ok(figures) = store.job_figures(r.id) else {
+            continue;
+        };
+        if let Some(f) = representative(r.suite.as_deref(), &figures) {
+            (r.figure, r.iops, r.bytes_per_sec) = (f.of, f.iops, f.bytes_per_sec);
+        }
+    }
+}
+
+/// A job's test: its suite test, else its name without the repetition (`randread #2`).
+fn group_of(j: &JobFigure) -> &str {
+    match &j.test {
+        Some(t) => t,
+        None => j.job_name.rsplit_once(" #").map_or(&j.job_name, |(name, _)| name),
+    }
+}
+
+/// The best repetition of one test in one direction: (bytes/s, IOPS, repetitions).
+fn best(jobs: &[JobFigure], test: &str, direction: &str) -> Option<(f64, f64, usize)> {
+    let runs: Vec<&JobFigure> = jobs
+        .iter()
+        .filter(|j| group_of(j) == test && j.direction == direction)
+        .collect();
+    let top = runs
+        .iter()
+        .max_by(|a, b| a.bytes_per_sec.total_cmp(&b.bytes_per_sec))?;
+    Some((top.bytes_per_sec, top.iops, runs.len()))
+}
+
+fn of_n(n: usize) -> String {
+    if n > 1 {
+        format!("best of {n}")
+    } else {
+        "one run".to_string()
+    }
+}
+
+/// What stands for a run: CrystalDiskMark's first test read (SEQ1M Q8T1 in
+/// its default profile), the block tests of bonnie++ and the sequential
+/// tests of tiobench, else the first test's read and write together; the
+/// best repetition, as the suites' own tables report it.
+pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure> {
+    let first = group_of(jobs.first()?).to_string();
+    let paired = |read_test: &str, write_test: &str, read_name: &str, write_name: &str| {
+        let (bps, iops, n) = best(jobs, read_test, "read")?;
+        let write = best(jobs, write_test, "write")
+            .map(|(w, _, _)| format!(" ({write_name} {} MB/s)", mb_per_sec(w)))
+            .unwrap_or_default();
+        Some(Figure {
+            of: format!("{read_name}, {}{write}", of_n(n)),
+            iops,
+            bytes_per_sec: bps,
+        })
+    };
+    // `kura mark` stores its suite as `mark:PROFILE`.
+    match suite.map(|s| s.split_once(':').map_or(s, |(name, _)| name)) {
+        Some("mark") => {
+            let (bps, iops, n) = best(jobs, &first, "read")?;
+            return Some(Figure {
+                of: format!("{first} read, {}", of_n(n)),
+                iops,
+                bytes_per_sec: bps,
+            });
+        }
+        Some("bonnie") => {
+            if let Some(f) = paired(
+                "Sequential Input Block",
+                "Sequential Output Block",
+                "block read",
+                "block write",
+            ) {
+                return Some(f);
+            }
+        }
+        Some("tiobench") => {
+            if let Some(f) = paired(
+                "Sequential Read",
+                "Sequential Write",
+                "Sequential Read",
+                "Sequential Write",
+            ) {
+                return Some(f);
+            }
+        }
+        _ => {}
+    }
+    // Each repetition's directions add up (a mixed job reads and writes at once).
+    let mut totals: Vec<(i64, f64, f64)> = Vec::new();
+    for j in jobs.iter().filter(|j| group_of(j) == first) {
+        match totals.iter_mut().find(|t| t.0 == j.job_index) {
+            Some(t) => (t.1, t.2) = (t.1 + j.bytes_per_sec, t.2 + j.iops),
+            None => totals.push((j.job_index, j.bytes_per_sec, j.iops)),
+        }
+    }
+    let n = totals.len();
+    let (_, bps, iops) = totals
+        .into_iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))?;
+    let directions: Vec<&str> = {
+        let mut d: Vec<&str> = jobs
+            .iter()
+            .filter(|j| group_of(j) == first)
+            .map(|j| j.direction.as_str())
+            .collect();
+        d.dedup();
+        d.sort();
+        d.dedup();
+        d
+    };
+    Some(Figure {
+        of: format!("{first} {}, {}", directions.join("+"), of_n(n)),
+        iops,
+        bytes_per_sec: bps,
+    })
+}
 
 pub fn render(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
     }
     let mut t = new_table(&[
-        "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "",
+        "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "figure", "",
     ]);
+    // Words, read from the left: what the two numbers before them are.
+    if let Some(c) = t.column_mut(8) {
+        c.set_cell_alignment(comfy_table::CellAlignment::Left);
+    }
     for r in runs {
         t.add_row(vec![
             r.id.to_string(),
@@ -25,6 +159,7 @@ pub fn render(runs: &[RunSummary]) -> String {
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
+            r.figure.clone(),
             if r.incomplete {
                 "incomplete".into()
             } else {
@@ -33,4 +168,92 @@ pub fn render(runs: &[RunSummary]) -> String {
         ]);
     }
     format!("{t}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(index: i64, direction: &str, name: &str, test: Option<&str>, iops: f64, mbps: f64) -> JobFigure {
+        JobFigure {
+            job_index: index,
+            direction: direction.to_string(),
+            job_name: name.to_string(),
+            test: test.map(str::to_string),
+            iops,
+            bytes_per_sec: mbps * 1e6,
+        }
+    }
+
+    #[test]
+    fn mark_is_its_first_tests_best_read() {
+        let t = Some("SEQ1M Q8T1");
+        let jobs = [
+            j(0, "read", "SEQ1M Q8T1 read #1", t, 582.0, 582.0),
+            j(1, "read", "SEQ1M Q8T1 read #2", t, 833.0, 833.0),
+            j(2, "write", "SEQ1M Q8T1 write #1", t, 1900.0, 1900.0),
+            j(
+                3,
+                "read",
+                "RND4K Q32T1 read #1",
+                Some("RND4K Q32T1"),
+                70000.0,
+                290.0,
+            ),
+        ];
+        let f = representative(Some("mark:default"), &jobs).unwrap();
+        assert_eq!(f.bytes_per_sec, 833e6);
+        assert_eq!(f.of, "SEQ1M Q8T1 read, best of 2");
+    }
+
+    #[test]
+    fn bonnie_is_block_read_with_block_write_beside_it() {
+        let jobs = [
+            j(
+                0,
+                "write",
+                "Sequential Output Per Chr #1",
+                Some("Sequential Output Per Chr"),
+                0.0,
+                0.509,
+            ),
+            j(
+                1,
+                "write",
+                "Sequential Output Block #1",
+                Some("Sequential Output Block"),
+                0.0,
+                512.0,
+            ),
+            j(
+                2,
+                "read",
+                "Sequential Input Block #1",
+                Some("Sequential Input Block"),
+                0.0,
+                770.0,
+            ),
+        ];
+        let f = representative(Some("bonnie"), &jobs).unwrap();
+        assert_eq!(f.bytes_per_sec, 770e6);
+        assert!(
+            f.of.starts_with("block read, one run (block write 512"),
+            "{}",
+            f.of
+        );
+    }
+
+    #[test]
+    fn a_plain_run_is_its_first_jobs_total_best_repetition() {
+        let jobs = [
+            j(0, "read", "mix #1", None, 700.0, 2.8),
+            j(0, "write", "mix #1", None, 300.0, 1.2),
+            j(1, "read", "mix #2", None, 800.0, 3.2),
+            j(1, "write", "mix #2", None, 350.0, 1.4),
+            j(2, "read", "other", None, 9e9, 9e9),
+        ];
+        let f = representative(None, &jobs).unwrap();
+        assert_eq!((f.iops, f.bytes_per_sec), (1150.0, 4.6e6));
+        assert_eq!(f.of, "mix read+write, best of 2");
+    }
 }

@@ -33,7 +33,10 @@ pub(super) fn run_together(
         let job = resolve(&sj.job, warnings);
         let prepared = prepare_job(&job, opts, stop, progress);
         match prepared {
-            Ok(p) => ready.push((job, p)),
+            Ok(p) => {
+                super::note_caveats(&job, &p, created, warnings);
+                ready.push((job, p))
+            }
             Err(e) => {
                 created.extend(ready.into_iter().flat_map(|(_, p)| p).filter(|p| p.created));
                 return vec![Err(e)];

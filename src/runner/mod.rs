@@ -5,6 +5,7 @@
 mod group;
 mod plan;
 mod progress;
+mod stall;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -205,9 +206,33 @@ pub fn run_job(
 ) -> Result<JobResult, RunError> {
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
+    note_caveats(&job, &prepared, created, warnings);
     let result = measure(&mut job, &prepared, stop, warnings, progress, live);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
+}
+
+/// Warns when the job's numbers cannot be the device's (target::caveats);
+/// `created` holds the test files earlier jobs of this run wrote.
+fn note_caveats(
+    job: &Job,
+    targets: &[PreparedTarget],
+    created: &[PreparedTarget],
+    warnings: &mut Vec<String>,
+) {
+    if job.engine == EngineKind::Null {
+        return;
+    }
+    let memory_bytes = target::host_facts().memory_bytes;
+    for t in targets {
+        let cx = target::CaveatContext {
+            memory_bytes,
+            freshly_written: t.created || created.iter().any(|c| c.path == t.path),
+        };
+        for w in target::caveats(job, t, cx) {
+            push_once(warnings, w);
+        }
+    }
 }
 
 /// The targets a resolved job loads; a pre-fill in progress stops at Ctrl-C.
@@ -437,7 +462,6 @@ fn measure(
                 }
             }
         }
-        progress.finish_job();
         let outputs = handles
             .into_iter()
             .map(|h| h.join().expect("worker thread panicked"))
@@ -447,6 +471,7 @@ fn measure(
 
     if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
         if outputs.iter().all(|o| o.fatal.is_some()) {
+            progress.finish_job(None);
             return Err(RunError::Invalid(format!("{}: {fatal}", job.name)));
         }
         warnings.push(format!("{}: a worker stopped early: {fatal}", job.name));
@@ -471,7 +496,7 @@ fn measure(
         }
     }
     let incomplete = stop.load(Ordering::Relaxed);
-    Ok(JobResult {
+    let result = JobResult {
         job: (*job).clone(),
         test: None,
         target: first.facts.clone(),
@@ -486,7 +511,14 @@ fn measure(
         cpu_system_ns: system,
         series: series.build(interval_ns, elapsed),
         incomplete,
-    })
+    };
+    progress.finish_job(Some(&result));
+    if job.engine != EngineKind::Null
+        && let Some(w) = stall::warning(&result)
+    {
+        warnings.push(w);
+    }
+    Ok(result)
 }
 
 /// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.

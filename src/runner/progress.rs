@@ -1,5 +1,7 @@
 //! Live progress on stderr: the job, time left, IOPS and MB/s of the last
-//! completed period. Hidden when stderr is not a terminal or with --quiet.
+//! completed period; when the job ends, its line keeps the job's own result
+//! (not the last, partial period). Hidden when stderr is not a terminal or
+//! with --quiet.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -7,6 +9,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::metrics::JobResult;
 use crate::metrics::collect::IntervalSample;
 use crate::spec::Job;
 
@@ -93,10 +96,34 @@ impl Progress {
         }
     }
 
-    pub fn finish_job(&self) {
+    /// Ends the job's bar with its result: the run's figures over its measured
+    /// time, where the last sample alone is the tail period (often a fraction
+    /// of one, so a few ops read as a tiny rate).
+    pub fn finish_job(&self, result: Option<&JobResult>) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(bar) = s.bar.take() {
-            bar.finish_and_clear();
+            match result {
+                Some(r) => {
+                    bar.set_style(
+                        ProgressStyle::with_template("{prefix} {msg}")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    );
+                    bar.finish_with_message(result_message(r));
+                }
+                None => bar.finish_and_clear(),
+            }
         }
     }
+}
+
+/// The line a finished job leaves: what the job measured, named as its result.
+pub fn result_message(r: &JobResult) -> String {
+    let secs = r.elapsed_ns as f64 / 1e9;
+    let (iops, bytes_per_sec) = r
+        .directions()
+        .fold((0.0, 0.0), |(i, b), (_, d)| (i + d.iops, b + d.bytes_per_sec));
+    format!(
+        "done: {iops:.0} IOPS  {:.1} MB/s over {secs:.2} s (the job's result)",
+        bytes_per_sec / 1e6
+    )
 }

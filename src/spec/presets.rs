@@ -1,5 +1,12 @@
 //! Built-in suites. CrystalDiskMark's profiles with its own definitions:
 //! each test is run as read and as write, on one random-filled test file.
+//!
+//! Source: hiyohiyo/CrystalDiskMark, `DiskMarkDlg.cpp` at 8.0.6 (8f3cd04) and
+//! 9.0.1 (bf00fa6), identical here. `UpdateQueuesThreads` fills nine test
+//! slots per setting ("Default" and "NVMe SSD Ver.8"); the Default profile
+//! shows slots 0-3, Peak slots 4-5 and Real World slots 6-7 (`SetMeter` calls
+//! under `PROFILE_PEAK` / `PROFILE_REAL`). So Peak is SEQ1M Q8T1 + RND4K
+//! Q32T1 under the Default setting and RND4K Q32T16 only under NVMe SSD.
 
 use super::job::{BlockSize, Job, Rw};
 
@@ -26,31 +33,38 @@ const fn t(name: &'static str, sequential: bool, bs_bytes: u64, qd: u32, threads
 const K: u64 = 1024;
 const M: u64 = 1024 * 1024;
 
-/// CrystalDiskMark 8 "Default".
+/// CrystalDiskMark 8/9 "Default" profile, Default setting (slots 0-3).
 pub const DEFAULT: &[MarkTest] = &[
     t("SEQ1M Q8T1", true, M, 8, 1),
     t("SEQ1M Q1T1", true, M, 1, 1),
     t("RND4K Q32T1", false, 4 * K, 32, 1),
     t("RND4K Q1T1", false, 4 * K, 1, 1),
 ];
-/// CrystalDiskMark 8 "NVMe SSD".
+/// CrystalDiskMark 8/9 "Default" profile, "NVMe SSD Ver.8" setting (slots 0-3).
 pub const NVME: &[MarkTest] = &[
     t("SEQ1M Q8T1", true, M, 8, 1),
     t("SEQ128K Q32T1", true, 128 * K, 32, 1),
     t("RND4K Q32T16", false, 4 * K, 32, 16),
     t("RND4K Q1T1", false, 4 * K, 1, 1),
 ];
-/// CrystalDiskMark 8 "Peak Performance".
+/// CrystalDiskMark 8/9 "Peak Performance" profile, Default setting (slots 4-5).
 pub const PEAK: &[MarkTest] = &[
+    t("SEQ1M Q8T1", true, M, 8, 1),
+    t("RND4K Q32T1", false, 4 * K, 32, 1),
+];
+/// CrystalDiskMark 8/9 "Peak Performance" profile, "NVMe SSD Ver.8" setting (slots 4-5).
+pub const PEAK_NVME: &[MarkTest] = &[
     t("SEQ1M Q8T1", true, M, 8, 1),
     t("RND4K Q32T16", false, 4 * K, 32, 16),
 ];
-/// CrystalDiskMark 8 "Real World Performance".
+/// CrystalDiskMark 8/9 "Real World Performance" profile (slots 6-7, the same in both settings).
 pub const REALWORLD: &[MarkTest] = &[
     t("SEQ1M Q1T1", true, M, 1, 1),
     t("RND4K Q1T1", false, 4 * K, 1, 1),
 ];
-/// CrystalDiskMark 5's default set, as in the seed comparison of cloud drives.
+/// CrystalDiskMark 5's default set, as in the seed comparison of cloud drives
+/// (5.x predates the public repository, which starts at 7.0; block sizes as
+/// its help text gives them: Seq Q32T1 128 KiB, Seq 1 MiB).
 pub const CDM5: &[MarkTest] = &[
     t("Seq Q32T1", true, 128 * K, 32, 1),
     t("4K Q32T1", false, 4 * K, 32, 1),
@@ -62,6 +76,7 @@ pub const PROFILES: &[(&str, &[MarkTest])] = &[
     ("default", DEFAULT),
     ("nvme", NVME),
     ("peak", PEAK),
+    ("peak-nvme", PEAK_NVME),
     ("realworld", REALWORLD),
     ("cdm5", CDM5),
 ];
@@ -130,6 +145,27 @@ mod tests {
                 ("SEQ1M Q8T1", Read, Write, 1 << 20, 8, 1),
                 ("SEQ128K Q32T1", Read, Write, 128 << 10, 32, 1),
                 ("RND4K Q32T16", RandRead, RandWrite, 4096, 32, 16),
+                ("RND4K Q1T1", RandRead, RandWrite, 4096, 1, 1),
+            ],
+        );
+        expect(
+            mark_profile("peak").unwrap(),
+            &[
+                ("SEQ1M Q8T1", Read, Write, 1 << 20, 8, 1),
+                ("RND4K Q32T1", RandRead, RandWrite, 4096, 32, 1),
+            ],
+        );
+        expect(
+            mark_profile("peak-nvme").unwrap(),
+            &[
+                ("SEQ1M Q8T1", Read, Write, 1 << 20, 8, 1),
+                ("RND4K Q32T16", RandRead, RandWrite, 4096, 32, 16),
+            ],
+        );
+        expect(
+            mark_profile("realworld").unwrap(),
+            &[
+                ("SEQ1M Q1T1", Read, Write, 1 << 20, 1, 1),
                 ("RND4K Q1T1", RandRead, RandWrite, 4096, 1, 1),
             ],
         );

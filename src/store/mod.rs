@@ -102,6 +102,19 @@ pub struct RunSummary {
     /// Why this row's columns cannot be read; the other fields are then placeholders.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
+    /// What `iops` and `bytes_per_sec` are (`report::history::represent` fills both in).
+    pub figure: String,
+}
+
+/// One stored job direction's rates, for choosing the figure that represents a run.
+#[derive(Debug, Clone)]
+pub struct JobFigure {
+    pub job_index: i64,
+    pub direction: String,
+    pub job_name: String,
+    pub test: Option<String>,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
 }
 
 pub struct Store {
@@ -383,6 +396,30 @@ impl Store {
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
+
+    /// Every job direction's rates of one run, in job order.
+    pub fn job_figures(&self, run_id: i64) -> Result<Vec<JobFigure>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT job_index, direction, name, test, iops, bytes_per_sec
+                 FROM job_results WHERE run_id = ?1 ORDER BY job_index, direction",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([run_id], |r| {
+                Ok(JobFigure {
+                    job_index: r.get(0)?,
+                    direction: r.get(1)?,
+                    job_name: r.get(2)?,
+                    test: r.get(3)?,
+                    iops: r.get(4)?,
+                    bytes_per_sec: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
 }
 
 fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
@@ -400,6 +437,7 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
         iops: r.get(10)?,
         bytes_per_sec: r.get(11)?,
         unreadable: None,
+        figure: "first job".to_string(),
     })
 }
 
@@ -419,6 +457,7 @@ impl RunSummary {
             iops: 0.0,
             bytes_per_sec: 0.0,
             unreadable: Some(why),
+            figure: String::new(),
         }
     }
 }

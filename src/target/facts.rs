@@ -74,7 +74,7 @@ pub(super) fn backing_device(path: &Path) -> Option<BlockDevice> {
 }
 
 /// A path made absolute with symlinks resolved, even when its last part does not exist yet.
-fn canonical(path: &Path) -> PathBuf {
+pub(super) fn canonical(path: &Path) -> PathBuf {
     if let Ok(c) = path.canonicalize() {
         return c;
     }
@@ -88,7 +88,7 @@ fn canonical(path: &Path) -> PathBuf {
     }
 }
 
-fn mount_of(canonical: &Path) -> Option<Mount> {
+pub(super) fn mount_of(canonical: &Path) -> Option<Mount> {
     let text = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
     longest_mount(parse_mountinfo(&text), canonical)
 }

@@ -2,11 +2,13 @@
 //! pre-filled, block devices opened and checked before any write, and the
 //! facts about the target that a report needs. Issues no benchmark I/O.
 
+mod caveats;
 mod facts;
 mod file;
 pub mod output;
 mod safety;
 
+pub use caveats::{Context as CaveatContext, caveats};
 pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
 

@@ -40,7 +40,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "runs",
         "Runs, newest first (tick two or more to compare them)",
         &[
-            "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "price", "status",
+            "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "figure", "price", "status",
         ],
     )
     .with_export_columns(&[
@@ -52,6 +52,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "workload",
         "iops",
         "mb_per_sec",
+        "figure",
         "price",
         "status",
     ]);
@@ -76,6 +77,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
             Cell::text(workload),
             Cell::num(r.iops, rate(r.iops)),
             Cell::num(r.bytes_per_sec / 1e6, mb_per_sec(r.bytes_per_sec)),
+            Cell::text(r.figure.as_str()),
             Cell::opt_text(r.price.as_deref()),
             Cell::text(if r.incomplete { "incomplete" } else { "" }),
         ]);

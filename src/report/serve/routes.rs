@@ -123,7 +123,8 @@ fn list(store: &Store, format: Format, q: &Query) -> Result<Reply, HttpError> {
         suite: q.one("suite").map_err(bad)?.map(str::to_string),
         limit,
     };
-    let runs = store.list(filter.label.as_deref(), filter.suite.as_deref(), limit)?;
+    let mut runs = store.list(filter.label.as_deref(), filter.suite.as_deref(), limit)?;
+    crate::report::history::represent(store, &mut runs);
     let page = run_list(&runs, &filter, exports("/runs", q));
     let data = serde_json::json!({ "runs": runs });
     render(page, format, q, data, "kura-runs", false)

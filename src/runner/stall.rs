@@ -1,0 +1,125 @@
+//! Spotting a job whose I/Os stalled: on a machine whose disk is saturated
+//! by other work (or throttled), a job can complete a few batches of its
+//! queue in the whole runtime, each I/O waiting hundreds of milliseconds.
+//! Such numbers describe the wait, not the device; the run says so.
+
+use crate::metrics::JobResult;
+
+/// The fastest I/O taking this long means that none ran at device speed.
+pub const STALLED_MIN_LATENCY_NS: u64 = 100_000_000;
+/// Fewer completions than this many rounds of the queue...
+pub const STALLED_QUEUE_ROUNDS: u64 = 4;
+/// ...in at least this long measured.
+pub const STALLED_MIN_ELAPSED_NS: u64 = 1_000_000_000;
+
+/// A warning when the job's I/Os stalled; `None` for a job that flowed.
+/// Jobs that pace themselves (a rate cap, think time) are not judged by
+/// their count or their idle periods.
+pub fn warning(r: &JobResult) -> Option<String> {
+    let job = &r.job;
+    let ops: u64 = r.directions().map(|(_, d)| d.ops).sum();
+    if ops == 0 {
+        return None;
+    }
+    let fastest = r
+        .directions()
+        .filter(|(_, d)| d.ops > 0)
+        .map(|(_, d)| d.lat_ns.min)
+        .min()?;
+    let paced = job.rate_iops.is_some() || job.think_time.is_some();
+    let queue = job.qd as u64 * job.threads as u64;
+    let counted_out = job.io_count.is_some_and(|c| ops >= c);
+    let mut why = Vec::new();
+    if fastest >= STALLED_MIN_LATENCY_NS {
+        why.push(format!("even the fastest I/O took {} ms", fastest / 1_000_000));
+    }
+    if !paced && !counted_out && r.elapsed_ns >= STALLED_MIN_ELAPSED_NS && ops < STALLED_QUEUE_ROUNDS * queue
+    {
+        why.push(format!(
+            "only {ops} I/Os completed in {:.1} s with {queue} in flight at a time",
+            r.elapsed_ns as f64 / 1e9
+        ));
+    }
+    // The last period is usually partial; a full one with nothing done is a
+    // stall, unless the job's own fdatasync calls (fsync_every) held it.
+    let idle = if job.fsync_every.is_some() {
+        0
+    } else {
+        r.series
+            .iter()
+            .rev()
+            .skip(1)
+            .filter(|p| p.read_ops + p.write_ops == 0)
+            .count()
+    };
+    if !paced && idle > 0 {
+        why.push(format!("{idle} interval(s) without a single completion"));
+    }
+    (!why.is_empty()).then(|| {
+        format!(
+            "{}: the I/Os stalled ({}): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again",
+            job.name,
+            why.join("; ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::{DirectionResult, IntervalPoint};
+
+    fn job(ops: u64, min_ns: u64, elapsed_ns: u64, series_ops: &[u64]) -> JobResult {
+        let mut r: JobResult = serde_json::from_value(serde_json::json!({
+            "job": serde_json::to_value(crate::spec::Job { qd: 32, ..Default::default() }).unwrap(),
+            "test": null,
+            "target": {"path": "t", "kind": "file", "fs_type": null, "device": null, "device_model": null,
+                       "rotational": null, "size_bytes": 0, "logical_block_bytes": 512, "created": false},
+            "engine": "io_uring", "measure_start_unix_ms": 0, "elapsed_ns": elapsed_ns, "ramp_ns": 0,
+            "read": null, "write": null, "syncs": 0, "cpu_user_ns": 0, "cpu_system_ns": 0,
+            "series": [], "incomplete": false
+        }))
+        .unwrap();
+        let mut d = DirectionResult {
+            ops,
+            bytes: ops * 4096,
+            errors: 0,
+            error_samples: Vec::new(),
+            iops: 0.0,
+            bytes_per_sec: 0.0,
+            lat_ns: Default::default(),
+            histogram: String::new(),
+        };
+        d.lat_ns.min = min_ns;
+        r.read = Some(d);
+        r.series = series_ops
+            .iter()
+            .map(|n| IntervalPoint {
+                read_ops: *n,
+                ..Default::default()
+            })
+            .collect();
+        r
+    }
+
+    #[test]
+    fn batches_of_the_queue_after_long_waits_are_a_stall() {
+        // The runs that showed it: 64 operations at qd 32, the fastest 183 ms.
+        let w = warning(&job(64, 183_000_000, 10_000_000_000, &[0, 32, 0, 32, 0])).unwrap();
+        assert!(w.contains("fastest I/O took 183 ms"), "{w}");
+        assert!(w.contains("only 64 I/Os completed in 10.0 s"), "{w}");
+        assert!(w.contains("2 interval(s) without a single completion"), "{w}");
+    }
+
+    #[test]
+    fn a_flowing_job_and_a_short_one_are_not() {
+        assert_eq!(
+            warning(&job(540_000, 40_000, 10_000_000_000, &[54_000; 10])),
+            None
+        );
+        // 50 I/Os asked for and done in 30 ms at qd 32: nothing stalled.
+        let mut short = job(50, 90_000, 30_000_000, &[50]);
+        short.job.io_count = Some(50);
+        assert_eq!(warning(&short), None);
+    }
+}

@@ -1,0 +1,237 @@
+//! Warnings stored with a run when its numbers cannot be the device's: real
+//! sparse files, loop devices, tmpfs, a compressing btrfs, options that do
+//! nothing, and a freshly written file on a virtual disk that caches writes.
+
+mod common;
+
+use common::{LoopDevice, Mount, json, kura, sh};
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in("/var/tmp").unwrap()
+}
+
+/// Runs `kura run ARGS --json` and returns the stored run's warnings (from `show`).
+fn stored_warnings(db: &std::path::Path, args: &[&str]) -> Vec<String> {
+    let out = kura(db)
+        .args(["--json", "run"])
+        .args(args)
+        .args(["--runtime", "200ms"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let printed = json(&out);
+    let shown = json(
+        &kura(db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let stored: Vec<String> = shown["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(printed["warnings"], shown["warnings"], "printed and stored alike");
+    stored
+}
+
+fn has(warnings: &[String], needle: &str) -> bool {
+    warnings.iter().any(|w| w.contains(needle))
+}
+
+#[test]
+fn a_reused_sparse_file_is_flagged_and_a_written_one_is_not() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let sparse = dir.path().join("sparse.dat");
+    std::fs::File::create(&sparse).unwrap().set_len(16 << 20).unwrap();
+    let t = sparse.to_str().unwrap();
+    let w = stored_warnings(&db, &["--target", t, "--rw", "randread"]);
+    assert!(has(&w, "is sparse"), "{w:?}");
+    let full = dir.path().join("full.dat");
+    std::fs::write(&full, vec![7u8; 16 << 20]).unwrap();
+    let w = stored_warnings(&db, &["--target", full.to_str().unwrap(), "--rw", "randread"]);
+    assert!(!has(&w, "is sparse"), "{w:?}");
+}
+
+#[test]
+fn a_loop_device_over_a_sparse_file_is_flagged() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 32 << 20) else {
+        return;
+    };
+    let w = stored_warnings(&db, &["--target", dev.path.to_str().unwrap(), "--rw", "randread"]);
+    assert!(has(&w, "is a loop device over"), "{w:?}");
+    assert!(has(&w, "is sparse"), "{w:?}");
+}
+
+#[test]
+fn tmpfs_with_direct_io_says_it_measures_memory() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mnt = dir.path().join("shm");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount -t tmpfs -o size=64m tmpfs {}", mnt.display()));
+    let _m = Mount(mnt.clone());
+    let target = mnt.join("t.dat");
+    let w = stored_warnings(
+        &db,
+        &[
+            "--target",
+            target.to_str().unwrap(),
+            "--size",
+            "8m",
+            "--rw",
+            "randread",
+        ],
+    );
+    assert!(has(&w, "is on tmpfs"), "{w:?}");
+    assert!(has(&w, "O_DIRECT was requested"), "{w:?}");
+}
+
+#[test]
+fn keep_cache_with_direct_io_is_flagged() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("t.dat");
+    let t = target.to_str().unwrap();
+    let w = stored_warnings(&db, &["--target", t, "--size", "8m", "--keep-cache"]);
+    assert!(has(&w, "keep_cache has no effect with direct I/O"), "{w:?}");
+    let w = stored_warnings(
+        &db,
+        &["--target", t, "--size", "8m", "--keep-cache", "--buffered"],
+    );
+    assert!(!has(&w, "keep_cache has no effect"), "{w:?}");
+}
+
+#[test]
+fn a_zero_fill_on_a_compressing_btrfs_is_flagged() {
+    if !common::have("mkfs.btrfs") {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 256 << 20) else {
+        return;
+    };
+    sh(&format!("mkfs.btrfs -q -f {}", dev.path.display()));
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!(
+        "mount -o compress=zstd {} {}",
+        dev.path.display(),
+        mnt.display()
+    ));
+    let _m = Mount(mnt.clone());
+    let target = mnt.join("t.dat");
+    let t = target.to_str().unwrap();
+    let w = stored_warnings(
+        &db,
+        &["--target", t, "--size", "8m", "--rw", "write", "--fill", "zero"],
+    );
+    assert!(has(&w, "compress=zstd"), "{w:?}");
+    let w = stored_warnings(&db, &["--target", t, "--size", "8m", "--rw", "write"]);
+    assert!(!has(&w, "compress"), "random data is not flagged: {w:?}");
+}
+
+#[test]
+fn reads_of_a_fresh_file_on_a_virtual_write_back_disk_are_flagged() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let disk = sh(&format!("df --output=source {} | tail -1", dir.path().display()));
+    let name = disk
+        .trim_start_matches("/dev/")
+        .trim_end_matches(char::is_numeric)
+        .to_string();
+    let cache = std::fs::read_to_string(format!("/sys/block/{name}/queue/write_cache")).unwrap_or_default();
+    if !name.starts_with("vd") || cache.trim() != "write back" {
+        eprintln!("note: {disk} is not a virtio disk with a write-back cache; skipping");
+        return;
+    }
+    let target = dir.path().join("t.dat");
+    let t = target.to_str().unwrap();
+    let w = stored_warnings(
+        &db,
+        &["--target", t, "--size", "8m", "--rw", "randread", "--keep"],
+    );
+    assert!(has(&w, "was written by this run"), "{w:?}");
+    // The same file, kept from before, was not written by this run.
+    let kept = stored_warnings(&db, &["--target", t, "--rw", "randread"]);
+    assert!(!has(&kept, "was written by this run"), "{kept:?}");
+}
+
+/// A cgroup v1 blkio group, removed by its own name on drop.
+struct Cgroup(std::path::PathBuf);
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn a_throttled_run_whose_ios_stall_says_so() {
+    let root = std::path::Path::new("/sys/fs/cgroup/blkio");
+    if !root.join("cgroup.procs").exists() {
+        eprintln!("note: no cgroup v1 blkio controller; skipping");
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
+        return;
+    };
+    let group = Cgroup(root.join(format!("kura-test-stall-{}", std::process::id())));
+    std::fs::create_dir(&group.0).unwrap();
+    let majmin = sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
+    std::fs::write(
+        group.0.join("blkio.throttle.read_iops_device"),
+        format!("{} 4\n", majmin.trim()),
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let run = |procs: &std::path::Path| {
+        let script = format!(
+            "echo $$ > {} && exec {} --db {} --quiet --json run --target {} --rw randread --qd 8 --runtime 2s",
+            procs.display(),
+            bin.display(),
+            db.display(),
+            dev.path.display()
+        );
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out.stdout)
+    };
+    let throttled = run(&group.0.join("cgroup.procs"));
+    let warnings = throttled["warnings"].to_string();
+    assert!(warnings.contains("the I/Os stalled"), "{warnings}");
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(
+        shown["warnings"].to_string().contains("the I/Os stalled"),
+        "stored too"
+    );
+    // The same run outside the group flows.
+    let free = run(&root.join("cgroup.procs"));
+    assert!(
+        !free["warnings"].to_string().contains("stalled"),
+        "{}",
+        free["warnings"]
+    );
+}
