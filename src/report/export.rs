@@ -4,6 +4,7 @@
 
 use comfy_table::CellAlignment;
 
+use super::escape::term;
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
 use crate::metrics::RunResult;
@@ -59,7 +60,7 @@ impl Grid {
         let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
         let mut t = new_table(&header);
         for row in &self.rows {
-            t.add_row(row.clone());
+            t.add_row(row.iter().map(|c| term(c).into_owned()));
         }
         for i in 0..self.left {
             if let Some(c) = t.column_mut(i) {
@@ -70,7 +71,7 @@ impl Grid {
     }
 
     pub fn to_markdown(&self) -> String {
-        let cell = |s: &str| s.replace('|', "\\|");
+        let cell = |s: &str| term(s).replace('|', "\\|");
         let mut out = String::new();
         out.push_str(&format!(
             "| {} |\n",

@@ -260,7 +260,7 @@ pub fn read_job_file(path: &Path, limit: usize, regular_only: bool) -> std::io::
         return Err(Error::new(
             ErrorKind::InvalidData,
             format!(
-                "larger than {} (job files are small)",
+                "larger than {}, the most kura reads",
                 super::units::format_size(limit as u64)
             ),
         ));
