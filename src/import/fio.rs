@@ -637,7 +637,8 @@ mod tests {
             parse(&d.to_string(), "m.json")
         };
         assert!(doc(&|_| {}).is_ok());
-        let cases: [(&dyn Fn(&mut Value), &str); 8] = [
+        type Edit<'a> = &'a dyn Fn(&mut Value);
+        let cases: [(Edit, &str); 8] = [
             (
                 &|d| d["jobs"][0]["read"]["iops"] = (-5.0).into(),
                 "jobs[0].read.iops: -5 is not a measurement",
