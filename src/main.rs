@@ -47,3 +47,30 @@ fn one_line(message: &str) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read x: {0}")]
+    struct Quoting(#[source] std::io::Error);
+
+    #[test]
+    fn causes_already_quoted_are_not_repeated() {
+        let io = || std::io::Error::from_raw_os_error(2);
+        let e = anyhow::Error::new(Quoting(io()));
+        assert_eq!(
+            error_text(&e),
+            "cannot read x: No such file or directory (os error 2)"
+        );
+        let e = anyhow::Error::new(io()).context("opening the database");
+        assert_eq!(
+            error_text(&e),
+            "opening the database: No such file or directory (os error 2)"
+        );
+        let e = anyhow::Error::new(Quoting(io()))
+            .context("cannot read x: No such file or directory (os error 2)");
+        assert_eq!(error_text(&e).matches("os error 2").count(), 1);
+    }
+}
