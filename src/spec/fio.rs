@@ -614,16 +614,18 @@ const WITH_NOTE: &[(&str, &str)] = &[
     ),
 ];
 
-/// --lenient lists at most this many ignored options; the rest are counted.
-/// Warnings are stored with the run, and an include of a file that is not a
-/// job file must not put its every line into the database.
-const MAX_IGNORED_LISTED: usize = 50;
+/// At most this many warnings are listed; the rest are counted. Warnings
+/// are stored with the run, and a file of 100,000 ignored options must not
+/// put every line into the database (nor take minutes to list them).
+const MAX_WARNINGS_LISTED: usize = 50;
 
 struct Translator<'a> {
     lenient: bool,
     warnings: Vec<String>,
+    /// Every warning given, listed or not: a [global] note applies to every job.
+    seen: std::collections::HashSet<String>,
+    unlisted: usize,
     sources: &'a Sources<'a>,
-    ignored: usize,
 }
 
 fn value_err(e: &Entry, why: impl Into<String>) -> FormatError {
@@ -670,11 +672,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 impl Translator<'_> {
     fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
         if self.lenient {
-            self.ignored += 1;
-            if self.ignored <= MAX_IGNORED_LISTED {
-                self.warnings
-                    .push(format!("{}: ignored: {message}", e.loc.short()));
-            }
+            self.warn(format!("{}: ignored: {message}", e.loc.short()));
             Ok(())
         } else {
             Err(e.loc.error(format!("{message}; --lenient ignores it")))
@@ -682,10 +680,23 @@ impl Translator<'_> {
     }
 
     fn note(&mut self, loc: &Loc, text: String) {
-        let line = format!("{}: {text}", loc.short());
-        if !self.warnings.contains(&line) {
+        self.warn(format!("{}: {text}", loc.short()));
+    }
+
+    fn warn(&mut self, line: String) {
+        if self.warnings.len() >= MAX_WARNINGS_LISTED {
+            if self.seen.insert(line) {
+                self.unlisted += 1;
+            }
+        } else if self.seen.insert(line.clone()) {
             self.warnings.push(line);
         }
+    }
+
+    /// Whether a warning given now would be listed: what is not listed need
+    /// not be worked out (a "did you mean" costs a search of every fio option).
+    fn would_list(&self) -> bool {
+        !self.lenient || self.warnings.len() < MAX_WARNINGS_LISTED
     }
 
     /// Applies one option to `j`, in file order, as fio does.
@@ -931,7 +942,7 @@ impl Translator<'_> {
             k => {
                 let near = FIO_OPTIONS
                     .iter()
-                    .filter(|o| k.len() < 64 && edit_distance(o, k) <= 2)
+                    .filter(|o| self.would_list() && k.len() < 64 && edit_distance(o, k) <= 2)
                     .min_by_key(|o| edit_distance(o, k));
                 let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
                 let k = clip(k);
@@ -1315,8 +1326,9 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let mut t = Translator {
         lenient,
         warnings: Vec::new(),
+        seen: Default::default(),
+        unlisted: 0,
         sources,
-        ignored: 0,
     };
     let _ = t.sources;
     let mut global = FioJob::fio_defaults();
@@ -1357,20 +1369,22 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
         }
         groups.push(group);
     }
+    // Groups are numbered in order, so one pass counts their members.
+    let mut members = vec![0usize; group as usize + 1];
+    for g in &groups {
+        members[*g as usize] += 1;
+    }
     let planned = jobs
         .into_iter()
         .zip(&groups)
         .map(|((mut job, _), g)| {
-            let members = groups.iter().filter(|x| *x == g).count();
-            job.group = (members > 1).then_some(*g);
+            job.group = (members[*g as usize] > 1).then_some(*g);
             PlannedJob::plain(job)
         })
         .collect();
-    if t.ignored > MAX_IGNORED_LISTED {
-        t.warnings.push(format!(
-            "{file}: ignored {} more options not listed",
-            t.ignored - MAX_IGNORED_LISTED
-        ));
+    if t.unlisted > 0 {
+        t.warnings
+            .push(format!("{file}: {} more warnings not listed", t.unlisted));
     }
     Ok(Plan {
         format: Format::Fio,
