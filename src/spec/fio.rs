@@ -942,7 +942,9 @@ impl Translator<'_> {
             k => {
                 let near = FIO_OPTIONS
                     .iter()
-                    .filter(|o| self.would_list() && k.len() < 64 && edit_distance(o, k) <= 2)
+                    // Two edits change the length by two at most: skip the rest unmeasured.
+                    .filter(|o| self.would_list() && o.len().abs_diff(k.len()) <= 2)
+                    .filter(|o| edit_distance(o, k) <= 2)
                     .min_by_key(|o| edit_distance(o, k));
                 let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
                 let k = clip(k);
