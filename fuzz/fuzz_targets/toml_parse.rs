@@ -6,5 +6,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let _ = parse(Format::Toml, &text, std::path::Path::new("fuzz.toml"), false, &Sources::none());
+    let _ = parse(
+        Format::Toml,
+        &text,
+        std::path::Path::new("fuzz.toml"),
+        false,
+        &Sources::none(),
+    );
 });
