@@ -172,7 +172,7 @@ impl JobFlags {
 #[derive(Debug, Args, Default)]
 pub struct RunCommon {
     /// Name the run, e.g. "Standard SSD E10"
-    #[arg(long)]
+    #[arg(long, value_parser = crate::spec::label::parse_label)]
     pub label: Option<String>,
     /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
@@ -278,6 +278,7 @@ pub struct LabelArgs {
     /// Run id, label, or `latest`
     pub run: String,
     /// The new label
+    #[arg(value_parser = crate::spec::label::parse_label)]
     pub label: Option<String>,
     /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
@@ -351,7 +352,7 @@ pub struct ImportFileArgs {
     /// The result file
     pub file: PathBuf,
     /// Name the run, e.g. "Standard HDD S10"
-    #[arg(long)]
+    #[arg(long, value_parser = crate::spec::label::parse_label)]
     pub label: Option<String>,
     /// Price of the target, e.g. "659.46 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]

@@ -185,7 +185,7 @@ fn json_that_is_not_fios_is_refused_and_nothing_is_stored() {
         ("hello", "is not a JSON document"),
         (
             "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"x\", \"read\": {\"total_ios\": 5}}]}",
-            "jobs[0].read: no \"lat_ns\"",
+            "jobs[0].read.lat_ns: missing",
         ),
     ];
     for (i, (text, why)) in cases.iter().enumerate() {

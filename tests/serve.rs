@@ -253,3 +253,172 @@ fn served_pages_in_chromium() {
     let missing = dump_dom(&format!("{base}/run/99999"));
     assert!(missing.contains("404 Not Found"));
 }
+
+/// A run whose JSON page is tens of megabytes: far more than the socket
+/// buffers between a server and a client that does not read.
+fn large_run_db(dir: &std::path::Path) -> (std::path::PathBuf, i64) {
+    let db = dir.join("large.db");
+    let mut run = night_run();
+    let points = run.jobs[0].series.clone();
+    let mut series = Vec::new();
+    while series.len() < 30_000 {
+        series.extend(points.iter().cloned());
+    }
+    run.jobs[0].series = series;
+    let ids = store_runs(&db, &mut [run]);
+    (db, ids[0])
+}
+
+/// Raises this process's descriptor limit (the server inherits it) so that
+/// the test, not the limit, decides how many connections are open.
+fn raise_fd_limit(want: u64) -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit write and read the one struct given.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+        lim.rlim_cur = lim.rlim_cur.max(want.min(lim.rlim_max));
+        libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+    }
+    lim.rlim_cur
+}
+
+fn send(addr: std::net::SocketAddr, raw: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(5)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    s.write_all(raw).unwrap();
+    s
+}
+
+fn status_of(mut s: std::net::TcpStream) -> u16 {
+    use std::io::Read;
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"))
+}
+
+#[test]
+fn a_client_that_never_reads_does_not_block_others() {
+    let dir = tmp();
+    let (db, id) = large_run_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let addr = server.addr;
+    let page = format!("/run/{id}.json");
+    let size = get(addr, &page).body.len();
+    assert!(size > 12 << 20, "the page is only {size} bytes");
+    // Two clients ask for it and never read a byte; their receive buffers are
+    // locked small, so most of the page waits at the server.
+    let stalled: Vec<_> = (0..2)
+        .map(|_| {
+            let s = send(
+                addr,
+                format!("GET {page} HTTP/1.1\r\nHost: localhost\r\n\r\n").as_bytes(),
+            );
+            let small: libc::c_int = 4096;
+            // SAFETY: setsockopt reads one c_int from a live local, on our own socket.
+            unsafe {
+                libc::setsockopt(
+                    std::os::fd::AsRawFd::as_raw_fd(&s),
+                    libc::SOL_SOCKET,
+                    libc::SO_RCVBUF,
+                    (&small as *const libc::c_int).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                );
+            }
+            s
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // `get` gives up after 30 s: a server stuck writing to the others fails here.
+    let r = get(addr, "/runs.json");
+    assert_eq!(r.status, 200);
+    drop(stalled);
+    assert_eq!(get(addr, "/").status, 200);
+}
+
+/// Sets the server's descriptor limit, as a machine with fewer would have.
+fn limit_fds_of(server: &Server, n: u64) {
+    let lim = libc::rlimit {
+        rlim_cur: n,
+        rlim_max: n,
+    };
+    // SAFETY: prlimit reads the one struct given and writes nothing (null old).
+    let rc = unsafe {
+        libc::prlimit(
+            server.child.id() as libc::pid_t,
+            libc::RLIMIT_NOFILE,
+            &lim,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(rc, 0, "prlimit: {}", std::io::Error::last_os_error());
+}
+
+fn open_idle(addr: std::net::SocketAddr, count: usize) -> Vec<std::net::TcpStream> {
+    (0..count)
+        .map(|i| {
+            let s = std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(5))
+                .expect("the server keeps accepting");
+            if i % 2 == 0 {
+                // Half send the start of a request and stop there.
+                use std::io::Write;
+                let _ = (&s).write_all(b"GET / HTTP/1.1\r\nHost: loc");
+            }
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn idle_connections_neither_starve_nor_kill_the_server() {
+    let dir = tmp();
+    let (db, _) = fixture_db(dir.path());
+    let limit = raise_fd_limit(2300);
+    let idle_count = 2000.min(limit.saturating_sub(200) as usize);
+    let server = Server::start(&db, &[]);
+    let addr = server.addr;
+    // More idle connections than the server keeps open.
+    limit_fds_of(&server, 1024);
+    let idle = open_idle(addr, idle_count);
+    assert_eq!(
+        get(addr, "/").status,
+        200,
+        "answered with {idle_count} idle connections open"
+    );
+    drop(idle);
+    // More than the server has descriptors for: accepting fails with EMFILE.
+    limit_fds_of(&server, 64);
+    let idle = open_idle(addr, 300);
+    assert_eq!(
+        get(addr, "/runs.json").status,
+        200,
+        "answered after running out of descriptors"
+    );
+    drop(idle);
+    assert_eq!(get(addr, "/").status, 200);
+}
+
+#[test]
+fn requests_without_host_or_with_huge_heads_are_refused() {
+    let dir = tmp();
+    let (db, _) = fixture_db(dir.path());
+    let server = Server::start(&db, &[]);
+    let addr = server.addr;
+    assert_eq!(status_of(send(addr, b"GET / HTTP/1.1\r\n\r\n")), 400);
+    assert_eq!(status_of(send(addr, b"GET / HTTP/1.0\r\n\r\n")), 400);
+    let huge = format!(
+        "GET / HTTP/1.1\r\nHost: localhost\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(64 << 10)
+    );
+    assert_eq!(status_of(send(addr, huge.as_bytes())), 431);
+    assert_eq!(status_of(send(addr, b"not http\r\n\r\n")), 400);
+    assert_eq!(get(addr, "/").status, 200);
+}

@@ -1,5 +1,7 @@
 #![no_main]
-//! Any text must give jobs or an error from the fio parser, never a panic.
+//! Any text must give jobs or an error from the fio parser, never a panic,
+//! also when every include it names holds the same text (loops, fan-out and
+//! the include budget).
 
 use kura::spec::jobfile::{Format, Sources, parse};
 use libfuzzer_sys::fuzz_target;
@@ -9,4 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let path = std::path::Path::new("fuzz.job");
     let _ = parse(Format::Fio, &text, path, false, &Sources::none());
     let _ = parse(Format::Fio, &text, path, true, &Sources::none());
+    let same = |_: &std::path::Path| Ok(text.to_string());
+    let sources = Sources {
+        read: &same,
+        env: &|_| None,
+    };
+    let _ = parse(Format::Fio, &text, path, true, &sources);
 });

@@ -33,11 +33,16 @@ pub enum FioImportError {
     Unsupported { path: String, job: String, why: String },
 }
 
+/// The largest fio result read: far beyond what fio writes for hundreds of jobs.
+const MAX_RESULT_BYTES: usize = 256 << 20;
+
 /// Reads and translates a fio JSON result file.
 pub fn import_file(path: &Path) -> Result<RunResult, FioImportError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FioImportError::Read {
-        path: path.display().to_string(),
-        source,
+    let text = crate::spec::jobfile::read_job_file(path, MAX_RESULT_BYTES, false).map_err(|source| {
+        FioImportError::Read {
+            path: path.display().to_string(),
+            source,
+        }
     })?;
     parse(&text, &path.display().to_string())
 }
@@ -88,20 +93,30 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
                 None => Ok(None),
                 Some(v) => direction(v).map_err(|why| FioImportError::NotFio {
                     path: source.to_string(),
-                    why: format!("jobs[{i}].{key}: {why}"),
+                    why: format!("jobs[{i}].{key}.{why}"),
                 }),
             }
         };
         let (read, write) = (dir("read")?, dir("write")?);
+        let cpu = |key: &str| -> Result<f64, FioImportError> {
+            match obj.get(key) {
+                None => Ok(0.0),
+                Some(v) => measured(v, key).map_err(|why| FioImportError::NotFio {
+                    path: source.to_string(),
+                    why: format!("jobs[{i}].{why}"),
+                }),
+            }
+        };
         entries.push(Entry {
+            index: i,
             name: name.to_string(),
             group: obj.get("groupid").and_then(Value::as_i64).unwrap_or(0),
             opts,
             read,
             write,
             runtime_ms: obj.get("job_runtime").and_then(Value::as_u64),
-            usr_pct: obj.get("usr_cpu").and_then(Value::as_f64).unwrap_or(0.0),
-            sys_pct: obj.get("sys_cpu").and_then(Value::as_f64).unwrap_or(0.0),
+            usr_pct: cpu("usr_cpu")?,
+            sys_pct: cpu("sys_cpu")?,
             error: obj.get("error").and_then(Value::as_i64).unwrap_or(0),
             hostname: obj.get("hostname").and_then(Value::as_str).map(str::to_string),
             clat_percentiles: percentiles_source(obj),
@@ -153,6 +168,8 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
 
 /// One entry of fio's `jobs` array.
 struct Entry {
+    /// Where it is in `jobs`, for errors.
+    index: usize,
     name: String,
     group: i64,
     opts: BTreeMap<String, String>,
@@ -194,10 +211,20 @@ fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
     v.get(key).ok_or_else(|| format!("no \"{key}\""))
 }
 
+/// A count, rate or latency: a finite number, never negative. Errors start
+/// with the key, so that the caller can prefix the path to it.
+fn measured(v: &Value, key: &str) -> Result<f64, String> {
+    let x = v.as_f64().ok_or_else(|| format!("{key}: {v} is not a number"))?;
+    if !x.is_finite() || x < 0.0 {
+        return Err(format!(
+            "{key}: {x} is not a measurement (counts, rates, shares and latencies are finite and never negative)"
+        ));
+    }
+    Ok(x)
+}
+
 fn number(v: &Value, key: &str) -> Result<f64, String> {
-    field(v, key)?
-        .as_f64()
-        .ok_or_else(|| format!("\"{key}\" is not a number"))
+    measured(field(v, key).map_err(|_| format!("{key}: missing"))?, key)
 }
 
 /// A direction with no operations is `None`: fio writes zeros for directions a job does not do.
@@ -207,20 +234,27 @@ fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
         return Ok(None);
     }
     let lat =
-        field(v, "lat_ns").map_err(|_| "no \"lat_ns\" (fio before 3.0 is not supported)".to_string())?;
-    let pct_source = if lat.get("percentile").is_some() {
-        lat
+        field(v, "lat_ns").map_err(|_| "lat_ns: missing (fio before 3.0 is not supported)".to_string())?;
+    let (pct_name, pct_source) = if lat.get("percentile").is_some() {
+        ("lat_ns", lat)
     } else {
-        field(v, "clat_ns")?
+        (
+            "clat_ns",
+            field(v, "clat_ns").map_err(|_| "clat_ns: missing".to_string())?,
+        )
     };
     let mut percentiles = BTreeMap::new();
     if let Some(Value::Object(m)) = pct_source.get("percentile") {
         for (k, p) in m {
-            if let Some(p) = p.as_u64() {
-                percentiles.insert(k.clone(), p);
+            let at = format!("{pct_name}.percentile.{k}");
+            if !k.parse::<f64>().is_ok_and(|q| (0.0..=100.0).contains(&q)) {
+                return Err(format!("{at}: not a percentile from 0 to 100"));
             }
+            let p = measured(p, &at)?;
+            percentiles.insert(k.clone(), p as u64);
         }
     }
+    let lat_number = |key: &str| number(lat, key).map_err(|e| format!("lat_ns.{e}"));
     Ok(Some(DirectionResult {
         ops,
         bytes: number(v, "io_bytes")? as u64,
@@ -229,10 +263,10 @@ fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
         iops: number(v, "iops")?,
         bytes_per_sec: number(v, "bw_bytes")?,
         lat_ns: LatencySummary {
-            min: number(lat, "min")? as u64,
-            mean: number(lat, "mean")?,
-            stddev: number(lat, "stddev")?,
-            max: number(lat, "max")? as u64,
+            min: lat_number("min")? as u64,
+            mean: lat_number("mean")?,
+            stddev: lat_number("stddev")?,
+            max: lat_number("max")? as u64,
             percentiles,
         },
         histogram: String::new(),
@@ -344,6 +378,19 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
     let kb1000 = o("kb_base") == Some("1000");
     let size = |v: &str| fio_size(v, kb1000);
     let whole = |k: &str| o(k).and_then(|v| v.trim().parse::<u64>().ok());
+    // A share that is there must be one: clamping 150 to 100 would store a guess.
+    let share = |k: &str| -> Result<Option<u8>, FioImportError> {
+        match o(k) {
+            None => Ok(None),
+            Some(v) => match v.trim().parse::<u8>() {
+                Ok(p) if p <= 100 => Ok(Some(p)),
+                _ => Err(FioImportError::NotFio {
+                    path: source.to_string(),
+                    why: format!("jobs[{}] option {k}={v}: not a share from 0 to 100", e.index),
+                }),
+            },
+        }
+    };
     let flag = |k: &str| o(k).map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"));
 
     let rw_text = o("rw").or(o("readwrite")).unwrap_or("read");
@@ -377,9 +424,9 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         }
         job.bs = vec![BlockSize { bytes, weight: 100 }];
     }
-    job.read_pct = match (whole("rwmixread"), whole("rwmixwrite")) {
-        (Some(r), _) => r.min(100) as u8,
-        (None, Some(w)) => 100 - w.min(100) as u8,
+    job.read_pct = match (share("rwmixread")?, share("rwmixwrite")?) {
+        (Some(r), _) => r,
+        (None, Some(w)) => 100 - w,
         (None, None) => 50,
     };
     job.qd = whole("iodepth").unwrap_or(1).max(1) as u32;
@@ -411,10 +458,8 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
     job.fsync_every = whole("fsync").or(whole("fdatasync")).filter(|n| *n > 0);
     job.fill = if flag("zero_buffers") == Some(true) {
         Fill::Zero
-    } else if let Some(p) = whole("buffer_compress_percentage") {
-        Fill::Compressible {
-            pct: p.min(100) as u8,
-        }
+    } else if let Some(pct) = share("buffer_compress_percentage")? {
+        Fill::Compressible { pct }
     } else {
         Fill::Random
     };
@@ -580,6 +625,57 @@ mod tests {
         assert!((r.lat_ns.stddev - (1.5f64.powi(2) + 100.0f64.powi(2)).sqrt()).abs() < 1e-9);
         assert!(r.lat_ns.percentiles.is_empty());
         assert!(j.write.is_none());
+    }
+
+    #[test]
+    fn impossible_numbers_are_refused_naming_their_path() {
+        let doc = |edit: &dyn Fn(&mut Value)| {
+            let mut d = serde_json::json!({ "fio version": "fio-3.33", "jobs": [{
+                "jobname": "m", "usr_cpu": 1.0, "job options": { "rw": "randrw", "rwmixread": "70" },
+                "read": dir(5, 5.0, 1.0), "write": dir(5, 5.0, 1.0) }] });
+            edit(&mut d);
+            parse(&d.to_string(), "m.json")
+        };
+        assert!(doc(&|_| {}).is_ok());
+        type Edit<'a> = &'a dyn Fn(&mut Value);
+        let cases: [(Edit, &str); 8] = [
+            (
+                &|d| d["jobs"][0]["read"]["iops"] = (-5.0).into(),
+                "jobs[0].read.iops: -5 is not a measurement",
+            ),
+            (
+                &|d| d["jobs"][0]["write"]["lat_ns"]["mean"] = (-1.0).into(),
+                "jobs[0].write.lat_ns.mean: -1",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["total_ios"] = (-3).into(),
+                "jobs[0].read.total_ios: -3",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["bw_bytes"] = "fast".into(),
+                "jobs[0].read.bw_bytes: \"fast\" is not a number",
+            ),
+            (
+                &|d| d["jobs"][0]["usr_cpu"] = (-0.5).into(),
+                "jobs[0].usr_cpu: -0.5",
+            ),
+            (
+                &|d| d["jobs"][0]["job options"]["rwmixread"] = "150".into(),
+                "jobs[0] option rwmixread=150: not a share from 0 to 100",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["clat_ns"]["percentile"]["150.0"] = 3.into(),
+                "jobs[0].read.clat_ns.percentile.150.0: not a percentile",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] = (-9).into(),
+                "jobs[0].read.clat_ns.percentile.99.000000: -9",
+            ),
+        ];
+        for (edit, path) in cases {
+            let err = doc(edit).unwrap_err().to_string();
+            assert!(err.contains(path), "{path}: {err}");
+        }
     }
 
     #[test]

@@ -236,7 +236,10 @@ fn layout(run: &RunResult) -> Layout {
             .label
             .clone()
             .unwrap_or_else(|| run.host.hostname.clone())
-            .replace(',', " "),
+            .replace(',', " ")
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect(),
         size_bytes: io.and_then(|j| j.job.size_bytes),
         chunk_bytes: block.map(|j| j.job.max_bs()).unwrap_or(DEFAULT_CHUNK),
         seeks: seeks.and_then(|j| j.job.io_count).unwrap_or(SEEKS),

@@ -4,6 +4,7 @@
 
 use comfy_table::CellAlignment;
 
+use super::escape::term;
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
 use crate::metrics::RunResult;
@@ -59,7 +60,7 @@ impl Grid {
         let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
         let mut t = new_table(&header);
         for row in &self.rows {
-            t.add_row(row.clone());
+            t.add_row(row.iter().map(|c| term(c).into_owned()));
         }
         for i in 0..self.left {
             if let Some(c) = t.column_mut(i) {
@@ -70,7 +71,7 @@ impl Grid {
     }
 
     pub fn to_markdown(&self) -> String {
-        let cell = |s: &str| s.replace('|', "\\|");
+        let cell = |s: &str| term(s).replace('|', "\\|");
         let mut out = String::new();
         out.push_str(&format!(
             "| {} |\n",
@@ -104,8 +105,16 @@ impl Grid {
     }
 }
 
+/// One CSV cell, quoted when RFC 4180 needs it. A cell a spreadsheet would
+/// take for a formula (starting with `=`, `+`, `-`, `@`, tab or CR: a label
+/// such as `=HYPERLINK(...)`) gets a leading `'` and quotes, as OWASP's
+/// "CSV injection" advice says, so that it opens as text; a plain number
+/// such as `-3.5` is left as it is.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+    if formula {
+        format!("\"'{}\"", s.replace('"', "\"\""))
+    } else if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -313,6 +322,26 @@ mod tests {
         g.push(["x,y", "say \"hi\""]);
         g.push(["plain", ""]);
         assert_eq!(g.to_csv(), "a,b\n\"x,y\",\"say \"\"hi\"\"\"\nplain,\n");
+    }
+
+    #[test]
+    fn csv_cells_that_would_be_formulas_open_as_text() {
+        for (cell, out) in [
+            (
+                "=HYPERLINK(\"http://x\",\"y\")",
+                "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+            ),
+            ("+1+2", "\"'+1+2\""),
+            ("-2+3+cmd|' /C calc'!A0", "\"'-2+3+cmd|' /C calc'!A0\""),
+            ("@SUM(A1)", "\"'@SUM(A1)\""),
+            ("\tx", "\"'\tx\""),
+            ("-3.5", "-3.5"),
+            ("+7", "+7"),
+            ("1e-3", "1e-3"),
+            ("a=b", "a=b"),
+        ] {
+            assert_eq!(csv_field(cell), out, "{cell}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `kura history`: one line per stored run, with the figure that represents
 //! the run and what that figure is.
 
+use super::escape::term;
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
 use crate::store::{JobFigure, RunSummary, Store};
@@ -149,13 +150,13 @@ pub fn render(runs: &[RunSummary]) -> String {
         t.add_row(vec![
             r.id.to_string(),
             utc(r.started_unix_s),
-            r.label.clone().unwrap_or_default(),
-            r.suite.clone().unwrap_or_default(),
-            r.target.clone(),
+            term(r.label.as_deref().unwrap_or_default()).into_owned(),
+            term(r.suite.as_deref().unwrap_or_default()).into_owned(),
+            term(&r.target).into_owned(),
             if r.jobs > 1 {
-                format!("{} (+{} jobs)", r.workload, r.jobs - 1)
+                format!("{} (+{} jobs)", term(&r.workload), r.jobs - 1)
             } else {
-                r.workload.clone()
+                term(&r.workload).into_owned()
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),

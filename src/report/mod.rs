@@ -3,6 +3,7 @@
 
 pub mod bonnie_table;
 pub mod compare;
+pub mod escape;
 pub mod export;
 pub mod format;
 pub mod history;

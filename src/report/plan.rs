@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::escape::term;
 use super::run_table::new_table;
 use crate::spec::Job;
 use crate::spec::jobfile::Plan;
@@ -34,7 +35,7 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         out.push_str(&format!("cannot run: {why}\n"));
     }
     for w in &plan.warnings {
-        out.push_str(&format!("note: {w}\n"));
+        out.push_str(&format!("note: {}\n", term(w)));
     }
     if plan.jobs.is_empty() {
         return out;
@@ -56,8 +57,8 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         }
         t.add_row(vec![
             (i + 1).to_string(),
-            j.name.clone(),
-            p.test.clone().unwrap_or_default(),
+            term(&j.name).into_owned(),
+            term(p.test.as_deref().unwrap_or_default()).into_owned(),
             j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
             j.rw.name().to_string(),
             bs,
@@ -77,7 +78,7 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
             if j.direct { "yes" } else { "no" }.to_string(),
             j.target
                 .as_ref()
-                .map(|t| t.display().to_string())
+                .map(|t| term(&t.display().to_string()).into_owned())
                 .unwrap_or_else(|| "./kura-test.dat".into()),
         ]);
     }

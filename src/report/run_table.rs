@@ -3,6 +3,7 @@
 
 use comfy_table::{CellAlignment, LineStyle, Table, TableStyle};
 
+use super::escape::term;
 use super::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
 use crate::metrics::histogram::{PERCENTILES, percentile_key};
 use crate::metrics::{JobResult, RunResult, TargetKind};
@@ -39,7 +40,7 @@ pub fn target_line(job: &JobResult) -> String {
         parts.push(format!("on {dev}"));
     }
     if let Some(model) = &t.device_model {
-        parts.push(model.clone());
+        parts.push(term(model).into_owned());
     }
     match t.rotational {
         Some(true) => parts.push("rotational".into()),
@@ -47,14 +48,14 @@ pub fn target_line(job: &JobResult) -> String {
         None => {}
     }
     parts.push(bytes_human(t.size_bytes));
-    format!("{} ({})", t.path, parts.join(", "))
+    format!("{} ({})", term(&t.path), parts.join(", "))
 }
 
 pub fn render_job(job: &JobResult) -> String {
     let mut out = String::new();
     let title = match &job.test {
-        Some(test) => format!("{} [{test}]", job.job.name),
-        None => job.job.name.clone(),
+        Some(test) => format!("{} [{}]", term(&job.job.name), term(test)),
+        None => term(&job.job.name).into_owned(),
     };
     out.push_str(&format!(
         "{title}: {} on {}\n  engine {}, measured {:.2} s{}, CPU user {:.2} s, system {:.2} s{}{}\n",
@@ -119,7 +120,9 @@ pub fn render_job(job: &JobResult) -> String {
         for e in &d.error_samples {
             out.push_str(&format!(
                 "  {name} error: {} (errno {}) at offset {}\n",
-                e.message, e.errno, e.offset_bytes
+                term(&e.message),
+                e.errno,
+                e.offset_bytes
             ));
         }
     }
@@ -128,15 +131,15 @@ pub fn render_job(job: &JobResult) -> String {
 
 /// `date · host · label · price · suite`: the line every report of a run starts with.
 pub fn run_facts(run: &RunResult) -> String {
-    let mut out = format!("{} · host {}", utc(run.started_unix_s), run.host.hostname);
+    let mut out = format!("{} · host {}", utc(run.started_unix_s), term(&run.host.hostname));
     if let Some(label) = &run.label {
-        out.push_str(&format!(" · label \"{label}\""));
+        out.push_str(&format!(" · label \"{}\"", term(label)));
     }
     if let Some(price) = &run.price {
-        out.push_str(&format!(" · price {price}"));
+        out.push_str(&format!(" · price {}", term(price)));
     }
     if let Some(suite) = &run.suite {
-        out.push_str(&format!(" · suite {suite}"));
+        out.push_str(&format!(" · suite {}", term(suite)));
     }
     out
 }
@@ -151,7 +154,7 @@ pub fn render_run(run: &RunResult) -> String {
         out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
     }
     for w in &run.warnings {
-        out.push_str(&format!("warning: {w}\n"));
+        out.push_str(&format!("warning: {}\n", term(w)));
     }
     for job in &run.jobs {
         out.push('\n');

@@ -5,6 +5,7 @@
 
 use crate::metrics::{IntervalPoint, JobResult, RunResult};
 
+use super::escape::term;
 use super::format::utc;
 
 /// One interval of one run, summed over its jobs.
@@ -95,7 +96,7 @@ fn header() -> String {
 
 fn run_title(jobs: &[&JobResult]) -> String {
     let first = jobs[0];
-    let name = first.test.clone().unwrap_or_else(|| first.job.name.clone());
+    let name = term(first.test.as_deref().unwrap_or(&first.job.name)).into_owned();
     let rate: Option<u64> = jobs.iter().map(|j| j.job.rate_iops).sum();
     let rate = match rate {
         Some(r) => format!("I/O rate: {r}"),
@@ -108,7 +109,7 @@ fn run_title(jobs: &[&JobResult]) -> String {
         .map_or(first.elapsed_ns / 1_000_000_000, |r| r.as_secs())
         + warmup;
     let interval = first.job.interval.as_secs_f64();
-    let pairs: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
+    let pairs: Vec<_> = jobs.iter().map(|j| term(&j.job.name)).collect();
     format!(
         "Starting RD={name}; {rate}; elapsed={elapsed}{}; interval={interval}; workloads: {}\n",
         if warmup > 0 {
@@ -136,7 +137,7 @@ pub fn render(run: &RunResult) -> String {
         out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
     }
     for w in &run.warnings {
-        out.push_str(&format!("warning: {w}\n"));
+        out.push_str(&format!("warning: {}\n", term(w)));
     }
     let cores = run.host.cores;
     let mut i = 0;

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use super::fio_options::FIO_OPTIONS;
 use super::job::{BlockSize, Distribution, Job, Rw};
-use super::jobfile::{Format, FormatError, Loc, Plan, PlannedJob, Sources, join_normalized};
+use super::jobfile::{
+    Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
+};
 use super::units::format_size;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
@@ -46,6 +48,14 @@ struct Lexer<'a> {
     sources: &'a Sources<'a>,
     sections: Vec<Section>,
     stack: Vec<String>,
+    budget: IncludeBudget,
+}
+
+/// fio's option names are letters, digits and `_`; a line whose key is
+/// anything else is not an option line, and is not quoted back.
+fn is_option_name(key: &str) -> bool {
+    key.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 fn strip_comment(line: &str) -> &str {
@@ -79,7 +89,7 @@ impl Lexer<'_> {
                     return Err(loc.error("an included file may not contain [sections] (fio's rule)"));
                 }
                 let Some(name) = rest.strip_suffix(']') else {
-                    return Err(loc.error(format!("malformed section header '{line}': expected [name]")));
+                    return Err(loc.error("malformed section header: expected [name]"));
                 };
                 let name = name.trim();
                 if name.is_empty() {
@@ -107,8 +117,10 @@ impl Lexer<'_> {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (line, None),
             };
-            if key.is_empty() {
-                return Err(loc.error(format!("malformed line '{line}': expected option=value")));
+            if key.is_empty() || !is_option_name(key) {
+                return Err(loc.error(
+                    "malformed line: expected option=value, where an option's name is letters, digits and _",
+                ));
             }
             let value_col = value.map_or(loc.column, |v| column_of(raw, v));
             let mut unset_vars = Vec::new();
@@ -149,8 +161,10 @@ impl Lexer<'_> {
         if self.stack.len() >= MAX_INCLUDE_DEPTH {
             return Err(loc.error(format!("includes nested deeper than {MAX_INCLUDE_DEPTH}")));
         }
+        self.budget.open(loc)?;
         let text = (self.sources.read)(&path)
             .map_err(|e| loc.error(format!("cannot read included file {key}: {e}")))?;
+        self.budget.charge(loc, &key, &text)?;
         self.stack.push(key);
         let r = self.lex(&text, &path, true);
         self.stack.pop();
@@ -600,9 +614,17 @@ const WITH_NOTE: &[(&str, &str)] = &[
     ),
 ];
 
+/// At most this many warnings are listed; the rest are counted. Warnings
+/// are stored with the run, and a file of 100,000 ignored options must not
+/// put every line into the database (nor take minutes to list them).
+const MAX_WARNINGS_LISTED: usize = 50;
+
 struct Translator<'a> {
     lenient: bool,
     warnings: Vec<String>,
+    /// Every warning given, listed or not: a [global] note applies to every job.
+    seen: std::collections::HashSet<String>,
+    unlisted: usize,
     sources: &'a Sources<'a>,
 }
 
@@ -629,7 +651,7 @@ fn value_err(e: &Entry, why: impl Into<String>) -> FormatError {
 fn unsupported_value(e: &Entry, why: &str) -> FormatError {
     let value = e.value.as_deref().unwrap_or("");
     let mut err = value_err(e, why);
-    err.message = format!("unsupported: {}={value} ({why})", e.key);
+    err.message = format!("unsupported: {}={} ({why})", e.key, clip(value));
     err
 }
 
@@ -650,8 +672,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 impl Translator<'_> {
     fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
         if self.lenient {
-            self.warnings
-                .push(format!("{}: ignored: {message}", e.loc.short()));
+            self.warn(format!("{}: ignored: {message}", e.loc.short()));
             Ok(())
         } else {
             Err(e.loc.error(format!("{message}; --lenient ignores it")))
@@ -659,10 +680,23 @@ impl Translator<'_> {
     }
 
     fn note(&mut self, loc: &Loc, text: String) {
-        let line = format!("{}: {text}", loc.short());
-        if !self.warnings.contains(&line) {
+        self.warn(format!("{}: {text}", loc.short()));
+    }
+
+    fn warn(&mut self, line: String) {
+        if self.warnings.len() >= MAX_WARNINGS_LISTED {
+            if self.seen.insert(line) {
+                self.unlisted += 1;
+            }
+        } else if self.seen.insert(line.clone()) {
             self.warnings.push(line);
         }
+    }
+
+    /// Whether a warning given now would be listed: what is not listed need
+    /// not be worked out (a "did you mean" costs a search of every fio option).
+    fn would_list(&self) -> bool {
+        !self.lenient || self.warnings.len() < MAX_WARNINGS_LISTED
     }
 
     /// Applies one option to `j`, in file order, as fio does.
@@ -836,7 +870,7 @@ impl Translator<'_> {
                 let pd = per_dir(need()?, parse_distribution).map_err(|w| {
                     if w.starts_with("unsupported") {
                         let mut err = value_err(e, "");
-                        err.message = format!("{w} in {}={}", e.key, v.unwrap_or(""));
+                        err.message = format!("{w} in {}={}", e.key, clip(v.unwrap_or("")));
                         err
                     } else {
                         value_err(e, w)
@@ -908,9 +942,12 @@ impl Translator<'_> {
             k => {
                 let near = FIO_OPTIONS
                     .iter()
-                    .filter(|o| k.len() < 64 && edit_distance(o, k) <= 2)
+                    // Two edits change the length by two at most: skip the rest unmeasured.
+                    .filter(|o| self.would_list() && o.len().abs_diff(k.len()) <= 2)
+                    .filter(|o| edit_distance(o, k) <= 2)
                     .min_by_key(|o| edit_distance(o, k));
                 let hint = near.map(|n| format!("; did you mean '{n}'?")).unwrap_or_default();
+                let k = clip(k);
                 self.skip_or_fail(e, format!("unknown option '{k}': fio has no such option{hint}"))?;
             }
         }
@@ -1285,11 +1322,14 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
         sources,
         sections: Vec::new(),
         stack: vec![file.clone()],
+        budget: IncludeBudget::default(),
     };
     lexer.lex(text, path, false)?;
     let mut t = Translator {
         lenient,
         warnings: Vec::new(),
+        seen: Default::default(),
+        unlisted: 0,
         sources,
     };
     let _ = t.sources;
@@ -1331,15 +1371,23 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
         }
         groups.push(group);
     }
+    // Groups are numbered in order, so one pass counts their members.
+    let mut members = vec![0usize; group as usize + 1];
+    for g in &groups {
+        members[*g as usize] += 1;
+    }
     let planned = jobs
         .into_iter()
         .zip(&groups)
         .map(|((mut job, _), g)| {
-            let members = groups.iter().filter(|x| *x == g).count();
-            job.group = (members > 1).then_some(*g);
+            job.group = (members[*g as usize] > 1).then_some(*g);
             PlannedJob::plain(job)
         })
         .collect();
+    if t.unlisted > 0 {
+        t.warnings
+            .push(format!("{file}: {} more warnings not listed", t.unlisted));
+    }
     Ok(Plan {
         format: Format::Fio,
         jobs: planned,
@@ -1553,5 +1601,60 @@ mod tests {
             "{err}"
         );
         assert!(err.starts_with("dir/loop2.fio:1:1:"), "{err}");
+    }
+
+    #[test]
+    fn includes_are_bounded_in_count_and_size() {
+        // Level n includes level n+1 twice: 2^12 includes unbounded, each a new path.
+        let read_levels = |p: &Path| -> std::io::Result<String> {
+            let level: usize = p.to_str().unwrap()[1..].trim_end_matches(".fio").parse().unwrap();
+            Ok(match level {
+                12 => "direct=1\n".into(),
+                n => format!("include l{m}.fio\ninclude l{m}.fio\n", m = n + 1),
+            })
+        };
+        let read = |_: &Path| -> std::io::Result<String> { Ok("direct=1\n".repeat(200_000)) };
+        let env = |_: &str| None;
+        let levels = Sources {
+            read: &read_levels,
+            env: &env,
+        };
+        let err = parse("[a]\ninclude l0.fio\n", Path::new("m.fio"), false, &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("more than 64 includes"), "{err}");
+        let sources = Sources {
+            read: &read,
+            env: &env,
+        };
+        let err = parse("[a]\ninclude big.fio\n", Path::new("m.fio"), false, &sources)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "m.fio:2:1: included file big.fio is larger than 1m");
+    }
+
+    #[test]
+    fn lines_that_are_not_options_are_not_echoed() {
+        let err = parse(
+            "[a]\nroot:$y$SECRET:1:::\n",
+            Path::new("t.fio"),
+            true,
+            &Sources::none(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            !err.contains("SECRET") && err.starts_with("t.fio:2:1: malformed line"),
+            "{err}"
+        );
+        let long = "x".repeat(500);
+        let plan = parse(
+            &format!("[a]\n{long}=1\n"),
+            Path::new("t.fio"),
+            true,
+            &Sources::none(),
+        )
+        .unwrap();
+        assert!(plan.warnings[0].len() < 150, "{:?}", plan.warnings);
     }
 }

@@ -483,7 +483,10 @@ impl Job {
             "rate_iops" => self.rate_iops = Some(count(key, v, 1, u64::MAX)?),
             "fsync_every" => self.fsync_every = Some(count(key, v, 1, u64::MAX)?),
             "fill" => self.fill = parse_fill(key, v)?,
-            "label" => self.label = Some(v.to_string()),
+            "label" => {
+                let label = super::label::parse_label(v).map_err(|e| invalid(key, v, e.to_string()))?;
+                self.label = Some(label)
+            }
             "interval" => {
                 let d = duration(key, v)?;
                 if d < Duration::from_millis(10) {

@@ -212,10 +212,123 @@ pub fn detect(path: &Path, text: &str) -> Option<Format> {
     None
 }
 
+/// The most a job file named on the command line may hold. Job files are
+/// small; the bound keeps `kura run /dev/zero` from filling memory.
+pub const MAX_JOB_FILE_BYTES: usize = 16 << 20;
+/// The most one included file may hold.
+pub const MAX_INCLUDE_BYTES: usize = 1 << 20;
+/// The most includes one job file may pull in, counting repeats: two includes
+/// of a file that includes itself twice, nested, would otherwise fan out
+/// exponentially.
+pub const MAX_INCLUDES: usize = 64;
+/// The most bytes all includes of one job file may hold together.
+pub const MAX_INCLUDED_BYTES: usize = 16 << 20;
+/// Names quoted back in errors and warnings are cut to this many characters,
+/// so a file that is not a job file is never echoed at length.
+const MAX_QUOTED_CHARS: usize = 40;
+
+/// Reads a job file as UTF-8 text, at most `limit` bytes. With
+/// `regular_only` (includes, which the job file names and not the user) a
+/// device, FIFO or directory is refused after opening and before reading:
+/// opening with O_NONBLOCK keeps a FIFO without a writer from hanging the
+/// open, and the type is taken from the descriptor that is then read.
+pub fn read_job_file(path: &Path, limit: usize, regular_only: bool) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    if regular_only {
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = open.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if regular_only && !kind.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (an include must be a job file, not a device, FIFO or directory)",
+        ));
+    }
+    if kind.is_dir() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "is a directory, not a job file",
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "larger than {}, the most kura reads",
+                super::units::format_size(limit as u64)
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// What a job file's includes have used of their budget ([`MAX_INCLUDES`],
+/// [`MAX_INCLUDED_BYTES`]); a reader charges each include before lexing it.
+#[derive(Debug, Default)]
+pub struct IncludeBudget {
+    count: usize,
+    bytes: usize,
+}
+
+impl IncludeBudget {
+    /// Counts one more include before it is read.
+    pub fn open(&mut self, at: &Loc) -> Result<(), FormatError> {
+        self.count += 1;
+        if self.count > MAX_INCLUDES {
+            return Err(at.error(format!(
+                "more than {MAX_INCLUDES} includes in all (is a file included over and over?)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts an included file's text once read; `name` is the included file.
+    pub fn charge(&mut self, at: &Loc, name: &str, text: &str) -> Result<(), FormatError> {
+        if text.len() > MAX_INCLUDE_BYTES {
+            return Err(at.error(format!(
+                "included file {name} is larger than {}",
+                super::units::format_size(MAX_INCLUDE_BYTES as u64)
+            )));
+        }
+        self.bytes += text.len();
+        if self.bytes > MAX_INCLUDED_BYTES {
+            return Err(at.error(format!(
+                "includes hold more than {} in all",
+                super::units::format_size(MAX_INCLUDED_BYTES as u64)
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A name or value for an error or warning, cut to a few dozen characters
+/// and with control characters escaped: what is quoted may come from any file.
+pub fn clip(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if i == MAX_QUOTED_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Reads, detects and translates a job file.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Plan, LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+    let text = read_job_file(path, MAX_JOB_FILE_BYTES, false).map_err(|source| LoadError::Read {
         file: file.clone(),
         source,
     })?;
@@ -233,7 +346,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Plan, LoadError> {
             .into());
         }
     };
-    let read = |p: &Path| std::fs::read_to_string(p);
+    let read = |p: &Path| read_job_file(p, MAX_INCLUDE_BYTES, true);
     let env = |name: &str| std::env::var(name).ok();
     let sources = Sources {
         read: &read,

@@ -5,6 +5,7 @@ pub mod fio;
 mod fio_options;
 pub mod job;
 pub mod jobfile;
+pub mod label;
 pub mod presets;
 pub mod price;
 pub mod sweep;

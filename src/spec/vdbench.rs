@@ -13,7 +13,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw};
-use super::jobfile::{CurvePoint, Format, FormatError, Loc, Plan, PlannedJob, Sources, join_normalized};
+use super::jobfile::{
+    CurvePoint, Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
+};
 
 /// vdbench's curve points: percentages of the max run's rate.
 pub const CURVE_POINTS: [f64; 6] = [10.0, 50.0, 70.0, 80.0, 90.0, 100.0];
@@ -189,6 +191,7 @@ fn lex(
     file: &str,
     sources: &Sources,
     base: &Path,
+    budget: &mut IncludeBudget,
     nested: bool,
 ) -> Result<Vec<Logical>, FormatError> {
     let mut out = Vec::new();
@@ -213,9 +216,12 @@ fn lex(
             }
             let name = name.split_whitespace().next().unwrap_or("");
             let path = join_normalized(base.parent().unwrap_or(Path::new("")), name);
+            let key = path.display().to_string();
+            budget.open(&loc)?;
             let inc = (sources.read)(&path)
-                .map_err(|e| loc.error(format!("cannot read included file {}: {e}", path.display())))?;
-            out.extend(lex(&inc, &path.display().to_string(), sources, &path, true)?);
+                .map_err(|e| loc.error(format!("cannot read included file {key}: {e}")))?;
+            budget.charge(&loc, &key, &inc)?;
+            out.extend(lex(&inc, &key, sources, &path, budget, true)?);
             continue;
         }
         // vdbench ends a line at its first blank outside quotes; what follows is a comment.
@@ -297,9 +303,14 @@ fn split_params(line: &Logical, file: &str) -> Result<Vec<Param>, FormatError> {
         let piece = &line.text[start..i];
         if !piece.is_empty() {
             let Some((key, value)) = piece.split_once('=') else {
-                return Err(loc_at(start).error(format!("expected keyword=value, found '{piece}'")));
+                return Err(loc_at(start).error("expected keyword=value"));
             };
             let key = key.to_ascii_lowercase();
+            if !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(
+                    loc_at(start).error("expected keyword=value, where a keyword is letters, digits and _")
+                );
+            }
             if key.len() < 2 {
                 return Err(loc_at(start).error(format!(
                     "keyword '{key}' is too short (vdbench needs at least 2 characters)"
@@ -775,7 +786,7 @@ struct Parsed {
 }
 
 fn unknown(p: &Param, kind: &str) -> FormatError {
-    p.loc.error(format!("unknown {kind} keyword '{}'", p.key))
+    p.loc.error(format!("unknown {kind} keyword '{}'", clip(&p.key)))
 }
 
 fn unsupported(p: &Param, why: &str) -> FormatError {
@@ -1668,7 +1679,7 @@ impl Builder<'_> {
 /// Parses a vdbench parameter file; `path` names it in errors and anchors `include=`.
 pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatError> {
     let file = path.display().to_string();
-    let lines = lex(text, &file, sources, path, false)?;
+    let lines = lex(text, &file, sources, path, &mut IncludeBudget::default(), false)?;
     let entries = entries(&lines, &file)?;
     if entries.is_empty() {
         return Err(FormatError {

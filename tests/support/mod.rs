@@ -394,7 +394,7 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, host: Option<&str>) -
     }
 }
 
-/// HTTP/1.1 chunked transfer coding, as tiny_http sends large bodies.
+/// HTTP/1.1 chunked transfer coding, should a server send it.
 fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     loop {

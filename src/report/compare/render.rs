@@ -2,6 +2,7 @@
 //! row and target, machine units) and JSON. Only formatting happens here.
 
 use super::{By, Cell, Comparison, Metric, Noise, Row};
+use crate::report::escape::term;
 use crate::report::export::{Format, Grid, num};
 use crate::report::format::{latency, rate};
 use crate::report::to_json;
@@ -51,7 +52,7 @@ fn headline(c: &Comparison) -> String {
     format!(
         "kura compare · {} ({better}) · baseline {} · rows by {}",
         c.metric.title(),
-        c.targets[c.baseline].name,
+        term(&c.targets[c.baseline].name),
         by_title(c.by)
     )
 }
@@ -244,17 +245,17 @@ pub fn table(c: &Comparison) -> String {
     }
     for (section, rows) in sections(c) {
         if !section.is_empty() {
-            out.push_str(&format!("\n{section}\n"));
+            out.push_str(&format!("\n{}\n", term(&section)));
         }
         out.push_str(&rows_grid(c, &rows).to_table());
     }
     for w in &c.warnings {
-        out.push_str(&format!("warning: {w}\n"));
+        out.push_str(&format!("warning: {}\n", term(w)));
     }
     if !c.guidance.is_empty() {
         out.push_str("\nGuidance, from the measured rows above:\n");
         for g in &c.guidance {
-            out.push_str(&format!("  - {}\n", g.text));
+            out.push_str(&format!("  - {}\n", term(&g.text)));
         }
     }
     out.push('\n');

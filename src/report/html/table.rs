@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::report::export::csv_field;
 use crate::report::svg::esc;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -196,14 +197,6 @@ impl Table {
             "columns": self.exported_columns(),
             "rows": rows,
         })
-    }
-}
-
-fn csv_field(f: &str) -> String {
-    if f.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", f.replace('"', "\"\""))
-    } else {
-        f.to_string()
     }
 }
 

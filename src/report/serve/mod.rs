@@ -1,17 +1,19 @@
 //! `kura serve`: a small read-only web UI over the database, on loopback
-//! unless told otherwise. One thread answers requests in turn (a person
-//! clicking, not a load), and stops when the stop flag (Ctrl-C) is set.
+//! unless told otherwise. One thread polls every connection and answers
+//! requests in turn (`http`), with limits so that no client can stall the
+//! others, and stops when the stop flag (Ctrl-C) is set.
 
+pub mod http;
 pub mod pages;
 pub mod query;
 pub mod routes;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::atomic::AtomicBool;
 
 use thiserror::Error;
-use tiny_http::{Header, Response, Server};
+
+use http::{Limits, Response};
 
 use crate::store::Store;
 
@@ -87,10 +89,8 @@ pub fn listen_on(port: &str, listen: Option<&str>) -> Result<Listen, ServeError>
 
 /// A loopback server answers only requests that name a loopback host: a web
 /// page elsewhere that rebinds its own name to 127.0.0.1 cannot read the runs.
-pub fn host_allowed(host: Option<&str>) -> bool {
-    let Some(host) = host.map(str::trim) else {
-        return true;
-    };
+pub fn host_allowed(host: &str) -> bool {
+    let host = host.trim();
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split(']').next().unwrap_or("")
     } else {
@@ -99,8 +99,45 @@ pub fn host_allowed(host: Option<&str>) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("header names and values are ASCII")
+const SECURITY_HEADERS: [(&str, &str); 4] = [
+    ("Cache-Control", "no-store"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    (
+        "Content-Security-Policy",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
+    ),
+];
+
+/// The reply to one request, or the refusal of its Host.
+fn answer(store: &Store, listen: Listen, req: &http::Request) -> Response {
+    let refused = match req.host {
+        None => Some((400, "400 Bad Request: no Host header\n")),
+        Some(h) if !listen.explicit && !host_allowed(h) => Some((
+            403,
+            "403 Forbidden: this kura serves only requests addressed to a loopback host\n",
+        )),
+        Some(_) => None,
+    };
+    let mut response = match refused {
+        Some((status, text)) => Response::text(status, text),
+        None => {
+            let reply = routes::handle(store, req.method, req.target);
+            let mut headers = vec![("Content-Type", reply.content_type.to_string())];
+            if let Some(name) = reply.filename {
+                headers.push(("Content-Disposition", format!("attachment; filename=\"{name}\"")));
+            }
+            Response {
+                status: reply.status,
+                headers,
+                body: reply.body,
+            }
+        }
+    };
+    response
+        .headers
+        .extend(SECURITY_HEADERS.iter().map(|(n, v)| (*n, v.to_string())));
+    response
 }
 
 /// Serves until `stop` is set; `ready` gets the address actually bound (port 0 picks one).
@@ -110,54 +147,14 @@ pub fn serve(
     stop: &AtomicBool,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    let server = Server::http(listen.addr).map_err(|e| ServeError::Bind {
+    let listener = TcpListener::bind(listen.addr).map_err(|e| ServeError::Bind {
         addr: listen.addr,
         why: e.to_string(),
     })?;
-    let bound = server.server_addr().to_ip().unwrap_or(listen.addr);
-    ready(bound);
-    while !stop.load(Ordering::Relaxed) {
-        let request = match server.recv_timeout(Duration::from_millis(200)) {
-            Ok(Some(r)) => r,
-            Ok(None) => continue,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.into()),
-        };
-        let host = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Host"))
-            .map(|h| h.value.as_str().to_string());
-        let reply = if listen.explicit || host_allowed(host.as_deref()) {
-            routes::handle(store, request.method().as_str(), request.url())
-        } else {
-            routes::Reply {
-                status: 403,
-                content_type: "text/plain; charset=utf-8",
-                body: b"403 Forbidden: this kura serves only requests addressed to a loopback host\n"
-                    .to_vec(),
-                filename: None,
-            }
-        };
-        let mut response = Response::from_data(reply.body)
-            .with_status_code(reply.status)
-            .with_header(header("Content-Type", reply.content_type))
-            .with_header(header("Cache-Control", "no-store"))
-            .with_header(header("X-Content-Type-Options", "nosniff"))
-            .with_header(header("Referrer-Policy", "no-referrer"))
-            .with_header(header(
-                "Content-Security-Policy",
-                "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
-            ));
-        if let Some(name) = reply.filename {
-            response = response.with_header(header(
-                "Content-Disposition",
-                &format!("attachment; filename=\"{name}\""),
-            ));
-        }
-        // A client that went away is its own problem, not the server's.
-        let _ = request.respond(response);
-    }
+    ready(listener.local_addr()?);
+    http::run(&listener, &Limits::default(), stop, |req| {
+        answer(store, listen, req)
+    })?;
     Ok(())
 }
 
@@ -190,16 +187,10 @@ mod tests {
 
     #[test]
     fn hosts() {
-        for ok in [
-            None,
-            Some("127.0.0.1:8070"),
-            Some("localhost"),
-            Some("LOCALHOST:1"),
-            Some("[::1]:8070"),
-        ] {
+        for ok in ["127.0.0.1:8070", "localhost", "LOCALHOST:1", "[::1]:8070"] {
             assert!(host_allowed(ok), "{ok:?}");
         }
-        for no in [Some("evil.example:8070"), Some("10.1.2.3"), Some("")] {
+        for no in ["evil.example:8070", "10.1.2.3", ""] {
             assert!(!host_allowed(no), "{no:?}");
         }
     }

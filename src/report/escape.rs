@@ -1,0 +1,37 @@
+//! User-provided text on the terminal: labels, job names, target paths and
+//! imported names are shown with their control characters escaped, so that
+//! a label cannot move the cursor, overwrite a line or start a new one.
+
+use std::borrow::Cow;
+
+/// `text` with every control character (C0 such as ESC, CR and LF, DEL,
+/// C1) written as Rust writes it in a string literal: `\u{1b}`, `\r`, `\n`.
+pub fn term(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped_and_the_rest_kept() {
+        assert_eq!(term("Standard SSD µs"), "Standard SSD µs");
+        assert!(matches!(term("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            term("a\x1b[2Jb\rc\nd\u{9b}e\x7f"),
+            "a\\u{1b}[2Jb\\rc\\nd\\u{9b}e\\u{7f}"
+        );
+    }
+}
