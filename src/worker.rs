@@ -136,6 +136,7 @@ struct Worker<'p> {
     issued_measured: u64,
     bytes_issued_measured: u64,
     issued_since_think: u64,
+    /// Writes issued since the last fdatasync.
     writes_since_sync: u64,
     last_completion_ns: u64,
     measuring: bool,
@@ -259,6 +260,12 @@ impl<'p> Worker<'p> {
                 Err(()) => return,
             };
             if self.in_flight == 0 {
+                // Every write issued before the sync has completed and was counted.
+                if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
+                    self.writes_since_sync = 0;
+                    self.sync_data(engine);
+                    continue;
+                }
                 if self.stopping {
                     return;
                 }
@@ -288,12 +295,6 @@ impl<'p> Worker<'p> {
             let now = self.clock();
             self.advance(now);
             engine.reap(&mut |c| self.complete(c, now));
-            if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
-                self.writes_since_sync = 0;
-                if self.sync(engine).is_err() {
-                    return;
-                }
-            }
             self.check_stop();
         }
     }
@@ -313,6 +314,10 @@ impl<'p> Worker<'p> {
         if let Some(rate) = self.rate_per_ns
             && self.issued_total as f64 >= rate * self.now_ns as f64 + 1.0
         {
+            return false;
+        }
+        // An fsync is due: the writes in flight finish first (fio's fsync=N).
+        if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
             return false;
         }
         !(self.think_ns > 0 && self.issued_since_think >= self.think_every)
@@ -335,6 +340,7 @@ impl<'p> Worker<'p> {
         };
         self.in_flight += 1;
         self.issued_total += 1;
+        self.writes_since_sync += next.write as u64;
         self.issued_since_think += 1;
         if self.now_ns >= self.ramp_ns {
             self.issued_measured += 1;
@@ -486,9 +492,6 @@ impl<'p> Worker<'p> {
         let s = *s;
         self.free.push(c.slot);
         self.in_flight -= 1;
-        if s.write {
-            self.writes_since_sync += 1;
-        }
         if s.submit_ns < self.ramp_ns || past_deadline {
             return;
         }
@@ -517,32 +520,6 @@ impl<'p> Worker<'p> {
             self.interval.read_lat_ns += latency;
         }
         self.last_completion_ns = now;
-    }
-
-    /// Waits for every I/O in flight (recording each), then fdatasync.
-    fn sync<E: Engine>(&mut self, engine: &mut E) -> Result<(), ()> {
-        while self.in_flight > 0 {
-            // The rest of a short transfer goes out before the sync.
-            while let Some(slot) = self.pending.pop() {
-                match engine.queue(self.io(slot)) {
-                    Queued::Queued => self.in_engine += 1,
-                    Queued::Busy => {
-                        self.pending.push(slot);
-                        break;
-                    }
-                }
-            }
-            if self.in_engine == 0 {
-                self.out.fatal = Some("the engine refused an I/O with none in flight".to_string());
-                return Err(());
-            }
-            self.submit(engine, 1)?;
-            let now = self.clock();
-            self.advance(now);
-            engine.reap(&mut |c| self.complete(c, now));
-        }
-        self.sync_data(engine);
-        Ok(())
     }
 
     fn sync_data<E: Engine>(&mut self, engine: &mut E) {
