@@ -171,7 +171,11 @@ fn an_fsync_hands_back_the_completions_it_reaps() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let path = dir.path().join("sync.dat");
     std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
-    let file = std::fs::OpenOptions::new().read(true).write(true).open(&path).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
     let buffers = Buffers::new(2 * SLOTS as usize, BS as usize);
     let setup = EngineSetup {
         fd: file.as_raw_fd(),

@@ -38,13 +38,31 @@ fn fsync_every_8_at_qd_16_counts_every_write() {
         let v = run_json(
             &db,
             &[
-                "--target", target, "--size", "16m", "--rw", "write", "--bs", "4k", "--qd", "16",
-                "--io-count", "20000", "--buffered", "--fsync-every", "8", "--engine", engine,
+                "--target",
+                target,
+                "--size",
+                "16m",
+                "--rw",
+                "write",
+                "--bs",
+                "4k",
+                "--qd",
+                "16",
+                "--io-count",
+                "20000",
+                "--buffered",
+                "--fsync-every",
+                "8",
+                "--engine",
+                engine,
             ],
         );
         let job = &v["jobs"][0];
         assert_eq!(job["engine"], engine);
-        assert_eq!(job["write"]["ops"], 20000, "{engine}: every write completed is counted");
+        assert_eq!(
+            job["write"]["ops"], 20000,
+            "{engine}: every write completed is counted"
+        );
         assert_eq!(job["write"]["bytes"], 20000 * 4096);
         assert_eq!(job["syncs"], 20000 / 8, "{engine}: one fdatasync per 8 writes");
     }
@@ -56,16 +74,31 @@ fn buffered_jobs_run_on_the_sync_engine_unless_one_is_named() {
     let db = dir.path().join("k.db");
     let target = dir.path().join("f.dat");
     let target = target.to_str().unwrap();
-    let common = ["--target", target, "--size", "4m", "--rw", "randwrite", "--io-count", "200"];
+    let common = [
+        "--target",
+        target,
+        "--size",
+        "4m",
+        "--rw",
+        "randwrite",
+        "--io-count",
+        "200",
+    ];
     let v = run_json(&db, &[&common[..], &["--buffered", "--qd", "8"]].concat());
     let job = &v["jobs"][0];
     assert_eq!(job["engine"], "sync");
-    assert_eq!(job["job"]["engine"], "sync", "the stored job names the engine that ran");
+    assert_eq!(
+        job["job"]["engine"], "sync",
+        "the stored job names the engine that ran"
+    );
     assert_eq!(job["job"]["qd"], 1);
     let warnings = v["warnings"].to_string();
     assert!(warnings.contains("sync engine"), "{warnings}");
 
-    let v = run_json(&db, &[&common[..], &["--buffered", "--engine", "io_uring"]].concat());
+    let v = run_json(
+        &db,
+        &[&common[..], &["--buffered", "--engine", "io_uring"]].concat(),
+    );
     assert_eq!(v["jobs"][0]["engine"], "io_uring");
     let v = run_json(&db, &common);
     assert_eq!(v["jobs"][0]["engine"], "io_uring", "direct I/O keeps io_uring");
@@ -105,7 +138,9 @@ fn written_with_seed(dir: &Path, name: &str, seed: Option<&str>) -> (Vec<u8>, u6
         args.extend(["--seed", seed]);
     }
     let v = run_json(&db, &args);
-    let stored = v["jobs"][0]["job"]["seed"].as_u64().expect("the resolved job stores its seed");
+    let stored = v["jobs"][0]["job"]["seed"]
+        .as_u64()
+        .expect("the resolved job stores its seed");
     (std::fs::read(&target).unwrap(), stored)
 }
 
@@ -172,10 +207,17 @@ fn an_io_finishing_after_the_deadline_does_not_stretch_the_measured_time() {
     let v = common::json(&out.stdout);
     let job = &v["jobs"][0];
     let runtime_ns = 1_000_000_000u64;
-    assert_eq!(job["elapsed_ns"].as_u64(), Some(runtime_ns), "measured time is the runtime");
+    assert_eq!(
+        job["elapsed_ns"].as_u64(),
+        Some(runtime_ns),
+        "measured time is the runtime"
+    );
     let ops = job["read"]["ops"].as_u64().unwrap();
     let iops = job["read"]["iops"].as_f64().unwrap();
-    assert!((iops - ops as f64).abs() < 1e-6, "rates are over the runtime: {iops} for {ops} ops");
+    assert!(
+        (iops - ops as f64).abs() < 1e-6,
+        "rates are over the runtime: {iops} for {ops} ops"
+    );
     assert!(job["read"]["lat_ns"]["max"].as_u64().unwrap() <= runtime_ns);
 }
 
@@ -211,10 +253,18 @@ fn ctrl_c_ends_a_think_time_and_keeps_the_run() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = common::json(&out.stdout);
     assert_eq!(v["incomplete"], true);
-    assert_eq!(v["jobs"][0]["read"]["ops"], 1, "the one I/O before the pause is kept");
+    assert_eq!(
+        v["jobs"][0]["read"]["ops"], 1,
+        "the one I/O before the pause is kept"
+    );
     let stored = common::json(
         &common::kura(&db)
             .args(["--json", "show", "latest"])

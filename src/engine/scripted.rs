@@ -105,11 +105,7 @@ impl ScriptedEngine {
                 Step::Full { after } | Step::Short { after, .. } | Step::Fail { after, .. } => after,
                 Step::Busy | Step::SubmitError(_) => unreachable!("never queued"),
             };
-            self.flying.push(Flying {
-                io,
-                step,
-                ticks_left,
-            });
+            self.flying.push(Flying { io, step, ticks_left });
         }
         FAKE_NS.with(|c| c.set(c.get().map(|t| t + self.tick_ns)));
         let mut i = 0;

@@ -53,15 +53,24 @@ fn run(job: Job, engine: &mut ScriptedEngine) -> (WorkerOutput, Vec<IntervalSamp
 fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
     use Step::*;
     let script = vec![
-        Full { after: 3 },                                 // I/O 0: completes late, after I/O 1 and 2
-        Busy,                                              // I/O 1 is refused once...
-        Short { bytes: 1000, after: 0 },                   // ...then moves 1000 of 4096 bytes
-        Fail { errno: libc::EIO, after: 1 },               // I/O 2 fails
-        SubmitError(libc::EAGAIN),                         // the submit carrying I/O 3 is refused once
-        Full { after: 0 },                                 // I/O 3
-        Short { bytes: 96, after: 0 },                     // the rest of I/O 1, short again
-        Fail { errno: libc::ENOSPC, after: 0 },            // I/O 4
-        Short { bytes: 0, after: 0 },                      // I/O 5 moves nothing
+        Full { after: 3 }, // I/O 0: completes late, after I/O 1 and 2
+        Busy,              // I/O 1 is refused once...
+        Short {
+            bytes: 1000,
+            after: 0,
+        }, // ...then moves 1000 of 4096 bytes
+        Fail {
+            errno: libc::EIO,
+            after: 1,
+        }, // I/O 2 fails
+        SubmitError(libc::EAGAIN), // the submit carrying I/O 3 is refused once
+        Full { after: 0 }, // I/O 3
+        Short { bytes: 96, after: 0 }, // the rest of I/O 1, short again
+        Fail {
+            errno: libc::ENOSPC,
+            after: 0,
+        }, // I/O 4
+        Short { bytes: 0, after: 0 }, // I/O 5 moves nothing
     ];
     let mut engine = ScriptedEngine::new(script).fake_clock(MS);
     let n = 40u64;
@@ -73,7 +82,11 @@ fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
     let w = &out.write;
     assert_eq!(w.errors, 3, "EIO, ENOSPC and a transfer that moved nothing");
     assert_eq!(w.ops, n - 3, "every other I/O completes once");
-    assert_eq!(w.bytes, (n - 3) * BS as u64, "short I/Os count their whole length once");
+    assert_eq!(
+        w.bytes,
+        (n - 3) * BS as u64,
+        "short I/Os count their whole length once"
+    );
     assert_eq!(w.hist.len(), w.ops, "one latency per counted I/O");
     assert_eq!(w.short, 2);
     assert_eq!(out.read.ops + out.read.errors, 0);
@@ -81,10 +94,21 @@ fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
 
     // Busy and SubmitError take no I/O, so the k-th completing step belongs to log[k].
     let log = &engine.log;
-    assert_eq!(log.len() as u64, n + 2, "two remainders were resubmitted: {log:?}");
-    let failures: Vec<(i32, u64)> = w.error_samples.iter().map(|e| (e.errno, e.offset_bytes)).collect();
     assert_eq!(
-        failures.iter().copied().collect::<std::collections::BTreeSet<_>>(),
+        log.len() as u64,
+        n + 2,
+        "two remainders were resubmitted: {log:?}"
+    );
+    let failures: Vec<(i32, u64)> = w
+        .error_samples
+        .iter()
+        .map(|e| (e.errno, e.offset_bytes))
+        .collect();
+    assert_eq!(
+        failures
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>(),
         [
             (libc::EIO, log[2].offset),
             (libc::ENOSPC, log[5].offset),
@@ -94,7 +118,11 @@ fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
         "{log:?}"
     );
     // The rest of a short I/O goes out from where it stopped, in the same buffer.
-    let remainders: Vec<_> = log.iter().enumerate().filter(|(_, io)| io.buf_offset > 0).collect();
+    let remainders: Vec<_> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, io)| io.buf_offset > 0)
+        .collect();
     assert_eq!(remainders.len(), 2);
     for (k, rest) in remainders {
         let first = log[..k]
@@ -106,7 +134,12 @@ fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
         assert!(moved > 0 && moved < first.len);
         assert_eq!(
             (rest.offset, rest.len, rest.buf_index, rest.write),
-            (first.offset + moved as u64, first.len - moved, first.buf_index, first.write)
+            (
+                first.offset + moved as u64,
+                first.len - moved,
+                first.buf_index,
+                first.write
+            )
         );
     }
     // Each I/O is charged for the scripted ticks it was out, from its first submission.
@@ -115,7 +148,11 @@ fn out_of_order_short_failed_and_busy_completions_are_each_counted_once() {
         "an I/O completing inside its own submit call took one tick: {}",
         w.hist.min()
     );
-    assert!(w.hist.max() >= 4 * MS, "the late I/O was out four ticks: {}", w.hist.max());
+    assert!(
+        w.hist.max() >= 4 * MS,
+        "the late I/O was out four ticks: {}",
+        w.hist.max()
+    );
     // The series holds the same I/Os.
     let series_ops: u64 = samples.iter().map(|s| s.write_ops).sum();
     assert_eq!(series_ops, w.ops);
@@ -127,13 +164,22 @@ fn completions_reaped_around_an_fsync_are_counted() {
     let script = (0..400).map(|k| Step::Full { after: k % 5 }).collect();
     let mut engine = ScriptedEngine::new(script);
     let (out, _) = run(
-        job(&[("rw", "write"), ("qd", "16"), ("io_count", "2000"), ("fsync_every", "8")]),
+        job(&[
+            ("rw", "write"),
+            ("qd", "16"),
+            ("io_count", "2000"),
+            ("fsync_every", "8"),
+        ]),
         &mut engine,
     );
     assert_eq!(out.fatal, None);
     assert_eq!(out.write.ops, 2000);
     assert_eq!(engine.reaped.len(), 2000);
-    assert_eq!(out.syncs, 2000 / 8, "one fdatasync after every 8 writes issued, as fio's fsync=8");
+    assert_eq!(
+        out.syncs,
+        2000 / 8,
+        "one fdatasync after every 8 writes issued, as fio's fsync=8"
+    );
     assert_eq!(engine.syncs, 250);
 }
 
@@ -142,7 +188,11 @@ fn an_io_finishing_after_the_deadline_is_not_counted_and_time_stops_at_the_runti
     // Each I/O takes 30 ms: the fourth is in flight when the 100 ms deadline passes.
     let mut engine = ScriptedEngine::new(vec![]).fake_clock(30 * MS);
     let (out, samples) = run(job(&[("rw", "randread"), ("runtime", "100ms")]), &mut engine);
-    assert_eq!(out.measured_ns, 100 * MS, "elapsed is the runtime, not the straggler's end");
+    assert_eq!(
+        out.measured_ns,
+        100 * MS,
+        "elapsed is the runtime, not the straggler's end"
+    );
     assert_eq!(engine.reaped.len(), 4);
     assert_eq!(out.read.ops, 3, "the I/O that ended at 120 ms is not counted");
     let series_ops: u64 = samples.iter().map(|s| s.read_ops).sum();
@@ -169,14 +219,21 @@ fn submit_times_are_read_per_submit_call_not_borrowed() {
         h.min(),
         h.max()
     );
-    assert!(h.max() >= 2 * MS && h.max() < 3 * MS + MS / 100, "the delayed I/O: {}", h.max());
+    assert!(
+        h.max() >= 2 * MS && h.max() < 3 * MS + MS / 100,
+        "the delayed I/O: {}",
+        h.max()
+    );
 }
 
 #[test]
 fn buffered_qd1_on_an_inline_engine_is_timed_per_io() {
     // The sync engine's shape: one in flight, each completing inside its submit call.
     let mut engine = ScriptedEngine::new(vec![]).fake_clock(MS);
-    let (out, _) = run(job(&[("rw", "write"), ("io_count", "10"), ("buffered", "true")]), &mut engine);
+    let (out, _) = run(
+        job(&[("rw", "write"), ("io_count", "10"), ("buffered", "true")]),
+        &mut engine,
+    );
     assert_eq!(out.write.ops, 10);
     assert_eq!(out.write.hist.count_between(MS, MS), 10);
     assert_eq!(out.measured_ns, 10 * MS);
@@ -186,7 +243,11 @@ fn buffered_qd1_on_an_inline_engine_is_timed_per_io() {
 fn an_engine_that_stays_busy_with_nothing_in_flight_ends_the_worker() {
     let mut engine = ScriptedEngine::new(vec![Step::Busy; 10]);
     let (out, _) = run(job(&[("io_count", "5")]), &mut engine);
-    assert!(out.fatal.as_deref().unwrap_or("").contains("refused"), "{:?}", out.fatal);
+    assert!(
+        out.fatal.as_deref().unwrap_or("").contains("refused"),
+        "{:?}",
+        out.fatal
+    );
 }
 
 #[test]
