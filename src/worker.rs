@@ -289,12 +289,23 @@ impl<'p> Worker<'p> {
                 self.out.fatal = Some("the engine refused an I/O with none in flight".to_string());
                 return;
             }
-            if self.submit(engine, 1).is_err() {
-                return;
+            // Slots freed while filling (completions reaped after each submit) are
+            // refilled at once: waiting for yet another completion would leave them idle.
+            let queue_full = self.pending.is_empty() && !self.may_issue();
+            if queue_full {
+                if self.submit(engine, 1).is_err() {
+                    return;
+                }
+                let now = self.clock();
+                self.advance(now);
+                engine.reap(&mut |c| self.complete(c, now));
+            } else {
+                if self.submit(engine, 0).is_err() {
+                    return;
+                }
+                self.reap_ready(engine);
+                self.clock();
             }
-            let now = self.clock();
-            self.advance(now);
-            engine.reap(&mut |c| self.complete(c, now));
             self.check_stop();
         }
     }
