@@ -104,7 +104,7 @@ pub struct JobFlags {
     /// Buffered runs: keep the target's cached pages instead of dropping them first
     #[arg(long = "keep-cache", alias = "keep_cache")]
     pub keep_cache: bool,
-    /// io_uring, sync or null [default: io_uring]
+    /// io_uring, sync, null or auto [default: auto: io_uring for direct I/O, sync (pread/pwrite) for buffered]
     #[arg(long)]
     pub engine: Option<String>,
     /// uniform, zipf:THETA, pareto:H, hotspot:PCT_IO/PCT_SPACE [default: uniform]
@@ -125,6 +125,9 @@ pub struct JobFlags {
     /// Job name [default: job]
     #[arg(long)]
     pub name: Option<String>,
+    /// Seed of offsets, block sizes, mix and data; the same seed repeats them [default: from the clock, stored with the run]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
 }
 
 impl JobFlags {
@@ -150,6 +153,7 @@ impl JobFlags {
             ("fsync_every", &self.fsync_every),
             ("fill", &self.fill),
             ("interval", &self.interval),
+            ("seed", &self.seed),
         ];
         let mut out: Vec<(&'static str, String)> = text
             .into_iter()
@@ -238,8 +242,8 @@ pub struct MarkArgs {
     /// mbps (MB/s), iops or us (mean latency)
     #[arg(long, default_value = "mbps")]
     pub unit: String,
-    /// Engine: io_uring, sync or null
-    #[arg(long, default_value = "io_uring")]
+    /// Engine: io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)
+    #[arg(long, default_value = "auto")]
     pub engine: String,
     #[command(flatten)]
     pub common: RunCommon,
@@ -400,8 +404,8 @@ pub struct SweepArgs {
     /// Measuring time of each point
     #[arg(long, default_value = "5s")]
     pub runtime: String,
-    /// io_uring, sync or null
-    #[arg(long, default_value = "io_uring")]
+    /// io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)
+    #[arg(long, default_value = "auto")]
     pub engine: String,
     #[command(flatten)]
     pub suite: SuiteCommon,

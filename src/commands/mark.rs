@@ -93,9 +93,10 @@ pub fn print(ctx: &Ctx, run: &RunResult, unit: MarkUnit) -> Result<i32> {
         .map(|j| crate::report::format::bytes_human(j.target.size_bytes))
         .unwrap_or_default();
     out.push_str(&format!(
-        "kura mark {id} · {} · {} on {target} ({size})",
+        "kura mark {id} · {} · {} on {target} ({size}) · engine {}",
         crate::report::format::utc(run.started_unix_s),
         run.suite.as_deref().unwrap_or("mark"),
+        run.jobs.first().map(|j| j.engine.as_str()).unwrap_or_default(),
     ));
     if let Some(label) = &run.label {
         out.push_str(&format!(" · label \"{label}\""));

@@ -103,7 +103,7 @@ pub fn print_tiobench(ctx: &Ctx, run: &RunResult) -> Result<i32> {
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura tiobench run {} · {} · {} threads x {} file, {} blocks, {}\n",
+        "kura tiobench run {} · {} · {} threads x {} file, {} blocks, {}, engine {}\n",
         run.id.unwrap_or(0),
         format::utc(run.started_unix_s),
         first.map(|j| j.job.threads).unwrap_or(0),
@@ -116,6 +116,7 @@ pub fn print_tiobench(ctx: &Ctx, run: &RunResult) -> Result<i32> {
         } else {
             "buffered"
         },
+        first.map(|j| j.engine.as_str()).unwrap_or_default(),
     );
     if run.incomplete {
         out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");

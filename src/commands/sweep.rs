@@ -74,14 +74,15 @@ pub fn print(ctx: &Ctx, run: &RunResult) -> Result<i32> {
         format::utc(run.started_unix_s),
         first
             .map(|j| format!(
-                "{} qd{} x{}",
+                "{} qd{} x{} {}",
                 if j.job.rw.is_random() {
                     "random"
                 } else {
                     "sequential"
                 },
                 j.job.qd,
-                j.job.threads
+                j.job.threads,
+                j.engine
             ))
             .unwrap_or_default(),
         first.map(|j| j.target.path.clone()).unwrap_or_default(),

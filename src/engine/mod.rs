@@ -3,6 +3,8 @@
 //! Engines know nothing of jobs, statistics or output.
 
 mod null;
+#[cfg(test)]
+pub mod scripted;
 mod sync;
 mod uring;
 
@@ -20,6 +22,9 @@ pub struct Io {
     pub slot: u32,
     /// Which of the worker's buffers holds the data.
     pub buf_index: u32,
+    /// Where in that buffer the data starts: 0, or the bytes already moved when
+    /// the rest of a short transfer is resubmitted.
+    pub buf_offset: u32,
     pub offset: u64,
     pub len: u32,
     pub write: bool,
@@ -90,22 +95,53 @@ pub struct Completion {
     pub result: i32,
 }
 
-/// The engine protocol, after fio's `queue` / `commit` / `getevents`.
+/// What `queue` did with an I/O (fio's `FIO_Q_QUEUED` / `FIO_Q_BUSY`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Queued {
+    /// Taken: it goes out with the next submit.
+    Queued,
+    /// Not taken: reap completions, then offer the same I/O again.
+    Busy,
+}
+
+/// What an engine can and cannot do, after fio's engine flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Every I/O finishes inside the call that submits it, so only one can be
+    /// in flight (fio's `FIO_SYNCIO`).
+    pub completes_inline: bool,
+    /// The kernel uses buffers registered once, instead of pinning each I/O's buffer.
+    pub fixed_buffers: bool,
+}
+
+/// The engine protocol, after fio's `queue` / `commit` / `getevents`. The
+/// caller timestamps: engines never read the clock.
 pub trait Engine {
-    /// Adds one I/O to the next submission. The caller keeps at most
-    /// `queue_depth` I/Os in flight and does not touch the slot's buffer
-    /// until its completion has been reaped.
-    fn queue(&mut self, io: Io);
+    fn caps(&self) -> Caps;
+    /// Adds one I/O to the next submission, or answers `Busy` and keeps
+    /// nothing of it. The caller keeps at most `queue_depth` I/Os in flight
+    /// and does not touch the slot's buffer until its completion was reaped.
+    fn queue(&mut self, io: Io) -> Queued;
     /// Submits what was queued and waits until at least `min` I/Os completed.
+    /// EAGAIN and EBUSY mean "reap completions, then call again".
     fn submit_and_wait(&mut self, min: usize) -> io::Result<()>;
     /// Submits what was queued without waiting.
     fn submit(&mut self) -> io::Result<()> {
         self.submit_and_wait(0)
     }
+    /// True when `reap` would hand over at least one completion now.
+    fn has_completions(&mut self) -> bool;
     /// Hands every completion available now to `on_complete`.
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion));
-    /// Flushes written data to stable storage (fdatasync).
-    fn sync_data(&mut self) -> io::Result<()>;
+    /// Flushes written data to stable storage (fdatasync). Completions of
+    /// I/Os that finish meanwhile go to `on_complete`, never lost.
+    fn sync_data(&mut self, on_complete: &mut impl FnMut(Completion)) -> io::Result<()>;
+}
+
+/// True for the submit errors that mean "the kernel is short of room: reap, then retry".
+pub fn is_busy(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EAGAIN) | Some(libc::EBUSY))
 }
 
 /// The file descriptor and buffers an engine works on.

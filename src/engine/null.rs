@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::{Completion, Engine, Io};
+use super::{Caps, Completion, Engine, Io, Queued};
 
 pub struct NullEngine {
     done: Vec<Completion>,
@@ -18,15 +18,27 @@ impl NullEngine {
 }
 
 impl Engine for NullEngine {
+    fn caps(&self) -> Caps {
+        Caps {
+            completes_inline: false,
+            fixed_buffers: false,
+        }
+    }
     #[inline]
-    fn queue(&mut self, io: Io) {
+    fn queue(&mut self, io: Io) -> Queued {
+        // Capacity is the queue depth and the caller keeps within it: this never reallocates.
         self.done.push(Completion {
             slot: io.slot,
             result: io.len as i32,
         });
+        Queued::Queued
     }
     fn submit_and_wait(&mut self, _min: usize) -> io::Result<()> {
         Ok(())
+    }
+    #[inline]
+    fn has_completions(&mut self) -> bool {
+        !self.done.is_empty()
     }
     #[inline]
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
@@ -34,7 +46,8 @@ impl Engine for NullEngine {
             on_complete(c);
         }
     }
-    fn sync_data(&mut self) -> io::Result<()> {
+    fn sync_data(&mut self, on_complete: &mut impl FnMut(Completion)) -> io::Result<()> {
+        self.reap(on_complete);
         Ok(())
     }
 }

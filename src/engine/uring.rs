@@ -6,7 +6,7 @@ use std::io;
 
 use io_uring::{IoUring, opcode, squeue, types};
 
-use super::{Completion, Engine, EngineSetup, Io};
+use super::{Caps, Completion, Engine, EngineSetup, Io, Queued};
 
 /// io_uring_enter's flag to reap completions (and run deferred task work).
 const IORING_ENTER_GETEVENTS: u32 = 1;
@@ -17,6 +17,7 @@ const SYNC_TAG: u64 = u64::MAX;
 pub struct UringEngine {
     ring: IoUring,
     bufs: Vec<*mut u8>,
+    stride: usize,
     fixed_buffers: bool,
     queued: usize,
     sync_result: Option<i32>,
@@ -68,6 +69,7 @@ impl UringEngine {
         Ok(UringEngine {
             ring,
             bufs,
+            stride: setup.buffers.stride,
             fixed_buffers,
             queued: 0,
             sync_result: None,
@@ -76,7 +78,12 @@ impl UringEngine {
 
     fn entry(&self, io: Io) -> squeue::Entry {
         let fd = types::Fixed(0);
-        let buf = self.bufs[io.buf_index as usize];
+        assert!(
+            io.buf_offset as usize + io.len as usize <= self.stride,
+            "I/O larger than its buffer"
+        );
+        // SAFETY: the range [buf_offset, buf_offset + len) lies inside the slot (checked above).
+        let buf = unsafe { self.bufs[io.buf_index as usize].add(io.buf_offset as usize) };
         let sqe = match (io.write, self.fixed_buffers) {
             (false, true) => opcode::ReadFixed::new(fd, buf, io.len, io.buf_index as u16)
                 .offset(io.offset)
@@ -92,14 +99,26 @@ impl UringEngine {
 }
 
 impl Engine for UringEngine {
+    fn caps(&self) -> Caps {
+        Caps {
+            completes_inline: false,
+            fixed_buffers: self.fixed_buffers,
+        }
+    }
+
     #[inline]
-    fn queue(&mut self, io: Io) {
+    fn queue(&mut self, io: Io) -> Queued {
         let sqe = self.entry(io);
         // SAFETY: the buffer of this slot stays valid and untouched until the
-        // completion is reaped, and the ring has an entry per slot (entries >= qd).
-        let pushed = unsafe { self.ring.submission().push(&sqe) };
-        debug_assert!(pushed.is_ok(), "more I/Os queued than the ring holds");
-        self.queued += 1;
+        // completion is reaped (the worker's promise in `Engine::queue`).
+        match unsafe { self.ring.submission().push(&sqe) } {
+            Ok(()) => {
+                self.queued += 1;
+                Queued::Queued
+            }
+            // A full submission ring: the worker submits and reaps, then offers it again.
+            Err(_) => Queued::Busy,
+        }
     }
 
     #[inline]
@@ -138,6 +157,11 @@ impl Engine for UringEngine {
     }
 
     #[inline]
+    fn has_completions(&mut self) -> bool {
+        !self.ring.completion().is_empty()
+    }
+
+    #[inline]
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
         let mut sync_result = None;
         for cqe in self.ring.completion() {
@@ -155,18 +179,23 @@ impl Engine for UringEngine {
         }
     }
 
-    fn sync_data(&mut self) -> io::Result<()> {
+    fn sync_data(&mut self, on_complete: &mut impl FnMut(Completion)) -> io::Result<()> {
         let sqe = opcode::Fsync::new(types::Fixed(0))
             .flags(types::FsyncFlags::DATASYNC)
             .build()
             .user_data(SYNC_TAG);
         // SAFETY: an fsync references no buffer.
-        unsafe { self.ring.submission().push(&sqe) }.map_err(|_| io::Error::other("io_uring queue full"))?;
+        while unsafe { self.ring.submission().push(&sqe) }.is_err() {
+            // The ring is full of queued I/Os: send them first.
+            self.submit()?;
+            self.reap(on_complete);
+        }
+        self.queued += 1;
         self.sync_result = None;
         while self.sync_result.is_none() {
             self.submit_and_wait(1)?;
-            // The worker drains in-flight I/O before syncing, so only the fsync completes here.
-            self.reap(&mut |_| {});
+            // I/Os still in flight complete here too; they belong to the caller.
+            self.reap(on_complete);
         }
         match self.sync_result.take() {
             Some(r) if r < 0 => Err(io::Error::from_raw_os_error(-r)),

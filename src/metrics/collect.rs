@@ -18,6 +18,8 @@ pub struct DirCollector {
     pub bytes: u64,
     pub errors: u64,
     pub error_samples: Vec<IoErrorSample>,
+    /// Transfers that moved less than asked; the rest was resubmitted (fio's rule).
+    pub short: u64,
 }
 
 impl Default for DirCollector {
@@ -28,6 +30,7 @@ impl Default for DirCollector {
             bytes: 0,
             errors: 0,
             error_samples: Vec::new(),
+            short: 0,
         }
     }
 }
@@ -56,6 +59,7 @@ impl DirCollector {
         self.ops += other.ops;
         self.bytes += other.bytes;
         self.errors += other.errors;
+        self.short += other.short;
         // Both histograms have the same bounds, so adding cannot fail.
         let _ = self.hist.add(&other.hist);
         for s in &other.error_samples {

@@ -74,7 +74,7 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
             stop_text(j),
             format_duration(j.ramp),
             rate,
-            j.engine.name().to_string(),
+            j.engine.for_io(j.direct).name().to_string(),
             if j.direct { "yes" } else { "no" }.to_string(),
             j.target
                 .as_ref()

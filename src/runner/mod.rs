@@ -104,6 +104,12 @@ pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
     {
         job.runtime = Some(DEFAULT_RUNTIME);
     }
+    let named = job.engine;
+    job.engine = named.for_io(job.direct);
+    // Picked here, not in the worker, so the stored job repeats exactly.
+    if job.seed.is_none() {
+        job.seed = Some(clock_seed());
+    }
     // Probed once per process: the answer does not change between jobs.
     static IO_URING: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     if job.engine == EngineKind::IoUring
@@ -115,6 +121,16 @@ pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
         );
         job.engine = EngineKind::Sync;
     }
+    if job.engine == EngineKind::Sync && job.qd > 1 && named == EngineKind::Auto && !job.direct {
+        push_once(
+            warnings,
+            format!(
+                "{}: buffered I/O runs on the sync engine (pread/pwrite, what applications calling write() see), one I/O in flight per thread; qd {} ran as qd 1 (--engine io_uring queues buffered I/O, which the kernel hands to worker threads)",
+                job.name, job.qd
+            ),
+        );
+        job.qd = 1;
+    }
     if job.engine == EngineKind::Sync && job.qd > 1 {
         warnings.push(format!(
             "{}: the sync engine keeps one I/O in flight per thread; qd {} ran as qd 1",
@@ -123,6 +139,15 @@ pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
         job.qd = 1;
     }
     job
+}
+
+/// A seed for a job that named none: differs between runs, and is stored.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    0x6b75_7261 ^ nanos ^ ((std::process::id() as u64) << 32)
 }
 
 fn null_target(job: &Job) -> PreparedTarget {
@@ -183,6 +208,7 @@ fn worker_thread(plan: WorkerPlan, target: &PreparedTarget, engine: EngineKind) 
     match engine {
         EngineKind::Null => go(plan, NullEngine::new(job.qd)),
         EngineKind::Sync => go(plan, SyncEngine::new(&setup)),
+        EngineKind::Auto => unreachable!("resolve() picks the engine"),
         EngineKind::IoUring => match UringEngine::new(&setup) {
             Ok(e) => go(plan, e),
             Err(e) => WorkerOutput {
@@ -425,7 +451,7 @@ fn measure(
                     thread,
                     span_start: prepared.span_start,
                     span_bytes: prepared.span_bytes,
-                    seed: 0x6b75_7261 ^ start.elapsed().as_nanos() as u64,
+                    seed: job.seed.unwrap_or(0),
                     start,
                     ramp: job.ramp,
                     runtime: job.runtime,
@@ -492,6 +518,14 @@ fn measure(
             warnings.push(format!(
                 "{}: {} {name} errors; first: {} at offset {}",
                 job.name, d.errors, d.error_samples[0].message, d.error_samples[0].offset_bytes
+            ));
+        }
+    }
+    for (name, d) in [("read", &read), ("write", &write)] {
+        if d.short > 0 {
+            warnings.push(format!(
+                "{}: {} short {name}s; the rest of each was resubmitted and the I/O counted once, as fio does",
+                job.name, d.short
             ));
         }
     }

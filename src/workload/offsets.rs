@@ -261,6 +261,26 @@ mod tests {
     }
 
     #[test]
+    fn the_same_seed_gives_the_same_ios() {
+        let j = job(&[
+            ("rw", "randrw"),
+            ("bs", "4k/50:64k/50"),
+            ("distribution", "zipf:1.2"),
+        ]);
+        let ios = |seed: u64, thread: u32| {
+            let mut g = Generator::new(&j, 0, 1 << 30, seed, thread);
+            (0..1000).map(|_| g.next_io()).collect::<Vec<_>>()
+        };
+        assert_eq!(ios(42, 0), ios(42, 0));
+        assert_ne!(ios(42, 0), ios(43, 0));
+        assert_ne!(
+            ios(42, 0),
+            ios(42, 1),
+            "threads of one job do not repeat each other"
+        );
+    }
+
+    #[test]
     fn sequential_covers_the_span_in_order() {
         let j = job(&[("rw", "read"), ("bs", "4k")]);
         let mut g = Generator::new(&j, 0, 64 << 10, 1, 0);
