@@ -5,5 +5,6 @@ pub mod collect;
 pub mod histogram;
 pub mod repeats;
 pub mod result;
+pub mod sink;
 
 pub use result::*;

@@ -16,12 +16,13 @@ use thiserror::Error;
 
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
-use crate::metrics::{IntervalPoint, JobResult, RunResult, TargetFacts, TargetKind};
+use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
 
+pub use crate::metrics::sink::{NoSink, RunSink};
 pub use plan::run_plan;
 pub use progress::Progress;
 
@@ -55,30 +56,10 @@ fn pause(total: Duration, stop: &StopFlag) {
     }
 }
 
-/// Where each job's result goes the moment it finishes, so that a run that
-/// dies later keeps it (the store implements it; the runner knows no store).
-pub trait RunSink {
-    /// A job starts measuring on its prepared target: `skeleton` has the
-    /// job, its test, target and engine, and no numbers yet.
-    fn job_started(&mut self, _skeleton: &JobResult) {}
-    /// One period of the running job's series, once every thread has moved
-    /// past it (the last, partial period arrives only with `job_done`).
-    fn interval(&mut self, _point: &IntervalPoint) {}
-    /// A finished job, in the order of the run's jobs.
-    fn job_done(&mut self, job: &JobResult);
-}
-
 /// The sink a job measured on its own reports to, and the suite test it belongs to.
 pub struct Live<'a> {
     pub sink: &'a mut dyn RunSink,
     pub test: Option<&'a str>,
-}
-
-/// For runs kept only in memory (tests, tools).
-pub struct NoSink;
-
-impl RunSink for NoSink {
-    fn job_done(&mut self, _job: &JobResult) {}
 }
 
 /// Set by Ctrl-C; workers poll it once per loop turn.
