@@ -115,10 +115,15 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
     );
     for (job, counted) in jobs[6..]
         .iter()
-        .zip(["write", "read", "write", "write", "read", "write"])
+        .zip(["create", "stat", "delete", "create", "stat", "delete"])
     {
-        assert_eq!(job[counted]["ops"], 1024, "{}", job["test"]);
+        assert_eq!(job["operations"][counted]["ops"], 1024, "{}", job["test"]);
+        assert!(job["read"].is_null() && job["write"].is_null(), "{job}");
+        assert_eq!(job["job"]["workload"]["bonnie"]["test"], job["test"]);
+        assert_eq!(job["job"]["workload"]["bonnie"]["files"], 1024);
     }
+    assert_eq!(seeks["job"]["workload"]["bonnie"]["seekers"], 5);
+    assert_eq!(seeks["job"]["workload"]["bonnie"]["repetition"], 1);
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 12);
     for r in rows {
@@ -376,7 +381,12 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
     assert!(!jobs.is_empty() && jobs.len() < 12, "{} tests ran", jobs.len());
     let last = jobs.last().unwrap();
     assert_eq!(last["incomplete"], true);
-    assert!(last["read"]["ops"].as_u64().unwrap_or(0) + last["write"]["ops"].as_u64().unwrap_or(0) > 0);
+    let ops = |d: &serde_json::Value| d["ops"].as_u64().unwrap_or(0);
+    let file_ops: u64 = last["operations"]
+        .as_object()
+        .map(|m| m.values().map(ops).sum())
+        .unwrap_or(0);
+    assert!(ops(&last["read"]) + ops(&last["write"]) + file_ops > 0);
     assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
     let stored = json(
         &kura(&db)

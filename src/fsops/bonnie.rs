@@ -19,7 +19,7 @@
 //!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
 //! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
 //!   and write for the rewritten ones), the write direction the rewrites alone;
-//! - files: create and delete count as writes, stat as reads, 0 bytes each.
+//! - files: each test counts its own operation kind (create, stat, delete), 0 bytes each.
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
@@ -39,136 +39,17 @@ use super::{Dir, thread_cpu_ns};
 use crate::metrics::collect::DirCollector;
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
 use crate::runner::StopFlag;
+use crate::spec::bonnie::BonnieParams;
+pub use crate::spec::bonnie::{
+    CHAR_IO_BYTES, DATA_FILE, DEFAULT_CHUNK, FILES_DIR, FILES_UNIT, Kind, MAX_FILES_UNITS, MIN_TIME_NS,
+    SEEKERS, SEEKS, Test, UPDATE_EVERY, job_name, repetition_of, seed_of,
+};
 use crate::spec::units::parse_size;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw, Workload};
 
-/// Test files in DIR, named like kura's other test files.
-pub const DATA_FILE: &str = "kura-bonnie.dat";
-pub const FILES_DIR: &str = "kura-bonnie.d";
-/// bonnie++'s defaults (bonnie.h of 2.00a).
-pub const DEFAULT_CHUNK: u64 = 8192;
-pub const CHAR_IO_BYTES: u64 = 3 << 20;
-pub const SEEKS: u64 = 8192;
-pub const SEEKERS: u32 = 5;
-pub const UPDATE_EVERY: u64 = 10;
-pub const FILES_UNIT: u64 = 1024;
-/// bonnie++ refuses sizes that would need more than 1 GiB for file names; kura stops at 1 M files.
-pub const MAX_FILES_UNITS: u64 = 1024;
-/// bonnie++ prints `+++++` for tests shorter than this: too short to trust.
-pub const MIN_TIME_NS: u64 = 500_000_000;
 /// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
 const FILE_CHUNK: u64 = 8192;
 const MIB: u64 = 1 << 20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Test {
-    PutChar,
-    PutBlock,
-    Rewrite,
-    GetChar,
-    GetBlock,
-    Seeks,
-    SeqCreate,
-    SeqStat,
-    SeqDelete,
-    RandCreate,
-    RandStat,
-    RandDelete,
-}
-
-/// What a test's rate counts: KiB for I/O, seeks, or files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Io,
-    Seeks,
-    Files,
-}
-
-impl Test {
-    /// bonnie++'s order, which is also its CSV's.
-    pub const ALL: [Test; 12] = [
-        Test::PutChar,
-        Test::PutBlock,
-        Test::Rewrite,
-        Test::GetChar,
-        Test::GetBlock,
-        Test::Seeks,
-        Test::SeqCreate,
-        Test::SeqStat,
-        Test::SeqDelete,
-        Test::RandCreate,
-        Test::RandStat,
-        Test::RandDelete,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::PutChar => "Sequential Output Per Chr",
-            Test::PutBlock => "Sequential Output Block",
-            Test::Rewrite => "Sequential Output Rewrite",
-            Test::GetChar => "Sequential Input Per Chr",
-            Test::GetBlock => "Sequential Input Block",
-            Test::Seeks => "Random Seeks",
-            Test::SeqCreate => "Sequential Create",
-            Test::SeqStat => "Sequential Stat",
-            Test::SeqDelete => "Sequential Delete",
-            Test::RandCreate => "Random Create",
-            Test::RandStat => "Random Stat",
-            Test::RandDelete => "Random Delete",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Test> {
-        Test::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    pub fn kind(self) -> Kind {
-        match self {
-            Test::PutChar | Test::PutBlock | Test::Rewrite | Test::GetChar | Test::GetBlock => Kind::Io,
-            Test::Seeks => Kind::Seeks,
-            _ => Kind::Files,
-        }
-    }
-
-    /// Whether the write direction holds the operations and latencies that
-    /// make the test's rate and worst latency (see the module comment).
-    pub fn counts_writes(self) -> bool {
-        matches!(
-            self,
-            Test::PutChar
-                | Test::PutBlock
-                | Test::Rewrite
-                | Test::SeqCreate
-                | Test::SeqDelete
-                | Test::RandCreate
-                | Test::RandDelete
-        )
-    }
-
-    fn has_read(self) -> bool {
-        !self.counts_writes() || self == Test::Rewrite
-    }
-
-    fn has_write(self) -> bool {
-        self.counts_writes() || self == Test::Seeks
-    }
-}
-
-/// The stored job name of one repetition of a test: `Random Seeks #2`.
-pub fn job_name(test: Test, repetition: u32) -> String {
-    format!("{} #{repetition}", test.name())
-}
-
-/// The repetition number of a stored job name.
-pub fn repetition_of(job_name: &str) -> Option<u32> {
-    job_name.rsplit_once(" #")?.1.parse().ok()
-}
-
-/// The seed of a run's random choices; derived from its start so that the
-/// stored run says which seed it used (bonnie++'s CSV has a seed column).
-pub fn seed_of(started_unix_s: i64) -> u32 {
-    started_unix_s as u32
-}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -1117,7 +998,7 @@ fn shuffle<T>(rng: &mut SmallRng, items: &mut [T]) {
 }
 
 /// The job as stored: what the test did, in kura's job terms.
-fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
+fn job_for(cfg: &Config, test: Test, repetition: u32, seed: u32) -> Job {
     let chunk = BlockSize {
         bytes: cfg.chunk_bytes,
         weight: 100,
@@ -1136,6 +1017,17 @@ fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
         engine: EngineKind::Sync,
         fill: Fill::Zero,
         label: cfg.label.clone(),
+        workload: Workload::Bonnie(BonnieParams {
+            test: test.name().to_string(),
+            repetition,
+            size_bytes: cfg.size_bytes,
+            chunk_bytes: cfg.chunk_bytes,
+            char_bytes: cfg.char_bytes,
+            seeks: cfg.seeks,
+            seekers: cfg.seekers,
+            files: cfg.files,
+            seed,
+        }),
         ..Job::default()
     };
     match test {
@@ -1188,7 +1080,14 @@ fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
     job
 }
 
-fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &TargetFacts) -> JobResult {
+fn job_result(
+    cfg: &Config,
+    test: Test,
+    repetition: u32,
+    seed: u32,
+    m: Measured,
+    target: &TargetFacts,
+) -> JobResult {
     let mut target = target.clone();
     if test.kind() == Kind::Files {
         target.path = std::path::Path::new(&target.path)
@@ -1198,16 +1097,24 @@ fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &T
         target.size_bytes = 0;
     }
     let elapsed = m.elapsed_ns;
+    // The file tests count creates, stats or deletes, each under its own kind of operation.
+    let mut operations = std::collections::BTreeMap::new();
+    if let Some(op) = test.op() {
+        let counted = if test.counts_writes() { &m.write } else { &m.read };
+        operations.insert(op, counted.result(elapsed));
+    }
+    let io = test.op().is_none();
     JobResult {
-        job: job_for(cfg, test, repetition),
+        job: job_for(cfg, test, repetition, seed),
         test: Some(test.name().to_string()),
         target,
         engine: EngineKind::Sync.name().to_string(),
         measure_start_unix_ms: 0,
         elapsed_ns: elapsed,
         ramp_ns: 0,
-        read: test.has_read().then(|| m.read.result(elapsed)),
-        write: test.has_write().then(|| m.write.result(elapsed)),
+        read: (io && test.has_read()).then(|| m.read.result(elapsed)),
+        write: (io && test.has_write()).then(|| m.write.result(elapsed)),
+        operations,
         syncs: m.syncs,
         cpu_user_ns: m.cpu_user_ns,
         cpu_system_ns: m.cpu_system_ns,
@@ -1294,7 +1201,14 @@ pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResul
             match session.measure(test) {
                 Ok(m) => {
                     let error = m.error.clone();
-                    jobs.push(job_result(cfg, test, repetition, m, &target));
+                    jobs.push(job_result(
+                        cfg,
+                        test,
+                        repetition,
+                        seed_of(started_unix_s),
+                        m,
+                        &target,
+                    ));
                     if let Some(e) = error {
                         failure = Some(format!("{}: {e}", test.name()));
                         break 'runs;

@@ -227,6 +227,9 @@ pub struct Job {
     /// one from the clock. The stored job always has the one used.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The kind of workload, with its own parameters; block I/O (the fields above) unless said.
+    #[serde(default, skip_serializing_if = "super::Workload::is_block")]
+    pub workload: super::Workload,
 }
 
 fn all_random() -> u8 {
@@ -271,6 +274,7 @@ impl Default for Job {
             align: None,
             random_pct: 100,
             seed: None,
+            workload: super::Workload::Block,
         }
     }
 }
