@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use common::{json, kura};
 use kura::fsops::bonnie::{self, Test};
 use kura::fsops::thread_io_counters;
+use kura::runner;
 use predicates::prelude::*;
 
 fn tmp() -> tempfile::TempDir {
@@ -143,8 +144,19 @@ fn per_char_tests_make_one_system_call_per_byte() {
     let stop = Arc::new(AtomicBool::new(false));
     // The I/O tests run on this thread (the seekers have their own), so this
     // thread's counters in /proc hold exactly the calls kura made.
+    let jobs: Vec<runner::SuiteJob> = bonnie::jobs(&cfg, 1)
+        .into_iter()
+        .map(|job| runner::SuiteJob {
+            test: job.workload.bonnie().map(|p| p.test.clone()),
+            job,
+        })
+        .collect();
+    let opts = runner::RunOptions {
+        quiet: true,
+        ..Default::default()
+    };
     let before = thread_io_counters().unwrap();
-    let run = bonnie::run(&cfg, &stop, &|_| {}).unwrap();
+    let run = runner::run_suite(&jobs, &opts, &stop, &mut runner::NoSink).unwrap();
     let after = thread_io_counters().unwrap();
     let delta = |k: &str| after[k] - before[k];
     let job = |t: Test| {

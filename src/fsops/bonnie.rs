@@ -30,15 +30,14 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::{Dir, thread_cpu_ns};
 use crate::metrics::collect::DirCollector;
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
-use crate::runner::StopFlag;
+use crate::metrics::{JobResult, TargetFacts, TargetKind};
 use crate::spec::bonnie::BonnieParams;
 pub use crate::spec::bonnie::{
     CHAR_IO_BYTES, DATA_FILE, DEFAULT_CHUNK, FILES_DIR, FILES_UNIT, Kind, MAX_FILES_UNITS, MIN_TIME_NS,
@@ -373,7 +372,7 @@ fn open_rw(path: &Path) -> io::Result<File> {
 /// One repetition's state shared by its tests.
 struct Session<'a> {
     cfg: &'a Config,
-    stop: &'a StopFlag,
+    stop: &'a AtomicBool,
     rng: SmallRng,
     /// Names of the small files of the current create/stat/delete set.
     names: Vec<CString>,
@@ -884,7 +883,7 @@ fn seeker(
     chunk: u64,
     chunks: u64,
     tickets: &OwnedFd,
-    stop: &StopFlag,
+    stop: &AtomicBool,
     failed: &AtomicBool,
     error: &Mutex<Option<String>>,
 ) -> Seeker {
@@ -1026,6 +1025,7 @@ fn job_for(cfg: &Config, test: Test, repetition: u32, seed: u32) -> Job {
             seeks: cfg.seeks,
             seekers: cfg.seekers,
             files: cfg.files,
+            runs: cfg.runs,
             seed,
         }),
         ..Job::default()
@@ -1080,14 +1080,7 @@ fn job_for(cfg: &Config, test: Test, repetition: u32, seed: u32) -> Job {
     job
 }
 
-fn job_result(
-    cfg: &Config,
-    test: Test,
-    repetition: u32,
-    seed: u32,
-    m: Measured,
-    target: &TargetFacts,
-) -> JobResult {
+fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFacts) -> JobResult {
     let mut target = target.clone();
     if test.kind() == Kind::Files {
         target.path = std::path::Path::new(&target.path)
@@ -1105,7 +1098,7 @@ fn job_result(
     }
     let io = test.op().is_none();
     JobResult {
-        job: job_for(cfg, test, repetition, seed),
+        job: job.clone(),
         test: Some(test.name().to_string()),
         target,
         engine: EngineKind::Sync.name().to_string(),
@@ -1120,13 +1113,6 @@ fn job_result(
         cpu_system_ns: m.cpu_system_ns,
         series: Vec::new(),
         incomplete: m.stopped || m.error.is_some(),
-    }
-}
-
-fn pause(total: Duration, stop: &StopFlag) {
-    let until = Instant::now() + total;
-    while !stop.load(Ordering::Relaxed) && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(Instant::now())));
     }
 }
 
@@ -1145,9 +1131,6 @@ fn describe(cfg: &Config, test: Test) -> String {
 
 /// Removes what kura created in DIR; `check_target` made sure nothing was there before.
 fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
-    if cfg.keep {
-        return;
-    }
     let data = cfg.data_path();
     if data.exists()
         && let Err(e) = std::fs::remove_file(&data)
@@ -1162,85 +1145,107 @@ fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
     }
 }
 
-/// Runs every test `cfg.runs` times, in bonnie++'s order. Ctrl-C (the stop
-/// flag) and I/O errors end the run early: what was measured is kept and the
-/// run is marked incomplete. The test files are removed unless `keep`.
-pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResult, String> {
-    check_target(cfg)?;
-    let started_unix_s = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let logical = crate::target::logical_block_bytes(&cfg.dir);
-    let target =
-        crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
-    let mut warnings = Vec::new();
-    let mut jobs = Vec::new();
-    let mut failure: Option<String> = None;
-    'runs: for repetition in 1..=cfg.runs {
-        let mut session = Session {
+/// The jobs of a bonnie run, for the one runner: every test `cfg.runs`
+/// times in bonnie++'s order, each a job of the bonnie kind.
+pub fn jobs(cfg: &Config, seed: u32) -> Vec<Job> {
+    (1..=cfg.runs)
+        .flat_map(|repetition| {
+            cfg.tests()
+                .into_iter()
+                .map(move |test| job_for(cfg, test, repetition, seed))
+        })
+        .collect()
+}
+
+/// The state bonnie's tests share while the runner runs them one after
+/// another: the settings, the random draws of the current repetition, and
+/// the names of the current set of small files.
+pub struct BonnieRun {
+    cfg: Config,
+    target: TargetFacts,
+    repetition: u32,
+    rng: SmallRng,
+    names: Vec<CString>,
+}
+
+impl BonnieRun {
+    /// From the first job of a bonnie run; refuses a DIR that holds
+    /// anything kura would overwrite, or that has no room.
+    pub fn new(job: &Job, p: &BonnieParams) -> Result<BonnieRun, String> {
+        let dir = job
+            .target
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let mut cfg = Config::new(dir, p.size_bytes, p.chunk_bytes, p.files);
+        cfg.char_bytes = p.char_bytes;
+        cfg.seeks = p.seeks;
+        cfg.seekers = p.seekers;
+        cfg.runs = p.runs;
+        cfg.label = job.label.clone();
+        check_target(&cfg)?;
+        let logical = crate::target::logical_block_bytes(&cfg.dir);
+        let target =
+            crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
+        Ok(BonnieRun {
             cfg,
-            stop,
-            // Every repetition draws the same seeks and names, as bonnie++ -x does.
-            rng: SmallRng::seed_from_u64(seed_of(started_unix_s) as u64),
+            target,
+            repetition: 0,
+            rng: SmallRng::seed_from_u64(p.seed as u64),
             names: Vec::new(),
+        })
+    }
+
+    /// What the job is about to do, for the progress line.
+    pub fn describe(&self, p: &BonnieParams) -> String {
+        let Some(test) = Test::from_name(&p.test) else {
+            return p.test.clone();
         };
-        for test in cfg.tests() {
-            if !jobs.is_empty() && !cfg.pause.is_zero() {
-                pause(cfg.pause, stop);
-            }
-            if stop.load(Ordering::Relaxed) {
-                break 'runs;
-            }
-            let round = if cfg.runs > 1 {
-                format!(" (run {repetition} of {})", cfg.runs)
-            } else {
-                String::new()
-            };
-            say(&format!("{}{round}: {}", test.name(), describe(cfg, test)));
-            match session.measure(test) {
-                Ok(m) => {
-                    let error = m.error.clone();
-                    jobs.push(job_result(
-                        cfg,
-                        test,
-                        repetition,
-                        seed_of(started_unix_s),
-                        m,
-                        &target,
-                    ));
-                    if let Some(e) = error {
-                        failure = Some(format!("{}: {e}", test.name()));
-                        break 'runs;
-                    }
-                }
-                Err(e) => {
-                    failure = Some(format!("{}: {e}", test.name()));
-                    break 'runs;
-                }
-            }
+        let round = if p.runs > 1 {
+            format!(" (run {} of {})", p.repetition, p.runs)
+        } else {
+            String::new()
+        };
+        format!("{}{round}: {}", test.name(), describe(&self.cfg, test))
+    }
+
+    /// Measures one test. `Err` when nothing was measured (a setup
+    /// failure); `Ok` with the failure that ended the test, if one did.
+    pub fn run(
+        &mut self,
+        job: &Job,
+        p: &BonnieParams,
+        stop: &AtomicBool,
+    ) -> Result<(JobResult, Option<String>), String> {
+        let test =
+            Test::from_name(&p.test).ok_or_else(|| format!("{}: not one of bonnie++'s tests", p.test))?;
+        if p.repetition != self.repetition {
+            // Every repetition draws the same seeks and names, as bonnie++ -x does.
+            self.repetition = p.repetition;
+            self.rng = SmallRng::seed_from_u64(p.seed as u64);
+            self.names.clear();
+        }
+        let mut session = Session {
+            cfg: &self.cfg,
+            stop,
+            rng: self.rng.clone(),
+            names: std::mem::take(&mut self.names),
+        };
+        let measured = session.measure(test);
+        self.rng = session.rng;
+        self.names = session.names;
+        let m = measured.map_err(|e| format!("{}: {e}", test.name()))?;
+        let error = m.error.clone().map(|e| format!("{}: {e}", test.name()));
+        Ok((job_result(job, test, m, &self.target), error))
+    }
+
+    /// Removes what kura created in DIR, unless `keep`.
+    pub fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
+        if !keep {
+            cleanup(&self.cfg, warnings);
         }
     }
-    cleanup(cfg, &mut warnings);
-    if let Some(f) = &failure {
-        if jobs.is_empty() {
-            return Err(f.clone());
-        }
-        warnings.push(format!("stopped after a failed test: {f}"));
-    }
-    let incomplete = failure.is_some() || stop.load(Ordering::Relaxed) || jobs.iter().any(|j| j.incomplete);
-    Ok(RunResult {
-        id: None,
-        kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_unix_s,
-        label: cfg.label.clone(),
-        price: cfg.price.clone(),
-        suite: Some("bonnie".to_string()),
-        host: crate::target::host_facts(),
-        jobs,
-        incomplete,
-        warnings,
-    })
 }
 
 #[cfg(test)]

@@ -15,8 +15,10 @@ use std::time::{Duration, Instant, SystemTime};
 use thiserror::Error;
 
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
+use crate::fsops::bonnie::BonnieRun;
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::spec::bonnie::BonnieParams;
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
@@ -576,6 +578,7 @@ pub fn run_suite(
     let mut results = Vec::new();
     let mut created = Vec::new();
     let mut failure = None;
+    let mut kinds = Kinds::default();
     let mut i = 0;
     while i < jobs.len() {
         if i > 0 && !opts.pause.is_zero() {
@@ -586,7 +589,9 @@ pub fn run_suite(
         }
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
-        let outcomes = if together == 1 {
+        let outcomes = if let Some(p) = jobs[i].job.workload.bonnie() {
+            vec![kinds.bonnie(&jobs[i].job, p, stop, &progress, &mut failure)]
+        } else if together == 1 {
             let live = Live {
                 sink: &mut *sink,
                 test: jobs[i].test.as_deref(),
@@ -619,6 +624,7 @@ pub fn run_suite(
         }
         i += together;
     }
+    kinds.cleanup(opts.keep, &mut warnings);
     if !opts.keep {
         for t in &created {
             if let Err(e) = target::cleanup(t) {
@@ -650,6 +656,46 @@ pub fn run_suite(
         jobs: results,
         warnings,
     })
+}
+
+/// What the kinds of workload other than block I/O keep from one job of a
+/// run to the next (bonnie's small files, its random draws); the runner's
+/// loop, pauses, Ctrl-C, storing and cleanup are the same for every kind.
+#[derive(Default)]
+struct Kinds {
+    bonnie: Option<BonnieRun>,
+}
+
+impl Kinds {
+    /// One bonnie test. A test that measured and then failed is kept, and
+    /// its failure ends the run like a failed job's.
+    fn bonnie(
+        &mut self,
+        job: &Job,
+        p: &BonnieParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        failure: &mut Option<RunError>,
+    ) -> Result<JobResult, RunError> {
+        if self.bonnie.is_none() {
+            self.bonnie = Some(BonnieRun::new(job, p).map_err(RunError::Invalid)?);
+        }
+        let Some(run) = self.bonnie.as_mut() else {
+            unreachable!("set above")
+        };
+        progress.message(&run.describe(p));
+        let (result, error) = run.run(job, p, stop).map_err(RunError::Invalid)?;
+        if let Some(e) = error {
+            *failure = failure.take().or(Some(RunError::Invalid(e)));
+        }
+        Ok(result)
+    }
+
+    fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
+        if let Some(b) = &self.bonnie {
+            b.cleanup(keep, warnings);
+        }
+    }
 }
 
 /// A write to a device that would be refused is refused before the first

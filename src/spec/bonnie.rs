@@ -159,6 +159,8 @@ pub struct BonnieParams {
     pub seekers: u32,
     /// Number of small files; 0 when the file tests were skipped.
     pub files: u64,
+    /// Repetitions of every test in the run.
+    pub runs: u32,
     /// Seed of the seeks and file names.
     pub seed: u32,
 }
