@@ -411,3 +411,50 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
     assert_eq!(stored["run"]["incomplete"], true);
     assert_eq!(stored["run"]["jobs"].as_array().unwrap().len(), jobs.len());
 }
+
+/// bonnie's tests are jobs of the one runner, stored as each ends: while the
+/// run goes on, the database already holds the tests that finished.
+#[test]
+fn each_test_is_stored_as_it_ends() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--json", "--quiet", "suite", "bonnie"])
+        .arg(dir.path())
+        .args(["--size", "64m", "--files", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let finished_jobs = || -> i64 {
+        let Ok(conn) = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        else {
+            return 0;
+        };
+        conn.query_row("SELECT COUNT(*) FROM run_jobs WHERE finished = 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = 0;
+    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        seen = finished_jobs();
+        if seen > 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        running && seen > 0,
+        "a finished test was in the database while the run went on (seen {seen}, running {running}): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
+}
