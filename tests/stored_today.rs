@@ -100,4 +100,23 @@ fn runs_stored_by_todays_main_show_compare_and_report_unchanged() {
     assert_shown_as_before(&db);
     assert_bonnie_table_as_before(&db);
     kura(&db).args(["compare", "1", "4"]).assert().success();
+
+    // A bonnie run of this kura beside today's: its file tests compare by their own operations.
+    let work = dir.path().join("bonnie");
+    std::fs::create_dir(&work).unwrap();
+    kura(&db)
+        .args(["suite", "bonnie", "--size", "8m", "--files", "1"])
+        .arg(&work)
+        .assert()
+        .success();
+    let out = kura(&db)
+        .args(["compare", "3", "6", "--format", "json"])
+        .assert()
+        .success();
+    let v = json(&out.get_output().stdout);
+    let text = v.to_string();
+    for op in ["create", "stat", "delete"] {
+        assert!(text.contains(&format!("\"direction\":\"{op}\"")), "{op} rows in {text}");
+    }
+    assert_bonnie_table_as_before(&db);
 }
