@@ -116,7 +116,10 @@ fn runs_stored_by_todays_main_show_compare_and_report_unchanged() {
     let v = json(&out.get_output().stdout);
     let text = v.to_string();
     for op in ["create", "stat", "delete"] {
-        assert!(text.contains(&format!("\"direction\":\"{op}\"")), "{op} rows in {text}");
+        assert!(
+            text.contains(&format!("\"direction\":\"{op}\"")),
+            "{op} rows in {text}"
+        );
     }
     assert_bonnie_table_as_before(&db);
 }

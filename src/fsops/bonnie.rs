@@ -1,7 +1,9 @@
 //! bonnie++ 2.0's tests, measured with kura's metrics: per-character and
 //! block output, rewrite, per-character and block input, random seeks by
 //! several seekers at once, and small files created, stat-ed and deleted in
-//! sequential and random order.
+//! sequential and random order. Each test is a job of the bonnie kind
+//! (`spec::bonnie`), run by the one runner, which calls `BonnieRun::run`
+//! for it; this module only measures.
 //!
 //! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
 //! keeps: buffered I/O on one file; the per-character tests cover only the

@@ -1,6 +1,9 @@
-//! Running jobs: target preparation, threads, ramp and stop conditions,
-//! progress, Ctrl-C (stop, keep what was measured, clean up), and the
-//! assembly of a `RunResult`. Formats nothing for the reader.
+//! Running jobs of every kind of workload: target preparation, threads,
+//! ramp and stop conditions, progress, Ctrl-C (stop, keep what was
+//! measured, clean up), storing each job as it ends (through `RunSink`),
+//! and the assembly of a `RunResult`. Block jobs run on the workers; a
+//! bonnie job is measured by `fsops::bonnie::BonnieRun` inside the same
+//! loop. Formats nothing for the reader.
 
 mod group;
 mod plan;
