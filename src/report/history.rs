@@ -160,7 +160,7 @@ pub fn render(runs: &[RunSummary]) -> String {
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
-            r.figure.clone(),
+            term(&r.figure).into_owned(),
             if r.incomplete {
                 "incomplete".into()
             } else {
