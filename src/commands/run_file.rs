@@ -49,7 +49,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     if plan.format == Format::Vdbench {
-        opts.suite = Some("vdbench".into());
+        opts.suite = Some(crate::spec::suites::SuiteKind::Vdbench);
     }
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;

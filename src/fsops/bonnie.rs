@@ -1321,7 +1321,7 @@ pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResul
         started_unix_s,
         label: cfg.label.clone(),
         price: cfg.price.clone(),
-        suite: Some("bonnie".to_string()),
+        suite: Some(crate::spec::suites::SuiteKind::Bonnie),
         host: crate::target::host_facts(),
         jobs,
         incomplete,

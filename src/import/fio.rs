@@ -152,7 +152,7 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
         label: None,
         price: None,
-        suite: Some("import:fio".to_string()),
+        suite: Some(crate::spec::suites::SuiteKind::ImportFio),
         host: HostFacts {
             hostname: entries
                 .iter()
@@ -579,7 +579,7 @@ mod tests {
         });
         let run = parse(&doc.to_string(), "r.json").unwrap();
         assert_eq!(run.started_unix_s, 1795318972);
-        assert_eq!(run.suite.as_deref(), Some("import:fio"));
+        assert_eq!(run.suite, Some(crate::spec::suites::SuiteKind::ImportFio));
         let j = &run.jobs[0];
         assert_eq!(j.job.rw, Rw::RandRw);
         assert_eq!(j.job.read_pct, 70);

@@ -19,7 +19,7 @@ pub struct RunResult {
     /// Price as the user gave it, e.g. `1075.20 JPY/month`.
     pub price: Option<String>,
     /// Built-in suite that produced the run (`mark`, `sweep`, ...), if any.
-    pub suite: Option<String>,
+    pub suite: Option<crate::spec::suites::SuiteKind>,
     pub host: HostFacts,
     pub jobs: Vec<JobResult>,
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.

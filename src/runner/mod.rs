@@ -42,7 +42,7 @@ pub struct RunOptions {
     pub quiet: bool,
     pub label: Option<String>,
     pub price: Option<String>,
-    pub suite: Option<String>,
+    pub suite: Option<crate::spec::suites::SuiteKind>,
     /// Pause between jobs (CrystalDiskMark's interval).
     pub pause: Duration,
 }
