@@ -34,7 +34,7 @@ fn stored_warnings(db: &std::path::Path, args: &[&str]) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|w| w.as_str().unwrap().to_string())
+        .map(|w| w["text"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(printed["warnings"], shown["warnings"], "printed and stored alike");
     stored

@@ -205,7 +205,7 @@ fn io_errors_during_a_run_are_counted_and_reported() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w.as_str().unwrap().contains("50 write errors"))
+            .any(|w| w["text"].as_str().unwrap().contains("50 write errors"))
     );
     // The human report says so at the top, before the tables.
     let text = kura(&db)

@@ -494,7 +494,7 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w.as_str().unwrap().contains("did not finish")),
+            .any(|w| w["text"].as_str().unwrap().contains("did not finish")),
         "{run}"
     );
     let text = String::from_utf8(
@@ -754,7 +754,7 @@ fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
         "{series:?}"
     );
     assert!(
-        run["warnings"].as_array().unwrap().iter().any(|w| w
+        run["warnings"].as_array().unwrap().iter().any(|w| w["text"]
             .as_str()
             .unwrap()
             .contains("long: was measuring when kura stopped")),

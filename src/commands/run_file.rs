@@ -7,6 +7,7 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
+use crate::metrics::Warning;
 use crate::report::{emit, run_table, to_json, vdbench};
 use crate::runner;
 use crate::spec::jobfile::{self, Format, LoadOptions, Plan};
@@ -55,7 +56,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run_plan(&plan.jobs, &opts, &stop, &mut rec)?;
-    let notes = plan.warnings.iter().map(|w| format!("job file: {w}"));
+    let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     if ctx.json {

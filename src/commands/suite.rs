@@ -88,7 +88,9 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     let mut rec = store.begin_run(&run_header(&opts))?;
     let progress = runner::Progress::new(ctx.quiet);
     let mut result = bonnie::run(&cfg, &stop, &|m: &str| progress.message(m)).map_err(|e| anyhow!(e))?;
-    result.warnings.splice(0..0, cache);
+    result
+        .warnings
+        .splice(0..0, cache.map(crate::metrics::Warning::from));
     result
         .warnings
         .extend(bonnie_table::disagreement_warnings(&result));

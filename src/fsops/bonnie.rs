@@ -1325,7 +1325,7 @@ pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResul
         host: crate::target::host_facts(),
         jobs,
         incomplete,
-        warnings,
+        warnings: warnings.into_iter().map(crate::metrics::Warning::from).collect(),
     })
 }
 

@@ -162,7 +162,10 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         },
         jobs: results,
         incomplete,
-        warnings,
+        warnings: warnings
+            .into_iter()
+            .map(|note| crate::metrics::Warning::Imported { note })
+            .collect(),
     })
 }
 
@@ -601,7 +604,7 @@ mod tests {
             "clat percentiles when lat has none"
         );
         assert!(r.histogram.is_empty());
-        assert!(run.warnings.iter().any(|w| w.contains("clat_ns")));
+        assert!(run.warnings.iter().any(|w| w.to_string().contains("clat_ns")));
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub struct RunResult {
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.
     pub incomplete: bool,
     /// Things the reader should know before trusting the numbers.
-    pub warnings: Vec<String>,
+    #[serde(with = "super::warning::list")]
+    pub warnings: Vec<super::Warning>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

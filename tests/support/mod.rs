@@ -169,7 +169,7 @@ fn run_result(label: &str, price: Option<&str>, suite: &str, jobs: Vec<JobResult
         },
         jobs,
         incomplete: false,
-        warnings: vec!["constructed for the HTML tests".to_string()],
+        warnings: vec!["constructed for the HTML tests".to_string().into()],
     }
 }
 

@@ -153,7 +153,7 @@ fn warnings(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let mut items = String::new();
     for (run, name) in runs.iter().zip(names) {
         for w in &run.warnings {
-            let _ = write!(items, "<li><b>{}</b>: {}</li>", esc(name), esc(w));
+            let _ = write!(items, "<li><b>{}</b>: {}</li>", esc(name), esc(&w.to_string()));
         }
     }
     if items.is_empty() {
