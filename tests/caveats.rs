@@ -4,11 +4,7 @@
 
 mod common;
 
-use common::{LoopDevice, Mount, json, kura, sh};
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in("/var/tmp").unwrap()
-}
+use common::{Cgroup, LoopDevice, Mount, json, kura, sh, tmp};
 
 /// Runs `kura run ARGS --json` and returns the stored run's warnings (from `show`).
 fn stored_warnings(db: &std::path::Path, args: &[&str]) -> Vec<String> {
@@ -166,29 +162,17 @@ fn reads_of_a_fresh_file_on_a_virtual_write_back_disk_are_flagged() {
     assert!(!has(&kept, "was written by this run"), "{kept:?}");
 }
 
-/// A cgroup v1 blkio group, removed by its own name on drop.
-struct Cgroup(std::path::PathBuf);
-
-impl Drop for Cgroup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 #[test]
 fn a_throttled_run_whose_ios_stall_says_so() {
-    let root = std::path::Path::new("/sys/fs/cgroup/blkio");
-    if !root.join("cgroup.procs").exists() {
-        eprintln!("note: no cgroup v1 blkio controller; skipping");
-        return;
-    }
     let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
         return;
     };
-    let group = Cgroup(root.join(format!("kura-test-stall-{}", std::process::id())));
-    std::fs::create_dir(&group.0).unwrap();
+    let Some(group) = Cgroup::blkio("stall") else {
+        return;
+    };
+    let root = group.0.parent().unwrap().to_path_buf();
     let majmin = sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
     std::fs::write(
         group.0.join("blkio.throttle.read_iops_device"),
