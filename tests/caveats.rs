@@ -219,3 +219,53 @@ fn a_throttled_run_whose_ios_stall_says_so() {
         free["warnings"]
     );
 }
+
+#[test]
+fn warnings_are_stored_typed_and_runs_with_string_warnings_still_show() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let t = dir.path().join("t.dat");
+    let t = t.to_str().unwrap();
+    // A buffered job with qd 4 on the sync engine: one typed warning, stored.
+    let printed = json(
+        &kura(&db)
+            .args(["--json", "run", "--engine", "sync", "--buffered", "--qd", "4"])
+            .args(["--size", "1m", "--runtime", "100ms", "--target", t])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let w = printed["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "sync_engine_queue_depth")
+        .unwrap_or_else(|| panic!("{}", printed["warnings"]));
+    assert_eq!(w["qd"], 4);
+    assert!(w["text"].as_str().unwrap().contains("qd 4 ran as qd 1"), "{w}");
+
+    // A run stored before warnings were typed holds plain strings.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let stored: String = conn
+        .query_row("SELECT result_json FROM runs", [], |r| r.get(0))
+        .unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&stored).unwrap();
+    old["warnings"] = serde_json::json!(["an old warning, as text"]);
+    conn.execute("UPDATE runs SET result_json = ?1", [old.to_string()])
+        .unwrap();
+    drop(conn);
+    let shown = kura(&db).args(["show", "latest"]).assert().success();
+    let text = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(text.contains("warning: an old warning, as text"), "{text}");
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(shown["warnings"][0]["kind"], "other");
+    assert_eq!(shown["warnings"][0]["text"], "an old warning, as text");
+}
