@@ -6,15 +6,15 @@ use std::io::IsTerminal;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
+use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs};
 use crate::cli::MarkArgs;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::mark_grid::MarkUnit;
 use crate::report::{View, emit, render_run};
-use crate::runner::{self, SuiteJob};
+use crate::runner;
 use crate::spec::Job;
 use crate::spec::presets::{PROFILES, mark_profile};
-use crate::spec::suites::SuiteKind;
+use crate::spec::suites::{SuiteKind, mark_jobs};
 use crate::spec::units::parse_duration;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
@@ -41,20 +41,7 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if let Some(t) = &args.target {
         base.set("target", t).map_err(|e| anyhow!("{e}"))?;
     }
-    let mut jobs = Vec::new();
-    for test in tests {
-        for write in [false, true] {
-            for r in 0..runs {
-                let mut job = test.job(&base, write);
-                job.name = format!("{} #{}", job.name, r + 1);
-                job.validate().map_err(|e| anyhow!("{}: {e}", test.name))?;
-                jobs.push(SuiteJob {
-                    test: Some(test.name.to_string()),
-                    job,
-                });
-            }
-        }
-    }
+    let jobs = suite_jobs(mark_jobs(tests, &base, runs)?);
     if jobs.is_empty() {
         bail!("the profile has no tests");
     }

@@ -8,7 +8,7 @@ use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::cli::{BonnieArgs, TiobenchArgs};
 use crate::fsops::bonnie;
 use crate::report::{View, bonnie_table, emit, render_run};
-use crate::runner::{self, SuiteJob};
+use crate::runner;
 use crate::spec::Job;
 use crate::spec::suites::{SuiteKind, tiobench_jobs};
 
@@ -30,13 +30,7 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     base.target = Some(dir.join("kura-tiobench.dat"));
     base.file_per_thread = true;
     base.direct = args.direct;
-    let jobs: Vec<SuiteJob> = tiobench_jobs(&base, random_ops, runs)?
-        .into_iter()
-        .map(|t| SuiteJob {
-            test: Some(t.test.to_string()),
-            job: t.job,
-        })
-        .collect();
+    let jobs = super::suite_jobs(tiobench_jobs(&base, random_ops, runs)?);
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

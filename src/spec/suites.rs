@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::job::{Job, Rw, SpecError};
+use super::presets::MarkTest;
 
 /// The built-in suite (or importer) that produced a run. Stored as the text
 /// kura has always written (`mark:default`, `sweep`, `tiobench`, ...), so
@@ -92,6 +93,28 @@ pub enum SuiteError {
     TooFewRandomOps { ops: u64, threads: u64 },
     #[error(transparent)]
     Job(#[from] SpecError),
+    #[error("{test}: {source}")]
+    Test { test: &'static str, source: SpecError },
+}
+
+/// `kura mark`'s jobs: each test of the profile as read, then as write,
+/// `runs` times each, on the base job's target and size.
+pub fn mark_jobs(tests: &[MarkTest], base: &Job, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
+    let mut jobs = Vec::new();
+    for test in tests {
+        for write in [false, true] {
+            for r in 0..runs {
+                let mut job = test.job(base, write);
+                job.name = format!("{} #{}", job.name, r + 1);
+                job.validate().map_err(|source| SuiteError::Test {
+                    test: test.name,
+                    source,
+                })?;
+                jobs.push(SuiteTest { test: test.name, job });
+            }
+        }
+    }
+    Ok(jobs)
 }
 
 /// One test of a suite as a job; the test name groups its repetitions.
@@ -184,6 +207,16 @@ mod tests {
             SuiteKind::Mark(Some("peak".into()))
         );
         assert_eq!(SuiteKind::parse("custom:x").family(), "custom");
+    }
+
+    #[test]
+    fn mark_runs_each_test_as_read_then_write_runs_times() {
+        let tests = crate::spec::presets::mark_profile("default").unwrap();
+        let jobs = mark_jobs(tests, &Job::default(), 2).unwrap();
+        assert_eq!(jobs.len(), tests.len() * 4);
+        assert_eq!(jobs[0].test, tests[0].name);
+        assert!(!jobs[0].job.does_writes() && jobs[2].job.does_writes());
+        assert!(jobs[1].job.name.ends_with(" #2"), "{}", jobs[1].job.name);
     }
 
     #[test]
