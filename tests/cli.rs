@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use predicates::prelude::*;
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 #[test]
 fn io_count_gives_exact_operations_and_bytes() {

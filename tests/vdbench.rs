@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{LoopDevice, json, kura};
+use common::{LoopDevice, json, kura, tmp};
 use kura::spec::jobfile::{Format, Sources, parse};
 use kura::spec::vdbench::curve_rate;
 use predicates::prelude::*;
@@ -27,10 +27,6 @@ fwd=fwd1,fsd=fsd1,operation=read
 fwd=fwd2,fsd=fsd1,operation=write
 rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=300,interval=60
 ";
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 #[test]
 fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {

@@ -1321,11 +1321,11 @@ pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResul
         started_unix_s,
         label: cfg.label.clone(),
         price: cfg.price.clone(),
-        suite: Some("bonnie".to_string()),
+        suite: Some(crate::spec::suites::SuiteKind::Bonnie),
         host: crate::target::host_facts(),
         jobs,
         incomplete,
-        warnings,
+        warnings: warnings.into_iter().map(crate::metrics::Warning::from).collect(),
     })
 }
 

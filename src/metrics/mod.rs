@@ -5,5 +5,7 @@ pub mod collect;
 pub mod histogram;
 pub mod repeats;
 pub mod result;
+pub mod warning;
 
 pub use result::*;
+pub use warning::Warning;

@@ -8,6 +8,7 @@ pub mod jobfile;
 pub mod label;
 pub mod presets;
 pub mod price;
+pub mod suites;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;
