@@ -6,6 +6,7 @@ mod fio_options;
 pub mod job;
 pub mod jobfile;
 pub mod label;
+pub mod options;
 pub mod presets;
 pub mod price;
 pub mod sweep;
@@ -14,3 +15,4 @@ pub mod units;
 pub mod vdbench;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+pub use options::{Opt, Value};
