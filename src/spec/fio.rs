@@ -16,6 +16,7 @@ use super::job::{BlockSize, Distribution, Job, Rw};
 use super::jobfile::{
     Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
+use super::options::{Opt, Value};
 use super::units::format_size;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
@@ -1105,8 +1106,8 @@ impl Translator<'_> {
     }
 
     fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
-        let set = |job: &mut Job, key: &str, value: String, loc: &Loc| {
-            job.set(key, &value).map_err(|e| loc.error(e.to_string()))
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
         };
         let mut job = Job {
             name: f.name.clone(),
@@ -1126,9 +1127,9 @@ impl Translator<'_> {
             Engine::Null => super::EngineKind::Null,
         };
         let iodepth_loc = f.iodepth.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, "qd", f.iodepth.0.to_string(), &iodepth_loc)?;
+        set(&mut job, Opt::Qd, Value::Count(f.iodepth.0), &iodepth_loc)?;
         let numjobs_loc = f.numjobs.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, "threads", f.numjobs.0.to_string(), &numjobs_loc)?;
+        set(&mut job, Opt::Threads, Value::Count(f.numjobs.0), &numjobs_loc)?;
         let threads = u64::from(job.threads);
 
         // Block sizes: a split wins over bs/bsrange, as in fio.
@@ -1151,21 +1152,21 @@ impl Translator<'_> {
                 None,
             ),
         };
-        let text = sizes
-            .iter()
-            .map(|b| format!("{}/{}", b.bytes, b.weight))
-            .collect::<Vec<_>>()
-            .join(":");
-        set(&mut job, "bs", text, bs_loc.as_ref().unwrap_or(header))?;
+        set(
+            &mut job,
+            Opt::Bs,
+            Value::BlockSizes(sizes),
+            bs_loc.as_ref().unwrap_or(header),
+        )?;
         if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments")? {
             let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
             if ba != min_bs {
-                set(&mut job, "align", ba.to_string(), &loc)?;
+                set(&mut job, Opt::Align, Value::Bytes(ba), &loc)?;
             }
         }
 
-        if let Some((d, _)) = self.pick(&f.distribution, &job, "random distributions")? {
-            job.distribution = d;
+        if let Some((d, loc)) = self.pick(&f.distribution, &job, "random distributions")? {
+            set(&mut job, Opt::Distribution, Value::Distribution(d), &loc)?;
         }
         if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages")? {
             if !job.rw.is_random() && p != 100 {
@@ -1174,7 +1175,7 @@ impl Translator<'_> {
                     "percentage_random: only random patterns use it (fio's rule)".into(),
                 );
             } else {
-                job.random_pct = p;
+                set(&mut job, Opt::RandomPct, Value::Count(p.into()), &loc)?;
             }
         }
 
@@ -1202,7 +1203,7 @@ impl Translator<'_> {
                 }
             }
         };
-        job.target = Some(path.into());
+        set(&mut job, Opt::Target, Value::Path(path.into()), header)?;
         if threads > 1 && f.filename.is_none() {
             self.note(
                 header,
@@ -1216,13 +1217,13 @@ impl Translator<'_> {
         // How much: the file (span), and when to stop.
         let span = f.filesize.as_ref().or(f.size.as_ref());
         if let Some((s, loc)) = span {
-            set(&mut job, "size", s.to_string(), loc)?;
+            set(&mut job, Opt::Size, Value::Bytes(*s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
-            set(&mut job, "offset", o.to_string(), loc)?;
+            set(&mut job, Opt::Offset, Value::Bytes(*o), loc)?;
         }
-        if let Some((r, _)) = &f.runtime {
-            job.runtime = Some(*r);
+        if let Some((r, loc)) = &f.runtime {
+            set(&mut job, Opt::Runtime, Value::Duration(*r), loc)?;
         }
         if f.time_based {
             if f.runtime.is_none() {
@@ -1232,7 +1233,12 @@ impl Translator<'_> {
                 )));
             }
         } else if let Some((n, loc)) = &f.number_ios {
-            set(&mut job, "io_count", n.saturating_mul(threads).to_string(), loc)?;
+            set(
+                &mut job,
+                Opt::IoCount,
+                Value::Count(n.saturating_mul(threads)),
+                loc,
+            )?;
         } else {
             let amount = f.io_size.as_ref().or(f.size.as_ref()).or(f.filesize.as_ref());
             match (amount, span) {
@@ -1241,7 +1247,7 @@ impl Translator<'_> {
                 }
                 (Some((a, loc)), _) => {
                     let total = a.saturating_mul(f.loops).saturating_mul(threads);
-                    set(&mut job, "io_size", total.to_string(), loc)?;
+                    set(&mut job, Opt::IoSize, Value::Bytes(total), loc)?;
                 }
                 (None, _) => job.passes = Some(f.loops.saturating_mul(threads)),
             }
@@ -1250,20 +1256,28 @@ impl Translator<'_> {
         // Rates: fio's are per clone and per direction; kura's is per job.
         let rate = self.job_rate(f, &job)?;
         if let Some(r) = rate {
-            job.rate_iops = Some((r.saturating_mul(threads)).max(1));
+            let iops = r.saturating_mul(threads).max(1);
+            set(&mut job, Opt::RateIops, Value::Count(iops), header)?;
         }
         if let Some(t) = f.thinktime {
-            job.think_time = Some(t);
-            job.think_every = f.thinktime_blocks.map(|b| b.min(u32::MAX as u64) as u32);
+            set(&mut job, Opt::ThinkTime, Value::Duration(t), header)?;
+            if let Some(b) = f.thinktime_blocks {
+                set(
+                    &mut job,
+                    Opt::ThinkEvery,
+                    Value::Count(b.min(u32::MAX as u64)),
+                    header,
+                )?;
+            }
         }
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {
-            job.fsync_every = Some(n);
+            set(&mut job, Opt::FsyncEvery, Value::Count(n), header)?;
             if f.fsync > 0 {
                 self.note(header, format!("{}: fsync: kura syncs with fdatasync", f.name));
             }
         }
-        job.fill = if f.zero_buffers {
+        let fill = if f.zero_buffers {
             super::Fill::Zero
         } else {
             match f.compress_pct {
@@ -1271,6 +1285,7 @@ impl Translator<'_> {
                 Some(p) => super::Fill::Compressible { pct: p },
             }
         };
+        set(&mut job, Opt::Fill, Value::Fill(fill), header)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)

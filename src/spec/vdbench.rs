@@ -12,7 +12,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw};
+use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+use super::options::{Opt, Value};
+
 use super::jobfile::{
     CurvePoint, Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
@@ -1514,22 +1516,23 @@ impl Builder<'_> {
             ..Job::default()
         };
         if seek == Seek::Eof {
-            job.passes = Some(1);
+            job.apply(Opt::Passes, Value::Count(1)).map_err(at(&w.loc))?;
         }
         if flags.sync {
-            job.fsync_every = Some(1);
+            job.apply(Opt::FsyncEvery, Value::Count(1)).map_err(at(&sd.loc))?;
             self.note(format!(
                 "{}: o_dsync/o_sync: kura writes, then fdatasync after each write (the sync time is not in the write's latency)",
                 sd.loc.short()
             ));
         }
-        job.end_fsync = flags.fsync_at_close;
+        job.apply(Opt::EndFsync, Value::Bool(flags.fsync_at_close))
+            .map_err(at(&sd.loc))?;
         if let Some(r) = self.parsed.compratio
             && r > 1.0
         {
-            job.fill = Fill::Compressible {
-                pct: ((1.0 - 1.0 / r) * 100.0).round().clamp(0.0, 100.0) as u8,
-            };
+            let pct = ((1.0 - 1.0 / r) * 100.0).round().clamp(0.0, 100.0) as u8;
+            job.apply(Opt::Fill, Value::Fill(Fill::Compressible { pct }))
+                .map_err(at(&sd.loc))?;
         }
         // The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
         let mut offset = sd.offset;
@@ -1556,13 +1559,15 @@ impl Builder<'_> {
         }
         if let Some(s) = size {
             // vdbench's size is the lun's; kura's size is the span after the offset.
-            job.size_bytes = Some(if sd.range.is_none() && w.range.is_none() {
+            let span = if sd.range.is_none() && w.range.is_none() {
                 s.saturating_sub(sd.offset)
             } else {
                 s
-            });
+            };
+            job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
         }
-        job.offset_bytes = offset;
+        job.apply(Opt::Offset, Value::Bytes(offset))
+            .map_err(at(&sd.loc))?;
         // Read and write hits go to the first `hitarea` bytes: kura's hot spot.
         let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
             (_, _, None, None) => None,
@@ -1593,10 +1598,12 @@ impl Builder<'_> {
                     w.name
                 )));
             }
-            job.distribution = Distribution::Hotspot {
+            let hotspot = Distribution::Hotspot {
                 io_pct: pct,
                 space_pct: space,
             };
+            job.apply(Opt::Distribution, Value::Distribution(hotspot))
+                .map_err(at(&loc))?;
             if !job.rw.is_random() {
                 job.rw = if job.does_reads() && job.does_writes() {
                     Rw::RandRw
@@ -1709,6 +1716,11 @@ pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatE
         warnings,
         cannot_run,
     })
+}
+
+/// Turns a job's refusal of a value into an error at the line that gave it.
+fn at(loc: &Loc) -> impl Fn(SpecError) -> FormatError + '_ {
+    move |e| loc.error(e.to_string())
 }
 
 #[cfg(test)]
