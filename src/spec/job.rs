@@ -380,7 +380,7 @@ pub(super) fn check_distribution(d: &Distribution) -> Result<(), String> {
             Err("pareto h must be between 0 and 1, e.g. pareto:0.9".into())
         }
         Distribution::Hotspot { io_pct, space_pct }
-            if !(0.0..=100.0).contains(&io_pct) || !(space_pct > 0.0 && space_pct < 100.0) =>
+            if !((0.0..=100.0).contains(&io_pct) && space_pct > 0.0 && space_pct < 100.0) =>
         {
             Err("percentages must be within 0..100 (space strictly)".into())
         }

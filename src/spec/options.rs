@@ -68,6 +68,28 @@ pub enum Flag {
     FileOnly(&'static str),
 }
 
+/// How `compare` names an option that decides comparability, when two
+/// measurements differ in it: `queue depth 1 vs 32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ident {
+    pub noun: &'static str,
+    pub show: Show,
+}
+
+/// How `compare` writes the values of an identity option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// As the key takes it; unset is `none`.
+    Plain,
+    /// `70 %`.
+    Percent,
+    /// A size in report units; unset on either side (a whole device, an
+    /// unknown size) is not named as a difference.
+    Size,
+    /// The word for true and the word for false, without the noun.
+    Words(&'static str, &'static str),
+}
+
 /// The `--help` heading an option's flag is listed under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Group {
@@ -120,8 +142,8 @@ pub struct OptionDef {
     pub unset: &'static str,
     value_name: &'static str,
     pub scope: Scope,
-    /// Two measurements differing in it are not comparable.
-    pub identity: bool,
+    /// Two measurements differing in it are not comparable; how compare names it.
+    pub identity: Option<Ident>,
     pub flag: Flag,
     pub group: Group,
     /// The only option whose switch excludes this one's.
@@ -152,7 +174,7 @@ const fn opt(key: &'static str, ty: Type, group: Group, help: &'static str, get:
         unset: "",
         value_name: "",
         scope: Scope::Block,
-        identity: false,
+        identity: None,
         flag: Flag::Value,
         group,
         conflicts: None,
@@ -179,8 +201,8 @@ impl OptionDef {
         self.scope = Scope::Run;
         self
     }
-    const fn identity(mut self) -> Self {
-        self.identity = true;
+    const fn identity(mut self, noun: &'static str, show: Show) -> Self {
+        self.identity = Some(Ident { noun, show });
         self
     }
     const fn switch(mut self) -> Self {
@@ -442,30 +464,46 @@ options! {
     Rw = opt("rw", Type::Rw, Group::Workload, "Pattern and direction; rw/randrw mix reads and writes",
         |j| Some(Value::Rw(j.rw)),
         |j, v| { j.rw = take!(v, Rw); Ok(()) })
-        .identity();
+        .identity("access", Show::Plain);
     Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
         |j| Some(Value::BlockSizes(j.bs.clone())),
         |j, v| { j.bs = take!(v, BlockSizes); Ok(()) })
-        .identity()
+        .identity("block size", Show::Plain)
         .more("; a split gives each size a share of the I/Os by weight");
     ReadPct = opt("read_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of reads in rw/randrw",
         |j| Some(Value::Count(j.read_pct.into())),
         |j, v| { j.read_pct = take!(v, Count) as u8; Ok(()) })
         .named("PCT")
-        .identity();
+        .identity("read share", Show::Percent);
     Qd = opt("qd", Type::Count { min: 1, max: MAX_QD as u64 }, Group::Workload, "I/Os in flight per thread (queue depth)",
         |j| Some(Value::Count(j.qd.into())),
         |j, v| { j.qd = take!(v, Count) as u32; Ok(()) })
-        .identity();
+        .identity("queue depth", Show::Plain);
     Threads = opt("threads", Type::Count { min: 1, max: MAX_THREADS as u64 }, Group::Workload, "Worker threads, each with its own queue and file descriptor",
         |j| Some(Value::Count(j.threads.into())),
         |j, v| { j.threads = take!(v, Count) as u32; Ok(()) })
-        .identity();
+        .identity("threads", Show::Plain);
+    Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
+        |j| Some(Value::Bool(j.direct)),
+        |j, v| { j.direct = take!(v, Bool); Ok(()) })
+        .switch()
+        .conflicts("buffered")
+        .identity("", Show::Words("direct", "buffered"));
+    Buffered = opt("buffered", Type::Bool, Group::Workload, "Through the page cache: the opposite of direct",
+        |j| Some(Value::Bool(!j.direct)),
+        |j, v| { j.direct = !take!(v, Bool); Ok(()) })
+        .switch();
+    KeepCache = opt("keep_cache", Type::Bool, Group::Workload, "Buffered runs: keep the target's cached pages instead of dropping them first",
+        |j| Some(Value::Bool(j.keep_cache)),
+        |j, v| { j.keep_cache = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (by default they are dropped first, as fio's `invalidate=1` does)");
     Size = opt("size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Target, "Test-file size, or the span of a device used",
         |j| j.size_bytes.map(Value::Bytes),
         |j, v| { j.size_bytes = Some(take!(v, Bytes)); Ok(()) })
         .unset("1g for a new file; the file's size; the whole device")
-        .identity();
+        .identity("test size", Show::Size);
     Offset = opt("offset", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Target, "Where the span starts",
         |j| Some(Value::Bytes(j.offset_bytes)),
         |j, v| { j.offset_bytes = take!(v, Bytes); Ok(()) });
@@ -492,22 +530,6 @@ options! {
         |j| Some(Value::Duration(j.ramp)),
         |j, v| { j.ramp = take!(v, Duration); Ok(()) })
         .run_control();
-    Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
-        |j| Some(Value::Bool(j.direct)),
-        |j, v| { j.direct = take!(v, Bool); Ok(()) })
-        .switch()
-        .conflicts("buffered")
-        .identity();
-    Buffered = opt("buffered", Type::Bool, Group::Workload, "Through the page cache: the opposite of direct",
-        |j| Some(Value::Bool(!j.direct)),
-        |j, v| { j.direct = !take!(v, Bool); Ok(()) })
-        .switch();
-    KeepCache = opt("keep_cache", Type::Bool, Group::Workload, "Buffered runs: keep the target's cached pages instead of dropping them first",
-        |j| Some(Value::Bool(j.keep_cache)),
-        |j, v| { j.keep_cache = take!(v, Bool); Ok(()) })
-        .switch()
-        .extra()
-        .more(" (by default they are dropped first, as fio's `invalidate=1` does)");
     Engine = opt("engine", Type::Engine, Group::Workload, "io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)",
         |j| Some(Value::Engine(j.engine)),
         |j, v| { j.engine = take!(v, Engine); Ok(()) })
@@ -515,7 +537,7 @@ options! {
     Distribution = opt("distribution", Type::Distribution, Group::Workload, "Spread of random offsets",
         |j| Some(Value::Distribution(j.distribution)),
         |j, v| { j.distribution = take!(v, Distribution); Ok(()) })
-        .identity()
+        .identity("distribution", Show::Plain)
         .extra()
         .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span");
     RandomPct = opt("random_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of random I/Os that seek; the others continue where the previous I/O ended",
@@ -541,7 +563,7 @@ options! {
         |j, v| { j.rate_iops = Some(take!(v, Count)); Ok(()) })
         .named("N")
         .run_control()
-        .identity();
+        .identity("rate_iops", Show::Plain);
     StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
         |j| Some(Value::Duration(j.start_delay)),
         |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
@@ -564,7 +586,7 @@ options! {
         |j| j.fsync_every.map(Value::Count),
         |j, v| { j.fsync_every = Some(take!(v, Count)); Ok(()) })
         .named("N")
-        .identity()
+        .identity("fsync_every", Show::Plain)
         .extra()
         .more(", as fio's `fsync=N` (those writes complete, and are counted, first)");
     EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",
@@ -637,7 +659,10 @@ impl Job {
 
     /// The options that decide comparability, with this job's values.
     pub fn identity(&self) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
-        OPTIONS.iter().filter(|d| d.identity).map(|d| (d, (d.get)(self)))
+        OPTIONS
+            .iter()
+            .filter(|d| d.identity.is_some())
+            .map(|d| (d, (d.get)(self)))
     }
 
     /// The extras of `explain`: `key value` for each option marked extra that
@@ -674,7 +699,7 @@ pub fn markdown() -> String {
             Scope::Block => "block I/O",
         };
         let mut meaning = format!("{}{}", d.help, d.more);
-        if d.identity {
+        if d.identity.is_some() {
             meaning.push_str("; runs that differ in it are not compared");
         }
         out.push_str(&format!(
@@ -746,6 +771,16 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn extras_name_what_differs_from_the_default() {
+        let mut job = Job::default();
+        assert!(job.extras().is_empty());
+        job.set("fsync_every", "8").unwrap();
+        job.set("think_time", "2ms").unwrap();
+        job.set("qd", "32").unwrap();
+        assert_eq!(job.extras(), ["think_time 2ms", "fsync_every 8"]);
     }
 
     /// docs/jobs.md's table is this table; regenerate with
