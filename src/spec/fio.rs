@@ -450,6 +450,8 @@ struct FioJob {
     directory: Option<(String, Loc)>,
     filename_format: Option<String>,
     rw: (Rw, Option<Loc>),
+    /// The offset modifier of a sequential `rw=read:4k`: bytes skipped after each I/O.
+    rw_gap: u64,
     bs: PerDir<(BsSpec, Loc)>,
     bssplit: PerDir<(BsSpec, Loc)>,
     ba: PerDir<(u64, Loc)>,
@@ -492,6 +494,7 @@ impl FioJob {
             directory: None,
             filename_format: None,
             rw: (Rw::Read, None),
+            rw_gap: 0,
             bs: PerDir::default(),
             bssplit: PerDir::default(),
             ba: PerDir::default(),
@@ -777,12 +780,23 @@ impl Translator<'_> {
                     }
                 };
                 let modifier = modifier.trim();
-                if !modifier.is_empty() && fio_number(modifier, kb) != Ok(0) && modifier != "1" {
-                    return Err(unsupported_value(
-                        e,
-                        "offset modifiers (holes, backwards or runs of sequential I/O) are not supported",
-                    ));
-                }
+                let gap = if modifier.is_empty() {
+                    Ok(0)
+                } else {
+                    fio_number(modifier, kb)
+                };
+                // `:1` is fio's "every I/O", what kura does anyway.
+                j.rw_gap = match gap {
+                    _ if modifier == "1" => 0,
+                    Ok(n) if !rw.is_random() => n,
+                    Ok(0) => 0,
+                    _ => {
+                        return Err(unsupported_value(
+                            e,
+                            "offset modifiers other than a sequential job's holes (backwards, or runs of sequential I/O in a random job) are not supported",
+                        ));
+                    }
+                };
                 j.rw = (rw, Some(at));
             }
             "bs" | "blocksize" => {
@@ -1131,6 +1145,10 @@ impl Translator<'_> {
         let numjobs_loc = f.numjobs.1.clone().unwrap_or_else(|| header.clone());
         set(&mut job, Opt::Threads, Value::Count(f.numjobs.0), &numjobs_loc)?;
         let threads = u64::from(job.threads);
+        if f.rw_gap > 0 {
+            let at = f.rw.1.clone().unwrap_or_else(|| header.clone());
+            set(&mut job, Opt::Gap, Value::Bytes(f.rw_gap), &at)?;
+        }
 
         // Block sizes: a split wins over bs/bsrange, as in fio.
         let split = self.pick(&f.bssplit, &job, "block size splits")?;
@@ -1538,6 +1556,19 @@ mod tests {
         assert_eq!(j[0].start_delay, Duration::from_secs(3));
         assert!(j[0].end_fsync);
         assert_eq!(j[0].fsync_every, Some(8));
+    }
+
+    #[test]
+    fn a_sequential_offset_modifier_is_a_gap() {
+        let j = jobs("[a]\nrw=write:8k\nsize=1m\n");
+        assert_eq!((j[0].rw, j[0].gap_bytes), (Rw::Write, 8192));
+        let err = error("[a]\nrw=randread:8\nsize=1m\n");
+        assert!(err.contains("offset modifiers other than"), "{err}");
+        let err = error("[a]\nrw=read:100\nsize=1m\n");
+        assert!(
+            err.contains("gap: '100' is not valid: must be a multiple of 512 bytes"),
+            "{err}"
+        );
     }
 
     #[test]

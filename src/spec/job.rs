@@ -221,6 +221,9 @@ pub struct Job {
     /// one from the clock. The stored job always has the one used.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Sequential jobs: bytes skipped after each I/O (fio's `rw=read:4k`).
+    #[serde(default)]
+    pub gap_bytes: u64,
 }
 
 fn all_random() -> u8 {
@@ -265,6 +268,7 @@ impl Default for Job {
             align: None,
             random_pct: 100,
             seed: None,
+            gap_bytes: 0,
         }
     }
 }
@@ -532,6 +536,7 @@ mod tests {
             ("align", "4k"),
             ("random_pct", "80"),
             ("seed", "42"),
+            ("gap", "4k"),
         ];
         assert_eq!(values.len(), super::super::options::OPTIONS.len());
         let mut job = Job::default();

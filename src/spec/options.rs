@@ -552,6 +552,20 @@ options! {
         .unset("smallest block size")
         .extra()
         .more(" (fio's `ba`, vdbench's `align`)");
+    Gap = opt("gap", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: skip this many bytes after each I/O",
+        |j| Some(Value::Bytes(j.gap_bytes)),
+        |j, v| {
+            let gap = take!(v, Bytes);
+            // Offsets of direct I/O must stay multiples of the sector size.
+            if !gap.is_multiple_of(512) {
+                return Err("must be a multiple of 512 bytes".into());
+            }
+            j.gap_bytes = gap;
+            Ok(())
+        })
+        .identity("gap", Show::Plain)
+        .extra()
+        .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it");
     FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
         |j| Some(Value::Bool(j.file_per_thread)),
         |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })
