@@ -443,6 +443,19 @@ impl Job {
         Ok(())
     }
 
+    /// Bytes one pass over a span of `span` bytes moves: all of it, less the
+    /// holes a sequential `gap` leaves.
+    pub fn pass_bytes(&self, span: u64) -> u64 {
+        if self.gap_bytes == 0 || self.rw.is_random() {
+            return span;
+        }
+        let weights: u64 = self.bs.iter().map(|b| u64::from(b.weight)).sum();
+        let moved: u64 = self.bs.iter().map(|b| b.bytes * u64::from(b.weight)).sum();
+        let mean = (moved / weights.max(1)).max(1);
+        // Whole I/Os only, as the generator issues them.
+        (span / (mean + self.gap_bytes)).max(1) * mean
+    }
+
     /// The largest block size of the split: buffers are allocated at this size.
     pub fn max_bs(&self) -> u64 {
         self.bs.iter().map(|b| b.bytes).max().unwrap_or(4096)
@@ -592,6 +605,16 @@ mod tests {
             assert!(err.starts_with(k), "{err}");
         }
         assert_eq!(job.set("bogus", "1"), Err(SpecError::UnknownKey("bogus".into())));
+    }
+
+    #[test]
+    fn a_pass_with_gaps_moves_the_blocks_between_the_holes() {
+        let mut job = Job::default();
+        job.set("rw", "write").unwrap();
+        assert_eq!(job.pass_bytes(1 << 20), 1 << 20);
+        job.set("bs", "8k").unwrap();
+        job.set("gap", "8k").unwrap();
+        assert_eq!(job.pass_bytes(1 << 20), 512 << 10);
     }
 
     #[test]
