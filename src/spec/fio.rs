@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use super::fio_options::FIO_OPTIONS;
 use super::job::{BlockSize, Distribution, Job, Rw};
-use super::jobfile::{
+use super::options::{Opt, Value};
+use super::reading::{
     Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
-use super::options::{Opt, Value};
 use super::units::format_size;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.

@@ -9,6 +9,7 @@ pub mod label;
 pub mod options;
 pub mod presets;
 pub mod price;
+pub mod reading;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;

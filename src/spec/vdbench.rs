@@ -15,7 +15,7 @@ use std::time::Duration;
 use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
 use super::options::{Opt, Value};
 
-use super::jobfile::{
+use super::reading::{
     CurvePoint, Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
 
@@ -1306,16 +1306,6 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
     Ok(out)
 }
 
-/// vdbench rounds curve rates up: to 100 above 1000, to 10 below.
-pub fn curve_rate(max_rate: f64, pct: f64) -> u64 {
-    let rate = (max_rate as u64).saturating_mul(pct as u64) / 100;
-    if rate > 1000 {
-        rate.div_ceil(100) * 100
-    } else {
-        rate.div_ceil(10) * 10
-    }
-}
-
 /// The overrides of one pass through a run's for-loops.
 #[derive(Debug, Clone, Default)]
 struct Overrides {
@@ -1814,9 +1804,13 @@ mod tests {
         assert_eq!(p.jobs[0].job.rw, Rw::RandWrite);
         assert_eq!(p.jobs[5].job.bs[0].bytes, 16384);
         let point = p.jobs[7].curve.clone().unwrap();
-        assert_eq!((point.max_jobs, point.repeats, point.pct), (vec![6], 6, 50.0));
-        assert_eq!(curve_rate(2345.0, 50.0), 1200);
-        assert_eq!(curve_rate(2345.0, 10.0), 240);
+        assert_eq!(
+            (point.max_jobs.clone(), point.repeats, point.pct),
+            (vec![6], 6, 50.0)
+        );
+        assert_eq!(point.rate(2345.0), 1200);
+        let ten = CurvePoint { pct: 10.0, ..point };
+        assert_eq!(ten.rate(2345.0), 240);
     }
 
     #[test]
