@@ -673,6 +673,37 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The readers of an option's value that every group of `apply` uses:
+/// `need()` the text, `flag()` a bare or 0/1 switch, `num(kb)` a number.
+macro_rules! entry_readers {
+    ($e:ident, $j:ident, $key:ident, $v:ident, $need:ident, $flag:ident, $num:ident, $kb:ident, $at:ident) => {
+        let $key = $e.key.as_str();
+        let $v = $e.value.as_deref();
+        #[allow(unused)]
+        let $need = || -> Result<&str, FormatError> {
+            match $v {
+                Some(v) if !v.is_empty() => Ok(v),
+                _ => Err(value_err($e, "needs a value")),
+            }
+        };
+        // Options fio takes bare (`time_based`) or with 0/1.
+        #[allow(unused)]
+        let $flag = || -> Result<bool, FormatError> {
+            match $v {
+                None => Ok(true),
+                Some(v) => fio_bool(v).map_err(|w| value_err($e, w)),
+            }
+        };
+        #[allow(unused)]
+        let $num =
+            |kb: u64| -> Result<u64, FormatError> { fio_number($need()?, kb).map_err(|w| value_err($e, w)) };
+        #[allow(unused)]
+        let $kb = $j.kb_base;
+        #[allow(unused)]
+        let $at = $e.loc.clone();
+    };
+}
+
 impl Translator<'_> {
     fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
         if self.lenient {
@@ -705,25 +736,24 @@ impl Translator<'_> {
 
     /// Applies one option to `j`, in file order, as fio does.
     fn apply(&mut self, j: &mut FioJob, e: &Entry) -> Result<(), FormatError> {
-        let key = e.key.as_str();
-        let v = e.value.as_deref();
-        let need = || -> Result<&str, FormatError> {
-            match v {
-                Some(v) if !v.is_empty() => Ok(v),
-                _ => Err(value_err(e, "needs a value")),
+        // Each group says whether it knew the option; what none knows is judged last.
+        for group in [
+            Self::apply_file,
+            Self::apply_pattern,
+            Self::apply_amount,
+            Self::apply_mix,
+            Self::apply_data,
+        ] {
+            if group(self, j, e)? {
+                return Ok(());
             }
-        };
-        // Options fio takes bare (`time_based`) or with 0/1.
-        let flag = || -> Result<bool, FormatError> {
-            match v {
-                None => Ok(true),
-                Some(v) => fio_bool(v).map_err(|w| value_err(e, w)),
-            }
-        };
-        let num =
-            |kb: u64| -> Result<u64, FormatError> { fio_number(need()?, kb).map_err(|w| value_err(e, w)) };
-        let kb = j.kb_base;
-        let at = e.loc.clone();
+        }
+        self.apply_other(e)
+    }
+
+    /// The job's name and where its file is.
+    fn apply_file(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
             "name" => {
                 let n = need()?;
@@ -757,6 +787,15 @@ impl Translator<'_> {
                     return Err(unsupported_value(e, "kura runs one file per job"));
                 }
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Pattern and block sizes.
+    fn apply_pattern(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "rw" | "readwrite" => {
                 let text = need()?;
                 let (mode, modifier) = text.split_once(':').unwrap_or((text, ""));
@@ -839,6 +878,15 @@ impl Translator<'_> {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.ba.merge(map_dir(pd, |b| (b, at.clone())));
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Queue, threads, span and when to stop.
+    fn apply_amount(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "iodepth" => j.iodepth = (num(kb)?, Some(at)),
             "numjobs" => j.numjobs = (num(kb)?, Some(at)),
             "size" => j.size = Some((num(kb)?, at)),
@@ -877,6 +925,15 @@ impl Translator<'_> {
                 }
                 j.startdelay = fio_time(t, Duration::from_secs(1)).map_err(|w| value_err(e, w))?;
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Direct or buffered, the read/write mix, the spread of offsets and pacing.
+    fn apply_mix(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "direct" => j.direct = fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "buffered" => j.direct = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "rwmixread" => j.read_pct = fio_pct(need()?).map_err(|w| value_err(e, w))?,
@@ -921,6 +978,15 @@ impl Translator<'_> {
                 let n = num(kb)?;
                 j.thinktime_blocks = Some(n.max(1));
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Syncs, the engine, written data, groups.
+    fn apply_data(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "fsync" => j.fsync = num(kb)?,
             "fdatasync" => j.fdatasync = num(kb)?,
             "end_fsync" => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
@@ -946,6 +1012,14 @@ impl Translator<'_> {
             "zero_buffers" => j.zero_buffers = flag()?,
             "invalidate" => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "stonewall" | "wait_for_previous" => j.stonewall = flag()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Options kura takes without effect or with a note, and the unsupported and unknown.
+    fn apply_other(&mut self, e: &Entry) -> Result<(), FormatError> {
+        match e.key.as_str() {
             k if NO_EFFECT.contains(&k) => {}
             k if WITH_NOTE.iter().any(|(n, _)| *n == k) => {
                 let why = WITH_NOTE.iter().find(|(n, _)| *n == k).map_or("", |(_, w)| w);
