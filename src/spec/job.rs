@@ -607,6 +607,18 @@ mod tests {
         assert_eq!(job.set("bogus", "1"), Err(SpecError::UnknownKey("bogus".into())));
     }
 
+    /// Jobs stored before `gap` existed read as jobs without holes.
+    #[test]
+    fn a_job_stored_without_the_newer_keys_still_reads() {
+        let mut v = serde_json::to_value(Job::default()).unwrap();
+        let map = v.as_object_mut().unwrap();
+        for newer in ["gap_bytes", "seed", "random_pct", "align", "passes"] {
+            map.remove(newer);
+        }
+        let job: Job = serde_json::from_value(v).unwrap();
+        assert_eq!(job, Job::default());
+    }
+
     #[test]
     fn a_pass_with_gaps_moves_the_blocks_between_the_holes() {
         let mut job = Job::default();
