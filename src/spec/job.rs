@@ -515,46 +515,10 @@ mod tests {
 
     #[test]
     fn every_key_is_settable() {
-        let values = [
-            ("name", "x"),
-            ("target", "/tmp/x"),
-            ("rw", "randrw"),
-            ("bs", "4k/60:64k/40"),
-            ("read_pct", "70"),
-            ("qd", "32"),
-            ("threads", "4"),
-            ("size", "1g"),
-            ("offset", "1m"),
-            ("runtime", "5s"),
-            ("io_size", "1g"),
-            ("io_count", "100"),
-            ("ramp", "1s"),
-            ("direct", "false"),
-            ("buffered", "true"),
-            ("keep_cache", "true"),
-            ("engine", "sync"),
-            ("distribution", "zipf:1.2"),
-            ("rate_iops", "1000"),
-            ("fsync_every", "8"),
-            ("fill", "compressible:50"),
-            ("label", "ssd"),
-            ("interval", "500ms"),
-            ("file_per_thread", "true"),
-            ("group", "2"),
-            ("start_delay", "1s"),
-            ("think_time", "2ms"),
-            ("think_every", "4"),
-            ("end_fsync", "true"),
-            ("passes", "2"),
-            ("align", "4k"),
-            ("random_pct", "80"),
-            ("seed", "42"),
-            ("gap", "4k"),
-        ];
-        assert_eq!(values.len(), super::super::options::OPTIONS.len());
         let mut job = Job::default();
-        for (k, v) in values {
-            job.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+        for d in super::super::options::OPTIONS {
+            job.set(d.key, d.example)
+                .unwrap_or_else(|e| panic!("{}={}: {e}", d.key, d.example));
         }
         assert_eq!(
             job.bs,

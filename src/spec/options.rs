@@ -148,6 +148,8 @@ pub struct OptionDef {
     pub group: Group,
     /// The only option whose switch excludes this one's.
     pub conflicts: Option<&'static str>,
+    /// A value the key takes, for tests and docs.
+    pub example: &'static str,
     /// Listed among a job's extras in `explain` when it differs from the default.
     pub extra: bool,
     /// The job's value; `None` when unset.
@@ -179,6 +181,7 @@ const fn opt(key: &'static str, ty: Type, group: Group, help: &'static str, get:
         group,
         conflicts: None,
         extra: false,
+        example: "",
         get,
         set,
     }
@@ -215,6 +218,10 @@ impl OptionDef {
     }
     const fn conflicts(mut self, key: &'static str) -> Self {
         self.conflicts = Some(key);
+        self
+    }
+    const fn example(mut self, example: &'static str) -> Self {
+        self.example = example;
         self
     }
     const fn extra(mut self) -> Self {
@@ -446,7 +453,8 @@ options! {
             Ok(())
         })
         .run_control()
-        .more(" (`jobN` in a file)");
+        .more(" (`jobN` in a file)")
+        .example("x");
     Target = opt("target", Type::Path, Group::Target, "File or block device",
         |j| j.target.clone().map(Value::Path),
         |j, v| {
@@ -460,98 +468,118 @@ options! {
         .named("PATH")
         .run_control()
         .unset("./kura-test.dat")
-        .more(": a file (created and pre-filled when missing; an existing file is used as it is, never resized) or a block device");
+        .more(": a file (created and pre-filled when missing; an existing file is used as it is, never resized) or a block device")
+        .example("/tmp/x");
     Rw = opt("rw", Type::Rw, Group::Workload, "Pattern and direction; rw/randrw mix reads and writes",
         |j| Some(Value::Rw(j.rw)),
         |j, v| { j.rw = take!(v, Rw); Ok(()) })
-        .identity("access", Show::Plain);
+        .identity("access", Show::Plain)
+        .example("randrw");
     Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
         |j| Some(Value::BlockSizes(j.bs.clone())),
         |j, v| { j.bs = take!(v, BlockSizes); Ok(()) })
         .identity("block size", Show::Plain)
-        .more("; a split gives each size a share of the I/Os by weight");
+        .more("; a split gives each size a share of the I/Os by weight")
+        .example("4k/60:64k/40");
     ReadPct = opt("read_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of reads in rw/randrw",
         |j| Some(Value::Count(j.read_pct.into())),
         |j, v| { j.read_pct = take!(v, Count) as u8; Ok(()) })
         .named("PCT")
-        .identity("read share", Show::Percent);
+        .identity("read share", Show::Percent)
+        .example("70");
     Qd = opt("qd", Type::Count { min: 1, max: MAX_QD as u64 }, Group::Workload, "I/Os in flight per thread (queue depth)",
         |j| Some(Value::Count(j.qd.into())),
         |j, v| { j.qd = take!(v, Count) as u32; Ok(()) })
-        .identity("queue depth", Show::Plain);
+        .identity("queue depth", Show::Plain)
+        .example("32");
     Threads = opt("threads", Type::Count { min: 1, max: MAX_THREADS as u64 }, Group::Workload, "Worker threads, each with its own queue and file descriptor",
         |j| Some(Value::Count(j.threads.into())),
         |j, v| { j.threads = take!(v, Count) as u32; Ok(()) })
-        .identity("threads", Show::Plain);
+        .identity("threads", Show::Plain)
+        .example("4");
     Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
         |j| Some(Value::Bool(j.direct)),
         |j, v| { j.direct = take!(v, Bool); Ok(()) })
         .switch()
         .conflicts("buffered")
-        .identity("", Show::Words("direct", "buffered"));
+        .identity("", Show::Words("direct", "buffered"))
+        .example("false");
     Buffered = opt("buffered", Type::Bool, Group::Workload, "Through the page cache: the opposite of direct",
         |j| Some(Value::Bool(!j.direct)),
         |j, v| { j.direct = !take!(v, Bool); Ok(()) })
-        .switch();
+        .switch()
+        .example("true");
     KeepCache = opt("keep_cache", Type::Bool, Group::Workload, "Buffered runs: keep the target's cached pages instead of dropping them first",
         |j| Some(Value::Bool(j.keep_cache)),
         |j, v| { j.keep_cache = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
-        .more(" (by default they are dropped first, as fio's `invalidate=1` does)");
+        .more(" (by default they are dropped first, as fio's `invalidate=1` does)")
+        .example("true");
     Size = opt("size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Target, "Test-file size, or the span of a device used",
         |j| j.size_bytes.map(Value::Bytes),
         |j, v| { j.size_bytes = Some(take!(v, Bytes)); Ok(()) })
         .unset("1g for a new file; the file's size; the whole device")
-        .identity("test size", Show::Size);
+        .identity("test size", Show::Size)
+        .example("1g");
     Offset = opt("offset", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Target, "Where the span starts",
         |j| Some(Value::Bytes(j.offset_bytes)),
-        |j, v| { j.offset_bytes = take!(v, Bytes); Ok(()) });
+        |j, v| { j.offset_bytes = take!(v, Bytes); Ok(()) })
+        .example("1m");
     Runtime = opt("runtime", Type::Duration { min: SOME_TIME }, Group::Stop, "How long to measure, e.g. 30s, 5m",
         |j| j.runtime.map(Value::Duration),
         |j, v| { j.runtime = Some(take!(v, Duration)); Ok(()) })
         .run_control()
         .unset("10s unless io_size, io_count or passes")
-        .more(" (with io_size, io_count or passes: whichever comes first)");
+        .more(" (with io_size, io_count or passes: whichever comes first)")
+        .example("5s");
     IoSize = opt("io_size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after this many bytes (split over threads)",
         |j| j.io_size_bytes.map(Value::Bytes),
-        |j, v| { j.io_size_bytes = Some(take!(v, Bytes)); Ok(()) });
+        |j, v| { j.io_size_bytes = Some(take!(v, Bytes)); Ok(()) })
+        .example("1g");
     IoCount = opt("io_count", Type::Count { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after exactly this many I/Os (split over threads)",
         |j| j.io_count.map(Value::Count),
         |j, v| { j.io_count = Some(take!(v, Count)); Ok(()) })
         .named("N")
-        .run_control();
+        .run_control()
+        .example("100");
     Passes = opt("passes", Type::Count { min: 1, max: U32 }, Group::Stop, "Stop after moving the whole span this many times, all threads together",
         |j| j.passes.map(Value::Count),
         |j, v| { j.passes = Some(take!(v, Count)); Ok(()) })
         .named("N")
-        .more(" (fio's default stop: `size` x `loops`)");
+        .more(" (fio's default stop: `size` x `loops`)")
+        .example("2");
     Ramp = opt("ramp", Type::Duration { min: ANY_TIME }, Group::Stop, "Run this long before measuring; those I/Os are not counted",
         |j| Some(Value::Duration(j.ramp)),
         |j, v| { j.ramp = take!(v, Duration); Ok(()) })
-        .run_control();
+        .run_control()
+        .example("1s");
     Engine = opt("engine", Type::Engine, Group::Workload, "io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)",
         |j| Some(Value::Engine(j.engine)),
         |j, v| { j.engine = take!(v, Engine); Ok(()) })
-        .more(": io_uring hands buffered writes to kernel worker threads, which ran them at a third (sequential) to a thirtieth (4k random) of `write()`'s speed; name `io_uring` to measure that anyway. `sync` is pread/pwrite with one I/O in flight per thread (fio's `psync`); `null` does no I/O and measures kura itself (never comparable with a device)");
+        .more(": io_uring hands buffered writes to kernel worker threads, which ran them at a third (sequential) to a thirtieth (4k random) of `write()`'s speed; name `io_uring` to measure that anyway. `sync` is pread/pwrite with one I/O in flight per thread (fio's `psync`); `null` does no I/O and measures kura itself (never comparable with a device)")
+        .example("sync");
     Distribution = opt("distribution", Type::Distribution, Group::Workload, "Spread of random offsets",
         |j| Some(Value::Distribution(j.distribution)),
         |j, v| { j.distribution = take!(v, Distribution); Ok(()) })
         .identity("distribution", Show::Plain)
         .extra()
-        .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span");
+        .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span")
+        .example("zipf:1.2");
     RandomPct = opt("random_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of random I/Os that seek; the others continue where the previous I/O ended",
         |j| Some(Value::Count(j.random_pct.into())),
         |j, v| { j.random_pct = take!(v, Count) as u8; Ok(()) })
         .named("PCT")
         .extra()
-        .more(" (fio's `percentage_random`, vdbench's `seekpct`)");
+        .more(" (fio's `percentage_random`, vdbench's `seekpct`)")
+        .example("80");
     Align = opt("align", Type::Bytes { min: 1, max: MAX_BS }, Group::Workload, "Random offsets are multiples of this",
         |j| j.align.map(Value::Bytes),
         |j, v| { j.align = Some(take!(v, Bytes)); Ok(()) })
         .unset("smallest block size")
         .extra()
-        .more(" (fio's `ba`, vdbench's `align`)");
+        .more(" (fio's `ba`, vdbench's `align`)")
+        .example("4k");
     Gap = opt("gap", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: skip this many bytes after each I/O",
         |j| Some(Value::Bytes(j.gap_bytes)),
         |j, v| {
@@ -565,60 +593,70 @@ options! {
         })
         .identity("gap", Show::Plain)
         .extra()
-        .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it");
+        .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it")
+        .example("4k");
     FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
         |j| Some(Value::Bool(j.file_per_thread)),
         |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
-        .more(" (tiobench's layout; `kura suite tiobench` sets it)");
+        .more(" (tiobench's layout; `kura suite tiobench` sets it)")
+        .example("true");
     RateIops = opt("rate_iops", Type::Count { min: 1, max: UNBOUNDED }, Group::Pacing, "Cap on I/Os per second for the whole job",
         |j| j.rate_iops.map(Value::Count),
         |j, v| { j.rate_iops = Some(take!(v, Count)); Ok(()) })
         .named("N")
         .run_control()
-        .identity("rate_iops", Show::Plain);
+        .identity("rate_iops", Show::Plain)
+        .example("1000");
     StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
         |j| Some(Value::Duration(j.start_delay)),
         |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
         .run_control()
         .extra()
-        .more(" (fio's `startdelay`)");
+        .more(" (fio's `startdelay`)")
+        .example("1s");
     ThinkTime = opt("think_time", Type::Duration { min: ANY_TIME }, Group::Pacing, "Pause this long after every think_every I/Os completed",
         |j| j.think_time.map(Value::Duration),
         |j, v| { j.think_time = nonzero(take!(v, Duration)); Ok(()) })
         .extra()
-        .more(" (fio's `thinktime`)");
+        .more(" (fio's `thinktime`)")
+        .example("2ms");
     ThinkEvery = opt("think_every", Type::Count { min: 1, max: U32 }, Group::Pacing, "I/Os between pauses",
         |j| j.think_every.map(|n| Value::Count(n.into())),
         |j, v| { j.think_every = Some(take!(v, Count) as u32); Ok(()) })
         .named("N")
         .unset("1")
         .extra()
-        .more(" (fio's `thinktime_blocks`)");
+        .more(" (fio's `thinktime_blocks`)")
+        .example("4");
     FsyncEvery = opt("fsync_every", Type::Count { min: 1, max: UNBOUNDED }, Group::Data, "fdatasync after every N writes issued per thread",
         |j| j.fsync_every.map(Value::Count),
         |j, v| { j.fsync_every = Some(take!(v, Count)); Ok(()) })
         .named("N")
         .identity("fsync_every", Show::Plain)
         .extra()
-        .more(", as fio's `fsync=N` (those writes complete, and are counted, first)");
+        .more(", as fio's `fsync=N` (those writes complete, and are counted, first)")
+        .example("8");
     EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",
         |j| Some(Value::Bool(j.end_fsync)),
         |j, v| { j.end_fsync = take!(v, Bool); Ok(()) })
         .switch()
-        .extra();
+        .extra()
+        .example("true");
     Fill = opt("fill", Type::Fill, Group::Data, "Data written, and the test file's pre-fill",
         |j| Some(Value::Fill(j.fill)),
         |j, v| { j.fill = take!(v, Fill); Ok(()) })
-        .extra();
+        .extra()
+        .example("compressible:50");
     Seed = opt("seed", Type::Count { min: 0, max: UNBOUNDED }, Group::Data, "Seed of offsets, block sizes, the read/write mix and written data",
         |j| j.seed.map(Value::Count),
         |j, v| { j.seed = Some(take!(v, Count)); Ok(()) })
         .named("N")
         .run_control()
         .unset("from the clock, stored with the run")
-        .more("; the run stores the seed it used, and the same seed repeats them");
+        .more("; the run stores the seed it used, and the same seed repeats them")
+        .example("42");
     Label = opt("label", Type::Text, Group::Report, "The run's label",
         |j| j.label.clone().map(Value::Text),
         |j, v| {
@@ -626,18 +664,21 @@ options! {
             Ok(())
         })
         .run_control()
-        .file_only("the run's own `--label` sets it");
+        .file_only("the run's own `--label` sets it")
+        .example("ssd");
     Interval = opt("interval", Type::Duration { min: Duration::from_millis(10) }, Group::Report, "Period of the IOPS/latency series",
         |j| Some(Value::Duration(j.interval)),
         |j, v| { j.interval = take!(v, Duration); Ok(()) })
         .run_control()
-        .extra();
+        .extra()
+        .example("500ms");
     JobGroup = opt("group", Type::Count { min: 0, max: U32 }, Group::Report, "Jobs next to each other with the same group run at the same time",
         |j| j.group.map(|g| Value::Count(g.into())),
         |j, v| { j.group = Some(take!(v, Count) as u32); Ok(()) })
         .run_control()
         .file_only("it joins neighbouring jobs of a file; flags describe one job")
-        .more(" (fio's jobs between stonewalls, a vdbench run's workloads)");
+        .more(" (fio's jobs between stonewalls, a vdbench run's workloads)")
+        .example("2");
 }
 
 impl Opt {
@@ -761,6 +802,38 @@ mod tests {
                 j.set(d.key, &v.to_string())
                     .unwrap_or_else(|e| panic!("{}: {e}", d.key));
                 assert_eq!((d.get)(&j), Some(v), "{}", d.key);
+            }
+        }
+    }
+
+    /// Each option's example sets the field its `get` reads: no setter
+    /// writes another option's field.
+    #[test]
+    fn every_option_sets_what_it_reads() {
+        for d in OPTIONS {
+            assert!(!d.example.is_empty(), "{}: no example", d.key);
+            let mut job = Job::default();
+            job.set(d.key, d.example)
+                .unwrap_or_else(|e| panic!("{}: {e}", d.key));
+            let want = d.parse(d.example).unwrap();
+            assert_eq!((d.get)(&job), Some(want), "{}", d.key);
+            assert_ne!(
+                (d.get)(&job),
+                (d.get)(&Job::default()),
+                "{}: the example is the default",
+                d.key
+            );
+            for other in OPTIONS
+                .iter()
+                .filter(|o| o.key != d.key && !(o.key == "direct" || o.key == "buffered"))
+            {
+                assert_eq!(
+                    (other.get)(&job),
+                    (other.get)(&Job::default()),
+                    "{} changed {}",
+                    d.key,
+                    other.key
+                );
             }
         }
     }
