@@ -222,8 +222,13 @@ pub struct Job {
     #[serde(default)]
     pub seed: Option<u64>,
     /// Sequential jobs: bytes skipped after each I/O (fio's `rw=read:4k`).
-    #[serde(default)]
+    /// Left out of JSON when 0, so jobs without holes store as they always did.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub gap_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn all_random() -> u8 {
