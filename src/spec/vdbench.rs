@@ -1123,27 +1123,9 @@ impl Interpreter {
                 }
                 Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
                 | Some("foriorate") => {
-                    let kind = match which(key, RD_KEYS) {
-                        Some("forxfersize") => ForKind::Xfersize,
-                        Some("forthreads") => ForKind::Threads,
-                        Some("forrdpct") => ForKind::Rdpct,
-                        Some("forseekpct") => ForKind::Seekpct,
-                        _ => ForKind::Iorate,
-                    };
-                    let values = for_values(p)?;
-                    let ok = match kind {
-                        ForKind::Rdpct | ForKind::Seekpct => values.iter().all(|v| (0.0..=100.0).contains(v)),
-                        ForKind::Threads => values
-                            .iter()
-                            .all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
-                        ForKind::Xfersize => values.iter().all(|v| v.fract() == 0.0 && *v >= 1.0),
-                        ForKind::Iorate => values.iter().all(|v| *v > 0.0),
-                    };
-                    if !ok {
-                        return Err(p.err("a value is out of range"));
-                    }
-                    rd.fors.retain(|f| f.kind != kind);
-                    rd.fors.push(ForLoop { kind, values });
+                    let f = for_loop(key, p)?;
+                    rd.fors.retain(|old| old.kind != f.kind);
+                    rd.fors.push(f);
                 }
                 Some("distribution") => {
                     let v = p.single()?.to_ascii_lowercase();
@@ -1185,23 +1167,7 @@ impl Interpreter {
                 values: rates,
             });
         }
-        if rd.elapsed / rd.interval < 2 {
-            return Err(rd.time_loc.error(format!(
-                "rd={}: elapsed={} must be at least twice interval={} (vdbench's rule)",
-                rd.name, rd.elapsed, rd.interval
-            )));
-        }
-        if !rd.elapsed.is_multiple_of(rd.interval) || !rd.warmup.is_multiple_of(rd.interval) {
-            return Err(rd.time_loc.error(format!(
-                "rd={}: elapsed and warmup must be multiples of interval={} (vdbench's rule)",
-                rd.name, rd.interval
-            )));
-        }
-        if rd.warmup >= rd.elapsed {
-            return Err(rd
-                .time_loc
-                .error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
-        }
+        check_times(&rd)?;
         if is_default {
             self.rd_default = rd;
         } else {
@@ -1754,6 +1720,52 @@ pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatE
         warnings,
         cannot_run,
     })
+}
+
+/// One of a run's for-loops (`forxfersize=(4k,8k)` ...), its values checked.
+fn for_loop(key: &str, p: &Param) -> Result<ForLoop, FormatError> {
+    let kind = match which(key, RD_KEYS) {
+        Some("forxfersize") => ForKind::Xfersize,
+        Some("forthreads") => ForKind::Threads,
+        Some("forrdpct") => ForKind::Rdpct,
+        Some("forseekpct") => ForKind::Seekpct,
+        _ => ForKind::Iorate,
+    };
+    let values = for_values(p)?;
+    let ok = match kind {
+        ForKind::Rdpct | ForKind::Seekpct => values.iter().all(|v| (0.0..=100.0).contains(v)),
+        ForKind::Threads => values
+            .iter()
+            .all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
+        ForKind::Xfersize => values.iter().all(|v| v.fract() == 0.0 && *v >= 1.0),
+        ForKind::Iorate => values.iter().all(|v| *v > 0.0),
+    };
+    if !ok {
+        return Err(p.err("a value is out of range"));
+    }
+    Ok(ForLoop { kind, values })
+}
+
+/// vdbench's rules between a run's elapsed, interval and warmup.
+fn check_times(rd: &Rd) -> Result<(), FormatError> {
+    if rd.elapsed / rd.interval < 2 {
+        return Err(rd.time_loc.error(format!(
+            "rd={}: elapsed={} must be at least twice interval={} (vdbench's rule)",
+            rd.name, rd.elapsed, rd.interval
+        )));
+    }
+    if !rd.elapsed.is_multiple_of(rd.interval) || !rd.warmup.is_multiple_of(rd.interval) {
+        return Err(rd.time_loc.error(format!(
+            "rd={}: elapsed and warmup must be multiples of interval={} (vdbench's rule)",
+            rd.name, rd.interval
+        )));
+    }
+    if rd.warmup >= rd.elapsed {
+        return Err(rd
+            .time_loc
+            .error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
+    }
+    Ok(())
 }
 
 /// Turns a job's refusal of a value into an error at the line that gave it.
