@@ -4,6 +4,10 @@
 //! Flags and `--help` (src/cli.rs), TOML keys (`Job::set`), the typed values
 //! the fio and vdbench readers hand over (`Job::apply`), docs/jobs.md, the
 //! identity `compare` matches on and the summary of a job all come from it.
+//!
+//! Adding an option: a field on `Job` (with `#[serde(default)]`, so stored
+//! jobs still read), one entry below, and the code that honours it; then
+//! `KURA_BLESS=1 cargo test --lib spec::options` regenerates docs/jobs.md.
 
 use std::fmt;
 use std::path::PathBuf;
