@@ -15,7 +15,7 @@ use crate::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
 use crate::spec::units::parse_duration;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Opt, Rw};
 
 #[derive(Debug, Error)]
 pub enum FioImportError {
@@ -448,10 +448,10 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         _ => EngineKind::Sync,
     };
     if let Some(d) = o("random_distribution") {
-        let mut probe = Job::default();
-        match probe.set("distribution", d) {
-            Ok(()) => job.distribution = probe.distribution,
-            Err(_) => warnings.push(format!(
+        // fio's distribution names are kura's: read with the option's own parser.
+        match Opt::Distribution.def().parse(d) {
+            Ok(crate::spec::Value::Distribution(parsed)) => job.distribution = parsed,
+            _ => warnings.push(format!(
                 "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
                 e.name
             )),

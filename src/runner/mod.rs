@@ -390,7 +390,7 @@ fn measure(
     job.size_bytes = Some(first.span_bytes);
     // Passes become bytes once the span is known, so the stored job repeats exactly.
     if let Some(passes) = job.passes.take() {
-        job.io_size_bytes = Some(first.span_bytes.saturating_mul(passes));
+        job.io_size_bytes = Some(job.pass_bytes(first.span_bytes).saturating_mul(passes));
     }
     if !job.start_delay.is_zero() {
         pause(job.start_delay, stop);

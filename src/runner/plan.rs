@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use super::{RunError, RunOptions, RunSink, StopFlag, SuiteJob, refuse_up_front, run_suite};
 use crate::metrics::{JobResult, RunResult, Warning};
 use crate::spec::jobfile::PlannedJob;
-use crate::spec::vdbench::curve_rate;
 
 /// vdbench drops curve points below this many I/Os per second.
 const MIN_CURVE_RATE: u64 = 10;
@@ -48,7 +47,7 @@ pub fn run_plan(
             let mut job = planned.job.clone();
             if let Some(c) = &planned.curve {
                 let max: f64 = c.max_jobs.iter().filter_map(|m| measured[*m]).sum();
-                let rate = curve_rate(max, c.pct);
+                let rate = c.rate(max);
                 if rate < MIN_CURVE_RATE {
                     skipped.push(Warning::CurvePointSkipped {
                         job: planned.test.clone().unwrap_or_else(|| job.name.clone()),

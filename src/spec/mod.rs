@@ -6,8 +6,10 @@ mod fio_options;
 pub mod job;
 pub mod jobfile;
 pub mod label;
+pub mod options;
 pub mod presets;
 pub mod price;
+pub mod reading;
 pub mod suites;
 pub mod sweep;
 pub mod toml_file;
@@ -15,3 +17,4 @@ pub mod units;
 pub mod vdbench;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+pub use options::{Opt, Value};
