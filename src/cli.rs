@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, Args, Parser, Subcommand};
+
+use crate::spec::options::{Flag, Group, OPTIONS, OptionDef, Type};
 
 use crate::report::compare::{By, Metric};
 use crate::report::export::Format;
@@ -56,119 +58,97 @@ pub enum Command {
     Serve(ServeArgs),
 }
 
-/// Job keys as flags; each is the TOML key of the same name (`--read-pct` = `read_pct`).
-#[derive(Debug, Args, Default)]
+/// Job keys as flags, made from the table of options (src/spec/options.rs):
+/// each is the TOML key of the same name (`--read-pct` = `read_pct`), its
+/// help and default come from there, grouped under headings.
+#[derive(Debug, Clone, Default)]
 pub struct JobFlags {
-    /// File or block device [default: ./kura-test.dat]
-    #[arg(long, value_name = "PATH")]
-    pub target: Option<String>,
-    /// read, write, randread, randwrite, rw, randrw [default: randread]
-    #[arg(long)]
-    pub rw: Option<String>,
-    /// Block size, or a split like 4k/60:64k/40 [default: 4k]
-    #[arg(long)]
-    pub bs: Option<String>,
-    /// Share of reads in rw/randrw, 0-100 [default: 50]
-    #[arg(long = "read-pct", alias = "read_pct", value_name = "PCT")]
-    pub read_pct: Option<String>,
-    /// Queue depth per thread [default: 1]
-    #[arg(long)]
-    pub qd: Option<String>,
-    /// Worker threads, each with its own queue [default: 1]
-    #[arg(long)]
-    pub threads: Option<String>,
-    /// Test-file size, or the span of a device to use [default: 1g for a new file, the whole device]
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Where the span starts [default: 0]
-    #[arg(long)]
-    pub offset: Option<String>,
-    /// How long to measure, e.g. 30s, 5m [default: 10s unless io_size or io_count]
-    #[arg(long)]
-    pub runtime: Option<String>,
-    /// Stop after this many bytes
-    #[arg(long = "io-size", alias = "io_size")]
-    pub io_size: Option<String>,
-    /// Stop after this many I/Os
-    #[arg(long = "io-count", alias = "io_count")]
-    pub io_count: Option<String>,
-    /// Run this long before measuring
-    #[arg(long)]
-    pub ramp: Option<String>,
-    /// O_DIRECT, bypassing the page cache (the default)
-    #[arg(long, conflicts_with = "buffered")]
-    pub direct: bool,
-    /// Through the page cache
-    #[arg(long)]
-    pub buffered: bool,
-    /// Buffered runs: keep the target's cached pages instead of dropping them first
-    #[arg(long = "keep-cache", alias = "keep_cache")]
-    pub keep_cache: bool,
-    /// io_uring, sync, null or auto [default: auto: io_uring for direct I/O, sync (pread/pwrite) for buffered]
-    #[arg(long)]
-    pub engine: Option<String>,
-    /// uniform, zipf:THETA, pareto:H, hotspot:PCT_IO/PCT_SPACE [default: uniform]
-    #[arg(long)]
-    pub distribution: Option<String>,
-    /// Cap on I/Os per second for the whole job
-    #[arg(long = "rate-iops", alias = "rate_iops")]
-    pub rate_iops: Option<String>,
-    /// fdatasync after every N writes per thread
-    #[arg(long = "fsync-every", alias = "fsync_every", value_name = "N")]
-    pub fsync_every: Option<String>,
-    /// random, zero or compressible:PCT [default: random]
-    #[arg(long)]
-    pub fill: Option<String>,
-    /// Period of the IOPS/latency series [default: 1s]
-    #[arg(long)]
-    pub interval: Option<String>,
-    /// Job name [default: job]
-    #[arg(long)]
-    pub name: Option<String>,
-    /// Seed of offsets, block sizes, mix and data; the same seed repeats them [default: from the clock, stored with the run]
-    #[arg(long, value_name = "N")]
-    pub seed: Option<String>,
+    given: Vec<(&'static str, String)>,
 }
 
 impl JobFlags {
-    /// The flags the user gave, as (job key, value).
+    /// The flags the user gave, as (job key, value), in the table's order.
     pub fn given(&self) -> Vec<(&'static str, String)> {
-        let text = [
-            ("name", &self.name),
-            ("target", &self.target),
-            ("rw", &self.rw),
-            ("bs", &self.bs),
-            ("read_pct", &self.read_pct),
-            ("qd", &self.qd),
-            ("threads", &self.threads),
-            ("size", &self.size),
-            ("offset", &self.offset),
-            ("runtime", &self.runtime),
-            ("io_size", &self.io_size),
-            ("io_count", &self.io_count),
-            ("ramp", &self.ramp),
-            ("engine", &self.engine),
-            ("distribution", &self.distribution),
-            ("rate_iops", &self.rate_iops),
-            ("fsync_every", &self.fsync_every),
-            ("fill", &self.fill),
-            ("interval", &self.interval),
-            ("seed", &self.seed),
-        ];
-        let mut out: Vec<(&'static str, String)> = text
-            .into_iter()
-            .filter_map(|(k, v)| v.clone().map(|v| (k, v)))
-            .collect();
-        for (key, on) in [
-            ("direct", self.direct),
-            ("buffered", self.buffered),
-            ("keep_cache", self.keep_cache),
-        ] {
-            if on {
-                out.push((key, "true".to_string()));
+        self.given.clone()
+    }
+}
+
+fn job_arg(d: &'static OptionDef) -> Option<Arg> {
+    // clap wants 'static names; these are made once per process, a few dozen bytes.
+    let long: &'static str = Box::leak(d.long().into_boxed_str());
+    let mut help = d.help.to_string();
+    let mut arg = Arg::new(d.key).long(long).help_heading(d.group.heading());
+    if long != d.key {
+        arg = arg.alias(d.key);
+    }
+    for alias in d.aliases {
+        arg = arg.alias(*alias);
+    }
+    match d.flag {
+        Flag::FileOnly(_) => return None,
+        Flag::Switch => {
+            arg = arg.action(ArgAction::SetTrue);
+            if (d.get)(&crate::spec::Job::default()) == Some(crate::spec::Value::Bool(true)) {
+                help.push_str(" (the default)");
             }
         }
-        out
+        Flag::Value => {
+            arg = arg.action(ArgAction::Set);
+            arg = arg.value_name(d.value_name());
+            if matches!(d.ty, Type::Rw | Type::Distribution | Type::Fill) {
+                let choices = d.values_text().replace('`', "").replace(' ', ", ");
+                help.push_str(&format!(": {choices}"));
+            }
+            if let Some(default) = d.default_text() {
+                help.push_str(&format!(" [default: {default}]"));
+            }
+        }
+    }
+    if let Some(other) = d.conflicts {
+        arg = arg.conflicts_with(other);
+    }
+    Some(arg.help(help))
+}
+
+impl clap::FromArgMatches for JobFlags {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for d in OPTIONS {
+            match d.flag {
+                Flag::FileOnly(_) => {}
+                Flag::Switch => {
+                    if m.get_flag(d.key) {
+                        given.push((d.key, "true".to_string()));
+                    }
+                }
+                Flag::Value => {
+                    if let Some(v) = m.get_one::<String>(d.key) {
+                        given.push((d.key, v.clone()));
+                    }
+                }
+            }
+        }
+        Ok(JobFlags { given })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for JobFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        // By heading, so clap lists the headings in this order.
+        Group::ALL
+            .iter()
+            .flat_map(|g| OPTIONS.iter().filter(move |d| d.group == *g))
+            .filter_map(job_arg)
+            .fold(cmd, |cmd, arg| cmd.arg(arg))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
     }
 }
 
@@ -460,4 +440,57 @@ pub struct BonnieArgs {
     pub csv: bool,
     #[command(flatten)]
     pub suite: SuiteCommon,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_flags(args: &[&str]) -> Vec<(&'static str, String)> {
+        let cli = Cli::try_parse_from([&["kura", "run"], args].concat()).unwrap();
+        match cli.command {
+            Command::Run(run) => run.job.given(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_key_but_the_file_only_ones_is_a_flag() {
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let run = cmd.find_subcommand("run").unwrap();
+        for d in OPTIONS {
+            let has = run
+                .get_arguments()
+                .any(|a| a.get_id() == d.key && a.get_help_heading() == Some(d.group.heading()));
+            assert_eq!(has, !matches!(d.flag, Flag::FileOnly(_)), "{}", d.key);
+        }
+    }
+
+    #[test]
+    fn flags_come_back_as_keys_with_their_text() {
+        let given = run_flags(&[
+            "--qd",
+            "32",
+            "--read_pct",
+            "70",
+            "--think-time",
+            "1ms",
+            "--end-fsync",
+            "--random-pct",
+            "80",
+        ]);
+        for want in [
+            ("qd", "32"),
+            ("read_pct", "70"),
+            ("think_time", "1ms"),
+            ("end_fsync", "true"),
+            ("random_pct", "80"),
+        ] {
+            assert!(
+                given.contains(&(want.0, want.1.to_string())),
+                "{want:?} in {given:?}"
+            );
+        }
+        assert!(Cli::try_parse_from(["kura", "run", "--direct", "--buffered"]).is_err());
+    }
 }

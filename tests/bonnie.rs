@@ -8,15 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use kura::fsops::bonnie::{self, Test};
 use kura::fsops::thread_io_counters;
 use kura::runner;
 use predicates::prelude::*;
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in("/var/tmp").unwrap()
-}
 
 /// What bonnie++ 2.00a printed here for `-s 16 -n 1 -r 0`: the layout kura's line must match.
 const BONNIE_2_00A_LINE: &str = "1.98,2.00a,refhost,1,1795317187,16M,,8192,5,2334,96,+++++,+++,+++++,+++,\

@@ -4,11 +4,7 @@
 
 mod common;
 
-use common::{LoopDevice, Mount, json, kura, sh};
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in("/var/tmp").unwrap()
-}
+use common::{Cgroup, LoopDevice, Mount, json, kura, sh, tmp};
 
 /// Runs `kura run ARGS --json` and returns the stored run's warnings (from `show`).
 fn stored_warnings(db: &std::path::Path, args: &[&str]) -> Vec<String> {
@@ -34,7 +30,7 @@ fn stored_warnings(db: &std::path::Path, args: &[&str]) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|w| w.as_str().unwrap().to_string())
+        .map(|w| w["text"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(printed["warnings"], shown["warnings"], "printed and stored alike");
     stored
@@ -166,29 +162,17 @@ fn reads_of_a_fresh_file_on_a_virtual_write_back_disk_are_flagged() {
     assert!(!has(&kept, "was written by this run"), "{kept:?}");
 }
 
-/// A cgroup v1 blkio group, removed by its own name on drop.
-struct Cgroup(std::path::PathBuf);
-
-impl Drop for Cgroup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 #[test]
 fn a_throttled_run_whose_ios_stall_says_so() {
-    let root = std::path::Path::new("/sys/fs/cgroup/blkio");
-    if !root.join("cgroup.procs").exists() {
-        eprintln!("note: no cgroup v1 blkio controller; skipping");
-        return;
-    }
     let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
         return;
     };
-    let group = Cgroup(root.join(format!("kura-test-stall-{}", std::process::id())));
-    std::fs::create_dir(&group.0).unwrap();
+    let Some(group) = Cgroup::blkio("stall") else {
+        return;
+    };
+    let root = group.0.parent().unwrap().to_path_buf();
     let majmin = sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
     std::fs::write(
         group.0.join("blkio.throttle.read_iops_device"),
@@ -234,4 +218,54 @@ fn a_throttled_run_whose_ios_stall_says_so() {
         "{}",
         free["warnings"]
     );
+}
+
+#[test]
+fn warnings_are_stored_typed_and_runs_with_string_warnings_still_show() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let t = dir.path().join("t.dat");
+    let t = t.to_str().unwrap();
+    // A buffered job with qd 4 on the sync engine: one typed warning, stored.
+    let printed = json(
+        &kura(&db)
+            .args(["--json", "run", "--engine", "sync", "--buffered", "--qd", "4"])
+            .args(["--size", "1m", "--runtime", "100ms", "--target", t])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let w = printed["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "sync_engine_queue_depth")
+        .unwrap_or_else(|| panic!("{}", printed["warnings"]));
+    assert_eq!(w["qd"], 4);
+    assert!(w["text"].as_str().unwrap().contains("qd 4 ran as qd 1"), "{w}");
+
+    // A run stored before warnings were typed holds plain strings.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let stored: String = conn
+        .query_row("SELECT result_json FROM runs", [], |r| r.get(0))
+        .unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&stored).unwrap();
+    old["warnings"] = serde_json::json!(["an old warning, as text"]);
+    conn.execute("UPDATE runs SET result_json = ?1", [old.to_string()])
+        .unwrap();
+    drop(conn);
+    let shown = kura(&db).args(["show", "latest"]).assert().success();
+    let text = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(text.contains("warning: an old warning, as text"), "{text}");
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(shown["warnings"][0]["kind"], "other");
+    assert_eq!(shown["warnings"][0]["text"], "an old warning, as text");
 }

@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use predicates::prelude::*;
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 #[test]
 fn io_count_gives_exact_operations_and_bytes() {
@@ -85,6 +81,35 @@ fn sequential_writes_cover_the_span_exactly_once() {
         data.iter().all(|b| *b == 0),
         "a block was skipped or written twice elsewhere"
     );
+}
+
+/// `--gap` (fio's `rw=write:64k`): one pass writes every other block, and
+/// the holes keep what the file held.
+#[test]
+fn a_gap_leaves_the_holes_untouched() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("t.dat");
+    std::fs::write(&target, vec![0xaa; 4 << 20]).unwrap();
+    let out = kura(&db)
+        .args(["--json", "run", "--keep", "--target"])
+        .arg(&target)
+        .args([
+            "--size", "4m", "--rw", "write", "--bs", "64k", "--gap", "64k", "--passes", "1", "--fill", "zero",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert_eq!(v["jobs"][0]["write"]["ops"], 32);
+    assert_eq!(v["jobs"][0]["job"]["gap_bytes"], 64 << 10);
+    let data = std::fs::read(&target).unwrap();
+    for (i, block) in data.chunks(64 << 10).enumerate() {
+        let want = if i % 2 == 0 { 0 } else { 0xaa };
+        assert!(block.iter().all(|b| *b == want), "block {i}");
+    }
 }
 
 #[test]

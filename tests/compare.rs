@@ -7,16 +7,12 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use kura::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
 use kura::spec::Job;
 use kura::store::Store;
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 /// A direction measured at `iops` with blocks of `bs` bytes and mean latency `lat_ns`.
 fn dir(iops: f64, bs: u64, lat_ns: f64) -> DirectionResult {

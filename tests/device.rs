@@ -3,12 +3,12 @@
 
 mod common;
 
-use common::{LoopDevice, Mount, json, kura, sh};
+use common::{LoopDevice, Mount, json, kura, sh, tmp};
 use predicates::prelude::*;
 
 #[test]
 fn a_loop_device_is_read_and_written() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
@@ -34,7 +34,7 @@ fn a_loop_device_is_read_and_written() {
 
 #[test]
 fn a_device_with_a_file_system_is_refused_until_allow_destroy() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
@@ -81,7 +81,7 @@ fn a_device_with_a_file_system_is_refused_until_allow_destroy() {
 
 #[test]
 fn a_mounted_device_is_refused_even_with_allow_destroy() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
@@ -107,7 +107,7 @@ fn a_mounted_device_is_refused_even_with_allow_destroy() {
 
 #[test]
 fn device_geometry_is_checked() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
@@ -130,7 +130,7 @@ fn device_geometry_is_checked() {
 
 #[test]
 fn a_target_that_cannot_be_written_is_refused_for_writes() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     if !common::have("mount") {
         return;
@@ -160,7 +160,7 @@ fn a_target_that_cannot_be_written_is_refused_for_writes() {
 
 #[test]
 fn io_errors_during_a_run_are_counted_and_reported() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     if !common::have("fallocate") {
         return;
@@ -205,7 +205,7 @@ fn io_errors_during_a_run_are_counted_and_reported() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w.as_str().unwrap().contains("50 write errors"))
+            .any(|w| w["text"].as_str().unwrap().contains("50 write errors"))
     );
     // The human report says so at the top, before the tables.
     let text = kura(&db)

@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::tmp;
+
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
@@ -121,7 +123,7 @@ fn check_engines_on(path: &Path) {
 
 #[test]
 fn engines_read_back_what_they_wrote_on_a_file() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let path = dir.path().join("engine.dat");
     std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
     check_engines_on(&path);
@@ -129,7 +131,7 @@ fn engines_read_back_what_they_wrote_on_a_file() {
 
 #[test]
 fn engines_read_back_what_they_wrote_on_a_loop_device() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let Some(dev) = common::LoopDevice::new(dir.path(), 4 << 20) else {
         return;
     };
@@ -138,7 +140,7 @@ fn engines_read_back_what_they_wrote_on_a_loop_device() {
 
 #[test]
 fn io_errors_are_results_not_crashes() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let path = dir.path().join("small.dat");
     std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
     // Opened read-only: every write fails with EBADF, which the engine reports per I/O.
@@ -168,7 +170,7 @@ fn io_errors_are_results_not_crashes() {
 
 #[test]
 fn an_fsync_hands_back_the_completions_it_reaps() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let path = dir.path().join("sync.dat");
     std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
     let file = std::fs::OpenOptions::new()
@@ -210,7 +212,7 @@ fn an_fsync_hands_back_the_completions_it_reaps() {
 
 #[test]
 fn a_full_ring_answers_busy_instead_of_dropping_the_io() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let path = dir.path().join("busy.dat");
     std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
     let file = std::fs::File::open(&path).unwrap();

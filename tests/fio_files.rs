@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use kura::spec::jobfile::{Format, Sources, parse};
 use predicates::prelude::*;
 use proptest::prelude::*;
@@ -16,10 +16,6 @@ use proptest::prelude::*;
 const EXAMPLES: &str = "/usr/share/doc/fio/examples";
 /// The values the xnvme examples document for their `${FIO_*}` variables.
 const ENV: [(&str, &str); 3] = [("FIO_RW", "randread"), ("FIO_BS", "4k"), ("FIO_IODEPTH", "1")];
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 /// The example job files, gzipped ones unpacked into `dir`.
 fn examples(dir: &Path) -> Option<Vec<PathBuf>> {

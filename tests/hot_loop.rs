@@ -5,7 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::tmp;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -30,7 +32,7 @@ fn zero_file(path: &Path, bytes: u64) {
 
 #[test]
 fn fsync_every_8_at_qd_16_counts_every_write() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let target = dir.path().join("f.dat");
     let target = target.to_str().unwrap();
@@ -70,7 +72,7 @@ fn fsync_every_8_at_qd_16_counts_every_write() {
 
 #[test]
 fn buffered_jobs_run_on_the_sync_engine_unless_one_is_named() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let target = dir.path().join("f.dat");
     let target = target.to_str().unwrap();
@@ -146,7 +148,7 @@ fn written_with_seed(dir: &Path, name: &str, seed: Option<&str>) -> (Vec<u8>, u6
 
 #[test]
 fn the_same_seed_writes_the_same_blocks_with_the_same_data() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let (a, seed_a) = written_with_seed(dir.path(), "a.dat", Some("42"));
     let (b, seed_b) = written_with_seed(dir.path(), "b.dat", Some("42"));
     let (c, _) = written_with_seed(dir.path(), "c.dat", Some("43"));
@@ -160,32 +162,15 @@ fn the_same_seed_writes_the_same_blocks_with_the_same_data() {
     assert!(d == e, "the stored seed {picked} repeats the run");
 }
 
-/// A blkio cgroup (v1), removed by its own name on drop.
-struct Cgroup(PathBuf);
-
-impl Drop for Cgroup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 #[test]
 fn an_io_finishing_after_the_deadline_does_not_stretch_the_measured_time() {
-    let blkio = Path::new("/sys/fs/cgroup/blkio");
-    if !blkio.join("cgroup.procs").exists() {
-        assert!(
-            std::env::var("KURA_REQUIRE_ALL").is_err(),
-            "cgroup v1 blkio is required (KURA_REQUIRE_ALL=1)"
-        );
-        eprintln!("note: no cgroup v1 blkio; skipping");
-        return;
-    }
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let Some(dev) = common::LoopDevice::new(dir.path(), 16 << 20) else {
         return;
     };
-    let cg = Cgroup(blkio.join(format!("kura-test-straggler-{}", std::process::id())));
-    std::fs::create_dir(&cg.0).unwrap();
+    let Some(cg) = common::Cgroup::blkio("straggler") else {
+        return;
+    };
     let majmin = common::sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
     // Three reads a second at qd 4: reads are always in flight when the 1 s deadline passes.
     std::fs::write(
@@ -223,7 +208,7 @@ fn an_io_finishing_after_the_deadline_does_not_stretch_the_measured_time() {
 
 #[test]
 fn ctrl_c_ends_a_think_time_and_keeps_the_run() {
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let jobs = dir.path().join("think.toml");
     std::fs::write(

@@ -6,11 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{have, json, kura};
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
+use common::{have, json, kura, tmp};
 
 /// Runs fio on a small file in `dir` and returns its JSON result file.
 fn fio(dir: &Path, name: &str, extra: &[&str]) -> std::path::PathBuf {

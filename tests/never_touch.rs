@@ -10,26 +10,9 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{LoopDevice, have, kura, sh};
+use common::{LoopDevice, have, kura, need, sh, stderr_of};
 
 const MIB: u64 = 1 << 20;
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
-    if !root {
-        assert!(
-            std::env::var("KURA_REQUIRE_ALL").is_err(),
-            "root is required (KURA_REQUIRE_ALL=1)"
-        );
-        eprintln!("note: not root; skipping");
-    }
-    root
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn write_at(path: &Path, offset: u64, bytes: &[u8]) {
     let f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
@@ -130,7 +113,7 @@ fn format_device(kind: &str, dev: &Path, dir: &Path, size: u64) {
 
 #[test]
 fn signatures_only_libblkid_knows_refuse_writes() {
-    if !is_root() || !have("losetup") || !have("wipefs") {
+    if !need(&["losetup", "wipefs"]) {
         return;
     }
     let size = 64 * MIB;
@@ -357,7 +340,7 @@ fn links_at_kuras_own_names_are_never_followed() {
 
 #[test]
 fn tiobench_removes_the_files_it_made_when_a_later_one_fails() {
-    if !is_root() || !have("losetup") || !have("mkfs.ext4") {
+    if !need(&["losetup", "mkfs.ext4"]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -494,7 +477,7 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
     assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
 
-    if !is_root() || !have("losetup") {
+    if !need(&["losetup"]) {
         return;
     }
     let lo = LoopDevice::new(dir.path(), 4 * MIB).unwrap();
@@ -515,7 +498,7 @@ fn report_output_refuses_devices_and_the_database_and_says_when_it_replaces() {
 
 #[test]
 fn after_a_lazy_unmount_cleanup_leaves_the_file_now_at_that_name() {
-    if !is_root() || !have("losetup") || !have("mkfs.ext4") {
+    if !need(&["losetup", "mkfs.ext4"]) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

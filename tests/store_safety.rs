@@ -8,18 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{LoopDevice, have, json, kura, sh};
-
-fn tempdir() -> tempfile::TempDir {
-    tempfile::tempdir_in("/var/tmp").unwrap()
-}
+use common::{LoopDevice, have, json, kura, sh, stderr_of, tmp};
 
 fn bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
 }
 
 /// One line, no doubled text, naming the database.
@@ -58,7 +50,7 @@ fn a_device_given_as_the_database_is_refused_and_left_unchanged() {
     if !have("mkfs.ext4") {
         return;
     }
-    let dir = tempdir();
+    let dir = tmp();
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
     };
@@ -119,7 +111,7 @@ fn a_device_given_as_the_database_is_refused_and_left_unchanged() {
 
 #[test]
 fn reading_verbs_never_create_migrate_or_convert_a_database() {
-    let dir = tempdir();
+    let dir = tmp();
     let typo = dir.path().join("typo.db");
     for args in [
         &["history"][..],
@@ -174,7 +166,7 @@ fn reading_verbs_never_create_migrate_or_convert_a_database() {
 
 #[test]
 fn a_database_written_by_the_previous_kura_reads_and_migrates() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("old.db");
     std::fs::copy("tests/fixtures/kura-v1.sqlite", &db).unwrap();
     let before = bytes(&db);
@@ -243,7 +235,7 @@ fn a_database_written_by_the_previous_kura_reads_and_migrates() {
 
 #[test]
 fn eight_concurrent_first_runs_on_a_new_database_all_store() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("new.db");
     let children: Vec<_> = (0..8)
         .map(|_| {
@@ -269,7 +261,7 @@ fn eight_concurrent_first_runs_on_a_new_database_all_store() {
 
 #[test]
 fn a_column_added_by_hand_does_not_break_storing() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
     rusqlite::Connection::open(&db)
@@ -320,7 +312,7 @@ impl Drop for WriteLock {
 
 #[test]
 fn a_locked_database_fails_before_measuring() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
     let lock = WriteLock::take(&db);
@@ -341,7 +333,7 @@ fn a_locked_database_fails_before_measuring() {
 
 #[test]
 fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
     let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
@@ -447,7 +439,7 @@ fn stored_jobs(db: &Path) -> i64 {
 
 #[test]
 fn a_killed_run_keeps_the_jobs_that_finished() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     // mark's default profile: 8 jobs of 1 s each on the null engine.
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
@@ -501,7 +493,7 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w.as_str().unwrap().contains("did not finish")),
+            .any(|w| w["text"].as_str().unwrap().contains("did not finish")),
         "{run}"
     );
     let text = String::from_utf8(
@@ -531,7 +523,7 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
 
 #[test]
 fn one_malformed_row_does_not_hide_the_other_runs() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     for label in ["a", "b", "c"] {
         store_a_null_run(&db, label);
@@ -572,7 +564,7 @@ fn every_failed_io_makes_job_files_and_sweeps_exit_1() {
     if !have("fallocate") {
         return;
     }
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     // A full tmpfs and a file whose blocks were punched out: every write fails with ENOSPC.
     let mnt = dir.path().join("full");
@@ -631,7 +623,7 @@ fn mark_refuses_a_write_to_a_device_with_data_before_any_test_runs() {
     if !have("mkfs.ext4") {
         return;
     }
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let Some(dev) = LoopDevice::new(dir.path(), 16 << 20) else {
         return;
@@ -665,7 +657,7 @@ fn mark_refuses_a_write_to_a_device_with_data_before_any_test_runs() {
 
 #[test]
 fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
     let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
@@ -709,7 +701,7 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
 
 #[test]
 fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
-    let dir = tempdir();
+    let dir = tmp();
     let db = dir.path().join("k.db");
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
         .arg("--db")
@@ -761,7 +753,7 @@ fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
         "{series:?}"
     );
     assert!(
-        run["warnings"].as_array().unwrap().iter().any(|w| w
+        run["warnings"].as_array().unwrap().iter().any(|w| w["text"]
             .as_str()
             .unwrap()
             .contains("long: was measuring when kura stopped")),

@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{json, kura};
+use common::{json, kura, tmp};
 use predicates::prelude::*;
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in("/var/tmp").unwrap()
-}
 
 #[test]
 fn sweep_stores_every_point_and_repetition() {

@@ -3,6 +3,8 @@
 //! root and util-linux/e2fsprogs; without them each test prints a note and
 //! passes, unless KURA_REQUIRE_ALL=1 makes a missing tool a failure.
 
+mod common;
+
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,128 +13,9 @@ use kura::metrics::TargetKind;
 use kura::spec::{BlockSize, Job, Rw};
 use kura::target::{self, TargetOptions, check_device_writable};
 
+use common::{LoopDevice, TempMount, mkfs_ext4, need, run};
+
 const MIB: u64 = 1 << 20;
-
-/// Whether the test can run: root and every tool present. Missing ones fail the
-/// test under KURA_REQUIRE_ALL=1 and skip it otherwise.
-fn have(tools: &[&str]) -> bool {
-    let mut missing: Vec<String> = Vec::new();
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    if unsafe { libc::geteuid() } != 0 {
-        missing.push("root".into());
-    }
-    for tool in tools {
-        if let Err(e) = Command::new(tool).arg("--version").output() {
-            missing.push(format!("{tool} ({e})"));
-        }
-    }
-    if missing.is_empty() {
-        return true;
-    }
-    let note = format!("needs {}", missing.join(", "));
-    if std::env::var("KURA_REQUIRE_ALL").as_deref() == Ok("1") {
-        panic!("{note} (KURA_REQUIRE_ALL=1)");
-    }
-    eprintln!("note: test skipped: {note}");
-    false
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A loop device over a sparse temp file in /tmp, detached (by its own name) on drop.
-struct LoopDevice {
-    path: PathBuf,
-    _backing: tempfile::NamedTempFile,
-}
-
-impl LoopDevice {
-    fn new(bytes: u64) -> LoopDevice {
-        LoopDevice::over(bytes, &[], false)
-    }
-
-    /// `prefix` is written at the start of the backing file; `partscan` asks for partition devices.
-    fn over(bytes: u64, prefix: &[u8], partscan: bool) -> LoopDevice {
-        let backing = tempfile::Builder::new()
-            .prefix("kura-loop-")
-            .tempfile_in("/tmp")
-            .unwrap();
-        std::fs::write(backing.path(), prefix).unwrap();
-        backing.as_file().set_len(bytes).unwrap();
-        let mut cmd = Command::new("losetup");
-        cmd.args(["-f", "--show"]);
-        if partscan {
-            cmd.arg("-P");
-        }
-        let path = PathBuf::from(run(cmd.arg(backing.path())).trim());
-        // The guard exists before any check can panic, so the device is always detached.
-        let lo = LoopDevice {
-            path,
-            _backing: backing,
-        };
-        assert!(
-            lo.path.to_string_lossy().starts_with("/dev/loop"),
-            "{:?}",
-            lo.path
-        );
-        lo
-    }
-
-    fn mkfs_ext4(&self) {
-        mkfs_ext4(&self.path);
-    }
-
-    fn name(&self) -> String {
-        self.path.file_name().unwrap().to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for LoopDevice {
-    fn drop(&mut self) {
-        let status = Command::new("losetup").arg("-d").arg(&self.path).status();
-        if !matches!(status, Ok(s) if s.success()) {
-            eprintln!("warning: could not detach {}: {status:?}", self.path.display());
-        }
-    }
-}
-
-fn mkfs_ext4(dev: &Path) {
-    run(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(dev));
-}
-
-/// A mount on a fresh temp dir, unmounted on drop. Declare it after the
-/// `LoopDevice` it mounts, so it is dropped (unmounted) first.
-struct Mount {
-    dir: tempfile::TempDir,
-}
-
-impl Mount {
-    fn new(args: &[&str], source: &Path) -> Mount {
-        let dir = tempfile::tempdir().unwrap();
-        run(Command::new("mount").args(args).arg(source).arg(dir.path()));
-        Mount { dir }
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let status = Command::new("umount").arg(self.dir.path()).status();
-        if !matches!(status, Ok(s) if s.success()) {
-            eprintln!(
-                "warning: could not unmount {}: {status:?}",
-                self.dir.path().display()
-            );
-        }
-    }
-}
 
 /// Active swap on a device, turned off on drop.
 struct Swap {
@@ -162,10 +45,10 @@ fn allow(dev: &Path) -> TargetOptions {
 
 #[test]
 fn a_fresh_zeroed_device_is_writable() {
-    if !have(&["losetup"]) {
+    if !need(&["losetup"]) {
         return;
     }
-    let lo = LoopDevice::new(64 * MIB);
+    let lo = LoopDevice::sized(64 * MIB);
     check_device_writable(&lo.path, None).unwrap();
     let prepared = target::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
     assert_eq!(prepared.kind, TargetKind::Block);
@@ -174,11 +57,11 @@ fn a_fresh_zeroed_device_is_writable() {
 
 #[test]
 fn an_ext4_device_needs_allow_destroy_naming_it() {
-    if !have(&["losetup", "mkfs.ext4"]) {
+    if !need(&["losetup", "mkfs.ext4"]) {
         return;
     }
-    let lo = LoopDevice::new(64 * MIB);
-    let other = LoopDevice::new(MIB);
+    let lo = LoopDevice::sized(64 * MIB);
+    let other = LoopDevice::sized(MIB);
     lo.mkfs_ext4();
     let shown = lo.path.display().to_string();
 
@@ -205,12 +88,12 @@ fn an_ext4_device_needs_allow_destroy_naming_it() {
 
 #[test]
 fn a_mounted_device_is_refused_even_with_allow_destroy() {
-    if !have(&["losetup", "mkfs.ext4", "mount"]) {
+    if !need(&["losetup", "mkfs.ext4", "mount"]) {
         return;
     }
-    let lo = LoopDevice::new(64 * MIB);
+    let lo = LoopDevice::sized(64 * MIB);
     lo.mkfs_ext4();
-    let mount = Mount::new(&["-t", "ext4"], &lo.path);
+    let mount = TempMount::new(&["-t", "ext4"], &lo.path);
     let err = check_device_writable(&lo.path, Some(&lo.path))
         .unwrap_err()
         .to_string();
@@ -227,7 +110,7 @@ fn a_mounted_device_is_refused_even_with_allow_destroy() {
 
 #[test]
 fn a_disk_with_a_mounted_partition_is_refused() {
-    if !have(&["losetup", "mkfs.ext4", "mount"]) {
+    if !need(&["losetup", "mkfs.ext4", "mount"]) {
         return;
     }
     // One Linux partition from sector 2048 to the end, in a hand-made MBR.
@@ -267,7 +150,7 @@ fn a_disk_with_a_mounted_partition_is_refused() {
     );
 
     mkfs_ext4(&part);
-    let _mount = Mount::new(&["-t", "ext4"], &part);
+    let _mount = TempMount::new(&["-t", "ext4"], &part);
     let err = check_device_writable(&lo.path, Some(&lo.path))
         .unwrap_err()
         .to_string();
@@ -279,10 +162,10 @@ fn a_disk_with_a_mounted_partition_is_refused() {
 
 #[test]
 fn active_swap_is_refused_even_with_allow_destroy() {
-    if !have(&["losetup", "mkswap", "swapon"]) {
+    if !need(&["losetup", "mkswap", "swapon"]) {
         return;
     }
-    let lo = LoopDevice::new(16 * MIB);
+    let lo = LoopDevice::sized(16 * MIB);
     run(Command::new("mkswap").arg(&lo.path));
     let err = check_device_writable(&lo.path, None).unwrap_err().to_string();
     assert!(err.contains("swap area"), "{err}");
@@ -307,10 +190,10 @@ fn active_swap_is_refused_even_with_allow_destroy() {
 
 #[test]
 fn prepare_device_reports_size_and_block_and_checks_the_span() {
-    if !have(&["losetup"]) {
+    if !need(&["losetup"]) {
         return;
     }
-    let lo = LoopDevice::new(64 * MIB);
+    let lo = LoopDevice::sized(64 * MIB);
     let opts = TargetOptions::default();
     let t = target::prepare(&job(&lo.path, Rw::RandRead), &opts).unwrap();
     assert_eq!((t.span_start, t.span_bytes), (0, 64 * MIB));
@@ -407,10 +290,10 @@ fn prepare_file_needs_an_existing_directory() {
 
 #[test]
 fn prepare_file_refuses_when_free_space_is_short() {
-    if !have(&["mount"]) {
+    if !need(&["mount"]) {
         return;
     }
-    let tmpfs = Mount::new(&["-t", "tmpfs", "-o", "size=8m"], Path::new("tmpfs"));
+    let tmpfs = TempMount::new(&["-t", "tmpfs", "-o", "size=8m"], Path::new("tmpfs"));
     let path = tmpfs.dir.path().join("kura-test.dat");
     let mut j = job(&path, Rw::Read);
     j.size_bytes = Some(64 * MIB);
@@ -427,10 +310,10 @@ fn prepare_file_refuses_when_free_space_is_short() {
 
 #[test]
 fn a_read_only_file_is_refused_for_writes_only() {
-    if !have(&["mount"]) {
+    if !need(&["mount"]) {
         return;
     }
-    let tmpfs = Mount::new(&["-t", "tmpfs", "-o", "size=8m"], Path::new("tmpfs"));
+    let tmpfs = TempMount::new(&["-t", "tmpfs", "-o", "size=8m"], Path::new("tmpfs"));
     let path = tmpfs.dir.path().join("t.dat");
     std::fs::write(&path, vec![1u8; MIB as usize]).unwrap();
     run(Command::new("mount")
@@ -476,10 +359,10 @@ fn a_file_replaced_after_preparing_is_neither_opened_nor_removed() {
 
 #[test]
 fn a_link_swapped_to_another_device_after_the_check_is_refused_at_open() {
-    if !have(&["losetup"]) {
+    if !need(&["losetup"]) {
         return;
     }
-    let checked = LoopDevice::new(4 * MIB);
+    let checked = LoopDevice::sized(4 * MIB);
     let other = LoopDevice::over(4 * MIB, &[0x5a; 4096], false);
     let links = tempfile::tempdir().unwrap();
     let link = links.path().join("disk");
@@ -497,10 +380,10 @@ fn a_link_swapped_to_another_device_after_the_check_is_refused_at_open() {
 
 #[test]
 fn a_device_checked_for_writing_stays_claimed_until_the_run_ends() {
-    if !have(&["losetup", "mkfs.ext4", "mount"]) {
+    if !need(&["losetup", "mkfs.ext4", "mount"]) {
         return;
     }
-    let lo = LoopDevice::new(64 * MIB);
+    let lo = LoopDevice::sized(64 * MIB);
     let t = target::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
     // While kura holds it, nothing can mount it.
     mkfs_ext4_forced(&lo.path);
@@ -515,7 +398,7 @@ fn a_device_checked_for_writing_stays_claimed_until_the_run_ends() {
         panic!("mounted a device kura held for writing");
     }
     drop(t);
-    let _mount = Mount::new(&["-t", "ext4"], &lo.path);
+    let _mount = TempMount::new(&["-t", "ext4"], &lo.path);
 }
 
 /// mkfs.ext4 opens the device exclusively too; with kura holding it, write the superblock by hand.
@@ -532,7 +415,7 @@ fn mkfs_ext4_forced(dev: &Path) {
 
 #[test]
 fn a_file_system_in_a_partition_the_kernel_still_knows_is_found_after_the_table_is_wiped() {
-    if !have(&["losetup", "mkfs.ext4", "wipefs"]) {
+    if !need(&["losetup", "mkfs.ext4", "wipefs"]) {
         return;
     }
     let sectors = (64 * MIB / 512) as u32;

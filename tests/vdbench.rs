@@ -7,9 +7,9 @@ mod common;
 
 use std::path::Path;
 
-use common::{LoopDevice, json, kura};
+use common::{LoopDevice, json, kura, tmp};
+use kura::spec::jobfile::CurvePoint;
 use kura::spec::jobfile::{Format, Sources, parse};
-use kura::spec::vdbench::curve_rate;
 use predicates::prelude::*;
 use proptest::prelude::*;
 
@@ -27,10 +27,6 @@ fwd=fwd1,fsd=fsd1,operation=read
 fwd=fwd2,fsd=fsd1,operation=write
 rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=300,interval=60
 ";
-
-fn tmp() -> tempfile::TempDir {
-    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
-}
 
 #[test]
 fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
@@ -150,7 +146,12 @@ fn curve_runs_step_through_the_percentages_of_the_max_run() {
     assert!(jobs[0]["job"]["rate_iops"].is_null());
     for (job, pct) in jobs[1..].iter().zip([20.0, 60.0]) {
         let rate = job["job"]["rate_iops"].as_u64().unwrap();
-        assert_eq!(rate, curve_rate(max, pct), "{pct}%");
+        let point = CurvePoint {
+            max_jobs: vec![0],
+            repeats: 0,
+            pct,
+        };
+        assert_eq!(rate, point.rate(max), "{pct}%");
         let measured = job["read"]["iops"].as_f64().unwrap();
         assert!(
             measured <= rate as f64 * 1.1,

@@ -23,8 +23,9 @@ use anyhow::{Context, Result};
 use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
 use crate::metrics::RunResult;
 use crate::report::export::Format;
-use crate::runner::{RunOptions, StopFlag};
+use crate::runner::{RunOptions, StopFlag, SuiteJob};
 use crate::spec::price::Price;
+use crate::spec::suites::{SuiteKind, SuiteTest};
 use crate::store::{self, Recorder, Store};
 use crate::target::TargetOptions;
 
@@ -202,13 +203,24 @@ pub fn parse_runs(text: &str) -> Result<u32> {
 }
 
 /// Run options of a suite, and its repetitions.
-pub fn suite_options(suite: &SuiteCommon, quiet: bool, name: &str) -> Result<(u32, RunOptions)> {
+pub fn suite_options(suite: &SuiteCommon, quiet: bool, kind: SuiteKind) -> Result<(u32, RunOptions)> {
     let runs = parse_runs(&suite.runs)?;
     let mut opts = run_options(&suite.common, quiet);
     opts.pause = crate::spec::units::parse_duration(&suite.interval)
         .map_err(|e| anyhow::anyhow!("--interval: {e}"))?;
-    opts.suite = Some(name.to_string());
+    opts.suite = Some(kind);
     Ok((runs, opts))
+}
+
+/// A suite's tests as the runner takes them.
+pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
+    tests
+        .into_iter()
+        .map(|t| SuiteJob {
+            test: Some(t.test.to_string()),
+            job: t.job,
+        })
+        .collect()
 }
 
 /// `--format`, with `--json` meaning `--format json`; the two must not disagree.

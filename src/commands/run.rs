@@ -4,7 +4,7 @@ use anyhow::{Result, anyhow};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
-use crate::report::{emit, run_table, to_json};
+use crate::report::{View, emit, render_run};
 use crate::runner;
 use crate::spec::Job;
 
@@ -26,10 +26,12 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    if ctx.json {
-        emit(&to_json(&result))?;
-    } else {
-        emit(&run_table::render_run(&result))?;
-    }
+    emit(&render_run(
+        &result,
+        &View {
+            json: ctx.json,
+            ..View::default()
+        },
+    ))?;
     Ok(exit_code(&result, stored))
 }

@@ -7,7 +7,8 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
-use crate::report::{emit, run_table, to_json, vdbench};
+use crate::metrics::Warning;
+use crate::report::{View, emit, render_run};
 use crate::runner;
 use crate::spec::jobfile::{self, Format, LoadOptions, Plan};
 
@@ -49,21 +50,21 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     if plan.format == Format::Vdbench {
-        opts.suite = Some("vdbench".into());
+        opts.suite = Some(crate::spec::suites::SuiteKind::Vdbench);
     }
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run_plan(&plan.jobs, &opts, &stop, &mut rec)?;
-    let notes = plan.warnings.iter().map(|w| format!("job file: {w}"));
+    let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    if ctx.json {
-        emit(&to_json(&result))?;
-    } else if plan.format == Format::Vdbench {
-        emit(&vdbench::render(&result))?;
-    } else {
-        emit(&run_table::render_run(&result))?;
-    }
+    emit(&render_run(
+        &result,
+        &View {
+            json: ctx.json,
+            ..View::default()
+        },
+    ))?;
     Ok(exit_code(&result, stored))
 }

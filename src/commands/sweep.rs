@@ -4,11 +4,11 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::cli::SweepArgs;
-use crate::metrics::RunResult;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
-use crate::report::{emit, format, sweep_table, to_json};
+use crate::report::{View, emit, render_run};
 use crate::runner::{self, SuiteJob};
 use crate::spec::Job;
+use crate::spec::suites::SuiteKind;
 use crate::spec::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
@@ -25,7 +25,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         "seq" | "sequential" => false,
         other => bail!("--pattern: '{other}' is not valid: expected rand or seq"),
     };
-    let (runs, opts) = suite_options(&args.suite, ctx.quiet, "sweep")?;
+    let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Sweep)?;
     let mut base = Job::default();
     for (key, value) in [
         ("size", &args.size),
@@ -56,51 +56,10 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         .warnings
         .extend(disagreement_warnings(&summarize_tests(&result)));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    print(ctx, &result)?;
+    let view = View {
+        json: ctx.json,
+        ..View::default()
+    };
+    emit(&render_run(&result, &view))?;
     Ok(exit_code(&result, stored))
-}
-
-/// Prints a sweep run: a table per mix, or JSON with the run and its rows.
-pub fn print(ctx: &Ctx, run: &RunResult) -> Result<i32> {
-    let rows = sweep_table::rows(run);
-    if ctx.json {
-        emit(&to_json(&serde_json::json!({ "run": run, "rows": rows })))?;
-        return Ok(0);
-    }
-    let first = run.jobs.first();
-    let mut out = format!(
-        "kura sweep run {} · {} · {} on {}",
-        run.id.unwrap_or(0),
-        format::utc(run.started_unix_s),
-        first
-            .map(|j| format!(
-                "{} qd{} x{} {}",
-                if j.job.rw.is_random() {
-                    "random"
-                } else {
-                    "sequential"
-                },
-                j.job.qd,
-                j.job.threads,
-                j.engine
-            ))
-            .unwrap_or_default(),
-        first.map(|j| j.target.path.clone()).unwrap_or_default(),
-    );
-    if let Some(label) = &run.label {
-        out.push_str(&format!(" · label \"{label}\""));
-    }
-    out.push('\n');
-    if run.incomplete {
-        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
-    }
-    out.push_str(&sweep_table::render(&rows));
-    for w in &run.warnings {
-        out.push_str(&format!("warning: {w}\n"));
-    }
-    out.push_str(
-        "IOPS and throughput are reads and writes together, mean of the runs; MiB/s = 2^20 bytes/s.\n",
-    );
-    emit(&out)?;
-    Ok(0)
 }

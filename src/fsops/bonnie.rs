@@ -1137,13 +1137,13 @@ fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
     if data.exists()
         && let Err(e) = std::fs::remove_file(&data)
     {
-        warnings.push(format!("could not remove {}: {e}", data.display()));
+        warnings.push(format!("{}: {e}", data.display()));
     }
     let files = cfg.files_path();
     if files.exists()
         && let Err(e) = std::fs::remove_dir_all(&files)
     {
-        warnings.push(format!("could not remove {}: {e}", files.display()));
+        warnings.push(format!("{}: {e}", files.display()));
     }
 }
 
@@ -1242,7 +1242,7 @@ impl BonnieRun {
         Ok((job_result(job, test, m, &self.target), error))
     }
 
-    /// Removes what kura created in DIR, unless `keep`.
+    /// Removes what kura created in DIR, unless `keep`; `errors` gets what could not be removed.
     pub fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
         if !keep {
             cleanup(&self.cfg, warnings);

@@ -15,7 +15,7 @@ use crate::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
 use crate::spec::units::parse_duration;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Opt, Rw};
 
 #[derive(Debug, Error)]
 pub enum FioImportError {
@@ -152,7 +152,7 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
         label: None,
         price: None,
-        suite: Some("import:fio".to_string()),
+        suite: Some(crate::spec::suites::SuiteKind::ImportFio),
         host: HostFacts {
             hostname: entries
                 .iter()
@@ -162,7 +162,10 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         },
         jobs: results,
         incomplete,
-        warnings,
+        warnings: warnings
+            .into_iter()
+            .map(|note| crate::metrics::Warning::Imported { note })
+            .collect(),
     })
 }
 
@@ -445,10 +448,10 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         _ => EngineKind::Sync,
     };
     if let Some(d) = o("random_distribution") {
-        let mut probe = Job::default();
-        match probe.set("distribution", d) {
-            Ok(()) => job.distribution = probe.distribution,
-            Err(_) => warnings.push(format!(
+        // fio's distribution names are kura's: read with the option's own parser.
+        match Opt::Distribution.def().parse(d) {
+            Ok(crate::spec::Value::Distribution(parsed)) => job.distribution = parsed,
+            _ => warnings.push(format!(
                 "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
                 e.name
             )),
@@ -580,7 +583,7 @@ mod tests {
         });
         let run = parse(&doc.to_string(), "r.json").unwrap();
         assert_eq!(run.started_unix_s, 1795318972);
-        assert_eq!(run.suite.as_deref(), Some("import:fio"));
+        assert_eq!(run.suite, Some(crate::spec::suites::SuiteKind::ImportFio));
         let j = &run.jobs[0];
         assert_eq!(j.job.rw, Rw::RandRw);
         assert_eq!(j.job.read_pct, 70);
@@ -602,7 +605,7 @@ mod tests {
             "clat percentiles when lat has none"
         );
         assert!(r.histogram.is_empty());
-        assert!(run.warnings.iter().any(|w| w.contains("clat_ns")));
+        assert!(run.warnings.iter().any(|w| w.to_string().contains("clat_ns")));
     }
 
     #[test]

@@ -6,5 +6,7 @@ pub mod histogram;
 pub mod repeats;
 pub mod result;
 pub mod sink;
+pub mod warning;
 
 pub use result::*;
+pub use warning::Warning;

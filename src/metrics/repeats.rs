@@ -86,7 +86,7 @@ pub fn summarize_tests(run: &RunResult) -> Vec<TestSummary> {
 }
 
 /// Warnings for tests whose repetitions disagree by more than `DISAGREEMENT`.
-pub fn disagreement_warnings(summaries: &[TestSummary]) -> Vec<String> {
+pub fn disagreement_warnings(summaries: &[TestSummary]) -> Vec<super::Warning> {
     let mut out = Vec::new();
     for s in summaries {
         for (dir, st) in [("read", &s.read), ("write", &s.write)] {
@@ -94,14 +94,15 @@ pub fn disagreement_warnings(summaries: &[TestSummary]) -> Vec<String> {
                 && st.runs > 1
                 && st.spread > DISAGREEMENT
             {
-                out.push(format!(
-                        "{} {dir}: the {} runs disagree by {:.0} % (from {:.1} to {:.1} MB/s); the device is not steady, consider more runs or a longer runtime",
-                        s.test,
-                        st.runs,
-                        st.spread * 100.0,
-                        st.min_bytes_per_sec / 1e6,
-                        st.best_bytes_per_sec / 1e6
-                    ));
+                out.push(super::Warning::RepeatsDisagree {
+                    test: s.test.clone(),
+                    direction: Some(dir.to_string()),
+                    runs: st.runs as u32,
+                    spread_pct: st.spread * 100.0,
+                    min: st.min_bytes_per_sec / 1e6,
+                    max: st.best_bytes_per_sec / 1e6,
+                    unit: "MB/s".to_string(),
+                });
             }
         }
     }

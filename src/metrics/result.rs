@@ -19,13 +19,14 @@ pub struct RunResult {
     /// Price as the user gave it, e.g. `1075.20 JPY/month`.
     pub price: Option<String>,
     /// Built-in suite that produced the run (`mark`, `sweep`, ...), if any.
-    pub suite: Option<String>,
+    pub suite: Option<crate::spec::suites::SuiteKind>,
     pub host: HostFacts,
     pub jobs: Vec<JobResult>,
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.
     pub incomplete: bool,
     /// Things the reader should know before trusting the numbers.
-    pub warnings: Vec<String>,
+    #[serde(with = "super::warning::list")]
+    pub warnings: Vec<super::Warning>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

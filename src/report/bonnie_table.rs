@@ -177,7 +177,7 @@ pub fn rows(run: &RunResult) -> Vec<BonnieRow> {
 
 /// Tests whose runs disagree by more than 15 % of their mean rate. Runs
 /// under 0.5 s are left out: bonnie++ does not even report those.
-pub fn disagreement_warnings(run: &RunResult) -> Vec<String> {
+pub fn disagreement_warnings(run: &RunResult) -> Vec<crate::metrics::Warning> {
     let mut out = Vec::new();
     for test in Test::ALL {
         let samples: Vec<Sample> = run
@@ -196,13 +196,15 @@ pub fn disagreement_warnings(run: &RunResult) -> Vec<String> {
             .fold((f64::INFINITY, 0.0f64), |(lo, hi), r| (lo.min(*r), hi.max(*r)));
         let spread = if mean > 0.0 { (max - min) / mean } else { 0.0 };
         if spread > crate::metrics::repeats::DISAGREEMENT {
-            out.push(format!(
-                "{}: the {} runs disagree by {:.0} % (from {min:.1} to {max:.1} {}); the target is not steady, consider more runs",
-                test.name(),
-                rates.len(),
-                spread * 100.0,
-                unit(test)
-            ));
+            out.push(crate::metrics::Warning::RepeatsDisagree {
+                test: test.name().to_string(),
+                direction: None,
+                runs: rates.len() as u32,
+                spread_pct: spread * 100.0,
+                min,
+                max,
+                unit: unit(test).to_string(),
+            });
         }
     }
     out

@@ -301,7 +301,7 @@ pub fn run_heading(run: &RunResult) -> String {
     );
     out.push_str("\n\n");
     if run.incomplete {
-        out.push_str("**INCOMPLETE**: the run was stopped early; the numbers cover what ran.\n\n");
+        out.push_str(&format!("**INCOMPLETE**: {}\n\n", super::runs::STOPPED_EARLY));
     }
     for w in &run.warnings {
         out.push_str(&format!("- warning: {w}\n"));

@@ -4,6 +4,7 @@
 use super::escape::term;
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
+use crate::spec::suites::SuiteKind;
 use crate::store::{JobFigure, RunSummary, Store};
 
 /// The figure that stands for a run, and what it is.
@@ -73,9 +74,8 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
             bytes_per_sec: bps,
         })
     };
-    // `kura mark` stores its suite as `mark:PROFILE`.
-    match suite.map(|s| s.split_once(':').map_or(s, |(name, _)| name)) {
-        Some("mark") => {
+    match suite.map(SuiteKind::parse) {
+        Some(SuiteKind::Mark(_)) => {
             let (bps, iops, n) = best(jobs, &first, "read")?;
             return Some(Figure {
                 of: format!("{first} read, {}", of_n(n)),
@@ -83,7 +83,7 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
                 bytes_per_sec: bps,
             });
         }
-        Some("bonnie") => {
+        Some(SuiteKind::Bonnie) => {
             if let Some(f) = paired(
                 "Sequential Input Block",
                 "Sequential Output Block",
@@ -93,7 +93,7 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
                 return Some(f);
             }
         }
-        Some("tiobench") => {
+        Some(SuiteKind::Tiobench) => {
             if let Some(f) = paired(
                 "Sequential Read",
                 "Sequential Write",
@@ -160,7 +160,7 @@ pub fn render(runs: &[RunSummary]) -> String {
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
-            r.figure.clone(),
+            term(&r.figure).into_owned(),
             if r.incomplete {
                 "incomplete".into()
             } else {

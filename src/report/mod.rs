@@ -11,6 +11,7 @@ pub mod html;
 pub mod mark_grid;
 pub mod plan;
 pub mod run_table;
+pub mod runs;
 pub mod serve;
 pub mod svg;
 pub mod sweep_table;
@@ -18,6 +19,8 @@ pub mod tiobench_table;
 pub mod vdbench;
 
 use std::io::Write;
+
+pub use runs::{View, render_run};
 
 /// Writes to stdout; a closed pipe (`kura ... | head`) ends quietly.
 pub fn emit(text: &str) -> std::io::Result<()> {

@@ -89,39 +89,9 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         .iter()
         .enumerate()
         .flat_map(|(i, p)| {
-            let j = &p.job;
-            let mut e = Vec::new();
-            if !j.start_delay.is_zero() {
-                e.push(format!("start after {}", format_duration(j.start_delay)));
-            }
-            if let Some(t) = j.think_time {
-                e.push(format!(
-                    "think {} every {} I/Os",
-                    format_duration(t),
-                    j.think_every.unwrap_or(1)
-                ));
-            }
-            if let Some(n) = j.fsync_every {
-                e.push(format!("fdatasync every {n} writes"));
-            }
-            if j.end_fsync {
-                e.push("fdatasync at the end".into());
-            }
-            if let Some(a) = j.align {
-                e.push(format!("align {}", format_size(a)));
-            }
-            if j.distribution != crate::spec::Distribution::Uniform {
-                e.push(format!("distribution {:?}", j.distribution));
-            }
-            if j.fill != crate::spec::Fill::Random {
-                e.push(format!("fill {:?}", j.fill));
-            }
-            if j.keep_cache {
-                e.push("keep cache".into());
-            }
-            if j.interval != std::time::Duration::from_secs(1) {
-                e.push(format!("interval {}", format_duration(j.interval)));
-            }
+            // Options outside the table's columns, as their keys, where they
+            // differ from the default (the option table marks which).
+            let e = p.job.extras();
             e.into_iter().map(move |x| format!("  #{}: {x}", i + 1))
         })
         .collect();

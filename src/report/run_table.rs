@@ -76,9 +76,9 @@ pub fn render_job(job: &JobResult) -> String {
             String::new()
         },
         if job.incomplete {
-            "  (INCOMPLETE: stopped early)"
+            format!("  ({})", super::runs::JOB_STOPPED_EARLY)
         } else {
-            ""
+            String::new()
         },
     ));
     let mut t = new_table(&[
@@ -139,7 +139,7 @@ pub fn run_facts(run: &RunResult) -> String {
         out.push_str(&format!(" · price {}", term(price)));
     }
     if let Some(suite) = &run.suite {
-        out.push_str(&format!(" · suite {}", term(suite)));
+        out.push_str(&format!(" · suite {}", term(&suite.to_string())));
     }
     out
 }
@@ -150,12 +150,8 @@ pub fn render_run(run: &RunResult) -> String {
         .map(|i| format!("run {i}"))
         .unwrap_or_else(|| "run (not stored)".to_string());
     let mut out = format!("kura {id} · {}\n", run_facts(run));
-    if run.incomplete {
-        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
-    }
-    for w in &run.warnings {
-        out.push_str(&format!("warning: {}\n", term(w)));
-    }
+    out.push_str(&super::runs::incomplete_line(run));
+    out.push_str(&super::runs::warning_lines(run));
     for job in &run.jobs {
         out.push('\n');
         out.push_str(&render_job(job));

@@ -133,12 +133,8 @@ pub fn render(run: &RunResult) -> String {
     out.push_str(
         "(resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores)\n",
     );
-    if run.incomplete {
-        out.push_str("INCOMPLETE: the run was stopped early; the numbers cover what ran.\n");
-    }
-    for w in &run.warnings {
-        out.push_str(&format!("warning: {}\n", term(w)));
-    }
+    out.push_str(&super::runs::incomplete_line(run));
+    out.push_str(&super::runs::warning_lines(run));
     let cores = run.host.cores;
     let mut i = 0;
     while i < run.jobs.len() {

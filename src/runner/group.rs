@@ -20,7 +20,7 @@ pub(super) fn run_together(
     jobs: &[SuiteJob],
     opts: &RunOptions,
     stop: &StopFlag,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<crate::metrics::Warning>,
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
 ) -> Vec<Result<JobResult, RunError>> {
@@ -47,34 +47,35 @@ pub(super) fn run_together(
     progress.message(&format!("running at the same time: {}", names.join(", ")));
     // One live bar per job would make them overwrite each other's line.
     let quiet = Progress::new(true);
-    let outcomes: Vec<(Result<JobResult, RunError>, Vec<String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = ready
-            .iter_mut()
-            .map(|(job, prepared)| {
-                let quiet = &quiet;
-                let prepared = &prepared[..];
-                std::thread::Builder::new()
-                    .name(super::thread_name(&job.name, ""))
-                    .spawn_scoped(scope, move || {
-                        let mut w = Vec::new();
-                        // Jobs measured together are stored as each ends, without a live series.
-                        let r = measure(job, prepared, stop, &mut w, quiet, None);
-                        (r, w)
-                    })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| match h.map(|h| h.join()) {
-                Ok(Ok(outcome)) => outcome,
-                Ok(Err(_)) => (Err(RunError::Invalid("a job thread panicked".into())), Vec::new()),
-                Err(e) => (
-                    Err(RunError::Invalid(format!("cannot start a job thread: {e}"))),
-                    Vec::new(),
-                ),
-            })
-            .collect()
-    });
+    let outcomes: Vec<(Result<JobResult, RunError>, Vec<crate::metrics::Warning>)> =
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ready
+                .iter_mut()
+                .map(|(job, prepared)| {
+                    let quiet = &quiet;
+                    let prepared = &prepared[..];
+                    std::thread::Builder::new()
+                        .name(super::thread_name(&job.name, ""))
+                        .spawn_scoped(scope, move || {
+                            let mut w = Vec::new();
+                            // Jobs measured together are stored as each ends, without a live series.
+                            let r = measure(job, prepared, stop, &mut w, quiet, None);
+                            (r, w)
+                        })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| match h.map(|h| h.join()) {
+                    Ok(Ok(outcome)) => outcome,
+                    Ok(Err(_)) => (Err(RunError::Invalid("a job thread panicked".into())), Vec::new()),
+                    Err(e) => (
+                        Err(RunError::Invalid(format!("cannot start a job thread: {e}"))),
+                        Vec::new(),
+                    ),
+                })
+                .collect()
+        });
     created.extend(ready.into_iter().flat_map(|(_, p)| p).filter(|p| p.created));
     outcomes
         .into_iter()

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
 use crate::fsops::bonnie::BonnieRun;
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
+use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
 use crate::spec::bonnie::BonnieParams;
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
@@ -48,7 +48,7 @@ pub struct RunOptions {
     pub quiet: bool,
     pub label: Option<String>,
     pub price: Option<String>,
-    pub suite: Option<String>,
+    pub suite: Option<crate::spec::suites::SuiteKind>,
     /// Pause between jobs (CrystalDiskMark's interval).
     pub pause: Duration,
 }
@@ -77,14 +77,14 @@ fn now_unix_s() -> i64 {
         .unwrap_or(0)
 }
 
-fn push_once(warnings: &mut Vec<String>, warning: String) {
+fn push_once(warnings: &mut Vec<Warning>, warning: Warning) {
     if !warnings.contains(&warning) {
         warnings.push(warning);
     }
 }
 
 /// Fills in what the job left to defaults, so the stored job repeats exactly.
-pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
+pub fn resolve(job: &Job, warnings: &mut Vec<Warning>) -> Job {
     let mut job = job.clone();
     if job.runtime.is_none() && job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none()
     {
@@ -101,27 +101,24 @@ pub fn resolve(job: &Job, warnings: &mut Vec<String>) -> Job {
     if job.engine == EngineKind::IoUring
         && let Err(why) = IO_URING.get_or_init(probe_io_uring)
     {
-        push_once(
-            warnings,
-            format!("io_uring is not available here ({why}); using the sync engine"),
-        );
+        push_once(warnings, Warning::IoUringUnavailable { why: why.clone() });
         job.engine = EngineKind::Sync;
     }
     if job.engine == EngineKind::Sync && job.qd > 1 && named == EngineKind::Auto && !job.direct {
         push_once(
             warnings,
-            format!(
-                "{}: buffered I/O runs on the sync engine (pread/pwrite, what applications calling write() see), one I/O in flight per thread; qd {} ran as qd 1 (--engine io_uring queues buffered I/O, which the kernel hands to worker threads)",
-                job.name, job.qd
-            ),
+            Warning::BufferedOnSyncEngine {
+                job: job.name.clone(),
+                qd: job.qd,
+            },
         );
         job.qd = 1;
     }
     if job.engine == EngineKind::Sync && job.qd > 1 {
-        warnings.push(format!(
-            "{}: the sync engine keeps one I/O in flight per thread; qd {} ran as qd 1",
-            job.name, job.qd
-        ));
+        warnings.push(Warning::SyncEngineQueueDepth {
+            job: job.name.clone(),
+            qd: job.qd,
+        });
         job.qd = 1;
     }
     job
@@ -211,7 +208,7 @@ pub fn run_job(
     job: &Job,
     opts: &RunOptions,
     stop: &StopFlag,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
     live: Option<Live<'_>>,
@@ -230,7 +227,7 @@ fn note_caveats(
     job: &Job,
     targets: &[PreparedTarget],
     created: &[PreparedTarget],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) {
     if job.engine == EngineKind::Null {
         return;
@@ -368,7 +365,7 @@ fn measure(
     job: &mut Job,
     targets: &[PreparedTarget],
     stop: &StopFlag,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
     progress: &Progress,
     mut live: Option<Live<'_>>,
 ) -> Result<JobResult, RunError> {
@@ -379,7 +376,7 @@ fn measure(
     job.size_bytes = Some(first.span_bytes);
     // Passes become bytes once the span is known, so the stored job repeats exactly.
     if let Some(passes) = job.passes.take() {
-        job.io_size_bytes = Some(first.span_bytes.saturating_mul(passes));
+        job.io_size_bytes = Some(job.pass_bytes(first.span_bytes).saturating_mul(passes));
     }
     if !job.start_delay.is_zero() {
         pause(job.start_delay, stop);
@@ -393,11 +390,10 @@ fn measure(
         let memory = target::host_facts().memory_bytes;
         let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
         if span < memory {
-            let warning = format!(
-                "buffered I/O on {} MB of test data while the machine has {} MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device",
-                span / 1_000_000,
-                memory / 1_000_000
-            );
+            let warning = Warning::PageCacheHoldsData {
+                data_mb: span / 1_000_000,
+                memory_mb: memory / 1_000_000,
+            };
             push_once(warnings, warning);
         }
     }
@@ -487,7 +483,10 @@ fn measure(
             progress.finish_job(None);
             return Err(RunError::Invalid(format!("{}: {fatal}", job.name)));
         }
-        warnings.push(format!("{}: a worker stopped early: {fatal}", job.name));
+        warnings.push(Warning::WorkerStopped {
+            job: job.name.clone(),
+            error: fatal,
+        });
     }
     let mut read = DirCollector::default();
     let mut write = DirCollector::default();
@@ -502,18 +501,22 @@ fn measure(
     }
     for (name, d) in [("read", &read), ("write", &write)] {
         if d.errors > 0 {
-            warnings.push(format!(
-                "{}: {} {name} errors; first: {} at offset {}",
-                job.name, d.errors, d.error_samples[0].message, d.error_samples[0].offset_bytes
-            ));
+            warnings.push(Warning::IoErrors {
+                job: job.name.clone(),
+                direction: name.to_string(),
+                count: d.errors,
+                first_error: d.error_samples[0].message.clone(),
+                offset_bytes: d.error_samples[0].offset_bytes,
+            });
         }
     }
     for (name, d) in [("read", &read), ("write", &write)] {
         if d.short > 0 {
-            warnings.push(format!(
-                "{}: {} short {name}s; the rest of each was resubmitted and the I/O counted once, as fio does",
-                job.name, d.short
-            ));
+            warnings.push(Warning::ShortTransfers {
+                job: job.name.clone(),
+                direction: name.to_string(),
+                count: d.short,
+            });
         }
     }
     let incomplete = stop.load(Ordering::Relaxed);
@@ -631,7 +634,7 @@ pub fn run_suite(
     if !opts.keep {
         for t in &created {
             if let Err(e) = target::cleanup(t) {
-                warnings.push(format!("could not remove test file: {e}"));
+                warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
             }
         }
     }
@@ -640,7 +643,7 @@ pub fn run_suite(
             return Err(e);
         }
         // Keep what the earlier jobs measured: the run is stored as incomplete.
-        warnings.push(format!("stopped after a failed job: {e}"));
+        warnings.push(Warning::StoppedAfterFailure { error: e.to_string() });
         stop.store(true, Ordering::Relaxed);
     }
     let label = opts
@@ -694,9 +697,15 @@ impl Kinds {
         Ok(result)
     }
 
-    fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
+    fn cleanup(&self, keep: bool, warnings: &mut Vec<Warning>) {
         if let Some(b) = &self.bonnie {
-            b.cleanup(keep, warnings);
+            let mut errors = Vec::new();
+            b.cleanup(keep, &mut errors);
+            warnings.extend(
+                errors
+                    .into_iter()
+                    .map(|error| Warning::TestFileNotRemoved { error }),
+            );
         }
     }
 }

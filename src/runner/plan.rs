@@ -5,9 +5,8 @@
 use std::sync::atomic::Ordering;
 
 use super::{RunError, RunOptions, RunSink, StopFlag, SuiteJob, refuse_up_front, run_suite};
-use crate::metrics::{JobResult, RunResult};
+use crate::metrics::{JobResult, RunResult, Warning};
 use crate::spec::jobfile::PlannedJob;
-use crate::spec::vdbench::curve_rate;
 
 /// vdbench drops curve points below this many I/Os per second.
 const MIN_CURVE_RATE: u64 = 10;
@@ -48,13 +47,14 @@ pub fn run_plan(
             let mut job = planned.job.clone();
             if let Some(c) = &planned.curve {
                 let max: f64 = c.max_jobs.iter().filter_map(|m| measured[*m]).sum();
-                let rate = curve_rate(max, c.pct);
+                let rate = c.rate(max);
                 if rate < MIN_CURVE_RATE {
-                    skipped.push(format!(
-                        "{}: curve point {}% of {max:.0} I/O per second is below {MIN_CURVE_RATE}; skipped, as vdbench does",
-                        planned.test.as_deref().unwrap_or(&job.name),
-                        c.pct
-                    ));
+                    skipped.push(Warning::CurvePointSkipped {
+                        job: planned.test.clone().unwrap_or_else(|| job.name.clone()),
+                        pct: c.pct,
+                        max_iops: max,
+                        min_iops: MIN_CURVE_RATE,
+                    });
                     continue;
                 }
                 let share = measured[c.repeats].unwrap_or(0.0) / max.max(f64::MIN_POSITIVE);
@@ -76,7 +76,8 @@ pub fn run_plan(
             (Some(Ok(r)), _) => Some(r),
             (Some(Err(e)), None) => return Err(e),
             (Some(Err(e)), Some(t)) => {
-                t.warnings.push(format!("stopped after a failed job: {e}"));
+                t.warnings
+                    .push(Warning::StoppedAfterFailure { error: e.to_string() });
                 t.incomplete = true;
                 break;
             }

@@ -3,7 +3,7 @@
 //! queue in the whole runtime, each I/O waiting hundreds of milliseconds.
 //! Such numbers describe the wait, not the device; the run says so.
 
-use crate::metrics::JobResult;
+use crate::metrics::{JobResult, Warning};
 
 /// The fastest I/O taking this long means that none ran at device speed.
 pub const STALLED_MIN_LATENCY_NS: u64 = 100_000_000;
@@ -15,7 +15,7 @@ pub const STALLED_MIN_ELAPSED_NS: u64 = 1_000_000_000;
 /// A warning when the job's I/Os stalled; `None` for a job that flowed.
 /// Jobs that pace themselves (a rate cap, think time) are not judged by
 /// their count or their idle periods.
-pub fn warning(r: &JobResult) -> Option<String> {
+pub fn warning(r: &JobResult) -> Option<Warning> {
     let job = &r.job;
     let ops: u64 = r.directions().map(|(_, d)| d.ops).sum();
     if ops == 0 {
@@ -55,12 +55,9 @@ pub fn warning(r: &JobResult) -> Option<String> {
     if !paced && idle > 0 {
         why.push(format!("{idle} interval(s) without a single completion"));
     }
-    (!why.is_empty()).then(|| {
-        format!(
-            "{}: the I/Os stalled ({}): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again",
-            job.name,
-            why.join("; ")
-        )
+    (!why.is_empty()).then(|| Warning::Stalled {
+        job: job.name.clone(),
+        reasons: why,
     })
 }
 
@@ -105,7 +102,9 @@ mod tests {
     #[test]
     fn batches_of_the_queue_after_long_waits_are_a_stall() {
         // The runs that showed it: 64 operations at qd 32, the fastest 183 ms.
-        let w = warning(&job(64, 183_000_000, 10_000_000_000, &[0, 32, 0, 32, 0])).unwrap();
+        let w = warning(&job(64, 183_000_000, 10_000_000_000, &[0, 32, 0, 32, 0]))
+            .unwrap()
+            .to_string();
         assert!(w.contains("fastest I/O took 183 ms"), "{w}");
         assert!(w.contains("only 64 I/Os completed in 10.0 s"), "{w}");
         assert!(w.contains("2 interval(s) without a single completion"), "{w}");

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use super::fio_options::FIO_OPTIONS;
 use super::job::{BlockSize, Distribution, Job, Rw};
-use super::jobfile::{
+use super::options::{Opt, Value};
+use super::reading::{
     Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
 use super::units::format_size;
@@ -449,6 +450,8 @@ struct FioJob {
     directory: Option<(String, Loc)>,
     filename_format: Option<String>,
     rw: (Rw, Option<Loc>),
+    /// The offset modifier of a sequential `rw=read:4k`: bytes skipped after each I/O.
+    rw_gap: u64,
     bs: PerDir<(BsSpec, Loc)>,
     bssplit: PerDir<(BsSpec, Loc)>,
     ba: PerDir<(u64, Loc)>,
@@ -491,6 +494,7 @@ impl FioJob {
             directory: None,
             filename_format: None,
             rw: (Rw::Read, None),
+            rw_gap: 0,
             bs: PerDir::default(),
             bssplit: PerDir::default(),
             ba: PerDir::default(),
@@ -669,6 +673,37 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The readers of an option's value that every group of `apply` uses:
+/// `need()` the text, `flag()` a bare or 0/1 switch, `num(kb)` a number.
+macro_rules! entry_readers {
+    ($e:ident, $j:ident, $key:ident, $v:ident, $need:ident, $flag:ident, $num:ident, $kb:ident, $at:ident) => {
+        let $key = $e.key.as_str();
+        let $v = $e.value.as_deref();
+        #[allow(unused)]
+        let $need = || -> Result<&str, FormatError> {
+            match $v {
+                Some(v) if !v.is_empty() => Ok(v),
+                _ => Err(value_err($e, "needs a value")),
+            }
+        };
+        // Options fio takes bare (`time_based`) or with 0/1.
+        #[allow(unused)]
+        let $flag = || -> Result<bool, FormatError> {
+            match $v {
+                None => Ok(true),
+                Some(v) => fio_bool(v).map_err(|w| value_err($e, w)),
+            }
+        };
+        #[allow(unused)]
+        let $num =
+            |kb: u64| -> Result<u64, FormatError> { fio_number($need()?, kb).map_err(|w| value_err($e, w)) };
+        #[allow(unused)]
+        let $kb = $j.kb_base;
+        #[allow(unused)]
+        let $at = $e.loc.clone();
+    };
+}
+
 impl Translator<'_> {
     fn skip_or_fail(&mut self, e: &Entry, message: String) -> Result<(), FormatError> {
         if self.lenient {
@@ -701,25 +736,24 @@ impl Translator<'_> {
 
     /// Applies one option to `j`, in file order, as fio does.
     fn apply(&mut self, j: &mut FioJob, e: &Entry) -> Result<(), FormatError> {
-        let key = e.key.as_str();
-        let v = e.value.as_deref();
-        let need = || -> Result<&str, FormatError> {
-            match v {
-                Some(v) if !v.is_empty() => Ok(v),
-                _ => Err(value_err(e, "needs a value")),
+        // Each group says whether it knew the option; what none knows is judged last.
+        for group in [
+            Self::apply_file,
+            Self::apply_pattern,
+            Self::apply_amount,
+            Self::apply_mix,
+            Self::apply_data,
+        ] {
+            if group(self, j, e)? {
+                return Ok(());
             }
-        };
-        // Options fio takes bare (`time_based`) or with 0/1.
-        let flag = || -> Result<bool, FormatError> {
-            match v {
-                None => Ok(true),
-                Some(v) => fio_bool(v).map_err(|w| value_err(e, w)),
-            }
-        };
-        let num =
-            |kb: u64| -> Result<u64, FormatError> { fio_number(need()?, kb).map_err(|w| value_err(e, w)) };
-        let kb = j.kb_base;
-        let at = e.loc.clone();
+        }
+        self.apply_other(e)
+    }
+
+    /// The job's name and where its file is.
+    fn apply_file(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
             "name" => {
                 let n = need()?;
@@ -753,6 +787,15 @@ impl Translator<'_> {
                     return Err(unsupported_value(e, "kura runs one file per job"));
                 }
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Pattern and block sizes.
+    fn apply_pattern(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "rw" | "readwrite" => {
                 let text = need()?;
                 let (mode, modifier) = text.split_once(':').unwrap_or((text, ""));
@@ -776,12 +819,23 @@ impl Translator<'_> {
                     }
                 };
                 let modifier = modifier.trim();
-                if !modifier.is_empty() && fio_number(modifier, kb) != Ok(0) && modifier != "1" {
-                    return Err(unsupported_value(
-                        e,
-                        "offset modifiers (holes, backwards or runs of sequential I/O) are not supported",
-                    ));
-                }
+                let gap = if modifier.is_empty() {
+                    Ok(0)
+                } else {
+                    fio_number(modifier, kb)
+                };
+                // `:1` is fio's "every I/O", what kura does anyway.
+                j.rw_gap = match gap {
+                    _ if modifier == "1" => 0,
+                    Ok(n) if !rw.is_random() => n,
+                    Ok(0) => 0,
+                    _ => {
+                        return Err(unsupported_value(
+                            e,
+                            "offset modifiers other than a sequential job's holes (backwards, or runs of sequential I/O in a random job) are not supported",
+                        ));
+                    }
+                };
                 j.rw = (rw, Some(at));
             }
             "bs" | "blocksize" => {
@@ -824,6 +878,15 @@ impl Translator<'_> {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.ba.merge(map_dir(pd, |b| (b, at.clone())));
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Queue, threads, span and when to stop.
+    fn apply_amount(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "iodepth" => j.iodepth = (num(kb)?, Some(at)),
             "numjobs" => j.numjobs = (num(kb)?, Some(at)),
             "size" => j.size = Some((num(kb)?, at)),
@@ -862,6 +925,15 @@ impl Translator<'_> {
                 }
                 j.startdelay = fio_time(t, Duration::from_secs(1)).map_err(|w| value_err(e, w))?;
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Direct or buffered, the read/write mix, the spread of offsets and pacing.
+    fn apply_mix(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "direct" => j.direct = fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "buffered" => j.direct = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "rwmixread" => j.read_pct = fio_pct(need()?).map_err(|w| value_err(e, w))?,
@@ -906,6 +978,15 @@ impl Translator<'_> {
                 let n = num(kb)?;
                 j.thinktime_blocks = Some(n.max(1));
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Syncs, the engine, written data, groups.
+    fn apply_data(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        entry_readers!(e, j, key, v, need, flag, num, kb, at);
+        match key {
             "fsync" => j.fsync = num(kb)?,
             "fdatasync" => j.fdatasync = num(kb)?,
             "end_fsync" => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
@@ -931,6 +1012,14 @@ impl Translator<'_> {
             "zero_buffers" => j.zero_buffers = flag()?,
             "invalidate" => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "stonewall" | "wait_for_previous" => j.stonewall = flag()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Options kura takes without effect or with a note, and the unsupported and unknown.
+    fn apply_other(&mut self, e: &Entry) -> Result<(), FormatError> {
+        match e.key.as_str() {
             k if NO_EFFECT.contains(&k) => {}
             k if WITH_NOTE.iter().any(|(n, _)| *n == k) => {
                 let why = WITH_NOTE.iter().find(|(n, _)| *n == k).map_or("", |(_, w)| w);
@@ -1105,8 +1194,8 @@ impl Translator<'_> {
     }
 
     fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
-        let set = |job: &mut Job, key: &str, value: String, loc: &Loc| {
-            job.set(key, &value).map_err(|e| loc.error(e.to_string()))
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
         };
         let mut job = Job {
             name: f.name.clone(),
@@ -1126,10 +1215,14 @@ impl Translator<'_> {
             Engine::Null => super::EngineKind::Null,
         };
         let iodepth_loc = f.iodepth.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, "qd", f.iodepth.0.to_string(), &iodepth_loc)?;
+        set(&mut job, Opt::Qd, Value::Count(f.iodepth.0), &iodepth_loc)?;
         let numjobs_loc = f.numjobs.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, "threads", f.numjobs.0.to_string(), &numjobs_loc)?;
+        set(&mut job, Opt::Threads, Value::Count(f.numjobs.0), &numjobs_loc)?;
         let threads = u64::from(job.threads);
+        if f.rw_gap > 0 {
+            let at = f.rw.1.clone().unwrap_or_else(|| header.clone());
+            set(&mut job, Opt::Gap, Value::Bytes(f.rw_gap), &at)?;
+        }
 
         // Block sizes: a split wins over bs/bsrange, as in fio.
         let split = self.pick(&f.bssplit, &job, "block size splits")?;
@@ -1151,21 +1244,21 @@ impl Translator<'_> {
                 None,
             ),
         };
-        let text = sizes
-            .iter()
-            .map(|b| format!("{}/{}", b.bytes, b.weight))
-            .collect::<Vec<_>>()
-            .join(":");
-        set(&mut job, "bs", text, bs_loc.as_ref().unwrap_or(header))?;
+        set(
+            &mut job,
+            Opt::Bs,
+            Value::BlockSizes(sizes),
+            bs_loc.as_ref().unwrap_or(header),
+        )?;
         if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments")? {
             let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
             if ba != min_bs {
-                set(&mut job, "align", ba.to_string(), &loc)?;
+                set(&mut job, Opt::Align, Value::Bytes(ba), &loc)?;
             }
         }
 
-        if let Some((d, _)) = self.pick(&f.distribution, &job, "random distributions")? {
-            job.distribution = d;
+        if let Some((d, loc)) = self.pick(&f.distribution, &job, "random distributions")? {
+            set(&mut job, Opt::Distribution, Value::Distribution(d), &loc)?;
         }
         if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages")? {
             if !job.rw.is_random() && p != 100 {
@@ -1174,7 +1267,7 @@ impl Translator<'_> {
                     "percentage_random: only random patterns use it (fio's rule)".into(),
                 );
             } else {
-                job.random_pct = p;
+                set(&mut job, Opt::RandomPct, Value::Count(p.into()), &loc)?;
             }
         }
 
@@ -1202,7 +1295,7 @@ impl Translator<'_> {
                 }
             }
         };
-        job.target = Some(path.into());
+        set(&mut job, Opt::Target, Value::Path(path.into()), header)?;
         if threads > 1 && f.filename.is_none() {
             self.note(
                 header,
@@ -1216,13 +1309,13 @@ impl Translator<'_> {
         // How much: the file (span), and when to stop.
         let span = f.filesize.as_ref().or(f.size.as_ref());
         if let Some((s, loc)) = span {
-            set(&mut job, "size", s.to_string(), loc)?;
+            set(&mut job, Opt::Size, Value::Bytes(*s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
-            set(&mut job, "offset", o.to_string(), loc)?;
+            set(&mut job, Opt::Offset, Value::Bytes(*o), loc)?;
         }
-        if let Some((r, _)) = &f.runtime {
-            job.runtime = Some(*r);
+        if let Some((r, loc)) = &f.runtime {
+            set(&mut job, Opt::Runtime, Value::Duration(*r), loc)?;
         }
         if f.time_based {
             if f.runtime.is_none() {
@@ -1232,7 +1325,12 @@ impl Translator<'_> {
                 )));
             }
         } else if let Some((n, loc)) = &f.number_ios {
-            set(&mut job, "io_count", n.saturating_mul(threads).to_string(), loc)?;
+            set(
+                &mut job,
+                Opt::IoCount,
+                Value::Count(n.saturating_mul(threads)),
+                loc,
+            )?;
         } else {
             let amount = f.io_size.as_ref().or(f.size.as_ref()).or(f.filesize.as_ref());
             match (amount, span) {
@@ -1241,7 +1339,7 @@ impl Translator<'_> {
                 }
                 (Some((a, loc)), _) => {
                     let total = a.saturating_mul(f.loops).saturating_mul(threads);
-                    set(&mut job, "io_size", total.to_string(), loc)?;
+                    set(&mut job, Opt::IoSize, Value::Bytes(total), loc)?;
                 }
                 (None, _) => job.passes = Some(f.loops.saturating_mul(threads)),
             }
@@ -1250,20 +1348,28 @@ impl Translator<'_> {
         // Rates: fio's are per clone and per direction; kura's is per job.
         let rate = self.job_rate(f, &job)?;
         if let Some(r) = rate {
-            job.rate_iops = Some((r.saturating_mul(threads)).max(1));
+            let iops = r.saturating_mul(threads).max(1);
+            set(&mut job, Opt::RateIops, Value::Count(iops), header)?;
         }
         if let Some(t) = f.thinktime {
-            job.think_time = Some(t);
-            job.think_every = f.thinktime_blocks.map(|b| b.min(u32::MAX as u64) as u32);
+            set(&mut job, Opt::ThinkTime, Value::Duration(t), header)?;
+            if let Some(b) = f.thinktime_blocks {
+                set(
+                    &mut job,
+                    Opt::ThinkEvery,
+                    Value::Count(b.min(u32::MAX as u64)),
+                    header,
+                )?;
+            }
         }
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {
-            job.fsync_every = Some(n);
+            set(&mut job, Opt::FsyncEvery, Value::Count(n), header)?;
             if f.fsync > 0 {
                 self.note(header, format!("{}: fsync: kura syncs with fdatasync", f.name));
             }
         }
-        job.fill = if f.zero_buffers {
+        let fill = if f.zero_buffers {
             super::Fill::Zero
         } else {
             match f.compress_pct {
@@ -1271,6 +1377,7 @@ impl Translator<'_> {
                 Some(p) => super::Fill::Compressible { pct: p },
             }
         };
+        set(&mut job, Opt::Fill, Value::Fill(fill), header)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
@@ -1523,6 +1630,19 @@ mod tests {
         assert_eq!(j[0].start_delay, Duration::from_secs(3));
         assert!(j[0].end_fsync);
         assert_eq!(j[0].fsync_every, Some(8));
+    }
+
+    #[test]
+    fn a_sequential_offset_modifier_is_a_gap() {
+        let j = jobs("[a]\nrw=write:8k\nsize=1m\n");
+        assert_eq!((j[0].rw, j[0].gap_bytes), (Rw::Write, 8192));
+        let err = error("[a]\nrw=randread:8\nsize=1m\n");
+        assert!(err.contains("offset modifiers other than"), "{err}");
+        let err = error("[a]\nrw=read:100\nsize=1m\n");
+        assert!(
+            err.contains("gap: '100' is not valid: must be a multiple of 512 bytes"),
+            "{err}"
+        );
     }
 
     #[test]

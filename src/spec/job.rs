@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::units::{UnitError, format_size, parse_duration, parse_size};
+use super::units::{UnitError, format_size, parse_size};
 
 /// The default test file, created in the current directory.
 pub const DEFAULT_TARGET: &str = "kura-test.dat";
@@ -35,13 +35,7 @@ pub enum SpecError {
     Invalid { key: String, value: String, why: String },
 }
 
-fn invalid(key: &str, value: &str, why: impl Into<String>) -> SpecError {
-    SpecError::Invalid {
-        key: key.to_string(),
-        value: value.to_string(),
-        why: why.into(),
-    }
-}
+use super::options::invalid;
 
 /// Access pattern and direction, with fio's names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +224,14 @@ pub struct Job {
     /// The kind of workload, with its own parameters; block I/O (the fields above) unless said.
     #[serde(default, skip_serializing_if = "super::Workload::is_block")]
     pub workload: super::Workload,
+    /// Sequential jobs: bytes skipped after each I/O (fio's `rw=read:4k`).
+    /// Left out of JSON when 0, so jobs without holes store as they always did.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gap_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn all_random() -> u8 {
@@ -275,56 +277,13 @@ impl Default for Job {
             random_pct: 100,
             seed: None,
             workload: super::Workload::Block,
+            gap_bytes: 0,
         }
     }
 }
 
-/// The keys a job accepts, as flags (`--qd`) and as TOML keys (`qd = 32`).
-pub const KEYS: &[&str] = &[
-    "name",
-    "target",
-    "rw",
-    "bs",
-    "read_pct",
-    "qd",
-    "threads",
-    "size",
-    "offset",
-    "runtime",
-    "io_size",
-    "io_count",
-    "ramp",
-    "direct",
-    "buffered",
-    "keep_cache",
-    "engine",
-    "distribution",
-    "rate_iops",
-    "fsync_every",
-    "fill",
-    "label",
-    "interval",
-    "file_per_thread",
-    "group",
-    "start_delay",
-    "think_time",
-    "think_every",
-    "end_fsync",
-    "passes",
-    "align",
-    "random_pct",
-    "seed",
-];
-
 fn size(key: &str, v: &str) -> Result<u64, SpecError> {
     parse_size(v).map_err(|source| SpecError::Unit {
-        key: key.into(),
-        source,
-    })
-}
-
-fn duration(key: &str, v: &str) -> Result<Duration, SpecError> {
-    parse_duration(v).map_err(|source| SpecError::Unit {
         key: key.into(),
         source,
     })
@@ -341,19 +300,33 @@ fn count(key: &str, v: &str, min: u64, max: u64) -> Result<u64, SpecError> {
     Ok(n)
 }
 
-fn boolean(key: &str, v: &str) -> Result<bool, SpecError> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Ok(true),
-        "0" | "false" | "no" | "off" => Ok(false),
-        _ => Err(invalid(key, v, "expected true or false")),
-    }
-}
-
 fn fraction(key: &str, v: &str, text: &str) -> Result<f64, SpecError> {
     text.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite())
         .ok_or_else(|| invalid(key, v, format!("'{text}' is not a number")))
+}
+
+/// `4k`, or a split `4k/60:64k/40`.
+pub fn block_sizes_text(bs: &[BlockSize]) -> String {
+    if bs.len() == 1 {
+        format_size(bs[0].bytes)
+    } else {
+        bs.iter()
+            .map(|b| format!("{}/{}", format_size(b.bytes), b.weight))
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+}
+
+pub(super) fn parse_engine(text: &str) -> Option<EngineKind> {
+    Some(match text.trim().to_ascii_lowercase().as_str() {
+        "io_uring" | "iouring" | "uring" => EngineKind::IoUring,
+        "sync" | "psync" => EngineKind::Sync,
+        "null" => EngineKind::Null,
+        "auto" => EngineKind::Auto,
+        _ => return None,
+    })
 }
 
 /// Parses `4k`, or a split `4k/60:64k/40`.
@@ -377,48 +350,25 @@ pub fn parse_block_sizes(key: &str, v: &str) -> Result<Vec<BlockSize>, SpecError
     Ok(out)
 }
 
-fn parse_distribution(key: &str, v: &str) -> Result<Distribution, SpecError> {
+pub(super) fn parse_distribution(key: &str, v: &str) -> Result<Distribution, SpecError> {
     let lower = v.trim().to_ascii_lowercase();
     let (kind, arg) = lower.split_once(':').unwrap_or((lower.as_str(), ""));
     let d = match kind {
         "uniform" | "random" if arg.is_empty() => Distribution::Uniform,
-        "zipf" => {
-            let theta = fraction(key, v, arg)?;
-            if theta <= 0.0 || theta == 1.0 || theta > 100.0 {
-                return Err(invalid(
-                    key,
-                    v,
-                    "zipf theta must be > 0 and not 1 (fio's rule), e.g. zipf:1.2",
-                ));
-            }
-            Distribution::Zipf { theta }
-        }
-        "pareto" => {
-            let h = fraction(key, v, arg)?;
-            if h <= 0.0 || h >= 1.0 {
-                return Err(invalid(
-                    key,
-                    v,
-                    "pareto h must be between 0 and 1, e.g. pareto:0.9",
-                ));
-            }
-            Distribution::Pareto { h }
-        }
+        "zipf" => Distribution::Zipf {
+            theta: fraction(key, v, arg)?,
+        },
+        "pareto" => Distribution::Pareto {
+            h: fraction(key, v, arg)?,
+        },
         "hotspot" => {
             let (io, space) = arg
                 .split_once('/')
                 .ok_or_else(|| invalid(key, v, "expected hotspot:PCT_IO/PCT_SPACE, e.g. hotspot:80/20"))?;
-            let io_pct = fraction(key, v, io)?;
-            let space_pct = fraction(key, v, space)?;
-            let space_ok = space_pct > 0.0 && space_pct < 100.0;
-            if !(0.0..=100.0).contains(&io_pct) || !space_ok {
-                return Err(invalid(
-                    key,
-                    v,
-                    "percentages must be within 0..100 (space strictly)",
-                ));
+            Distribution::Hotspot {
+                io_pct: fraction(key, v, io)?,
+                space_pct: fraction(key, v, space)?,
             }
-            Distribution::Hotspot { io_pct, space_pct }
         }
         _ => {
             return Err(invalid(
@@ -428,10 +378,30 @@ fn parse_distribution(key: &str, v: &str) -> Result<Distribution, SpecError> {
             ));
         }
     };
+    check_distribution(&d).map_err(|why| invalid(key, v, why))?;
     Ok(d)
 }
 
-fn parse_fill(key: &str, v: &str) -> Result<Fill, SpecError> {
+/// The parameters a distribution's formula accepts, however it was read.
+pub(super) fn check_distribution(d: &Distribution) -> Result<(), String> {
+    match *d {
+        Distribution::Uniform => Ok(()),
+        Distribution::Zipf { theta } if theta <= 0.0 || theta == 1.0 || theta > 100.0 || theta.is_nan() => {
+            Err("zipf theta must be > 0 and not 1 (fio's rule), e.g. zipf:1.2".into())
+        }
+        Distribution::Pareto { h } if h.is_nan() || h <= 0.0 || h >= 1.0 => {
+            Err("pareto h must be between 0 and 1, e.g. pareto:0.9".into())
+        }
+        Distribution::Hotspot { io_pct, space_pct }
+            if !((0.0..=100.0).contains(&io_pct) && space_pct > 0.0 && space_pct < 100.0) =>
+        {
+            Err("percentages must be within 0..100 (space strictly)".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+pub(super) fn parse_fill(key: &str, v: &str) -> Result<Fill, SpecError> {
     let lower = v.trim().to_ascii_lowercase();
     match lower.split_once(':') {
         None if lower == "random" => Ok(Fill::Random),
@@ -445,109 +415,6 @@ fn parse_fill(key: &str, v: &str) -> Result<Fill, SpecError> {
 }
 
 impl Job {
-    /// Sets one key from its text form. Flags and job files both land here.
-    pub fn set(&mut self, key: &str, v: &str) -> Result<(), SpecError> {
-        match key {
-            "name" => {
-                if v.trim().is_empty() {
-                    return Err(invalid(key, v, "a job name cannot be empty"));
-                }
-                self.name = v.to_string()
-            }
-            "target" => {
-                if v.is_empty() {
-                    return Err(invalid(key, v, "empty path"));
-                }
-                self.target = Some(PathBuf::from(v))
-            }
-            "rw" => {
-                self.rw = Rw::parse(v).ok_or_else(|| {
-                    invalid(key, v, "expected read, write, randread, randwrite, rw or randrw")
-                })?
-            }
-            "bs" => self.bs = parse_block_sizes(key, v)?,
-            "read_pct" => self.read_pct = count(key, v, 0, 100)? as u8,
-            "qd" => self.qd = count(key, v, 1, MAX_QD as u64)? as u32,
-            "threads" => self.threads = count(key, v, 1, MAX_THREADS as u64)? as u32,
-            "size" => {
-                let s = size(key, v)?;
-                if s == 0 {
-                    return Err(invalid(key, v, "size must be more than 0"));
-                }
-                self.size_bytes = Some(s)
-            }
-            "offset" => self.offset_bytes = size(key, v)?,
-            "runtime" => {
-                let d = duration(key, v)?;
-                if d.is_zero() {
-                    return Err(invalid(key, v, "runtime must be more than 0"));
-                }
-                self.runtime = Some(d)
-            }
-            "io_size" => {
-                let s = size(key, v)?;
-                if s == 0 {
-                    return Err(invalid(key, v, "io_size must be more than 0"));
-                }
-                self.io_size_bytes = Some(s)
-            }
-            "io_count" => self.io_count = Some(count(key, v, 1, u64::MAX)?),
-            "ramp" => self.ramp = duration(key, v)?,
-            "direct" => self.direct = boolean(key, v)?,
-            "buffered" => self.direct = !boolean(key, v)?,
-            "keep_cache" => self.keep_cache = boolean(key, v)?,
-            "engine" => {
-                self.engine = match v.trim().to_ascii_lowercase().as_str() {
-                    "io_uring" | "iouring" | "uring" => EngineKind::IoUring,
-                    "sync" | "psync" => EngineKind::Sync,
-                    "null" => EngineKind::Null,
-                    "auto" => EngineKind::Auto,
-                    _ => return Err(invalid(key, v, "expected io_uring, sync, null or auto")),
-                }
-            }
-            "distribution" => self.distribution = parse_distribution(key, v)?,
-            "rate_iops" => self.rate_iops = Some(count(key, v, 1, u64::MAX)?),
-            "fsync_every" => self.fsync_every = Some(count(key, v, 1, u64::MAX)?),
-            "fill" => self.fill = parse_fill(key, v)?,
-            "label" => {
-                let label = super::label::parse_label(v).map_err(|e| invalid(key, v, e.to_string()))?;
-                self.label = Some(label)
-            }
-            "interval" => {
-                let d = duration(key, v)?;
-                if d < Duration::from_millis(10) {
-                    return Err(invalid(key, v, "interval must be at least 10ms"));
-                }
-                self.interval = d
-            }
-            "file_per_thread" => self.file_per_thread = boolean(key, v)?,
-            "group" => self.group = Some(count(key, v, 0, u32::MAX as u64)? as u32),
-            "start_delay" => self.start_delay = duration(key, v)?,
-            "think_time" => {
-                let d = duration(key, v)?;
-                self.think_time = (!d.is_zero()).then_some(d)
-            }
-            "think_every" => self.think_every = Some(count(key, v, 1, u32::MAX as u64)? as u32),
-            "end_fsync" => self.end_fsync = boolean(key, v)?,
-            "passes" => self.passes = Some(count(key, v, 1, u32::MAX as u64)?),
-            "align" => {
-                let a = size(key, v)?;
-                if a == 0 || a > MAX_BS {
-                    return Err(invalid(
-                        key,
-                        v,
-                        format!("must be between 1 byte and {}", format_size(MAX_BS)),
-                    ));
-                }
-                self.align = Some(a)
-            }
-            "random_pct" => self.random_pct = count(key, v, 0, 100)? as u8,
-            "seed" => self.seed = Some(count(key, v, 0, u64::MAX)?),
-            _ => return Err(SpecError::UnknownKey(key.to_string())),
-        }
-        Ok(())
-    }
-
     /// Checks that hold between keys, after every key is set.
     pub fn validate(&self) -> Result<(), SpecError> {
         // Names reach thread names and C strings, where a NUL cannot go.
@@ -585,6 +452,19 @@ impl Job {
         Ok(())
     }
 
+    /// Bytes one pass over a span of `span` bytes moves: all of it, less the
+    /// holes a sequential `gap` leaves.
+    pub fn pass_bytes(&self, span: u64) -> u64 {
+        if self.gap_bytes == 0 || self.rw.is_random() {
+            return span;
+        }
+        let weights: u64 = self.bs.iter().map(|b| u64::from(b.weight)).sum();
+        let moved: u64 = self.bs.iter().map(|b| b.bytes * u64::from(b.weight)).sum();
+        let mean = (moved / weights.max(1)).max(1);
+        // Whole I/Os only, as the generator issues them.
+        (span / (mean + self.gap_bytes)).max(1) * mean
+    }
+
     /// The largest block size of the split: buffers are allocated at this size.
     pub fn max_bs(&self) -> u64 {
         self.bs.iter().map(|b| b.bytes).max().unwrap_or(4096)
@@ -616,15 +496,7 @@ impl Job {
     }
 
     pub fn bs_text(&self) -> String {
-        if self.bs.len() == 1 {
-            format_size(self.bs[0].bytes)
-        } else {
-            self.bs
-                .iter()
-                .map(|b| format!("{}/{}", format_size(b.bytes), b.weight))
-                .collect::<Vec<_>>()
-                .join(":")
-        }
+        block_sizes_text(&self.bs)
     }
 
     /// A one-line description: `randread 4k qd32 x1`.
@@ -652,45 +524,10 @@ mod tests {
 
     #[test]
     fn every_key_is_settable() {
-        let values = [
-            ("name", "x"),
-            ("target", "/tmp/x"),
-            ("rw", "randrw"),
-            ("bs", "4k/60:64k/40"),
-            ("read_pct", "70"),
-            ("qd", "32"),
-            ("threads", "4"),
-            ("size", "1g"),
-            ("offset", "1m"),
-            ("runtime", "5s"),
-            ("io_size", "1g"),
-            ("io_count", "100"),
-            ("ramp", "1s"),
-            ("direct", "false"),
-            ("buffered", "true"),
-            ("keep_cache", "true"),
-            ("engine", "sync"),
-            ("distribution", "zipf:1.2"),
-            ("rate_iops", "1000"),
-            ("fsync_every", "8"),
-            ("fill", "compressible:50"),
-            ("label", "ssd"),
-            ("interval", "500ms"),
-            ("file_per_thread", "true"),
-            ("group", "2"),
-            ("start_delay", "1s"),
-            ("think_time", "2ms"),
-            ("think_every", "4"),
-            ("end_fsync", "true"),
-            ("passes", "2"),
-            ("align", "4k"),
-            ("random_pct", "80"),
-            ("seed", "42"),
-        ];
-        assert_eq!(values.len(), KEYS.len());
         let mut job = Job::default();
-        for (k, v) in values {
-            job.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+        for d in super::super::options::OPTIONS {
+            job.set(d.key, d.example)
+                .unwrap_or_else(|e| panic!("{}={}: {e}", d.key, d.example));
         }
         assert_eq!(
             job.bs,
@@ -741,6 +578,28 @@ mod tests {
             assert!(err.starts_with(k), "{err}");
         }
         assert_eq!(job.set("bogus", "1"), Err(SpecError::UnknownKey("bogus".into())));
+    }
+
+    /// Jobs stored before `gap` existed read as jobs without holes.
+    #[test]
+    fn a_job_stored_without_the_newer_keys_still_reads() {
+        let mut v = serde_json::to_value(Job::default()).unwrap();
+        let map = v.as_object_mut().unwrap();
+        for newer in ["gap_bytes", "seed", "random_pct", "align", "passes"] {
+            map.remove(newer);
+        }
+        let job: Job = serde_json::from_value(v).unwrap();
+        assert_eq!(job, Job::default());
+    }
+
+    #[test]
+    fn a_pass_with_gaps_moves_the_blocks_between_the_holes() {
+        let mut job = Job::default();
+        job.set("rw", "write").unwrap();
+        assert_eq!(job.pass_bytes(1 << 20), 1 << 20);
+        job.set("bs", "8k").unwrap();
+        job.set("gap", "8k").unwrap();
+        assert_eq!(job.pass_bytes(1 << 20), 512 << 10);
     }
 
     #[test]

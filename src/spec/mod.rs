@@ -7,8 +7,11 @@ mod fio_options;
 pub mod job;
 pub mod jobfile;
 pub mod label;
+pub mod options;
 pub mod presets;
 pub mod price;
+pub mod reading;
+pub mod suites;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;
@@ -16,4 +19,5 @@ pub mod vdbench;
 pub mod workload;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+pub use options::{Opt, Value};
 pub use workload::Workload;

@@ -12,8 +12,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw};
-use super::jobfile::{
+use super::job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+use super::options::{Opt, Value};
+
+use super::reading::{
     CurvePoint, Format, FormatError, IncludeBudget, Loc, Plan, PlannedJob, Sources, clip, join_normalized,
 };
 
@@ -797,8 +799,444 @@ fn names(p: &Param) -> Result<Vec<(String, Loc)>, FormatError> {
     Ok(p.items()?.into_iter().map(|n| (n, p.value_loc.clone())).collect())
 }
 
+/// The state of reading a parameter file: what was read, and the defaults
+/// (`sd=default` ...) later entries start from.
+struct Interpreter {
+    out: Parsed,
+    sd_default: Sd,
+    wd_default: Wd,
+    rd_default: Rd,
+    fsd_names: Vec<String>,
+    fwds: Vec<(String, Vec<(String, Loc)>)>,
+}
+
+impl Interpreter {
+    /// General parameters: compression ratio, reports, data errors.
+    fn general(&mut self, e: &Entry) -> Result<(), FormatError> {
+        for p in &e.params {
+            match which(&p.key, GENERAL_KEYS) {
+                Some("compratio") => {
+                    let r = p.number()?;
+                    if r < 1.0 {
+                        return Err(p.err("a compression ratio is at least 1"));
+                    }
+                    self.out.compratio = Some(r);
+                }
+                Some("messagescan") | Some("histogram") | Some("report") | Some("debug") => {}
+                Some("data_errors") => self.out.warnings.push(format!(
+                    "{}: data_errors: kura counts I/O errors and goes on",
+                    p.loc.short()
+                )),
+                Some(_) => return Err(unsupported(p, "no kura equivalent")),
+                None => return Err(unknown(p, "general")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Host definitions: this host only.
+    fn hd(&mut self, e: &Entry) -> Result<(), FormatError> {
+        for p in &e.params {
+            if p.key == "system" && !matches!(p.value.as_str(), "localhost" | "127.0.0.1") {
+                return Err(unsupported(p, "several hosts; kura runs on this host"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A storage definition: the lun, its size, threads and open flags.
+    fn sd(&mut self, e: &Entry, is_default: bool) -> Result<(), FormatError> {
+        let mut sd = self.sd_default.clone();
+        sd.name = e.name.clone();
+        sd.loc = e.loc.clone();
+        for p in &e.params {
+            match which(&p.key, SD_KEYS) {
+                Some("lun") => {
+                    if is_default {
+                        return Err(p.loc.error("lun= is not allowed for sd=default"));
+                    }
+                    sd.lun = Some(p.single()?);
+                }
+                Some("size") => {
+                    let n = p.numbers()?;
+                    if n.len() != 1 || n[0] < 1.0 {
+                        return Err(p.err("expected one size, e.g. size=10g"));
+                    }
+                    sd.size = Some(n[0] as u64);
+                }
+                Some("threads") => sd.threads = p.whole(1.0, 1024.0)? as u32,
+                Some("hitarea") => sd.hitarea = p.whole(0.0, 1e18)?,
+                Some("offset") => {
+                    let o = p.whole(0.0, 1e18)?;
+                    if o % 512 != 0 {
+                        return Err(p.err("must be a multiple of 512 bytes"));
+                    }
+                    sd.offset = o;
+                }
+                Some("align") => {
+                    let a = p.whole(512.0, 1e12)?;
+                    if a % 512 != 0 {
+                        return Err(p.err("must be a multiple of 512 bytes"));
+                    }
+                    sd.align = Some(a);
+                }
+                Some("openflags") => sd.flags = open_flags(p)?,
+                Some("range") => {
+                    let n = p.numbers()?;
+                    if n.len() != 2 || n[0] < 0.0 || n[1] <= n[0] || n[1] > 100.0 {
+                        return Err(p.err("expected range=(low%,high%) within 0..100"));
+                    }
+                    sd.range = Some((n[0], n[1]));
+                }
+                Some("host") => {
+                    if p.items()?
+                        .iter()
+                        .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
+                    {
+                        return Err(unsupported(p, "several hosts; kura runs on this host"));
+                    }
+                }
+                Some("kstat") | Some("instance") => {}
+                Some(k) => {
+                    return Err(unsupported(p, &format!("vdbench's {k} has no kura equivalent")));
+                }
+                None => return Err(unknown(p, "sd")),
+            }
+        }
+        if is_default {
+            self.sd_default = sd;
+        } else {
+            if sd.lun.is_none() {
+                return Err(e.loc.error(format!("sd={}: no lun= given", sd.name)));
+            }
+            self.out.sds.push(sd);
+        }
+        Ok(())
+    }
+
+    /// A workload definition: its sds, transfer sizes, mix, seeks and hits.
+    fn wd(&mut self, e: &Entry, is_default: bool) -> Result<(), FormatError> {
+        let mut wd = self.wd_default.clone();
+        wd.name = e.name.clone();
+        wd.loc = e.loc.clone();
+        for p in &e.params {
+            if p.key == "sd" {
+                wd.sds = names(p)?;
+                continue;
+            }
+            match which(&p.key, WD_KEYS) {
+                Some("skew") => wd.skew = Some(p.pct()?),
+                Some("xfersize") => {
+                    wd.xfer = xfersize(p)?;
+                    wd.xfer_loc = Some(p.value_loc.clone());
+                }
+                Some("readpct") | Some("rdpct") => wd.rdpct = p.pct()?,
+                Some("writepct") | Some("wrpct") => wd.rdpct = 100.0 - p.pct()?,
+                Some("range") => {
+                    let n = p.numbers()?;
+                    if n.len() != 2 || n[0] < 0.0 || n[1] <= n[0] || n[1] > 100.0 {
+                        return Err(p.err("expected range=(low%,high%) within 0..100"));
+                    }
+                    wd.range = Some((n[0], n[1], p.value_loc.clone()));
+                }
+                Some("seekpct") => wd.seek = seekpct(p)?,
+                Some("rhpct") => wd.rhpct = Some((p.pct()?, p.value_loc.clone())),
+                Some("whpct") => wd.whpct = Some((p.pct()?, p.value_loc.clone())),
+                Some("openflags") => wd.flags = Some(open_flags(p)?),
+                Some("host") => {
+                    if p.items()?
+                        .iter()
+                        .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
+                    {
+                        return Err(unsupported(p, "several hosts; kura runs on this host"));
+                    }
+                }
+                Some("hotband") => {
+                    return Err(unsupported(
+                        p,
+                        "vdbench's hot-band skew has no kura equivalent; range=(low,high) limits the span",
+                    ));
+                }
+                Some(k) => {
+                    return Err(unsupported(
+                        p,
+                        &format!("vdbench's wd {k} has no kura equivalent"),
+                    ));
+                }
+                None => return Err(unknown(p, "wd")),
+            }
+        }
+        if is_default {
+            self.wd_default = wd;
+        } else {
+            if wd.sds.is_empty() {
+                return Err(e.loc.error(format!("wd={}: no sd= given", wd.name)));
+            }
+            self.out.wds.push(wd);
+        }
+        Ok(())
+    }
+
+    /// A file system definition: checked, not run.
+    fn fsd(&mut self, e: &Entry, is_default: bool) -> Result<(), FormatError> {
+        self.out.file_system = true;
+        let mut anchor = false;
+        for p in &e.params {
+            match which(&p.key, FSD_KEYS) {
+                Some("anchor") => anchor = true,
+                Some("depth") | Some("width") | Some("files") => {
+                    p.whole(0.0, 1e12)?;
+                }
+                Some("sizes") | Some("size") | Some("totalsize") | Some("workingsetsize") | Some("wss") => {
+                    p.numbers()?;
+                }
+                Some("openflags") => {
+                    open_flags(p)?;
+                }
+                Some(_) => {}
+                None => return Err(unknown(p, "fsd")),
+            }
+        }
+        if !is_default {
+            if !anchor {
+                return Err(e.loc.error(format!("fsd={}: no anchor= given", e.name)));
+            }
+            self.fsd_names.push(e.name.clone());
+        }
+        Ok(())
+    }
+
+    /// A file system workload: checked, not run.
+    fn fwd(&mut self, e: &Entry, is_default: bool) -> Result<(), FormatError> {
+        self.out.file_system = true;
+        let mut refs = Vec::new();
+        for p in &e.params {
+            match which(&p.key, FWD_KEYS) {
+                Some("fsd") => refs = names(p)?,
+                Some("xfersizes") | Some("xfersize") => {
+                    p.numbers()?;
+                }
+                Some("threads") | Some("stopafter") => {
+                    p.whole(0.0, 1e12)?;
+                }
+                Some("rdpct") | Some("skew") => {
+                    p.pct()?;
+                }
+                Some("operation") => {
+                    let ops = [
+                        "read", "write", "create", "delete", "open", "close", "getattr", "setattr", "access",
+                        "mkdir", "rmdir", "copy", "move",
+                    ];
+                    for op in p.items()? {
+                        if !ops.contains(&op.to_ascii_lowercase().as_str()) {
+                            return Err(p.err(format!("unknown operation '{op}'")));
+                        }
+                    }
+                }
+                Some("fileio") => {
+                    let v = p.items()?.first().cloned().unwrap_or_default();
+                    if !["random", "sequential"]
+                        .iter()
+                        .any(|k| k.starts_with(&v.to_ascii_lowercase()))
+                    {
+                        return Err(p.err("expected random or sequential"));
+                    }
+                }
+                Some("openflags") => {
+                    open_flags(p)?;
+                }
+                Some(_) => {}
+                None => return Err(unknown(p, "fwd")),
+            }
+        }
+        if !is_default {
+            self.fwds.push((e.name.clone(), refs));
+        }
+        Ok(())
+    }
+
+    /// A run definition: its workloads, rate, times and for-loops.
+    fn rd(&mut self, e: &Entry, is_default: bool) -> Result<(), FormatError> {
+        let mut rd = self.rd_default.clone();
+        rd.name = e.name.clone();
+        rd.loc = e.loc.clone();
+        rd.time_loc = e.loc.clone();
+        let mut pending_rates = None;
+        for p in &e.params {
+            if p.key == "wd" {
+                rd.wds = names(p)?;
+                continue;
+            }
+            if p.key == "fwd" {
+                rd.fwds = names(p)?;
+                continue;
+            }
+            if p.key == "sd" || p.key == "fsd" {
+                return Err(unsupported(p, "rd-level sd=/fsd= selection"));
+            }
+            let key = if p.key.starts_with("maxdata") {
+                "maxdata"
+            } else {
+                p.key.as_str()
+            };
+            match which(key, RD_KEYS) {
+                Some("iorate") => {
+                    let items = p.items()?;
+                    rd.iorate = match items.as_slice() {
+                        [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
+                        [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
+                        _ => {
+                            let rates = p.numbers()?;
+                            if rates.iter().any(|r| *r <= 0.0) {
+                                return Err(p.err("a rate must be more than 0"));
+                            }
+                            if rates.len() > 1 {
+                                pending_rates = Some(rates.clone());
+                            }
+                            Iorate::Rates(rates)
+                        }
+                    };
+                }
+                Some("curve") => {
+                    let points = p.numbers()?;
+                    if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
+                        return Err(p.err("curve points are percentages above 0, at most 100"));
+                    }
+                    rd.curve = Some(points);
+                }
+                Some("elapsed") => {
+                    rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
+                    rd.time_loc = p.loc.clone();
+                }
+                Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
+                Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
+                Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
+                Some("maxdata") => {
+                    if p.key != "maxdata" {
+                        return Err(unsupported(p, "separate read and write limits"));
+                    }
+                    let m = p.number()?;
+                    if m <= 0.0 {
+                        return Err(p.err("must be more than 0"));
+                    }
+                    rd.maxdata = Some(m);
+                }
+                Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
+                | Some("foriorate") => {
+                    let f = for_loop(key, p)?;
+                    rd.fors.retain(|old| old.kind != f.kind);
+                    rd.fors.push(f);
+                }
+                Some("distribution") => {
+                    let v = p.single()?.to_ascii_lowercase();
+                    if !["exponential", "uniform", "deterministic"]
+                        .iter()
+                        .any(|k| k.starts_with(&v))
+                    {
+                        return Err(p.err("expected exponential, uniform or deterministic"));
+                    }
+                    if !"deterministic".starts_with(&v) {
+                        self.out.warnings.push(format!(
+                            "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
+                            p.loc.short()
+                        ));
+                    }
+                }
+                Some("openflags") => rd.flags = Some(open_flags(p)?),
+                Some("fwdrate") => rd.fwdrate = true,
+                Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
+                | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
+                | Some("forwss") => {
+                    if rd.fwds.is_empty() && !self.out.file_system {
+                        return Err(unsupported(p, "only for file-system workloads"));
+                    }
+                }
+                Some(k) => {
+                    return Err(unsupported(
+                        p,
+                        &format!("vdbench's rd {k} has no kura equivalent"),
+                    ));
+                }
+                None => return Err(unknown(p, "rd")),
+            }
+        }
+        if let Some(rates) = pending_rates {
+            rd.fors.retain(|f| f.kind != ForKind::Iorate);
+            rd.fors.push(ForLoop {
+                kind: ForKind::Iorate,
+                values: rates,
+            });
+        }
+        check_times(&rd)?;
+        if is_default {
+            self.rd_default = rd;
+        } else {
+            self.out.rds.push(rd);
+        }
+        Ok(())
+    }
+
+    /// References resolve after every entry is read.
+    fn resolve(self, entries: &[Entry]) -> Result<Parsed, FormatError> {
+        let Interpreter {
+            out, fsd_names, fwds, ..
+        } = self;
+        for wd in &out.wds {
+            for (pattern, loc) in &wd.sds {
+                if !out.sds.iter().any(|s| wildcard(pattern, &s.name)) {
+                    return Err(loc.error(format!("wd={}: sd={pattern} matches no sd", wd.name)));
+                }
+            }
+        }
+        for (name, refs) in &fwds {
+            for (pattern, loc) in refs {
+                if !fsd_names.iter().any(|f| wildcard(pattern, f)) {
+                    return Err(loc.error(format!("fwd={name}: fsd={pattern} matches no fsd")));
+                }
+            }
+        }
+        for rd in &out.rds {
+            for (pattern, loc) in &rd.wds {
+                if !out.wds.iter().any(|w| wildcard(pattern, &w.name)) {
+                    return Err(loc.error(format!("rd={}: wd={pattern} matches no wd", rd.name)));
+                }
+            }
+            for (pattern, loc) in &rd.fwds {
+                if !fwds.iter().any(|f| wildcard(pattern, &f.0)) {
+                    return Err(loc.error(format!("rd={}: fwd={pattern} matches no fwd", rd.name)));
+                }
+            }
+            if !rd.wds.is_empty() && !rd.fwds.is_empty() {
+                return Err(rd
+                    .loc
+                    .error(format!("rd={}: wd= and fwd= cannot be mixed", rd.name)));
+            }
+            if rd.wds.is_empty() && rd.fwds.is_empty() {
+                return Err(rd.loc.error(format!("rd={}: no wd= (or fwd=) given", rd.name)));
+            }
+            if !rd.wds.is_empty() && rd.iorate == Iorate::Missing {
+                return Err(rd
+                    .loc
+                    .error(format!("rd={}: no iorate= given (max, curve or a rate)", rd.name)));
+            }
+            if !rd.fwds.is_empty() && !rd.fwdrate {
+                return Err(rd.loc.error(format!("rd={}: no fwdrate= given", rd.name)));
+            }
+        }
+        if out.rds.is_empty() {
+            return Err(FormatError {
+                file: entries.first().map_or_else(String::new, |e| e.loc.file.clone()),
+                line: 0,
+                column: None,
+                message: "no rd= (run definition): nothing to run".into(),
+            });
+        }
+        Ok(out)
+    }
+}
+
 fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
-    let mut out = Parsed {
+    let out = Parsed {
         sds: Vec::new(),
         wds: Vec::new(),
         rds: Vec::new(),
@@ -811,7 +1249,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         line: 0,
         column: 0,
     };
-    let mut sd_default = Sd {
+    let sd_default = Sd {
         name: "default".into(),
         loc: placeholder.clone(),
         lun: None,
@@ -823,7 +1261,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         range: None,
         flags: OpenFlags::default(),
     };
-    let mut wd_default = Wd {
+    let wd_default = Wd {
         name: "default".into(),
         loc: placeholder.clone(),
         sds: Vec::new(),
@@ -837,7 +1275,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         whpct: None,
         flags: None,
     };
-    let mut rd_default = Rd {
+    let rd_default = Rd {
         name: "default".into(),
         loc: placeholder.clone(),
         wds: Vec::new(),
@@ -854,8 +1292,14 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         fwdrate: false,
         time_loc: placeholder,
     };
-    let mut fsd_names: Vec<String> = Vec::new();
-    let mut fwds: Vec<(String, Vec<(String, Loc)>)> = Vec::new();
+    let mut it = Interpreter {
+        out,
+        sd_default,
+        wd_default,
+        rd_default,
+        fsd_names: Vec::new(),
+        fwds: Vec::new(),
+    };
     let mut seen = std::collections::HashSet::new();
     for e in entries {
         let is_default = e.name == "default";
@@ -863,455 +1307,17 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
             return Err(e.loc.error(format!("duplicate name '{}'", e.name)));
         }
         match e.kind {
-            Kind::General => {
-                for p in &e.params {
-                    match which(&p.key, GENERAL_KEYS) {
-                        Some("compratio") => {
-                            let r = p.number()?;
-                            if r < 1.0 {
-                                return Err(p.err("a compression ratio is at least 1"));
-                            }
-                            out.compratio = Some(r);
-                        }
-                        Some("messagescan") | Some("histogram") | Some("report") | Some("debug") => {}
-                        Some("data_errors") => out.warnings.push(format!(
-                            "{}: data_errors: kura counts I/O errors and goes on",
-                            p.loc.short()
-                        )),
-                        Some(_) => return Err(unsupported(p, "no kura equivalent")),
-                        None => return Err(unknown(p, "general")),
-                    }
-                }
-            }
-            Kind::Hd => {
-                for p in &e.params {
-                    if p.key == "system" && !matches!(p.value.as_str(), "localhost" | "127.0.0.1") {
-                        return Err(unsupported(p, "several hosts; kura runs on this host"));
-                    }
-                }
-            }
+            Kind::General => it.general(e)?,
+            Kind::Hd => it.hd(e)?,
             Kind::Rg => return Err(e.loc.error("unsupported: rg= (replay groups)")),
-            Kind::Sd => {
-                let mut sd = sd_default.clone();
-                sd.name = e.name.clone();
-                sd.loc = e.loc.clone();
-                for p in &e.params {
-                    match which(&p.key, SD_KEYS) {
-                        Some("lun") => {
-                            if is_default {
-                                return Err(p.loc.error("lun= is not allowed for sd=default"));
-                            }
-                            sd.lun = Some(p.single()?);
-                        }
-                        Some("size") => {
-                            let n = p.numbers()?;
-                            if n.len() != 1 || n[0] < 1.0 {
-                                return Err(p.err("expected one size, e.g. size=10g"));
-                            }
-                            sd.size = Some(n[0] as u64);
-                        }
-                        Some("threads") => sd.threads = p.whole(1.0, 1024.0)? as u32,
-                        Some("hitarea") => sd.hitarea = p.whole(0.0, 1e18)?,
-                        Some("offset") => {
-                            let o = p.whole(0.0, 1e18)?;
-                            if o % 512 != 0 {
-                                return Err(p.err("must be a multiple of 512 bytes"));
-                            }
-                            sd.offset = o;
-                        }
-                        Some("align") => {
-                            let a = p.whole(512.0, 1e12)?;
-                            if a % 512 != 0 {
-                                return Err(p.err("must be a multiple of 512 bytes"));
-                            }
-                            sd.align = Some(a);
-                        }
-                        Some("openflags") => sd.flags = open_flags(p)?,
-                        Some("range") => {
-                            let n = p.numbers()?;
-                            if n.len() != 2 || n[0] < 0.0 || n[1] <= n[0] || n[1] > 100.0 {
-                                return Err(p.err("expected range=(low%,high%) within 0..100"));
-                            }
-                            sd.range = Some((n[0], n[1]));
-                        }
-                        Some("host") => {
-                            if p.items()?
-                                .iter()
-                                .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
-                            {
-                                return Err(unsupported(p, "several hosts; kura runs on this host"));
-                            }
-                        }
-                        Some("kstat") | Some("instance") => {}
-                        Some(k) => {
-                            return Err(unsupported(p, &format!("vdbench's {k} has no kura equivalent")));
-                        }
-                        None => return Err(unknown(p, "sd")),
-                    }
-                }
-                if is_default {
-                    sd_default = sd;
-                } else {
-                    if sd.lun.is_none() {
-                        return Err(e.loc.error(format!("sd={}: no lun= given", sd.name)));
-                    }
-                    out.sds.push(sd);
-                }
-            }
-            Kind::Wd => {
-                let mut wd = wd_default.clone();
-                wd.name = e.name.clone();
-                wd.loc = e.loc.clone();
-                for p in &e.params {
-                    if p.key == "sd" {
-                        wd.sds = names(p)?;
-                        continue;
-                    }
-                    match which(&p.key, WD_KEYS) {
-                        Some("skew") => wd.skew = Some(p.pct()?),
-                        Some("xfersize") => {
-                            wd.xfer = xfersize(p)?;
-                            wd.xfer_loc = Some(p.value_loc.clone());
-                        }
-                        Some("readpct") | Some("rdpct") => wd.rdpct = p.pct()?,
-                        Some("writepct") | Some("wrpct") => wd.rdpct = 100.0 - p.pct()?,
-                        Some("range") => {
-                            let n = p.numbers()?;
-                            if n.len() != 2 || n[0] < 0.0 || n[1] <= n[0] || n[1] > 100.0 {
-                                return Err(p.err("expected range=(low%,high%) within 0..100"));
-                            }
-                            wd.range = Some((n[0], n[1], p.value_loc.clone()));
-                        }
-                        Some("seekpct") => wd.seek = seekpct(p)?,
-                        Some("rhpct") => wd.rhpct = Some((p.pct()?, p.value_loc.clone())),
-                        Some("whpct") => wd.whpct = Some((p.pct()?, p.value_loc.clone())),
-                        Some("openflags") => wd.flags = Some(open_flags(p)?),
-                        Some("host") => {
-                            if p.items()?
-                                .iter()
-                                .any(|h| !matches!(h.as_str(), "localhost" | "*" | "default"))
-                            {
-                                return Err(unsupported(p, "several hosts; kura runs on this host"));
-                            }
-                        }
-                        Some("hotband") => {
-                            return Err(unsupported(
-                                p,
-                                "vdbench's hot-band skew has no kura equivalent; range=(low,high) limits the span",
-                            ));
-                        }
-                        Some(k) => {
-                            return Err(unsupported(
-                                p,
-                                &format!("vdbench's wd {k} has no kura equivalent"),
-                            ));
-                        }
-                        None => return Err(unknown(p, "wd")),
-                    }
-                }
-                if is_default {
-                    wd_default = wd;
-                } else {
-                    if wd.sds.is_empty() {
-                        return Err(e.loc.error(format!("wd={}: no sd= given", wd.name)));
-                    }
-                    out.wds.push(wd);
-                }
-            }
-            Kind::Fsd => {
-                out.file_system = true;
-                let mut anchor = false;
-                for p in &e.params {
-                    match which(&p.key, FSD_KEYS) {
-                        Some("anchor") => anchor = true,
-                        Some("depth") | Some("width") | Some("files") => {
-                            p.whole(0.0, 1e12)?;
-                        }
-                        Some("sizes")
-                        | Some("size")
-                        | Some("totalsize")
-                        | Some("workingsetsize")
-                        | Some("wss") => {
-                            p.numbers()?;
-                        }
-                        Some("openflags") => {
-                            open_flags(p)?;
-                        }
-                        Some(_) => {}
-                        None => return Err(unknown(p, "fsd")),
-                    }
-                }
-                if !is_default {
-                    if !anchor {
-                        return Err(e.loc.error(format!("fsd={}: no anchor= given", e.name)));
-                    }
-                    fsd_names.push(e.name.clone());
-                }
-            }
-            Kind::Fwd => {
-                out.file_system = true;
-                let mut refs = Vec::new();
-                for p in &e.params {
-                    match which(&p.key, FWD_KEYS) {
-                        Some("fsd") => refs = names(p)?,
-                        Some("xfersizes") | Some("xfersize") => {
-                            p.numbers()?;
-                        }
-                        Some("threads") | Some("stopafter") => {
-                            p.whole(0.0, 1e12)?;
-                        }
-                        Some("rdpct") | Some("skew") => {
-                            p.pct()?;
-                        }
-                        Some("operation") => {
-                            let ops = [
-                                "read", "write", "create", "delete", "open", "close", "getattr", "setattr",
-                                "access", "mkdir", "rmdir", "copy", "move",
-                            ];
-                            for op in p.items()? {
-                                if !ops.contains(&op.to_ascii_lowercase().as_str()) {
-                                    return Err(p.err(format!("unknown operation '{op}'")));
-                                }
-                            }
-                        }
-                        Some("fileio") => {
-                            let v = p.items()?.first().cloned().unwrap_or_default();
-                            if !["random", "sequential"]
-                                .iter()
-                                .any(|k| k.starts_with(&v.to_ascii_lowercase()))
-                            {
-                                return Err(p.err("expected random or sequential"));
-                            }
-                        }
-                        Some("openflags") => {
-                            open_flags(p)?;
-                        }
-                        Some(_) => {}
-                        None => return Err(unknown(p, "fwd")),
-                    }
-                }
-                if !is_default {
-                    fwds.push((e.name.clone(), refs));
-                }
-            }
-            Kind::Rd => {
-                let mut rd = rd_default.clone();
-                rd.name = e.name.clone();
-                rd.loc = e.loc.clone();
-                rd.time_loc = e.loc.clone();
-                let mut pending_rates = None;
-                for p in &e.params {
-                    if p.key == "wd" {
-                        rd.wds = names(p)?;
-                        continue;
-                    }
-                    if p.key == "fwd" {
-                        rd.fwds = names(p)?;
-                        continue;
-                    }
-                    if p.key == "sd" || p.key == "fsd" {
-                        return Err(unsupported(p, "rd-level sd=/fsd= selection"));
-                    }
-                    let key = if p.key.starts_with("maxdata") {
-                        "maxdata"
-                    } else {
-                        p.key.as_str()
-                    };
-                    match which(key, RD_KEYS) {
-                        Some("iorate") => {
-                            let items = p.items()?;
-                            rd.iorate = match items.as_slice() {
-                                [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
-                                [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
-                                _ => {
-                                    let rates = p.numbers()?;
-                                    if rates.iter().any(|r| *r <= 0.0) {
-                                        return Err(p.err("a rate must be more than 0"));
-                                    }
-                                    if rates.len() > 1 {
-                                        pending_rates = Some(rates.clone());
-                                    }
-                                    Iorate::Rates(rates)
-                                }
-                            };
-                        }
-                        Some("curve") => {
-                            let points = p.numbers()?;
-                            if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
-                                return Err(p.err("curve points are percentages above 0, at most 100"));
-                            }
-                            rd.curve = Some(points);
-                        }
-                        Some("elapsed") => {
-                            rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
-                            rd.time_loc = p.loc.clone();
-                        }
-                        Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
-                        Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
-                        Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
-                        Some("maxdata") => {
-                            if p.key != "maxdata" {
-                                return Err(unsupported(p, "separate read and write limits"));
-                            }
-                            let m = p.number()?;
-                            if m <= 0.0 {
-                                return Err(p.err("must be more than 0"));
-                            }
-                            rd.maxdata = Some(m);
-                        }
-                        Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
-                        | Some("foriorate") => {
-                            let kind = match which(key, RD_KEYS) {
-                                Some("forxfersize") => ForKind::Xfersize,
-                                Some("forthreads") => ForKind::Threads,
-                                Some("forrdpct") => ForKind::Rdpct,
-                                Some("forseekpct") => ForKind::Seekpct,
-                                _ => ForKind::Iorate,
-                            };
-                            let values = for_values(p)?;
-                            let ok = match kind {
-                                ForKind::Rdpct | ForKind::Seekpct => {
-                                    values.iter().all(|v| (0.0..=100.0).contains(v))
-                                }
-                                ForKind::Threads => values
-                                    .iter()
-                                    .all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
-                                ForKind::Xfersize => values.iter().all(|v| v.fract() == 0.0 && *v >= 1.0),
-                                ForKind::Iorate => values.iter().all(|v| *v > 0.0),
-                            };
-                            if !ok {
-                                return Err(p.err("a value is out of range"));
-                            }
-                            rd.fors.retain(|f| f.kind != kind);
-                            rd.fors.push(ForLoop { kind, values });
-                        }
-                        Some("distribution") => {
-                            let v = p.single()?.to_ascii_lowercase();
-                            if !["exponential", "uniform", "deterministic"]
-                                .iter()
-                                .any(|k| k.starts_with(&v))
-                            {
-                                return Err(p.err("expected exponential, uniform or deterministic"));
-                            }
-                            if !"deterministic".starts_with(&v) {
-                                out.warnings.push(format!(
-                                    "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
-                                    p.loc.short()
-                                ));
-                            }
-                        }
-                        Some("openflags") => rd.flags = Some(open_flags(p)?),
-                        Some("fwdrate") => rd.fwdrate = true,
-                        Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
-                        | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
-                        | Some("forwss") => {
-                            if rd.fwds.is_empty() && !out.file_system {
-                                return Err(unsupported(p, "only for file-system workloads"));
-                            }
-                        }
-                        Some(k) => {
-                            return Err(unsupported(
-                                p,
-                                &format!("vdbench's rd {k} has no kura equivalent"),
-                            ));
-                        }
-                        None => return Err(unknown(p, "rd")),
-                    }
-                }
-                if let Some(rates) = pending_rates {
-                    rd.fors.retain(|f| f.kind != ForKind::Iorate);
-                    rd.fors.push(ForLoop {
-                        kind: ForKind::Iorate,
-                        values: rates,
-                    });
-                }
-                if rd.elapsed / rd.interval < 2 {
-                    return Err(rd.time_loc.error(format!(
-                        "rd={}: elapsed={} must be at least twice interval={} (vdbench's rule)",
-                        rd.name, rd.elapsed, rd.interval
-                    )));
-                }
-                if !rd.elapsed.is_multiple_of(rd.interval) || !rd.warmup.is_multiple_of(rd.interval) {
-                    return Err(rd.time_loc.error(format!(
-                        "rd={}: elapsed and warmup must be multiples of interval={} (vdbench's rule)",
-                        rd.name, rd.interval
-                    )));
-                }
-                if rd.warmup >= rd.elapsed {
-                    return Err(rd
-                        .time_loc
-                        .error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
-                }
-                if is_default {
-                    rd_default = rd;
-                } else {
-                    out.rds.push(rd);
-                }
-            }
+            Kind::Sd => it.sd(e, is_default)?,
+            Kind::Wd => it.wd(e, is_default)?,
+            Kind::Fsd => it.fsd(e, is_default)?,
+            Kind::Fwd => it.fwd(e, is_default)?,
+            Kind::Rd => it.rd(e, is_default)?,
         }
     }
-    // References resolve after every entry is read.
-    for wd in &out.wds {
-        for (pattern, loc) in &wd.sds {
-            if !out.sds.iter().any(|s| wildcard(pattern, &s.name)) {
-                return Err(loc.error(format!("wd={}: sd={pattern} matches no sd", wd.name)));
-            }
-        }
-    }
-    for (name, refs) in &fwds {
-        for (pattern, loc) in refs {
-            if !fsd_names.iter().any(|f| wildcard(pattern, f)) {
-                return Err(loc.error(format!("fwd={name}: fsd={pattern} matches no fsd")));
-            }
-        }
-    }
-    for rd in &out.rds {
-        for (pattern, loc) in &rd.wds {
-            if !out.wds.iter().any(|w| wildcard(pattern, &w.name)) {
-                return Err(loc.error(format!("rd={}: wd={pattern} matches no wd", rd.name)));
-            }
-        }
-        for (pattern, loc) in &rd.fwds {
-            if !fwds.iter().any(|f| wildcard(pattern, &f.0)) {
-                return Err(loc.error(format!("rd={}: fwd={pattern} matches no fwd", rd.name)));
-            }
-        }
-        if !rd.wds.is_empty() && !rd.fwds.is_empty() {
-            return Err(rd
-                .loc
-                .error(format!("rd={}: wd= and fwd= cannot be mixed", rd.name)));
-        }
-        if rd.wds.is_empty() && rd.fwds.is_empty() {
-            return Err(rd.loc.error(format!("rd={}: no wd= (or fwd=) given", rd.name)));
-        }
-        if !rd.wds.is_empty() && rd.iorate == Iorate::Missing {
-            return Err(rd
-                .loc
-                .error(format!("rd={}: no iorate= given (max, curve or a rate)", rd.name)));
-        }
-        if !rd.fwds.is_empty() && !rd.fwdrate {
-            return Err(rd.loc.error(format!("rd={}: no fwdrate= given", rd.name)));
-        }
-    }
-    if out.rds.is_empty() {
-        return Err(FormatError {
-            file: entries.first().map_or_else(String::new, |e| e.loc.file.clone()),
-            line: 0,
-            column: None,
-            message: "no rd= (run definition): nothing to run".into(),
-        });
-    }
-    Ok(out)
-}
-
-/// vdbench rounds curve rates up: to 100 above 1000, to 10 below.
-pub fn curve_rate(max_rate: f64, pct: f64) -> u64 {
-    let rate = (max_rate as u64).saturating_mul(pct as u64) / 100;
-    if rate > 1000 {
-        rate.div_ceil(100) * 100
-    } else {
-        rate.div_ceil(10) * 10
-    }
+    it.resolve(entries)
 }
 
 /// The overrides of one pass through a run's for-loops.
@@ -1514,22 +1520,23 @@ impl Builder<'_> {
             ..Job::default()
         };
         if seek == Seek::Eof {
-            job.passes = Some(1);
+            job.apply(Opt::Passes, Value::Count(1)).map_err(at(&w.loc))?;
         }
         if flags.sync {
-            job.fsync_every = Some(1);
+            job.apply(Opt::FsyncEvery, Value::Count(1)).map_err(at(&sd.loc))?;
             self.note(format!(
                 "{}: o_dsync/o_sync: kura writes, then fdatasync after each write (the sync time is not in the write's latency)",
                 sd.loc.short()
             ));
         }
-        job.end_fsync = flags.fsync_at_close;
+        job.apply(Opt::EndFsync, Value::Bool(flags.fsync_at_close))
+            .map_err(at(&sd.loc))?;
         if let Some(r) = self.parsed.compratio
             && r > 1.0
         {
-            job.fill = Fill::Compressible {
-                pct: ((1.0 - 1.0 / r) * 100.0).round().clamp(0.0, 100.0) as u8,
-            };
+            let pct = ((1.0 - 1.0 / r) * 100.0).round().clamp(0.0, 100.0) as u8;
+            job.apply(Opt::Fill, Value::Fill(Fill::Compressible { pct }))
+                .map_err(at(&sd.loc))?;
         }
         // The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
         let mut offset = sd.offset;
@@ -1556,13 +1563,15 @@ impl Builder<'_> {
         }
         if let Some(s) = size {
             // vdbench's size is the lun's; kura's size is the span after the offset.
-            job.size_bytes = Some(if sd.range.is_none() && w.range.is_none() {
+            let span = if sd.range.is_none() && w.range.is_none() {
                 s.saturating_sub(sd.offset)
             } else {
                 s
-            });
+            };
+            job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
         }
-        job.offset_bytes = offset;
+        job.apply(Opt::Offset, Value::Bytes(offset))
+            .map_err(at(&sd.loc))?;
         // Read and write hits go to the first `hitarea` bytes: kura's hot spot.
         let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
             (_, _, None, None) => None,
@@ -1593,10 +1602,12 @@ impl Builder<'_> {
                     w.name
                 )));
             }
-            job.distribution = Distribution::Hotspot {
+            let hotspot = Distribution::Hotspot {
                 io_pct: pct,
                 space_pct: space,
             };
+            job.apply(Opt::Distribution, Value::Distribution(hotspot))
+                .map_err(at(&loc))?;
             if !job.rw.is_random() {
                 job.rw = if job.does_reads() && job.does_writes() {
                     Rw::RandRw
@@ -1711,6 +1722,57 @@ pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatE
     })
 }
 
+/// One of a run's for-loops (`forxfersize=(4k,8k)` ...), its values checked.
+fn for_loop(key: &str, p: &Param) -> Result<ForLoop, FormatError> {
+    let kind = match which(key, RD_KEYS) {
+        Some("forxfersize") => ForKind::Xfersize,
+        Some("forthreads") => ForKind::Threads,
+        Some("forrdpct") => ForKind::Rdpct,
+        Some("forseekpct") => ForKind::Seekpct,
+        _ => ForKind::Iorate,
+    };
+    let values = for_values(p)?;
+    let ok = match kind {
+        ForKind::Rdpct | ForKind::Seekpct => values.iter().all(|v| (0.0..=100.0).contains(v)),
+        ForKind::Threads => values
+            .iter()
+            .all(|v| v.fract() == 0.0 && (1.0..=1024.0).contains(v)),
+        ForKind::Xfersize => values.iter().all(|v| v.fract() == 0.0 && *v >= 1.0),
+        ForKind::Iorate => values.iter().all(|v| *v > 0.0),
+    };
+    if !ok {
+        return Err(p.err("a value is out of range"));
+    }
+    Ok(ForLoop { kind, values })
+}
+
+/// vdbench's rules between a run's elapsed, interval and warmup.
+fn check_times(rd: &Rd) -> Result<(), FormatError> {
+    if rd.elapsed / rd.interval < 2 {
+        return Err(rd.time_loc.error(format!(
+            "rd={}: elapsed={} must be at least twice interval={} (vdbench's rule)",
+            rd.name, rd.elapsed, rd.interval
+        )));
+    }
+    if !rd.elapsed.is_multiple_of(rd.interval) || !rd.warmup.is_multiple_of(rd.interval) {
+        return Err(rd.time_loc.error(format!(
+            "rd={}: elapsed and warmup must be multiples of interval={} (vdbench's rule)",
+            rd.name, rd.interval
+        )));
+    }
+    if rd.warmup >= rd.elapsed {
+        return Err(rd
+            .time_loc
+            .error(format!("rd={}: warmup must be shorter than elapsed", rd.name)));
+    }
+    Ok(())
+}
+
+/// Turns a job's refusal of a value into an error at the line that gave it.
+fn at(loc: &Loc) -> impl Fn(SpecError) -> FormatError + '_ {
+    move |e| loc.error(e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1802,9 +1864,13 @@ mod tests {
         assert_eq!(p.jobs[0].job.rw, Rw::RandWrite);
         assert_eq!(p.jobs[5].job.bs[0].bytes, 16384);
         let point = p.jobs[7].curve.clone().unwrap();
-        assert_eq!((point.max_jobs, point.repeats, point.pct), (vec![6], 6, 50.0));
-        assert_eq!(curve_rate(2345.0, 50.0), 1200);
-        assert_eq!(curve_rate(2345.0, 10.0), 240);
+        assert_eq!(
+            (point.max_jobs.clone(), point.repeats, point.pct),
+            (vec![6], 6, 50.0)
+        );
+        assert_eq!(point.rate(2345.0), 1200);
+        let ten = CurvePoint { pct: 10.0, ..point };
+        assert_eq!(ten.rate(2345.0), 240);
     }
 
     #[test]

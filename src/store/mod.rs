@@ -268,7 +268,10 @@ impl Store {
             let mut job = match serde_json::from_str::<JobResult>(&json) {
                 Ok(job) => job,
                 Err(e) => {
-                    notes.push(format!("stored job {index} of this run cannot be read: {e}"));
+                    notes.push(crate::metrics::Warning::StoredJobUnreadable {
+                        index: index as u64,
+                        error: e.to_string(),
+                    });
                     continue;
                 }
             };
@@ -277,21 +280,16 @@ impl Store {
             } else {
                 job.series = self.stored_series(id, index)?;
                 job.elapsed_ns = job.series.iter().map(|p| p.duration_ns).sum();
-                notes.push(format!(
-                    "{}: was measuring when kura stopped; {} period{} of its series {} stored, no totals",
-                    job.job.name,
-                    job.series.len(),
-                    if job.series.len() == 1 { "" } else { "s" },
-                    if job.series.len() == 1 { "is" } else { "are" },
-                ));
+                notes.push(crate::metrics::Warning::JobUnfinished {
+                    job: job.job.name.clone(),
+                    periods: job.series.len() as u64,
+                });
             }
             run.jobs.push(job);
         }
         run.incomplete = true;
-        run.warnings.push(format!(
-            "the run did not finish: kura stopped before storing its end (killed, crashed, or still running); {finished_jobs} finished job{} stored",
-            if finished_jobs == 1 { " was" } else { "s were" }
-        ));
+        run.warnings
+            .push(crate::metrics::Warning::RunUnfinished { finished_jobs });
         run.warnings.extend(notes);
         Ok(())
     }

@@ -1,8 +1,8 @@
 //! Facts about a prepared target that make a job's numbers something other
 //! than the device's: holes read as memory, memory file systems, compression
 //! of the written pattern, options that do nothing, and reads of freshly
-//! written data that a host cache can serve. Each becomes a warning string
-//! stored with the run; none stops it.
+//! written data that a host cache can serve. Each becomes a typed warning
+//! (metrics::Warning) stored with the run; none stops it.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::PreparedTarget;
 use super::facts::{backing_device, canonical, mount_of};
 use super::safety::unescape;
-use crate::metrics::TargetKind;
+use crate::metrics::{TargetKind, Warning};
 use crate::spec::{Fill, Job};
 
 /// A file counts as sparse when this share of its span or more has no blocks.
@@ -26,13 +26,11 @@ pub struct Context {
 }
 
 /// The warnings for one job on one prepared target.
-pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<String> {
+pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> {
     let mut out = Vec::new();
-    let path = target.path.display();
+    let path = target.path.display().to_string();
     if job.keep_cache && job.direct {
-        out.push(
-            "keep_cache has no effect with direct I/O (O_DIRECT bypasses the page cache); use --buffered --keep-cache to measure from the cache".to_string(),
-        );
+        out.push(Warning::KeepCacheWithDirect);
     }
     let mount = match target.kind {
         TargetKind::File => mount_options(&target.path),
@@ -41,32 +39,30 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<String> {
     if let Some((fstype, _)) = &mount
         && matches!(fstype.as_str(), "tmpfs" | "ramfs")
     {
-        let direct = if job.direct {
-            " O_DIRECT was requested and the file system accepted it, but there is no device below it;"
-        } else {
-            ""
-        };
-        out.push(format!(
-            "{path} is on {fstype}, which keeps files in memory:{direct} the numbers measure RAM, not a storage device"
-        ));
+        out.push(Warning::MemoryFileSystem {
+            path: path.clone(),
+            fs_type: fstype.clone(),
+            direct: job.direct,
+        });
     }
     if job.does_reads() {
         if target.kind == TargetKind::File
-            && let Some(w) = sparse_warning(&target.path, target.span_bytes, "it")
+            && let Some(w) = sparse_warning(&target.path, target.span_bytes, None)
         {
             out.push(w);
         }
         if let Some(backing) = loop_backing_file(target) {
-            if let Some(w) = sparse_warning(&backing, target.span_bytes, "the loop device's backing file") {
-                out.push(format!("{path} is a loop device over {}: {w}", backing.display()));
+            if let Some(w) = sparse_warning(&backing, target.span_bytes, Some(&path)) {
+                out.push(w);
             }
             if let Some((fstype, _)) = mount_options(&backing)
                 && matches!(fstype.as_str(), "tmpfs" | "ramfs")
             {
-                out.push(format!(
-                    "{path} is a loop device over {} on {fstype}: the numbers measure RAM, not a storage device",
-                    backing.display()
-                ));
+                out.push(Warning::LoopOverMemory {
+                    path: path.clone(),
+                    backing: backing.display().to_string(),
+                    fs_type: fstype,
+                });
             }
         }
     }
@@ -74,10 +70,12 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<String> {
         && let Some((fstype, options)) = &mount
         && let Some(option) = compression_option(options)
     {
-        out.push(format!(
-            "fill {} on {path}, {fstype} mounted with {option}: the written pattern compresses away, so the device moves far fewer bytes than the numbers say; use --fill random",
-            fill_name(job.fill)
-        ));
+        out.push(Warning::CompressedFill {
+            path: path.clone(),
+            fill: fill_name(job.fill),
+            fs_type: fstype.clone(),
+            option: option.to_string(),
+        });
     }
     if job.direct
         && job.does_reads()
@@ -86,10 +84,11 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<String> {
         && target.span_bytes < cx.memory_bytes
         && let Some(disk) = virtual_write_back_disk(&target.path)
     {
-        out.push(format!(
-            "{path} ({} MB) was written by this run onto {disk}, a virtual disk with a write-back cache, and is smaller than this machine's RAM: the host's cache may serve its reads faster than the device can (use a file larger than the host's cache, or one written long before)",
-            target.span_bytes / 1_000_000
-        ));
+        out.push(Warning::HostWriteBackCache {
+            path,
+            size_mb: target.span_bytes / 1_000_000,
+            disk: disk.to_string(),
+        });
     }
     out
 }
@@ -104,18 +103,16 @@ fn fill_name(fill: Fill) -> String {
 
 /// "holes" when a file has much less storage than its span: reads of a hole
 /// come from memory (zeros) without touching the device.
-fn sparse_warning(path: &Path, span_bytes: u64, what: &str) -> Option<String> {
+fn sparse_warning(path: &Path, span_bytes: u64, loop_device: Option<&str>) -> Option<Warning> {
     let meta = std::fs::metadata(path).ok()?;
     let allocated = meta.blocks().saturating_mul(512);
     let covered = span_bytes.min(meta.len());
     let missing = covered.saturating_sub(allocated);
-    (covered > 0 && missing as f64 >= covered as f64 * SPARSE_SHARE).then(|| {
-        format!(
-            "{} is sparse: {what} has {} MB of storage for {} MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)",
-            path.display(),
-            allocated / 1_000_000,
-            covered / 1_000_000
-        )
+    (covered > 0 && missing as f64 >= covered as f64 * SPARSE_SHARE).then(|| Warning::SparseFile {
+        path: path.display().to_string(),
+        loop_device: loop_device.map(str::to_string),
+        allocated_mb: allocated / 1_000_000,
+        data_mb: covered / 1_000_000,
     })
 }
 
@@ -199,9 +196,9 @@ mod tests {
         let dir = tempfile::tempdir_in("/var/tmp").unwrap();
         let holes = dir.path().join("holes");
         std::fs::File::create(&holes).unwrap().set_len(8 << 20).unwrap();
-        assert!(sparse_warning(&holes, 8 << 20, "it").is_some());
+        assert!(sparse_warning(&holes, 8 << 20, None).is_some());
         let full = dir.path().join("full");
         std::fs::write(&full, vec![1u8; 8 << 20]).unwrap();
-        assert!(sparse_warning(&full, 8 << 20, "it").is_none());
+        assert!(sparse_warning(&full, 8 << 20, None).is_none());
     }
 }

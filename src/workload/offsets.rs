@@ -84,6 +84,8 @@ pub struct Generator {
     /// Share of random I/Os that seek; the rest continue at `next_seq`.
     random_pct: u8,
     next_seq: u64,
+    /// Bytes a sequential pattern skips after each I/O.
+    gap: u64,
 }
 
 impl Generator {
@@ -137,6 +139,7 @@ impl Generator {
             read_pct: job.effective_read_pct(),
             random_pct: job.random_pct.min(100),
             next_seq: 0,
+            gap: job.gap_bytes,
         }
     }
 
@@ -195,7 +198,7 @@ impl Generator {
                     *cursor = 0;
                 }
                 let at = *cursor;
-                *cursor += len as u64;
+                *cursor += len as u64 + self.gap;
                 return NextIo {
                     offset: self.span_start + at,
                     len,
@@ -286,6 +289,15 @@ mod tests {
         let mut g = Generator::new(&j, 0, 64 << 10, 1, 0);
         let offsets: Vec<u64> = (0..32).map(|_| g.next_io().offset).collect();
         let expected: Vec<u64> = (0..16).chain(0..16).map(|i| i * 4096).collect();
+        assert_eq!(offsets, expected);
+    }
+
+    #[test]
+    fn a_gap_leaves_holes_between_sequential_ios() {
+        let j = job(&[("rw", "write"), ("bs", "4k"), ("gap", "4k")]);
+        let mut g = Generator::new(&j, 0, 64 << 10, 1, 0);
+        let offsets: Vec<u64> = (0..10).map(|_| g.next_io().offset).collect();
+        let expected: Vec<u64> = (0..8).chain(0..2).map(|i| i * 8192).collect();
         assert_eq!(offsets, expected);
     }
 

@@ -1,5 +1,6 @@
-//! Shared by the integration tests: the binary, temp dirs, and real loop
-//! devices that are detached by their own name even when a test fails.
+//! Shared by the integration tests: the binary, temp dirs, the rule for
+//! missing tools, and the real things a test sets up (loop devices, mounts,
+//! cgroups), each undone by its own name on drop even when a test fails.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -11,7 +12,23 @@ pub fn kura(db: &Path) -> assert_cmd::Command {
     cmd
 }
 
-/// True when `tool` is on PATH. Missing under `KURA_REQUIRE_ALL=1` (CI) fails the test.
+/// A fresh directory for a test, on a disk (`/var/tmp`, or `KURA_TEST_DIR`):
+/// not on tmpfs, whose memory would change what the numbers mean.
+pub fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in(std::env::var("KURA_TEST_DIR").unwrap_or_else(|_| "/var/tmp".into())).unwrap()
+}
+
+/// What a test needs is missing: under `KURA_REQUIRE_ALL` (CI) the test
+/// fails; otherwise it says so and the caller skips.
+pub fn missing(what: &str) {
+    assert!(
+        std::env::var("KURA_REQUIRE_ALL").is_err(),
+        "{what} is required (KURA_REQUIRE_ALL=1)"
+    );
+    eprintln!("note: {what} not found; skipping");
+}
+
+/// True when `tool` is on PATH; see `missing` for when it is not.
 pub fn have(tool: &str) -> bool {
     let found = Command::new("sh")
         .arg("-c")
@@ -20,13 +37,24 @@ pub fn have(tool: &str) -> bool {
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !found {
-        assert!(
-            std::env::var("KURA_REQUIRE_ALL").is_err(),
-            "{tool} is required (KURA_REQUIRE_ALL=1)"
-        );
-        eprintln!("note: {tool} not found; skipping");
+        missing(tool);
     }
     found
+}
+
+/// True when running as root; see `missing` for when not.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        missing("root");
+    }
+    root
+}
+
+/// Root and every tool: whether a test that sets up devices can run.
+pub fn need(tools: &[&str]) -> bool {
+    is_root() && tools.iter().all(|t| have(t))
 }
 
 pub fn json(output: &[u8]) -> serde_json::Value {
@@ -44,13 +72,36 @@ pub fn sh(cmd: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-/// A loop device over a file in `dir`; detached on drop.
+/// Runs a command that must succeed; its stdout.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn mkfs_ext4(dev: &Path) {
+    run(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(dev));
+}
+
+/// A loop device over a file; detached by its own name on drop.
 pub struct LoopDevice {
     pub path: PathBuf,
     pub backing: PathBuf,
+    /// The backing file when the device made it in /tmp (removed after the detach).
+    _temp: Option<tempfile::NamedTempFile>,
 }
 
 impl LoopDevice {
+    /// A device over a new sparse file in `dir`; `None` (skip) without losetup.
     pub fn new(dir: &Path, size_bytes: u64) -> Option<LoopDevice> {
         if !have("losetup") {
             return None;
@@ -58,25 +109,117 @@ impl LoopDevice {
         let backing = dir.join("loop-backing.img");
         let f = std::fs::File::create(&backing).unwrap();
         f.set_len(size_bytes).unwrap();
-        let dev = sh(&format!("losetup -f --show {}", backing.display()));
-        Some(LoopDevice {
-            path: PathBuf::from(dev),
+        Some(LoopDevice::attach(backing, None, false))
+    }
+
+    /// A device over a new sparse temp file in /tmp; the caller checked for losetup.
+    pub fn sized(bytes: u64) -> LoopDevice {
+        LoopDevice::over(bytes, &[], false)
+    }
+
+    /// `prefix` is written at the start of the backing file; `partscan` asks for partition devices.
+    pub fn over(bytes: u64, prefix: &[u8], partscan: bool) -> LoopDevice {
+        let temp = tempfile::Builder::new()
+            .prefix("kura-loop-")
+            .tempfile_in("/tmp")
+            .unwrap();
+        std::fs::write(temp.path(), prefix).unwrap();
+        temp.as_file().set_len(bytes).unwrap();
+        LoopDevice::attach(temp.path().to_path_buf(), Some(temp), partscan)
+    }
+
+    fn attach(backing: PathBuf, temp: Option<tempfile::NamedTempFile>, partscan: bool) -> LoopDevice {
+        let mut cmd = Command::new("losetup");
+        cmd.args(["-f", "--show"]);
+        if partscan {
+            cmd.arg("-P");
+        }
+        let path = PathBuf::from(run(cmd.arg(&backing)).trim());
+        // The guard exists before any check can panic, so the device is always detached.
+        let lo = LoopDevice {
+            path,
             backing,
-        })
+            _temp: temp,
+        };
+        assert!(
+            lo.path.to_string_lossy().starts_with("/dev/loop"),
+            "{:?}",
+            lo.path
+        );
+        lo
+    }
+
+    pub fn mkfs_ext4(&self) {
+        mkfs_ext4(&self.path);
+    }
+
+    /// `loop3` for /dev/loop3.
+    pub fn name(&self) -> String {
+        self.path.file_name().unwrap().to_string_lossy().into_owned()
     }
 }
 
 impl Drop for LoopDevice {
     fn drop(&mut self) {
-        let _ = Command::new("losetup").arg("-d").arg(&self.path).status();
+        let status = Command::new("losetup").arg("-d").arg(&self.path).status();
+        if !matches!(status, Ok(s) if s.success()) {
+            eprintln!("warning: could not detach {}: {status:?}", self.path.display());
+        }
     }
 }
 
-/// A mount on `dir`, unmounted on drop.
+/// A mount on `dir`, unmounted (lazily, so a busy one goes too) on drop.
 pub struct Mount(pub PathBuf);
 
 impl Drop for Mount {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        let status = Command::new("umount").arg("-l").arg(&self.0).status();
+        if !matches!(status, Ok(s) if s.success()) {
+            eprintln!("warning: could not unmount {}: {status:?}", self.0.display());
+        }
+    }
+}
+
+/// A mount on a fresh temp dir: unmounted, then the dir removed, on drop.
+/// Declare it after the `LoopDevice` it mounts, so it is dropped first.
+pub struct TempMount {
+    // Fields drop in order: the mount before its directory.
+    _mount: Mount,
+    pub dir: tempfile::TempDir,
+}
+
+impl TempMount {
+    /// `mount ARGS SOURCE DIR`.
+    pub fn new(args: &[&str], source: &Path) -> TempMount {
+        let dir = tempfile::tempdir().unwrap();
+        run(Command::new("mount").args(args).arg(source).arg(dir.path()));
+        TempMount {
+            _mount: Mount(dir.path().to_path_buf()),
+            dir,
+        }
+    }
+}
+
+/// A cgroup v1 blkio group, removed by its own name on drop.
+pub struct Cgroup(pub PathBuf);
+
+impl Cgroup {
+    /// A new blkio group named for the test and this process; `None` (skip)
+    /// where cgroup v1 blkio is not available.
+    pub fn blkio(name: &str) -> Option<Cgroup> {
+        let root = Path::new("/sys/fs/cgroup/blkio");
+        if !root.join("cgroup.procs").exists() {
+            missing("cgroup v1 blkio");
+            return None;
+        }
+        let group = Cgroup(root.join(format!("kura-test-{name}-{}", std::process::id())));
+        std::fs::create_dir(&group.0).unwrap();
+        Some(group)
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
     }
 }

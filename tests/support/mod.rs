@@ -160,7 +160,7 @@ fn run_result(label: &str, price: Option<&str>, suite: &str, jobs: Vec<JobResult
         started_unix_s: 1_795_312_800,
         label: Some(label.to_string()),
         price: price.map(str::to_string),
-        suite: Some(suite.to_string()),
+        suite: Some(suite.into()),
         host: HostFacts {
             hostname: "bench-vm".into(),
             kernel: "6.1.0-test".into(),
@@ -170,7 +170,7 @@ fn run_result(label: &str, price: Option<&str>, suite: &str, jobs: Vec<JobResult
         },
         jobs,
         incomplete: false,
-        warnings: vec!["constructed for the HTML tests".to_string()],
+        warnings: vec!["constructed for the HTML tests".to_string().into()],
     }
 }
 

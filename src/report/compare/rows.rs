@@ -10,8 +10,8 @@ use super::{
 };
 use crate::metrics::{DirectionResult, JobResult, TargetKind};
 use crate::report::format::bytes_human;
-use crate::spec::units::format_size;
-use crate::spec::{BlockSize, Distribution, Rw};
+use crate::spec::options::Show;
+use crate::spec::{Job, Value};
 
 /// Sequential rows with every block at least this large are "large-block".
 pub const LARGE_BLOCK_BYTES: u64 = 128 << 10;
@@ -20,74 +20,62 @@ pub const SMALL_BLOCK_BYTES: u64 = 16 << 10;
 /// I/Os in flight (queue depth × threads) from which a queue counts as deep.
 pub const DEEP_QUEUE: u32 = 8;
 
-/// The parameters two measurements must share to be set side by side.
-#[derive(Debug, Clone, PartialEq)]
+/// The parameters two measurements must share to be set side by side: the
+/// options the table marks as identity (src/spec/options.rs), as the job ran.
+#[derive(Debug, Clone)]
 struct Params {
-    rw: Rw,
-    bs: Vec<BlockSize>,
-    read_pct: u8,
-    qd: u32,
-    threads: u32,
-    direct: bool,
-    size_bytes: Option<u64>,
-    distribution: Distribution,
-    fsync_every: Option<u64>,
-    rate_iops: Option<u64>,
+    /// The job as compared: its read share as issued, the size a file target had.
+    job: Job,
     /// The null engine does no I/O: its numbers are kura's own cost, not a device's.
     null_engine: bool,
 }
 
+impl PartialEq for Params {
+    fn eq(&self, o: &Params) -> bool {
+        self.null_engine == o.null_engine
+            && self
+                .job
+                .identity()
+                .map(|(_, v)| v)
+                .eq(o.job.identity().map(|(_, v)| v))
+    }
+}
+
 impl Params {
     fn of(j: &JobResult) -> Params {
-        let job = &j.job;
+        let mut job = j.job.clone();
+        job.read_pct = job.effective_read_pct();
         // A whole block device has no chosen size: its span is the thing compared.
-        let size_bytes = job.size_bytes.or(match j.target.kind {
+        job.size_bytes = job.size_bytes.or(match j.target.kind {
             TargetKind::File if j.target.size_bytes > 0 => Some(j.target.size_bytes),
             _ => None,
         });
         Params {
-            rw: job.rw,
-            bs: job.bs.clone(),
-            read_pct: job.effective_read_pct(),
-            qd: job.qd,
-            threads: job.threads,
-            direct: job.direct,
-            size_bytes,
-            distribution: job.distribution,
-            fsync_every: job.fsync_every,
-            rate_iops: job.rate_iops,
             null_engine: job.engine == crate::spec::EngineKind::Null,
+            job,
         }
     }
 
     fn random(&self) -> bool {
-        self.rw.is_random()
+        self.job.rw.is_random()
     }
 
     /// Reads and writes both present.
     fn mixed(&self) -> bool {
-        self.read_pct > 0 && self.read_pct < 100
+        self.job.read_pct > 0 && self.job.read_pct < 100
     }
 
     /// What a row is about, before the parameters that must also agree.
     fn same_shape(&self, o: &Params) -> bool {
-        self.random() == o.random() && self.bs == o.bs && self.read_pct == o.read_pct
+        self.random() == o.random() && self.job.bs == o.job.bs && self.job.read_pct == o.job.read_pct
     }
 
     fn bs_text(&self) -> String {
-        if self.bs.len() == 1 {
-            format_size(self.bs[0].bytes)
-        } else {
-            self.bs
-                .iter()
-                .map(|b| format!("{}/{}", format_size(b.bytes), b.weight))
-                .collect::<Vec<_>>()
-                .join(":")
-        }
+        self.job.bs_text()
     }
 
     fn mix_text(&self) -> String {
-        match self.read_pct {
+        match self.job.read_pct {
             100 => "read".to_string(),
             0 => "write".to_string(),
             p => format!("{p} % read"),
@@ -99,8 +87,8 @@ impl Params {
     }
 
     fn queue_text(&self) -> String {
-        let mut s = format!("qd{} x{}", self.qd, self.threads);
-        if !self.direct {
+        let mut s = format!("qd{} x{}", self.job.qd, self.job.threads);
+        if !self.job.direct {
             s.push_str(" buffered");
         }
         s
@@ -108,11 +96,11 @@ impl Params {
 
     /// `randread 4k qd1 x1`, as `Job::summary` writes it.
     fn summary(&self) -> String {
-        let mut s = format!("{} {} {}", self.rw.name(), self.bs_text(), self.queue_text());
-        if self.rw.is_mixed() {
+        let mut s = format!("{} {} {}", self.job.rw.name(), self.bs_text(), self.queue_text());
+        if self.job.rw.is_mixed() {
             s.insert_str(
                 s.find(" qd").unwrap_or(s.len()),
-                &format!(" {}% read", self.read_pct),
+                &format!(" {}% read", self.job.read_pct),
             );
         }
         s
@@ -120,17 +108,17 @@ impl Params {
 
     fn workload(&self) -> Workload {
         Workload {
-            rw: self.rw.name(),
+            rw: self.job.rw.name(),
             bs: self.bs_text(),
-            bs_split: self.bs.clone(),
-            read_pct: self.read_pct,
-            qd: self.qd,
-            threads: self.threads,
-            direct: self.direct,
-            size_bytes: self.size_bytes,
-            distribution: self.distribution,
-            fsync_every: self.fsync_every,
-            rate_iops: self.rate_iops,
+            bs_split: self.job.bs.clone(),
+            read_pct: self.job.read_pct,
+            qd: self.job.qd,
+            threads: self.job.threads,
+            direct: self.job.direct,
+            size_bytes: self.job.size_bytes,
+            distribution: self.job.distribution,
+            fsync_every: self.job.fsync_every,
+            rate_iops: self.job.rate_iops,
         }
     }
 
@@ -138,9 +126,9 @@ impl Params {
         if self.mixed() {
             return (dir == Direction::Total).then_some(WorkloadClass::Mixed);
         }
-        let inflight = self.qd.saturating_mul(self.threads);
-        let min_bs = self.bs.iter().map(|b| b.bytes).min().unwrap_or(0);
-        let max_bs = self.bs.iter().map(|b| b.bytes).max().unwrap_or(0);
+        let inflight = self.job.qd.saturating_mul(self.job.threads);
+        let min_bs = self.job.bs.iter().map(|b| b.bytes).min().unwrap_or(0);
+        let max_bs = self.job.bs.iter().map(|b| b.bytes).max().unwrap_or(0);
         if !self.random() && min_bs >= LARGE_BLOCK_BYTES {
             Some(WorkloadClass::SequentialLarge)
         } else if self.random() && max_bs <= SMALL_BLOCK_BYTES && inflight == 1 {
@@ -156,21 +144,27 @@ impl Params {
 /// The parameters that differ, named as a reader would say them.
 fn differences(base: &Params, other: &Params) -> Vec<String> {
     let mut out = Vec::new();
-    let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "none".into());
-    if base.rw != other.rw {
-        out.push(format!("access {} vs {}", base.rw.name(), other.rw.name()));
-    }
-    if base.bs != other.bs {
-        out.push(format!("block size {} vs {}", base.bs_text(), other.bs_text()));
-    }
-    if base.read_pct != other.read_pct {
-        out.push(format!("read share {} % vs {} %", base.read_pct, other.read_pct));
-    }
-    if base.qd != other.qd {
-        out.push(format!("queue depth {} vs {}", base.qd, other.qd));
-    }
-    if base.threads != other.threads {
-        out.push(format!("threads {} vs {}", base.threads, other.threads));
+    for ((def, a), (_, b)) in base.job.identity().zip(other.job.identity()) {
+        let Some(ident) = def.identity else { continue };
+        if a == b {
+            continue;
+        }
+        let text = |v: &Option<Value>| match (v, ident.show) {
+            (None, _) => "none".to_string(),
+            (Some(Value::Count(n)), Show::Percent) => format!("{n} %"),
+            (Some(Value::Bytes(n)), Show::Size) => bytes_human(*n),
+            (Some(Value::Bool(on)), Show::Words(yes, no)) => if *on { yes } else { no }.to_string(),
+            (Some(v), _) => v.to_string(),
+        };
+        if ident.show == Show::Size && (a.is_none() || b.is_none()) {
+            continue;
+        }
+        let both = format!("{} vs {}", text(&a), text(&b));
+        out.push(if ident.noun.is_empty() {
+            both
+        } else {
+            format!("{} {both}", ident.noun)
+        });
     }
     if base.null_engine != other.null_engine {
         let name = |null: bool| if null { "null engine (no I/O)" } else { "real I/O" };
@@ -180,46 +174,7 @@ fn differences(base: &Params, other: &Params) -> Vec<String> {
             name(other.null_engine)
         ));
     }
-    if base.direct != other.direct {
-        let name = |d: bool| if d { "direct" } else { "buffered" };
-        out.push(format!("{} vs {}", name(base.direct), name(other.direct)));
-    }
-    if let (Some(a), Some(b)) = (base.size_bytes, other.size_bytes)
-        && a != b
-    {
-        out.push(format!("test size {} vs {}", bytes_human(a), bytes_human(b)));
-    }
-    if base.distribution != other.distribution {
-        out.push(format!(
-            "distribution {} vs {}",
-            distribution_text(&base.distribution),
-            distribution_text(&other.distribution)
-        ));
-    }
-    if base.fsync_every != other.fsync_every {
-        out.push(format!(
-            "fsync_every {} vs {}",
-            opt(base.fsync_every),
-            opt(other.fsync_every)
-        ));
-    }
-    if base.rate_iops != other.rate_iops {
-        out.push(format!(
-            "rate_iops {} vs {}",
-            opt(base.rate_iops),
-            opt(other.rate_iops)
-        ));
-    }
     out
-}
-
-fn distribution_text(d: &Distribution) -> String {
-    match d {
-        Distribution::Uniform => "uniform".into(),
-        Distribution::Zipf { theta } => format!("zipf:{theta}"),
-        Distribution::Pareto { h } => format!("pareto:{h}"),
-        Distribution::Hotspot { io_pct, space_pct } => format!("hotspot:{io_pct}/{space_pct}"),
-    }
 }
 
 /// One job's one direction, from one target.
@@ -572,6 +527,7 @@ fn order(rows: &mut [Row], by: By) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::{BlockSize, Rw};
 
     #[test]
     fn the_null_engine_is_not_comparable_with_real_io() {
@@ -588,7 +544,7 @@ mod tests {
     }
 
     fn params(rw: Rw, bs: u64, qd: u32) -> Params {
-        Params {
+        let job = Job {
             rw,
             bs: vec![BlockSize {
                 bytes: bs,
@@ -600,12 +556,11 @@ mod tests {
                 _ => 50,
             },
             qd,
-            threads: 1,
-            direct: true,
             size_bytes: Some(1 << 30),
-            distribution: Distribution::Uniform,
-            fsync_every: None,
-            rate_iops: None,
+            ..Job::default()
+        };
+        Params {
+            job,
             null_engine: false,
         }
     }
@@ -630,13 +585,28 @@ mod tests {
         assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Read), None);
     }
 
+    /// An option the table marks as identity keeps rows apart, with no code here.
+    #[test]
+    fn every_identity_option_of_the_table_is_a_difference() {
+        let base = params(Rw::RandRead, 4096, 1);
+        for (def, value) in base.job.identity() {
+            let mut other = base.clone();
+            let changed = ["2", "8k", "randwrite", "false", "zipf:1.2", "2g"]
+                .iter()
+                .any(|text| other.job.set(def.key, text).is_ok() && (def.get)(&other.job) != value);
+            assert!(changed, "{}: no test value", def.key);
+            assert_ne!(base, other, "{}", def.key);
+            assert_eq!(differences(&base, &other).len(), 1, "{}", def.key);
+        }
+    }
+
     #[test]
     fn differences_name_the_parameter() {
         let a = params(Rw::RandRead, 4096, 1);
         let mut b = a.clone();
-        b.qd = 32;
-        b.direct = false;
-        b.size_bytes = Some(4 << 30);
+        b.job.qd = 32;
+        b.job.direct = false;
+        b.job.size_bytes = Some(4 << 30);
         assert_eq!(
             differences(&a, &b),
             vec![
@@ -645,7 +615,7 @@ mod tests {
                 "test size 1.0 GiB vs 4.0 GiB"
             ]
         );
-        b.size_bytes = None;
+        b.job.size_bytes = None;
         assert_eq!(
             differences(&a, &b).len(),
             2,

@@ -64,9 +64,9 @@ fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool) {
         t = esc(&title),
         h = esc(&headline(job)),
         inc = if job.incomplete {
-            " (INCOMPLETE: stopped early)"
+            format!(" ({})", crate::report::runs::JOB_STOPPED_EARLY)
         } else {
-            ""
+            String::new()
         },
         w = esc(&job.job.summary()),
         target = esc(&target_line(job)),

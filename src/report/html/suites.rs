@@ -10,18 +10,15 @@ use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_tests;
 use crate::report::format::{bytes_human, mib_per_sec, rate};
 use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
+use crate::spec::suites::SuiteKind;
 use crate::spec::units::format_size;
 
 fn is_mark(run: &RunResult) -> bool {
-    run.suite
-        .as_deref()
-        .is_some_and(|s| s == "mark" || s.starts_with("mark:"))
+    matches!(run.suite, Some(SuiteKind::Mark(_)))
 }
 
 fn is_sweep(run: &RunResult) -> bool {
-    run.suite
-        .as_deref()
-        .is_some_and(|s| s == "sweep" || s.starts_with("sweep:"))
+    run.suite.as_ref().is_some_and(|s| s.family() == "sweep")
 }
 
 /// MB/s with two decimals, as `kura mark` prints its grid.

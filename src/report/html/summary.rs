@@ -40,8 +40,9 @@ fn banners(page: &mut Page, runs: &[RunResult], names: &[String]) {
         if run.incomplete {
             let _ = write!(
                 html,
-                r#"<div class="banner warn">{}: INCOMPLETE, the run was stopped early; the numbers cover what ran.</div>"#,
-                esc(name)
+                r#"<div class="banner warn">{}: INCOMPLETE, {}</div>"#,
+                esc(name),
+                crate::report::runs::STOPPED_EARLY
             );
         }
     }
@@ -69,7 +70,7 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
             run.id.map(Cell::int).unwrap_or_else(Cell::empty),
             Cell::opt_text(run.label.as_deref()),
             Cell::shown(utc(run.started_unix_s), Value::Int(run.started_unix_s)),
-            Cell::opt_text(run.suite.as_deref()),
+            Cell::opt_text(run.suite.as_ref().map(|s| s.to_string()).as_deref()),
             Cell::text(run.host.hostname.as_str()),
             Cell::int(run.jobs.len() as i64),
             Cell::opt_text(run.price.as_deref()),
@@ -152,7 +153,7 @@ fn warnings(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let mut items = String::new();
     for (run, name) in runs.iter().zip(names) {
         for w in &run.warnings {
-            let _ = write!(items, "<li><b>{}</b>: {}</li>", esc(name), esc(w));
+            let _ = write!(items, "<li><b>{}</b>: {}</li>", esc(name), esc(&w.to_string()));
         }
     }
     if items.is_empty() {

@@ -1,0 +1,897 @@
+//! The one table of job options. Each option is defined here once: its key,
+//! aliases, type and bounds, help, the kinds of workload that use it, whether
+//! it decides comparability, and how it reads and writes its `Job` field.
+//! Flags and `--help` (src/cli.rs), TOML keys (`Job::set`), the typed values
+//! the fio and vdbench readers hand over (`Job::apply`), docs/jobs.md, the
+//! identity `compare` matches on and the summary of a job all come from it.
+//!
+//! Adding an option: a field on `Job` (with `#[serde(default)]`, so stored
+//! jobs still read), one entry below, and the code that honours it; then
+//! `KURA_BLESS=1 cargo test --lib spec::options` regenerates docs/jobs.md.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::job::{
+    BlockSize, Distribution, EngineKind, Fill, Job, MAX_BS, MAX_QD, MAX_THREADS, Rw, SpecError,
+    check_distribution, parse_block_sizes, parse_distribution, parse_engine, parse_fill,
+};
+use super::units::{UnitError, format_duration, format_size, parse_duration, parse_size};
+
+/// A typed option value: what readers produce and what the table stores.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Count(u64),
+    Bytes(u64),
+    Duration(Duration),
+    Bool(bool),
+    Text(String),
+    Path(PathBuf),
+    Rw(Rw),
+    BlockSizes(Vec<BlockSize>),
+    Engine(EngineKind),
+    Distribution(Distribution),
+    Fill(Fill),
+}
+
+/// How an option's text reads, and the bounds its typed values must keep.
+#[derive(Debug, Clone, Copy)]
+pub enum Type {
+    Count { min: u64, max: u64 },
+    Bytes { min: u64, max: u64 },
+    Duration { min: Duration },
+    Bool,
+    Text,
+    Path,
+    Rw,
+    BlockSizes,
+    Engine,
+    Distribution,
+    Fill,
+}
+
+/// Which workloads use an option. Run control is shared by every kind;
+/// file-set, bonnie++ and SQL kinds get a variant here when they arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Run control: every kind of workload.
+    Run,
+    /// Block I/O on one file or device.
+    Block,
+}
+
+/// How an option is given on the command line of `kura run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flag {
+    /// `--key VALUE`.
+    Value,
+    /// `--key` alone sets it to true.
+    Switch,
+    /// No job flag, for the reason given.
+    FileOnly(&'static str),
+}
+
+/// How `compare` names an option that decides comparability, when two
+/// measurements differ in it: `queue depth 1 vs 32`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ident {
+    pub noun: &'static str,
+    pub show: Show,
+}
+
+/// How `compare` writes the values of an identity option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// As the key takes it; unset is `none`.
+    Plain,
+    /// `70 %`.
+    Percent,
+    /// A size in report units; unset on either side (a whole device, an
+    /// unknown size) is not named as a difference.
+    Size,
+    /// The word for true and the word for false, without the noun.
+    Words(&'static str, &'static str),
+}
+
+/// The `--help` heading an option's flag is listed under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Target,
+    Workload,
+    Stop,
+    Pacing,
+    Data,
+    Report,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Target,
+        Group::Workload,
+        Group::Stop,
+        Group::Pacing,
+        Group::Data,
+        Group::Report,
+    ];
+
+    pub fn heading(self) -> &'static str {
+        match self {
+            Group::Target => "Target",
+            Group::Workload => "Workload",
+            Group::Stop => "When to stop",
+            Group::Pacing => "Pacing",
+            Group::Data => "Data and syncs",
+            Group::Report => "Naming and series",
+        }
+    }
+}
+
+type Get = fn(&Job) -> Option<Value>;
+type Set = fn(&mut Job, Value) -> Result<(), String>;
+
+/// One option, defined once.
+#[derive(Clone, Copy)]
+pub struct OptionDef {
+    /// The TOML key; the flag is the same word with `-` for `_`.
+    pub key: &'static str,
+    /// Other words accepted for the key, in files and as flags.
+    pub aliases: &'static [&'static str],
+    pub ty: Type,
+    /// One line for `--help` and docs/jobs.md.
+    pub help: &'static str,
+    /// More for docs/jobs.md only.
+    pub more: &'static str,
+    /// What an unset option means, where `Job::default()` leaves it `None`.
+    pub unset: &'static str,
+    value_name: &'static str,
+    pub scope: Scope,
+    /// Two measurements differing in it are not comparable; how compare names it.
+    pub identity: Option<Ident>,
+    pub flag: Flag,
+    pub group: Group,
+    /// The only option whose switch excludes this one's.
+    pub conflicts: Option<&'static str>,
+    /// A value the key takes, for tests and docs.
+    pub example: &'static str,
+    /// Listed among a job's extras in `explain` when it differs from the default.
+    pub extra: bool,
+    /// The job's value; `None` when unset.
+    pub get: Get,
+    /// Stores a value the type's bounds accept; refuses what else is wrong with it.
+    set: Set,
+}
+
+impl fmt::Debug for OptionDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OptionDef")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+const fn opt(key: &'static str, ty: Type, group: Group, help: &'static str, get: Get, set: Set) -> OptionDef {
+    OptionDef {
+        key,
+        aliases: &[],
+        ty,
+        help,
+        more: "",
+        unset: "",
+        value_name: "",
+        scope: Scope::Block,
+        identity: None,
+        flag: Flag::Value,
+        group,
+        conflicts: None,
+        extra: false,
+        example: "",
+        get,
+        set,
+    }
+}
+
+impl OptionDef {
+    const fn more(mut self, more: &'static str) -> Self {
+        self.more = more;
+        self
+    }
+    const fn unset(mut self, unset: &'static str) -> Self {
+        self.unset = unset;
+        self
+    }
+    const fn named(mut self, name: &'static str) -> Self {
+        self.value_name = name;
+        self
+    }
+    const fn run_control(mut self) -> Self {
+        self.scope = Scope::Run;
+        self
+    }
+    const fn identity(mut self, noun: &'static str, show: Show) -> Self {
+        self.identity = Some(Ident { noun, show });
+        self
+    }
+    const fn switch(mut self) -> Self {
+        self.flag = Flag::Switch;
+        self
+    }
+    const fn file_only(mut self, why: &'static str) -> Self {
+        self.flag = Flag::FileOnly(why);
+        self
+    }
+    const fn conflicts(mut self, key: &'static str) -> Self {
+        self.conflicts = Some(key);
+        self
+    }
+    const fn example(mut self, example: &'static str) -> Self {
+        self.example = example;
+        self
+    }
+    const fn extra(mut self) -> Self {
+        self.extra = true;
+        self
+    }
+
+    /// The flag's long name: the key with `-` for `_`.
+    pub fn long(&self) -> String {
+        self.key.replace('_', "-")
+    }
+
+    /// The placeholder of the flag's value in `--help`.
+    pub fn value_name(&self) -> &'static str {
+        if !self.value_name.is_empty() {
+            return self.value_name;
+        }
+        match self.ty {
+            Type::Count { .. } => "N",
+            Type::Bytes { .. } | Type::BlockSizes => "SIZE",
+            Type::Duration { .. } => "TIME",
+            Type::Bool => "BOOL",
+            Type::Text => "TEXT",
+            Type::Path => "PATH",
+            Type::Rw => "PATTERN",
+            Type::Engine => "ENGINE",
+            Type::Distribution => "SPREAD",
+            Type::Fill => "DATA",
+        }
+    }
+
+    /// The value in `Job::default()`, as text, or what unset means.
+    pub fn default_text(&self) -> Option<String> {
+        match (self.get)(&Job::default()) {
+            Some(v) => Some(v.to_string()),
+            None if !self.unset.is_empty() => Some(self.unset.to_string()),
+            None => None,
+        }
+    }
+
+    /// What values the key takes, for docs/jobs.md.
+    pub fn values_text(&self) -> String {
+        match self.ty {
+            Type::Count { min, max } if max >= u64::from(u32::MAX) => {
+                if min == 0 { "number" } else { "number, at least 1" }.to_string()
+            }
+            Type::Count { min, max } => format!("{min}-{max}"),
+            Type::Bytes { .. } => "size".into(),
+            Type::Duration { .. } => "duration".into(),
+            Type::Bool => "true/false".into(),
+            Type::Text => "text".into(),
+            Type::Path => "path".into(),
+            Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw`".into(),
+            Type::BlockSizes => "size, or split `4k/60:64k/40`".into(),
+            Type::Engine => "`io_uring` `sync` `null` `auto`".into(),
+            Type::Distribution => "`uniform` `zipf:THETA` `pareto:H` `hotspot:PCT_IO/PCT_SPACE`".into(),
+            Type::Fill => "`random` `zero` `compressible:PCT`".into(),
+        }
+    }
+
+    /// Reads the option's text form (a flag's value, a TOML value).
+    pub fn parse(&self, text: &str) -> Result<Value, SpecError> {
+        let key = self.key;
+        let unit = |source: UnitError| SpecError::Unit {
+            key: key.into(),
+            source,
+        };
+        let bad = |why: &str| invalid(key, text, why);
+        Ok(match self.ty {
+            Type::Count { .. } => {
+                Value::Count(text.trim().parse().map_err(|_| bad("expected a whole number"))?)
+            }
+            Type::Bytes { .. } => Value::Bytes(parse_size(text).map_err(unit)?),
+            Type::Duration { .. } => Value::Duration(parse_duration(text).map_err(unit)?),
+            Type::Bool => Value::Bool(match text.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => true,
+                "0" | "false" | "no" | "off" => false,
+                _ => return Err(bad("expected true or false")),
+            }),
+            Type::Text => Value::Text(text.to_string()),
+            Type::Path => Value::Path(PathBuf::from(text)),
+            Type::Rw => Value::Rw(
+                Rw::parse(text)
+                    .ok_or_else(|| bad("expected read, write, randread, randwrite, rw or randrw"))?,
+            ),
+            Type::BlockSizes => Value::BlockSizes(parse_block_sizes(key, text)?),
+            Type::Engine => {
+                Value::Engine(parse_engine(text).ok_or_else(|| bad("expected io_uring, sync, null or auto"))?)
+            }
+            Type::Distribution => Value::Distribution(parse_distribution(key, text)?),
+            Type::Fill => Value::Fill(parse_fill(key, text)?),
+        })
+    }
+
+    /// Checks a typed value against the type's bounds.
+    fn check(&self, v: &Value) -> Result<(), String> {
+        let range = |n: u64, min: u64, max: u64, show: fn(u64) -> String| {
+            if n >= min && n <= max {
+                Ok(())
+            } else if max == u64::MAX && min == 1 {
+                Err(format!("{} must be more than 0", self.key))
+            } else if max == u64::MAX {
+                Err(format!("must be at least {}", show(min)))
+            } else {
+                Err(format!("must be between {} and {}", show(min), show(max)))
+            }
+        };
+        match (self.ty, v) {
+            (Type::Count { min, max }, Value::Count(n)) => range(*n, min, max, |n| n.to_string()),
+            (Type::Bytes { min, max }, Value::Bytes(n)) => range(*n, min, max, |n| match n {
+                1 => "1 byte".into(),
+                n => format_size(n),
+            }),
+            (Type::Duration { min }, Value::Duration(d)) if *d < min => {
+                Err(if min == Duration::from_nanos(1) {
+                    format!("{} must be more than 0", self.key)
+                } else {
+                    format!("{} must be at least {}", self.key, format_duration(min))
+                })
+            }
+            (Type::BlockSizes, Value::BlockSizes(bs)) => {
+                if bs.is_empty() {
+                    return Err("no block size".into());
+                }
+                for b in bs {
+                    if b.bytes == 0 || b.bytes > MAX_BS {
+                        return Err(format!(
+                            "block size must be between 1 byte and {}",
+                            format_size(MAX_BS)
+                        ));
+                    }
+                    if b.weight == 0 {
+                        return Err("a split's weights must be at least 1".into());
+                    }
+                }
+                Ok(())
+            }
+            (Type::Distribution, Value::Distribution(d)) => check_distribution(d),
+            (Type::Fill, Value::Fill(Fill::Compressible { pct })) if *pct > 100 => {
+                Err("compressible takes a percentage, 0 to 100".into())
+            }
+            (Type::Duration { .. }, Value::Duration(_))
+            | (Type::Bool, Value::Bool(_))
+            | (Type::Text, Value::Text(_))
+            | (Type::Path, Value::Path(_))
+            | (Type::Rw, Value::Rw(_))
+            | (Type::Engine, Value::Engine(_))
+            | (Type::Fill, Value::Fill(_)) => Ok(()),
+            (ty, v) => Err(format!("a {ty:?} value was expected, not {v:?}")),
+        }
+    }
+}
+
+pub(super) fn invalid(key: &str, value: &str, why: impl Into<String>) -> SpecError {
+    SpecError::Invalid {
+        key: key.to_string(),
+        value: value.to_string(),
+        why: why.into(),
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Count(n) => write!(f, "{n}"),
+            Value::Bytes(b) => f.write_str(&format_size(*b)),
+            Value::Duration(d) => f.write_str(&format_duration(*d)),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Text(s) => f.write_str(s),
+            Value::Path(p) => write!(f, "{}", p.display()),
+            Value::Rw(rw) => f.write_str(rw.name()),
+            Value::BlockSizes(bs) => f.write_str(&super::job::block_sizes_text(bs)),
+            Value::Engine(e) => f.write_str(e.name()),
+            Value::Distribution(d) => match d {
+                Distribution::Uniform => f.write_str("uniform"),
+                Distribution::Zipf { theta } => write!(f, "zipf:{theta}"),
+                Distribution::Pareto { h } => write!(f, "pareto:{h}"),
+                Distribution::Hotspot { io_pct, space_pct } => write!(f, "hotspot:{io_pct}/{space_pct}"),
+            },
+            Value::Fill(fill) => match fill {
+                Fill::Random => f.write_str("random"),
+                Fill::Zero => f.write_str("zero"),
+                Fill::Compressible { pct } => write!(f, "compressible:{pct}"),
+            },
+        }
+    }
+}
+
+/// Unwraps a value of the variant the option's type was checked to have.
+macro_rules! take {
+    ($v:expr, $variant:ident) => {
+        match $v {
+            Value::$variant(x) => x,
+            other => return Err(format!("unexpected value {other:?}")),
+        }
+    };
+}
+
+fn nonzero(d: Duration) -> Option<Duration> {
+    (!d.is_zero()).then_some(d)
+}
+
+/// Declares `Opt`, one variant per option, and `OPTIONS` in the same order,
+/// so `OPTIONS[opt as usize]` is the definition of `opt`.
+macro_rules! options {
+    ($($opt:ident = $def:expr;)*) => {
+        /// Every option by name in code: `job.apply(Opt::Qd, Value::Count(32))`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Opt { $($opt),* }
+        /// The table, in the order of `--help` within each group and of docs/jobs.md.
+        pub static OPTIONS: &[OptionDef] = &[$($def),*];
+    };
+}
+
+const UNBOUNDED: u64 = u64::MAX;
+const U32: u64 = u32::MAX as u64;
+const ANY_TIME: Duration = Duration::ZERO;
+const SOME_TIME: Duration = Duration::from_nanos(1);
+
+options! {
+    Name = opt("name", Type::Text, Group::Report, "Job name, shown in reports",
+        |j| Some(Value::Text(j.name.clone())),
+        |j, v| {
+            let s = take!(v, Text);
+            if s.trim().is_empty() {
+                return Err("a job name cannot be empty".into());
+            }
+            j.name = s;
+            Ok(())
+        })
+        .run_control()
+        .more(" (`jobN` in a file)")
+        .example("x");
+    Target = opt("target", Type::Path, Group::Target, "File or block device",
+        |j| j.target.clone().map(Value::Path),
+        |j, v| {
+            let p = take!(v, Path);
+            if p.as_os_str().is_empty() {
+                return Err("empty path".into());
+            }
+            j.target = Some(p);
+            Ok(())
+        })
+        .named("PATH")
+        .run_control()
+        .unset("./kura-test.dat")
+        .more(": a file (created and pre-filled when missing; an existing file is used as it is, never resized) or a block device")
+        .example("/tmp/x");
+    Rw = opt("rw", Type::Rw, Group::Workload, "Pattern and direction; rw/randrw mix reads and writes",
+        |j| Some(Value::Rw(j.rw)),
+        |j, v| { j.rw = take!(v, Rw); Ok(()) })
+        .identity("access", Show::Plain)
+        .example("randrw");
+    Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
+        |j| Some(Value::BlockSizes(j.bs.clone())),
+        |j, v| { j.bs = take!(v, BlockSizes); Ok(()) })
+        .identity("block size", Show::Plain)
+        .more("; a split gives each size a share of the I/Os by weight")
+        .example("4k/60:64k/40");
+    ReadPct = opt("read_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of reads in rw/randrw",
+        |j| Some(Value::Count(j.read_pct.into())),
+        |j, v| { j.read_pct = take!(v, Count) as u8; Ok(()) })
+        .named("PCT")
+        .identity("read share", Show::Percent)
+        .example("70");
+    Qd = opt("qd", Type::Count { min: 1, max: MAX_QD as u64 }, Group::Workload, "I/Os in flight per thread (queue depth)",
+        |j| Some(Value::Count(j.qd.into())),
+        |j, v| { j.qd = take!(v, Count) as u32; Ok(()) })
+        .identity("queue depth", Show::Plain)
+        .example("32");
+    Threads = opt("threads", Type::Count { min: 1, max: MAX_THREADS as u64 }, Group::Workload, "Worker threads, each with its own queue and file descriptor",
+        |j| Some(Value::Count(j.threads.into())),
+        |j, v| { j.threads = take!(v, Count) as u32; Ok(()) })
+        .identity("threads", Show::Plain)
+        .example("4");
+    Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
+        |j| Some(Value::Bool(j.direct)),
+        |j, v| { j.direct = take!(v, Bool); Ok(()) })
+        .switch()
+        .conflicts("buffered")
+        .identity("", Show::Words("direct", "buffered"))
+        .example("false");
+    Buffered = opt("buffered", Type::Bool, Group::Workload, "Through the page cache: the opposite of direct",
+        |j| Some(Value::Bool(!j.direct)),
+        |j, v| { j.direct = !take!(v, Bool); Ok(()) })
+        .switch()
+        .example("true");
+    KeepCache = opt("keep_cache", Type::Bool, Group::Workload, "Buffered runs: keep the target's cached pages instead of dropping them first",
+        |j| Some(Value::Bool(j.keep_cache)),
+        |j, v| { j.keep_cache = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (by default they are dropped first, as fio's `invalidate=1` does)")
+        .example("true");
+    Size = opt("size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Target, "Test-file size, or the span of a device used",
+        |j| j.size_bytes.map(Value::Bytes),
+        |j, v| { j.size_bytes = Some(take!(v, Bytes)); Ok(()) })
+        .unset("1g for a new file; the file's size; the whole device")
+        .identity("test size", Show::Size)
+        .example("1g");
+    Offset = opt("offset", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Target, "Where the span starts",
+        |j| Some(Value::Bytes(j.offset_bytes)),
+        |j, v| { j.offset_bytes = take!(v, Bytes); Ok(()) })
+        .example("1m");
+    Runtime = opt("runtime", Type::Duration { min: SOME_TIME }, Group::Stop, "How long to measure, e.g. 30s, 5m",
+        |j| j.runtime.map(Value::Duration),
+        |j, v| { j.runtime = Some(take!(v, Duration)); Ok(()) })
+        .run_control()
+        .unset("10s unless io_size, io_count or passes")
+        .more(" (with io_size, io_count or passes: whichever comes first)")
+        .example("5s");
+    IoSize = opt("io_size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after this many bytes (split over threads)",
+        |j| j.io_size_bytes.map(Value::Bytes),
+        |j, v| { j.io_size_bytes = Some(take!(v, Bytes)); Ok(()) })
+        .example("1g");
+    IoCount = opt("io_count", Type::Count { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after exactly this many I/Os (split over threads)",
+        |j| j.io_count.map(Value::Count),
+        |j, v| { j.io_count = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .run_control()
+        .example("100");
+    Passes = opt("passes", Type::Count { min: 1, max: U32 }, Group::Stop, "Stop after moving the whole span this many times, all threads together",
+        |j| j.passes.map(Value::Count),
+        |j, v| { j.passes = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .more(" (fio's default stop: `size` x `loops`)")
+        .example("2");
+    Ramp = opt("ramp", Type::Duration { min: ANY_TIME }, Group::Stop, "Run this long before measuring; those I/Os are not counted",
+        |j| Some(Value::Duration(j.ramp)),
+        |j, v| { j.ramp = take!(v, Duration); Ok(()) })
+        .run_control()
+        .example("1s");
+    Engine = opt("engine", Type::Engine, Group::Workload, "io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)",
+        |j| Some(Value::Engine(j.engine)),
+        |j, v| { j.engine = take!(v, Engine); Ok(()) })
+        .more(": io_uring hands buffered writes to kernel worker threads, which ran them at a third (sequential) to a thirtieth (4k random) of `write()`'s speed; name `io_uring` to measure that anyway. `sync` is pread/pwrite with one I/O in flight per thread (fio's `psync`); `null` does no I/O and measures kura itself (never comparable with a device)")
+        .example("sync");
+    Distribution = opt("distribution", Type::Distribution, Group::Workload, "Spread of random offsets",
+        |j| Some(Value::Distribution(j.distribution)),
+        |j, v| { j.distribution = take!(v, Distribution); Ok(()) })
+        .identity("distribution", Show::Plain)
+        .extra()
+        .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span")
+        .example("zipf:1.2");
+    RandomPct = opt("random_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of random I/Os that seek; the others continue where the previous I/O ended",
+        |j| Some(Value::Count(j.random_pct.into())),
+        |j, v| { j.random_pct = take!(v, Count) as u8; Ok(()) })
+        .named("PCT")
+        .extra()
+        .more(" (fio's `percentage_random`, vdbench's `seekpct`)")
+        .example("80");
+    Align = opt("align", Type::Bytes { min: 1, max: MAX_BS }, Group::Workload, "Random offsets are multiples of this",
+        |j| j.align.map(Value::Bytes),
+        |j, v| { j.align = Some(take!(v, Bytes)); Ok(()) })
+        .unset("smallest block size")
+        .extra()
+        .more(" (fio's `ba`, vdbench's `align`)")
+        .example("4k");
+    Gap = opt("gap", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: skip this many bytes after each I/O",
+        |j| Some(Value::Bytes(j.gap_bytes)),
+        |j, v| {
+            let gap = take!(v, Bytes);
+            // Offsets of direct I/O must stay multiples of the sector size.
+            if !gap.is_multiple_of(512) {
+                return Err("must be a multiple of 512 bytes".into());
+            }
+            j.gap_bytes = gap;
+            Ok(())
+        })
+        .identity("gap", Show::Plain)
+        .extra()
+        .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it")
+        .example("4k");
+    FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
+        |j| Some(Value::Bool(j.file_per_thread)),
+        |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (tiobench's layout; `kura suite tiobench` sets it)")
+        .example("true");
+    RateIops = opt("rate_iops", Type::Count { min: 1, max: UNBOUNDED }, Group::Pacing, "Cap on I/Os per second for the whole job",
+        |j| j.rate_iops.map(Value::Count),
+        |j, v| { j.rate_iops = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .run_control()
+        .identity("rate_iops", Show::Plain)
+        .example("1000");
+    StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
+        |j| Some(Value::Duration(j.start_delay)),
+        |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `startdelay`)")
+        .example("1s");
+    ThinkTime = opt("think_time", Type::Duration { min: ANY_TIME }, Group::Pacing, "Pause this long after every think_every I/Os completed",
+        |j| j.think_time.map(Value::Duration),
+        |j, v| { j.think_time = nonzero(take!(v, Duration)); Ok(()) })
+        .extra()
+        .more(" (fio's `thinktime`)")
+        .example("2ms");
+    ThinkEvery = opt("think_every", Type::Count { min: 1, max: U32 }, Group::Pacing, "I/Os between pauses",
+        |j| j.think_every.map(|n| Value::Count(n.into())),
+        |j, v| { j.think_every = Some(take!(v, Count) as u32); Ok(()) })
+        .named("N")
+        .unset("1")
+        .extra()
+        .more(" (fio's `thinktime_blocks`)")
+        .example("4");
+    FsyncEvery = opt("fsync_every", Type::Count { min: 1, max: UNBOUNDED }, Group::Data, "fdatasync after every N writes issued per thread",
+        |j| j.fsync_every.map(Value::Count),
+        |j, v| { j.fsync_every = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .identity("fsync_every", Show::Plain)
+        .extra()
+        .more(", as fio's `fsync=N` (those writes complete, and are counted, first)")
+        .example("8");
+    EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",
+        |j| Some(Value::Bool(j.end_fsync)),
+        |j, v| { j.end_fsync = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .example("true");
+    Fill = opt("fill", Type::Fill, Group::Data, "Data written, and the test file's pre-fill",
+        |j| Some(Value::Fill(j.fill)),
+        |j, v| { j.fill = take!(v, Fill); Ok(()) })
+        .extra()
+        .example("compressible:50");
+    Seed = opt("seed", Type::Count { min: 0, max: UNBOUNDED }, Group::Data, "Seed of offsets, block sizes, the read/write mix and written data",
+        |j| j.seed.map(Value::Count),
+        |j, v| { j.seed = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .run_control()
+        .unset("from the clock, stored with the run")
+        .more("; the run stores the seed it used, and the same seed repeats them")
+        .example("42");
+    Label = opt("label", Type::Text, Group::Report, "The run's label",
+        |j| j.label.clone().map(Value::Text),
+        |j, v| {
+            j.label = Some(super::label::parse_label(&take!(v, Text)).map_err(|e| e.to_string())?);
+            Ok(())
+        })
+        .run_control()
+        .file_only("the run's own `--label` sets it")
+        .example("ssd");
+    Interval = opt("interval", Type::Duration { min: Duration::from_millis(10) }, Group::Report, "Period of the IOPS/latency series",
+        |j| Some(Value::Duration(j.interval)),
+        |j, v| { j.interval = take!(v, Duration); Ok(()) })
+        .run_control()
+        .extra()
+        .example("500ms");
+    JobGroup = opt("group", Type::Count { min: 0, max: U32 }, Group::Report, "Jobs next to each other with the same group run at the same time",
+        |j| j.group.map(|g| Value::Count(g.into())),
+        |j, v| { j.group = Some(take!(v, Count) as u32); Ok(()) })
+        .run_control()
+        .file_only("it joins neighbouring jobs of a file; flags describe one job")
+        .more(" (fio's jobs between stonewalls, a vdbench run's workloads)")
+        .example("2");
+}
+
+impl Opt {
+    pub fn def(self) -> &'static OptionDef {
+        &OPTIONS[self as usize]
+    }
+}
+
+/// The option a key or alias names.
+pub fn find(key: &str) -> Option<&'static OptionDef> {
+    OPTIONS.iter().find(|d| d.key == key || d.aliases.contains(&key))
+}
+
+impl Job {
+    /// Sets one key from its text form. Flags and TOML job files land here.
+    pub fn set(&mut self, key: &str, text: &str) -> Result<(), SpecError> {
+        let def = find(key).ok_or_else(|| SpecError::UnknownKey(key.to_string()))?;
+        let value = def.parse(text)?;
+        def.check(&value)
+            .and_then(|()| (def.set)(self, value))
+            .map_err(|why| invalid(def.key, text, why))
+    }
+
+    /// Sets one option from a typed value: what the fio and vdbench readers
+    /// hand over. The same bounds hold as for text.
+    pub fn apply(&mut self, opt: Opt, value: Value) -> Result<(), SpecError> {
+        let def = opt.def();
+        let text = value.to_string();
+        def.check(&value)
+            .and_then(|()| (def.set)(self, value))
+            .map_err(|why| invalid(def.key, &text, why))
+    }
+
+    /// The options that decide comparability, with this job's values.
+    pub fn identity(&self) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
+        OPTIONS
+            .iter()
+            .filter(|d| d.identity.is_some())
+            .map(|d| (d, (d.get)(self)))
+    }
+
+    /// The extras of `explain`: `key value` for each option marked extra that
+    /// differs from the default.
+    pub fn extras(&self) -> Vec<String> {
+        let base = Job::default();
+        OPTIONS
+            .iter()
+            .filter(|d| d.extra)
+            .filter_map(|d| {
+                let v = (d.get)(self)?;
+                ((d.get)(&base).as_ref() != Some(&v)).then(|| format!("{} {v}", d.key))
+            })
+            .collect()
+    }
+}
+
+/// docs/jobs.md's table of keys, rendered from the table.
+pub fn markdown() -> String {
+    let mut out =
+        String::from("| key | values | default | flag | used by | meaning |\n|---|---|---|---|---|---|\n");
+    let base = Job::default();
+    for d in OPTIONS {
+        let flag = match d.flag {
+            Flag::Value | Flag::Switch => format!("`--{}`", d.long()),
+            Flag::FileOnly(why) => format!("none: {why}"),
+        };
+        let default = match (d.get)(&base) {
+            Some(v) => format!("`{v}`"),
+            None => d.unset.to_string(),
+        };
+        let scope = match d.scope {
+            Scope::Run => "every kind",
+            Scope::Block => "block I/O",
+        };
+        let mut meaning = format!("{}{}", d.help, d.more);
+        if d.identity.is_some() {
+            meaning.push_str("; runs that differ in it are not compared");
+        }
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            d.key,
+            d.values_text(),
+            default,
+            flag,
+            scope,
+            meaning.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "<!-- options: generated from src/spec/options.rs -->\n";
+    const END: &str = "<!-- options: end -->\n";
+
+    #[test]
+    fn opt_indexes_its_definition() {
+        assert_eq!(Opt::Qd.def().key, "qd");
+        assert_eq!(Opt::FsyncEvery.def().key, "fsync_every");
+        assert_eq!(Opt::JobGroup.def().key, "group");
+        let mut keys: Vec<&str> = OPTIONS
+            .iter()
+            .flat_map(|d| d.aliases.iter().copied().chain([d.key]))
+            .collect();
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "a key or alias is defined twice");
+    }
+
+    #[test]
+    fn every_default_is_within_its_bounds_and_reads_back() {
+        let job = Job::default();
+        for d in OPTIONS {
+            if let Some(v) = (d.get)(&job) {
+                d.check(&v).unwrap_or_else(|e| panic!("{}: {e}", d.key));
+                let mut j = Job::default();
+                j.set(d.key, &v.to_string())
+                    .unwrap_or_else(|e| panic!("{}: {e}", d.key));
+                assert_eq!((d.get)(&j), Some(v), "{}", d.key);
+            }
+        }
+    }
+
+    /// Each option's example sets the field its `get` reads: no setter
+    /// writes another option's field.
+    #[test]
+    fn every_option_sets_what_it_reads() {
+        for d in OPTIONS {
+            assert!(!d.example.is_empty(), "{}: no example", d.key);
+            let mut job = Job::default();
+            job.set(d.key, d.example)
+                .unwrap_or_else(|e| panic!("{}: {e}", d.key));
+            let want = d.parse(d.example).unwrap();
+            assert_eq!((d.get)(&job), Some(want), "{}", d.key);
+            assert_ne!(
+                (d.get)(&job),
+                (d.get)(&Job::default()),
+                "{}: the example is the default",
+                d.key
+            );
+            for other in OPTIONS
+                .iter()
+                .filter(|o| o.key != d.key && !(o.key == "direct" || o.key == "buffered"))
+            {
+                assert_eq!(
+                    (other.get)(&job),
+                    (other.get)(&Job::default()),
+                    "{} changed {}",
+                    d.key,
+                    other.key
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn typed_values_keep_the_bounds_of_text() {
+        let mut job = Job::default();
+        let err = job.apply(Opt::Qd, Value::Count(0)).unwrap_err().to_string();
+        assert_eq!(err, "qd: '0' is not valid: must be between 1 and 4096");
+        assert!(job.apply(Opt::Qd, Value::Bytes(4)).is_err());
+        job.apply(Opt::FsyncEvery, Value::Count(8)).unwrap();
+        assert_eq!(job.fsync_every, Some(8));
+        let huge = vec![BlockSize {
+            bytes: MAX_BS + 1,
+            weight: 1,
+        }];
+        assert!(job.apply(Opt::Bs, Value::BlockSizes(huge)).is_err());
+        assert!(
+            job.apply(
+                Opt::Distribution,
+                Value::Distribution(Distribution::Zipf { theta: 1.0 })
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn extras_name_what_differs_from_the_default() {
+        let mut job = Job::default();
+        assert!(job.extras().is_empty());
+        job.set("fsync_every", "8").unwrap();
+        job.set("think_time", "2ms").unwrap();
+        job.set("qd", "32").unwrap();
+        assert_eq!(job.extras(), ["think_time 2ms", "fsync_every 8"]);
+    }
+
+    /// docs/jobs.md's table is this table; regenerate with
+    /// `KURA_BLESS=1 cargo test --lib spec::options`.
+    #[test]
+    fn docs_jobs_md_is_generated_from_the_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/jobs.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let (start, end) = match (doc.find(START), doc.find(END)) {
+            (Some(s), Some(e)) if s < e => (s + START.len(), e),
+            _ => panic!("docs/jobs.md lacks the markers {START:?} and {END:?}"),
+        };
+        let want = markdown();
+        if doc[start..end] == want {
+            return;
+        }
+        if std::env::var_os("KURA_BLESS").is_some() {
+            std::fs::write(path, format!("{}{want}{}", &doc[..start], &doc[end..])).unwrap();
+            return;
+        }
+        panic!("docs/jobs.md is stale: regenerate it with `KURA_BLESS=1 cargo test --lib spec::options`");
+    }
+}

@@ -1,0 +1,251 @@
+//! The built-in suites beside CrystalDiskMark's profiles (presets.rs): which
+//! suite made a run (`SuiteKind`, stored with it under today's names), and
+//! tiobench's four tests as jobs.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::job::{Job, Rw, SpecError};
+use super::presets::MarkTest;
+
+/// The built-in suite (or importer) that produced a run. Stored as the text
+/// kura has always written (`mark:default`, `sweep`, `tiobench`, ...), so
+/// every stored run loads; a name this kura does not know stays `Other`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum SuiteKind {
+    /// `kura mark`, with its profile (`mark:default`; plain `mark` without one).
+    Mark(Option<String>),
+    Sweep,
+    Tiobench,
+    Bonnie,
+    /// A vdbench parameter file run with `kura run -f`.
+    Vdbench,
+    /// `kura import fio`.
+    ImportFio,
+    Other(String),
+}
+
+impl SuiteKind {
+    pub fn parse(text: &str) -> SuiteKind {
+        match text {
+            "mark" => SuiteKind::Mark(None),
+            "sweep" => SuiteKind::Sweep,
+            "tiobench" => SuiteKind::Tiobench,
+            "bonnie" => SuiteKind::Bonnie,
+            "vdbench" => SuiteKind::Vdbench,
+            "import:fio" => SuiteKind::ImportFio,
+            _ => match text.strip_prefix("mark:") {
+                Some(profile) => SuiteKind::Mark(Some(profile.to_string())),
+                None => SuiteKind::Other(text.to_string()),
+            },
+        }
+    }
+
+    /// The suite's family without its variant: `mark` for `mark:peak`.
+    pub fn family(&self) -> &str {
+        match self {
+            SuiteKind::Mark(_) => "mark",
+            SuiteKind::Sweep => "sweep",
+            SuiteKind::Tiobench => "tiobench",
+            SuiteKind::Bonnie => "bonnie",
+            SuiteKind::Vdbench => "vdbench",
+            SuiteKind::ImportFio => "import",
+            SuiteKind::Other(s) => s.split_once(':').map_or(s.as_str(), |(name, _)| name),
+        }
+    }
+}
+
+impl fmt::Display for SuiteKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SuiteKind::Mark(Some(profile)) => write!(f, "mark:{profile}"),
+            SuiteKind::Mark(None) => f.write_str("mark"),
+            SuiteKind::ImportFio => f.write_str("import:fio"),
+            SuiteKind::Other(s) => f.write_str(s),
+            other => f.write_str(other.family()),
+        }
+    }
+}
+
+impl From<String> for SuiteKind {
+    fn from(text: String) -> SuiteKind {
+        SuiteKind::parse(&text)
+    }
+}
+
+impl From<&str> for SuiteKind {
+    fn from(text: &str) -> SuiteKind {
+        SuiteKind::parse(text)
+    }
+}
+
+impl From<SuiteKind> for String {
+    fn from(kind: SuiteKind) -> String {
+        kind.to_string()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("--random-ops: {ops} random operations cannot be shared by {threads} threads")]
+    TooFewRandomOps { ops: u64, threads: u64 },
+    #[error(transparent)]
+    Job(#[from] SpecError),
+    #[error("{test}: {source}")]
+    Test { test: &'static str, source: SpecError },
+}
+
+/// `kura mark`'s jobs: each test of the profile as read, then as write,
+/// `runs` times each, on the base job's target and size.
+pub fn mark_jobs(tests: &[MarkTest], base: &Job, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
+    let mut jobs = Vec::new();
+    for test in tests {
+        for write in [false, true] {
+            for r in 0..runs {
+                let mut job = test.job(base, write);
+                job.name = format!("{} #{}", job.name, r + 1);
+                job.validate().map_err(|source| SuiteError::Test {
+                    test: test.name,
+                    source,
+                })?;
+                jobs.push(SuiteTest { test: test.name, job });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// One test of a suite as a job; the test name groups its repetitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SuiteTest {
+    pub test: &'static str,
+    pub job: Job,
+}
+
+/// What kura's tiobench does differently from tiotest on purpose, printed under its table.
+pub const TIOBENCH_DIFFERENCES: &str = "Differs from tiotest on purpose: --file-size is per thread (tiotest -f; tiobench.pl's --size is the total); new files are pre-filled with random data (tiotest ftruncates them).\n";
+
+/// tiobench's four tests in its order, `runs` times each; each thread has its own file.
+///
+/// As tiotest.c and tiobench.pl (mkuoppal/tiobench at 11c965c) run them:
+/// - every test ends with fsync and close inside the timed part
+///   (`do_generic_test`), so the write tests include the flush;
+/// - the page cache is not dropped between tests (tiotest drops it only
+///   with `-F`), so the reads find what the writes left in memory;
+/// - `--random-ops` is for all threads together: tiobench.pl passes
+///   `-r int(random/threads)` to each thread.
+///
+/// On purpose, kura keeps `--file-size` per thread (tiotest's `-f`, where
+/// tiobench.pl's `--size` is the total) and pre-fills new files with random
+/// data, where tiotest only `ftruncate`s them; `TIOBENCH_DIFFERENCES` says so in the output.
+pub fn tiobench_jobs(base: &Job, random_ops: u64, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
+    let threads = base.threads as u64;
+    let file_bytes = base.size_bytes.unwrap_or(0);
+    // tiobench.pl: `my $thread_rand=int($random_ops/$thread)`.
+    let per_thread = random_ops / threads;
+    if per_thread == 0 {
+        return Err(SuiteError::TooFewRandomOps {
+            ops: random_ops,
+            threads,
+        });
+    }
+    let mut jobs = Vec::new();
+    for (test, rw) in [
+        ("Sequential Write", Rw::Write),
+        ("Random Write", Rw::RandWrite),
+        ("Sequential Read", Rw::Read),
+        ("Random Read", Rw::RandRead),
+    ] {
+        for r in 0..runs {
+            let mut job = Job {
+                rw,
+                name: format!("{test} #{}", r + 1),
+                ..base.clone()
+            };
+            if rw.is_random() {
+                job.io_count = Some(per_thread * threads);
+            } else {
+                job.io_size_bytes = Some(file_bytes * threads);
+            }
+            // tiotest never drops the cache unless told to (-F), and times fsync and close.
+            job.keep_cache = !job.direct;
+            job.end_fsync = job.does_writes();
+            job.validate()?;
+            jobs.push(SuiteTest { test, job });
+        }
+    }
+    Ok(jobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_stored_today_reads_back_as_itself() {
+        for name in [
+            "mark:default",
+            "mark:peak",
+            "mark",
+            "sweep",
+            "tiobench",
+            "bonnie",
+            "vdbench",
+            "import:fio",
+            "custom:x",
+        ] {
+            let kind = SuiteKind::parse(name);
+            assert_eq!(kind.to_string(), name);
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(serde_json::from_str::<SuiteKind>(&json).unwrap(), kind);
+        }
+        assert_eq!(
+            SuiteKind::parse("mark:peak"),
+            SuiteKind::Mark(Some("peak".into()))
+        );
+        assert_eq!(SuiteKind::parse("custom:x").family(), "custom");
+    }
+
+    #[test]
+    fn mark_runs_each_test_as_read_then_write_runs_times() {
+        let tests = crate::spec::presets::mark_profile("default").unwrap();
+        let jobs = mark_jobs(tests, &Job::default(), 2).unwrap();
+        assert_eq!(jobs.len(), tests.len() * 4);
+        assert_eq!(jobs[0].test, tests[0].name);
+        assert!(!jobs[0].job.does_writes() && jobs[2].job.does_writes());
+        assert!(jobs[1].job.name.ends_with(" #2"), "{}", jobs[1].job.name);
+    }
+
+    #[test]
+    fn tiobench_runs_its_four_tests_in_order_with_the_random_ops_shared() {
+        let base = Job {
+            threads: 4,
+            size_bytes: Some(1 << 20),
+            ..Job::default()
+        };
+        let jobs = tiobench_jobs(&base, 1000, 2).unwrap();
+        let tests: Vec<&str> = jobs.iter().map(|t| t.test).collect();
+        assert_eq!(
+            tests,
+            [
+                "Sequential Write",
+                "Sequential Write",
+                "Random Write",
+                "Random Write",
+                "Sequential Read",
+                "Sequential Read",
+                "Random Read",
+                "Random Read"
+            ]
+        );
+        assert_eq!(jobs[2].job.io_count, Some(1000));
+        assert_eq!(jobs[0].job.io_size_bytes, Some(4 << 20));
+        assert!(matches!(
+            tiobench_jobs(&base, 3, 1),
+            Err(SuiteError::TooFewRandomOps { ops: 3, threads: 4 })
+        ));
+    }
+}
