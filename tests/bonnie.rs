@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use common::{json, kura, tmp};
 use kura::fsops::bonnie::{self, Test};
 use kura::fsops::thread_io_counters;
+use kura::runner;
 use predicates::prelude::*;
 
 /// What bonnie++ 2.00a printed here for `-s 16 -n 1 -r 0`: the layout kura's line must match.
@@ -111,10 +112,15 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
     );
     for (job, counted) in jobs[6..]
         .iter()
-        .zip(["write", "read", "write", "write", "read", "write"])
+        .zip(["create", "stat", "delete", "create", "stat", "delete"])
     {
-        assert_eq!(job[counted]["ops"], 1024, "{}", job["test"]);
+        assert_eq!(job["operations"][counted]["ops"], 1024, "{}", job["test"]);
+        assert!(job["read"].is_null() && job["write"].is_null(), "{job}");
+        assert_eq!(job["job"]["workload"]["bonnie"]["test"], job["test"]);
+        assert_eq!(job["job"]["workload"]["bonnie"]["files"], 1024);
     }
+    assert_eq!(seeks["job"]["workload"]["bonnie"]["seekers"], 5);
+    assert_eq!(seeks["job"]["workload"]["bonnie"]["repetition"], 1);
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 12);
     for r in rows {
@@ -134,8 +140,19 @@ fn per_char_tests_make_one_system_call_per_byte() {
     let stop = Arc::new(AtomicBool::new(false));
     // The I/O tests run on this thread (the seekers have their own), so this
     // thread's counters in /proc hold exactly the calls kura made.
+    let jobs: Vec<runner::SuiteJob> = bonnie::jobs(&cfg, 1)
+        .into_iter()
+        .map(|job| runner::SuiteJob {
+            test: job.workload.bonnie().map(|p| p.test.clone()),
+            job,
+        })
+        .collect();
+    let opts = runner::RunOptions {
+        quiet: true,
+        ..Default::default()
+    };
     let before = thread_io_counters().unwrap();
-    let run = bonnie::run(&cfg, &stop, &|_| {}).unwrap();
+    let run = runner::run_suite(&jobs, &opts, &stop, &mut runner::NoSink).unwrap();
     let after = thread_io_counters().unwrap();
     let delta = |k: &str| after[k] - before[k];
     let job = |t: Test| {
@@ -372,7 +389,12 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
     assert!(!jobs.is_empty() && jobs.len() < 12, "{} tests ran", jobs.len());
     let last = jobs.last().unwrap();
     assert_eq!(last["incomplete"], true);
-    assert!(last["read"]["ops"].as_u64().unwrap_or(0) + last["write"]["ops"].as_u64().unwrap_or(0) > 0);
+    let ops = |d: &serde_json::Value| d["ops"].as_u64().unwrap_or(0);
+    let file_ops: u64 = last["operations"]
+        .as_object()
+        .map(|m| m.values().map(ops).sum())
+        .unwrap_or(0);
+    assert!(ops(&last["read"]) + ops(&last["write"]) + file_ops > 0);
     assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
     let stored = json(
         &kura(&db)
@@ -384,4 +406,51 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
     );
     assert_eq!(stored["run"]["incomplete"], true);
     assert_eq!(stored["run"]["jobs"].as_array().unwrap().len(), jobs.len());
+}
+
+/// bonnie's tests are jobs of the one runner, stored as each ends: while the
+/// run goes on, the database already holds the tests that finished.
+#[test]
+fn each_test_is_stored_as_it_ends() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--json", "--quiet", "suite", "bonnie"])
+        .arg(dir.path())
+        .args(["--size", "64m", "--files", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let finished_jobs = || -> i64 {
+        let Ok(conn) = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        else {
+            return 0;
+        };
+        conn.query_row("SELECT COUNT(*) FROM run_jobs WHERE finished = 1", [], |r| {
+            r.get(0)
+        })
+        .unwrap_or(0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = 0;
+    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        seen = finished_jobs();
+        if seen > 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        running && seen > 0,
+        "a finished test was in the database while the run went on (seen {seen}, running {running}): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
 }

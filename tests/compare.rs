@@ -64,6 +64,7 @@ fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Opti
         ramp_ns: 0,
         read: read.map(|r| dir(r, bs, lat(r))),
         write: write.map(|w| dir(w, bs, lat(w))),
+        operations: Default::default(),
         syncs: 0,
         cpu_user_ns: 0,
         cpu_system_ns: 0,

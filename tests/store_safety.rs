@@ -188,14 +188,21 @@ fn a_database_written_by_the_previous_kura_reads_and_migrates() {
     let expected: serde_json::Value =
         serde_json::from_str(include_str!("fixtures/kura-v1-run1.json")).unwrap();
     let shown = |db: &Path| {
-        json(
+        let mut v = json(
             &kura(db)
                 .args(["--json", "show", "1"])
                 .assert()
                 .success()
                 .get_output()
                 .stdout,
-        )
+        );
+        // Jobs gained a seed after this kura; a job stored without one shows `"seed": null`
+        // (tests/stored_today.rs holds that shape for the runs of the kura before this one).
+        for job in v["jobs"].as_array_mut().unwrap() {
+            let seed = job["job"].as_object_mut().unwrap().remove("seed");
+            assert_eq!(seed, Some(serde_json::Value::Null));
+        }
+        v
     };
     assert_eq!(shown(&db), expected, "shown as the old kura showed it");
     kura(&db).args(["show", "3"]).assert().success();

@@ -65,10 +65,7 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     }
     let mut cfg = bonnie::Config::new(dir, size, chunk, files);
     cfg.runs = runs;
-    cfg.pause = opts.pause;
-    cfg.keep = opts.keep;
     cfg.label = opts.label.clone();
-    cfg.price = opts.price.clone();
     bonnie::check_target(&cfg).map_err(|e| anyhow!(e))?;
     let cache = bonnie::cache_warning(size, memory);
     if let Some(w) = &cache
@@ -78,10 +75,16 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     }
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    // bonnie's own runner returns the run whole; the row written first still proves the database takes writes.
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let progress = runner::Progress::new(ctx.quiet);
-    let mut result = bonnie::run(&cfg, &stop, &|m: &str| progress.message(m)).map_err(|e| anyhow!(e))?;
+    let header = run_header(&opts);
+    let jobs: Vec<runner::SuiteJob> = bonnie::jobs(&cfg, bonnie::seed_of(header.started_unix_s))
+        .into_iter()
+        .map(|job| runner::SuiteJob {
+            test: job.workload.bonnie().map(|p| p.test.clone()),
+            job,
+        })
+        .collect();
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
     result
         .warnings
         .splice(0..0, cache.map(crate::metrics::Warning::from));

@@ -1,7 +1,9 @@
 //! bonnie++ 2.0's tests, measured with kura's metrics: per-character and
 //! block output, rewrite, per-character and block input, random seeks by
 //! several seekers at once, and small files created, stat-ed and deleted in
-//! sequential and random order.
+//! sequential and random order. Each test is a job of the bonnie kind
+//! (`spec::bonnie`), run by the one runner, which calls `BonnieRun::run`
+//! for it; this module only measures.
 //!
 //! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
 //! keeps: buffered I/O on one file; the per-character tests cover only the
@@ -19,7 +21,7 @@
 //!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
 //! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
 //!   and write for the rewritten ones), the write direction the rewrites alone;
-//! - files: create and delete count as writes, stat as reads, 0 bytes each.
+//! - files: each test counts its own operation kind (create, stat, delete), 0 bytes each.
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
@@ -30,145 +32,25 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::{Dir, thread_cpu_ns};
 use crate::metrics::collect::DirCollector;
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind};
-use crate::runner::StopFlag;
+use crate::metrics::{JobResult, TargetFacts, TargetKind};
+use crate::spec::bonnie::BonnieParams;
+pub use crate::spec::bonnie::{
+    CHAR_IO_BYTES, DATA_FILE, DEFAULT_CHUNK, FILES_DIR, FILES_UNIT, Kind, MAX_FILES_UNITS, MIN_TIME_NS,
+    SEEKERS, SEEKS, Test, UPDATE_EVERY, job_name, repetition_of, seed_of,
+};
 use crate::spec::units::parse_size;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw};
+use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw, Workload};
 
-/// Test files in DIR, named like kura's other test files.
-pub const DATA_FILE: &str = "kura-bonnie.dat";
-pub const FILES_DIR: &str = "kura-bonnie.d";
-/// bonnie++'s defaults (bonnie.h of 2.00a).
-pub const DEFAULT_CHUNK: u64 = 8192;
-pub const CHAR_IO_BYTES: u64 = 3 << 20;
-pub const SEEKS: u64 = 8192;
-pub const SEEKERS: u32 = 5;
-pub const UPDATE_EVERY: u64 = 10;
-pub const FILES_UNIT: u64 = 1024;
-/// bonnie++ refuses sizes that would need more than 1 GiB for file names; kura stops at 1 M files.
-pub const MAX_FILES_UNITS: u64 = 1024;
-/// bonnie++ prints `+++++` for tests shorter than this: too short to trust.
-pub const MIN_TIME_NS: u64 = 500_000_000;
 /// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
 const FILE_CHUNK: u64 = 8192;
 const MIB: u64 = 1 << 20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Test {
-    PutChar,
-    PutBlock,
-    Rewrite,
-    GetChar,
-    GetBlock,
-    Seeks,
-    SeqCreate,
-    SeqStat,
-    SeqDelete,
-    RandCreate,
-    RandStat,
-    RandDelete,
-}
-
-/// What a test's rate counts: KiB for I/O, seeks, or files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Io,
-    Seeks,
-    Files,
-}
-
-impl Test {
-    /// bonnie++'s order, which is also its CSV's.
-    pub const ALL: [Test; 12] = [
-        Test::PutChar,
-        Test::PutBlock,
-        Test::Rewrite,
-        Test::GetChar,
-        Test::GetBlock,
-        Test::Seeks,
-        Test::SeqCreate,
-        Test::SeqStat,
-        Test::SeqDelete,
-        Test::RandCreate,
-        Test::RandStat,
-        Test::RandDelete,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::PutChar => "Sequential Output Per Chr",
-            Test::PutBlock => "Sequential Output Block",
-            Test::Rewrite => "Sequential Output Rewrite",
-            Test::GetChar => "Sequential Input Per Chr",
-            Test::GetBlock => "Sequential Input Block",
-            Test::Seeks => "Random Seeks",
-            Test::SeqCreate => "Sequential Create",
-            Test::SeqStat => "Sequential Stat",
-            Test::SeqDelete => "Sequential Delete",
-            Test::RandCreate => "Random Create",
-            Test::RandStat => "Random Stat",
-            Test::RandDelete => "Random Delete",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Test> {
-        Test::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    pub fn kind(self) -> Kind {
-        match self {
-            Test::PutChar | Test::PutBlock | Test::Rewrite | Test::GetChar | Test::GetBlock => Kind::Io,
-            Test::Seeks => Kind::Seeks,
-            _ => Kind::Files,
-        }
-    }
-
-    /// Whether the write direction holds the operations and latencies that
-    /// make the test's rate and worst latency (see the module comment).
-    pub fn counts_writes(self) -> bool {
-        matches!(
-            self,
-            Test::PutChar
-                | Test::PutBlock
-                | Test::Rewrite
-                | Test::SeqCreate
-                | Test::SeqDelete
-                | Test::RandCreate
-                | Test::RandDelete
-        )
-    }
-
-    fn has_read(self) -> bool {
-        !self.counts_writes() || self == Test::Rewrite
-    }
-
-    fn has_write(self) -> bool {
-        self.counts_writes() || self == Test::Seeks
-    }
-}
-
-/// The stored job name of one repetition of a test: `Random Seeks #2`.
-pub fn job_name(test: Test, repetition: u32) -> String {
-    format!("{} #{repetition}", test.name())
-}
-
-/// The repetition number of a stored job name.
-pub fn repetition_of(job_name: &str) -> Option<u32> {
-    job_name.rsplit_once(" #")?.1.parse().ok()
-}
-
-/// The seed of a run's random choices; derived from its start so that the
-/// stored run says which seed it used (bonnie++'s CSV has a seed column).
-pub fn seed_of(started_unix_s: i64) -> u32 {
-    started_unix_s as u32
-}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -492,7 +374,7 @@ fn open_rw(path: &Path) -> io::Result<File> {
 /// One repetition's state shared by its tests.
 struct Session<'a> {
     cfg: &'a Config,
-    stop: &'a StopFlag,
+    stop: &'a AtomicBool,
     rng: SmallRng,
     /// Names of the small files of the current create/stat/delete set.
     names: Vec<CString>,
@@ -1003,7 +885,7 @@ fn seeker(
     chunk: u64,
     chunks: u64,
     tickets: &OwnedFd,
-    stop: &StopFlag,
+    stop: &AtomicBool,
     failed: &AtomicBool,
     error: &Mutex<Option<String>>,
 ) -> Seeker {
@@ -1117,7 +999,7 @@ fn shuffle<T>(rng: &mut SmallRng, items: &mut [T]) {
 }
 
 /// The job as stored: what the test did, in kura's job terms.
-fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
+fn job_for(cfg: &Config, test: Test, repetition: u32, seed: u32) -> Job {
     let chunk = BlockSize {
         bytes: cfg.chunk_bytes,
         weight: 100,
@@ -1136,6 +1018,18 @@ fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
         engine: EngineKind::Sync,
         fill: Fill::Zero,
         label: cfg.label.clone(),
+        workload: Workload::Bonnie(BonnieParams {
+            test: test.name().to_string(),
+            repetition,
+            size_bytes: cfg.size_bytes,
+            chunk_bytes: cfg.chunk_bytes,
+            char_bytes: cfg.char_bytes,
+            seeks: cfg.seeks,
+            seekers: cfg.seekers,
+            files: cfg.files,
+            runs: cfg.runs,
+            seed,
+        }),
         ..Job::default()
     };
     match test {
@@ -1188,7 +1082,7 @@ fn job_for(cfg: &Config, test: Test, repetition: u32) -> Job {
     job
 }
 
-fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &TargetFacts) -> JobResult {
+fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFacts) -> JobResult {
     let mut target = target.clone();
     if test.kind() == Kind::Files {
         target.path = std::path::Path::new(&target.path)
@@ -1198,28 +1092,29 @@ fn job_result(cfg: &Config, test: Test, repetition: u32, m: Measured, target: &T
         target.size_bytes = 0;
     }
     let elapsed = m.elapsed_ns;
+    // The file tests count creates, stats or deletes, each under its own kind of operation.
+    let mut operations = std::collections::BTreeMap::new();
+    if let Some(op) = test.op() {
+        let counted = if test.counts_writes() { &m.write } else { &m.read };
+        operations.insert(op, counted.result(elapsed));
+    }
+    let io = test.op().is_none();
     JobResult {
-        job: job_for(cfg, test, repetition),
+        job: job.clone(),
         test: Some(test.name().to_string()),
         target,
         engine: EngineKind::Sync.name().to_string(),
         measure_start_unix_ms: 0,
         elapsed_ns: elapsed,
         ramp_ns: 0,
-        read: test.has_read().then(|| m.read.result(elapsed)),
-        write: test.has_write().then(|| m.write.result(elapsed)),
+        read: (io && test.has_read()).then(|| m.read.result(elapsed)),
+        write: (io && test.has_write()).then(|| m.write.result(elapsed)),
+        operations,
         syncs: m.syncs,
         cpu_user_ns: m.cpu_user_ns,
         cpu_system_ns: m.cpu_system_ns,
         series: Vec::new(),
         incomplete: m.stopped || m.error.is_some(),
-    }
-}
-
-fn pause(total: Duration, stop: &StopFlag) {
-    let until = Instant::now() + total;
-    while !stop.load(Ordering::Relaxed) && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(50).min(until.saturating_duration_since(Instant::now())));
     }
 }
 
@@ -1238,95 +1133,121 @@ fn describe(cfg: &Config, test: Test) -> String {
 
 /// Removes what kura created in DIR; `check_target` made sure nothing was there before.
 fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
-    if cfg.keep {
-        return;
-    }
     let data = cfg.data_path();
     if data.exists()
         && let Err(e) = std::fs::remove_file(&data)
     {
-        warnings.push(format!("could not remove {}: {e}", data.display()));
+        warnings.push(format!("{}: {e}", data.display()));
     }
     let files = cfg.files_path();
     if files.exists()
         && let Err(e) = std::fs::remove_dir_all(&files)
     {
-        warnings.push(format!("could not remove {}: {e}", files.display()));
+        warnings.push(format!("{}: {e}", files.display()));
     }
 }
 
-/// Runs every test `cfg.runs` times, in bonnie++'s order. Ctrl-C (the stop
-/// flag) and I/O errors end the run early: what was measured is kept and the
-/// run is marked incomplete. The test files are removed unless `keep`.
-pub fn run(cfg: &Config, stop: &StopFlag, say: &dyn Fn(&str)) -> Result<RunResult, String> {
-    check_target(cfg)?;
-    let started_unix_s = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let logical = crate::target::logical_block_bytes(&cfg.dir);
-    let target =
-        crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
-    let mut warnings = Vec::new();
-    let mut jobs = Vec::new();
-    let mut failure: Option<String> = None;
-    'runs: for repetition in 1..=cfg.runs {
-        let mut session = Session {
+/// The jobs of a bonnie run, for the one runner: every test `cfg.runs`
+/// times in bonnie++'s order, each a job of the bonnie kind.
+pub fn jobs(cfg: &Config, seed: u32) -> Vec<Job> {
+    (1..=cfg.runs)
+        .flat_map(|repetition| {
+            cfg.tests()
+                .into_iter()
+                .map(move |test| job_for(cfg, test, repetition, seed))
+        })
+        .collect()
+}
+
+/// The state bonnie's tests share while the runner runs them one after
+/// another: the settings, the random draws of the current repetition, and
+/// the names of the current set of small files.
+pub struct BonnieRun {
+    cfg: Config,
+    target: TargetFacts,
+    repetition: u32,
+    rng: SmallRng,
+    names: Vec<CString>,
+}
+
+impl BonnieRun {
+    /// From the first job of a bonnie run; refuses a DIR that holds
+    /// anything kura would overwrite, or that has no room.
+    pub fn new(job: &Job, p: &BonnieParams) -> Result<BonnieRun, String> {
+        let dir = job
+            .target
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let mut cfg = Config::new(dir, p.size_bytes, p.chunk_bytes, p.files);
+        cfg.char_bytes = p.char_bytes;
+        cfg.seeks = p.seeks;
+        cfg.seekers = p.seekers;
+        cfg.runs = p.runs;
+        cfg.label = job.label.clone();
+        check_target(&cfg)?;
+        let logical = crate::target::logical_block_bytes(&cfg.dir);
+        let target =
+            crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
+        Ok(BonnieRun {
             cfg,
-            stop,
-            // Every repetition draws the same seeks and names, as bonnie++ -x does.
-            rng: SmallRng::seed_from_u64(seed_of(started_unix_s) as u64),
+            target,
+            repetition: 0,
+            rng: SmallRng::seed_from_u64(p.seed as u64),
             names: Vec::new(),
+        })
+    }
+
+    /// What the job is about to do, for the progress line.
+    pub fn describe(&self, p: &BonnieParams) -> String {
+        let Some(test) = Test::from_name(&p.test) else {
+            return p.test.clone();
         };
-        for test in cfg.tests() {
-            if !jobs.is_empty() && !cfg.pause.is_zero() {
-                pause(cfg.pause, stop);
-            }
-            if stop.load(Ordering::Relaxed) {
-                break 'runs;
-            }
-            let round = if cfg.runs > 1 {
-                format!(" (run {repetition} of {})", cfg.runs)
-            } else {
-                String::new()
-            };
-            say(&format!("{}{round}: {}", test.name(), describe(cfg, test)));
-            match session.measure(test) {
-                Ok(m) => {
-                    let error = m.error.clone();
-                    jobs.push(job_result(cfg, test, repetition, m, &target));
-                    if let Some(e) = error {
-                        failure = Some(format!("{}: {e}", test.name()));
-                        break 'runs;
-                    }
-                }
-                Err(e) => {
-                    failure = Some(format!("{}: {e}", test.name()));
-                    break 'runs;
-                }
-            }
+        let round = if p.runs > 1 {
+            format!(" (run {} of {})", p.repetition, p.runs)
+        } else {
+            String::new()
+        };
+        format!("{}{round}: {}", test.name(), describe(&self.cfg, test))
+    }
+
+    /// Measures one test. `Err` when nothing was measured (a setup
+    /// failure); `Ok` with the failure that ended the test, if one did.
+    pub fn run(
+        &mut self,
+        job: &Job,
+        p: &BonnieParams,
+        stop: &AtomicBool,
+    ) -> Result<(JobResult, Option<String>), String> {
+        let test =
+            Test::from_name(&p.test).ok_or_else(|| format!("{}: not one of bonnie++'s tests", p.test))?;
+        if p.repetition != self.repetition {
+            // Every repetition draws the same seeks and names, as bonnie++ -x does.
+            self.repetition = p.repetition;
+            self.rng = SmallRng::seed_from_u64(p.seed as u64);
+            self.names.clear();
+        }
+        let mut session = Session {
+            cfg: &self.cfg,
+            stop,
+            rng: self.rng.clone(),
+            names: std::mem::take(&mut self.names),
+        };
+        let measured = session.measure(test);
+        self.rng = session.rng;
+        self.names = session.names;
+        let m = measured.map_err(|e| format!("{}: {e}", test.name()))?;
+        let error = m.error.clone().map(|e| format!("{}: {e}", test.name()));
+        Ok((job_result(job, test, m, &self.target), error))
+    }
+
+    /// Removes what kura created in DIR, unless `keep`; `errors` gets what could not be removed.
+    pub fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
+        if !keep {
+            cleanup(&self.cfg, warnings);
         }
     }
-    cleanup(cfg, &mut warnings);
-    if let Some(f) = &failure {
-        if jobs.is_empty() {
-            return Err(f.clone());
-        }
-        warnings.push(format!("stopped after a failed test: {f}"));
-    }
-    let incomplete = failure.is_some() || stop.load(Ordering::Relaxed) || jobs.iter().any(|j| j.incomplete);
-    Ok(RunResult {
-        id: None,
-        kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_unix_s,
-        label: cfg.label.clone(),
-        price: cfg.price.clone(),
-        suite: Some(crate::spec::suites::SuiteKind::Bonnie),
-        host: crate::target::host_facts(),
-        jobs,
-        incomplete,
-        warnings: warnings.into_iter().map(crate::metrics::Warning::from).collect(),
-    })
 }
 
 #[cfg(test)]

@@ -504,6 +504,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         ramp_ns: job.ramp.as_nanos() as u64,
         read: e.read.clone(),
         write: e.write.clone(),
+        operations: Default::default(),
         syncs: 0,
         cpu_user_ns: (e.usr_pct / 100.0 * elapsed_ns as f64) as u64,
         cpu_system_ns: (e.sys_pct / 100.0 * elapsed_ns as f64) as u64,

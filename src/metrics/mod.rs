@@ -5,6 +5,7 @@ pub mod collect;
 pub mod histogram;
 pub mod repeats;
 pub mod result;
+pub mod sink;
 pub mod warning;
 
 pub use result::*;

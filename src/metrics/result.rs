@@ -81,6 +81,12 @@ pub struct JobResult {
     pub ramp_ns: u64,
     pub read: Option<DirectionResult>,
     pub write: Option<DirectionResult>,
+    /// Operations other than block reads and writes (file-set, metadata,
+    /// SQL), each with the same statistics as `read` and `write`. Empty for
+    /// block jobs, whose JSON keeps its read/write shape; `operation` looks
+    /// up any kind, reads and writes included.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub operations: BTreeMap<OpKind, DirectionResult>,
     /// fdatasync calls made (fsync_every).
     pub syncs: u64,
     pub cpu_user_ns: u64,
@@ -90,17 +96,80 @@ pub struct JobResult {
 }
 
 impl JobResult {
+    /// Every kind of operation measured, by name: `read` and `write` for
+    /// block jobs, then `create`, `stat`... for the kinds that have them.
     pub fn directions(&self) -> impl Iterator<Item = (&'static str, &DirectionResult)> {
-        [("read", self.read.as_ref()), ("write", self.write.as_ref())]
-            .into_iter()
-            .filter_map(|(n, d)| d.map(|d| (n, d)))
+        self.by_operation().map(|(k, d)| (k.name(), d))
     }
     pub fn total_ops(&self) -> u64 {
         self.directions().map(|(_, d)| d.ops).sum()
     }
+    /// The statistics of one kind of operation, wherever the result keeps it.
+    pub fn operation(&self, kind: OpKind) -> Option<&DirectionResult> {
+        match kind {
+            OpKind::Read => self.read.as_ref(),
+            OpKind::Write => self.write.as_ref(),
+            _ => self.operations.get(&kind),
+        }
+    }
+    /// Every kind of operation the job measured, reads and writes first.
+    pub fn by_operation(&self) -> impl Iterator<Item = (OpKind, &DirectionResult)> {
+        [
+            (OpKind::Read, self.read.as_ref()),
+            (OpKind::Write, self.write.as_ref()),
+        ]
+        .into_iter()
+        .filter_map(|(k, d)| d.map(|d| (k, d)))
+        .chain(self.operations.iter().map(|(k, d)| (*k, d)))
+    }
 }
 
-/// Reads or writes of one job.
+/// A kind of operation a job counts separately: block I/O, file-set and
+/// metadata operations, SQL. Stored by its lowercase name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpKind {
+    Read,
+    Write,
+    Trim,
+    Fsync,
+    Create,
+    Open,
+    Stat,
+    Setattr,
+    Readdir,
+    Rename,
+    Delete,
+    Mkdir,
+    Rmdir,
+    Query,
+    Transaction,
+}
+
+impl OpKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Read => "read",
+            OpKind::Write => "write",
+            OpKind::Trim => "trim",
+            OpKind::Fsync => "fsync",
+            OpKind::Create => "create",
+            OpKind::Open => "open",
+            OpKind::Stat => "stat",
+            OpKind::Setattr => "setattr",
+            OpKind::Readdir => "readdir",
+            OpKind::Rename => "rename",
+            OpKind::Delete => "delete",
+            OpKind::Mkdir => "mkdir",
+            OpKind::Rmdir => "rmdir",
+            OpKind::Query => "query",
+            OpKind::Transaction => "transaction",
+        }
+    }
+}
+
+/// One kind of operation of one job (its reads, its writes, its creates...).
+/// Named for block I/O's two directions before other kinds existed; `OpResult` says what it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DirectionResult {
     /// Operations that completed without error.
@@ -162,3 +231,6 @@ pub struct IntervalPoint {
     #[serde(default)]
     pub cpu_system_ns: u64,
 }
+
+/// The statistics of one kind of operation.
+pub type OpResult = DirectionResult;

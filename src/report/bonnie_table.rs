@@ -9,10 +9,10 @@
 
 use serde::Serialize;
 
-use crate::fsops::bonnie::{
-    DEFAULT_CHUNK, FILES_UNIT, Kind, MIN_TIME_NS, SEEKERS, SEEKS, Test, repetition_of, seed_of,
-};
 use crate::metrics::{JobResult, RunResult};
+use crate::spec::bonnie::{
+    BonnieParams, DEFAULT_CHUNK, FILES_UNIT, Kind, MIN_TIME_NS, SEEKERS, SEEKS, Test, repetition_of, seed_of,
+};
 
 /// bonnie++'s CSV format version; see the module comment.
 pub const CSV_FORMAT_VERSION: &str = "1.98";
@@ -34,11 +34,14 @@ struct Sample {
 
 impl Sample {
     fn of(job: &JobResult, test: Test) -> Sample {
-        let d = if test.counts_writes() {
+        // Runs stored before results by operation kept a file test's creates,
+        // stats and deletes as writes or reads.
+        let direction = if test.counts_writes() {
             job.write.as_ref()
         } else {
             job.read.as_ref()
         };
+        let d = test.op().and_then(|op| job.operation(op)).or(direction);
         let (ops, bytes, lat_max_ns) = d.map(|d| (d.ops, d.bytes, d.lat_ns.max)).unwrap_or_default();
         Sample {
             runs: 1,
@@ -114,11 +117,19 @@ fn unit(test: Test) -> &'static str {
     if test.kind() == Kind::Io { "K/sec" } else { "/sec" }
 }
 
+fn params(job: &JobResult) -> Option<&BonnieParams> {
+    job.job.workload.bonnie()
+}
+
 /// The run's jobs by repetition, in the order they ran.
 fn repetitions(run: &RunResult) -> Vec<(u32, Vec<&JobResult>)> {
     let mut out: Vec<(u32, Vec<&JobResult>)> = Vec::new();
     for j in &run.jobs {
-        let rep = repetition_of(&j.job.name).unwrap_or(1);
+        // Runs stored before bonnie was a kind of workload say it only in the job's name.
+        let rep = params(j)
+            .map(|p| p.repetition)
+            .or_else(|| repetition_of(&j.job.name))
+            .unwrap_or(1);
         match out.iter_mut().find(|(r, _)| *r == rep) {
             Some((_, jobs)) => jobs.push(j),
             None => out.push((rep, vec![j])),
@@ -242,12 +253,23 @@ fn layout(run: &RunResult) -> Layout {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect(),
-        size_bytes: io.and_then(|j| j.job.size_bytes),
-        chunk_bytes: block.map(|j| j.job.max_bs()).unwrap_or(DEFAULT_CHUNK),
-        seeks: seeks.and_then(|j| j.job.io_count).unwrap_or(SEEKS),
-        seekers: seeks.map(|j| j.job.threads).unwrap_or(SEEKERS),
-        files: files.and_then(|j| j.job.io_count),
-        seed: seed_of(run.started_unix_s),
+        // Runs stored before bonnie was a kind of workload keep its settings in block-job terms.
+        size_bytes: io.and_then(|j| params(j).map(|p| p.size_bytes).or(j.job.size_bytes)),
+        chunk_bytes: block
+            .map(|j| params(j).map_or_else(|| j.job.max_bs(), |p| p.chunk_bytes))
+            .unwrap_or(DEFAULT_CHUNK),
+        seeks: seeks
+            .and_then(|j| params(j).map(|p| p.seeks).or(j.job.io_count))
+            .unwrap_or(SEEKS),
+        seekers: seeks
+            .map(|j| params(j).map_or(j.job.threads, |p| p.seekers))
+            .unwrap_or(SEEKERS),
+        files: files.and_then(|j| params(j).map(|p| p.files).or(j.job.io_count)),
+        seed: run
+            .jobs
+            .iter()
+            .find_map(params)
+            .map_or_else(|| seed_of(run.started_unix_s), |p| p.seed),
     }
 }
 

@@ -53,6 +53,7 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
         ramp_ns: 0,
         read: read.map(|ops| direction(ops, bs, &lat)),
         write: write.map(|ops| direction(ops, bs, &lat)),
+        operations: Default::default(),
         syncs: 0,
         cpu_user_ns: 100_000_000,
         cpu_system_ns: 150_000_000,

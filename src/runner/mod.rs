@@ -1,6 +1,9 @@
-//! Running jobs: target preparation, threads, ramp and stop conditions,
-//! progress, Ctrl-C (stop, keep what was measured, clean up), and the
-//! assembly of a `RunResult`. Formats nothing for the reader.
+//! Running jobs of every kind of workload: target preparation, threads,
+//! ramp and stop conditions, progress, Ctrl-C (stop, keep what was
+//! measured, clean up), storing each job as it ends (through `RunSink`),
+//! and the assembly of a `RunResult`. Block jobs run on the workers; a
+//! bonnie job is measured by `fsops::bonnie::BonnieRun` inside the same
+//! loop. Formats nothing for the reader.
 
 mod group;
 mod plan;
@@ -15,13 +18,16 @@ use std::time::{Duration, Instant, SystemTime};
 use thiserror::Error;
 
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
+use crate::fsops::bonnie::BonnieRun;
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
-use crate::metrics::{IntervalPoint, JobResult, RunResult, TargetFacts, TargetKind, Warning};
+use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
+use crate::spec::bonnie::BonnieParams;
 use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::spec::{EngineKind, Job};
 use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
 
+pub use crate::metrics::sink::{NoSink, RunSink};
 pub use plan::run_plan;
 pub use progress::Progress;
 
@@ -55,30 +61,10 @@ fn pause(total: Duration, stop: &StopFlag) {
     }
 }
 
-/// Where each job's result goes the moment it finishes, so that a run that
-/// dies later keeps it (the store implements it; the runner knows no store).
-pub trait RunSink {
-    /// A job starts measuring on its prepared target: `skeleton` has the
-    /// job, its test, target and engine, and no numbers yet.
-    fn job_started(&mut self, _skeleton: &JobResult) {}
-    /// One period of the running job's series, once every thread has moved
-    /// past it (the last, partial period arrives only with `job_done`).
-    fn interval(&mut self, _point: &IntervalPoint) {}
-    /// A finished job, in the order of the run's jobs.
-    fn job_done(&mut self, job: &JobResult);
-}
-
 /// The sink a job measured on its own reports to, and the suite test it belongs to.
 pub struct Live<'a> {
     pub sink: &'a mut dyn RunSink,
     pub test: Option<&'a str>,
-}
-
-/// For runs kept only in memory (tests, tools).
-pub struct NoSink;
-
-impl RunSink for NoSink {
-    fn job_done(&mut self, _job: &JobResult) {}
 }
 
 /// Set by Ctrl-C; workers poll it once per loop turn.
@@ -430,6 +416,7 @@ fn measure(
             ramp_ns: job.ramp.as_nanos() as u64,
             read: None,
             write: None,
+            operations: Default::default(),
             syncs: 0,
             cpu_user_ns: 0,
             cpu_system_ns: 0,
@@ -543,6 +530,7 @@ fn measure(
         ramp_ns: job.ramp.as_nanos() as u64,
         read: job.does_reads().then(|| read.result(elapsed)),
         write: job.does_writes().then(|| write.result(elapsed)),
+        operations: Default::default(),
         syncs,
         cpu_user_ns: user,
         cpu_system_ns: system,
@@ -596,6 +584,7 @@ pub fn run_suite(
     let mut results = Vec::new();
     let mut created = Vec::new();
     let mut failure = None;
+    let mut kinds = Kinds::default();
     let mut i = 0;
     while i < jobs.len() {
         if i > 0 && !opts.pause.is_zero() {
@@ -606,7 +595,9 @@ pub fn run_suite(
         }
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
-        let outcomes = if together == 1 {
+        let outcomes = if let Some(p) = jobs[i].job.workload.bonnie() {
+            vec![kinds.bonnie(&jobs[i].job, p, stop, &progress, &mut failure)]
+        } else if together == 1 {
             let live = Live {
                 sink: &mut *sink,
                 test: jobs[i].test.as_deref(),
@@ -639,6 +630,7 @@ pub fn run_suite(
         }
         i += together;
     }
+    kinds.cleanup(opts.keep, &mut warnings);
     if !opts.keep {
         for t in &created {
             if let Err(e) = target::cleanup(t) {
@@ -670,6 +662,52 @@ pub fn run_suite(
         jobs: results,
         warnings,
     })
+}
+
+/// What the kinds of workload other than block I/O keep from one job of a
+/// run to the next (bonnie's small files, its random draws); the runner's
+/// loop, pauses, Ctrl-C, storing and cleanup are the same for every kind.
+#[derive(Default)]
+struct Kinds {
+    bonnie: Option<BonnieRun>,
+}
+
+impl Kinds {
+    /// One bonnie test. A test that measured and then failed is kept, and
+    /// its failure ends the run like a failed job's.
+    fn bonnie(
+        &mut self,
+        job: &Job,
+        p: &BonnieParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        failure: &mut Option<RunError>,
+    ) -> Result<JobResult, RunError> {
+        if self.bonnie.is_none() {
+            self.bonnie = Some(BonnieRun::new(job, p).map_err(RunError::Invalid)?);
+        }
+        let Some(run) = self.bonnie.as_mut() else {
+            unreachable!("set above")
+        };
+        progress.message(&run.describe(p));
+        let (result, error) = run.run(job, p, stop).map_err(RunError::Invalid)?;
+        if let Some(e) = error {
+            *failure = failure.take().or(Some(RunError::Invalid(e)));
+        }
+        Ok(result)
+    }
+
+    fn cleanup(&self, keep: bool, warnings: &mut Vec<Warning>) {
+        if let Some(b) = &self.bonnie {
+            let mut errors = Vec::new();
+            b.cleanup(keep, &mut errors);
+            warnings.extend(
+                errors
+                    .into_iter()
+                    .map(|error| Warning::TestFileNotRemoved { error }),
+            );
+        }
+    }
 }
 
 /// A write to a device that would be refused is refused before the first

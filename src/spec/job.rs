@@ -221,6 +221,9 @@ pub struct Job {
     /// one from the clock. The stored job always has the one used.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The kind of workload, with its own parameters; block I/O (the fields above) unless said.
+    #[serde(default, skip_serializing_if = "super::Workload::is_block")]
+    pub workload: super::Workload,
     /// Sequential jobs: bytes skipped after each I/O (fio's `rw=read:4k`).
     /// Left out of JSON when 0, so jobs without holes store as they always did.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -273,6 +276,7 @@ impl Default for Job {
             align: None,
             random_pct: 100,
             seed: None,
+            workload: super::Workload::Block,
             gap_bytes: 0,
         }
     }

@@ -1,6 +1,7 @@
 //! The job model every input is translated into, its units and its readers.
 //! Nothing here touches the disk except reading a job file's text.
 
+pub mod bonnie;
 pub mod fio;
 mod fio_options;
 pub mod job;
@@ -15,6 +16,8 @@ pub mod sweep;
 pub mod toml_file;
 pub mod units;
 pub mod vdbench;
+pub mod workload;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
 pub use options::{Opt, Value};
+pub use workload::Workload;

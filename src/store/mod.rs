@@ -144,10 +144,13 @@ const JOB_RESULT_INSERT: &str = "INSERT INTO job_results (run_id, job_index, dir
     lat_p99_ns, histogram)
     VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)";
 
-/// The columns of one job, one row per direction.
+/// The columns of one job, one row per kind of operation (the `direction`
+/// column, named when reads and writes were all there was, holds `read`,
+/// `write`, `create`, `stat`...).
 fn insert_job_rows(conn: &Connection, run_id: i64, index: i64, job: &JobResult) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare_cached(JOB_RESULT_INSERT)?;
-    for (direction, d) in job.directions() {
+    for (kind, d) in job.by_operation() {
+        let direction = kind.name();
         let p99 = d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0);
         stmt.execute(params![
             run_id,

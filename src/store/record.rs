@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rusqlite::{TransactionBehavior, params};
 
 use super::{Store, StoreError, insert_job_rows, to_json};
+use crate::metrics::sink::RunSink;
 use crate::metrics::{IntervalPoint, JobResult, RunResult};
-use crate::runner::RunSink;
 
 /// A run being stored. Dropped without `finish`, it leaves the jobs it
 /// stored (an unfinished run, shown as INCOMPLETE), or nothing when none was.

@@ -121,6 +121,7 @@ pub fn job_result(
         ramp_ns: 1_000_000_000,
         read: read.map(|i| direction(i, bs, qd)),
         write: write.map(|i| direction(i, bs, qd)),
+        operations: Default::default(),
         syncs: 0,
         cpu_user_ns: 100_000_000,
         cpu_system_ns: 300_000_000,

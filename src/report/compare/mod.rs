@@ -167,6 +167,9 @@ pub enum Direction {
     Write,
     /// Reads and writes of a mixed job together.
     Total,
+    /// Another kind of operation (bonnie's creates, stats, deletes), by its name.
+    #[serde(untagged)]
+    Op(crate::metrics::OpKind),
 }
 
 impl Direction {
@@ -175,6 +178,7 @@ impl Direction {
             Direction::Read => "read",
             Direction::Write => "write",
             Direction::Total => "total",
+            Direction::Op(kind) => kind.name(),
         }
     }
 }

@@ -227,6 +227,9 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                 if let Some(w) = &j.write {
                     out.push(one(Direction::Write, w));
                 }
+                for (kind, d) in &j.operations {
+                    out.push(one(Direction::Op(*kind), d));
+                }
                 if let (Some(r), Some(w)) = (&j.read, &j.write)
                     && r.ops + w.ops > 0
                 {

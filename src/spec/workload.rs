@@ -1,0 +1,31 @@
+//! The kind of workload a job runs, with that kind's own parameters. Block
+//! I/O's parameters are `Job`'s fields (rw, bs, qd...), as stored runs have
+//! them; every other kind carries its own here.
+
+use serde::{Deserialize, Serialize};
+
+use super::bonnie::BonnieParams;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Workload {
+    /// Block I/O on one file or device: the job's rw, bs, qd and the rest.
+    #[default]
+    Block,
+    /// One of bonnie++'s tests (`kura suite bonnie`).
+    Bonnie(BonnieParams),
+}
+
+impl Workload {
+    /// Jobs stored before kinds existed, and block jobs now, store no `workload` key.
+    pub fn is_block(&self) -> bool {
+        matches!(self, Workload::Block)
+    }
+
+    pub fn bonnie(&self) -> Option<&BonnieParams> {
+        match self {
+            Workload::Bonnie(p) => Some(p),
+            Workload::Block => None,
+        }
+    }
+}
