@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
-use crate::spec::options::{Flag, Group, OPTIONS, OptionDef, Type};
+use crate::jobs::options::{Flag, Group, OPTIONS, OptionDef, Type};
 
 use crate::report::compare::{By, Metric};
 use crate::report::export::Format;
@@ -58,7 +58,7 @@ pub enum Command {
     Serve(ServeArgs),
 }
 
-/// Job keys as flags, made from the table of options (src/spec/options.rs):
+/// Job keys as flags, made from the table of options (src/jobs/options.rs):
 /// each is the TOML key of the same name (`--read-pct` = `read_pct`), its
 /// help and default come from there, grouped under headings.
 #[derive(Debug, Clone, Default)]
@@ -88,7 +88,7 @@ fn job_arg(d: &'static OptionDef) -> Option<Arg> {
         Flag::FileOnly(_) => return None,
         Flag::Switch => {
             arg = arg.action(ArgAction::SetTrue);
-            if (d.get)(&crate::spec::Job::default()) == Some(crate::spec::Value::Bool(true)) {
+            if (d.get)(&crate::jobs::Job::default()) == Some(crate::jobs::Value::Bool(true)) {
                 help.push_str(" (the default)");
             }
         }
@@ -156,7 +156,7 @@ impl clap::Args for JobFlags {
 #[derive(Debug, Args, Default)]
 pub struct RunCommon {
     /// Name the run, e.g. "Standard SSD E10"
-    #[arg(long, value_parser = crate::spec::label::parse_label)]
+    #[arg(long, value_parser = crate::jobs::label::parse_label)]
     pub label: Option<String>,
     /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
@@ -262,7 +262,7 @@ pub struct LabelArgs {
     /// Run id, label, or `latest`
     pub run: String,
     /// The new label
-    #[arg(value_parser = crate::spec::label::parse_label)]
+    #[arg(value_parser = crate::jobs::label::parse_label)]
     pub label: Option<String>,
     /// Price, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
@@ -336,7 +336,7 @@ pub struct ImportFileArgs {
     /// The result file
     pub file: PathBuf,
     /// Name the run, e.g. "Standard HDD S10"
-    #[arg(long, value_parser = crate::spec::label::parse_label)]
+    #[arg(long, value_parser = crate::jobs::label::parse_label)]
     pub label: Option<String>,
     /// Price of the target, e.g. "659.46 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]

@@ -2,16 +2,16 @@
 //! Data flows one way: spec -> runner -> worker (workload + engine) ->
 //! metrics -> store -> report.
 
+pub mod bonnie;
 pub mod cli;
 pub mod commands;
 pub mod engine;
-pub mod fsops;
 pub mod import;
+pub mod jobs;
 pub mod metrics;
 pub mod report;
 pub mod runner;
-pub mod spec;
 pub mod store;
-pub mod target;
+pub mod targets;
 pub mod worker;
 pub mod workload;

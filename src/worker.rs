@@ -10,9 +10,9 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Buffers, Completion, Engine, Io, Queued, is_busy};
+use crate::jobs::Job;
 use crate::metrics::collect::{DirCollector, IntervalSample};
 use crate::metrics::histogram::{new_histogram, record};
-use crate::spec::Job;
 use crate::workload::Generator;
 use crate::workload::fill::fill_buffer;
 

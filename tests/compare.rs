@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::{json, kura, tmp};
+use kura::jobs::Job;
 use kura::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
-use kura::spec::Job;
 use kura::store::Store;
 
 /// A direction measured at `iops` with blocks of `bs` bytes and mean latency `lat_ns`.

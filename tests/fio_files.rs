@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{json, kura, tmp};
-use kura::spec::jobfile::{Format, Sources, parse};
+use kura::jobs::jobfile::{Format, Sources, parse};
 use predicates::prelude::*;
 use proptest::prelude::*;
 

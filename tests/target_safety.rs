@@ -9,9 +9,9 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use kura::jobs::{BlockSize, Job, Rw};
 use kura::metrics::TargetKind;
-use kura::spec::{BlockSize, Job, Rw};
-use kura::target::{self, TargetOptions, check_device_writable};
+use kura::targets::{self, TargetOptions, check_device_writable};
 
 use common::{LoopDevice, TempMount, mkfs_ext4, need, run};
 
@@ -50,7 +50,7 @@ fn a_fresh_zeroed_device_is_writable() {
     }
     let lo = LoopDevice::sized(64 * MIB);
     check_device_writable(&lo.path, None).unwrap();
-    let prepared = target::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
+    let prepared = targets::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
     assert_eq!(prepared.kind, TargetKind::Block);
     assert!(!prepared.created);
 }
@@ -80,10 +80,10 @@ fn an_ext4_device_needs_allow_destroy_naming_it() {
     );
 
     // The same rules through prepare; reading needs no permission at all.
-    let err = target::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
-    assert!(matches!(err, target::TargetError::Refused(_)), "{err}");
-    target::prepare(&job(&lo.path, Rw::Write), &allow(&lo.path)).unwrap();
-    target::prepare(&job(&lo.path, Rw::RandRead), &TargetOptions::default()).unwrap();
+    let err = targets::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
+    assert!(matches!(err, targets::TargetError::Refused(_)), "{err}");
+    targets::prepare(&job(&lo.path, Rw::Write), &allow(&lo.path)).unwrap();
+    targets::prepare(&job(&lo.path, Rw::RandRead), &TargetOptions::default()).unwrap();
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn a_mounted_device_is_refused_even_with_allow_destroy() {
         "{err}"
     );
     assert!(err.contains("not even with --allow-destroy"), "{err}");
-    let err = target::prepare(&job(&lo.path, Rw::RandRw), &allow(&lo.path))
+    let err = targets::prepare(&job(&lo.path, Rw::RandRw), &allow(&lo.path))
         .unwrap_err()
         .to_string();
     assert!(err.contains("mounted"), "{err}");
@@ -195,7 +195,7 @@ fn prepare_device_reports_size_and_block_and_checks_the_span() {
     }
     let lo = LoopDevice::sized(64 * MIB);
     let opts = TargetOptions::default();
-    let t = target::prepare(&job(&lo.path, Rw::RandRead), &opts).unwrap();
+    let t = targets::prepare(&job(&lo.path, Rw::RandRead), &opts).unwrap();
     assert_eq!((t.span_start, t.span_bytes), (0, 64 * MIB));
     assert_eq!(t.logical_block_bytes, 512);
     assert_eq!(t.facts.size_bytes, 64 * MIB);
@@ -206,12 +206,12 @@ fn prepare_device_reports_size_and_block_and_checks_the_span() {
     let mut j = job(&lo.path, Rw::RandRead);
     j.offset_bytes = MIB;
     j.size_bytes = Some(8 * MIB);
-    let t = target::prepare(&j, &opts).unwrap();
+    let t = targets::prepare(&j, &opts).unwrap();
     assert_eq!((t.span_start, t.span_bytes), (MIB, 8 * MIB));
 
     j.offset_bytes = 0;
     j.size_bytes = Some(2 << 30);
-    let err = target::prepare(&j, &opts).unwrap_err().to_string();
+    let err = targets::prepare(&j, &opts).unwrap_err().to_string();
     assert!(
         err.contains(&format!("size 2g is larger than {} (64m)", lo.path.display())),
         "{err}"
@@ -222,10 +222,10 @@ fn prepare_device_reports_size_and_block_and_checks_the_span() {
         bytes: 1000,
         weight: 100,
     }];
-    let err = target::prepare(&j, &opts).unwrap_err().to_string();
+    let err = targets::prepare(&j, &opts).unwrap_err().to_string();
     assert!(err.contains("bs 1000") && err.contains("512"), "{err}");
     j.direct = false;
-    target::prepare(&j, &opts).unwrap();
+    targets::prepare(&j, &opts).unwrap();
 }
 
 #[test]
@@ -235,7 +235,7 @@ fn prepare_file_creates_a_random_file_of_the_exact_size() {
     let size = 5 * MIB + 512;
     let mut j = job(&path, Rw::RandRead);
     j.size_bytes = Some(size);
-    let t = target::prepare(&j, &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&j, &TargetOptions::default()).unwrap();
     assert!(t.created);
     assert_eq!(t.kind, TargetKind::File);
     assert_eq!((t.span_start, t.span_bytes), (0, size));
@@ -245,7 +245,7 @@ fn prepare_file_creates_a_random_file_of_the_exact_size() {
     assert_eq!(data.len() as u64, size);
     let zeros = data.iter().filter(|b| **b == 0).count();
     assert!(zeros < data.len() / 100, "{zeros} zero bytes of {}", data.len());
-    target::cleanup(&t).unwrap();
+    targets::cleanup(&t).unwrap();
     assert!(!path.exists());
 }
 
@@ -255,14 +255,14 @@ fn prepare_file_reuses_a_right_sized_file_as_is() {
     let path = dir.path().join("kura-test.dat");
     let mut j = job(&path, Rw::RandWrite);
     j.size_bytes = Some(2 * MIB);
-    target::prepare(&j, &TargetOptions::default()).unwrap();
+    targets::prepare(&j, &TargetOptions::default()).unwrap();
     let marker = b"kura was here, do not rewrite";
     let mut data = std::fs::read(&path).unwrap();
     data[..marker.len()].copy_from_slice(marker);
     std::fs::write(&path, &data).unwrap();
     let before = std::fs::metadata(&path).unwrap();
 
-    let t = target::prepare(&j, &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&j, &TargetOptions::default()).unwrap();
     assert!(!t.created, "a file that was there is not ours to delete");
     let after = std::fs::metadata(&path).unwrap();
     assert_eq!(
@@ -270,7 +270,7 @@ fn prepare_file_reuses_a_right_sized_file_as_is() {
         (after.mtime(), after.mtime_nsec())
     );
     assert_eq!(std::fs::read(&path).unwrap(), data);
-    target::cleanup(&t).unwrap();
+    targets::cleanup(&t).unwrap();
     assert!(path.exists());
 }
 
@@ -278,7 +278,7 @@ fn prepare_file_reuses_a_right_sized_file_as_is() {
 fn prepare_file_needs_an_existing_directory() {
     let dir = tempfile::tempdir_in("/tmp").unwrap();
     let missing = dir.path().join("no-such-dir");
-    let err = target::prepare(&job(&missing.join("t.dat"), Rw::Read), &TargetOptions::default())
+    let err = targets::prepare(&job(&missing.join("t.dat"), Rw::Read), &TargetOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -297,7 +297,7 @@ fn prepare_file_refuses_when_free_space_is_short() {
     let path = tmpfs.dir.path().join("kura-test.dat");
     let mut j = job(&path, Rw::Read);
     j.size_bytes = Some(64 * MIB);
-    let err = target::prepare(&j, &TargetOptions::default())
+    let err = targets::prepare(&j, &TargetOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -320,7 +320,7 @@ fn a_read_only_file_is_refused_for_writes_only() {
         .args(["-o", "remount,ro"])
         .arg(tmpfs.dir.path()));
 
-    let err = target::prepare(&job(&path, Rw::RandWrite), &TargetOptions::default())
+    let err = targets::prepare(&job(&path, Rw::RandWrite), &TargetOptions::default())
         .unwrap_err()
         .to_string();
     assert!(
@@ -329,10 +329,10 @@ fn a_read_only_file_is_refused_for_writes_only() {
     );
 
     // No size given: the file is used at its own size, not rewritten to the default.
-    let t = target::prepare(&job(&path, Rw::RandRead), &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&job(&path, Rw::RandRead), &TargetOptions::default()).unwrap();
     assert_eq!((t.span_bytes, t.created), (MIB, false));
-    target::drop_cache(&t).unwrap();
-    target::open(&t, false, false).unwrap();
+    targets::drop_cache(&t).unwrap();
+    targets::open(&t, false, false).unwrap();
 }
 
 #[test]
@@ -341,18 +341,18 @@ fn a_file_replaced_after_preparing_is_neither_opened_nor_removed() {
     let path = dir.path().join("t.dat");
     let mut j = job(&path, Rw::RandWrite);
     j.size_bytes = Some(MIB);
-    let t = target::prepare(&j, &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&j, &TargetOptions::default()).unwrap();
     assert!(t.created);
-    target::open(&t, false, true).unwrap();
+    targets::open(&t, false, true).unwrap();
 
     // Somebody puts their own file at the name while the run goes on.
     let theirs = dir.path().join("theirs");
     std::fs::write(&theirs, b"their data").unwrap();
     std::fs::rename(&theirs, &path).unwrap();
 
-    let err = target::open(&t, false, true).unwrap_err().to_string();
+    let err = targets::open(&t, false, true).unwrap_err().to_string();
     assert!(err.contains("no longer names"), "{err}");
-    let err = target::cleanup(&t).unwrap_err().to_string();
+    let err = targets::cleanup(&t).unwrap_err().to_string();
     assert!(err.contains("left alone"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), b"their data");
 }
@@ -367,13 +367,13 @@ fn a_link_swapped_to_another_device_after_the_check_is_refused_at_open() {
     let links = tempfile::tempdir().unwrap();
     let link = links.path().join("disk");
     std::os::unix::fs::symlink(&checked.path, &link).unwrap();
-    let t = target::prepare(&job(&link, Rw::RandWrite), &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&job(&link, Rw::RandWrite), &TargetOptions::default()).unwrap();
 
     let swapped = links.path().join("disk.new");
     std::os::unix::fs::symlink(&other.path, &swapped).unwrap();
     std::fs::rename(&swapped, &link).unwrap();
     let before = std::fs::read(&other.path).unwrap();
-    let err = target::open(&t, false, true).unwrap_err().to_string();
+    let err = targets::open(&t, false, true).unwrap_err().to_string();
     assert!(err.contains("no longer names"), "{err}");
     assert!(std::fs::read(&other.path).unwrap() == before);
 }
@@ -384,7 +384,7 @@ fn a_device_checked_for_writing_stays_claimed_until_the_run_ends() {
         return;
     }
     let lo = LoopDevice::sized(64 * MIB);
-    let t = target::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
+    let t = targets::prepare(&job(&lo.path, Rw::RandWrite), &TargetOptions::default()).unwrap();
     // While kura holds it, nothing can mount it.
     mkfs_ext4_forced(&lo.path);
     let dir = tempfile::tempdir().unwrap();
@@ -455,7 +455,7 @@ fn a_file_system_in_a_partition_the_kernel_still_knows_is_found_after_the_table_
         err.contains("ext4") && err.contains(&format!("its partition {}", part.display())),
         "{err}"
     );
-    let err = target::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
-    assert!(matches!(err, target::TargetError::Refused(_)), "{err}");
+    let err = targets::prepare(&job(&lo.path, Rw::Write), &TargetOptions::default()).unwrap_err();
+    assert!(matches!(err, targets::TargetError::Refused(_)), "{err}");
     assert!(std::fs::read(&lo.path).unwrap() == before);
 }

@@ -8,8 +8,8 @@ mod common;
 use std::path::Path;
 
 use common::{LoopDevice, json, kura, tmp};
-use kura::spec::jobfile::CurvePoint;
-use kura::spec::jobfile::{Format, Sources, parse};
+use kura::jobs::jobfile::CurvePoint;
+use kura::jobs::jobfile::{Format, Sources, parse};
 use predicates::prelude::*;
 use proptest::prelude::*;
 

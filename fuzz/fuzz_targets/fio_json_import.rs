@@ -2,7 +2,7 @@
 //! Any text must give a run or an error from `kura import fio`'s reader,
 //! never a panic; a run it accepts has no negative or non-finite numbers.
 
-use kura::import::fio::parse;
+use kura::import::fio_json::parse;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

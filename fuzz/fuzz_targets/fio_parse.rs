@@ -3,7 +3,7 @@
 //! also when every include it names holds the same text (loops, fan-out and
 //! the include budget).
 
-use kura::spec::jobfile::{Format, Sources, parse};
+use kura::jobs::jobfile::{Format, Sources, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

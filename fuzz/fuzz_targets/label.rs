@@ -2,7 +2,7 @@
 //! A label that is accepted can be selected by name and printed safely:
 //! not a run id, not `latest`, no control characters.
 
-use kura::spec::label::parse_label;
+use kura::jobs::label::parse_label;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

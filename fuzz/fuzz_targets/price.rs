@@ -1,7 +1,7 @@
 #![no_main]
 //! Any text gives a price or an error, never a panic; a price is finite.
 
-use kura::spec::price::Price;
+use kura::jobs::price::Price;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

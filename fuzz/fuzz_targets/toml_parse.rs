@@ -1,7 +1,7 @@
 #![no_main]
 //! Any text must give jobs or an error from the TOML job-file reader, never a panic.
 
-use kura::spec::jobfile::{Format, Sources, parse};
+use kura::jobs::jobfile::{Format, Sources, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! Sizes and durations: any text parses or errors, never panics, and what a
 //! size or duration formats to parses back to the same value.
 
-use kura::spec::units::{format_duration, format_size, parse_duration, parse_size};
+use kura::jobs::units::{format_duration, format_size, parse_duration, parse_size};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! Any text must give jobs or an error from the vdbench parser, never a
 //! panic, also when every `include=` it names holds the same text.
 
-use kura::spec::jobfile::{Format, Sources, parse};
+use kura::jobs::jobfile::{Format, Sources, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

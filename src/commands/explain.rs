@@ -6,7 +6,7 @@ use super::Ctx;
 use super::run_file::load_plan;
 use crate::cli::ExplainArgs;
 use crate::report::emit;
-use crate::report::plan::{plan_json, render_plan};
+use crate::report::explain::{plan_json, render_plan};
 
 pub fn run(ctx: &Ctx, args: ExplainArgs) -> Result<i32> {
     let plan = load_plan(&args.job_file, &args.file)?;

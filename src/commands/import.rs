@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::{Ctx, output_format};
 use crate::cli::{ImportArgs, ImportSource};
-use crate::import::{fio, kura};
+use crate::import::{fio_json, kura};
 use crate::report::export::Format;
 use crate::report::{emit, run_table, to_json};
 
@@ -13,7 +13,7 @@ pub fn run(ctx: &Ctx, args: ImportArgs) -> Result<i32> {
     let format = output_format(ctx, None)?;
     // Parse everything before opening the database: a bad file stores nothing.
     let (mut result, a) = match args.source {
-        ImportSource::Fio(a) => (fio::import_file(&a.file)?, a),
+        ImportSource::Fio(a) => (fio_json::import_file(&a.file)?, a),
         ImportSource::Run(a) => (kura::import_file(&a.file)?, a),
     };
     // A saved kura run keeps its own label and price unless new ones are given.

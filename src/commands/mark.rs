@@ -8,14 +8,14 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs};
 use crate::cli::MarkArgs;
+use crate::jobs::Job;
+use crate::jobs::presets::{PROFILES, mark_profile};
+use crate::jobs::suites::{SuiteKind, mark_jobs};
+use crate::jobs::units::parse_duration;
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::mark_grid::MarkUnit;
 use crate::report::{View, emit, render_run};
 use crate::runner;
-use crate::spec::Job;
-use crate::spec::presets::{PROFILES, mark_profile};
-use crate::spec::suites::{SuiteKind, mark_jobs};
-use crate::spec::units::parse_duration;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     let tests = mark_profile(&args.profile).ok_or_else(|| {

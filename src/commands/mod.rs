@@ -21,13 +21,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, RunCommon, SuiteCommand, SuiteCommon};
+use crate::jobs::price::Price;
+use crate::jobs::suites::{SuiteKind, SuiteTest};
 use crate::metrics::RunResult;
 use crate::report::export::Format;
 use crate::runner::{RunOptions, StopFlag, SuiteJob};
-use crate::spec::price::Price;
-use crate::spec::suites::{SuiteKind, SuiteTest};
 use crate::store::{self, Recorder, Store};
-use crate::target::TargetOptions;
+use crate::targets::TargetOptions;
 
 /// What every verb shares: where the database is and how to print.
 pub struct Ctx {
@@ -65,7 +65,7 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
         label: opts.label.clone(),
         price: opts.price.clone(),
         suite: opts.suite.clone(),
-        host: crate::target::host_facts(),
+        host: crate::targets::host_facts(),
         jobs: Vec::new(),
         incomplete: true,
         warnings: Vec::new(),
@@ -206,7 +206,7 @@ pub fn parse_runs(text: &str) -> Result<u32> {
 pub fn suite_options(suite: &SuiteCommon, quiet: bool, kind: SuiteKind) -> Result<(u32, RunOptions)> {
     let runs = parse_runs(&suite.runs)?;
     let mut opts = run_options(&suite.common, quiet);
-    opts.pause = crate::spec::units::parse_duration(&suite.interval)
+    opts.pause = crate::jobs::units::parse_duration(&suite.interval)
         .map_err(|e| anyhow::anyhow!("--interval: {e}"))?;
     opts.suite = Some(kind);
     Ok((runs, opts))

@@ -4,9 +4,9 @@ use anyhow::{Result, anyhow};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
+use crate::jobs::Job;
 use crate::report::{View, emit, render_run};
 use crate::runner;
-use crate::spec::Job;
 
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     if args.job_file.is_some() {

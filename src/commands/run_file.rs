@@ -7,10 +7,10 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
+use crate::jobs::jobfile::{self, Format, LoadOptions, Plan};
 use crate::metrics::Warning;
 use crate::report::{View, emit, render_run};
 use crate::runner;
-use crate::spec::jobfile::{self, Format, LoadOptions, Plan};
 
 pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
     let format = match &args.format {
@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     if plan.format == Format::Vdbench {
-        opts.suite = Some(crate::spec::suites::SuiteKind::Vdbench);
+        opts.suite = Some(crate::jobs::suites::SuiteKind::Vdbench);
     }
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
+use crate::bonnie::measure;
 use crate::cli::{BonnieArgs, TiobenchArgs};
-use crate::fsops::bonnie;
+use crate::jobs::Job;
+use crate::jobs::suites::{SuiteKind, tiobench_jobs};
 use crate::report::{View, bonnie_table, emit, render_run};
 use crate::runner;
-use crate::spec::Job;
-use crate::spec::suites::{SuiteKind, tiobench_jobs};
 
-/// tiobench's four tests (spec::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
+/// tiobench's four tests (jobs::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
 pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Tiobench)?;
     let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));
@@ -46,28 +46,28 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     Ok(exit_code(&result, stored))
 }
 
-/// bonnie++'s tests on DIR/kura-bonnie.dat and DIR/kura-bonnie.d (see fsops::bonnie).
+/// bonnie++'s tests on DIR/kura-bonnie.dat and DIR/kura-bonnie.d (see bonnie::measure).
 pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Bonnie)?;
     if opts.target.allow_destroy.is_some() {
         bail!("--allow-destroy does not apply: kura suite bonnie writes only files it creates in DIR");
     }
     let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
-    let chunk = bonnie::parse_chunk(&args.chunk).map_err(|e| anyhow!("--chunk: {e}"))?;
-    let memory = bonnie::usable_memory_bytes();
+    let chunk = measure::parse_chunk(&args.chunk).map_err(|e| anyhow!("--chunk: {e}"))?;
+    let memory = measure::usable_memory_bytes();
     let size = match &args.size {
-        Some(text) => bonnie::parse_file_size(text).map_err(|e| anyhow!("--size: {e}"))?,
-        None => bonnie::default_size(memory),
+        Some(text) => measure::parse_file_size(text).map_err(|e| anyhow!("--size: {e}"))?,
+        None => measure::default_size(memory),
     };
-    let files = bonnie::parse_files(&args.files).map_err(|e| anyhow!("--files: {e}"))?;
+    let files = measure::parse_files(&args.files).map_err(|e| anyhow!("--files: {e}"))?;
     if size == 0 && files == 0 {
         bail!("--size 0 and --files 0 leave no test to run");
     }
-    let mut cfg = bonnie::Config::new(dir, size, chunk, files);
+    let mut cfg = measure::Config::new(dir, size, chunk, files);
     cfg.runs = runs;
     cfg.label = opts.label.clone();
-    bonnie::check_target(&cfg).map_err(|e| anyhow!(e))?;
-    let cache = bonnie::cache_warning(size, memory);
+    measure::check_target(&cfg).map_err(|e| anyhow!(e))?;
+    let cache = measure::cache_warning(size, memory);
     if let Some(w) = &cache
         && !ctx.quiet
     {
@@ -76,7 +76,7 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let header = run_header(&opts);
-    let jobs: Vec<runner::SuiteJob> = bonnie::jobs(&cfg, bonnie::seed_of(header.started_unix_s))
+    let jobs: Vec<runner::SuiteJob> = measure::jobs(&cfg, measure::seed_of(header.started_unix_s))
         .into_iter()
         .map(|job| runner::SuiteJob {
             test: job.workload.bonnie().map(|p| p.test.clone()),

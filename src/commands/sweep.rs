@@ -4,12 +4,12 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::cli::SweepArgs;
+use crate::jobs::Job;
+use crate::jobs::suites::SuiteKind;
+use crate::jobs::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::{View, emit, render_run};
 use crate::runner::{self, SuiteJob};
-use crate::spec::Job;
-use crate::spec::suites::SuiteKind;
-use crate::spec::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     let (block_sizes, mixes) = match args.preset.as_deref() {

@@ -2,5 +2,5 @@
 //! stored, shown and compared like runs kura made. Each reader refuses input
 //! it does not recognise rather than storing a guess.
 
-pub mod fio;
+pub mod fio_json;
 pub mod kura;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::spec::Job;
+use crate::jobs::Job;
 
 /// One invocation of kura: one or more jobs on their targets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,7 +19,7 @@ pub struct RunResult {
     /// Price as the user gave it, e.g. `1075.20 JPY/month`.
     pub price: Option<String>,
     /// Built-in suite that produced the run (`mark`, `sweep`, ...), if any.
-    pub suite: Option<crate::spec::suites::SuiteKind>,
+    pub suite: Option<crate::jobs::suites::SuiteKind>,
     pub host: HostFacts,
     pub jobs: Vec<JobResult>,
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.

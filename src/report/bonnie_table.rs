@@ -9,10 +9,10 @@
 
 use serde::Serialize;
 
-use crate::metrics::{JobResult, RunResult};
-use crate::spec::bonnie::{
+use crate::jobs::bonnie_params::{
     BonnieParams, DEFAULT_CHUNK, FILES_UNIT, Kind, MIN_TIME_NS, SEEKERS, SEEKS, Test, repetition_of, seed_of,
 };
+use crate::metrics::{JobResult, RunResult};
 
 /// bonnie++'s CSV format version; see the module comment.
 pub const CSV_FORMAT_VERSION: &str = "1.98";

@@ -1,8 +1,8 @@
 //! Stored-run fixtures for the report snapshot tests: fixed numbers, no I/O.
 
+use crate::jobs::{BlockSize, Job, Rw};
 use crate::metrics::histogram::{encode, new_histogram, record, summarize};
 use crate::metrics::{DirectionResult, HostFacts, JobResult, RunResult, TargetFacts, TargetKind};
-use crate::spec::{BlockSize, Job, Rw};
 
 /// A direction that did `ops` I/Os of `bs` bytes in one second, every one taking `lat_ns`.
 pub fn direction(ops: u64, bs: u64, lat_ns: &[u64]) -> DirectionResult {

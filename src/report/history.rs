@@ -4,7 +4,7 @@
 use super::escape::term;
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
-use crate::spec::suites::SuiteKind;
+use crate::jobs::suites::SuiteKind;
 use crate::store::{JobFigure, RunSummary, Store};
 
 /// The figure that stands for a run, and what it is.

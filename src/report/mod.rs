@@ -4,19 +4,19 @@
 pub mod bonnie_table;
 pub mod compare;
 pub mod escape;
+pub mod explain;
 pub mod export;
 pub mod format;
 pub mod history;
 pub mod html;
 pub mod mark_grid;
-pub mod plan;
 pub mod run_table;
 pub mod runs;
 pub mod serve;
 pub mod svg;
 pub mod sweep_table;
 pub mod tiobench_table;
-pub mod vdbench;
+pub mod vdbench_summary;
 
 use std::io::Write;
 

@@ -8,10 +8,10 @@ use std::path::Path;
 use super::escape::term;
 use super::format::{bytes_human, utc};
 use super::mark_grid::{self, MarkUnit};
-use super::{bonnie_table, run_table, sweep_table, tiobench_table, to_json, vdbench};
+use super::{bonnie_table, run_table, sweep_table, tiobench_table, to_json, vdbench_summary};
+use crate::jobs::suites::{SuiteKind, TIOBENCH_DIFFERENCES};
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_tests;
-use crate::spec::suites::{SuiteKind, TIOBENCH_DIFFERENCES};
 
 /// Why a stopped run's numbers are partial, as every report says it.
 pub const STOPPED_EARLY: &str = "the run was stopped early; the numbers cover what ran.";
@@ -49,7 +49,7 @@ pub fn render_run(run: &RunResult, view: &View) -> String {
         Some(SuiteKind::Tiobench) => tiobench(run, view.json),
         Some(SuiteKind::Bonnie) => bonnie(run, view),
         _ if view.json => to_json(run),
-        Some(SuiteKind::Vdbench) => vdbench::render(run),
+        Some(SuiteKind::Vdbench) => vdbench_summary::render(run),
         _ => run_table::render_run(run),
     }
 }
@@ -242,7 +242,7 @@ fn bonnie(run: &RunResult, view: &View) -> String {
 mod tests {
     use super::super::fixtures::{job, run};
     use super::*;
-    use crate::spec::Rw;
+    use crate::jobs::Rw;
 
     fn text(suite: &str) -> String {
         let mut r = run(

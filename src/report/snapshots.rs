@@ -1,8 +1,8 @@
 //! Snapshot tests: the suite tables rendered from fixed stored runs.
 
 use super::fixtures::{job, run};
+use crate::jobs::Rw;
 use crate::metrics::repeats::summarize_tests;
-use crate::spec::Rw;
 
 #[test]
 fn mark_grid() {

@@ -3,10 +3,10 @@
 
 use super::format::{latency, mb_per_sec, mib_per_sec, rate};
 use super::run_table::new_table;
+use crate::jobs::sweep::mix_name;
+use crate::jobs::units::format_size;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_tests;
-use crate::spec::sweep::mix_name;
-use crate::spec::units::format_size;
 
 /// One row: a block size at one mix, mean of the runs.
 #[derive(Debug, Clone, serde::Serialize)]

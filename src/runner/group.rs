@@ -5,7 +5,7 @@
 
 use super::{Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, prepare_job, resolve};
 use crate::metrics::JobResult;
-use crate::target::PreparedTarget;
+use crate::targets::PreparedTarget;
 
 /// How many jobs from `i` on belong to job `i`'s group (1 when it has none).
 pub(super) fn len_at(jobs: &[SuiteJob], i: usize) -> usize {
@@ -24,7 +24,7 @@ pub(super) fn run_together(
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
 ) -> Vec<Result<JobResult, RunError>> {
-    let all: Vec<&crate::spec::Job> = jobs.iter().map(|sj| &sj.job).collect();
+    let all: Vec<&crate::jobs::Job> = jobs.iter().map(|sj| &sj.job).collect();
     if let Err(e) = super::check_buffer_memory(&all, super::available_memory()) {
         return vec![Err(e)];
     }

@@ -2,11 +2,11 @@
 //! ramp and stop conditions, progress, Ctrl-C (stop, keep what was
 //! measured, clean up), storing each job as it ends (through `RunSink`),
 //! and the assembly of a `RunResult`. Block jobs run on the workers; a
-//! bonnie job is measured by `fsops::bonnie::BonnieRun` inside the same
+//! bonnie job is measured by `bonnie::measure::BonnieRun` inside the same
 //! loop. Formats nothing for the reader.
 
 mod group;
-mod plan;
+mod job_file;
 mod progress;
 mod stall;
 
@@ -17,18 +17,18 @@ use std::time::{Duration, Instant, SystemTime};
 
 use thiserror::Error;
 
+use crate::bonnie::measure::BonnieRun;
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
-use crate::fsops::bonnie::BonnieRun;
+use crate::jobs::bonnie_params::BonnieParams;
+use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
+use crate::jobs::{EngineKind, Job};
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
-use crate::spec::bonnie::BonnieParams;
-use crate::spec::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
-use crate::spec::{EngineKind, Job};
-use crate::target::{self, PreparedTarget, TargetError, TargetOptions};
+use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
 
 pub use crate::metrics::sink::{NoSink, RunSink};
-pub use plan::run_plan;
+pub use job_file::run_plan;
 pub use progress::Progress;
 
 #[derive(Debug, Error)]
@@ -48,7 +48,7 @@ pub struct RunOptions {
     pub quiet: bool,
     pub label: Option<String>,
     pub price: Option<String>,
-    pub suite: Option<crate::spec::suites::SuiteKind>,
+    pub suite: Option<crate::jobs::suites::SuiteKind>,
     /// Pause between jobs (CrystalDiskMark's interval).
     pub pause: Duration,
 }
@@ -168,7 +168,7 @@ fn worker_thread(plan: WorkerPlan, target: &PreparedTarget, engine: EngineKind) 
     let file = if engine == EngineKind::Null {
         None
     } else {
-        match target::open(target, job.direct, job.does_writes()) {
+        match targets::open(target, job.direct, job.does_writes()) {
             Ok(f) => Some(f),
             Err(e) => {
                 return WorkerOutput {
@@ -221,7 +221,7 @@ pub fn run_job(
     result
 }
 
-/// Warns when the job's numbers cannot be the device's (target::caveats);
+/// Warns when the job's numbers cannot be the device's (targets::caveats);
 /// `created` holds the test files earlier jobs of this run wrote.
 fn note_caveats(
     job: &Job,
@@ -232,13 +232,13 @@ fn note_caveats(
     if job.engine == EngineKind::Null {
         return;
     }
-    let memory_bytes = target::host_facts().memory_bytes;
+    let memory_bytes = targets::host_facts().memory_bytes;
     for t in targets {
-        let cx = target::CaveatContext {
+        let cx = targets::CaveatContext {
             memory_bytes,
             freshly_written: t.created || created.iter().any(|c| c.path == t.path),
         };
-        for w in target::caveats(job, t, cx) {
+        for w in targets::caveats(job, t, cx) {
             push_once(warnings, w);
         }
     }
@@ -259,7 +259,7 @@ fn prepare_job(
     progress.message(&format!(
         "{}: preparing {}",
         job.name,
-        target::job_path(job).display()
+        targets::job_path(job).display()
     ));
     let target_opts = TargetOptions {
         stop: Some(stop.clone()),
@@ -299,7 +299,7 @@ pub(super) fn check_buffer_memory(jobs: &[&Job], available: Option<u64>) -> Resu
     if fits {
         return Ok(());
     }
-    let size = crate::spec::units::format_size;
+    let size = crate::jobs::units::format_size;
     let needed = needed.map_or_else(|| "more than 16 EiB".to_string(), size);
     let available = available.map_or_else(|| "an unknown amount".to_string(), size);
     let what = match jobs {
@@ -331,10 +331,10 @@ pub(crate) fn thread_name(job_name: &str, suffix: &str) -> String {
 /// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
 fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget>, RunError> {
     if !job.file_per_thread {
-        return Ok(vec![target::prepare(job, opts)?]);
+        return Ok(vec![targets::prepare(job, opts)?]);
     }
-    let base = target::job_path(job);
-    if target::is_block_device(&base) {
+    let base = targets::job_path(job);
+    if targets::is_block_device(&base) {
         return Err(RunError::Invalid(format!(
             "{}: file_per_thread needs a file path, not a block device",
             base.display()
@@ -346,13 +346,13 @@ fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget
         let mut name = base.clone().into_os_string();
         name.push(format!(".{i}"));
         per_thread.target = Some(name.into());
-        match target::prepare_own(&per_thread, opts) {
+        match targets::prepare_own(&per_thread, opts) {
             Ok(t) => prepared.push(t),
             Err(e) => {
                 // The files made so far are no use without the rest; left behind, a later run
                 // would take them for the user's.
                 for t in &prepared {
-                    let _ = target::cleanup(t);
+                    let _ = targets::cleanup(t);
                 }
                 return Err(e.into());
             }
@@ -383,11 +383,11 @@ fn measure(
     }
     if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
         for t in targets {
-            target::drop_cache(t)?;
+            targets::drop_cache(t)?;
         }
     }
     if !job.direct {
-        let memory = target::host_facts().memory_bytes;
+        let memory = targets::host_facts().memory_bytes;
         let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
         if span < memory {
             let warning = Warning::PageCacheHoldsData {
@@ -633,7 +633,7 @@ pub fn run_suite(
     kinds.cleanup(opts.keep, &mut warnings);
     if !opts.keep {
         for t in &created {
-            if let Err(e) = target::cleanup(t) {
+            if let Err(e) = targets::cleanup(t) {
                 warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
             }
         }
@@ -657,7 +657,7 @@ pub fn run_suite(
         label,
         price: opts.price.clone(),
         suite: opts.suite.clone(),
-        host: target::host_facts(),
+        host: targets::host_facts(),
         incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
         jobs: results,
         warnings,
@@ -717,9 +717,9 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
         if job.engine == EngineKind::Null || !job.does_writes() {
             continue;
         }
-        let path = target::job_path(job);
-        if target::is_block_device(&path) {
-            target::check_device_writable(&path, opts.target.allow_destroy.as_deref())
+        let path = targets::job_path(job);
+        if targets::is_block_device(&path) {
+            targets::check_device_writable(&path, opts.target.allow_destroy.as_deref())
                 .map_err(TargetError::from)?;
         }
     }

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::jobs::Job;
 use crate::metrics::JobResult;
 use crate::metrics::collect::IntervalSample;
-use crate::spec::Job;
 
 pub struct Progress {
     enabled: bool,

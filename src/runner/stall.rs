@@ -68,7 +68,7 @@ mod tests {
 
     fn job(ops: u64, min_ns: u64, elapsed_ns: u64, series_ops: &[u64]) -> JobResult {
         let mut r: JobResult = serde_json::from_value(serde_json::json!({
-            "job": serde_json::to_value(crate::spec::Job { qd: 32, ..Default::default() }).unwrap(),
+            "job": serde_json::to_value(crate::jobs::Job { qd: 32, ..Default::default() }).unwrap(),
             "test": null,
             "target": {"path": "t", "kind": "file", "fs_type": null, "device": null, "device_model": null,
                        "rotational": null, "size_bytes": 0, "logical_block_bytes": 512, "created": false},

@@ -10,8 +10,8 @@ const MS: u64 = 1_000_000;
 
 use super::{WorkerOutput, WorkerPlan, run_worker};
 use crate::engine::scripted::{ScriptedEngine, Step};
+use crate::jobs::Job;
 use crate::metrics::collect::IntervalSample;
-use crate::spec::Job;
 
 const BS: u32 = 4096;
 

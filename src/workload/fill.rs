@@ -4,7 +4,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::spec::Fill;
+use crate::jobs::Fill;
 
 /// Fills `buf` according to `fill`; the same seed gives the same bytes.
 pub fn fill_buffer(buf: &mut [u8], fill: Fill, seed: u64) {

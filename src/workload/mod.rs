@@ -3,6 +3,6 @@
 //! here allocates per I/O.
 
 pub mod fill;
-pub mod offsets;
+pub mod generator;
 
-pub use offsets::Generator;
+pub use generator::Generator;

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use kura::jobs::Job;
 use kura::metrics::histogram::{encode, new_histogram, record, summarize};
 use kura::metrics::{
     DirectionResult, HostFacts, IntervalPoint, JobResult, RunResult, TargetFacts, TargetKind,
 };
-use kura::spec::Job;
 use kura::store::Store;
 
 pub fn tmp() -> tempfile::TempDir {

@@ -12,9 +12,9 @@ mod rows;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::jobs::price::{Price, PriceError};
+use crate::jobs::{BlockSize, Distribution};
 use crate::metrics::RunResult;
-use crate::spec::price::{Price, PriceError};
-use crate::spec::{BlockSize, Distribution};
 
 pub use guidance::SAME_WITHIN;
 pub use rows::{DEEP_QUEUE, LARGE_BLOCK_BYTES, SMALL_BLOCK_BYTES};

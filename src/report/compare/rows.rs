@@ -8,10 +8,10 @@
 use super::{
     By, Cell, CompareOptions, Direction, Metric, Noise, Row, Target, TargetSummary, Workload, WorkloadClass,
 };
+use crate::jobs::options::Show;
+use crate::jobs::{Job, Value};
 use crate::metrics::{DirectionResult, JobResult, TargetKind};
 use crate::report::format::bytes_human;
-use crate::spec::options::Show;
-use crate::spec::{Job, Value};
 
 /// Sequential rows with every block at least this large are "large-block".
 pub const LARGE_BLOCK_BYTES: u64 = 128 << 10;
@@ -21,7 +21,7 @@ pub const SMALL_BLOCK_BYTES: u64 = 16 << 10;
 pub const DEEP_QUEUE: u32 = 8;
 
 /// The parameters two measurements must share to be set side by side: the
-/// options the table marks as identity (src/spec/options.rs), as the job ran.
+/// options the table marks as identity (src/jobs/options.rs), as the job ran.
 #[derive(Debug, Clone)]
 struct Params {
     /// The job as compared: its read share as issued, the size a file target had.
@@ -51,7 +51,7 @@ impl Params {
             _ => None,
         });
         Params {
-            null_engine: job.engine == crate::spec::EngineKind::Null,
+            null_engine: job.engine == crate::jobs::EngineKind::Null,
             job,
         }
     }
@@ -527,7 +527,7 @@ fn order(rows: &mut [Row], by: By) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{BlockSize, Rw};
+    use crate::jobs::{BlockSize, Rw};
 
     #[test]
     fn the_null_engine_is_not_comparable_with_real_io() {

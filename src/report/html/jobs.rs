@@ -7,12 +7,12 @@ use std::fmt::Write;
 
 use super::table::{Cell, Table};
 use super::{Page, figure};
+use crate::jobs::units::format_duration;
 use crate::metrics::histogram::{PERCENTILES, decode, percentile_key};
 use crate::metrics::{IntervalPoint, JobResult, RunResult};
 use crate::report::format::{latency, mb_per_sec, mib_per_sec, rate};
 use crate::report::run_table::target_line;
 use crate::report::svg::{self, Axis, Band, BinChart, Line, LineChart, Scale, esc};
-use crate::spec::units::format_duration;
 
 /// Suites with more jobs than this start with their jobs folded.
 const OPEN_JOBS: usize = 6;
@@ -643,7 +643,7 @@ mod tests {
         sliver.duration_ns = 1_000_000;
         let series = vec![point(0, 100, 1), point(1, 100, 1), point(2, 100, 1), sliver];
         let job: JobResult = serde_json::from_value(serde_json::json!({
-            "job": crate::spec::Job::default(), "test": null,
+            "job": crate::jobs::Job::default(), "test": null,
             "target": {"path": "t", "kind": "file", "fs_type": null, "device": null, "device_model": null,
                        "rotational": null, "size_bytes": 1, "logical_block_bytes": 512, "created": false},
             "engine": "null", "elapsed_ns": 3_001_000_000u64, "ramp_ns": 0, "read": null, "write": null,

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use super::table::{Cell, Table, Value};
 use super::{Page, figure};
+use crate::jobs::suites::SuiteKind;
+use crate::jobs::units::format_size;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_tests;
 use crate::report::format::{bytes_human, mib_per_sec, rate};
 use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
-use crate::spec::suites::SuiteKind;
-use crate::spec::units::format_size;
 
 fn is_mark(run: &RunResult) -> bool {
     matches!(run.suite, Some(SuiteKind::Mark(_)))

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use super::PreparedTarget;
 use super::facts::{backing_device, canonical, mount_of};
 use super::safety::unescape;
+use crate::jobs::{Fill, Job};
 use crate::metrics::{TargetKind, Warning};
-use crate::spec::{Fill, Job};
 
 /// A file counts as sparse when this share of its span or more has no blocks.
 const SPARSE_SHARE: f64 = 0.05;

@@ -1506,7 +1506,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::EngineKind;
+    use crate::jobs::EngineKind;
 
     fn jobs(text: &str) -> Vec<Job> {
         parse(text, Path::new("t.fio"), false, &Sources::none())

@@ -7,7 +7,7 @@
 //!
 //! Adding an option: a field on `Job` (with `#[serde(default)]`, so stored
 //! jobs still read), one entry below, and the code that honours it; then
-//! `KURA_BLESS=1 cargo test --lib spec::options` regenerates docs/jobs.md.
+//! `KURA_BLESS=1 cargo test --lib jobs::options` regenerates docs/jobs.md.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -778,7 +778,7 @@ pub fn markdown() -> String {
 mod tests {
     use super::*;
 
-    const START: &str = "<!-- options: generated from src/spec/options.rs -->\n";
+    const START: &str = "<!-- options: generated from src/jobs/options.rs -->\n";
     const END: &str = "<!-- options: end -->\n";
 
     #[test]
@@ -875,7 +875,7 @@ mod tests {
     }
 
     /// docs/jobs.md's table is this table; regenerate with
-    /// `KURA_BLESS=1 cargo test --lib spec::options`.
+    /// `KURA_BLESS=1 cargo test --lib jobs::options`.
     #[test]
     fn docs_jobs_md_is_generated_from_the_table() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/jobs.md");
@@ -892,6 +892,6 @@ mod tests {
             std::fs::write(path, format!("{}{want}{}", &doc[..start], &doc[end..])).unwrap();
             return;
         }
-        panic!("docs/jobs.md is stale: regenerate it with `KURA_BLESS=1 cargo test --lib spec::options`");
+        panic!("docs/jobs.md is stale: regenerate it with `KURA_BLESS=1 cargo test --lib jobs::options`");
     }
 }

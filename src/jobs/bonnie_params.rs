@@ -1,6 +1,6 @@
 //! bonnie++'s tests as a kind of workload: their names and order, what each
 //! counts, bonnie++'s defaults, and the parameters a stored bonnie job
-//! carries. What the tests do lives in `fsops::bonnie`; reports read this.
+//! carries. What the tests do lives in `bonnie::measure`; reports read this.
 
 use serde::{Deserialize, Serialize};
 

@@ -197,8 +197,8 @@ pub fn parse(
             warnings: Vec::new(),
             cannot_run: None,
         },
-        Format::Fio => super::fio::parse(text, path, lenient, sources)?,
-        Format::Vdbench => super::vdbench::parse(text, path, sources)?,
+        Format::Fio => super::fio_file::parse(text, path, lenient, sources)?,
+        Format::Vdbench => super::vdbench_file::parse(text, path, sources)?,
     })
 }
 

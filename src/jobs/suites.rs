@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn mark_runs_each_test_as_read_then_write_runs_times() {
-        let tests = crate::spec::presets::mark_profile("default").unwrap();
+        let tests = crate::jobs::presets::mark_profile("default").unwrap();
         let jobs = mark_jobs(tests, &Job::default(), 2).unwrap();
         assert_eq!(jobs.len(), tests.len() * 4);
         assert_eq!(jobs[0].test, tests[0].name);

@@ -11,11 +11,11 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use crate::jobs::units::parse_duration;
+use crate::jobs::{BlockSize, EngineKind, Fill, Job, Opt, Rw};
 use crate::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
-use crate::spec::units::parse_duration;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Opt, Rw};
 
 #[derive(Debug, Error)]
 pub enum FioImportError {
@@ -38,7 +38,7 @@ const MAX_RESULT_BYTES: usize = 256 << 20;
 
 /// Reads and translates a fio JSON result file.
 pub fn import_file(path: &Path) -> Result<RunResult, FioImportError> {
-    let text = crate::spec::jobfile::read_job_file(path, MAX_RESULT_BYTES, false).map_err(|source| {
+    let text = crate::jobs::jobfile::read_job_file(path, MAX_RESULT_BYTES, false).map_err(|source| {
         FioImportError::Read {
             path: path.display().to_string(),
             source,
@@ -152,7 +152,7 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
         label: None,
         price: None,
-        suite: Some(crate::spec::suites::SuiteKind::ImportFio),
+        suite: Some(crate::jobs::suites::SuiteKind::ImportFio),
         host: HostFacts {
             hostname: entries
                 .iter()
@@ -450,7 +450,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
     if let Some(d) = o("random_distribution") {
         // fio's distribution names are kura's: read with the option's own parser.
         match Opt::Distribution.def().parse(d) {
-            Ok(crate::spec::Value::Distribution(parsed)) => job.distribution = parsed,
+            Ok(crate::jobs::Value::Distribution(parsed)) => job.distribution = parsed,
             _ => warnings.push(format!(
                 "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
                 e.name
@@ -583,7 +583,7 @@ mod tests {
         });
         let run = parse(&doc.to_string(), "r.json").unwrap();
         assert_eq!(run.started_unix_s, 1795318972);
-        assert_eq!(run.suite, Some(crate::spec::suites::SuiteKind::ImportFio));
+        assert_eq!(run.suite, Some(crate::jobs::suites::SuiteKind::ImportFio));
         let j = &run.jobs[0];
         assert_eq!(j.job.rw, Rw::RandRw);
         assert_eq!(j.job.read_pct, 70);

@@ -4,9 +4,9 @@ use serde::Serialize;
 
 use super::escape::term;
 use super::run_table::new_table;
-use crate::spec::Job;
-use crate::spec::jobfile::Plan;
-use crate::spec::units::{format_duration, format_size};
+use crate::jobs::Job;
+use crate::jobs::jobfile::Plan;
+use crate::jobs::units::{format_duration, format_size};
 
 /// When a job stops, in words: `30s`, `1g`, `2 passes`, `1g or 60s`.
 pub fn stop_text(job: &Job) -> String {

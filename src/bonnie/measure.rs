@@ -2,7 +2,7 @@
 //! block output, rewrite, per-character and block input, random seeks by
 //! several seekers at once, and small files created, stat-ed and deleted in
 //! sequential and random order. Each test is a job of the bonnie kind
-//! (`spec::bonnie`), run by the one runner, which calls `BonnieRun::run`
+//! (`jobs::bonnie_params`), run by the one runner, which calls `BonnieRun::run`
 //! for it; this module only measures.
 //!
 //! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
@@ -38,15 +38,15 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::{Dir, thread_cpu_ns};
-use crate::metrics::collect::DirCollector;
-use crate::metrics::{JobResult, TargetFacts, TargetKind};
-use crate::spec::bonnie::BonnieParams;
-pub use crate::spec::bonnie::{
+use crate::jobs::bonnie_params::BonnieParams;
+pub use crate::jobs::bonnie_params::{
     CHAR_IO_BYTES, DATA_FILE, DEFAULT_CHUNK, FILES_DIR, FILES_UNIT, Kind, MAX_FILES_UNITS, MIN_TIME_NS,
     SEEKERS, SEEKS, Test, UPDATE_EVERY, job_name, repetition_of, seed_of,
 };
-use crate::spec::units::parse_size;
-use crate::spec::{BlockSize, EngineKind, Fill, Job, Rw, Workload};
+use crate::jobs::units::parse_size;
+use crate::jobs::{BlockSize, EngineKind, Fill, Job, Rw, Workload};
+use crate::metrics::collect::DirCollector;
+use crate::metrics::{JobResult, TargetFacts, TargetKind};
 
 /// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
 const FILE_CHUNK: u64 = 8192;
@@ -1187,9 +1187,9 @@ impl BonnieRun {
         cfg.runs = p.runs;
         cfg.label = job.label.clone();
         check_target(&cfg)?;
-        let logical = crate::target::logical_block_bytes(&cfg.dir);
+        let logical = crate::targets::logical_block_bytes(&cfg.dir);
         let target =
-            crate::target::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
+            crate::targets::target_facts(&cfg.data_path(), TargetKind::File, cfg.size_bytes, logical, true);
         Ok(BonnieRun {
             cfg,
             target,

@@ -6,7 +6,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::spec::{Distribution, Job};
+use crate::jobs::{Distribution, Job};
 
 /// A prime above any block count, so `rank * SCATTER_PRIME mod n` is a bijection.
 const SCATTER_PRIME: u128 = (1 << 61) - 1;

@@ -1,8 +1,8 @@
 //! The job model every input is translated into, its units and its readers.
 //! Nothing here touches the disk except reading a job file's text.
 
-pub mod bonnie;
-pub mod fio;
+pub mod bonnie_params;
+pub mod fio_file;
 mod fio_options;
 pub mod job;
 pub mod jobfile;
@@ -15,7 +15,7 @@ pub mod suites;
 pub mod sweep;
 pub mod toml_file;
 pub mod units;
-pub mod vdbench;
+pub mod vdbench_file;
 pub mod workload;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};

@@ -175,7 +175,7 @@ pub fn load_jobs(path: &Path, base: &Job) -> Result<Vec<Job>, JobFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::job::Rw;
+    use crate::jobs::job::Rw;
 
     #[test]
     fn global_defaults_and_jobs() {

@@ -3,7 +3,7 @@
 //! per-character and block I/O, seeks and small-file tests. They record into
 //! `metrics` like the worker does, one histogram record per operation.
 
-pub mod bonnie;
+pub mod measure;
 
 use std::ffi::CStr;
 use std::io;

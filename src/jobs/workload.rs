@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bonnie::BonnieParams;
+use super::bonnie_params::BonnieParams;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -14,10 +14,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::facts::{backing_device, target_facts};
 use super::safety::{WriteRefusal, check_writable, describe_all, find_signatures};
 use super::{Guard, Identity, PreparedTarget, TargetError, TargetOptions};
+use crate::jobs::Job;
+use crate::jobs::job::DEFAULT_FILE_SIZE;
+use crate::jobs::units::format_size;
 use crate::metrics::TargetKind;
-use crate::spec::Job;
-use crate::spec::job::DEFAULT_FILE_SIZE;
-use crate::spec::units::format_size;
 use crate::workload::fill::fill_buffer;
 
 /// Pre-fill writes in chunks of this size, each from its own seed.
@@ -639,7 +639,7 @@ pub fn drop_cache(target: &PreparedTarget) -> Result<(), TargetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{BlockSize, Rw};
+    use crate::jobs::{BlockSize, Rw};
 
     fn job(path: &Path, size: u64) -> Job {
         Job {

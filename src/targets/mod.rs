@@ -21,8 +21,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::jobs::Job;
 use crate::metrics::{TargetFacts, TargetKind};
-use crate::spec::Job;
 
 #[derive(Debug, Error)]
 pub enum TargetError {
@@ -110,7 +110,7 @@ pub struct TargetOptions {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
-pub const DEFAULT_TARGET: &str = crate::spec::job::DEFAULT_TARGET;
+pub const DEFAULT_TARGET: &str = crate::jobs::job::DEFAULT_TARGET;
 
 /// The path a job loads: its own target or `kura-test.dat` here.
 pub fn job_path(job: &Job) -> PathBuf {

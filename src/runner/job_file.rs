@@ -5,8 +5,8 @@
 use std::sync::atomic::Ordering;
 
 use super::{RunError, RunOptions, RunSink, StopFlag, SuiteJob, refuse_up_front, run_suite};
+use crate::jobs::jobfile::PlannedJob;
 use crate::metrics::{JobResult, RunResult, Warning};
-use crate::spec::jobfile::PlannedJob;
 
 /// vdbench drops curve points below this many I/Os per second.
 const MIN_CURVE_RATE: u64 = 10;
