@@ -1,7 +1,7 @@
-//! File-system workloads that are not block I/O on one file: metadata
-//! operations on many small files, and bonnie++'s suite, which mixes
-//! per-character and block I/O, seeks and small-file tests. They record into
-//! `metrics` like the worker does, one histogram record per operation.
+//! bonnie++'s tests as a workload kind: `measure` runs each test (called
+//! by the one runner for jobs of the bonnie kind, `jobs::bonnie_params`),
+//! and this file holds the file-system calls they share (directories,
+//! per-thread CPU and I/O counters). Records into `metrics` like the worker.
 
 pub mod measure;
 
