@@ -125,7 +125,11 @@ pub struct SuiteTest {
 }
 
 /// What kura's tiobench does differently from tiotest on purpose, printed under its table.
-pub const TIOBENCH_DIFFERENCES: &str = "Differs from tiotest on purpose: --file-size is per thread (tiotest -f; tiobench.pl's --size is the total); new files are pre-filled with random data (tiotest ftruncates them).\n";
+pub const TIOBENCH_DIFFERENCES: &str = "\
+Differs from tiotest on purpose: --file-size is per thread (tiotest -f;
+tiobench.pl's --size is the total); new files are pre-filled with random
+data (tiotest ftruncates them).
+";
 
 /// tiobench's four tests in its order, `runs` times each; each thread has its own file.
 ///
