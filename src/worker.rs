@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Buffers, Completion, Engine, Io, Queued, is_busy};
 use crate::jobs::Job;
-use crate::metrics::collect::{DirCollector, IntervalSample};
+use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::{new_histogram, record};
 use crate::workload::Generator;
 use crate::workload::fill::fill_buffer;
@@ -50,15 +50,6 @@ pub struct WorkerOutput {
     pub cpu_system_ns: u64,
     /// An engine failure (not an I/O error) that ended the worker.
     pub fatal: Option<String>,
-}
-
-fn thread_cpu_ns() -> (u64, u64) {
-    // SAFETY: getrusage writes into the zeroed struct we pass and nothing else.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: as above; RUSAGE_THREAD asks about the calling thread only.
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
-    let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
-    (ns(usage.ru_utime), ns(usage.ru_stime))
 }
 
 /// Read and write buffers are separate so that written data keeps the

@@ -183,6 +183,16 @@ impl SeriesBuilder {
     }
 }
 
+/// User and system CPU time of the calling thread, in nanoseconds.
+pub fn thread_cpu_ns() -> (u64, u64) {
+    // SAFETY: rusage is plain C data; all-zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we pass and nothing else.
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
+    (ns(usage.ru_utime), ns(usage.ru_stime))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
