@@ -25,6 +25,10 @@ pub struct Cli {
     /// No progress display on stderr
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    // 80 columns (issue 17)
+    /// Tables at their natural width with every column, instead of fitted into 80 columns
+    #[arg(long, global = true)]
+    pub wide: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -56,6 +60,25 @@ pub enum Command {
     Report(ReportArgs),
     /// Browse stored runs in a local web UI (read-only, 127.0.0.1)
     Serve(ServeArgs),
+    // Issue 17, fio's ecosystem: shell completions and the man page, from these definitions.
+    /// Print a shell completion script: bash, zsh, fish, elvish or powershell
+    Completions(CompletionsArgs),
+    /// Print the man page (roff): kura's, or one verb's (`kura man run | man -l -`)
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell, e.g. `kura completions bash > /etc/bash_completion.d/kura`
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A verb (`run`, `suite tiobench`): its own page; without one, kura's page listing every verb
+    #[arg(value_name = "VERB")]
+    pub verb: Vec<String>,
 }
 
 /// Job keys as flags, made from the table of options (src/jobs/options.rs):
@@ -95,9 +118,13 @@ fn job_arg(d: &'static OptionDef) -> Option<Arg> {
         Flag::Value => {
             arg = arg.action(ArgAction::Set);
             arg = arg.value_name(d.value_name());
-            if matches!(d.ty, Type::Rw | Type::Distribution | Type::Fill) {
+            if matches!(d.ty, Type::Rw | Type::Distribution | Type::Fill | Type::Choice(_)) {
                 let choices = d.values_text().replace('`', "").replace(' ', ", ");
                 help.push_str(&format!(": {choices}"));
+            }
+            // A negative latency limit reaches its parser and gets its own message.
+            if matches!(d.ty, Type::Latency) {
+                arg = arg.allow_hyphen_values(true);
             }
             if let Some(default) = d.default_text() {
                 help.push_str(&format!(" [default: {default}]"));
@@ -172,8 +199,8 @@ pub struct RunCommon {
 /// How to read a job file (docs/formats.md).
 #[derive(Debug, Args, Default)]
 pub struct JobFileArgs {
-    /// toml, fio or vdbench [default: told from the file's name and text]
-    #[arg(long, value_name = "FORMAT", requires = "job_file")]
+    /// How to read the job file: toml, fio or vdbench [default: told from the file's name and text]; `kura run` also takes fio-json or fio-json+ to print the run as fio's --output-format=json/json+
+    #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
     /// fio: turn unknown and unsupported options into listed warnings instead of errors
     #[arg(long, requires = "job_file")]
@@ -198,30 +225,51 @@ pub struct RunArgs {
     pub job: JobFlags,
     #[command(flatten)]
     pub common: RunCommon,
+    // Many ranks at once (issue 16, docs/cluster.md).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// Many ranks at once: `mpirun -n 4 kura run job.toml` (docs/cluster.md).
+#[derive(Debug, Args, Default)]
+#[command(next_help_heading = "Many ranks (MPI, docs/cluster.md)")]
+pub struct ClusterArgs {
+    /// Every rank on its own region of one shared file, instead of a file each (PATH.RANK, IOR's file-per-process)
+    #[arg(long)]
+    pub shared: bool,
+    /// IO500's stonewall: stop every rank at this deadline, then let each complete up to the largest count any rank reached
+    #[arg(long, value_name = "DURATION")]
+    pub stonewall: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct MarkArgs {
-    /// File or block device [default: ./kura-test.dat]
+    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
     pub target: Option<String>,
-    /// default, nvme, peak, peak-nvme, realworld or cdm5 (CrystalDiskMark 8/9's profiles; see README)
+    /// CrystalDiskMark 9's profiles: default, peak, realworld, demo, and default-mix, peak-mix, realworld-mix (reads and writes 70/30); nvme and peak-nvme are default and peak under --setting nvme; cdm5 is CrystalDiskMark 5's set (see docs/mark.md)
     #[arg(long, default_value = "default")]
     pub profile: String,
-    /// Repetitions of each test; the best is reported, as CrystalDiskMark does (5 is CrystalDiskMark 8's default; 9 defaults to 3)
-    #[arg(long, default_value = "5")]
+    /// CrystalDiskMark's setting: standard, nvme (NVMe SSD) or flash (Flash Memory: 1 s measurements, 30 s pauses)
+    #[arg(long)]
+    pub setting: Option<String>,
+    /// Scored passes of each test, after one unscored preparation pass (CrystalDiskMark 9 defaults to 3, 8 to 5)
+    #[arg(long, default_value = "3")]
     pub runs: String,
-    /// Test-file size
-    #[arg(long, default_value = "1g")]
-    pub size: String,
-    /// Measuring time of each repetition
-    #[arg(long, default_value = "5s")]
-    pub runtime: String,
-    /// Pause between repetitions (CrystalDiskMark waits 5 s between tests by default; kura does not)
-    #[arg(long, default_value = "0s")]
-    pub interval: String,
-    /// mbps (MB/s), iops or us (mean latency)
+    /// Test-file size, or span of a device [default: 1g, or an existing file's own size when smaller]
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Measuring time of each pass [default: 5s; 1s under --setting flash]
+    #[arg(long)]
+    pub runtime: Option<String>,
+    /// Pause between tests, as CrystalDiskMark's interval [default: 5s; 30s under --setting flash]
+    #[arg(long)]
+    pub interval: Option<String>,
+    /// mbps (MB/s), gbps (GB/s), iops or us (latency, µs)
     #[arg(long, default_value = "mbps")]
     pub unit: String,
+    /// best: the best pass and the lowest latency, as CrystalDiskMark; mean: the mean of the passes, as KDiskMark's Default profile
+    #[arg(long, default_value = "best")]
+    pub figure: String,
     /// Engine: io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)
     #[arg(long, default_value = "auto")]
     pub engine: String,
@@ -234,7 +282,7 @@ pub struct HistoryArgs {
     /// Only runs with this label
     #[arg(long)]
     pub label: Option<String>,
-    /// Only runs of this suite (mark, ...)
+    /// Only runs of this suite: mark (any profile), mark:peak, sweep, tiobench, bonnie, ...
     #[arg(long)]
     pub suite: Option<String>,
     /// At most this many runs
@@ -252,9 +300,28 @@ pub struct ShowArgs {
     /// With a label shared by several runs, take the newest
     #[arg(long)]
     pub latest: bool,
-    /// table, markdown, csv or json [default: table]
+    /// table, markdown, csv, json, or fio-json / fio-json+ (fio's --output-format=json/json+) [default: table]
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<ShowFormat>,
+}
+
+/// What `show --format` takes: the formats every verb has, and fio's JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShowFormat {
+    /// Aligned columns for a terminal
+    Table,
+    /// GitHub-flavoured Markdown tables
+    Markdown,
+    /// Comma-separated values
+    Csv,
+    /// kura's JSON (docs/json.md)
+    Json,
+    /// fio's --output-format=json (docs/json.md, "fio's JSON")
+    #[value(name = "fio-json")]
+    FioJson,
+    /// fio's --output-format=json+: with the latency histogram's bins
+    #[value(name = "fio-json+", alias = "fio-json-plus")]
+    FioJsonPlus,
 }
 
 #[derive(Debug, Args)]
@@ -358,7 +425,7 @@ pub struct SuiteCommon {
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// File or block device [default: ./kura-test.dat]
+    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
     pub target: Option<String>,
     /// Block sizes, comma-separated
     #[arg(long, default_value = "4k,8k,16k,32k,64k,256k")]
@@ -375,12 +442,12 @@ pub struct SweepArgs {
     /// rand or seq
     #[arg(long, default_value = "rand")]
     pub pattern: String,
-    /// pts: the SNIA PTS IOPS matrix (7 mixes x 8 block sizes); replaces --bs and --read-pct
+    /// iops-matrix-quick: the block sizes and mixes of the SNIA PTS IOPS test (7 mixes x 8 sizes), each measured once, without the PTS's purge, preconditioning or rounds; replaces --bs and --read-pct
     #[arg(long)]
     pub preset: Option<String>,
-    /// Test-file size, or span of a device
-    #[arg(long, default_value = "1g")]
-    pub size: String,
+    /// Test-file size, or span of a device [default: 1g, or an existing file's own size when smaller]
+    #[arg(long)]
+    pub size: Option<String>,
     /// Measuring time of each point
     #[arg(long, default_value = "5s")]
     pub runtime: String,
@@ -397,6 +464,8 @@ pub enum SuiteCommand {
     Tiobench(TiobenchArgs),
     /// bonnie++: per-character and block I/O, rewrite, seeks, small files
     Bonnie(BonnieArgs),
+    /// A real database on DIR: sql-bench's tests and sysbench's OLTP mix (SQLite)
+    Db(DbArgs),
 }
 
 #[derive(Debug, Args)]
@@ -438,6 +507,45 @@ pub struct BonnieArgs {
     /// Also print bonnie++'s CSV line (format version 2), for bon_csv2html
     #[arg(long)]
     pub csv: bool,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
+}
+
+/// `kura suite db` (the database kind, docs/db.md).
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    /// Directory for the database (kura makes DIR/kura-db) [default: .]
+    pub dir: Option<String>,
+    /// Fraction of sql-bench's loop and row counts, 0.001 to 1
+    #[arg(long, default_value = "0.01")]
+    pub scale: String,
+    /// Tests to run, comma-separated: ATIS, alter-table, big-tables, connect, create, insert, select, wisconsin, oltp_read_write, or all
+    #[arg(long, default_value = "all")]
+    pub tests: String,
+    /// SQLite's PRAGMA synchronous: off, normal, full or extra
+    #[arg(long, default_value = "full")]
+    pub synchronous: String,
+    /// SQLite's journal mode: delete (rollback journal) or wal
+    #[arg(long, default_value = "delete")]
+    pub journal: String,
+    /// OLTP mix: tables (sysbench --tables)
+    #[arg(long, default_value = "1")]
+    pub tables: String,
+    /// OLTP mix: rows per table (sysbench --table-size)
+    #[arg(long = "table-size", default_value = "10000")]
+    pub table_size: String,
+    /// OLTP mix: connections running transactions at once (sysbench --threads)
+    #[arg(long, default_value = "1")]
+    pub threads: String,
+    /// OLTP mix: how long it runs (sysbench --time)
+    #[arg(long, default_value = "10s")]
+    pub time: String,
+    /// sqlite (embedded), or a server kura starts with its data in DIR: postgres, mariadb
+    #[arg(long, default_value = "sqlite")]
+    pub server: String,
+    /// A server's commit durability: PostgreSQL's synchronous_commit (on, off, local, remote_write, remote_apply), MariaDB's innodb_flush_log_at_trx_commit (0, 1, 2) [default: on, 1]
+    #[arg(long = "server-sync")]
+    pub server_sync: Option<String>,
     #[command(flatten)]
     pub suite: SuiteCommon,
 }

@@ -4,8 +4,11 @@
 
 pub mod bonnie;
 pub mod cli;
+pub mod cluster;
 pub mod commands;
+pub mod database;
 pub mod engine;
+pub mod fileset;
 pub mod import;
 pub mod jobs;
 pub mod metrics;

@@ -16,6 +16,9 @@ use crate::metrics::histogram::{new_histogram, record};
 use crate::workload::Generator;
 use crate::workload::fill::fill_buffer;
 
+mod verifier;
+pub use verifier::{MISMATCH_SAMPLES, ReadCheck, Verifier, VerifyOutput};
+
 /// Everything one worker thread needs, decided by the runner.
 pub struct WorkerPlan {
     pub job: Arc<Job>,
@@ -50,6 +53,11 @@ pub struct WorkerOutput {
     pub cpu_system_ns: u64,
     /// An engine failure (not an I/O error) that ended the worker.
     pub fatal: Option<String>,
+    // Verify and errors (issue 14).
+    /// What `verify` found, when the job verifies.
+    pub verify: Option<VerifyOutput>,
+    /// The errors (failed I/Os and verify mismatches) at which `max_errors` stopped the worker.
+    pub stopped_by_errors: Option<u64>,
 }
 
 /// Read and write buffers are separate so that written data keeps the
@@ -105,6 +113,8 @@ struct Worker<'p> {
     end_ns: Option<u64>,
     interval_ns: u64,
     rate_per_ns: Option<f64>,
+    /// fio's rate_process=poisson; `None`: I/Os paced evenly.
+    poisson: Option<poisson::PoissonPace>,
     fsync_every: u64,
     think_ns: u64,
     think_every: u64,
@@ -139,6 +149,12 @@ struct Worker<'p> {
     cpu_at_interval: (u64, u64),
 
     out: WorkerOutput,
+    /// Stamps writes and checks reads, with `verify`.
+    verifier: Option<Verifier>,
+    /// Failed I/Os and verify mismatches so far, measured or not.
+    errors_seen: u64,
+    /// `max_errors`, or never.
+    max_errors: u64,
 }
 
 /// One period of the series for this thread.
@@ -177,7 +193,17 @@ fn elapsed_ns(start: Instant) -> u64 {
 }
 
 pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
+    run_worker_checked(plan, engine, None)
+}
+
+/// `run_worker` with a verifier stamping writes and checking reads.
+pub fn run_worker_checked<E: Engine>(
+    plan: WorkerPlan,
+    engine: &mut E,
+    verifier: Option<Verifier>,
+) -> WorkerOutput {
     let mut w = Worker::new(&plan, engine.caps().completes_inline);
+    w.verifier = verifier;
     w.run(engine);
     w.finish(engine)
 }
@@ -200,6 +226,10 @@ impl<'p> Worker<'p> {
             end_ns: plan.runtime.map(|r| ramp_ns + r.as_nanos() as u64),
             interval_ns,
             rate_per_ns: job.rate_iops.map(|r| r as f64 / job.threads as f64 / 1e9),
+            poisson: job
+                .rate_iops
+                .filter(|_| job.rate_poisson)
+                .map(|r| poisson::PoissonPace::new(r as f64 / job.threads as f64 / 1e9, plan.seed)),
             fsync_every: job.fsync_every.unwrap_or(0),
             think_ns: job.think_time.map_or(0, |d| d.as_nanos() as u64),
             think_every: job.think_every.unwrap_or(1).max(1) as u64,
@@ -224,6 +254,9 @@ impl<'p> Worker<'p> {
             interval: IntervalSums::new(),
             cpu_at_interval: cpu,
             out: WorkerOutput::default(),
+            verifier: None,
+            errors_seen: 0,
+            max_errors: job.max_errors.unwrap_or(u64::MAX),
         }
     }
 
@@ -267,7 +300,10 @@ impl<'p> Worker<'p> {
                 }
                 // Only a rate limit leaves nothing in flight: sleep until the next I/O is due.
                 if let Some(rate) = self.rate_per_ns {
-                    let due_ns = (self.issued_total as f64 / rate) as u64;
+                    let due_ns = match &self.poisson {
+                        Some(p) => p.due_ns() as u64,
+                        None => (self.issued_total as f64 / rate) as u64,
+                    };
                     self.nap(due_ns.saturating_sub(self.now_ns));
                     continue;
                 }
@@ -313,10 +349,14 @@ impl<'p> Worker<'p> {
             self.stopping = true;
             return false;
         }
-        if let Some(rate) = self.rate_per_ns
-            && self.issued_total as f64 >= rate * self.now_ns as f64 + 1.0
-        {
-            return false;
+        if let Some(rate) = self.rate_per_ns {
+            let held = match &self.poisson {
+                Some(p) => p.due_ns() > self.now_ns as f64,
+                None => self.issued_total as f64 >= rate * self.now_ns as f64 + 1.0,
+            };
+            if held {
+                return false;
+            }
         }
         // An fsync is due: the writes in flight finish first (fio's fsync=N).
         if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
@@ -340,8 +380,16 @@ impl<'p> Worker<'p> {
             shorts: 0,
             write: next.write,
         };
+        if next.write
+            && let Some(v) = &mut self.verifier
+        {
+            v.stamp(slot, self.qd + slot, next.offset, next.len);
+        }
         self.in_flight += 1;
         self.issued_total += 1;
+        if let Some(p) = &mut self.poisson {
+            p.advance();
+        }
         self.writes_since_sync += next.write as u64;
         self.issued_since_think += 1;
         if self.now_ns >= self.ramp_ns {
@@ -494,6 +542,20 @@ impl<'p> Worker<'p> {
         let s = *s;
         self.free.push(c.slot);
         self.in_flight -= 1;
+        let mut bad = u64::from(c.result <= 0);
+        if c.result > 0
+            && c.result as u32 >= left
+            && let Some(v) = &mut self.verifier
+        {
+            if s.write {
+                v.written(c.slot, s.offset, s.len);
+            } else {
+                bad = v.check_read(c.slot, s.offset, s.len);
+            }
+        }
+        if bad > 0 {
+            self.count_errors(bad);
+        }
         if s.submit_ns < self.ramp_ns || past_deadline {
             return;
         }
@@ -524,6 +586,15 @@ impl<'p> Worker<'p> {
         self.last_completion_ns = now;
     }
 
+    /// `max_errors`: the worker stops once this many I/Os failed or blocks mismatched.
+    fn count_errors(&mut self, n: u64) {
+        self.errors_seen += n;
+        if self.errors_seen >= self.max_errors {
+            self.stopping = true;
+            self.out.stopped_by_errors.get_or_insert(self.errors_seen);
+        }
+    }
+
     fn sync_data<E: Engine>(&mut self, engine: &mut E) {
         let result = engine.sync_data(&mut |c| {
             let now = self.clock();
@@ -531,7 +602,12 @@ impl<'p> Worker<'p> {
             self.complete(c, now)
         });
         match result {
-            Ok(()) => self.out.syncs += 1,
+            Ok(()) => {
+                self.out.syncs += 1;
+                if let Some(v) = &mut self.verifier {
+                    v.flushed();
+                }
+            }
             Err(e) => self.out.write.failure(e.raw_os_error().unwrap_or(libc::EIO), 0),
         }
     }
@@ -560,6 +636,14 @@ impl<'p> Worker<'p> {
             // end_fsync) and tiotest (fsync before timer_stop).
             self.last_completion_ns = self.clock();
         }
+        // An orderly end is a flush point for the journal: what was written is durable.
+        if !job.end_fsync
+            && job.does_writes()
+            && self.out.fatal.is_none()
+            && self.verifier.as_ref().is_some_and(Verifier::has_journal)
+        {
+            self.sync_data(engine);
+        }
         let end_ns = match self.end_ns {
             Some(e) if self.now_ns >= e => e,
             _ => self.last_completion_ns,
@@ -572,9 +656,11 @@ impl<'p> Worker<'p> {
             self.out.cpu_user_ns = user.saturating_sub(self.cpu_at_measure.0);
             self.out.cpu_system_ns = system.saturating_sub(self.cpu_at_measure.1);
         }
+        self.out.verify = self.verifier.take().and_then(Verifier::finish);
         self.out
     }
 }
 
+mod poisson;
 #[cfg(test)]
 mod tests;

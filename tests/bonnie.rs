@@ -86,9 +86,9 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
             .get_output()
             .stdout,
     );
-    assert_eq!(v["run"]["suite"], "bonnie");
-    assert_eq!(v["run"]["incomplete"], false);
-    let jobs = v["run"]["jobs"].as_array().unwrap();
+    assert_eq!(v["suite"], "bonnie");
+    assert_eq!(v["incomplete"], false);
+    let jobs = v["jobs"].as_array().unwrap();
     let names: Vec<&str> = jobs.iter().map(|j| j["test"].as_str().unwrap()).collect();
     let all: Vec<&str> = Test::ALL.iter().map(|t| t.name()).collect();
     assert_eq!(names, all);
@@ -384,8 +384,8 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v = json(&out.stdout);
-    assert_eq!(v["run"]["incomplete"], true);
-    let jobs = v["run"]["jobs"].as_array().unwrap();
+    assert_eq!(v["incomplete"], true);
+    let jobs = v["jobs"].as_array().unwrap();
     assert!(!jobs.is_empty() && jobs.len() < 12, "{} tests ran", jobs.len());
     let last = jobs.last().unwrap();
     assert_eq!(last["incomplete"], true);
@@ -404,8 +404,8 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
             .get_output()
             .stdout,
     );
-    assert_eq!(stored["run"]["incomplete"], true);
-    assert_eq!(stored["run"]["jobs"].as_array().unwrap().len(), jobs.len());
+    assert_eq!(stored["incomplete"], true);
+    assert_eq!(stored["jobs"].as_array().unwrap().len(), jobs.len());
 }
 
 /// bonnie's tests are jobs of the one runner, stored as each ends: while the

@@ -166,7 +166,7 @@ fn json_has_the_documented_shape_and_nothing_else() {
     );
     assert!(v["id"].is_number());
     assert!(
-        job["job"]["runtime"].is_object(),
+        job["job"]["runtime_ns"].is_u64(),
         "the resolved job keeps its runtime"
     );
 }
@@ -198,7 +198,7 @@ fn runs_are_stored_and_shown_as_printed() {
         .get_output()
         .stdout
         .clone();
-    let h = json(&history);
+    let h = json(&history)["runs"].clone();
     assert_eq!(h[0]["label"], "ssd-a");
     assert_eq!(h[0]["workload"], "randread 4k qd1 x1");
     // The stored run holds the histogram itself, and host facts.
@@ -276,6 +276,27 @@ fn bad_flags_are_refused_clearly() {
     );
     refused(d, &["mark", "--profile", "fast"], "unknown profile 'fast'");
     refused(d, &["mark", "--runs", "0"], "--runs: '0' is not valid");
+    refused(
+        d,
+        &["mark", "--setting", "ssd"],
+        "--setting: 'ssd' is not a setting",
+    );
+    refused(
+        d,
+        &["mark", "--profile", "nvme", "--setting", "flash"],
+        "disagree",
+    );
+    refused(
+        d,
+        &["mark", "--profile", "demo-mix"],
+        "unknown profile 'demo-mix'",
+    );
+    refused(
+        d,
+        &["mark", "--figure", "median"],
+        "--figure: 'median' is not valid",
+    );
+    refused(d, &["mark", "--unit", "kbps"], "--unit: 'kbps' is not a unit");
     refused(d, &["run", "--bogus"], "unexpected argument '--bogus'");
     refused(
         d,
@@ -451,14 +472,38 @@ fn mark_runs_every_test_and_stores_every_repetition() {
                 "2",
                 "--profile",
                 "realworld",
+                "--interval",
+                "0s",
             ])
             .assert()
             .success()
             .get_output()
             .stdout,
     );
-    assert_eq!(v["run"]["jobs"].as_array().unwrap().len(), 2 * 2 * 2);
-    assert_eq!(v["run"]["suite"], "mark:realworld");
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 2 * 2 * 2);
+    assert_eq!(v["suite"], "mark:realworld");
+    // CrystalDiskMark 9's order: every test's read before any write; the
+    // first pass of each test starts with its preparation (a ramp as long as a pass).
+    let names: Vec<&str> = jobs.iter().map(|j| j["job"]["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "SEQ1M Q1T1 read #1",
+            "SEQ1M Q1T1 read #2",
+            "RND4K Q1T1 read #1",
+            "RND4K Q1T1 read #2",
+            "SEQ1M Q1T1 write #1",
+            "SEQ1M Q1T1 write #2",
+            "RND4K Q1T1 write #1",
+            "RND4K Q1T1 write #2"
+        ]
+    );
+    let ramps: Vec<u64> = jobs.iter().map(|j| j["ramp_ns"].as_u64().unwrap()).collect();
+    assert_eq!(
+        ramps,
+        [200_000_000, 0, 200_000_000, 0, 200_000_000, 0, 200_000_000, 0]
+    );
     let tests = v["tests"].as_array().unwrap();
     assert_eq!(tests[0]["test"], "SEQ1M Q1T1");
     assert_eq!(tests[0]["read"]["runs"], 2);
@@ -472,8 +517,14 @@ fn mark_runs_every_test_and_stores_every_repetition() {
         .stdout
         .clone();
     let grid = String::from_utf8_lossy(&grid);
-    assert!(
-        grid.contains("RND4K Q1T1") && grid.contains("Read MB/s"),
-        "{grid}"
-    );
+    // Real World shows its random test in MB/s, IOPS and µs, as CrystalDiskMark does.
+    for row in [
+        "SEQ1M Q1T1 MB/s",
+        "RND4K Q1T1 MB/s",
+        "RND4K Q1T1 IOPS",
+        "RND4K Q1T1 µs",
+    ] {
+        assert!(grid.contains(row), "{row} in {grid}");
+    }
+    assert!(grid.contains("best of 2 passes"), "{grid}");
 }

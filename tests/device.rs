@@ -219,3 +219,50 @@ fn io_errors_during_a_run_are_counted_and_reported() {
     let warning_at = text.find("50 write errors").expect("warning in the report");
     assert!(warning_at < text.find("IOPS").unwrap(), "{text}");
 }
+
+/// mark on a device uses its first --size bytes: the header says the span,
+/// not only the device's size, and a rotational disk measured on a small
+/// part of it is warned about (short seeks make random I/O look faster).
+#[test]
+fn mark_on_a_rotational_device_says_its_span_and_warns_of_short_seeks() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let Some(dev) = LoopDevice::new(dir.path(), 64 << 20) else {
+        return;
+    };
+    let name = dev.path.file_name().unwrap().to_string_lossy().to_string();
+    let rotational = format!("/sys/block/{name}/queue/rotational");
+    if std::fs::write(&rotational, "1").is_err() {
+        common::missing("a writable queue/rotational");
+        return;
+    }
+    let out = kura(&db)
+        .arg("mark")
+        .arg(&dev.path)
+        .args(["--profile", "demo", "--runs", "1", "--runtime", "100ms"])
+        .args(["--size", "8m", "--interval", "0s", "--allow-destroy"])
+        .arg(&dev.path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.contains("first 8.0 MiB of a 64.0 MiB device"), "{out}");
+    assert!(
+        out.contains("is a rotational disk measured on 8 MB of its 67 MB"),
+        "{out}"
+    );
+    // The whole device: no warning.
+    let out = kura(&db)
+        .args(["run", "--rw", "randread", "--io-count", "100", "--target"])
+        .arg(&dev.path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.contains("all of a 64.0 MiB device"), "{out}");
+    assert!(!out.contains("rotational disk measured"), "{out}");
+}

@@ -148,10 +148,22 @@ fn every_example_translates_or_is_refused_as_unsupported() {
     let mut compared = 0;
     for (file, jobs) in &translated {
         let fio_jobs = fio_parsed(file);
-        let jobs = jobs.as_array().unwrap();
+        let jobs = jobs["jobs"].as_array().unwrap();
         assert_eq!(fio_jobs.len(), jobs.len(), "{}: job count", file.display());
         for ((name, opts), job) in fio_jobs.iter().zip(jobs) {
             let at = format!("{} [{name}]", file.display());
+            // fio's file engines are file-set jobs (docs/filesets.md): clones x nrfiles files.
+            if let Some(fs) = job["workload"].get("fileset") {
+                let clones = num(opts, "numjobs").unwrap_or(1);
+                assert_eq!(job["threads"], clones, "{at}: numjobs");
+                assert_eq!(
+                    fs["files"],
+                    clones * num(opts, "nrfiles").unwrap_or(1),
+                    "{at}: nrfiles"
+                );
+                compared += 1;
+                continue;
+            }
             let rw = opts
                 .get("rw")
                 .map_or("read", |v| v.0.as_str())
@@ -182,9 +194,12 @@ fn every_example_translates_or_is_refused_as_unsupported() {
                 .or(num(opts, "buffered").map(|b| b == 0));
             assert_eq!(job["direct"], direct.unwrap_or(false), "{at}: direct");
             let runtime_us = num(opts, "runtime").filter(|r| *r > 0);
-            let ours = job["runtime"]
-                .as_object()
-                .map(|r| r["secs"].as_u64().unwrap() * 1_000_000 + r["nanos"].as_u64().unwrap() / 1000);
+            // A latency target's steps each run latency_window (docs/latency-bound.md).
+            let runtime_us = match num(opts, "latency_target") {
+                Some(t) if t > 0 => num(opts, "latency_window").or(runtime_us),
+                _ => runtime_us,
+            };
+            let ours = job["runtime_ns"].as_u64().map(|ns| ns / 1000);
             assert_eq!(ours, runtime_us, "{at}: runtime");
             compared += 1;
         }
@@ -260,7 +275,7 @@ fn bad_files_fail_with_file_line_and_exit_2() {
     let file = dir.path().join("lenient.fio");
     std::fs::write(&file, "[a]\nioengine=null\nsize=1m\nverify=md5\nspeed=9\n").unwrap();
     kura(&db)
-        .args(["explain", "--lenient"])
+        .args(["--wide", "explain", "--lenient"])
         .arg(&file)
         .assert()
         .success()
@@ -334,4 +349,306 @@ proptest! {
         }
         no_panic(&String::from_utf8_lossy(&bytes));
     }
+}
+
+/// Issue 17's list of options people write in job files: each runs with
+/// fio's meaning (and `explain` shows what it became) or is refused naming
+/// it. fio itself accepts every one of these files (`--parse-only`).
+#[test]
+fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
+    enum Want {
+        /// Runs; what it became is checked below, by key.
+        Runs,
+        /// Also a note in `explain` containing this.
+        Noted(&'static str),
+        /// Refused, exit 2, the message containing this.
+        Refused(&'static str),
+    }
+    use Want::*;
+    use serde_json::json;
+    let dir = tmp();
+    let d = dir.path();
+    let cases: Vec<(&str, Want)> = vec![
+        ("rw=read:8k", Runs),
+        ("rw=randread:8k", Refused("rw=randread:8k")),
+        ("rw=read:-8k", Refused("rw=read:-8k")),
+        (
+            "rw=randread\nrandom_distribution=zoned:60/10:30/20:8/30:2/40",
+            Runs,
+        ),
+        (
+            "rw=randread\nrandom_distribution=zoned_abs:60/1m:30/1m:10/2m",
+            Runs,
+        ),
+        ("rw=randread\nrate_iops=100\nrate_process=poisson", Runs),
+        ("thinktime=10\nthinktime_blocks=4", Runs),
+        ("ratemin=1m", Refused("ratemin")),
+        ("rate_iops_min=10", Refused("rate_iops_min")),
+        ("continue_on_error=all", Runs),
+        ("continue_on_error=none", Noted("continue_on_error=none")),
+        ("continue_on_error=verify", Refused("continue_on_error=verify")),
+        ("exitall", Refused("exitall")),
+        ("create_on_open=1", Refused("create_on_open")),
+        ("rw=write\nbuffer_pattern=0xdeadbeef", Refused("buffer_pattern")),
+        ("rw=write\nbuffer_compress_percentage=50", Runs),
+        ("rw=write\ndedupe_percentage=30", Refused("dedupe_percentage")),
+        ("rw=randrw\nbssplit=4k/50:8k/50,64k", Refused("bssplit")),
+        ("rw=randread\nblockalign=8k", Runs),
+        ("offset_increment=1m\nnumjobs=2", Refused("offset_increment=1m")),
+        ("startdelay=1", Runs),
+        ("loops=3", Runs),
+        ("rw=write\nend_fsync=1", Runs),
+        ("rw=write\nfsync_on_close=1", Noted("fsync_on_close")),
+        ("rw=write\nsync=0", Runs),
+        ("rw=write\nsync=1", Refused("sync=1")),
+        ("rw=trim", Refused("rw=trim")),
+        ("rw=randtrim", Refused("rw=randtrim")),
+        ("rw=trimwrite", Refused("rw=trimwrite")),
+        ("write_bw_log=bw\nlog_avg_msec=250", Runs),
+        ("write_lat_log", Noted("log_avg_msec")),
+        ("write_hist_log=h\nlog_hist_msec=100", Refused("write_hist_log")),
+    ];
+    // What each that runs became, by key of `explain --json`.
+    let became: HashMap<&str, Vec<(&str, serde_json::Value)>> = HashMap::from([
+        ("rw=read:8k", vec![("gap_bytes", json!(8192))]),
+        (
+            "rw=randread\nrate_iops=100\nrate_process=poisson",
+            vec![("rate_iops", json!(100)), ("rate_poisson", json!(true))],
+        ),
+        (
+            "thinktime=10\nthinktime_blocks=4",
+            vec![("think_time_ns", json!(10_000)), ("think_every", json!(4))],
+        ),
+        ("rw=randread\nblockalign=8k", vec![("align", json!(8192))]),
+        ("startdelay=1", vec![("start_delay_ns", json!(1_000_000_000u64))]),
+        ("loops=3", vec![("passes", json!(3))]),
+        ("rw=write\nend_fsync=1", vec![("end_fsync", json!(true))]),
+        ("rw=write\nfsync_on_close=1", vec![("end_fsync", json!(true))]),
+        (
+            "rw=write\nbuffer_compress_percentage=50",
+            vec![("fill", json!({"kind": "compressible", "pct": 50}))],
+        ),
+        (
+            "write_bw_log=bw\nlog_avg_msec=250",
+            vec![
+                ("write_bw_log", json!("bw")),
+                ("interval_ns", json!(250_000_000u64)),
+            ],
+        ),
+        ("write_lat_log", vec![("write_lat_log", json!("a"))]),
+    ]);
+    for (i, (options, want)) in cases.iter().enumerate() {
+        let file = d.join(format!("case{i}.fio"));
+        std::fs::write(
+            &file,
+            format!("[global]\nfilename={}/x\nsize=4m\n[a]\n{options}\n", d.display()),
+        )
+        .unwrap();
+        if common::have_quietly("fio") {
+            let parsed = Command::new("fio")
+                .arg("--parse-only")
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                parsed.status.success(),
+                "fio refuses {options:?}: {}",
+                common::stderr_of(&parsed)
+            );
+        }
+        let out = kura(&d.join("k.db"))
+            .args(["--json", "explain"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stderr = common::stderr_of(&out);
+        match want {
+            Refused(name) => {
+                assert_eq!(out.status.code(), Some(2), "{options:?} ran: {stderr}");
+                assert!(
+                    stderr.contains(name) && stderr.contains("unsupported"),
+                    "{options:?}: {stderr}"
+                );
+                assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+            }
+            Runs | Noted(_) => {
+                assert_eq!(out.status.code(), Some(0), "{options:?}: {stderr}");
+                let v = json(&out.stdout);
+                let job = &v["jobs"][0];
+                if let Noted(text) = want {
+                    let notes = v["notes"].to_string();
+                    assert!(notes.contains(text), "{options:?}: notes {notes}");
+                }
+                for (key, value) in became.get(options).into_iter().flatten() {
+                    assert_eq!(&job[*key], value, "{options:?}: {key} in {job}");
+                }
+            }
+        }
+    }
+    // The zones as fio gives them, in kura's job.
+    let zoned = d.join("zoned.fio");
+    std::fs::write(
+        &zoned,
+        "[a]\nfilename=/dev/null\nsize=4m\nrw=randread\nrandom_distribution=zoned:60/10:30/20:8/30:2/40\n",
+    )
+    .unwrap();
+    let v = json(
+        &kura(&d.join("k.db"))
+            .args(["--json", "explain"])
+            .arg(&zoned)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let dist = &v["jobs"][0]["distribution"];
+    assert_eq!(dist["kind"], "zoned");
+    assert_eq!(dist["zones"].as_array().unwrap().len(), 4);
+    assert_eq!(dist["zones"][1], json!({"io_pct": 30.0, "space_pct": 20.0}));
+    let text = String::from_utf8(
+        kura(&d.join("k.db"))
+            .arg("explain")
+            .arg(&zoned)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("distribution zoned:60/10:30/20:8/30:2/40"),
+        "{text}"
+    );
+}
+
+/// rate_process=poisson paces at the rate on average.
+#[test]
+fn poisson_pacing_keeps_the_rate() {
+    let dir = tmp();
+    let file = dir.path().join("p.fio");
+    std::fs::write(
+        &file,
+        "[p]\nioengine=null\nsize=16m\nrw=randread\nrate_iops=2000\nrate_process=poisson\nruntime=1\ntime_based\n",
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(v["jobs"][0]["job"]["rate_poisson"], true);
+    let iops = v["jobs"][0]["read"]["iops"].as_f64().unwrap();
+    assert!(
+        (iops - 2000.0).abs() < 200.0,
+        "{iops} I/Os per second at a rate of 2000"
+    );
+}
+
+/// write_bw_log, write_iops_log and write_lat_log with log_avg_msec: fio's
+/// windowed log format, one line per window and direction, from a job file
+/// and from flags; their numbers add up to what the run measured.
+#[test]
+fn fio_logs_are_written_in_fios_windowed_format() {
+    let dir = tmp();
+    let d = dir.path();
+    let file = d.join("logs.fio");
+    std::fs::write(
+        &file,
+        "[global]\nioengine=null\nsize=64m\nruntime=1\ntime_based\n[j]\nrw=randrw\n\
+         write_bw_log=out/j\nwrite_iops_log=out/j\nwrite_lat_log=out/j\nlog_avg_msec=200\n",
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("out")).unwrap();
+    let v = json(
+        &kura(&d.join("k.db"))
+            .current_dir(d)
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let job = &v["jobs"][0];
+    let line = log_line;
+    let mut iops_sum = [0f64; 2];
+    for kind in ["bw", "iops", "lat"] {
+        let text = std::fs::read_to_string(d.join(format!("out/j_{kind}.1.log")))
+            .unwrap_or_else(|e| panic!("j_{kind}.1.log: {e}"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() >= 8, "{kind}: {text}");
+        let mut last = 0;
+        for l in &lines {
+            assert!(line(l), "{kind}: {l:?}");
+            let f: Vec<u64> = l.split(", ").map(|x| x.parse().unwrap()).collect();
+            // Each window ends at most 200 ms after the one before (the last may be cut short).
+            assert!(
+                f[0] >= last && f[0] <= last + 200,
+                "{kind}: times rise by 200 ms: {l}"
+            );
+            last = f[0];
+            if kind == "iops" {
+                iops_sum[f[2] as usize] += f[1] as f64 * 0.2;
+            }
+        }
+    }
+    // IOPS per 200 ms window, times 0.2 s, adds up to the I/Os (less the rounding down per line).
+    for (i, dir) in ["read", "write"].iter().enumerate() {
+        let ops = job[*dir]["ops"].as_f64().unwrap();
+        assert!(
+            iops_sum[i] <= ops + 1.0 && iops_sum[i] >= ops - 10.0,
+            "{dir}: {} vs {ops}",
+            iops_sum[i]
+        );
+    }
+    // The same from flags.
+    kura(&d.join("k.db"))
+        .current_dir(d)
+        .args([
+            "run",
+            "--engine",
+            "null",
+            "--io-count",
+            "5000",
+            "--write-iops-log",
+            "flag",
+            "--interval",
+            "100ms",
+        ])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(d.join("flag_iops.1.log")).unwrap();
+    assert!(text.lines().all(line), "{text}");
+    // fio's own log of a like job has the same shape.
+    if common::have_quietly("fio") {
+        let out = Command::new("fio")
+            .current_dir(d)
+            .args([
+                "--name=f",
+                "--ioengine=null",
+                "--size=64m",
+                "--rw=randrw",
+                "--runtime=1",
+                "--time_based",
+            ])
+            .args(["--write_iops_log=fio", "--log_avg_msec=200", "--output=/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let theirs = std::fs::read_to_string(d.join("fio_iops.1.log")).unwrap();
+        assert!(theirs.lines().all(line), "fio writes the same shape: {theirs}");
+    }
+}
+
+/// fio's windowed log line: `TIME, VALUE, DIRECTION (0|1), 0, 0`.
+fn log_line(l: &str) -> bool {
+    let f: Vec<&str> = l.split(", ").collect();
+    f.len() == 5
+        && f.iter()
+            .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        && (f[2] == "0" || f[2] == "1")
+        && f[3] == "0"
+        && f[4] == "0"
 }

@@ -64,7 +64,7 @@ fn mark_report_has_bars_per_test_with_values_and_ratios() {
             "--size",
             "8m",
         ])
-        .args(["--label", "null mark"])
+        .args(["--label", "null mark", "--interval", "0s"])
         .assert()
         .success();
     let real = dir.path().join("real-mark.html");
@@ -324,4 +324,71 @@ fn bad_runs_and_paths_fail_clearly() {
     assert_eq!(mark["rows"][0][0], "SEQ1M Q8T1");
     assert!((mark["rows"][0][1].as_f64().unwrap() - 180.2).abs() < 1e-6);
     assert_eq!(v["runs"][0]["id"], ids[0]);
+}
+
+/// bonnie++, tiobench and vdbench runs carry their suite's own table in the
+/// report, as `kura show` prints it in the terminal.
+#[test]
+fn suite_runs_show_their_own_table_in_the_report() {
+    let dir = common::tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    kura(&db)
+        .args(["suite", "tiobench"])
+        .arg(d)
+        .args(["--threads", "2", "--file-size", "1m", "--random-ops", "100"])
+        .assert()
+        .success();
+    kura(&db)
+        .args(["suite", "bonnie"])
+        .arg(d)
+        .args(["--size", "4m", "--files", "1"])
+        .assert()
+        .success();
+    let vdb = d.join("raw.vdb");
+    std::fs::write(
+        &vdb,
+        format!(
+            "sd=sd1,lun={}/v.dat,size=4m,threads=1\nwd=wd1,sd=sd1,xfersize=4k,rdpct=100\n\
+             rd=rd1,wd=wd1,iorate=max,elapsed=2,interval=1\n",
+            d.display()
+        ),
+    )
+    .unwrap();
+    kura(&db).arg("run").arg(&vdb).assert().success();
+    let out = d.join("suites.html");
+    kura(&db)
+        .args(["report", "1", "2", "3", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_self_contained(&html);
+    let section = html
+        .split(r#"<section id="suite-tables">"#)
+        .nth(1)
+        .expect("a section of suite tables");
+    let shown = |id: &str| {
+        kura(&db)
+            .args(["show", id])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    for (id, needle) in [
+        ("1", "Random Write"),
+        ("2", "Sequential Output"),
+        ("3", "interval"),
+    ] {
+        let text = String::from_utf8_lossy(&shown(id)).into_owned();
+        assert!(text.contains(needle), "run {id}: {text}");
+        // The terminal's table, line for line (escaped for HTML).
+        let escaped = kura::report::svg::esc(&text);
+        assert!(
+            section.contains(escaped.trim_end()),
+            "run {id}'s table in the report"
+        );
+    }
 }

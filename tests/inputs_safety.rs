@@ -286,7 +286,7 @@ fn impossible_fio_results_are_refused_and_store_nothing() {
     }
     let runs = kura(&db).args(["history", "--json"]).output().unwrap();
     let runs = common::json(&runs.stdout);
-    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    assert_eq!(runs["runs"].as_array().map(Vec::len), Some(1), "{runs}");
 }
 
 #[test]

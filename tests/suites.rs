@@ -28,8 +28,8 @@ fn sweep_stores_every_point_and_repetition() {
             .get_output()
             .stdout,
     );
-    assert_eq!(v["run"]["jobs"].as_array().unwrap().len(), 2 * 3 * 2);
-    assert_eq!(v["run"]["suite"], "sweep");
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 2 * 3 * 2);
+    assert_eq!(v["suite"], "sweep");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6);
     assert_eq!(rows[0]["test"], "bs=4k mix=100/0");
@@ -37,7 +37,7 @@ fn sweep_stores_every_point_and_repetition() {
     assert_eq!(rows[3]["bs_bytes"], 65536);
     assert_eq!(rows[3]["runs"], 2);
     // A 50/50 point reads and writes.
-    let mixed = v["run"]["jobs"]
+    let mixed = v["jobs"]
         .as_array()
         .unwrap()
         .iter()
@@ -74,6 +74,10 @@ fn sweep_bad_input_is_refused() {
         (vec!["sweep", "--read-pct", "150"], "each mix must be 0..100"),
         (vec!["sweep", "--pattern", "zigzag"], "--pattern: 'zigzag'"),
         (vec!["sweep", "--preset", "iso"], "unknown preset 'iso'"),
+        (
+            vec!["sweep", "--preset", "pts"],
+            "--preset pts is now --preset iops-matrix-quick",
+        ),
         (vec!["sweep", "--runs", "0"], "--runs: '0' is not valid"),
     ] {
         kura(&db)
@@ -108,7 +112,7 @@ fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
             .get_output()
             .stdout,
     );
-    let jobs = v["run"]["jobs"].as_array().unwrap();
+    let jobs = v["jobs"].as_array().unwrap();
     assert_eq!(jobs.len(), 4 * 2);
     let seq_write = &jobs[0];
     assert_eq!(seq_write["test"], "Sequential Write");
@@ -149,8 +153,9 @@ fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
         .filter(|e| e.file_name().to_string_lossy().starts_with("kura-tiobench"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    // --wide: tiobench's own headers, and the runs column.
     let table = kura(&db)
-        .args(["show", "latest"])
+        .args(["--wide", "show", "latest"])
         .assert()
         .success()
         .get_output()
@@ -160,6 +165,7 @@ fn tiobench_gives_each_thread_its_own_file_and_tiobench_columns() {
     for needle in [
         "MiB/s",
         "CPU %",
+        "runs",
         "avg lat ms",
         "max lat ms",
         "% >2 s",
@@ -200,13 +206,22 @@ fn history_shows_the_figure_that_represents_the_run_and_names_it() {
         &kura(&db)
             .current_dir(dir.path())
             .args(["--json", "mark", "--engine", "null", "--profile", "peak"])
-            .args(["--runs", "3", "--runtime", "100ms", "--size", "8m"])
+            .args([
+                "--runs",
+                "3",
+                "--runtime",
+                "100ms",
+                "--size",
+                "8m",
+                "--interval",
+                "0s",
+            ])
             .assert()
             .success()
             .get_output()
             .stdout,
     );
-    let best = v["run"]["jobs"]
+    let best = v["jobs"]
         .as_array()
         .unwrap()
         .iter()
@@ -220,15 +235,119 @@ fn history_shows_the_figure_that_represents_the_run_and_names_it() {
             .success()
             .get_output()
             .stdout,
-    );
+    )["runs"]
+        .clone();
     assert_eq!(h[0]["figure"], "SEQ1M Q8T1 read, best of 3");
     assert_eq!(h[0]["bytes_per_sec"].as_f64().unwrap(), best);
     let table = kura(&db)
-        .arg("history")
+        .args(["--wide", "history"])
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
     assert!(String::from_utf8_lossy(&table).contains("SEQ1M Q8T1 read, best of 3"));
+    // The help's own example: a suite's family finds its runs (stored as `mark:peak`).
+    let found = json(
+        &kura(&db)
+            .args(["--json", "history", "--suite", "mark"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(found["runs"].as_array().map(Vec::len), Some(1));
+    assert_eq!(found["runs"][0]["suite"], "mark:peak");
+    // The full name still finds it; `mark:pea` is not a family and finds nothing.
+    for (suite, n) in [("mark:peak", 1), ("mark:pea", 0)] {
+        let v = json(
+            &kura(&db)
+                .args(["--json", "history", "--suite", suite])
+                .assert()
+                .success()
+                .get_output()
+                .stdout,
+        );
+        assert_eq!(v["runs"].as_array().map(Vec::len), Some(n), "{suite}");
+    }
+    // A filter that matches nothing says so, and what is stored.
+    kura(&db)
+        .args(["history", "--suite", "mar"])
+        .assert()
+        .success()
+        .stdout("no runs match --suite mar; 1 run is stored: mark:peak (1)\n");
+}
+
+/// `kura mark /mnt/nas`, as the README says it: a directory means a test file in it.
+#[test]
+fn mark_of_a_directory_measures_a_test_file_in_it_and_removes_it() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let nas = dir.path().join("nas");
+    std::fs::create_dir(&nas).unwrap();
+    let out = assert_cmd::Command::cargo_bin("kura")
+        .unwrap()
+        .arg("--db")
+        .arg(&db)
+        .arg("mark")
+        .arg(&nas)
+        .args(["--profile", "demo", "--runs", "1", "--runtime", "100ms"])
+        .args(["--size", "4m", "--interval", "0s"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let file = nas.join("kura-test.dat");
+    assert!(
+        stdout.contains(&format!("{}: 4.0 MiB file", file.display())),
+        "{stdout}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("test file"),
+        "the note says where"
+    );
+    assert!(!file.exists(), "the test file is removed");
+    assert_eq!(std::fs::read_dir(&nas).unwrap().count(), 0);
+}
+
+/// Without --size, an existing test file smaller than the default is used whole, untouched.
+#[test]
+fn mark_and_sweep_use_an_existing_smaller_file_at_its_own_size() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let file = dir.path().join("old-test.dat");
+    let data: Vec<u8> = (0..(4u32 << 20))
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    std::fs::write(&file, &data).unwrap();
+    for verb in [
+        vec!["mark", "--profile", "demo", "--interval", "0s"],
+        vec!["sweep", "--bs", "4k", "--read-pct", "100"],
+    ] {
+        let out = assert_cmd::Command::cargo_bin("kura")
+            .unwrap()
+            .arg("--db")
+            .arg(&db)
+            .arg("--json")
+            .args(&verb)
+            .arg(&file)
+            .args(["--runs", "1", "--runtime", "100ms"])
+            .args(["--allow-destroy", file.to_str().unwrap()])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let v = json(&out.stdout);
+        assert_eq!(v["jobs"][0]["job"]["size_bytes"], 4 << 20, "{verb:?}");
+        // The note is wrapped at 80 columns: read it as words.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            stderr.contains("smaller than the default --size 1g: measuring all of it"),
+            "{verb:?}: {stderr}"
+        );
+        assert!(file.exists(), "the user's file stays");
+    }
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 4 << 20, "not resized");
 }

@@ -39,7 +39,7 @@ fn job(target: &Path, rw: Rw) -> Job {
 fn allow(dev: &Path) -> TargetOptions {
     TargetOptions {
         allow_destroy: Some(dev.to_path_buf()),
-        stop: None,
+        ..TargetOptions::default()
     }
 }
 

@@ -164,28 +164,71 @@ fn curve_runs_step_through_the_percentages_of_the_max_run() {
     }
 }
 
+/// Seed section 4's file-system file runs verbatim, its anchor pointed at a
+/// temporary directory with `--target` (and its 300 s cut with `--runtime`).
 #[test]
-fn file_system_files_are_checked_and_refused_with_a_clear_error() {
+fn the_seed_file_system_file_runs_verbatim_with_the_anchor_overridden() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let file = dir.path().join("fs.vdb");
     std::fs::write(&file, SEED_FS).unwrap();
+    let anchor = dir.path().join("anchor");
+    std::fs::create_dir(&anchor).unwrap();
     kura(&db)
         .arg("explain")
         .arg(&file)
         .assert()
         .success()
-        .stdout(predicate::str::contains(
-            "file-system workloads (fsd=, fwd=) are not supported yet",
-        ));
-    kura(&db)
+        .stdout(predicate::str::contains("mix read=50,write=50"))
+        .stdout(predicate::str::contains("files 1000"));
+    let out = kura(&db)
         .arg("run")
         .arg(&file)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "file-system workloads (fsd=, fwd=) are not supported yet",
-        ));
+        .arg("--target")
+        .arg(&anchor)
+        .args(["--runtime", "2s", "--interval", "1s"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Starting RD=rd1"), "{text}");
+    assert!(text.contains("avg_"), "vdbench's interval lines: {text}");
+    assert!(text.contains("stopafter= is not kept"), "{text}");
+    assert_eq!(
+        std::fs::read_dir(&anchor).unwrap().count(),
+        0,
+        "the set is removed"
+    );
+    let v = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["job"]["threads"], 16);
+    assert_eq!(job["job"]["workload"]["fileset"]["file_size"], "128k");
+    let (reads, writes) = (
+        job["read"]["ops"].as_u64().unwrap(),
+        job["write"]["ops"].as_u64().unwrap(),
+    );
+    assert!(reads > 0 && writes > 0);
+    assert_eq!(
+        job["read"]["bytes"].as_u64().unwrap(),
+        reads * 4096,
+        "xfersize=4k"
+    );
+    // Verbatim, the anchor /bench does not exist here: refused, nothing made.
+    if !Path::new("/bench").exists() {
+        kura(&db)
+            .arg("run")
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("/bench"));
+        assert!(!Path::new("/bench").exists());
+    }
 }
 
 #[test]

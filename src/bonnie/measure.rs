@@ -1115,6 +1115,7 @@ fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFacts) -> JobRe
         cpu_system_ns: m.cpu_system_ns,
         series: Vec::new(),
         incomplete: m.stopped || m.error.is_some(),
+        cluster: None,
     }
 }
 

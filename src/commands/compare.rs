@@ -49,6 +49,13 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
             }
         },
     };
+    if targets.iter().all(|t| {
+        t.runs
+            .iter()
+            .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Db))
+    }) {
+        return db(&targets, baseline, format);
+    }
     let opts = CompareOptions {
         metric: args.metric,
         by: args.by,
@@ -74,4 +81,41 @@ fn run_ids(store: &Store, spec: &str, args: &CompareArgs) -> Result<Vec<i64>> {
         }
     }
     Ok(vec![store.resolve(spec, args.latest)?])
+}
+
+/// Runs of `kura suite db`: sql-bench's seconds and the OLTP figures per test (report::db_table).
+fn db(targets: &[Target], baseline: usize, format: crate::report::export::Format) -> Result<i32> {
+    use crate::report::db_table;
+    use crate::report::export::Format;
+    // A target of several runs (--repeats) is shown by its newest run.
+    let runs: Vec<&crate::metrics::RunResult> = targets.iter().filter_map(|t| t.runs.last()).collect();
+    let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
+    let rows = db_table::compare_rows(&runs, baseline);
+    let notes = db_table::setting_notes(&runs);
+    let text = match format {
+        Format::Json => crate::report::to_json(&serde_json::json!({
+            "targets": names,
+            "baseline": baseline,
+            "rows": rows,
+            "notes": notes,
+        })),
+        Format::Csv => db_table::render_compare_delimited(&names, baseline, &rows, false),
+        Format::Markdown => {
+            let mut text = db_table::render_compare_delimited(&names, baseline, &rows, true);
+            for n in &notes {
+                text.push_str(&format!("\n{n}\n"));
+            }
+            text
+        }
+        Format::Table => {
+            let mut text = db_table::render_compare(&names, baseline, &rows);
+            for n in &notes {
+                text.push_str(n);
+                text.push('\n');
+            }
+            text
+        }
+    };
+    emit(&text)?;
+    Ok(0)
 }

@@ -9,6 +9,9 @@ use crate::report::emit;
 use crate::report::explain::{plan_json, render_plan};
 
 pub fn run(ctx: &Ctx, args: ExplainArgs) -> Result<i32> {
+    if super::run_file::fio_output(&args.file).is_some() {
+        anyhow::bail!("--format fio-json prints a run; explain prints jobs (use --json for them as JSON)");
+    }
     let plan = load_plan(&args.job_file, &args.file)?;
     if ctx.json {
         emit(&plan_json(&plan))?;

@@ -19,8 +19,18 @@ pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
             );
         }
     }
-    match output_format(ctx, args.format)? {
-        Format::Json => emit(&to_json(&runs))?,
+    let format = output_format(ctx, args.format)?;
+    if runs.is_empty() && format == Format::Table && (args.label.is_some() || args.suite.is_some()) {
+        let stored = store.suite_counts()?;
+        emit(&history::nothing_matched(
+            args.label.as_deref(),
+            args.suite.as_deref(),
+            &stored,
+        ))?;
+        return Ok(0);
+    }
+    match format {
+        Format::Json => emit(&to_json(&serde_json::json!({ "runs": runs })))?,
         Format::Table => emit(&history::render(&runs))?,
         Format::Markdown => emit(&export::history_grid(&runs, false).to_markdown())?,
         Format::Csv => emit(&export::history_grid(&runs, true).to_csv())?,

@@ -1,65 +1,71 @@
-//! `kura mark`: CrystalDiskMark's grid. Each test runs `--runs` times as
-//! read, then as write, on one random-filled test file; the best run is
-//! reported, the mean beside it, and every repetition is stored.
+//! `kura mark`: CrystalDiskMark's grid. Each test runs `--runs` scored
+//! passes after an unscored preparation, all reads before all writes (see
+//! jobs::presets for the source); every pass is stored, and the grid shows
+//! the best or the mean.
 
 use std::io::IsTerminal;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs};
+use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs, target_arg};
 use crate::cli::MarkArgs;
 use crate::jobs::Job;
-use crate::jobs::presets::{PROFILES, mark_profile};
+use crate::jobs::presets::Profile;
 use crate::jobs::suites::{SuiteKind, mark_jobs};
 use crate::jobs::units::parse_duration;
-use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
-use crate::report::mark_grid::MarkUnit;
+use crate::metrics::repeats::{disagreement_warnings, summarize_mark};
+use crate::report::mark_grid::{Figure, MarkUnit};
 use crate::report::{View, emit, render_run};
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
-    let tests = mark_profile(&args.profile).ok_or_else(|| {
-        let names: Vec<&str> = PROFILES.iter().map(|(n, _)| *n).collect();
-        anyhow!(
-            "--profile: unknown profile '{}' (known: {})",
-            args.profile,
-            names.join(", ")
-        )
-    })?;
+    let profile =
+        Profile::parse(&args.profile, args.setting.as_deref()).map_err(|e| match e.starts_with("--") {
+            true => anyhow!(e),
+            false => anyhow!("--profile: {e}"),
+        })?;
     let unit = MarkUnit::parse(&args.unit)
-        .ok_or_else(|| anyhow!("--unit: '{}' is not a unit (mbps, iops or us)", args.unit))?;
+        .ok_or_else(|| anyhow!("--unit: '{}' is not a unit (mbps, gbps, iops or us)", args.unit))?;
+    let figure = Figure::parse(&args.figure)
+        .ok_or_else(|| anyhow!("--figure: '{}' is not valid: expected best or mean", args.figure))?;
     let runs = super::parse_runs(&args.runs)?;
-    let pause = parse_duration(&args.interval).map_err(|e| anyhow!("--interval: {e}"))?;
+    let pause = match &args.interval {
+        Some(text) => parse_duration(text).map_err(|e| anyhow!("--interval: {e}"))?,
+        None => profile.setting.interval(),
+    };
     let mut base = Job::default();
-    for (key, value) in [
-        ("size", &args.size),
-        ("runtime", &args.runtime),
-        ("engine", &args.engine),
-    ] {
-        base.set(key, value).map_err(|e| anyhow!("--{e}"))?;
+    match &args.runtime {
+        Some(text) => base.set("runtime", text).map_err(|e| anyhow!("--{e}"))?,
+        None => base.runtime = Some(profile.setting.measure()),
     }
-    if let Some(t) = &args.target {
-        base.set("target", t).map_err(|e| anyhow!("{e}"))?;
-    }
-    let jobs = suite_jobs(mark_jobs(tests, &base, runs)?);
+    base.set("engine", &args.engine).map_err(|e| anyhow!("--{e}"))?;
+    let note = target_arg::apply(&mut base, args.target.as_deref(), args.size.as_deref())?;
+    let jobs = suite_jobs(mark_jobs(&profile, &base, runs)?);
     if jobs.is_empty() {
         bail!("the profile has no tests");
     }
+    if let Some(note) = note
+        && !ctx.quiet
+    {
+        eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
+    }
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
-    opts.suite = Some(SuiteKind::Mark(Some(args.profile.clone())));
+    opts.suite = Some(SuiteKind::Mark(Some(profile.name())));
     opts.pause = pause;
+    opts.pause_between_tests = true;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
     result
         .warnings
-        .extend(disagreement_warnings(&summarize_tests(&result)));
+        .extend(disagreement_warnings(&summarize_mark(&result)));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let view = View {
         json: ctx.json,
         unit,
         color: std::io::stdout().is_terminal(),
+        figure,
         ..View::default()
     };
     emit(&render_run(&result, &view))?;

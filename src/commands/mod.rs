@@ -1,6 +1,8 @@
 //! One file per verb: each turns its arguments into library calls.
 
+pub mod cluster;
 pub mod compare;
+pub mod completions;
 pub mod explain;
 pub mod history;
 pub mod import;
@@ -13,6 +15,7 @@ pub mod serve;
 pub mod show;
 pub mod suite;
 pub mod sweep;
+pub mod target_arg;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -162,7 +165,12 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
         .jobs
         .iter()
         .any(|j| j.directions().any(|(_, d)| d.errors > 0));
-    if result.incomplete || failed_io || !stored {
+    // Data read back that is not what was written fails the run like an I/O error.
+    let bad_data = result
+        .warnings
+        .iter()
+        .any(|w| matches!(w, crate::metrics::Warning::VerifyFailed { .. }));
+    if result.incomplete || failed_io || bad_data || !stored {
         1
     } else {
         0
@@ -184,7 +192,7 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
     RunOptions {
         target: TargetOptions {
             allow_destroy: common.allow_destroy.clone(),
-            stop: None,
+            ..TargetOptions::default()
         },
         keep: common.keep,
         quiet,
@@ -242,6 +250,7 @@ fn given_price(command: &Command) -> Option<&str> {
         Command::Sweep(a) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Tiobench(a)) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Bonnie(a)) => a.suite.common.price.as_deref(),
+        Command::Suite(SuiteCommand::Db(a)) => a.suite.common.price.as_deref(),
         Command::Label(a) => a.price.as_deref(),
         Command::Import(a) => match &a.source {
             crate::cli::ImportSource::Fio(f) | crate::cli::ImportSource::Run(f) => f.price.as_deref(),
@@ -256,6 +265,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
     if let Some(price) = given_price(&cli.command) {
         Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
     }
+    crate::report::width::set_wide(cli.wide);
     let ctx = Ctx {
         db: cli.db,
         json: cli.json,
@@ -268,6 +278,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Sweep(args) => sweep::run(&ctx, args),
         Command::Suite(SuiteCommand::Tiobench(args)) => suite::tiobench(&ctx, args),
         Command::Suite(SuiteCommand::Bonnie(args)) => suite::bonnie(&ctx, args),
+        Command::Suite(SuiteCommand::Db(args)) => suite::db(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),
@@ -275,5 +286,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Import(args) => import::run(&ctx, args),
         Command::Report(args) => report::run(&ctx, args),
         Command::Serve(args) => serve::run(&ctx, args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     }
 }

@@ -1,5 +1,6 @@
 //! `kura report RUN... [-o FILE]`: stored runs as one self-contained HTML
-//! file (inline CSS and SVG, no script, no network), or its data with --json.
+//! file (inline CSS and SVG, no script, no network), or its data with --json
+//! (to FILE as well).
 
 use anyhow::{Context, Result};
 
@@ -19,12 +20,13 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
         }
     }
     let page = report(&runs, None);
-    if ctx.json {
+    // With --json the data goes where the HTML would have gone: -o FILE or stdout.
+    let html = if ctx.json {
         let value = serde_json::json!({ "title": page.title, "runs": runs, "tables": page.tables_json() });
-        emit(&to_json(&value))?;
-        return Ok(0);
-    }
-    let html = document(&page.title, "", &page.body);
+        to_json(&value)
+    } else {
+        document(&page.title, "", &page.body)
+    };
     match &args.output {
         Some(path) => {
             let db = ctx.db.clone().unwrap_or_else(crate::store::default_path);

@@ -5,20 +5,26 @@ use anyhow::{Result, anyhow};
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
 use crate::jobs::Job;
-use crate::report::{View, emit, render_run};
+use crate::report::emit;
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     if args.job_file.is_some() {
         return super::run_file::run(ctx, args);
     }
+    super::run_file::check_output(ctx, &args.file, false)?;
     let flags = args.job.given();
     let mut job = Job::default();
     for (key, value) in &flags {
-        job.set(key, value).map_err(|e| anyhow!("--{}", e))?;
+        // The error starts with the key; the user typed the flag.
+        job.set(key, value)
+            .map_err(|e| anyhow!("--{}", e.to_string().replacen(key, &key.replace('_', "-"), 1)))?;
     }
     job.validate()?;
     let jobs = vec![job];
+    if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
+        return Ok(code);
+    }
     let stop = stop_flag()?;
     let opts = run_options(&args.common, ctx.quiet);
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
@@ -26,12 +32,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_run(
-        &result,
-        &View {
-            json: ctx.json,
-            ..View::default()
-        },
-    ))?;
-    Ok(exit_code(&result, stored))
+    emit(&super::run_file::render_result(ctx, &args.file, &result))?;
+    let logs = super::run_file::write_fio_logs(ctx, &result);
+    Ok(exit_code(&result, stored).max(if logs { 0 } else { 1 }))
 }

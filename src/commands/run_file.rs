@@ -12,11 +12,74 @@ use crate::metrics::Warning;
 use crate::report::{View, emit, render_run};
 use crate::runner;
 
+/// `--format fio-json` / `fio-json+`: print the run as fio's JSON (json+
+/// when true); any other `--format` says how to read the job file.
+pub fn fio_output(args: &JobFileArgs) -> Option<bool> {
+    match args.format.as_deref()?.to_ascii_lowercase().as_str() {
+        "fio-json" => Some(false),
+        "fio-json+" | "fio-json-plus" => Some(true),
+        _ => None,
+    }
+}
+
+/// The run as `--format` and `--json` ask for it.
+pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::RunResult) -> String {
+    match fio_output(args) {
+        Some(plus) => crate::report::fio_json::render(result, plus),
+        None => render_run(
+            result,
+            &View {
+                json: ctx.json,
+                ..View::default()
+            },
+        ),
+    }
+}
+
+/// Writes the fio logs the run's jobs asked for (report/fio_logs.rs), after
+/// the run is stored and printed; says which could not be written. Returns
+/// whether all were.
+pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
+    let db = ctx.db_path();
+    let mut ok = true;
+    for (path, text) in crate::report::fio_logs::logs(result) {
+        let written = crate::targets::output::create_output(&path, Some(&db))
+            .map_err(|e| e.to_string())
+            .and_then(|mut out| {
+                std::io::Write::write_all(&mut out.file, text.as_bytes()).map_err(|e| e.to_string())
+            });
+        match written {
+            Ok(()) if !ctx.quiet => eprintln!("kura: wrote {}", path.display()),
+            Ok(()) => {}
+            Err(why) => {
+                eprintln!("kura: error: the log {} was not written: {why}", path.display());
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+/// Refuses `--format` combinations before anything runs.
+pub fn check_output(ctx: &Ctx, args: &JobFileArgs, has_file: bool) -> Result<()> {
+    match (&args.format, fio_output(args)) {
+        (Some(_), Some(_)) if ctx.json => bail!("--json and --format fio-json disagree: give one of them"),
+        (Some(f), None) if !has_file => {
+            bail!(
+                "--format {f}: says how to read a job file, and none was given (fio-json or fio-json+ print the run as fio's JSON)"
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
     let format = match &args.format {
-        Some(f) => {
-            Some(Format::parse(f).ok_or_else(|| anyhow!("--format: '{f}' is not toml, fio or vdbench"))?)
-        }
+        Some(_) if fio_output(args).is_some() => None,
+        Some(f) => Some(
+            Format::parse(f)
+                .ok_or_else(|| anyhow!("--format: '{f}' is not toml, fio, vdbench, fio-json or fio-json+"))?,
+        ),
         None => None,
     };
     let opts = LoadOptions {
@@ -30,6 +93,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let Some(file) = &args.job_file else {
         bail!("no job file given");
     };
+    check_output(ctx, &args.file, true)?;
     let mut plan = load_plan(file, &args.file)?;
     if let Some(why) = &plan.cannot_run {
         bail!("{}: {why}", file.display());
@@ -47,6 +111,10 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         }
         planned.job.validate()?;
     }
+    let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
+    if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
+        return Ok(code);
+    }
     let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     if plan.format == Format::Vdbench {
@@ -59,12 +127,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_run(
-        &result,
-        &View {
-            json: ctx.json,
-            ..View::default()
-        },
-    ))?;
-    Ok(exit_code(&result, stored))
+    emit(&render_result(ctx, &args.file, &result))?;
+    let logs = write_fio_logs(ctx, &result);
+    Ok(exit_code(&result, stored).max(if logs { 0 } else { 1 }))
 }

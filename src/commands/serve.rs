@@ -18,12 +18,23 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
             listen.addr
         );
     }
+    let json = ctx.json;
     serve(&store, listen, &stop, |addr| {
         // The one line on stdout: scripts and tests read the address from it.
-        println!(
-            "kura serve: http://{addr}/ (database {}; Ctrl-C stops)",
-            path.display()
-        );
+        if json {
+            // One compact line, printed while the server keeps running.
+            let doc = serde_json::json!({
+                "schema_version": crate::report::SCHEMA_VERSION,
+                "url": format!("http://{addr}/"),
+                "database": path.display().to_string(),
+            });
+            println!("{doc}");
+        } else {
+            println!(
+                "kura serve: http://{addr}/ (database {}; Ctrl-C stops)",
+                path.display()
+            );
+        }
     })?;
     if !ctx.quiet {
         eprintln!("kura serve: stopped");

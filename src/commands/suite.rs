@@ -1,4 +1,4 @@
-//! `kura suite tiobench|bonnie`: the classic suites with their own tables.
+//! `kura suite tiobench|bonnie|db`: the classic suites with their own tables.
 
 use std::path::PathBuf;
 
@@ -6,8 +6,10 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
 use crate::bonnie::measure;
-use crate::cli::{BonnieArgs, TiobenchArgs};
+use crate::cli::{BonnieArgs, DbArgs, TiobenchArgs};
+use crate::database;
 use crate::jobs::Job;
+use crate::jobs::db_params::{self, DbParams, Journal, Server, Synchronous, Test};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
 use crate::report::{View, bonnie_table, emit, render_run};
 use crate::runner;
@@ -71,7 +73,10 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     if let Some(w) = &cache
         && !ctx.quiet
     {
-        eprintln!("kura: warning: {w}");
+        eprint!(
+            "{}",
+            crate::report::width::wrap("kura: warning: ", &w.to_string(), 2)
+        );
     }
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
@@ -97,6 +102,123 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         &View {
             json: ctx.json,
             bonnie_csv: args.csv,
+            ..View::default()
+        },
+    ))?;
+    Ok(exit_code(&result, stored))
+}
+
+/// A positive whole number for a db flag, at most `max`.
+fn count_flag(flag: &str, text: &str, max: u64) -> Result<u64> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| anyhow!("--{flag}: '{text}' is not valid: must be between 1 and {max}"))
+}
+
+/// `--tests`: names from the list, or `all`.
+fn db_tests(text: &str) -> Result<Vec<Test>> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(Test::ALL.to_vec());
+    }
+    let mut tests = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let test = Test::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Test::ALL.iter().map(|t| t.name()).collect();
+            anyhow!("--tests: '{name}' is not one of {}, all", names.join(", "))
+        })?;
+        if !tests.contains(&test) {
+            tests.push(test);
+        }
+    }
+    if tests.is_empty() {
+        bail!("--tests: name at least one test");
+    }
+    Ok(tests)
+}
+
+/// `--server-sync`, checked against the server it is for.
+fn server_sync(server: Server, text: Option<&str>) -> Result<Option<String>> {
+    let allowed: &[&str] = match server {
+        Server::Sqlite => {
+            if text.is_some() {
+                bail!(
+                    "--server-sync is for --server postgres or mariadb; SQLite takes --synchronous and --journal"
+                );
+            }
+            return Ok(None);
+        }
+        Server::Postgres => &["on", "off", "local", "remote_write", "remote_apply"],
+        Server::Mariadb => &["0", "1", "2"],
+    };
+    let value = text.unwrap_or(allowed[if server == Server::Postgres { 0 } else { 1 }]);
+    if !allowed.contains(&value) {
+        bail!(
+            "--server-sync: '{value}' is not one of {} for {server}",
+            allowed.join(", ")
+        );
+    }
+    Ok(Some(value.to_string()))
+}
+
+/// sql-bench's tests and sysbench's OLTP mix on a database in DIR/kura-db (see `database`).
+pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
+    let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Db)?;
+    if opts.target.allow_destroy.is_some() {
+        bail!("--allow-destroy does not apply: kura suite db writes only files it creates in DIR/kura-db");
+    }
+    let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
+    let time = crate::jobs::units::parse_duration(&args.time).map_err(|e| anyhow!("--time: {e}"))?;
+    if time.is_zero() {
+        bail!("--time: '{}' is not valid: must be longer than 0", args.time);
+    }
+    let server = Server::parse(&args.server).map_err(|e| anyhow!("--server: {e}"))?;
+    let server_sync = server_sync(server, args.server_sync.as_deref())?;
+    if server != Server::Sqlite {
+        // Before anything is made in DIR: a missing server is one line naming its package.
+        database::server::find(server).map_err(|e| anyhow!(e))?;
+    }
+    let params = DbParams {
+        test: String::new(),
+        repetition: 0,
+        runs,
+        server,
+        scale_permille: db_params::parse_scale(&args.scale).map_err(|e| anyhow!("--scale: {e}"))?,
+        synchronous: Synchronous::parse(&args.synchronous).map_err(|e| anyhow!("--synchronous: {e}"))?,
+        journal: Journal::parse(&args.journal).map_err(|e| anyhow!("--journal: {e}"))?,
+        oltp_tables: count_flag("tables", &args.tables, 1000)? as u32,
+        oltp_table_size: count_flag("table-size", &args.table_size, 1_000_000_000)?,
+        oltp_threads: count_flag("threads", &args.threads, 1024)? as u32,
+        oltp_time_ms: time.as_millis() as u64,
+        seed: 0,
+        server_sync,
+    };
+    let mut cfg = database::Config {
+        dir,
+        tests: db_tests(&args.tests)?,
+        params,
+        label: opts.label.clone(),
+    };
+    database::check_target(&cfg).map_err(|e| anyhow!(e))?;
+    let stop = stop_flag()?;
+    let mut store = ctx.store()?;
+    let header = run_header(&opts);
+    cfg.params.seed = header.started_unix_s as u64;
+    let jobs: Vec<runner::SuiteJob> = database::jobs(&cfg)
+        .into_iter()
+        .map(|job| runner::SuiteJob {
+            test: job.workload.database().map(|p| p.test.clone()),
+            job,
+        })
+        .collect();
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    emit(&render_run(
+        &result,
+        &View {
+            json: ctx.json,
             ..View::default()
         },
     ))?;

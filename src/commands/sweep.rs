@@ -13,8 +13,12 @@ use crate::runner::{self, SuiteJob};
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     let (block_sizes, mixes) = match args.preset.as_deref() {
-        Some("pts") => (PTS_BLOCK_SIZES.to_vec(), PTS_READ_PCTS.to_vec()),
-        Some(other) => bail!("--preset: unknown preset '{other}' (known: pts)"),
+        Some("iops-matrix-quick") => (PTS_BLOCK_SIZES.to_vec(), PTS_READ_PCTS.to_vec()),
+        // It ran under this name without the PTS's purge, preconditioning or rounds.
+        Some("pts") => bail!(
+            "--preset pts is now --preset iops-matrix-quick: the PTS IOPS test's 7 mixes x 8 block sizes, measured once each, without the SNIA PTS's purge, preconditioning and steady-state rounds (docs/long-runs.md)"
+        ),
+        Some(other) => bail!("--preset: unknown preset '{other}' (known: iops-matrix-quick)"),
         None => (
             parse_bs_list(&args.bs).map_err(|e| anyhow!("--{e}"))?,
             parse_mix_list(&args.read_pct)?,
@@ -28,7 +32,6 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Sweep)?;
     let mut base = Job::default();
     for (key, value) in [
-        ("size", &args.size),
         ("runtime", &args.runtime),
         ("engine", &args.engine),
         ("qd", &args.qd),
@@ -36,9 +39,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     ] {
         base.set(key, value).map_err(|e| anyhow!("--{e}"))?;
     }
-    if let Some(t) = &args.target {
-        base.set("target", t)?;
-    }
+    let note = super::target_arg::apply(&mut base, args.target.as_deref(), args.size.as_deref())?;
     let jobs: Vec<SuiteJob> = points(&base, &block_sizes, &mixes, random, runs)
         .into_iter()
         .map(|p| {
@@ -48,6 +49,11 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
             })
         })
         .collect::<Result<_, _>>()?;
+    if let Some(note) = note
+        && !ctx.quiet
+    {
+        eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
+    }
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

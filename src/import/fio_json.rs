@@ -511,6 +511,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         series: Vec::new(),
         incomplete,
         job,
+        cluster: None,
     })
 }
 

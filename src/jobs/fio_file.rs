@@ -19,6 +19,9 @@ use super::reading::{
 };
 use super::units::format_size;
 
+// Latency-bounded capacity (issue 13): fio's latency_target.
+mod latency;
+
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
 /// fio allows 64 sizes per bssplit; a bsrange that expands to more is unsupported.
@@ -432,6 +435,8 @@ enum Engine {
     Uring,
     Sync,
     Null,
+    // file sets (issue 13): filecreate, filestat... (`fio_fs`).
+    Files(&'static str),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -483,6 +488,15 @@ struct FioJob {
     zero_buffers: bool,
     keep_cache: bool,
     stonewall: bool,
+    // Latency-bounded capacity (issue 13): fio_file/latency.rs.
+    latency: latency::FioLatency,
+    // file sets (issue 13)
+    nrfiles: (u64, Option<Loc>),
+    // Issue 17: fio's log files; the prefix (None: bare, the job's name) and where.
+    /// write_bw_log, write_iops_log, write_lat_log.
+    logs: [Option<(Option<String>, Loc)>; 3],
+    log_avg_msec: Option<(u64, Loc)>,
+    rate_poisson: bool,
 }
 
 impl FioJob {
@@ -523,10 +537,15 @@ impl FioJob {
             end_fsync: false,
             // fio's default engine on Linux is psync.
             engine: (Engine::Sync, None),
+            nrfiles: (1, None),
             compress_pct: None,
             zero_buffers: false,
             keep_cache: false,
             stonewall: false,
+            latency: latency::FioLatency::default(),
+            logs: [None, None, None],
+            log_avg_msec: None,
+            rate_poisson: false,
         }
     }
 }
@@ -542,11 +561,6 @@ const NO_EFFECT: &[&str] = &[
     "random_generator",
     "norandommap",
     "softrandommap",
-    "write_bw_log",
-    "write_lat_log",
-    "write_iops_log",
-    "write_hist_log",
-    "log_avg_msec",
     "log_hist_msec",
     "log_hist_coarseness",
     "log_max_value",
@@ -612,10 +626,6 @@ const WITH_NOTE: &[(&str, &str)] = &[
         "kura leaves thread placement to the scheduler",
     ),
     ("unlink", "kura removes the test files it created unless --keep"),
-    (
-        "fsync_on_close",
-        "kura syncs once at the end of the job (end_fsync)",
-    ),
 ];
 
 /// At most this many warnings are listed; the rest are counted. Warnings
@@ -743,6 +753,7 @@ impl Translator<'_> {
             Self::apply_amount,
             Self::apply_mix,
             Self::apply_data,
+            Self::apply_latency,
         ] {
             if group(self, j, e)? {
                 return Ok(());
@@ -782,11 +793,9 @@ impl Translator<'_> {
                 j.directory = Some((d.replace("\\:", ":"), at));
             }
             "filename_format" => j.filename_format = Some(need()?.to_string()),
-            "nrfiles" | "nr_files" => {
-                if num(kb)? != 1 {
-                    return Err(unsupported_value(e, "kura runs one file per job"));
-                }
-            }
+            // Checked when the job is built: fio's file engines take several.
+            "nrfiles" | "nr_files" => j.nrfiles = (num(kb)?, Some(at)),
+            "openfiles" => {}
             _ => return Ok(false),
         }
         Ok(true)
@@ -966,9 +975,11 @@ impl Translator<'_> {
                 j.rate.merge(map_dir(pd, |r| (r, at.clone())));
             }
             "rate_process" => {
-                if need()? != "linear" {
-                    return Err(unsupported_value(e, "kura paces I/Os evenly (fio's linear)"));
-                }
+                j.rate_poisson = match need()? {
+                    "linear" => false,
+                    "poisson" => true,
+                    _ => return Err(value_err(e, "must be linear or poisson")),
+                };
             }
             "thinktime" => {
                 let d = fio_time(need()?, Duration::from_micros(1)).map_err(|w| value_err(e, w))?;
@@ -977,6 +988,43 @@ impl Translator<'_> {
             "thinktime_blocks" => {
                 let n = num(kb)?;
                 j.thinktime_blocks = Some(n.max(1));
+            }
+            "write_bw_log" | "write_iops_log" | "write_lat_log" => {
+                let i = ["write_bw_log", "write_iops_log", "write_lat_log"]
+                    .iter()
+                    .position(|k| *k == key)
+                    .unwrap_or(0);
+                let prefix = v.filter(|p| !p.is_empty()).map(str::to_string);
+                j.logs[i] = Some((prefix, at));
+            }
+            "log_avg_msec" => j.log_avg_msec = Some((num(kb)?, at)),
+            // fio stops a job at its first failed I/O unless told to go on;
+            // kura always counts failed I/Os (errno, offset) and goes on.
+            "continue_on_error" => match need()?.to_ascii_lowercase().as_str() {
+                "read" | "write" | "io" | "all" | "1" => {}
+                "none" | "0" => self.note(
+                    &at,
+                    format!(
+                        "{}: continue_on_error=none: kura does not stop a job at its first failed I/O; it counts failed I/Os and exits 1",
+                        j.name
+                    ),
+                ),
+                _ => return Err(unsupported_value(e, "kura does not verify data")),
+            },
+            "sync" => {
+                let t = need()?.to_ascii_lowercase();
+                if !matches!(t.as_str(), "0" | "none" | "false") {
+                    return Err(unsupported_value(
+                        e,
+                        "kura opens without O_SYNC/O_DSYNC; fsync_every=1 syncs after each write instead, outside the write's latency",
+                    ));
+                }
+            }
+            "write_hist_log" => {
+                return Err(unsupported_value(
+                    e,
+                    "kura keeps one latency histogram per interval for reads and writes together, not fio's per direction",
+                ));
             }
             _ => return Ok(false),
         }
@@ -990,17 +1038,36 @@ impl Translator<'_> {
             "fsync" => j.fsync = num(kb)?,
             "fdatasync" => j.fdatasync = num(kb)?,
             "end_fsync" => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            // fio syncs each file as it closes it, at the job's end: one
+            // fdatasync then, kura's end_fsync (it used to be only noted).
+            "fsync_on_close" => {
+                if flag()? {
+                    j.end_fsync = true;
+                    self.note(
+                        &at,
+                        "fsync_on_close: kura syncs once at the end of the job (end_fsync, with fdatasync)"
+                            .to_string(),
+                    );
+                }
+            }
             "ioengine" => {
                 let name = need()?;
                 let engine = match name {
                     "io_uring" | "libaio" | "posixaio" => Engine::Uring,
                     "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
                     "null" => Engine::Null,
+                    n if super::fio_fs::ENGINES.contains(&n) => Engine::Files(
+                        super::fio_fs::ENGINES
+                            .into_iter()
+                            .find(|e| *e == n)
+                            .unwrap_or("filecreate"),
+                    ),
                     _ => {
                         return Err(unsupported_value(
                             e,
                             "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
-                             pvsync and pvsync2 on sync; and null",
+                             pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, \
+                             dircreate, dirdelete as file sets",
                         ));
                     }
                 };
@@ -1106,11 +1173,63 @@ fn parse_distribution(text: &str) -> Result<Distribution, String> {
                     })
                 }
                 _ => {
-                    Err("unsupported: more than two zones (kura's hot spot is one zone and the rest)".into())
+                    // A blank last share is the rest of the span (fio's `20/`).
+                    let given = crate::jobs::job::parse_zones(rest, |sp| {
+                        if sp.is_empty() {
+                            return Ok(None);
+                        }
+                        number(sp).and_then(|x| {
+                            if x > 0.0 && x <= 100.0 {
+                                Ok(Some(x))
+                            } else {
+                                Err(format!("'{sp}' is not a share of the span 0-100"))
+                            }
+                        })
+                    })?;
+                    let named: f64 = given.iter().filter_map(|z| z.1).sum();
+                    let last = given.len() - 1;
+                    let mut zones = Vec::with_capacity(given.len());
+                    for (i, (io, sp)) in given.into_iter().enumerate() {
+                        let sp = match sp {
+                            Some(x) => x,
+                            None if i == last && named < 100.0 => 100.0 - named,
+                            None => {
+                                return Err("only the last zone may leave its share blank (the rest)".into());
+                            }
+                        };
+                        zones.push((io, sp));
+                    }
+                    let space: f64 = zones.iter().map(|z| z.1).sum();
+                    if space > 100.0 + 1e-9 {
+                        return Err(format!("the zones cover {space} % of the span, more than 100"));
+                    }
+                    Ok(Distribution::Zoned {
+                        zones: zones
+                            .into_iter()
+                            .map(|(io_pct, space_pct)| crate::jobs::ZonePct { io_pct, space_pct })
+                            .collect(),
+                    })
                 }
             }
         }
-        "normal" | "zoned_abs" => Err(format!("unsupported: the {kind} distribution")),
+        "zoned_abs" => {
+            let zones = crate::jobs::job::parse_zones(rest, |sp| {
+                fio_number(sp, 1024).and_then(|b| {
+                    if b == 0 {
+                        Err("a zone of 0 bytes".to_string())
+                    } else {
+                        Ok(b)
+                    }
+                })
+            })?;
+            Ok(Distribution::ZonedAbs {
+                zones: zones
+                    .into_iter()
+                    .map(|(io_pct, size_bytes)| crate::jobs::ZoneAbs { io_pct, size_bytes })
+                    .collect(),
+            })
+        }
+        "normal" => Err(format!("unsupported: the {kind} distribution")),
         _ => Err(format!(
             "'{t}' is not a distribution (random, zipf:THETA, pareto:H, zoned:...)"
         )),
@@ -1197,6 +1316,33 @@ impl Translator<'_> {
         let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
             job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
         };
+        // file sets (issue 13): fio's file engines are file-set jobs.
+        if let Engine::Files(engine) = f.engine.0 {
+            let mut notes = Vec::new();
+            let job = super::fio_fs::job(
+                &super::fio_fs::FileEngineJob {
+                    name: &f.name,
+                    engine,
+                    directory: f.directory.as_ref().map(|d| d.0.as_str()),
+                    nrfiles: f.nrfiles.0,
+                    numjobs: f.numjobs.0,
+                    filesize: f.filesize.as_ref().or(f.size.as_ref()).map(|s| s.0),
+                    header,
+                },
+                &mut notes,
+            )?;
+            for n in notes {
+                self.note(header, n);
+            }
+            return Ok(job);
+        }
+        if f.nrfiles.0 != 1 {
+            let at = f.nrfiles.1.clone().unwrap_or_else(|| header.clone());
+            return Err(at.error(format!(
+                "unsupported: nrfiles={}: kura runs one file per job (fio's file engines take several)",
+                f.nrfiles.0
+            )));
+        }
         let mut job = Job {
             name: f.name.clone(),
             rw: f.rw.0,
@@ -1213,6 +1359,7 @@ impl Translator<'_> {
             Engine::Uring => super::EngineKind::IoUring,
             Engine::Sync => super::EngineKind::Sync,
             Engine::Null => super::EngineKind::Null,
+            Engine::Files(_) => super::EngineKind::Sync,
         };
         let iodepth_loc = f.iodepth.1.clone().unwrap_or_else(|| header.clone());
         set(&mut job, Opt::Qd, Value::Count(f.iodepth.0), &iodepth_loc)?;
@@ -1225,8 +1372,8 @@ impl Translator<'_> {
         }
 
         // Block sizes: a split wins over bs/bsrange, as in fio.
-        let split = self.pick(&f.bssplit, &job, "block size splits")?;
-        let range = self.pick(&f.bs, &job, "block sizes")?;
+        let split = self.pick(&f.bssplit, &job, "block size splits (bssplit)")?;
+        let range = self.pick(&f.bs, &job, "block sizes (bs)")?;
         let (sizes, bs_loc) = match (split, range) {
             (Some((BsSpec::Split(parts), loc)), _) => (
                 resolve_split(&parts).map_err(|w| loc.error(format!("bssplit: {w}")))?,
@@ -1250,17 +1397,21 @@ impl Translator<'_> {
             Value::BlockSizes(sizes),
             bs_loc.as_ref().unwrap_or(header),
         )?;
-        if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments")? {
+        if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments (blockalign)")? {
             let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
             if ba != min_bs {
                 set(&mut job, Opt::Align, Value::Bytes(ba), &loc)?;
             }
         }
 
-        if let Some((d, loc)) = self.pick(&f.distribution, &job, "random distributions")? {
+        if let Some((d, loc)) = self.pick(
+            &f.distribution,
+            &job,
+            "random distributions (random_distribution)",
+        )? {
             set(&mut job, Opt::Distribution, Value::Distribution(d), &loc)?;
         }
-        if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages")? {
+        if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages (percentage_random)")? {
             if !job.rw.is_random() && p != 100 {
                 self.note(
                     &loc,
@@ -1350,6 +1501,7 @@ impl Translator<'_> {
         if let Some(r) = rate {
             let iops = r.saturating_mul(threads).max(1);
             set(&mut job, Opt::RateIops, Value::Count(iops), header)?;
+            job.rate_poisson = f.rate_poisson;
         }
         if let Some(t) = f.thinktime {
             set(&mut job, Opt::ThinkTime, Value::Duration(t), header)?;
@@ -1362,6 +1514,7 @@ impl Translator<'_> {
                 )?;
             }
         }
+        self.logs(f, &mut job)?;
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {
             set(&mut job, Opt::FsyncEvery, Value::Count(n), header)?;
@@ -1378,9 +1531,45 @@ impl Translator<'_> {
             }
         };
         set(&mut job, Opt::Fill, Value::Fill(fill), header)?;
+        self.apply_latency_target(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
+    }
+
+    /// fio's bandwidth, IOPS and latency logs, written from the interval
+    /// series: `log_avg_msec` is the interval. fio without it logs every
+    /// I/O, which kura does not (no work per I/O beyond the I/O): one line
+    /// per second and direction then, and a note says so.
+    fn logs(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
+        };
+        let opts = [Opt::WriteBwLog, Opt::WriteIopsLog, Opt::WriteLatLog];
+        let mut any = None;
+        for (slot, opt) in f.logs.iter().zip(opts) {
+            if let Some((prefix, loc)) = slot {
+                // fio's default prefix is the job's name.
+                let prefix = prefix.clone().unwrap_or_else(|| f.name.clone());
+                set(job, opt, Value::Path(prefix.into()), loc)?;
+                any = Some(loc);
+            }
+        }
+        match (&f.log_avg_msec, any) {
+            (Some((ms, loc)), Some(_)) if *ms > 0 => {
+                set(job, Opt::Interval, Value::Duration(Duration::from_millis(*ms)), loc)?;
+            }
+            (_, Some(loc)) => self.note(
+                loc,
+                format!(
+                    "{}: fio logs every I/O without log_avg_msec; kura writes the log's average per {} and direction (fio's windowed format)",
+                    f.name,
+                    crate::jobs::units::format_duration(job.interval)
+                ),
+            ),
+            _ => {}
+        }
+        Ok(())
     }
 
     /// The job's I/O rate cap in I/Os per second per clone, from rate_iops and rate.
@@ -1657,7 +1846,7 @@ mod tests {
         );
         assert_eq!(
             error("[a]\nioengine=rbd\n"),
-            "t.fio:2:10: unsupported: ioengine=rbd (kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, pvsync and pvsync2 on sync; and null)"
+            "t.fio:2:10: unsupported: ioengine=rbd (kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, dircreate, dirdelete as file sets)"
         );
         assert_eq!(
             error("[a]\n  bs = 4q\n"),

@@ -90,7 +90,7 @@ pub struct BlockSize {
 }
 
 /// How random offsets are spread over the span.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Distribution {
     Uniform,
@@ -107,6 +107,84 @@ pub enum Distribution {
         io_pct: f64,
         space_pct: f64,
     },
+    // Issue 17: fio's zoned and zoned_abs with any number of zones.
+    /// fio's `zoned:60/10:30/20:10/70`: each zone, in order from the span's
+    /// start, gets `io_pct` % of the I/Os spread evenly over its `space_pct` %
+    /// of the span.
+    Zoned {
+        zones: Vec<ZonePct>,
+    },
+    /// fio's `zoned_abs:60/1g:40/3g`: the same with zone sizes in bytes.
+    ZonedAbs {
+        zones: Vec<ZoneAbs>,
+    },
+}
+
+/// One zone of `zoned`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ZonePct {
+    pub io_pct: f64,
+    pub space_pct: f64,
+}
+
+/// One zone of `zoned_abs`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ZoneAbs {
+    pub io_pct: f64,
+    pub size_bytes: u64,
+}
+
+impl Distribution {
+    /// fio's text for it: `zoned:60/10:40/90`.
+    pub fn text(&self) -> String {
+        match self {
+            Distribution::Uniform => "uniform".into(),
+            Distribution::Zipf { theta } => format!("zipf:{theta}"),
+            Distribution::Pareto { h } => format!("pareto:{h}"),
+            Distribution::Hotspot { io_pct, space_pct } => format!("hotspot:{io_pct}/{space_pct}"),
+            Distribution::Zoned { zones } => format!(
+                "zoned:{}",
+                zones
+                    .iter()
+                    .map(|z| format!("{}/{}", z.io_pct, z.space_pct))
+                    .collect::<Vec<_>>()
+                    .join(":")
+            ),
+            Distribution::ZonedAbs { zones } => format!(
+                "zoned_abs:{}",
+                zones
+                    .iter()
+                    .map(|z| format!("{}/{}", z.io_pct, format_size(z.size_bytes)))
+                    .collect::<Vec<_>>()
+                    .join(":")
+            ),
+        }
+    }
+}
+
+/// Zones as fio writes them, `IO_PCT/SPACE:IO_PCT/SPACE...`, each space read by `space`.
+pub fn parse_zones<T>(
+    text: &str,
+    space: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<(f64, T)>, String> {
+    let mut out = Vec::new();
+    for zone in text.split(':') {
+        let (io, sp) = zone
+            .split_once('/')
+            .ok_or_else(|| format!("zone '{zone}' is not IO_PCT/SPACE"))?;
+        let io: f64 = io
+            .trim()
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite() && (0.0..=100.0).contains(x))
+            .ok_or_else(|| format!("'{io}' is not a percentage 0-100"))?;
+        out.push((io, space(sp.trim())?));
+    }
+    let total: f64 = out.iter().map(|z| z.0).sum();
+    if (total - 100.0).abs() > 1e-6 {
+        return Err(format!("the zones' I/O shares add up to {total}, not 100"));
+    }
+    Ok(out)
 }
 
 /// What written buffers hold.
@@ -169,10 +247,17 @@ pub struct Job {
     /// Test-file size, or the span of a device used; `None` = whole device or default file size.
     pub size_bytes: Option<u64>,
     pub offset_bytes: u64,
+    #[serde(
+        rename = "runtime_ns",
+        alias = "runtime",
+        default,
+        with = "super::duration_ns::option"
+    )]
     pub runtime: Option<Duration>,
     pub io_size_bytes: Option<u64>,
     pub io_count: Option<u64>,
     /// Time run but not measured before the measurement starts.
+    #[serde(rename = "ramp_ns", alias = "ramp", with = "super::duration_ns")]
     pub ramp: Duration,
     /// O_DIRECT (true) or through the page cache.
     pub direct: bool,
@@ -187,6 +272,7 @@ pub struct Job {
     pub fill: Fill,
     pub label: Option<String>,
     /// Period of the interval series.
+    #[serde(rename = "interval_ns", alias = "interval", with = "super::duration_ns")]
     pub interval: Duration,
     /// Each thread works on its own file, `TARGET.N` (tiobench's layout).
     #[serde(default)]
@@ -196,10 +282,20 @@ pub struct Job {
     #[serde(default)]
     pub group: Option<u32>,
     /// Wait this long before the job starts (fio's startdelay).
-    #[serde(default)]
+    #[serde(
+        rename = "start_delay_ns",
+        alias = "start_delay",
+        default,
+        with = "super::duration_ns"
+    )]
     pub start_delay: Duration,
     /// Pause for this long after every `think_every` I/Os completed (fio's thinktime).
-    #[serde(default)]
+    #[serde(
+        rename = "think_time_ns",
+        alias = "think_time",
+        default,
+        with = "super::duration_ns::option"
+    )]
     pub think_time: Option<Duration>,
     #[serde(default)]
     pub think_every: Option<u32>,
@@ -228,6 +324,73 @@ pub struct Job {
     /// Left out of JSON when 0, so jobs without holes store as they always did.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gap_bytes: u64,
+    // Latency-bounded capacity (issue 13): see jobs/latency.rs and runner/latency_bound.rs.
+    /// Search for the highest load whose latency statistic stays at or under
+    /// this many nanoseconds; `None`: measure the job once, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_limit_ns: Option<u64>,
+    /// The statistic the bound holds; `None` is the mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_stat: Option<super::latency::LatencyStat>,
+    /// What the search raises; `None` is the offered rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_load: Option<super::latency::LatencyLoad>,
+    /// Set by the runner on each measured point of a search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_step: Option<super::latency::LatencyStep>,
+    // Long runs (issue 14): what the interval series must show to be told
+    // (metrics::changes). Unset takes the defaults there; left out of JSON
+    // when unset, so jobs store as they did.
+    /// Smallest sustained shift of the series told, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change_pct: Option<u32>,
+    /// Periods a level must last, before and after a shift, to be told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change_periods: Option<u32>,
+    /// A period whose p99 exceeds this many times the median p99 is a spike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spike_factor: Option<u32>,
+    // Preconditioning and steady state (issue 14).
+    /// A job run before this one to put the target into a known state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<super::precondition::Precondition>,
+    /// Run in rounds until this figure is steady by SNIA PTS 2.0.2's rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_steady: Option<crate::metrics::steady::Tracked>,
+    // Caches and verify (issue 14): left out of JSON when unset, so jobs
+    // without them store as they always did.
+    /// Run the workload in a memory cgroup capped at this many bytes, so
+    /// the page cache cannot hold more (as booting with `mem=` did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_limit_bytes: Option<u64>,
+    /// Written blocks carry a verify header; reads check it; writes are read back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verify: bool,
+    /// A file recording the blocks flushed, for a verify after a crash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<PathBuf>,
+    /// Stop a worker after this many failed I/Os (and verify mismatches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_errors: Option<u64>,
+    // Issue 17, fio's ecosystem: fio's log files, written after the job from
+    // its interval series (report/fio_logs.rs). Left out of JSON when unset.
+    /// fio's `write_bw_log`: prefix of `PREFIX_bw.N.log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_bw_log: Option<PathBuf>,
+    /// fio's `write_iops_log`: prefix of `PREFIX_iops.N.log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_iops_log: Option<PathBuf>,
+    /// fio's `write_lat_log`: prefix of `PREFIX_lat.N.log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_lat_log: Option<PathBuf>,
+    /// fio's `rate_process=poisson`: rate-limited I/Os at exponential gaps
+    /// (mean 1/rate) instead of evenly. Left out of JSON when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rate_poisson: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -278,6 +441,23 @@ impl Default for Job {
             seed: None,
             workload: super::Workload::Block,
             gap_bytes: 0,
+            latency_limit_ns: None,
+            latency_stat: None,
+            latency_load: None,
+            latency_step: None,
+            change_pct: None,
+            change_periods: None,
+            spike_factor: None,
+            precondition: None,
+            until_steady: None,
+            mem_limit_bytes: None,
+            verify: false,
+            journal: None,
+            max_errors: None,
+            write_bw_log: None,
+            write_iops_log: None,
+            write_lat_log: None,
+            rate_poisson: false,
         }
     }
 }
@@ -361,6 +541,39 @@ pub(super) fn parse_distribution(key: &str, v: &str) -> Result<Distribution, Spe
         "pareto" => Distribution::Pareto {
             h: fraction(key, v, arg)?,
         },
+        "zoned" => {
+            let zones = parse_zones(arg, |sp| {
+                sp.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x > 0.0 && *x <= 100.0)
+                    .ok_or_else(|| format!("'{sp}' is not a share of the span 0-100"))
+            })
+            .map_err(|why| invalid(key, v, why))?;
+            Distribution::Zoned {
+                zones: zones
+                    .into_iter()
+                    .map(|(io_pct, space_pct)| ZonePct { io_pct, space_pct })
+                    .collect(),
+            }
+        }
+        "zoned_abs" => {
+            let zones = parse_zones(arg, |sp| {
+                parse_size(sp).map_err(|e| e.to_string()).and_then(|b| {
+                    if b == 0 {
+                        Err("a zone of 0 bytes".into())
+                    } else {
+                        Ok(b)
+                    }
+                })
+            })
+            .map_err(|why| invalid(key, v, why))?;
+            Distribution::ZonedAbs {
+                zones: zones
+                    .into_iter()
+                    .map(|(io_pct, size_bytes)| ZoneAbs { io_pct, size_bytes })
+                    .collect(),
+            }
+        }
         "hotspot" => {
             let (io, space) = arg
                 .split_once('/')
@@ -374,7 +587,7 @@ pub(super) fn parse_distribution(key: &str, v: &str) -> Result<Distribution, Spe
             return Err(invalid(
                 key,
                 v,
-                "expected uniform, zipf:THETA, pareto:H or hotspot:PCT_IO/PCT_SPACE",
+                "expected uniform, zipf:THETA, pareto:H, hotspot:PCT_IO/PCT_SPACE, zoned:IO/SPACE:IO/SPACE... or zoned_abs:IO/SIZE:IO/SIZE...",
             ));
         }
     };
@@ -384,6 +597,30 @@ pub(super) fn parse_distribution(key: &str, v: &str) -> Result<Distribution, Spe
 
 /// The parameters a distribution's formula accepts, however it was read.
 pub(super) fn check_distribution(d: &Distribution) -> Result<(), String> {
+    let zoned_io = |io: &mut dyn Iterator<Item = f64>| {
+        let total: f64 = io.sum();
+        if (total - 100.0).abs() > 1e-6 {
+            Err(format!("the zones' I/O shares add up to {total}, not 100"))
+        } else {
+            Ok(())
+        }
+    };
+    match d {
+        Distribution::Zoned { zones } => {
+            let space: f64 = zones.iter().map(|z| z.space_pct).sum();
+            if zones.is_empty() || space > 100.0 + 1e-6 || zones.iter().any(|z| z.space_pct <= 0.0) {
+                return Err("zones need a share of the span each, adding up to 100 at most".into());
+            }
+            return zoned_io(&mut zones.iter().map(|z| z.io_pct));
+        }
+        Distribution::ZonedAbs { zones } => {
+            if zones.is_empty() || zones.iter().any(|z| z.size_bytes == 0) {
+                return Err("zones need a size each".into());
+            }
+            return zoned_io(&mut zones.iter().map(|z| z.io_pct));
+        }
+        _ => {}
+    }
     match *d {
         Distribution::Uniform => Ok(()),
         Distribution::Zipf { theta } if theta <= 0.0 || theta == 1.0 || theta > 100.0 || theta.is_nan() => {
@@ -449,6 +686,7 @@ impl Job {
                 ));
             }
         }
+        super::latency::validate(self)?;
         Ok(())
     }
 
@@ -501,6 +739,10 @@ impl Job {
 
     /// A one-line description: `randread 4k qd32 x1`.
     pub fn summary(&self) -> String {
+        // file sets (issue 13)
+        if let Some(p) = self.workload.fileset() {
+            return format!("{} x{}", p.summary(), self.threads);
+        }
         let mut s = format!(
             "{} {} qd{} x{}",
             self.rw.name(),

@@ -2,12 +2,18 @@
 //! Nothing here touches the disk except reading a job file's text.
 
 pub mod bonnie_params;
+pub mod db_params;
+pub mod duration_ns;
+pub mod fileset;
 pub mod fio_file;
+mod fio_fs;
 mod fio_options;
 pub mod job;
 pub mod jobfile;
 pub mod label;
+pub mod latency;
 pub mod options;
+pub mod precondition;
 pub mod presets;
 pub mod price;
 pub mod reading;
@@ -16,8 +22,9 @@ pub mod sweep;
 pub mod toml_file;
 pub mod units;
 pub mod vdbench_file;
+pub mod vdbench_fs;
 pub mod workload;
 
-pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError};
+pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};
 pub use options::{Opt, Value};
 pub use workload::Workload;

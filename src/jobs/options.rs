@@ -38,9 +38,17 @@ pub enum Value {
 /// How an option's text reads, and the bounds its typed values must keep.
 #[derive(Debug, Clone, Copy)]
 pub enum Type {
-    Count { min: u64, max: u64 },
-    Bytes { min: u64, max: u64 },
-    Duration { min: Duration },
+    Count {
+        min: u64,
+        max: u64,
+    },
+    Bytes {
+        min: u64,
+        max: u64,
+    },
+    Duration {
+        min: Duration,
+    },
     Bool,
     Text,
     Path,
@@ -49,6 +57,11 @@ pub enum Type {
     Engine,
     Distribution,
     Fill,
+    // Latency-bounded capacity (issue 13).
+    /// A duration that must name its unit (`6ms`): a latency limit.
+    Latency,
+    /// One of these words, stored as text.
+    Choice(&'static [&'static str]),
 }
 
 /// Which workloads use an option. Run control is shared by every kind;
@@ -59,6 +72,9 @@ pub enum Scope {
     Run,
     /// Block I/O on one file or device.
     Block,
+    // file sets (issue 13)
+    /// A file set under a directory (`Workload::FileSet`).
+    FileSet,
 }
 
 /// How an option is given on the command line of `kura run`.
@@ -232,6 +248,10 @@ impl OptionDef {
         self.extra = true;
         self
     }
+    const fn file_set(mut self) -> Self {
+        self.scope = Scope::FileSet;
+        self
+    }
 
     /// The flag's long name: the key with `-` for `_`.
     pub fn long(&self) -> String {
@@ -254,6 +274,8 @@ impl OptionDef {
             Type::Engine => "ENGINE",
             Type::Distribution => "SPREAD",
             Type::Fill => "DATA",
+            Type::Latency => "TIME",
+            Type::Choice(_) => "WORD",
         }
     }
 
@@ -281,8 +303,14 @@ impl OptionDef {
             Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw`".into(),
             Type::BlockSizes => "size, or split `4k/60:64k/40`".into(),
             Type::Engine => "`io_uring` `sync` `null` `auto`".into(),
-            Type::Distribution => "`uniform` `zipf:THETA` `pareto:H` `hotspot:PCT_IO/PCT_SPACE`".into(),
+            Type::Distribution => "`uniform` `zipf:THETA` `pareto:H` `hotspot:PCT_IO/PCT_SPACE` `zoned:IO/PCT:IO/PCT...` `zoned_abs:IO/SIZE:IO/SIZE...`".into(),
             Type::Fill => "`random` `zero` `compressible:PCT`".into(),
+            Type::Latency => "duration with its unit (`6ms`, `500us`)".into(),
+            Type::Choice(words) => words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 
@@ -317,6 +345,14 @@ impl OptionDef {
             }
             Type::Distribution => Value::Distribution(parse_distribution(key, text)?),
             Type::Fill => Value::Fill(parse_fill(key, text)?),
+            Type::Latency => Value::Duration(super::latency::parse_limit(text).map_err(|w| bad(&w))?),
+            Type::Choice(words) => {
+                let word = text.trim().to_ascii_lowercase();
+                if !words.contains(&word.as_str()) {
+                    return Err(bad(&format!("expected {}", choice_list(words))));
+                }
+                Value::Text(word)
+            }
         })
     }
 
@@ -364,6 +400,12 @@ impl OptionDef {
                 Ok(())
             }
             (Type::Distribution, Value::Distribution(d)) => check_distribution(d),
+            (Type::Latency, Value::Duration(d)) if d.is_zero() => {
+                Err(format!("{} must be more than 0", self.key))
+            }
+            (Type::Choice(words), Value::Text(t)) if !words.contains(&t.as_str()) => {
+                Err(format!("expected {}", choice_list(words)))
+            }
             (Type::Fill, Value::Fill(Fill::Compressible { pct })) if *pct > 100 => {
                 Err("compressible takes a percentage, 0 to 100".into())
             }
@@ -373,9 +415,20 @@ impl OptionDef {
             | (Type::Path, Value::Path(_))
             | (Type::Rw, Value::Rw(_))
             | (Type::Engine, Value::Engine(_))
-            | (Type::Fill, Value::Fill(_)) => Ok(()),
+            | (Type::Fill, Value::Fill(_))
+            | (Type::Latency, Value::Duration(_))
+            | (Type::Choice(_), Value::Text(_)) => Ok(()),
             (ty, v) => Err(format!("a {ty:?} value was expected, not {v:?}")),
         }
+    }
+}
+
+/// `mean, p99 or p99.9`.
+fn choice_list(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 
@@ -399,12 +452,7 @@ impl fmt::Display for Value {
             Value::Rw(rw) => f.write_str(rw.name()),
             Value::BlockSizes(bs) => f.write_str(&super::job::block_sizes_text(bs)),
             Value::Engine(e) => f.write_str(e.name()),
-            Value::Distribution(d) => match d {
-                Distribution::Uniform => f.write_str("uniform"),
-                Distribution::Zipf { theta } => write!(f, "zipf:{theta}"),
-                Distribution::Pareto { h } => write!(f, "pareto:{h}"),
-                Distribution::Hotspot { io_pct, space_pct } => write!(f, "hotspot:{io_pct}/{space_pct}"),
-            },
+            Value::Distribution(d) => f.write_str(&d.text()),
             Value::Fill(fill) => match fill {
                 Fill::Random => f.write_str("random"),
                 Fill::Zero => f.write_str("zero"),
@@ -564,11 +612,11 @@ options! {
         .more(": io_uring hands buffered writes to kernel worker threads, which ran them at a third (sequential) to a thirtieth (4k random) of `write()`'s speed; name `io_uring` to measure that anyway. `sync` is pread/pwrite with one I/O in flight per thread (fio's `psync`); `null` does no I/O and measures kura itself (never comparable with a device)")
         .example("sync");
     Distribution = opt("distribution", Type::Distribution, Group::Workload, "Spread of random offsets",
-        |j| Some(Value::Distribution(j.distribution)),
+        |j| Some(Value::Distribution(j.distribution.clone())),
         |j, v| { j.distribution = take!(v, Distribution); Ok(()) })
         .identity("distribution", Show::Plain)
         .extra()
-        .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span")
+        .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span; `zoned:60/10:30/20:10/70` and `zoned_abs:60/1g:40/3g` as fio's zones, any number of them, laid out from the span's start")
         .example("zipf:1.2");
     RandomPct = opt("random_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of random I/Os that seek; the others continue where the previous I/O ended",
         |j| Some(Value::Count(j.random_pct.into())),
@@ -683,6 +731,303 @@ options! {
         .file_only("it joins neighbouring jobs of a file; flags describe one job")
         .more(" (fio's jobs between stonewalls, a vdbench run's workloads)")
         .example("2");
+    // Latency-bounded capacity (issue 13): runner/latency_bound.rs searches; docs/latency-bound.md.
+    LatencyLimit = opt("latency_limit", Type::Latency, Group::Pacing, "Find the highest load whose latency stays under this bound, e.g. 6ms",
+        |j| j.latency_limit_ns.map(|ns| Value::Duration(Duration::from_nanos(ns))),
+        |j, v| {
+            let d = take!(v, Duration);
+            j.latency_limit_ns = Some(u64::try_from(d.as_nanos()).map_err(|_| "too long".to_string())?);
+            Ok(())
+        })
+        .run_control()
+        .unset("none: the job runs once at the load given")
+        .extra()
+        .more(": the job runs as a series of measured steps at rising load (latency_load), refined near the limit; every step is stored (the load-latency curve) and the highest load that held is the result. A unit is required")
+        .example("6ms");
+    LatencyStat = opt("latency_stat", Type::Choice(super::latency::STAT_NAMES), Group::Pacing, "The latency statistic the limit holds",
+        |j| j.latency_stat.map(|s| Value::Text(s.name().to_string())),
+        |j, v| {
+            let t = take!(v, Text);
+            j.latency_stat = Some(super::latency::LatencyStat::parse(&t).ok_or("unknown statistic")?);
+            Ok(())
+        })
+        .named("STAT")
+        .run_control()
+        .unset("mean")
+        .extra()
+        .more(", over every operation of a step (`max`: every operation under the limit, fio's `latency_percentile=100`)")
+        .example("p99");
+    LatencyLoad = opt("latency_load", Type::Choice(super::latency::LOAD_NAMES), Group::Pacing, "What the latency search raises: the offered rate, the queue depth or the threads",
+        |j| j.latency_load.map(|l| Value::Text(l.name().to_string())),
+        |j, v| {
+            let t = take!(v, Text);
+            j.latency_load = Some(super::latency::LatencyLoad::parse(&t).ok_or("unknown load")?);
+            Ok(())
+        })
+        .named("LOAD")
+        .run_control()
+        .unset("rate")
+        .extra()
+        .more(": `rate` starts from a short unthrottled probe, `qd` and `threads` double from 1 up to the job's own qd or threads (256 and 64 when those are 1)")
+        .example("qd");
+    // file sets (issue 13): each sets `Workload::FileSet`'s parameters, making the job a file-set job.
+    Mix = opt("mix", Type::Text, Group::Workload, "File-set operation mix: sfs97, swbuild, mdtest, mdtest-shared or OP=PCT,...",
+        |j| fs_get(j, |p| p.mix.clone().map(Value::Text)),
+        |j, v| {
+            let text = take!(v, Text);
+            super::fileset::Mix::parse(&text).map_err(|e| e.to_string())?;
+            fs_mut(j)?.mix = Some(text);
+            Ok(())
+        })
+        .named("MIX")
+        .file_set()
+        .extra()
+        .identity("mix", Show::Plain)
+        .unset("sfs97 when the job is a file set")
+        .more(": a directory `target` with a mix is a file set in it (docs/filesets.md); OPs: create, delete, open, close, read, write, getattr, setattr, lookup, readdir, rename, mkdir, rmdir, fsync; the shares sum to 100")
+        .example("read=50,write=50");
+    Depth = opt("depth", Type::Count { min: 0, max: 16 }, Group::Target, "File sets: levels of directories",
+        |j| fs_get(j, |p| p.depth.map(|n| Value::Count(n.into()))),
+        |j, v| { fs_mut(j)?.depth = Some(take!(v, Count) as u32); Ok(()) })
+        .file_set()
+        .extra()
+        .identity("depth", Show::Plain)
+        .unset("1")
+        .more(" (vdbench's `depth`)")
+        .example("2");
+    Width = opt("width", Type::Count { min: 1, max: 100_000 }, Group::Target, "File sets: directories in each directory",
+        |j| fs_get(j, |p| p.width.map(|n| Value::Count(n.into()))),
+        |j, v| { fs_mut(j)?.width = Some(take!(v, Count) as u32); Ok(()) })
+        .file_set()
+        .extra()
+        .identity("width", Show::Plain)
+        .unset("10")
+        .more(" (vdbench's `width`)")
+        .example("4");
+    Files = opt("files", Type::Count { min: 0, max: U32 }, Group::Target, "File sets: files in each directory of the last level",
+        |j| fs_get(j, |p| p.files.map(Value::Count)),
+        |j, v| { fs_mut(j)?.files = Some(take!(v, Count)); Ok(()) })
+        .file_set()
+        .extra()
+        .identity("files per directory", Show::Plain)
+        .unset("100")
+        .more(" (vdbench's `files`); more than 100,000 in all needs `force`")
+        .example("50");
+    FileSize = opt("file_size", Type::Text, Group::Target, "File sets: file size, or a distribution (4k,50,1m,50)",
+        |j| fs_get(j, |p| p.file_size.clone().map(Value::Text)),
+        |j, v| {
+            let text = take!(v, Text);
+            let sizes = super::fileset::FileSizes::parse(&text)?;
+            fs_mut(j)?.file_size = Some(sizes.to_string());
+            Ok(())
+        })
+        .named("SIZE")
+        .file_set()
+        .extra()
+        .identity("file size", Show::Plain)
+        .unset("4k")
+        .more(" (vdbench's `size` and `sizes`: sizes with their percentages of the files)")
+        .example("64k");
+    Xfersize = opt("xfersize", Type::Bytes { min: 1, max: MAX_BS }, Group::Workload, "File sets: bytes per read or write",
+        |j| fs_get(j, |p| p.xfersize_bytes.map(Value::Bytes)),
+        |j, v| { fs_mut(j)?.xfersize_bytes = Some(take!(v, Bytes)); Ok(()) })
+        .file_set()
+        .extra()
+        .identity("xfersize", Show::Plain)
+        .unset("the whole file")
+        .more(" (vdbench's `xfersize`)")
+        .example("8k");
+    Fileio = opt("fileio", Type::Text, Group::Workload, "File sets: random or sequential offsets of xfersize transfers",
+        |j| fs_get(j, |p| p.fileio.map(|f| Value::Text(f.name().to_string()))),
+        |j, v| {
+            let text = take!(v, Text);
+            let io = super::fileset::FileIo::parse(&text).ok_or("expected random or sequential")?;
+            fs_mut(j)?.fileio = Some(io);
+            Ok(())
+        })
+        .named("ORDER")
+        .file_set()
+        .extra()
+        .identity("fileio", Show::Plain)
+        .unset("random")
+        .more(" (vdbench's `fileio`)")
+        .example("sequential");
+    Fileselect = opt("fileselect", Type::Text, Group::Workload, "File sets: which file next: random, sequential, zipf or zipf:THETA",
+        |j| fs_get(j, |p| p.fileselect.map(|f| Value::Text(f.to_string()))),
+        |j, v| {
+            let text = take!(v, Text);
+            let sel = super::fileset::FileSelect::parse(&text)
+                .ok_or("expected random, sequential, zipf or zipf:THETA (THETA more than 0)")?;
+            fs_mut(j)?.fileselect = Some(sel);
+            Ok(())
+        })
+        .named("ORDER")
+        .file_set()
+        .extra()
+        .identity("fileselect", Show::Plain)
+        .unset("random")
+        .more(" (vdbench's `fileselect`; zipf's THETA defaults to 1.2)")
+        .example("sequential");
+    Force = opt("force", Type::Bool, Group::Target, "File sets: allow more than 100,000 files",
+        |j| Some(Value::Bool(j.workload.fileset().is_some_and(|p| p.force))),
+        |j, v| {
+            let force = take!(v, Bool);
+            if force || j.workload.fileset().is_some() {
+                fs_mut(j)?.force = force;
+            }
+            Ok(())
+        })
+        .switch()
+        .file_set()
+        .example("true");
+    // Long runs (issue 14): what the interval series must show to be told.
+    ChangePct = opt("change_pct", Type::Count { min: 1, max: 1000 }, Group::Report, "Tell a step of the series larger than this, in percent",
+        |j| j.change_pct.map(|n| Value::Count(n.into())),
+        |j, v| { j.change_pct = Some(take!(v, Count) as u32); Ok(()) })
+        .named("PCT")
+        .run_control()
+        .unset("20")
+        .extra()
+        .more(": a sustained shift of IOPS (or of latency at a steady rate) is reported as a sentence, stored with the run and marked on the chart (docs/long-runs.md)")
+        .example("30");
+    ChangePeriods = opt("change_periods", Type::Count { min: 2, max: 100_000 }, Group::Report, "A level must last this many periods, before and after a step, to be told",
+        |j| j.change_periods.map(|n| Value::Count(n.into())),
+        |j, v| { j.change_periods = Some(take!(v, Count) as u32); Ok(()) })
+        .named("N")
+        .run_control()
+        .unset("5")
+        .extra()
+        .example("10");
+    SpikeFactor = opt("spike_factor", Type::Count { min: 2, max: 10_000 }, Group::Report, "A period whose p99 latency exceeds this many times the median p99 is a spike",
+        |j| j.spike_factor.map(|n| Value::Count(n.into())),
+        |j, v| { j.spike_factor = Some(take!(v, Count) as u32); Ok(()) })
+        .named("N")
+        .run_control()
+        .unset("5")
+        .extra()
+        .more("; the share of such periods, the first and the worst are reported")
+        .example("10");
+    // Preconditioning and steady state (issue 14).
+    Precondition = opt("precondition", Type::Text, Group::Stop, "Before measuring: seq (write the span twice in 128k), seq:N, or random (4k random writes until steady)",
+        |j| j.precondition.map(|p| Value::Text(p.to_string())),
+        |j, v| {
+            j.precondition = Some(super::precondition::Precondition::parse(&take!(v, Text))?);
+            Ok(())
+        })
+        .named("KIND")
+        .unset("none")
+        .extra()
+        .more(": SNIA PTS 2.0.2's workload-independent (seq) and workload-dependent (random) preconditioning; the preconditioning runs as a job of its own, stored with the run (docs/long-runs.md)")
+        .example("seq:3");
+    UntilSteady = opt("until_steady", Type::Text, Group::Stop, "Repeat the job in rounds until iops, bw or lat is steady (SNIA PTS 2.0.2: 5 rounds within 20 %, slope within 10 %)",
+        |j| j.until_steady.map(|t| Value::Text(t.name().into())),
+        |j, v| {
+            let text = take!(v, Text);
+            j.until_steady = Some(
+                crate::metrics::steady::Tracked::parse(&text).ok_or("expected iops, bw or lat")?,
+            );
+            Ok(())
+        })
+        .named("FIGURE")
+        .unset("one round")
+        .extra()
+        .more("; each round is the job with its runtime, stored as `ROUND N`; at most 25 rounds")
+        .example("iops");
+    // Caches and verify (issue 14).
+    MemLimit = opt("mem_limit", Type::Bytes { min: 16 << 20, max: UNBOUNDED }, Group::Workload, "Cap the memory (and so the page cache) the job may use",
+        |j| j.mem_limit_bytes.map(Value::Bytes),
+        |j, v| { j.mem_limit_bytes = Some(take!(v, Bytes)); Ok(()) })
+        .identity("memory limit", Show::Plain)
+        .extra()
+        .more(": the job runs in a memory cgroup of this size after the target's cached pages are dropped, as booting with `mem=512M` did; see docs/caches.md")
+        .example("512m");
+    Verify = opt("verify", Type::Bool, Group::Data, "Written blocks carry a checked header; reads check it and writes are read back",
+        |j| Some(Value::Bool(j.verify)),
+        |j, v| { j.verify = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (fio's `verify=crc32c`, vdbench's data validation); a read job verifies data written earlier; see docs/verify.md")
+        .example("true");
+    Journal = opt("journal", Type::Path, Group::Data, "With verify: record the blocks each flush made durable, for a verify after a crash",
+        |j| j.journal.clone().map(Value::Path),
+        |j, v| { j.journal = Some(take!(v, Path)); Ok(()) })
+        .extra()
+        .more(" (vdbench's `-j`, with fio's rule that only flushed writes are expected); a read job with a journal checks what it lists")
+        .example("/var/tmp/kura.journal");
+    MaxErrors = opt("max_errors", Type::Count { min: 1, max: UNBOUNDED }, Group::Stop, "Stop a thread after this many failed I/Os or verify mismatches",
+        |j| j.max_errors.map(Value::Count),
+        |j, v| { j.max_errors = Some(take!(v, Count)); Ok(()) })
+        .named("N")
+        .unset("never: errors are counted and the job goes on")
+        .extra()
+        .example("10");
+    // Issue 17, fio's ecosystem: fio's log files (report/fio_logs.rs).
+    WriteBwLog = opt("write_bw_log", Type::Path, Group::Report, "Write fio's bandwidth log PREFIX_bw.N.log (KiB/s per interval and direction)",
+        |j| j.write_bw_log.clone().map(Value::Path),
+        |j, v| { j.write_bw_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
+        .run_control()
+        .named("PREFIX")
+        .extra()
+        .more(": fio's windowed log format, one line per `interval` (fio's `log_avg_msec`) and direction")
+        .example("ssd");
+    WriteIopsLog = opt("write_iops_log", Type::Path, Group::Report, "Write fio's IOPS log PREFIX_iops.N.log",
+        |j| j.write_iops_log.clone().map(Value::Path),
+        |j, v| { j.write_iops_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
+        .run_control()
+        .named("PREFIX")
+        .extra()
+        .example("ssd");
+    WriteLatLog = opt("write_lat_log", Type::Path, Group::Report, "Write fio's latency log PREFIX_lat.N.log (mean ns per interval and direction)",
+        |j| j.write_lat_log.clone().map(Value::Path),
+        |j, v| { j.write_lat_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
+        .run_control()
+        .named("PREFIX")
+        .extra()
+        .more(" (kura's latency is fio's `lat`; fio's `clat` and `slat` logs are not written)")
+        .example("ssd");
+    RateProcess = opt("rate_process", Type::Text, Group::Pacing, "How rate-limited I/Os are spaced: linear (evenly) or poisson (exponential gaps, mean 1/rate)",
+        |j| Some(Value::Text(if j.rate_poisson { "poisson" } else { "linear" }.into())),
+        |j, v| { j.rate_poisson = rate_process(take!(v, Text))?; Ok(()) })
+        .run_control()
+        .named("PROCESS")
+        .extra()
+        .more(" (fio's `rate_process`; with `rate_iops`)")
+        .example("poisson");
+}
+
+/// A file-set parameter of the job; `None` for other kinds.
+fn fs_get(j: &Job, f: impl Fn(&super::fileset::FileSetParams) -> Option<Value>) -> Option<Value> {
+    j.workload.fileset().and_then(f)
+}
+
+/// The job's file-set parameters, making a block job a file-set job.
+fn fs_mut(j: &mut Job) -> Result<&mut super::fileset::FileSetParams, String> {
+    if j.workload.is_block() {
+        j.workload = super::Workload::FileSet(Default::default());
+    }
+    match &mut j.workload {
+        super::Workload::FileSet(p) => Ok(p),
+        _ => Err("only file-set jobs take this option".into()),
+    }
+}
+
+/// `rate_process`: fio's two words.
+fn rate_process(text: String) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "linear" => Ok(false),
+        "poisson" => Ok(true),
+        _ => Err("must be linear or poisson".into()),
+    }
+}
+
+/// A log prefix: a path whose last part names the files (`dir/ssd` ->
+/// `dir/ssd_bw.1.log`), not a directory.
+fn log_prefix(p: PathBuf) -> Result<PathBuf, String> {
+    let text = p.to_string_lossy();
+    if text.is_empty() || text.ends_with('/') {
+        return Err("needs a file name prefix, such as `logs/ssd`".into());
+    }
+    Ok(p)
 }
 
 impl Opt {
@@ -756,6 +1101,7 @@ pub fn markdown() -> String {
         let scope = match d.scope {
             Scope::Run => "every kind",
             Scope::Block => "block I/O",
+            Scope::FileSet => "file sets",
         };
         let mut meaning = format!("{}{}", d.help, d.more);
         if d.identity.is_some() {

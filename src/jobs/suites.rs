@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::job::{Job, Rw, SpecError};
-use super::presets::MarkTest;
+use super::presets::{MarkDir, Profile};
 
 /// The built-in suite (or importer) that produced a run. Stored as the text
 /// kura has always written (`mark:default`, `sweep`, `tiobench`, ...), so
@@ -25,6 +25,8 @@ pub enum SuiteKind {
     /// `kura import fio`.
     ImportFio,
     Other(String),
+    /// `kura suite db`.
+    Db,
 }
 
 impl SuiteKind {
@@ -36,6 +38,7 @@ impl SuiteKind {
             "bonnie" => SuiteKind::Bonnie,
             "vdbench" => SuiteKind::Vdbench,
             "import:fio" => SuiteKind::ImportFio,
+            "db" => SuiteKind::Db,
             _ => match text.strip_prefix("mark:") {
                 Some(profile) => SuiteKind::Mark(Some(profile.to_string())),
                 None => SuiteKind::Other(text.to_string()),
@@ -53,6 +56,7 @@ impl SuiteKind {
             SuiteKind::Vdbench => "vdbench",
             SuiteKind::ImportFio => "import",
             SuiteKind::Other(s) => s.split_once(':').map_or(s.as_str(), |(name, _)| name),
+            SuiteKind::Db => "db",
         }
     }
 }
@@ -97,15 +101,25 @@ pub enum SuiteError {
     Test { test: &'static str, source: SpecError },
 }
 
-/// `kura mark`'s jobs: each test of the profile as read, then as write,
-/// `runs` times each, on the base job's target and size.
-pub fn mark_jobs(tests: &[MarkTest], base: &Job, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
+/// `kura mark`'s jobs in CrystalDiskMark 9's order: every test's read, then
+/// every test's write, then (Mix profiles) every test mixed; `runs` scored
+/// passes each. The first pass of each starts with a ramp as long as its
+/// measurement: CrystalDiskMark's unscored preparation pass (`DiskSpd`, j = 0).
+pub fn mark_jobs(profile: &Profile, base: &Job, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
+    let tests = profile.tests();
+    let mut dirs = vec![MarkDir::Read, MarkDir::Write];
+    if profile.mix {
+        dirs.push(MarkDir::Mix);
+    }
     let mut jobs = Vec::new();
-    for test in tests {
-        for write in [false, true] {
+    for dir in dirs {
+        for test in &tests {
             for r in 0..runs {
-                let mut job = test.job(base, write);
+                let mut job = test.job(base, dir);
                 job.name = format!("{} #{}", job.name, r + 1);
+                if r == 0 {
+                    job.ramp = job.runtime.unwrap_or(crate::jobs::job::DEFAULT_RUNTIME);
+                }
                 job.validate().map_err(|source| SuiteError::Test {
                     test: test.name,
                     source,
@@ -214,13 +228,34 @@ mod tests {
     }
 
     #[test]
-    fn mark_runs_each_test_as_read_then_write_runs_times() {
-        let tests = crate::jobs::presets::mark_profile("default").unwrap();
-        let jobs = mark_jobs(tests, &Job::default(), 2).unwrap();
-        assert_eq!(jobs.len(), tests.len() * 4);
-        assert_eq!(jobs[0].test, tests[0].name);
-        assert!(!jobs[0].job.does_writes() && jobs[2].job.does_writes());
-        assert!(jobs[1].job.name.ends_with(" #2"), "{}", jobs[1].job.name);
+    fn mark_runs_all_reads_then_all_writes_with_a_preparation_ramp_on_each_first_pass() {
+        let base = Job {
+            runtime: Some(std::time::Duration::from_secs(2)),
+            ..Job::default()
+        };
+        let profile = Profile::parse("peak-mix", None).unwrap();
+        let jobs = mark_jobs(&profile, &base, 2).unwrap();
+        let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "SEQ1M Q8T1 read #1",
+                "SEQ1M Q8T1 read #2",
+                "RND4K Q32T1 read #1",
+                "RND4K Q32T1 read #2",
+                "SEQ1M Q8T1 write #1",
+                "SEQ1M Q8T1 write #2",
+                "RND4K Q32T1 write #1",
+                "RND4K Q32T1 write #2",
+                "SEQ1M Q8T1 mix #1",
+                "SEQ1M Q8T1 mix #2",
+                "RND4K Q32T1 mix #1",
+                "RND4K Q32T1 mix #2",
+            ]
+        );
+        let ramps: Vec<u64> = jobs.iter().map(|j| j.job.ramp.as_secs()).collect();
+        assert_eq!(ramps, [2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0]);
+        assert_eq!(jobs[2].test, "RND4K Q32T1");
     }
 
     #[test]

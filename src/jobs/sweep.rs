@@ -1,10 +1,11 @@
-//! Block-size x read/write-mix sweeps (seed section 2), and the SNIA PTS
-//! IOPS matrix as a preset.
+//! Block-size x read/write-mix sweeps (seed section 2), and the block sizes
+//! and mixes of the SNIA PTS IOPS test as a preset (`iops-matrix-quick`:
+//! the matrix alone, without the PTS's purge, preconditioning and rounds).
 
 use super::job::{Job, Rw, SpecError, parse_block_sizes};
 use super::units::format_size;
 
-/// SNIA Solid State Storage PTS, IOPS test: read shares and block sizes.
+/// SNIA Solid State Storage PTS 2.0.2, IOPS test (section 7): read shares and block sizes.
 pub const PTS_READ_PCTS: [u8; 7] = [100, 95, 65, 50, 35, 5, 0];
 pub const PTS_BLOCK_SIZES: [u64; 8] = [
     1 << 20,

@@ -3,7 +3,8 @@
 //! transfer-size distributions, `iorate=max|N|curve` and `forxxx=` loops,
 //! translated into `Job`s: one per workload and storage pair, the pairs of
 //! one run sharing a group so they run at the same time, as in vdbench.
-//! File-system definitions (`fsd=`, `fwd=`) are parsed and checked, not run.
+//! File-system definitions (`fsd=`, `fwd=`) are checked here and run as
+//! file-set jobs (`vdbench_fs`).
 //!
 //! vdbench's own rules are kept: a keyword may be abbreviated, a line ends at
 //! its first blank, a line ending in a comma continues on the next, and the
@@ -601,6 +602,8 @@ struct Rd {
     fwds: Vec<(String, Loc)>,
     fwdrate: bool,
     time_loc: Loc,
+    // Latency-bounded capacity (issue 13): `stopcurve=` in milliseconds.
+    stopcurve: Option<(f64, Loc)>,
 }
 
 /// `(1k-64k,d)` doubles, `(10-100,10)` steps; plain lists stay as they are.
@@ -785,6 +788,8 @@ struct Parsed {
     compratio: Option<f64>,
     file_system: bool,
     warnings: Vec<String>,
+    // file sets (issue 13)
+    fs: super::vdbench_fs::FsDefs,
 }
 
 fn unknown(p: &Param, kind: &str) -> FormatError {
@@ -808,6 +813,21 @@ struct Interpreter {
     rd_default: Rd,
     fsd_names: Vec<String>,
     fwds: Vec<(String, Vec<(String, Loc)>)>,
+    // file sets (issue 13)
+    fs: super::vdbench_fs::FsDefs,
+}
+
+/// An entry's parameters by full keyword, for `vdbench_fs`.
+fn fs_params(e: &Entry, keys: &[&str]) -> super::vdbench_fs::Params {
+    super::vdbench_fs::Params(
+        e.params
+            .iter()
+            .map(|p| {
+                let key = which(&p.key, keys).unwrap_or(p.key.as_str()).to_string();
+                (key, p.value.clone(), p.value_loc.clone())
+            })
+            .collect(),
+    )
 }
 
 impl Interpreter {
@@ -1003,6 +1023,7 @@ impl Interpreter {
             }
             self.fsd_names.push(e.name.clone());
         }
+        self.fs.fsd(&e.name, is_default, fs_params(e, FSD_KEYS));
         Ok(())
     }
 
@@ -1052,6 +1073,7 @@ impl Interpreter {
         if !is_default {
             self.fwds.push((e.name.clone(), refs));
         }
+        self.fs.fwd(&e.name, is_default, fs_params(e, FWD_KEYS));
         Ok(())
     }
 
@@ -1143,6 +1165,13 @@ impl Interpreter {
                     }
                 }
                 Some("openflags") => rd.flags = Some(open_flags(p)?),
+                Some("stopcurve") => {
+                    let ms = p.number()?;
+                    if ms <= 0.0 {
+                        return Err(p.err("a response time in milliseconds, more than 0"));
+                    }
+                    rd.stopcurve = Some((ms, p.loc.clone()));
+                }
                 Some("fwdrate") => rd.fwdrate = true,
                 Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
                 | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
@@ -1168,6 +1197,11 @@ impl Interpreter {
             });
         }
         check_times(&rd)?;
+        if !is_default && !rd.fwds.is_empty() {
+            let patterns = rd.fwds.iter().map(|(p, _)| p.clone()).collect();
+            self.fs
+                .rd(&rd.name, patterns, fs_params(e, RD_KEYS), rd.loc.clone());
+        }
         if is_default {
             self.rd_default = rd;
         } else {
@@ -1179,8 +1213,13 @@ impl Interpreter {
     /// References resolve after every entry is read.
     fn resolve(self, entries: &[Entry]) -> Result<Parsed, FormatError> {
         let Interpreter {
-            out, fsd_names, fwds, ..
+            mut out,
+            fsd_names,
+            fwds,
+            fs,
+            ..
         } = self;
+        out.fs = fs;
         for wd in &out.wds {
             for (pattern, loc) in &wd.sds {
                 if !out.sds.iter().any(|s| wildcard(pattern, &s.name)) {
@@ -1243,6 +1282,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         compratio: None,
         file_system: false,
         warnings: Vec::new(),
+        fs: Default::default(),
     };
     let placeholder = Loc {
         file: String::new(),
@@ -1291,6 +1331,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         fwds: Vec::new(),
         fwdrate: false,
         time_loc: placeholder,
+        stopcurve: None,
     };
     let mut it = Interpreter {
         out,
@@ -1299,6 +1340,7 @@ fn interpret(entries: &[Entry]) -> Result<Parsed, FormatError> {
         rd_default,
         fsd_names: Vec::new(),
         fwds: Vec::new(),
+        fs: Default::default(),
     };
     let mut seen = std::collections::HashSet::new();
     for e in entries {
@@ -1623,6 +1665,43 @@ impl Builder<'_> {
         Ok(job)
     }
 
+    /// `iorate=curve,stopcurve=MS`: vdbench runs the `curve=` points (10, 50,
+    /// 70, 80, 90, 100 % of the max run by default) and stops after the first
+    /// whose mean response time is over MS milliseconds (Vdbench 5.04 users
+    /// guide, `stopcurve=`). kura maps that onto its latency search on rate:
+    /// the same max run as a probe, then rising rates refined near the limit.
+    fn stopcurve_jobs(
+        &mut self,
+        rd: &Rd,
+        o: &Overrides,
+        ms: f64,
+        loc: &Loc,
+    ) -> Result<Vec<Job>, FormatError> {
+        let mut jobs = self.run_jobs(rd, o, None)?;
+        if jobs.len() != 1 {
+            return Err(loc.error(format!(
+                "unsupported: rd={}: stopcurve= with {} workloads at once: kura's latency search raises the rate of one job",
+                rd.name,
+                jobs.len()
+            )));
+        }
+        let limit = std::time::Duration::from_secs_f64(ms / 1000.0);
+        for job in &mut jobs {
+            job.group = None;
+            job.apply(
+                crate::jobs::Opt::LatencyLimit,
+                crate::jobs::Value::Duration(limit),
+            )
+            .map_err(|e| loc.error(e.to_string()))?;
+        }
+        self.note(format!(
+            "{}: iorate=curve,stopcurve={ms}: kura searches the rate (a probe at max, rising rates, then bisection near {ms} ms mean latency) instead of running {}; every step is stored",
+            loc.short(),
+            if rd.curve.is_some() { "the curve= points" } else { "vdbench's points 10,50,70,80,90,100 %" }
+        ));
+        Ok(jobs)
+    }
+
     fn push_run(&mut self, test: String, jobs: Vec<Job>) -> Vec<usize> {
         let together = jobs.len() > 1;
         let mut indices = Vec::new();
@@ -1654,7 +1733,21 @@ impl Builder<'_> {
                     Iorate::Rates(r) => r.first().copied(),
                     _ => None,
                 });
-                if rd.iorate == Iorate::Curve && o.iorate.is_none() {
+                if rd.iorate == Iorate::Curve
+                    && o.iorate.is_none()
+                    && let Some((ms, loc)) = &rd.stopcurve
+                {
+                    let jobs = self.stopcurve_jobs(rd, o, *ms, loc)?;
+                    self.push_run(label.clone(), jobs);
+                } else if let Some((_, loc)) = rd.stopcurve.as_ref().filter(|_| rd.iorate != Iorate::Curve) {
+                    let note = format!(
+                        "{}: stopcurve= applies to iorate=curve only; ignored, as vdbench does",
+                        loc.short()
+                    );
+                    self.note(note);
+                    let jobs = self.run_jobs(rd, o, rate)?;
+                    self.push_run(label, jobs);
+                } else if rd.iorate == Iorate::Curve && o.iorate.is_none() {
                     let max_jobs = self.run_jobs(rd, o, None)?;
                     let max = self.push_run(format!("{label} max"), max_jobs.clone());
                     let points = rd.curve.clone().unwrap_or_else(|| CURVE_POINTS.to_vec());
@@ -1708,12 +1801,10 @@ pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatE
         group: 0,
     };
     b.build()?;
-    let (jobs, warnings) = (b.jobs, b.warnings);
-    let cannot_run = parsed.file_system.then(|| {
-        "file-system workloads (fsd=, fwd=) are not supported yet: the file is valid, but kura runs only \
-         raw workloads (sd=, wd=) for now"
-            .to_string()
-    });
+    let (mut jobs, mut warnings) = (b.jobs, b.warnings);
+    // file sets (issue 13): the rds that name fwds, as file-set jobs.
+    jobs.extend(super::vdbench_fs::jobs(&parsed.fs, wildcard, &mut warnings)?);
+    let cannot_run = None;
     Ok(Plan {
         format: Format::Vdbench,
         jobs,
@@ -1911,7 +2002,7 @@ mod tests {
     }
 
     #[test]
-    fn file_system_definitions_are_checked_not_run() {
+    fn file_system_definitions_run_as_a_file_set() {
         let text = "fsd=fsd1,anchor=/bench,depth=1,width=1,files=1000,size=128k\n\
                     fwd=default,xfersize=4k,fileio=random,fileselect=random,threads=8,\n\
                     stopafter=100\n\
@@ -1919,8 +2010,32 @@ mod tests {
                     fwd=fwd2,fsd=fsd1,operation=write\n\
                     rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=300,interval=60\n";
         let p = plan(text);
-        assert!(p.jobs.is_empty());
-        assert!(p.cannot_run.unwrap().contains("file-system workloads"));
+        assert!(p.cannot_run.is_none());
+        let [one] = p.jobs.as_slice() else {
+            panic!("one job: {:?}", p.jobs)
+        };
+        let fs = one.job.workload.fileset().expect("a file-set job");
+        assert_eq!(fs.mix.as_deref(), Some("read=50,write=50"));
+        assert_eq!((fs.depth, fs.width, fs.files), (Some(1), Some(1), Some(1000)));
+        assert_eq!(fs.file_size.as_deref(), Some("128k"));
+        assert_eq!(fs.xfersize_bytes, Some(4096));
+        assert_eq!(one.job.threads, 16);
+        assert_eq!(one.job.runtime, Some(Duration::from_secs(300)));
+        assert_eq!(one.job.interval, Duration::from_secs(60));
+        assert_eq!(one.job.target.as_deref(), Some(Path::new("/bench")));
+        assert!(p.warnings.iter().any(|w| w.contains("stopafter")));
+        let weighted = text
+            .replace(
+                "fsd=fsd1,operation=write",
+                "fsd=fsd1,operation=getattr,threads=24",
+            )
+            .replace("fwdrate=max", "fwdrate=500");
+        let p = plan(&weighted);
+        let fs = p.jobs[0].job.workload.fileset().unwrap();
+        assert_eq!(fs.mix.as_deref(), Some("read=25,getattr=75"));
+        assert_eq!(p.jobs[0].job.rate_iops, Some(500));
+        let copy = text.replace("operation=write", "operation=copy");
+        assert!(error(&copy).contains("operation=copy"), "{}", error(&copy));
         let bad = text.replace("fsd=fsd1,operation=read", "fsd=nope,operation=read");
         assert!(error(&bad).contains("fsd=nope matches no fsd"));
     }

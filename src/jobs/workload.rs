@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::bonnie_params::BonnieParams;
+use super::db_params::DbParams;
+use super::fileset::FileSetParams;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -14,6 +16,12 @@ pub enum Workload {
     Block,
     /// One of bonnie++'s tests (`kura suite bonnie`).
     Bonnie(BonnieParams),
+    // file sets (issue 13)
+    /// Operations on a tree of files under an anchor directory (`--mix`).
+    #[serde(rename = "fileset")]
+    FileSet(FileSetParams),
+    /// One of the database tests (`kura suite db`).
+    Database(DbParams),
 }
 
 impl Workload {
@@ -25,7 +33,21 @@ impl Workload {
     pub fn bonnie(&self) -> Option<&BonnieParams> {
         match self {
             Workload::Bonnie(p) => Some(p),
-            Workload::Block => None,
+            _ => None,
+        }
+    }
+
+    pub fn fileset(&self) -> Option<&FileSetParams> {
+        match self {
+            Workload::FileSet(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn database(&self) -> Option<&DbParams> {
+        match self {
+            Workload::Database(p) => Some(p),
+            _ => None,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! `JobResult`'s directions and interval series. Recording is a counter
 //! bump and one histogram record; everything else happens at the end.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use hdrhistogram::Histogram;
 
 use super::histogram::{encode, new_histogram, record, summarize};
@@ -111,6 +113,16 @@ struct Period {
     cpu_user_ns: u64,
     cpu_system_ns: u64,
     hist: Option<Histogram<u64>>,
+    /// Mean, p99, max and standard deviation of a sealed period, whose
+    /// histogram (a few hundred KiB) is gone.
+    sealed: Option<(f64, u64, u64, f64)>,
+}
+
+fn latency_figures(h: &Histogram<u64>) -> (f64, u64, u64, f64) {
+    if h.is_empty() {
+        return (0.0, 0, 0, 0.0);
+    }
+    (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev())
 }
 
 /// Merges the threads' samples into one point per period.
@@ -137,7 +149,18 @@ impl SeriesBuilder {
             Some(h) => {
                 let _ = h.add(&s.hist);
             }
+            // The runner seals a period only when every thread has moved past it.
+            None if p.sealed.is_some() => debug_assert!(false, "a sample of sealed period {i}"),
             None => p.hist = Some(s.hist.clone()),
+        }
+    }
+
+    /// Period `i` is final: its latency figures are kept, its histogram dropped.
+    pub fn seal(&mut self, i: usize) {
+        if let Some(p) = self.periods.get_mut(i)
+            && let Some(h) = p.hist.take()
+        {
+            p.sealed = Some(latency_figures(&h));
         }
     }
 
@@ -158,9 +181,10 @@ impl SeriesBuilder {
             return None;
         }
         let secs = duration_ns as f64 / 1e9;
-        let (mean, p99, max, stddev) = match &p.hist {
-            Some(h) if !h.is_empty() => (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev()),
-            _ => (0.0, 0, 0, 0.0),
+        let (mean, p99, max, stddev) = match (&p.hist, p.sealed) {
+            (Some(h), _) => latency_figures(h),
+            (None, Some(figures)) => figures,
+            (None, None) => (0.0, 0, 0, 0.0),
         };
         let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
         Some(IntervalPoint {
@@ -179,9 +203,20 @@ impl SeriesBuilder {
             lat_stddev_ns: stddev,
             cpu_user_ns: p.cpu_user_ns,
             cpu_system_ns: p.cpu_system_ns,
+            histogram: match &p.hist {
+                Some(h) if KEEP_INTERVAL_HISTOGRAMS.load(Ordering::Relaxed) => encode(h),
+                _ => String::new(),
+            },
         })
     }
 }
+
+/// Set by a process that is one rank of many (`cluster`): its series goes to
+/// rank 0 with each period's histogram, so rank 0 can read each merged
+/// period's p99 off the added histograms instead of guessing it from the
+/// ranks' p99s. A process-wide switch because the runner, which builds the
+/// series, knows nothing of ranks; a single-host run never sets it.
+pub static KEEP_INTERVAL_HISTOGRAMS: AtomicBool = AtomicBool::new(false);
 
 /// User and system CPU time of the calling thread, in nanoseconds.
 pub fn thread_cpu_ns() -> (u64, u64) {
@@ -228,6 +263,39 @@ mod tests {
         assert_eq!(s[0].read_lat_mean_ns, 1000.0);
         assert_eq!(s[0].write_lat_mean_ns, 3000.0);
         assert_eq!(s[0].cpu_user_ns, 14);
+    }
+
+    #[test]
+    fn a_sealed_period_keeps_its_figures_without_its_histogram() {
+        let mut b = SeriesBuilder::default();
+        for index in 0..2 {
+            let mut hist = new_histogram();
+            for v in 1..=100 {
+                record(&mut hist, v * 1000);
+            }
+            b.add(&IntervalSample {
+                thread: 0,
+                index,
+                read_ops: 100,
+                write_ops: 0,
+                bytes: 0,
+                hist,
+                read_lat_ns: 0,
+                write_lat_ns: 0,
+                cpu_user_ns: 0,
+                cpu_system_ns: 0,
+            });
+        }
+        // Per-period histograms are kept only for cluster ranks (a process-wide
+        // switch other tests in this process may set): compare the figures.
+        let figures = |mut points: Vec<IntervalPoint>| {
+            points.iter_mut().for_each(|p| p.histogram.clear());
+            points
+        };
+        let before = figures(b.build(1_000_000_000, 2_000_000_000));
+        b.seal(0);
+        assert!(b.periods[0].hist.is_none());
+        assert_eq!(figures(b.build(1_000_000_000, 2_000_000_000)), before);
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! Measurement: latency histograms, per-direction counters, the interval
 //! series, and the result types that every report is rendered from.
 
+pub mod changes;
+pub mod cluster;
 pub mod collect;
 pub mod histogram;
+pub mod latency_bound;
 pub mod repeats;
 pub mod result;
 pub mod sink;
+pub mod steady;
 pub mod warning;
 
 pub use result::*;
-pub use warning::Warning;
+pub use warning::{VerifyMismatch, Warning};

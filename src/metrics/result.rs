@@ -93,6 +93,10 @@ pub struct JobResult {
     pub cpu_system_ns: u64,
     pub series: Vec<IntervalPoint>,
     pub incomplete: bool,
+    /// Set when many ranks (MPI processes) ran the job at once: their
+    /// per-rank breakdown; the numbers above are their merged total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<Box<super::cluster::ClusterResult>>,
 }
 
 impl JobResult {
@@ -144,6 +148,11 @@ pub enum OpKind {
     Rmdir,
     Query,
     Transaction,
+    // file sets (issue 13)
+    Close,
+    Lookup,
+    /// A database commit (the db kind): where a database waits for its fsyncs.
+    Commit,
 }
 
 impl OpKind {
@@ -164,6 +173,9 @@ impl OpKind {
             OpKind::Rmdir => "rmdir",
             OpKind::Query => "query",
             OpKind::Transaction => "transaction",
+            OpKind::Close => "close",
+            OpKind::Lookup => "lookup",
+            OpKind::Commit => "commit",
         }
     }
 }
@@ -200,8 +212,31 @@ pub struct LatencySummary {
     pub mean: f64,
     pub stddev: f64,
     pub max: u64,
-    /// Keys are percentiles as fio writes them: "50.000000", "99.900000".
+    /// Keys are percentiles as fio writes them: "50.000000", "99.900000";
+    /// written in numeric order (5 before 25), as fio lists them.
+    #[serde(serialize_with = "by_number")]
     pub percentiles: BTreeMap<String, u64>,
+}
+
+/// A map keyed by numbers as text, in the numbers' order; keys that are not
+/// numbers (none are written today) go last, in text order.
+fn by_number<S: serde::Serializer>(map: &BTreeMap<String, u64>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut entries: Vec<(&String, &u64)> = map.iter().collect();
+    entries.sort_by(|a, b| {
+        let n = |k: &str| k.trim().parse::<f64>().ok();
+        match (n(a.0), n(b.0)) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.0.cmp(b.0),
+        }
+    });
+    let mut out = s.serialize_map(Some(entries.len()))?;
+    for (k, v) in entries {
+        out.serialize_entry(k, v)?;
+    }
+    out.end()
 }
 
 /// One period of the interval series.
@@ -230,7 +265,37 @@ pub struct IntervalPoint {
     pub cpu_user_ns: u64,
     #[serde(default)]
     pub cpu_system_ns: u64,
+    /// The period's latency histogram (HDR V2, base64), kept only while a
+    /// rank's series travels to rank 0 to be merged; never stored.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub histogram: String,
 }
 
 /// The statistics of one kind of operation.
 pub type OpResult = DirectionResult;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_written_in_numeric_order() {
+        let mut l = LatencySummary::default();
+        for (k, v) in [
+            ("25.000000", 3),
+            ("5.000000", 2),
+            ("99.990000", 5),
+            ("1.000000", 1),
+            ("99.900000", 4),
+        ] {
+            l.percentiles.insert(k.to_string(), v);
+        }
+        let json = serde_json::to_string(&l).unwrap();
+        let at = |k: &str| json.find(k).unwrap();
+        assert!(at("\"1.000000\"") < at("\"5.000000\""), "{json}");
+        assert!(at("\"5.000000\"") < at("\"25.000000\""), "{json}");
+        assert!(at("\"99.900000\"") < at("\"99.990000\""), "{json}");
+        let back: LatencySummary = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, l);
+    }
+}

@@ -108,9 +108,140 @@ pub enum Warning {
     JobFile { note: String },
     /// A note from importing another tool's results.
     Imported { note: String },
+    // Caches and verify (issue 14).
+    /// Buffered I/O on less data than the job's memory limit.
+    PageCacheHoldsDataUnderLimit { data_mb: u64, limit_mb: u64 },
+    /// Every block verify checked matched.
+    VerifyPassed { job: String, blocks: u64 },
+    /// Blocks that did not hold what was written: each with its offset, what was expected and found.
+    VerifyFailed {
+        job: String,
+        count: u64,
+        blocks: u64,
+        mismatches: Vec<VerifyMismatch>,
+    },
+    /// The read-back after the writes could not be done in full.
+    VerifyIncomplete { job: String, error: String },
+    /// The verify journal could not be updated after a flush.
+    JournalNotWritten { job: String, error: String },
+    /// `max_errors` stopped the job.
+    MaxErrorsReached { job: String, errors: u64, max: u64 },
+    /// Most sampled blocks of the span read as zeros.
+    ReadsOfZeros {
+        path: String,
+        zero_blocks: u64,
+        sampled: u64,
+    },
+    /// A write job's fill compresses or deduplicates well.
+    CompressibleData { path: String, fill: String },
+    /// The target's file system keeps data behind a cache kura cannot drop.
+    UnreachableCache {
+        path: String,
+        fs_type: String,
+        why: String,
+    },
+    /// kura runs in a container.
+    InContainer { runtime: String },
+    /// More bytes per second than the device's link carries.
+    AboveInterface {
+        job: String,
+        path: String,
+        device: String,
+        mb_per_s: u64,
+        interface: String,
+        limit_mb_per_s: u64,
+    },
     /// Any other text: warnings stored before they were typed, kinds this
     /// kura does not know, and producers that have no kind yet.
     Other { text: String },
+    // file sets (issue 13)
+    /// Operations of a file-set mix found no file (or directory) in the state they need.
+    FileOpsSkipped { job: String, count: u64 },
+    // Long runs (issue 14): what a job's interval series showed (metrics::changes).
+    /// A sustained step or cliff; `start_unix_ms` dates it.
+    SeriesStep {
+        job: String,
+        step: super::changes::Step,
+        start_unix_ms: u64,
+    },
+    /// A slow change over the whole series, with no single step.
+    SeriesDrift {
+        job: String,
+        drift: super::changes::Drift,
+    },
+    /// Periods whose p99 latency exceeded a multiple of the median p99.
+    LatencySpikes {
+        job: String,
+        spikes: super::changes::Spikes,
+        start_unix_ms: u64,
+    },
+    /// A figure of a job's series that moved between levels many times.
+    SeriesUnsteady {
+        job: String,
+        unsteady: super::changes::Unsteady,
+    },
+    /// The rounds of a job run until steady (metrics::steady), and the verdict.
+    Rounds {
+        job: String,
+        rounds: super::steady::Rounds,
+    },
+    /// The run is still being measured by this kura process (stored with an
+    /// unfinished run; shown only while that process lives).
+    Measuring { pid: u32, boot_id: String },
+    /// `kura suite db`: the database never outgrew RAM, so its reads came from memory.
+    DatabaseInMemory { data_mb: u64, memory_mb: u64 },
+    // mark and sweep (issue 17): a part of a spinning disk is not the disk.
+    /// A rotational device measured on a small part of it: short seeks.
+    ShortSpanOnRotational {
+        path: String,
+        span_mb: u64,
+        device_mb: u64,
+    },
+}
+
+/// One block verify found wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifyMismatch {
+    pub offset_bytes: u64,
+    /// What differed: header, offset, run tag, sequence, checksum, block length.
+    pub field: String,
+    pub expected: String,
+    pub found: String,
+}
+
+impl fmt::Display for VerifyMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "offset {}: {} expected {}, found {}",
+            self.offset_bytes, self.field, self.expected, self.found
+        )
+    }
+}
+
+/// Mismatches a warning's text lists; all of them are in its JSON.
+const MISMATCHES_SHOWN: usize = 5;
+
+impl Warning {
+    /// Whether the warning says the numbers may not be the device's (a cache,
+    /// memory, holes, compression): what `compare` repeats beside a target.
+    pub fn is_data_source(&self) -> bool {
+        matches!(
+            self,
+            Warning::PageCacheHoldsData { .. }
+                | Warning::PageCacheHoldsDataUnderLimit { .. }
+                | Warning::MemoryFileSystem { .. }
+                | Warning::SparseFile { .. }
+                | Warning::LoopOverMemory { .. }
+                | Warning::CompressedFill { .. }
+                | Warning::HostWriteBackCache { .. }
+                | Warning::ReadsOfZeros { .. }
+                | Warning::CompressibleData { .. }
+                | Warning::UnreachableCache { .. }
+                | Warning::InContainer { .. }
+                | Warning::AboveInterface { .. }
+        )
+    }
 }
 
 impl From<String> for Warning {
@@ -280,7 +411,118 @@ impl fmt::Display for Warning {
             ),
             Warning::JobFile { note } => write!(f, "job file: {note}"),
             Warning::Imported { note } => f.write_str(note),
+            Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => write!(
+                f,
+                "buffered I/O on {data_mb} MB of test data under a memory limit of {limit_mb} MB: the page cache can still hold it all, so the numbers may measure memory, not the device (lower --mem-limit below the data, or use a larger test file)"
+            ),
+            Warning::VerifyPassed { job, blocks } => write!(
+                f,
+                "{job}: verify checked {blocks} block{} and every one held what was written",
+                plural(*blocks, "", "s")
+            ),
+            Warning::VerifyFailed {
+                job,
+                count,
+                blocks,
+                mismatches,
+            } => {
+                write!(
+                    f,
+                    "{job}: verify found {count} bad block{} of {blocks} checked: the data read back is not what was written. ",
+                    plural(*count, "", "s")
+                )?;
+                let shown: Vec<String> = mismatches.iter().take(MISMATCHES_SHOWN).map(ToString::to_string).collect();
+                f.write_str(&shown.join("; "))?;
+                if mismatches.len() > MISMATCHES_SHOWN {
+                    write!(f, "; and {} more (all offsets are in the JSON)", mismatches.len() - MISMATCHES_SHOWN)?;
+                }
+                Ok(())
+            }
+            Warning::VerifyIncomplete { job, error } => write!(
+                f,
+                "{job}: the verify read-back stopped: {error}; blocks after it were not checked"
+            ),
+            Warning::JournalNotWritten { job, error } => write!(
+                f,
+                "{job}: the verify journal could not be updated after a flush ({error}); it lists less than was flushed, so a verify with it checks less"
+            ),
+            Warning::MaxErrorsReached { job, errors, max } => write!(
+                f,
+                "{job}: stopped after {errors} errors (max_errors {max}); what was measured until then is kept"
+            ),
+            Warning::ReadsOfZeros {
+                path,
+                zero_blocks,
+                sampled,
+            } => write!(
+                f,
+                "{path}: {zero_blocks} of {sampled} blocks sampled across the span read as zeros (never written, trimmed, or written as zeros): thin-provisioned, compressing and deduplicating storage, and SSDs for unmapped blocks, return such reads without reading media, so the numbers may be far better than the device's (write the span with random data first)"
+            ),
+            Warning::CompressibleData { path, fill } => write!(
+                f,
+                "fill {fill} on {path}: data this compressible is stored cheaply by devices and volumes that compress or deduplicate (SSD controllers, ZFS, VDO, thin volumes, storage arrays), so writes may look faster than they are; use --fill random"
+            ),
+            Warning::UnreachableCache { path, fs_type, why } => write!(
+                f,
+                "{path} is on {fs_type}, {why}: the numbers may come from that cache, not the storage (measure on the server, or with a data set larger than its memory)"
+            ),
+            Warning::InContainer { runtime } => write!(
+                f,
+                "kura runs in a container ({runtime}): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size"
+            ),
+            Warning::AboveInterface {
+                job,
+                path,
+                device,
+                mb_per_s,
+                interface,
+                limit_mb_per_s,
+            } => write!(
+                f,
+                "{job}: {mb_per_s} MB/s on {path}, but {device}'s link ({interface} carries at most {limit_mb_per_s} MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link"
+            ),
             Warning::Other { text } => f.write_str(text),
+            Warning::FileOpsSkipped { job, count } => write!(
+                f,
+                "{job}: {count} {} found no file in the state they need (a delete with every file \
+                 gone, a create with none): the mix ran with fewer of them than asked; give the set more files",
+                plural(*count, "operation", "operations")
+            ),
+            Warning::SeriesStep {
+                job,
+                step,
+                start_unix_ms,
+            } => write!(f, "{job}: {}", super::changes::step_text(step, *start_unix_ms)),
+            Warning::SeriesDrift { job, drift } => {
+                write!(f, "{job}: {}", super::changes::drift_text(drift))
+            }
+            Warning::LatencySpikes {
+                job,
+                spikes,
+                start_unix_ms,
+            } => write!(f, "{job}: {}", super::changes::spikes_text(spikes, *start_unix_ms)),
+            Warning::SeriesUnsteady { job, unsteady } => {
+                write!(f, "{job}: {}", super::changes::unsteady_text(unsteady))
+            }
+            Warning::Rounds { job, rounds } => {
+                write!(f, "{job}: {}", super::steady::rounds_text(rounds))
+            }
+            Warning::Measuring { pid, .. } => write!(
+                f,
+                "still measuring (kura process {pid}): what shows is what the run has stored so far, its series a period at a time; the totals of the job measuring now come when it ends"
+            ),
+            Warning::DatabaseInMemory { data_mb, memory_mb } => write!(
+                f,
+                "the database directory held at most {data_mb} MB between tests and the machine has {memory_mb} MB of RAM: its SELECTs were answered from memory, while its commits (fsync) reached the storage; a --scale or --table-size larger than RAM makes the reads reach it too"
+            ),
+            Warning::ShortSpanOnRotational {
+                path,
+                span_mb,
+                device_mb,
+            } => write!(
+                f,
+                "{path} is a rotational disk measured on {span_mb} MB of its {device_mb} MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)"
+            ),
         }
     }
 }

@@ -491,7 +491,8 @@ pub fn render(run: &RunResult) -> String {
         .any(|j| j.test.as_deref().and_then(Test::from_name).is_some() && j.elapsed_ns < MIN_TIME_NS);
     if short {
         out.push_str(
-            "+++++: the test took less than 0.5 s, too short for bonnie++ to report; --json has kura's measured rate.\n",
+            "+++++: the test took less than 0.5 s, too short for bonnie++ to report;\n\
+             --json has kura's measured rate.\n",
         );
     }
     if repetitions(run).len() > 1 {

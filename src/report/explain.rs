@@ -35,55 +35,95 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         out.push_str(&format!("cannot run: {why}\n"));
     }
     for w in &plan.warnings {
-        out.push_str(&format!("note: {}\n", term(w)));
+        out.push_str(&super::width::wrap("note: ", &term(w), 2));
     }
     if plan.jobs.is_empty() {
         return out;
     }
-    let mut t = new_table(&[
+    const HEADER: [&str; 17] = [
         "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp",
         "rate", "engine", "direct", "target",
-    ]);
-    for (i, p) in plan.jobs.iter().enumerate() {
-        let j = &p.job;
-        let rate = match (&p.curve, j.rate_iops) {
-            (Some(c), _) => format!("{}% of max", c.pct),
-            (None, Some(r)) => format!("{r}/s"),
-            (None, None) => "max".into(),
-        };
-        let mut bs = j.bs_text();
-        if j.rw.is_random() && j.random_pct < 100 {
-            bs.push_str(&format!(" ({}% seek)", j.random_pct));
+    ];
+    let rows: Vec<Vec<String>> = plan
+        .jobs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let j = &p.job;
+            let searched = j.latency_limit_ns.is_some()
+                && j.latency_load.unwrap_or(crate::jobs::latency::LatencyLoad::Rate)
+                    == crate::jobs::latency::LatencyLoad::Rate;
+            let rate = match (&p.curve, j.rate_iops) {
+                _ if searched => "searched".into(),
+                (Some(c), _) => format!("{}% of max", c.pct),
+                (None, Some(r)) => format!("{r}/s"),
+                (None, None) => "max".into(),
+            };
+            let mut bs = j.bs_text();
+            if j.rw.is_random() && j.random_pct < 100 {
+                bs.push_str(&format!(" ({}% seek)", j.random_pct));
+            }
+            vec![
+                (i + 1).to_string(),
+                term(&j.name).into_owned(),
+                term(p.test.as_deref().unwrap_or_default()).into_owned(),
+                j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+                j.rw.name().to_string(),
+                bs,
+                if j.rw.is_mixed() {
+                    j.read_pct.to_string()
+                } else {
+                    j.effective_read_pct().to_string()
+                },
+                j.qd.to_string(),
+                j.threads.to_string(),
+                j.size_bytes.map(format_size).unwrap_or_else(|| "-".into()),
+                format_size(j.offset_bytes),
+                stop_text(j),
+                format_duration(j.ramp),
+                rate,
+                j.engine.for_io(j.direct).name().to_string(),
+                if j.direct { "yes" } else { "no" }.to_string(),
+                j.target
+                    .as_ref()
+                    .map(|t| term(&t.display().to_string()).into_owned())
+                    .unwrap_or_else(|| "./kura-test.dat".into()),
+            ]
+        })
+        .collect();
+    // At 80 columns the 17 columns are two tables, what runs and where and how
+    // long, each with the job number; `--wide` keeps them on one line.
+    let parts: Vec<Vec<usize>> = if super::width::wide() {
+        vec![(0..HEADER.len()).collect()]
+    } else {
+        vec![
+            (0..9).collect(),
+            [0].into_iter().chain(9..HEADER.len() - 1).collect(),
+        ]
+    };
+    for cols in parts {
+        let header: Vec<&str> = cols.iter().map(|c| HEADER[*c]).collect();
+        let mut t = new_table(&header);
+        // Numbers and short words keep their width; the job name wraps when it must.
+        for (k, c) in cols.iter().enumerate() {
+            if *c != 1
+                && let Some(col) = t.column_mut(k)
+            {
+                col.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+            }
         }
-        t.add_row(vec![
-            (i + 1).to_string(),
-            term(&j.name).into_owned(),
-            term(p.test.as_deref().unwrap_or_default()).into_owned(),
-            j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
-            j.rw.name().to_string(),
-            bs,
-            if j.rw.is_mixed() {
-                j.read_pct.to_string()
-            } else {
-                j.effective_read_pct().to_string()
-            },
-            j.qd.to_string(),
-            j.threads.to_string(),
-            j.size_bytes.map(format_size).unwrap_or_else(|| "-".into()),
-            format_size(j.offset_bytes),
-            stop_text(j),
-            format_duration(j.ramp),
-            rate,
-            j.engine.for_io(j.direct).name().to_string(),
-            if j.direct { "yes" } else { "no" }.to_string(),
-            j.target
-                .as_ref()
-                .map(|t| term(&t.display().to_string()).into_owned())
-                .unwrap_or_else(|| "./kura-test.dat".into()),
-        ]);
+        for row in &rows {
+            t.add_row(cols.iter().map(|c| row[*c].clone()).collect::<Vec<_>>());
+        }
+        out.push_str(&t.to_string());
+        out.push('\n');
     }
-    out.push_str(&t.to_string());
-    out.push('\n');
+    if !super::width::wide() {
+        // Paths are as long as they are: one line each, under the tables.
+        for (i, row) in rows.iter().enumerate() {
+            out.push_str(&format!("  #{} target: {}\n", i + 1, row[HEADER.len() - 1]));
+        }
+    }
     let extras: Vec<String> = plan
         .jobs
         .iter()
@@ -114,16 +154,33 @@ struct JsonJob<'a> {
     curve_pct: Option<f64>,
 }
 
-/// A JSON list of `Job`s, each with `test` and `curve_pct` where they apply.
+/// The plan as JSON: the file's format, its notes, why it cannot run (or
+/// null) and its `Job`s, each with `test` and `curve_pct` where they apply.
 pub fn plan_json(plan: &Plan) -> String {
+    // A read-only or write-only job stores the mix it was given (50 unless
+    // said) although it never mixes: say what runs, as the table does.
+    let jobs: Vec<Job> = plan
+        .jobs
+        .iter()
+        .map(|p| Job {
+            read_pct: p.job.effective_read_pct(),
+            ..p.job.clone()
+        })
+        .collect();
     let list: Vec<JsonJob> = plan
         .jobs
         .iter()
-        .map(|p| JsonJob {
-            job: &p.job,
+        .zip(&jobs)
+        .map(|(p, job)| JsonJob {
+            job,
             test: p.test.as_deref(),
             curve_pct: p.curve.as_ref().map(|c| c.pct),
         })
         .collect();
-    super::to_json(&list)
+    super::to_json(&serde_json::json!({
+        "format": plan.format.name(),
+        "notes": plan.warnings,
+        "cannot_run": plan.cannot_run,
+        "jobs": list,
+    }))
 }

@@ -57,6 +57,8 @@ impl Grid {
     }
 
     pub fn to_table(&self) -> String {
+        /// Cells up to this width never wrap.
+        const SHORT_CELL: usize = 14;
         let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
         let mut t = new_table(&header);
         for row in &self.rows {
@@ -65,6 +67,15 @@ impl Grid {
         for i in 0..self.left {
             if let Some(c) = t.column_mut(i) {
                 c.set_cell_alignment(CellAlignment::Left);
+            }
+        }
+        // At 80 columns, short cells (numbers, short words) keep their width
+        // and the columns of longer text wrap inside themselves.
+        for i in 0..self.header.len() {
+            let fits = |c: &String| super::width::display_width(c) <= SHORT_CELL;
+            let short = fits(&self.header[i]) && self.rows.iter().all(|r| r.get(i).is_none_or(fits));
+            if short && let Some(c) = t.column_mut(i) {
+                c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
             }
         }
         format!("{t}\n")

@@ -59,6 +59,7 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
         cpu_system_ns: 150_000_000,
         series: vec![],
         incomplete: false,
+        cluster: None,
     }
 }
 

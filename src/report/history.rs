@@ -76,7 +76,13 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
     };
     match suite.map(SuiteKind::parse) {
         Some(SuiteKind::Mark(_)) => {
-            let (bps, iops, n) = best(jobs, &first, "read")?;
+            // A Mix profile's mixed passes read too; the read figure is of the read-only passes.
+            let reads: Vec<JobFigure> = jobs
+                .iter()
+                .filter(|j| !j.job_name.contains(" mix #"))
+                .cloned()
+                .collect();
+            let (bps, iops, n) = best(&reads, &first, "read")?;
             return Some(Figure {
                 of: format!("{first} read, {}", of_n(n)),
                 iops,
@@ -135,38 +141,95 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
     })
 }
 
+/// What `history` says when its filter matched nothing: the filter, and
+/// what is stored (runs per suite), so an empty answer is not read as an empty store.
+pub fn nothing_matched(label: Option<&str>, suite: Option<&str>, stored: &[(Option<String>, u64)]) -> String {
+    let mut filter = Vec::new();
+    if let Some(l) = label {
+        filter.push(format!("--label \"{}\"", term(l)));
+    }
+    if let Some(s) = suite {
+        filter.push(format!("--suite {}", term(s)));
+    }
+    let total: u64 = stored.iter().map(|(_, n)| n).sum();
+    if total == 0 {
+        return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
+    }
+    let suites: Vec<String> = stored
+        .iter()
+        .map(|(s, n)| format!("{} ({n})", term(s.as_deref().unwrap_or("run"))))
+        .collect();
+    let are = if total == 1 { "run is" } else { "runs are" };
+    super::width::wrap(
+        "",
+        &format!(
+            "no runs match {}; {total} {are} stored: {}",
+            filter.join(" "),
+            suites.join(", ")
+        ),
+        2,
+    )
+}
+
 pub fn render(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
     }
-    let mut t = new_table(&[
-        "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "figure", "",
-    ]);
-    // Words, read from the left: what the two numbers before them are.
-    if let Some(c) = t.column_mut(8) {
-        c.set_cell_alignment(comfy_table::CellAlignment::Left);
+    let wide = super::width::wide();
+    // At 80 columns: what tells runs apart and their figure; the target and
+    // workload with --wide (and in `kura show`). A label column only when a run has one.
+    let labels = wide || runs.iter().any(|r| r.label.is_some());
+    let mut header = vec!["id", "date (UTC)", "suite"];
+    if labels {
+        header.push("label");
+    }
+    if wide {
+        header.extend(["target", "workload"]);
+    }
+    header.extend(["MB/s", "IOPS", "figure"]);
+    let mut t = new_table(&header);
+    let figure_col = header.len() - 1;
+    // Every column keeps its width; the figure, words, wraps inside its column.
+    for i in 0..figure_col {
+        if let Some(c) = t.column_mut(i) {
+            c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+    }
+    // Words read from the left; numbers line up on the right.
+    let words = header.len() - 3;
+    for i in (1..words).chain([figure_col]) {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(comfy_table::CellAlignment::Left);
+        }
     }
     for r in runs {
-        t.add_row(vec![
+        let date = utc(r.started_unix_s);
+        let mut row = vec![
             r.id.to_string(),
-            utc(r.started_unix_s),
-            term(r.label.as_deref().unwrap_or_default()).into_owned(),
-            term(r.suite.as_deref().unwrap_or_default()).into_owned(),
-            term(&r.target).into_owned(),
-            if r.jobs > 1 {
+            // Minutes tell runs apart; the seconds and the zone are in the header and in `show`.
+            date.get(..16).unwrap_or(&date).to_string(),
+            term(r.suite.as_deref().unwrap_or("run")).into_owned(),
+        ];
+        if labels {
+            row.push(term(r.label.as_deref().unwrap_or_default()).into_owned());
+        }
+        if wide {
+            row.push(term(&r.target).into_owned());
+            row.push(if r.jobs > 1 {
                 format!("{} (+{} jobs)", term(&r.workload), r.jobs - 1)
             } else {
                 term(&r.workload).into_owned()
-            },
-            rate(r.iops),
-            mb_per_sec(r.bytes_per_sec),
-            term(&r.figure).into_owned(),
-            if r.incomplete {
-                "incomplete".into()
-            } else {
-                String::new()
-            },
-        ]);
+            });
+        }
+        let mut figure = match &r.unreadable {
+            Some(why) => format!("unreadable: {}", term(why)),
+            None => term(&r.figure).into_owned(),
+        };
+        if r.incomplete {
+            figure.push_str(" (incomplete)");
+        }
+        row.extend([mb_per_sec(r.bytes_per_sec), rate(r.iops), figure]);
+        t.add_row(row);
     }
     format!("{t}\n")
 }

@@ -1,14 +1,20 @@
-//! The CrystalDiskMark grid: one row per test, Read and Write columns.
+//! The CrystalDiskMark grid: one row per test (Peak and Real World: the
+//! random test in three units, as CrystalDiskMark shows them), Read, Write
+//! and Mix columns, each followed by the spread of its passes.
+//!
+//! Number formats follow `CDiskMarkDlg::SetMeter` (CrystalDiskMark 9.0.1):
+//! MB/s with two decimals, GB/s with three, IOPS and µs with two below a
+//! million and none above.
 
 use comfy_table::Cell;
 
-use super::format::{latency, rate};
 use super::run_table::new_table;
 use crate::metrics::repeats::{RepeatStats, TestSummary};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MarkUnit {
     MbPerSec,
+    GbPerSec,
     Iops,
     LatencyUs,
 }
@@ -17,77 +23,160 @@ impl MarkUnit {
     pub fn parse(s: &str) -> Option<MarkUnit> {
         match s {
             "mbps" | "MB/s" => Some(MarkUnit::MbPerSec),
+            "gbps" | "GB/s" => Some(MarkUnit::GbPerSec),
             "iops" => Some(MarkUnit::Iops),
-            "us" | "latency" => Some(MarkUnit::LatencyUs),
+            "us" | "µs" | "latency" => Some(MarkUnit::LatencyUs),
             _ => None,
         }
     }
     fn title(self) -> &'static str {
         match self {
             MarkUnit::MbPerSec => "MB/s",
+            MarkUnit::GbPerSec => "GB/s",
             MarkUnit::Iops => "IOPS",
-            MarkUnit::LatencyUs => "mean latency",
+            MarkUnit::LatencyUs => "µs",
         }
     }
-    fn best(self, s: &RepeatStats) -> String {
+    fn value(self, s: &RepeatStats, figure: Figure) -> String {
+        let (bps, iops, lat_ns) = match figure {
+            Figure::Best => (s.best_bytes_per_sec, s.best_iops, s.min_lat_mean_ns),
+            Figure::Mean => (s.mean_bytes_per_sec, s.mean_iops, s.mean_lat_mean_ns),
+        };
+        let two_or_none = |x: f64| {
+            if x >= 1e6 {
+                format!("{x:.0}")
+            } else {
+                format!("{x:.2}")
+            }
+        };
         match self {
-            MarkUnit::MbPerSec => format!("{:.2}", s.best_bytes_per_sec / 1e6),
-            MarkUnit::Iops => rate(s.best_iops),
-            MarkUnit::LatencyUs => latency(s.best_lat_mean_ns),
-        }
-    }
-    fn mean(self, s: &RepeatStats) -> String {
-        match self {
-            MarkUnit::MbPerSec => format!("{:.2}", s.mean_bytes_per_sec / 1e6),
-            MarkUnit::Iops => rate(s.mean_iops),
-            MarkUnit::LatencyUs => String::new(),
+            MarkUnit::MbPerSec => format!("{:.2}", bps / 1e6),
+            MarkUnit::GbPerSec => format!("{:.3}", bps / 1e9),
+            MarkUnit::Iops => two_or_none(iops),
+            MarkUnit::LatencyUs => two_or_none(lat_ns / 1e3),
         }
     }
 }
 
-pub fn render(summaries: &[TestSummary], unit: MarkUnit, color: bool) -> String {
-    let title = unit.title();
-    let read = format!("Read {title}");
-    let write = format!("Write {title}");
-    let mut t = new_table(&["test", &read, "(mean)", &write, "(mean)", "runs", "spread"]);
+/// Which figure of a test's passes the grid shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    /// The best score and the lowest latency of the passes (CrystalDiskMark).
+    Best,
+    /// The mean of the passes (KDiskMark's Default profile).
+    Mean,
+}
+
+impl Figure {
+    pub fn parse(s: &str) -> Option<Figure> {
+        match s {
+            "best" => Some(Figure::Best),
+            "mean" | "average" => Some(Figure::Mean),
+            _ => None,
+        }
+    }
+    /// The caption line that says what the grid shows.
+    pub fn caption(self, passes: usize) -> String {
+        let passes = match passes {
+            1 => "one pass".to_string(),
+            n => format!("{n} passes"),
+        };
+        match self {
+            Figure::Best => format!(
+                "Shown: the best of {passes} and the lowest latency, as CrystalDiskMark 9\n\
+                 (--figure mean: their mean, as KDiskMark's Default profile)."
+            ),
+            Figure::Mean => format!(
+                "Shown: the mean of {passes}, as KDiskMark's Default profile\n\
+                 (--figure best: the best and the lowest latency, as CrystalDiskMark 9)."
+            ),
+        }
+    }
+}
+
+/// What the grid shows and how.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid {
+    pub unit: MarkUnit,
+    pub figure: Figure,
+    /// Peak and Real World: the random tests in MB/s, IOPS and µs, whatever `unit` says.
+    pub random_in_three_units: bool,
+    pub color: bool,
+}
+
+pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
+    let mix = summaries.iter().any(|s| s.mix.is_some());
+    // One row per (test, unit); a random test of Peak or Real World gets three.
+    let mut rows: Vec<(&TestSummary, MarkUnit)> = Vec::new();
     for s in summaries {
+        if grid.random_in_three_units && s.test.starts_with("RND") {
+            for unit in [MarkUnit::MbPerSec, MarkUnit::Iops, MarkUnit::LatencyUs] {
+                rows.push((s, unit));
+            }
+        } else {
+            let unit = if grid.random_in_three_units {
+                MarkUnit::MbPerSec
+            } else {
+                grid.unit
+            };
+            rows.push((s, unit));
+        }
+    }
+    let per_row = grid.random_in_three_units;
+    let title = |dir: &str| {
+        if per_row {
+            dir.to_string()
+        } else {
+            format!("{dir} {}", grid.unit.title())
+        }
+    };
+    let (read, write, mixed) = (title("Read"), title("Write"), title("Mix"));
+    let mut header = vec!["test", read.as_str(), "±", write.as_str(), "±"];
+    if mix {
+        header.extend([mixed.as_str(), "±"]);
+    }
+    let mut t = new_table(&header);
+    for (i, (s, unit)) in rows.iter().enumerate() {
+        // The spread is the same in every unit: shown once, on the test's first row.
+        let first_of_test = i == 0 || rows[i - 1].0.test != s.test;
         let cells = |st: &Option<RepeatStats>, c: comfy_table::Color| match st {
             Some(st) => {
-                let mut best = Cell::new(unit.best(st));
-                if color {
-                    best = best.fg(c);
+                let mut value = Cell::new(unit.value(st, grid.figure));
+                if grid.color {
+                    value = value.fg(c);
                 }
-                (best, Cell::new(unit.mean(st)))
+                let spread = if st.runs > 1 && first_of_test {
+                    format!("{:.0}%", st.spread * 100.0)
+                } else {
+                    String::new()
+                };
+                [value, Cell::new(spread)]
             }
-            None => (Cell::new("-"), Cell::new("")),
+            None => [Cell::new("-"), Cell::new("")],
         };
-        let (rb, rm) = cells(&s.read, comfy_table::Color::Green);
-        let (wb, wm) = cells(&s.write, comfy_table::Color::Cyan);
-        let runs = s
-            .read
-            .as_ref()
-            .or(s.write.as_ref())
-            .map(|st| st.runs)
-            .unwrap_or(0);
-        let spread = [&s.read, &s.write]
-            .iter()
-            .filter_map(|st| st.as_ref())
-            .map(|st| st.spread)
-            .fold(0.0, f64::max);
-        let spread = if runs > 1 {
-            format!("{:.0} %", spread * 100.0)
+        let name = if per_row {
+            format!("{} {}", s.test, unit.title())
         } else {
-            String::new()
+            s.test.clone()
         };
-        t.add_row(vec![
-            Cell::new(&s.test),
-            rb,
-            rm,
-            wb,
-            wm,
-            Cell::new(runs),
-            Cell::new(spread),
-        ]);
+        let mut row = vec![Cell::new(name)];
+        row.extend(cells(&s.read, comfy_table::Color::Green));
+        row.extend(cells(&s.write, comfy_table::Color::Cyan));
+        if mix {
+            row.extend(cells(&s.mix, comfy_table::Color::Magenta));
+        }
+        t.add_row(row);
     }
     format!("{t}\n")
+}
+
+/// The most passes any test of the grid had.
+pub fn passes(summaries: &[TestSummary]) -> usize {
+    summaries
+        .iter()
+        .flat_map(|s| [&s.read, &s.write, &s.mix])
+        .flatten()
+        .map(|st| st.runs)
+        .max()
+        .unwrap_or(0)
 }

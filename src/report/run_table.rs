@@ -1,10 +1,10 @@
 //! The terminal report of one run: a header, warnings, and per job a table
 //! of throughput and latency per direction, then its percentiles.
 
-use comfy_table::{CellAlignment, LineStyle, Table, TableStyle};
+use comfy_table::{CellAlignment, ContentArrangement, LineStyle, Table, TableStyle};
 
 use super::escape::term;
-use super::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate, utc};
+use super::format::{latency, mb_per_sec, mib_per_sec, rate, utc};
 use crate::metrics::histogram::{PERCENTILES, percentile_key};
 use crate::metrics::{JobResult, RunResult, TargetKind};
 
@@ -17,6 +17,11 @@ const STYLE: TableStyle = TableStyle::new()
 pub fn new_table(header: &[&str]) -> Table {
     let mut t = Table::new();
     t.load_style(STYLE);
+    if !super::width::wide() {
+        // Cells wrap inside their column rather than the terminal wrapping the row.
+        t.set_content_arrangement(ContentArrangement::Dynamic);
+        t.set_width(super::width::COLUMNS as u16);
+    }
     t.set_header(header.to_vec());
     for i in 1..header.len() {
         if let Some(c) = t.column_mut(i) {
@@ -47,20 +52,21 @@ pub fn target_line(job: &JobResult) -> String {
         Some(false) => parts.push("non-rotational".into()),
         None => {}
     }
-    parts.push(bytes_human(t.size_bytes));
+    // The part measured, not only the whole: a device's first 1 GiB is not the device.
+    parts.push(super::span::span_text(job));
     format!("{} ({})", term(&t.path), parts.join(", "))
 }
 
-pub fn render_job(job: &JobResult) -> String {
+pub fn render_job(job: &JobResult, measuring: bool) -> String {
     let mut out = String::new();
     let title = match &job.test {
         Some(test) => format!("{} [{}]", term(&job.job.name), term(test)),
         None => term(&job.job.name).into_owned(),
     };
     out.push_str(&format!(
-        "{title}: {} on {}\n  engine {}, measured {:.2} s{}, CPU user {:.2} s, system {:.2} s{}{}\n",
+        "{title}: {}\n{}  engine {}, measured {:.2} s{}, CPU user {:.2} s, system {:.2} s{}{}\n",
         job.job.summary(),
-        target_line(job),
+        super::width::wrap("  on ", &target_line(job), 4),
         job.engine,
         job.elapsed_ns as f64 / 1e9,
         if job.ramp_ns > 0 {
@@ -75,47 +81,42 @@ pub fn render_job(job: &JobResult) -> String {
         } else {
             String::new()
         },
-        if job.incomplete {
-            format!("  ({})", super::runs::JOB_STOPPED_EARLY)
-        } else {
-            String::new()
+        match super::runs::job_note(job, measuring) {
+            Some(note) => format!("  ({note})"),
+            None => String::new(),
         },
     ));
-    let mut t = new_table(&[
-        "", "IOPS", "MB/s", "MiB/s", "ops", "errors", "lat min", "mean", "stddev", "max",
-    ]);
+    // The errors column only when there are errors (a warning says so too), so the table fits 80 columns.
+    let errors = super::width::wide() || job.directions().any(|(_, d)| d.errors > 0);
+    let mut header = vec!["", "IOPS", "MB/s", "MiB/s", "ops"];
+    if errors {
+        header.push("errors");
+    }
+    header.extend(["lat min", "mean", "stddev", "max"]);
+    let mut t = new_table(&header);
     for (name, d) in job.directions() {
-        t.add_row(vec![
+        let mut row = vec![
             name.to_string(),
             rate(d.iops),
             mb_per_sec(d.bytes_per_sec),
             mib_per_sec(d.bytes_per_sec),
             d.ops.to_string(),
-            d.errors.to_string(),
+        ];
+        if errors {
+            row.push(d.errors.to_string());
+        }
+        row.extend([
             latency(d.lat_ns.min as f64),
             latency(d.lat_ns.mean),
             latency(d.lat_ns.stddev),
             latency(d.lat_ns.max as f64),
         ]);
+        t.add_row(row);
     }
     out.push_str(&t.to_string());
     out.push('\n');
-    let mut header = vec!["percentile".to_string()];
-    header.extend(PERCENTILES.iter().map(|p| format!("p{p}")));
-    let mut p = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
-    for (name, d) in job.directions() {
-        let mut row = vec![name.to_string()];
-        row.extend(PERCENTILES.iter().map(|q| {
-            d.lat_ns
-                .percentiles
-                .get(&percentile_key(*q))
-                .map(|v| latency(*v as f64))
-                .unwrap_or_default()
-        }));
-        p.add_row(row);
-    }
-    out.push_str(&p.to_string());
-    out.push('\n');
+    out.push_str(&percentile_table(job));
+    out.push_str(&super::cluster_table::render(job));
     for (name, d) in job.directions() {
         for e in &d.error_samples {
             out.push_str(&format!(
@@ -127,6 +128,41 @@ pub fn render_job(job: &JobResult) -> String {
         }
     }
     out
+}
+
+/// The latency percentiles of a job: one row per percentile and a column
+/// per direction (fits 80 columns); with `--wide`, one row per direction.
+fn percentile_table(job: &JobResult) -> String {
+    let value = |d: &crate::metrics::DirectionResult, q: &f64| {
+        d.lat_ns
+            .percentiles
+            .get(&percentile_key(*q))
+            .map(|v| latency(*v as f64))
+            .unwrap_or_default()
+    };
+    let p = if super::width::wide() {
+        let mut header = vec!["percentile".to_string()];
+        header.extend(PERCENTILES.iter().map(|p| format!("p{p}")));
+        let mut p = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
+        for (name, d) in job.directions() {
+            let mut row = vec![name.to_string()];
+            row.extend(PERCENTILES.iter().map(|q| value(d, q)));
+            p.add_row(row);
+        }
+        p
+    } else {
+        let names: Vec<String> = job.directions().map(|(n, _)| format!("{n} latency")).collect();
+        let mut header = vec!["percentile"];
+        header.extend(names.iter().map(String::as_str));
+        let mut p = new_table(&header);
+        for q in PERCENTILES {
+            let mut row = vec![format!("p{q}")];
+            row.extend(job.directions().map(|(_, d)| value(d, &q)));
+            p.add_row(row);
+        }
+        p
+    };
+    format!("{p}\n")
 }
 
 /// `date · host · label · price · suite`: the line every report of a run starts with.
@@ -149,12 +185,23 @@ pub fn render_run(run: &RunResult) -> String {
         .id
         .map(|i| format!("run {i}"))
         .unwrap_or_else(|| "run (not stored)".to_string());
-    let mut out = format!("kura {id} · {}\n", run_facts(run));
+    let mut out = super::width::wrap(&format!("kura {id} · "), &run_facts(run), 2);
     out.push_str(&super::runs::incomplete_line(run));
     out.push_str(&super::runs::warning_lines(run));
-    for job in &run.jobs {
+    // The steps of a latency-bounded search are shown as its curve.
+    for job in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {
         out.push('\n');
-        out.push_str(&render_job(job));
+        // file sets (issue 13): their own table, by operation.
+        if job.job.workload.fileset().is_some() {
+            out.push_str(&super::fileset_table::render_job(job));
+        } else {
+            out.push_str(&render_job(job, super::runs::still_measuring(run)));
+        }
+    }
+    let searches = super::latency_table::render(run);
+    if !searches.is_empty() {
+        out.push('\n');
+        out.push_str(&searches);
     }
     out
 }

@@ -7,11 +7,13 @@ use std::path::Path;
 
 use super::escape::term;
 use super::format::{bytes_human, utc};
-use super::mark_grid::{self, MarkUnit};
+use super::mark_grid::{self, Figure, MarkUnit};
+use super::span::span_text;
 use super::{bonnie_table, run_table, sweep_table, tiobench_table, to_json, vdbench_summary};
+use crate::jobs::presets::{MARK_DIFFERENCES, Profile};
 use crate::jobs::suites::{SuiteKind, TIOBENCH_DIFFERENCES};
 use crate::metrics::RunResult;
-use crate::metrics::repeats::summarize_tests;
+use crate::metrics::repeats::summarize_mark;
 
 /// Why a stopped run's numbers are partial, as every report says it.
 pub const STOPPED_EARLY: &str = "the run was stopped early; the numbers cover what ran.";
@@ -28,6 +30,9 @@ pub struct View {
     pub bonnie_csv: bool,
     /// Colours for a terminal.
     pub color: bool,
+    // mark (issue 17)
+    /// Which figure of a mark test's passes the grid shows.
+    pub figure: Figure,
 }
 
 impl Default for View {
@@ -37,6 +42,7 @@ impl Default for View {
             unit: MarkUnit::MbPerSec,
             bonnie_csv: false,
             color: false,
+            figure: Figure::Best,
         }
     }
 }
@@ -48,15 +54,89 @@ pub fn render_run(run: &RunResult, view: &View) -> String {
         Some(SuiteKind::Sweep) => sweep(run, view.json),
         Some(SuiteKind::Tiobench) => tiobench(run, view.json),
         Some(SuiteKind::Bonnie) => bonnie(run, view),
-        _ if view.json => to_json(run),
-        Some(SuiteKind::Vdbench) => vdbench_summary::render(run),
+        Some(SuiteKind::Db) => db(run, view.json),
+        _ if view.json => run_json(run),
+        Some(SuiteKind::Vdbench) => with_searches(vdbench_summary::render(run), run),
         _ => run_table::render_run(run),
     }
 }
 
+/// A suite's page, then the curves of its latency-bounded searches (vdbench's `stopcurve=`).
+fn with_searches(mut page: String, run: &RunResult) -> String {
+    let searches = super::latency_table::render(run);
+    if !searches.is_empty() {
+        page.push('\n');
+        page.push_str(&searches);
+    }
+    page
+}
+
+/// A run as JSON; with latency-bounded searches, their curves and results
+/// beside it (`{"run": ..., "latency_bound": [...]}`, as suites add their tables).
+fn run_json(run: &RunResult) -> String {
+    let curves = crate::metrics::latency_bound::curves(run);
+    if curves.is_empty() {
+        return to_json(run);
+    }
+    let searches: Vec<serde_json::Value> = curves
+        .iter()
+        .map(|c| {
+            let best = c.best_point();
+            serde_json::json!({
+                "job": c.job,
+                "test": c.test,
+                "latency_limit_ns": c.latency_limit_ns,
+                "stat": c.stat,
+                "load": c.load,
+                "points": c.points,
+                "best_step": best.map(|p| p.step),
+                "best_offered_iops": best.and_then(|p| p.offered_iops),
+                "best_qd": best.map(|p| p.qd),
+                "best_threads": best.map(|p| p.threads),
+                "best_achieved_iops": best.map(|p| p.achieved_iops),
+                "best_latency_ns": best.and_then(|p| p.latency_ns),
+                "result": super::latency_table::sentence(c),
+            })
+        })
+        .collect();
+    to_json(&run_with(run, &[("latency_bound", serde_json::json!(searches))]))
+}
+
+/// A run whose kura is still measuring it (long runs, docs/long-runs.md).
+pub fn still_measuring(run: &RunResult) -> bool {
+    run.warnings
+        .iter()
+        .any(|w| matches!(w, crate::metrics::Warning::Measuring { .. }))
+}
+
+/// The note beside one job: stopped early, or still measuring (a run in
+/// progress, whose job has no totals until it ends), or nothing.
+pub fn job_note(job: &crate::metrics::JobResult, measuring: bool) -> Option<&'static str> {
+    match (job.incomplete, measuring) {
+        (false, _) => None,
+        (true, true) => Some("MEASURING: its totals come when it ends"),
+        (true, false) => Some(JOB_STOPPED_EARLY),
+    }
+}
+
+/// The run object with a suite's own table beside its fields (`tests` of a
+/// mark, `rows` of a sweep, tiobench or bonnie run): every verb that prints
+/// a run prints this one shape, which `kura import run` reads back.
+fn run_with(run: &RunResult, extra: &[(&str, serde_json::Value)]) -> serde_json::Value {
+    let mut v = serde_json::to_value(run).expect("results serialize");
+    if let Some(map) = v.as_object_mut() {
+        for (k, x) in extra {
+            map.insert((*k).to_string(), x.clone());
+        }
+    }
+    v
+}
+
 /// "INCOMPLETE: ..." and its newline for a stopped run, else nothing.
 pub fn incomplete_line(run: &RunResult) -> String {
-    if run.incomplete {
+    if still_measuring(run) {
+        "STILL MEASURING: what shows is what the run has stored so far\n".to_string()
+    } else if run.incomplete {
         format!("INCOMPLETE: {STOPPED_EARLY}\n")
     } else {
         String::new()
@@ -67,7 +147,7 @@ pub fn incomplete_line(run: &RunResult) -> String {
 pub fn warning_lines(run: &RunResult) -> String {
     run.warnings
         .iter()
-        .map(|w| format!("warning: {}\n", term(&w.to_string())))
+        .map(|w| super::width::wrap("warning: ", &term(&w.to_string()), 2))
         .collect()
 }
 
@@ -79,35 +159,46 @@ fn label_part(run: &RunResult) -> String {
 }
 
 fn mark(run: &RunResult, view: &View) -> String {
-    let summaries = summarize_tests(run);
+    let summaries = summarize_mark(run);
     if view.json {
-        return to_json(&serde_json::json!({ "run": run, "tests": summaries }));
+        return to_json(&run_with(run, &[("tests", serde_json::json!(summaries))]));
     }
     let first = run.jobs.first();
-    let id = run.id.map(|i| format!("run {i}")).unwrap_or_default();
+    let id = run.id.map(|i| format!("run {i} · ")).unwrap_or_default();
+    let profile = match &run.suite {
+        Some(SuiteKind::Mark(Some(name))) => Profile::parse(name, None).ok(),
+        _ => None,
+    };
     let mut out = format!(
-        "kura mark {id} · {} · {} on {} ({}) · engine {}",
+        "kura mark {id}{} · {}",
         utc(run.started_unix_s),
         run.suite.as_ref().map(|s| s.to_string()).unwrap_or_default(),
-        first
-            .map(|j| term(&j.target.path).into_owned())
-            .unwrap_or_default(),
-        first
-            .map(|j| bytes_human(j.target.size_bytes))
-            .unwrap_or_default(),
-        first.map(|j| j.engine.as_str()).unwrap_or_default(),
     );
     out.push_str(&label_part(run));
     out.push('\n');
+    if let Some(j) = first {
+        out.push_str(&format!(
+            "{}: {} · engine {}\n",
+            term(&j.target.path),
+            span_text(j),
+            j.engine
+        ));
+    }
     out.push_str(&incomplete_line(run));
-    out.push_str(&mark_grid::render(&summaries, view.unit, view.color));
+    let grid = mark_grid::Grid {
+        unit: view.unit,
+        figure: view.figure,
+        random_in_three_units: profile.is_some_and(|p| p.random_in_three_units()),
+        color: view.color,
+    };
+    out.push_str(&mark_grid::render(&summaries, &grid));
     out.push_str(&warning_lines(run));
-    out.push_str(
-        "MB/s = 10^6 bytes/s. The best run is shown, as CrystalDiskMark does, the mean beside it.\n",
-    );
+    out.push_str(&view.figure.caption(mark_grid::passes(&summaries)));
+    out.push_str("\n± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.\n");
+    out.push_str(MARK_DIFFERENCES);
     if let Some(id) = run.id {
         out.push_str(&format!(
-            "Every repetition with latency percentiles: kura show {id} --json\n"
+            "Every pass with latency percentiles: kura show {id} --json\n"
         ));
     }
     out
@@ -116,11 +207,11 @@ fn mark(run: &RunResult, view: &View) -> String {
 fn sweep(run: &RunResult, json: bool) -> String {
     let rows = sweep_table::rows(run);
     if json {
-        return to_json(&serde_json::json!({ "run": run, "rows": rows }));
+        return to_json(&run_with(run, &[("rows", serde_json::json!(rows))]));
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura sweep run {} · {} · {} on {}",
+        "kura sweep run {} · {} · {}\non {}{}",
         run.id.unwrap_or(0),
         utc(run.started_unix_s),
         first
@@ -139,6 +230,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
         first
             .map(|j| term(&j.target.path).into_owned())
             .unwrap_or_default(),
+        first.map(|j| format!(" ({})", span_text(j))).unwrap_or_default(),
     );
     out.push_str(&label_part(run));
     out.push('\n');
@@ -146,7 +238,8 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out.push_str(&sweep_table::render(&rows));
     out.push_str(&warning_lines(run));
     out.push_str(
-        "IOPS and throughput are reads and writes together, mean of the runs; MiB/s = 2^20 bytes/s.\n",
+        "IOPS and throughput are reads and writes together, mean of the runs;\n\
+         MiB/s = 2^20 bytes/s.\n",
     );
     out
 }
@@ -154,11 +247,11 @@ fn sweep(run: &RunResult, json: bool) -> String {
 fn tiobench(run: &RunResult, json: bool) -> String {
     let rows = tiobench_table::rows(run);
     if json {
-        return to_json(&serde_json::json!({ "run": run, "rows": rows }));
+        return to_json(&run_with(run, &[("rows", serde_json::json!(rows))]));
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura tiobench run {} · {} · {} threads x {} file, {} blocks, {}, engine {}\n",
+        "kura tiobench run {} · {}\n{} threads x {} file, {} blocks, {}, engine {}\n",
         run.id.unwrap_or(0),
         utc(run.started_unix_s),
         first.map(|j| j.job.threads).unwrap_or(0),
@@ -180,6 +273,19 @@ fn tiobench(run: &RunResult, json: bool) -> String {
     out
 }
 
+fn db(run: &RunResult, json: bool) -> String {
+    let rows = super::db_table::rows(run);
+    if json {
+        return to_json(&run_with(run, &[("tests", serde_json::json!(rows))]));
+    }
+    let mut out = super::db_table::header(run);
+    out.push_str(&incomplete_line(run));
+    out.push_str(&super::db_table::render(&rows));
+    out.push_str(super::db_table::DB_DIFFERENCES);
+    out.push_str(&warning_lines(run));
+    out
+}
+
 fn bonnie(run: &RunResult, view: &View) -> String {
     let rows = bonnie_table::rows(run);
     let lines = if view.bonnie_csv {
@@ -188,11 +294,11 @@ fn bonnie(run: &RunResult, view: &View) -> String {
         Vec::new()
     };
     if view.json {
-        let mut v = serde_json::json!({ "run": run, "rows": rows });
+        let mut extra = vec![("rows", serde_json::json!(rows))];
         if view.bonnie_csv {
-            v["csv"] = serde_json::json!(lines);
+            extra.push(("csv", serde_json::json!(lines)));
         }
-        return to_json(&v);
+        return to_json(&run_with(run, &extra));
     }
     let first = run.jobs.first();
     let io = run.jobs.iter().find_map(|j| j.job.size_bytes.filter(|s| *s > 0));
@@ -209,7 +315,7 @@ fn bonnie(run: &RunResult, view: &View) -> String {
         what.push(format!("{n} small files"));
     }
     let mut out = format!(
-        "kura bonnie run {} · {} · {}{} · {}, buffered\n",
+        "kura bonnie run {} · {}\n{}{} · {}, buffered\n",
         run.id.unwrap_or(0),
         utc(run.started_unix_s),
         first
@@ -288,7 +394,8 @@ mod tests {
             },
         );
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(v["run"]["suite"], "sweep");
+        assert_eq!(v["suite"], "sweep");
+        assert_eq!(v["schema_version"], crate::report::SCHEMA_VERSION);
         assert_eq!(v["rows"].as_array().map(Vec::len), Some(1));
     }
 }

@@ -2,7 +2,7 @@
 
 use super::fixtures::{job, run};
 use crate::jobs::Rw;
-use crate::metrics::repeats::summarize_tests;
+use crate::metrics::repeats::summarize_mark;
 
 #[test]
 fn mark_grid() {
@@ -19,18 +19,44 @@ fn mark_grid() {
             job("RND4K Q1T1", Rw::RandWrite, 4096, 0, None, Some(2900)),
         ],
     );
-    let grid = super::mark_grid::render(&summarize_tests(&r), super::mark_grid::MarkUnit::MbPerSec, false);
+    let grid = |unit, figure, three| {
+        let g = super::mark_grid::Grid {
+            unit,
+            figure,
+            random_in_three_units: three,
+            color: false,
+        };
+        super::mark_grid::render(&summarize_mark(&r), &g)
+    };
+    use super::mark_grid::{Figure, MarkUnit};
+    let best = grid(MarkUnit::MbPerSec, Figure::Best, false);
     let expected = "\
-───────────────────────────────────────────────────────────────────────
- test         Read MB/s   (mean)   Write MB/s   (mean)   runs   spread 
-───────────────────────────────────────────────────────────────────────
- SEQ1M Q8T1      419.43   398.46       220.20   214.96      2     11 % 
- RND4K Q1T1       20.89    20.68        12.29    12.08      2      3 % 
-───────────────────────────────────────────────────────────────────────
+────────────────────────────────────────────────
+ test         Read MB/s     ±   Write MB/s    ± 
+────────────────────────────────────────────────
+ SEQ1M Q8T1      419.43   11%       220.20   5% 
+ RND4K Q1T1       20.89    2%        12.29   3% 
+────────────────────────────────────────────────
 ";
-    assert_eq!(grid, expected, "\n{grid}");
-    let iops = super::mark_grid::render(&summarize_tests(&r), super::mark_grid::MarkUnit::Iops, false);
-    assert!(iops.contains("Read IOPS") && iops.contains("5100"), "{iops}");
+    assert_eq!(best, expected, "\n{best}");
+    let mean = grid(MarkUnit::MbPerSec, Figure::Mean, false);
+    assert!(mean.contains("398.46") && mean.contains("214.96"), "{mean}");
+    let iops = grid(MarkUnit::Iops, Figure::Best, false);
+    assert!(iops.contains("Read IOPS") && iops.contains("5100.00"), "{iops}");
+    // Peak and Real World: the random test in MB/s, IOPS and µs; the spread once.
+    let peak = grid(MarkUnit::GbPerSec, Figure::Best, true);
+    let expected = "\
+────────────────────────────────────────────────
+ test                 Read     ±     Write    ± 
+────────────────────────────────────────────────
+ SEQ1M Q8T1 MB/s    419.43   11%    220.20   5% 
+ RND4K Q1T1 MB/s     20.89    2%     12.29   3% 
+ RND4K Q1T1 IOPS   5100.00         3000.00      
+ RND4K Q1T1 µs      233.30          233.28      
+────────────────────────────────────────────────
+";
+    assert_eq!(peak, expected, "\n{peak}");
+    assert!(!peak.contains("GB/s"), "\n{peak}");
 }
 
 #[test]
@@ -75,12 +101,13 @@ fn tiobench_table() {
     );
     let text = super::tiobench_table::render(&super::tiobench_table::rows(&r));
     let expected = "\
-─────────────────────────────────────────────────────────────────────────────────────────────────
- test               MiB/s   CPU %   avg lat ms   max lat ms    % >2 s   % >10 s   CPU eff   runs 
-─────────────────────────────────────────────────────────────────────────────────────────────────
- Sequential Write    3.91   25.00        0.233        0.400   0.00000   0.00000      15.6      1 
- Random Read         1.95   25.00        0.233        0.400   0.00000   0.00000       7.8      1 
-─────────────────────────────────────────────────────────────────────────────────────────────────
+─────────────────────────────────────────────────────────────────────────────
+ test          MiB/s   CPU %   avg ms   max ms     % >2s    % >10s   CPU eff 
+─────────────────────────────────────────────────────────────────────────────
+ Sequential     3.91   25.00    0.233    0.400   0.00000   0.00000      15.6 
+ Write                                                                       
+ Random Read    1.95   25.00    0.233    0.400   0.00000   0.00000       7.8 
+─────────────────────────────────────────────────────────────────────────────
 ";
     assert_eq!(text, expected, "\n{text}");
 }

@@ -434,15 +434,17 @@ pub fn line_chart(c: &LineChart) -> String {
     }
     y_axis(&mut out, &p);
     x_axis(&mut out, &p);
-    for (x, label) in &c.markers {
+    for (k, (x, label)) in c.markers.iter().enumerate() {
         let px = p.px(*x);
+        // Neighbouring markers' labels take turns on three rows, so they do not overlap.
+        let row = (k % 3) as f64 * 12.0;
         let _ = write!(
             out,
             r#"<g class="marker"><line x1="{px:.1}" y1="{t}" x2="{px:.1}" y2="{b}"/><text x="{tx:.1}" y="{ty}">{l}</text></g>"#,
             t = p.top,
             b = p.bottom(),
             tx = px + 4.0,
-            ty = p.top + 26.0,
+            ty = p.top + 26.0 + row,
             l = esc(label),
         );
     }

@@ -78,19 +78,37 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
 }
 
 pub fn render(rows: &[TiobenchRow]) -> String {
-    let mut t = new_table(&[
-        "test",
-        "MiB/s",
-        "CPU %",
-        "avg lat ms",
-        "max lat ms",
-        "% >2 s",
-        "% >10 s",
-        "CPU eff",
-        "runs",
-    ]);
+    let wide = super::width::wide();
+    // At 80 columns: shorter headers, the test name over two lines, and the
+    // repetitions said under the table instead of in a column.
+    let runs = wide;
+    let mut header = if wide {
+        vec![
+            "test",
+            "MiB/s",
+            "CPU %",
+            "avg lat ms",
+            "max lat ms",
+            "% >2 s",
+            "% >10 s",
+            "CPU eff",
+        ]
+    } else {
+        vec![
+            "test", "MiB/s", "CPU %", "avg ms", "max ms", "% >2s", "% >10s", "CPU eff",
+        ]
+    };
+    if runs {
+        header.push("runs");
+    }
+    let mut t = new_table(&header);
+    for i in 1..header.len() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
+        }
+    }
     for r in rows {
-        t.add_row(vec![
+        let mut row = vec![
             r.test.clone(),
             format!("{:.2}", r.bytes_per_sec / (1u64 << 20) as f64),
             format!("{:.2}", r.cpu_pct),
@@ -99,8 +117,18 @@ pub fn render(rows: &[TiobenchRow]) -> String {
             format!("{:.5}", r.pct_over_2s),
             format!("{:.5}", r.pct_over_10s),
             format!("{:.1}", r.cpu_efficiency),
-            r.runs.to_string(),
-        ]);
+        ];
+        if runs {
+            row.push(r.runs.to_string());
+        }
+        t.add_row(row);
     }
-    format!("{t}\n")
+    let mut out = format!("{t}\n");
+    let most = rows.iter().map(|r| r.runs).max().unwrap_or(0);
+    if !wide && most > 1 {
+        out.push_str(&format!(
+            "Each test ran {most} times; a row is all of its runs together.\n"
+        ));
+    }
+    out
 }

@@ -25,6 +25,13 @@ pub(super) fn run_together(
     created: &mut Vec<PreparedTarget>,
 ) -> Vec<Result<JobResult, RunError>> {
     let all: Vec<&crate::jobs::Job> = jobs.iter().map(|sj| &sj.job).collect();
+    // One process is in one memory cgroup: jobs running together cannot each have their own.
+    if let Some(j) = all.iter().find(|j| j.mem_limit_bytes.is_some()) {
+        return vec![Err(RunError::Invalid(format!(
+            "{}: mem_limit cannot be used by jobs that run at the same time (group); run it on its own",
+            j.name
+        )))];
+    }
     if let Err(e) = super::check_buffer_memory(&all, super::available_memory()) {
         return vec![Err(e)];
     }

@@ -5,10 +5,15 @@
 //! bonnie job is measured by `bonnie::measure::BonnieRun` inside the same
 //! loop. Formats nothing for the reader.
 
+mod fileset_kind;
 mod group;
 mod job_file;
+mod latency_bound;
+mod memcg;
 mod progress;
+mod rounds;
 mod stall;
+mod verify_pass;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,11 +26,11 @@ use crate::bonnie::measure::BonnieRun;
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
 use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
-use crate::jobs::{EngineKind, Job};
+use crate::jobs::{EngineKind, Job, Workload};
 use crate::metrics::collect::{DirCollector, SeriesBuilder};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
-use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker};
+use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker_checked};
 
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
@@ -51,6 +56,9 @@ pub struct RunOptions {
     pub suite: Option<crate::jobs::suites::SuiteKind>,
     /// Pause between jobs (CrystalDiskMark's interval).
     pub pause: Duration,
+    // mark (issue 17): CrystalDiskMark pauses between tests, not between a test's passes.
+    /// Pause only where the test or the direction changes, not between repetitions.
+    pub pause_between_tests: bool,
 }
 
 /// Sleeps, waking early for Ctrl-C.
@@ -163,7 +171,12 @@ fn split(total: u64, parts: u32, index: u32) -> u64 {
     total / parts as u64 + u64::from((index as u64) < total % parts as u64)
 }
 
-fn worker_thread(plan: WorkerPlan, target: &PreparedTarget, engine: EngineKind) -> WorkerOutput {
+fn worker_thread(
+    plan: WorkerPlan,
+    target: &PreparedTarget,
+    engine: EngineKind,
+    verify: Option<verify_pass::VerifySetup>,
+) -> WorkerOutput {
     let job = plan.job.clone();
     let file = if engine == EngineKind::Null {
         None
@@ -180,20 +193,32 @@ fn worker_thread(plan: WorkerPlan, target: &PreparedTarget, engine: EngineKind) 
     };
     let fd = file.as_ref().map(std::os::fd::AsRawFd::as_raw_fd).unwrap_or(-1);
     let buffers = make_buffers(&job, plan.seed);
+    let verifier = match verify {
+        Some(v) => Some(v.verifier(plan.thread, plan.span_start, plan.span_bytes, &buffers, job.qd)),
+        // Written data reaches a device: make every written block unique (fio's scramble_buffers).
+        None if engine != EngineKind::Null && job.does_writes() && job.fill != crate::jobs::Fill::Zero => {
+            Some(crate::worker::Verifier::scrambler(
+                plan.thread,
+                job.qd as usize,
+                &buffers,
+            ))
+        }
+        None => None,
+    };
     let setup = EngineSetup {
         fd,
         queue_depth: job.qd,
         buffers: &buffers,
     };
-    fn go<E: Engine>(plan: WorkerPlan, mut e: E) -> WorkerOutput {
-        run_worker(plan, &mut e)
+    fn go<E: Engine>(plan: WorkerPlan, mut e: E, v: Option<crate::worker::Verifier>) -> WorkerOutput {
+        run_worker_checked(plan, &mut e, v)
     }
     match engine {
-        EngineKind::Null => go(plan, NullEngine::new(job.qd)),
-        EngineKind::Sync => go(plan, SyncEngine::new(&setup)),
+        EngineKind::Null => go(plan, NullEngine::new(job.qd), verifier),
+        EngineKind::Sync => go(plan, SyncEngine::new(&setup), verifier),
         EngineKind::Auto => unreachable!("resolve() picks the engine"),
         EngineKind::IoUring => match UringEngine::new(&setup) {
-            Ok(e) => go(plan, e),
+            Ok(e) => go(plan, e, verifier),
             Err(e) => WorkerOutput {
                 fatal: Some(format!("io_uring setup failed: {e}")),
                 ..Default::default()
@@ -221,6 +246,27 @@ pub fn run_job(
     result
 }
 
+/// [`run_job`] for one rank of many (`cluster`): `ready` runs once the
+/// target is prepared, right before the ramp, so the ranks can start
+/// together; when it fails (another rank could not prepare) nothing is
+/// measured. Test files made are added to `created` either way.
+pub fn run_job_synced(
+    job: &Job,
+    opts: &RunOptions,
+    stop: &StopFlag,
+    warnings: &mut Vec<Warning>,
+    progress: &Progress,
+    created: &mut Vec<PreparedTarget>,
+    ready: &mut dyn FnMut() -> Result<(), RunError>,
+) -> Result<JobResult, RunError> {
+    let mut job = resolve(job, warnings);
+    let prepared = prepare_job(&job, opts, stop, progress)?;
+    note_caveats(&job, &prepared, created, warnings);
+    let result = ready().and_then(|()| measure(&mut job, &prepared, stop, warnings, progress, None));
+    created.extend(prepared.into_iter().filter(|p| p.created));
+    result
+}
+
 /// Warns when the job's numbers cannot be the device's (targets::caveats);
 /// `created` holds the test files earlier jobs of this run wrote.
 fn note_caveats(
@@ -239,6 +285,9 @@ fn note_caveats(
             freshly_written: t.created || created.iter().any(|c| c.path == t.path),
         };
         for w in targets::caveats(job, t, cx) {
+            push_once(warnings, w);
+        }
+        for w in targets::verdicts_before(job, t, warnings) {
             push_once(warnings, w);
         }
     }
@@ -261,11 +310,38 @@ fn prepare_job(
         job.name,
         targets::job_path(job).display()
     ));
+    // A new test file's pre-fill shows its share done and its rate (file targets only).
+    let path = targets::job_path(job);
+    let bar = (!targets::is_block_device(&path))
+        .then(|| {
+            progress.fill_bar(
+                &path,
+                job.size_bytes.unwrap_or(crate::jobs::job::DEFAULT_FILE_SIZE),
+            )
+        })
+        .flatten();
     let target_opts = TargetOptions {
         stop: Some(stop.clone()),
+        fill_progress: bar.clone().map(|b| {
+            targets::FillProgress(Arc::new(move |done| {
+                if b.is_hidden() {
+                    b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+                b.set_position(done)
+            }))
+        }),
         ..opts.target.clone()
     };
-    prepare_targets(job, &target_opts)
+    let prepared = prepare_targets(job, &target_opts);
+    if let Some(b) = bar {
+        // Left on screen only when a file was written.
+        if !b.is_hidden() {
+            b.finish();
+        } else {
+            b.finish_and_clear();
+        }
+    }
+    prepared
 }
 
 /// MemAvailable from /proc/meminfo, in bytes; `None` when the kernel does not say.
@@ -381,15 +457,28 @@ fn measure(
     if !job.start_delay.is_zero() {
         pause(job.start_delay, stop);
     }
-    if !job.direct && !job.keep_cache && job.engine != EngineKind::Null {
+    if !job.direct && !job.keep_cache && job.mem_limit_bytes.is_none() && job.engine != EngineKind::Null {
         for t in targets {
             targets::drop_cache(t)?;
         }
     }
+    let mut verify_setups = verify_pass::setups(job, targets)?;
+    // Held until the workers are joined; dropping it leaves and removes the group.
+    let _memory_cap = cap_memory(job, targets)?;
     if !job.direct {
         let memory = targets::host_facts().memory_bytes;
         let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
-        if span < memory {
+        if let Some(limit) = job.mem_limit_bytes {
+            if span < limit {
+                push_once(
+                    warnings,
+                    Warning::PageCacheHoldsDataUnderLimit {
+                        data_mb: span / 1_000_000,
+                        limit_mb: limit / 1_000_000,
+                    },
+                );
+            }
+        } else if span < memory {
             let warning = Warning::PageCacheHoldsData {
                 data_mb: span / 1_000_000,
                 memory_mb: memory / 1_000_000,
@@ -422,13 +511,15 @@ fn measure(
             cpu_system_ns: 0,
             series: Vec::new(),
             incomplete: true,
+            cluster: None,
         });
     }
     let interval_ns = job.interval.as_nanos() as u64;
-    let (outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
+    let (mut outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
                 let prepared = &targets[thread as usize % targets.len()];
+                let verify = verify_setups.get_mut(thread as usize).and_then(Option::take);
                 let plan = WorkerPlan {
                     job: job.clone(),
                     thread,
@@ -445,7 +536,7 @@ fn measure(
                 };
                 std::thread::Builder::new()
                     .name(thread_name(&job.name, &format!("-{thread}")))
-                    .spawn_scoped(scope, move || worker_thread(plan, prepared, engine))
+                    .spawn_scoped(scope, move || worker_thread(plan, prepared, engine, verify))
                     .expect("spawning a worker thread")
             })
             .collect();
@@ -458,17 +549,19 @@ fn measure(
         for sample in rx.iter() {
             series.add(&sample);
             progress.sample(&sample, job.threads);
-            if let Some(live) = &mut live {
-                if let Some(slot) = reported.get_mut(sample.thread as usize) {
-                    *slot = Some(sample.index);
+            if let Some(slot) = reported.get_mut(sample.thread as usize) {
+                *slot = Some(sample.index);
+            }
+            let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
+            while reported.iter().all(Option::is_some) && next_final < all_past {
+                if let Some(live) = &mut live
+                    && let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX)
+                {
+                    live.sink.interval(&point);
                 }
-                let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
-                while reported.iter().all(Option::is_some) && next_final < all_past {
-                    if let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX) {
-                        live.sink.interval(&point);
-                    }
-                    next_final += 1;
-                }
+                // A final period keeps its figures, not its histogram: memory stays flat over hours.
+                series.seal(next_final as usize);
+                next_final += 1;
             }
         }
         let outputs = handles
@@ -519,6 +612,8 @@ fn measure(
             });
         }
     }
+    // Outside the measured time: the read-back of what was written, and what verify found.
+    verify_pass::finish(&job, targets, &mut outputs, warnings);
     let incomplete = stop.load(Ordering::Relaxed);
     let result = JobResult {
         job: (*job).clone(),
@@ -536,6 +631,7 @@ fn measure(
         cpu_system_ns: system,
         series: series.build(interval_ns, elapsed),
         incomplete,
+        cluster: None,
     };
     progress.finish_job(Some(&result));
     if job.engine != EngineKind::Null
@@ -543,7 +639,30 @@ fn measure(
     {
         warnings.push(w);
     }
+    if job.engine != EngineKind::Null
+        && let Some(w) = targets::verdict_after(&result, targets)
+    {
+        warnings.push(w);
+    }
     Ok(result)
+}
+
+/// `mem_limit`: the targets' cached pages are dropped (they stay charged to
+/// the group that loaded them, outside the cap), then kura enters a capped
+/// memory cgroup until the guard is dropped.
+fn cap_memory(job: &Job, targets: &[PreparedTarget]) -> Result<Option<memcg::MemoryCap>, RunError> {
+    let Some(limit) = job.mem_limit_bytes else {
+        return Ok(None);
+    };
+    if job.engine == EngineKind::Null {
+        return Ok(None);
+    }
+    for t in targets {
+        targets::drop_cache(t)?;
+    }
+    memcg::MemoryCap::enter(limit)
+        .map(Some)
+        .map_err(RunError::Invalid)
 }
 
 /// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
@@ -577,6 +696,8 @@ pub fn run_suite(
     stop: &StopFlag,
     sink: &mut dyn RunSink,
 ) -> Result<RunResult, RunError> {
+    // Preconditioning runs as jobs of its own, checked before anything runs like the others.
+    let jobs = &rounds::expand(jobs)?[..];
     refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
     let started_unix_s = now_unix_s();
     let progress = Progress::new(opts.quiet);
@@ -585,18 +706,102 @@ pub fn run_suite(
     let mut created = Vec::new();
     let mut failure = None;
     let mut kinds = Kinds::default();
+    let pauses_before =
+        |i: usize| i > 0 && !opts.pause.is_zero() && (!opts.pause_between_tests || new_test(jobs, i));
+    progress.plan(
+        jobs.iter()
+            .enumerate()
+            .map(|(i, j)| {
+                let pause = if pauses_before(i) {
+                    opts.pause
+                } else {
+                    Duration::ZERO
+                };
+                j.job
+                    .workload
+                    .bonnie()
+                    .map_or(expected_duration(&j.job), |_| None)
+                    .map(|d| d + pause)
+            })
+            .collect(),
+    );
     let mut i = 0;
     while i < jobs.len() {
-        if i > 0 && !opts.pause.is_zero() {
+        if pauses_before(i) {
             pause(opts.pause, stop);
         }
+        progress.step(i);
         if stop.load(Ordering::Relaxed) {
             break;
         }
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
         let together = group::len_at(jobs, i);
+        if jobs[i].job.latency_limit_ns.is_some() {
+            // Latency-bounded capacity (issue 13): one job, measured at many loads.
+            let test = jobs[i].test.as_deref();
+            let searched = {
+                let mut measure = |job: &Job, sink: &mut dyn RunSink| match &job.workload {
+                    Workload::Bonnie(p) => kinds.bonnie(job, p, stop, &progress, &mut failure),
+                    Workload::FileSet(p) => {
+                        kinds.fileset(job, p, stop, &progress, &mut warnings, Live { sink, test })
+                    }
+                    _ => run_job(
+                        job,
+                        opts,
+                        stop,
+                        &mut warnings,
+                        &progress,
+                        &mut created,
+                        Some(Live { sink, test }),
+                    ),
+                };
+                latency_bound::run_search(
+                    &jobs[i],
+                    together,
+                    stop,
+                    &progress,
+                    sink,
+                    &mut results,
+                    &mut measure,
+                )
+            };
+            if let Err(e) = searched {
+                failure = failure.or(Some(e));
+            }
+            if failure.is_some() {
+                break;
+            }
+            i += together;
+            continue;
+        }
+        if let (Some(tracked), 1) = (jobs[i].job.until_steady, together)
+            && jobs[i].job.workload.bonnie().is_none()
+        {
+            let cx = rounds::Ctx {
+                opts,
+                stop,
+                warnings: &mut warnings,
+                progress: &progress,
+                created: &mut created,
+                sink: &mut *sink,
+            };
+            if let Err(e) = rounds::run_rounds(&jobs[i], tracked, cx, &mut results) {
+                failure = Some(e);
+                break;
+            }
+            i += 1;
+            continue;
+        }
         let outcomes = if let Some(p) = jobs[i].job.workload.bonnie() {
             vec![kinds.bonnie(&jobs[i].job, p, stop, &progress, &mut failure)]
+        } else if let Some(p) = jobs[i].job.workload.fileset() {
+            let live = Live {
+                sink: &mut *sink,
+                test: jobs[i].test.as_deref(),
+            };
+            vec![kinds.fileset(&jobs[i].job, p, stop, &progress, &mut warnings, live)]
+        } else if let Some(p) = jobs[i].job.workload.database() {
+            vec![kinds.database(&jobs[i].job, p, stop, &progress, &mut failure)]
         } else if together == 1 {
             let live = Live {
                 sink: &mut *sink,
@@ -619,6 +824,10 @@ pub fn run_suite(
             match outcome {
                 Ok(mut r) => {
                     r.test = test.clone();
+                    // The null engine's rate follows the CPU kura gets, not a device.
+                    if r.job.engine != EngineKind::Null {
+                        warnings.extend(crate::metrics::changes::warnings(&r));
+                    }
                     sink.job_done(&r);
                     results.push(r)
                 }
@@ -664,12 +873,21 @@ pub fn run_suite(
     })
 }
 
+/// Whether job `i` starts another test or direction than the job before it.
+fn new_test(jobs: &[SuiteJob], i: usize) -> bool {
+    let (a, b) = (&jobs[i - 1], &jobs[i]);
+    a.test != b.test || a.job.rw != b.job.rw
+}
+
 /// What the kinds of workload other than block I/O keep from one job of a
 /// run to the next (bonnie's small files, its random draws); the runner's
 /// loop, pauses, Ctrl-C, storing and cleanup are the same for every kind.
 #[derive(Default)]
 struct Kinds {
     bonnie: Option<BonnieRun>,
+    // file sets (issue 13)
+    filesets: fileset_kind::Sets,
+    database: Option<crate::database::DbRun>,
 }
 
 impl Kinds {
@@ -697,7 +915,42 @@ impl Kinds {
         Ok(result)
     }
 
-    fn cleanup(&self, keep: bool, warnings: &mut Vec<Warning>) {
+    /// One database test (the db kind), kept and ended like a bonnie test.
+    fn database(
+        &mut self,
+        job: &Job,
+        p: &crate::jobs::db_params::DbParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        failure: &mut Option<RunError>,
+    ) -> Result<JobResult, RunError> {
+        if self.database.is_none() {
+            self.database = Some(crate::database::DbRun::new(job, p, stop).map_err(RunError::Invalid)?);
+        }
+        let Some(run) = self.database.as_mut() else {
+            unreachable!("set above")
+        };
+        progress.message(&run.describe(p));
+        let (result, error) = run.run(job, p, stop).map_err(RunError::Invalid)?;
+        if let Some(e) = error {
+            *failure = failure.take().or(Some(RunError::Invalid(e)));
+        }
+        Ok(result)
+    }
+
+    fn cleanup(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
+        self.filesets.cleanup(keep, warnings);
+        if let Some(d) = &mut self.database {
+            warnings.append(&mut d.notes);
+            warnings.extend(d.memory_note());
+            let mut errors = Vec::new();
+            d.cleanup(keep, &mut errors);
+            warnings.extend(
+                errors
+                    .into_iter()
+                    .map(|error| Warning::TestFileNotRemoved { error }),
+            );
+        }
         if let Some(b) = &self.bonnie {
             let mut errors = Vec::new();
             b.cleanup(keep, &mut errors);
@@ -729,4 +982,27 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
 /// How long a job is expected to measure, for progress display.
 pub fn expected_duration(job: &Job) -> Option<Duration> {
     job.runtime.map(|r| r + job.ramp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+
+    #[test]
+    fn mark_pauses_where_the_test_or_direction_changes_not_between_passes() {
+        let at = |test: &str, rw: Rw| SuiteJob {
+            test: Some(test.into()),
+            job: Job { rw, ..Job::default() },
+        };
+        let jobs = [
+            at("SEQ1M Q8T1", Rw::Read),
+            at("SEQ1M Q8T1", Rw::Read),
+            at("RND4K Q1T1", Rw::RandRead),
+            at("SEQ1M Q8T1", Rw::Write),
+            at("SEQ1M Q8T1", Rw::Rw),
+        ];
+        let pauses: Vec<bool> = (1..jobs.len()).map(|i| new_test(&jobs, i)).collect();
+        assert_eq!(pauses, [false, true, true, true]);
+    }
 }

@@ -1,7 +1,10 @@
-//! Live progress on stderr: the job, time left, IOPS and MB/s of the last
-//! completed period; when the job ends, its line keeps the job's own result
-//! (not the last, partial period). Hidden when stderr is not a terminal or
-//! with --quiet.
+//! Live progress on stderr: the step of the run (`[3/40]`), the job, IOPS
+//! and MB/s of the last completed period and the time left for the whole
+//! run; when the job ends, its line keeps the job's own result (not the
+//! last, partial period). A pre-fill shows its share done and its rate.
+//! Hidden when stderr is not a terminal or with --quiet.
+
+use std::collections::VecDeque;
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -16,6 +19,36 @@ use crate::metrics::collect::IntervalSample;
 pub struct Progress {
     enabled: bool,
     state: Mutex<State>,
+    plan: Mutex<Plan>,
+}
+
+/// The run as a whole: how many steps, which one runs, and how long the
+/// ones after it are expected to take (their measuring time and pauses).
+#[derive(Default)]
+struct Plan {
+    total: usize,
+    step: usize,
+    /// Expected time of each step, with the pause before it; `None` when it cannot be told.
+    expected: Vec<Option<Duration>>,
+}
+
+impl Plan {
+    /// Expected time of the steps after the current one; `None` when one of them cannot be told.
+    fn after_current(&self) -> Option<Duration> {
+        self.expected.iter().skip(self.step + 1).copied().sum()
+    }
+}
+
+/// `1h02m`, `3m20s`, `45s`.
+fn short_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
 }
 
 #[derive(Default)]
@@ -27,14 +60,70 @@ struct State {
     bytes: u64,
     reported: u32,
     interval_s: f64,
+    /// Measured time the job is to run, in ms; 0 when it stops on an amount.
+    total_ms: u64,
+    /// Ops and bytes of the last minute's periods, newest last.
+    recent: VecDeque<(u64, u64)>,
 }
+
+/// Periods of the "last minute" rate: a minute's worth, at most this many.
+const RECENT_PERIODS: usize = 600;
 
 impl Progress {
     pub fn new(quiet: bool) -> Progress {
         Progress {
             enabled: !quiet && std::io::stderr().is_terminal(),
             state: Mutex::new(State::default()),
+            plan: Mutex::new(Plan::default()),
         }
+    }
+
+    /// The run's steps: each one's expected time (measuring and the pause before it).
+    pub fn plan(&self, expected: Vec<Option<Duration>>) {
+        let mut p = self.plan.lock().unwrap_or_else(|e| e.into_inner());
+        *p = Plan {
+            total: expected.len(),
+            step: 0,
+            expected,
+        };
+    }
+
+    /// The step about to run (0-based).
+    pub fn step(&self, step: usize) {
+        self.plan.lock().unwrap_or_else(|e| e.into_inner()).step = step;
+    }
+
+    /// `[3/40] ` while a run of several steps goes on, else nothing.
+    fn step_prefix(&self) -> String {
+        let p = self.plan.lock().unwrap_or_else(|e| e.into_inner());
+        if p.total > 1 {
+            format!("[{}/{}] ", p.step + 1, p.total)
+        } else {
+            String::new()
+        }
+    }
+
+    /// A bar for writing `total` bytes of a new test file: share done and rate.
+    pub fn fill_bar(&self, path: &std::path::Path, total: u64) -> Option<ProgressBar> {
+        if !self.enabled {
+            return None;
+        }
+        // Hidden until the first chunk is written: most jobs find their file ready.
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix}writing {msg} [{bar:20}] {percent:>3}% {bytes}/{total_bytes} {bytes_per_sec} {eta} left",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(self.step_prefix());
+        bar.set_message(
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
+        Some(bar)
     }
 
     pub fn message(&self, text: &str) {
@@ -57,18 +146,32 @@ impl Progress {
         };
         bar.set_draw_target(ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{prefix} [{bar:30}] {elapsed_precise} {msg}")
+            ProgressStyle::with_template("{prefix} [{bar:20}] {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
         );
-        bar.set_prefix(format!("{} ({})", job.name, job.summary()));
+        bar.set_prefix(format!("{}{}", self.step_prefix(), job.name));
+        bar.set_message(self.left(total_ms, 0));
         bar.enable_steady_tick(Duration::from_millis(200));
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         *s = State {
             bar: Some(bar),
             interval_s: job.interval.as_secs_f64(),
+            total_ms,
             ..State::default()
         };
+    }
+
+    /// `· 3m20s left` for the run: the rest of this job and the steps after it.
+    fn left(&self, job_total_ms: u64, job_done_ms: u64) -> String {
+        let p = self.plan.lock().unwrap_or_else(|e| e.into_inner());
+        match p.after_current() {
+            Some(after) if job_total_ms > 0 => {
+                let this = Duration::from_millis(job_total_ms.saturating_sub(job_done_ms));
+                format!("· {} left", short_duration(this + after))
+            }
+            _ => String::new(),
+        }
     }
 
     pub fn sample(&self, sample: &IntervalSample, threads: u32) {
@@ -84,14 +187,22 @@ impl Progress {
         s.reported += 1;
         if s.reported == threads {
             let secs = s.interval_s.max(1e-3);
+            let keep = ((60.0 / secs).round() as usize).clamp(1, RECENT_PERIODS);
+            let (ops, bytes) = (s.ops, s.bytes);
+            s.recent.push_back((ops, bytes));
+            while s.recent.len() > keep {
+                s.recent.pop_front();
+            }
+            let measured_ms = (sample.index + 1) * (secs * 1000.0) as u64;
+            // The time left is the whole run's (every step after this one too).
             let msg = format!(
-                "{:.0} IOPS  {:.1} MB/s",
-                s.ops as f64 / secs,
-                s.bytes as f64 / secs / 1e6
+                "{} {}",
+                rate_message(&s.recent, secs, keep, 0, false),
+                self.left(s.total_ms, measured_ms)
             );
             if let Some(bar) = &s.bar {
                 bar.set_message(msg);
-                bar.set_position((sample.index + 1) * (secs * 1000.0) as u64);
+                bar.set_position(measured_ms);
             }
         }
     }
@@ -116,6 +227,40 @@ impl Progress {
     }
 }
 
+/// `2:10:05 left · now 26104 IOPS 106.9 MB/s · last min 25980 IOPS 106.4 MB/s`:
+/// time left (when the job runs for a time), the last period, and the last
+/// minute once a minute of periods is in.
+fn rate_message(
+    recent: &VecDeque<(u64, u64)>,
+    period_s: f64,
+    minute: usize,
+    left_ms: u64,
+    timed: bool,
+) -> String {
+    let mut msg = String::new();
+    if timed {
+        let s = left_ms.div_ceil(1000);
+        msg.push_str(&format!("{}:{:02}:{:02} left · ", s / 3600, s / 60 % 60, s % 60));
+    }
+    if let Some((ops, bytes)) = recent.back() {
+        msg.push_str(&format!(
+            "now {:.0} IOPS {:.1} MB/s",
+            *ops as f64 / period_s,
+            *bytes as f64 / period_s / 1e6
+        ));
+    }
+    if minute > 1 && recent.len() >= minute {
+        let (ops, bytes) = recent.iter().fold((0, 0), |(o, b), (po, pb)| (o + po, b + pb));
+        let secs = period_s * recent.len() as f64;
+        msg.push_str(&format!(
+            " · last min {:.0} IOPS {:.1} MB/s",
+            ops as f64 / secs,
+            bytes as f64 / secs / 1e6
+        ));
+    }
+    msg
+}
+
 /// The line a finished job leaves: what the job measured, named as its result.
 pub fn result_message(r: &JobResult) -> String {
     let secs = r.elapsed_ns as f64 / 1e9;
@@ -126,4 +271,40 @@ pub fn result_message(r: &JobResult) -> String {
         "done: {iops:.0} IOPS  {:.1} MB/s over {secs:.2} s (the job's result)",
         bytes_per_sec / 1e6
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_has_time_left_the_last_period_and_the_last_minute() {
+        let mut recent = VecDeque::new();
+        recent.push_back((1000, 4_096_000));
+        let first = rate_message(&recent, 1.0, 60, 7_805_000, true);
+        assert_eq!(first, "2:10:05 left · now 1000 IOPS 4.1 MB/s");
+        for _ in 0..59 {
+            recent.push_back((500, 2_048_000));
+        }
+        let later = rate_message(&recent, 1.0, 60, 0, true);
+        assert_eq!(
+            later,
+            "0:00:00 left · now 500 IOPS 2.0 MB/s · last min 508 IOPS 2.1 MB/s"
+        );
+        assert!(!rate_message(&recent, 1.0, 60, 0, false).contains("left"));
+    }
+
+    #[test]
+    fn time_left_is_the_rest_of_the_job_and_the_steps_after_it() {
+        let p = Progress::new(true);
+        let s = |n| Some(Duration::from_secs(n));
+        p.plan(vec![s(10), s(15), s(15), s(60)]);
+        p.step(1);
+        assert_eq!(p.step_prefix(), "[2/4] ");
+        // 15 s job, 5 s done: 10 s of it and 75 s after it.
+        assert_eq!(p.left(15_000, 5_000), "· 1m25s left");
+        p.plan(vec![s(10), None]);
+        assert_eq!(p.left(10_000, 0), "", "unknown when a later step cannot be told");
+        assert_eq!(short_duration(Duration::from_secs(3725)), "1h02m");
+    }
 }

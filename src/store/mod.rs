@@ -288,8 +288,23 @@ impl Store {
             run.jobs.push(job);
         }
         run.incomplete = true;
+        // Long runs (issue 14): one still measuring says so, and what its series shows so far.
+        let measuring = run.warnings.iter().find(|w| {
+            matches!(w, crate::metrics::Warning::Measuring { pid, boot_id } if writer_alive(*pid, boot_id))
+        });
+        let measuring = measuring.cloned();
         run.warnings
-            .push(crate::metrics::Warning::RunUnfinished { finished_jobs });
+            .retain(|w| !matches!(w, crate::metrics::Warning::Measuring { .. }));
+        match measuring {
+            Some(w) => run.warnings.insert(0, w),
+            None => run
+                .warnings
+                .push(crate::metrics::Warning::RunUnfinished { finished_jobs }),
+        }
+        // The run's own warnings are stored at its end: what the series of its jobs showed is found again.
+        for job in run.jobs.iter().filter(|j| j.engine != "null") {
+            notes.extend(crate::metrics::changes::warnings(job));
+        }
         run.warnings.extend(notes);
         Ok(())
     }
@@ -365,7 +380,8 @@ impl Store {
         Ok(())
     }
 
-    /// Runs, newest first, optionally only those with this label or suite. A
+    /// Runs, newest first, optionally only those with this label or suite (a
+    /// suite's family matches its variants: `mark` finds `mark:default`). A
     /// row whose columns cannot be read is listed as unreadable (its id and
     /// why) instead of hiding every other run.
     pub fn list(
@@ -385,7 +401,8 @@ impl Store {
                     COALESCE((SELECT SUM(iops) FROM job_results j WHERE j.run_id = r.id AND j.job_index = 0), 0),
                     COALESCE((SELECT SUM(bytes_per_sec) FROM job_results j WHERE j.run_id = r.id AND j.job_index = 0), 0)
              FROM runs r
-             WHERE (?1 IS NULL OR r.label = ?1) AND (?2 IS NULL OR r.suite = ?2)
+             WHERE (?1 IS NULL OR r.label = ?1)
+               AND (?2 IS NULL OR r.suite = ?2 OR substr(r.suite, 1, length(?2) + 1) = ?2 || ':')
              ORDER BY r.id DESC LIMIT ?3",
             )
             .map_err(|e| self.sql(e))?;
@@ -394,6 +411,19 @@ impl Store {
                 let id: i64 = r.get(0)?;
                 Ok(summary(r).unwrap_or_else(|e| RunSummary::unreadable(id, sqlite_text(&e))))
             })
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    // history (issue 17): what a filter that matched nothing left out.
+    /// How many runs are stored under each suite name (`None`: plain runs).
+    pub fn suite_counts(&self) -> Result<Vec<(Option<String>, u64)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT suite, COUNT(*) FROM runs GROUP BY suite ORDER BY suite")
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
@@ -461,4 +491,19 @@ impl RunSummary {
             figure: String::new(),
         }
     }
+}
+
+/// This boot of this machine, so a process id is not taken for one of an earlier boot.
+pub(crate) fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Whether the kura process that began a run is still running on this machine.
+fn writer_alive(pid: u32, boot: &str) -> bool {
+    if boot.is_empty() || boot != boot_id() || pid == std::process::id() {
+        return false;
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|comm| comm.trim() == "kura")
 }

@@ -25,6 +25,8 @@ pub struct Recorder<'s> {
     points: Vec<IntervalPoint>,
     next_period: i64,
     flushed_at: Instant,
+    /// Periods of any job's series written so far: a measurement to keep.
+    stored_periods: i64,
 }
 
 /// Series points are written at most this often: a few rows a second, never per I/O.
@@ -33,12 +35,17 @@ const FLUSH_EVERY: Duration = Duration::from_secs(1);
 impl Store {
     /// Creates the row of a run about to be measured, marked unfinished.
     pub fn begin_run(&mut self, header: &RunResult) -> Result<Recorder<'_>, StoreError> {
-        let skeleton = RunResult {
+        let mut skeleton = RunResult {
             id: None,
             jobs: Vec::new(),
             incomplete: true,
             ..header.clone()
         };
+        // Who writes the run, so a reader can tell a run still measuring from one that died.
+        skeleton.warnings.push(crate::metrics::Warning::Measuring {
+            pid: std::process::id(),
+            boot_id: super::boot_id(),
+        });
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -71,6 +78,7 @@ impl Store {
             points: Vec::new(),
             next_period: 0,
             flushed_at: Instant::now(),
+            stored_periods: 0,
         })
     }
 }
@@ -144,6 +152,7 @@ impl Recorder<'_> {
         store.wait_for_locks(true);
         if written.is_ok() {
             self.next_period += self.points.len() as i64;
+            self.stored_periods += self.points.len() as i64;
             self.points.clear();
         }
         self.flushed_at = Instant::now();
@@ -258,8 +267,9 @@ impl RunSink for Recorder<'_> {
 impl Drop for Recorder<'_> {
     fn drop(&mut self) {
         // A run that stopped before any job finished (a refused target, a bad
-        // job) leaves no empty row behind; one with stored jobs stays, unfinished.
-        if !self.finished && self.stored_jobs == 0 {
+        // job) leaves no empty row behind; one with stored jobs, or with
+        // periods of a series stored (a long job that then panicked), stays, unfinished.
+        if !self.finished && self.stored_jobs == 0 && self.stored_periods == 0 {
             // Without waiting: the lock that made storing fail may still be held.
             self.store.wait_for_locks(false);
             let _ = self.store.conn.execute_batch(&format!(

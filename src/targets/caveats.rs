@@ -13,6 +13,9 @@ use super::safety::unescape;
 use crate::jobs::{Fill, Job};
 use crate::metrics::{TargetKind, Warning};
 
+/// A rotational device measured on less than this share of it gets a warning.
+const SHORT_SPAN_SHARE: f64 = 0.5;
+
 /// A file counts as sparse when this share of its span or more has no blocks.
 const SPARSE_SHARE: f64 = 0.05;
 
@@ -85,9 +88,20 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
         && let Some(disk) = virtual_write_back_disk(&target.path)
     {
         out.push(Warning::HostWriteBackCache {
-            path,
+            path: path.clone(),
             size_mb: target.span_bytes / 1_000_000,
             disk: disk.to_string(),
+        });
+    }
+    // A disk's head moves across the span only: random I/O on a small span seeks less.
+    if target.kind == TargetKind::Block
+        && target.facts.rotational == Some(true)
+        && (target.span_bytes as f64) < target.facts.size_bytes as f64 * SHORT_SPAN_SHARE
+    {
+        out.push(Warning::ShortSpanOnRotational {
+            path,
+            span_mb: target.span_bytes / 1_000_000,
+            device_mb: target.facts.size_bytes / 1_000_000,
         });
     }
     out

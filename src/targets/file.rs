@@ -481,6 +481,9 @@ fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<(
         file.write_all_at(&buf[..len], offset)?;
         offset += len as u64;
         chunk += 1;
+        if let Some(report) = &opts.fill_progress {
+            (report.0)(offset);
+        }
     }
     Ok(())
 }

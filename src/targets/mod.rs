@@ -5,12 +5,15 @@
 mod caveats;
 mod facts;
 mod file;
+pub mod fileset;
 pub mod output;
 mod safety;
+mod verdicts;
 
 pub use caveats::{Context as CaveatContext, caveats};
 pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
+pub use verdicts::{after as verdict_after, before as verdicts_before};
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -108,6 +111,19 @@ pub struct TargetOptions {
     pub allow_destroy: Option<PathBuf>,
     /// Set by Ctrl-C: a pre-fill in progress stops and removes its file.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    // progress (issue 17)
+    /// Told how many bytes of a new test file's pre-fill are written.
+    pub fill_progress: Option<FillProgress>,
+}
+
+/// A pre-fill's progress report: called with the bytes written so far, once per chunk.
+#[derive(Clone)]
+pub struct FillProgress(pub std::sync::Arc<dyn Fn(u64) + Send + Sync>);
+
+impl std::fmt::Debug for FillProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FillProgress")
+    }
 }
 
 pub const DEFAULT_TARGET: &str = crate::jobs::job::DEFAULT_TARGET;

@@ -23,11 +23,55 @@ pub struct NextIo {
 
 #[derive(Debug, Clone)]
 enum Pattern {
-    Sequential { cursor: u64 },
+    Sequential {
+        cursor: u64,
+    },
     Uniform,
     Zipf(Zipf),
-    Pareto { power: f64 },
-    Hotspot { io_fraction: f64, hot_blocks: u64 },
+    Pareto {
+        power: f64,
+    },
+    Hotspot {
+        io_fraction: f64,
+        hot_blocks: u64,
+    },
+    /// fio's zoned distributions: zone i takes the I/Os whose draw falls
+    /// below `cumulative[i]` (shares 0..1, rising), uniformly over
+    /// `len[i]` blocks from `start[i]`.
+    Zones {
+        cumulative: Vec<f64>,
+        start: Vec<u64>,
+        len: Vec<u64>,
+    },
+}
+
+/// Zones laid end to end from the span's start, each `blocks[i]` long,
+/// cut at the span's end; a zone left empty by the cut gets none of the I/Os.
+fn zones(io_pct: &[f64], blocks: &[u64], span_blocks: u64) -> Pattern {
+    let (mut cumulative, mut start, mut len) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut at, mut sum) = (0u64, 0.0);
+    for (io, n) in io_pct.iter().zip(blocks) {
+        let n = (*n).min(span_blocks.saturating_sub(at));
+        if n > 0 {
+            sum += io;
+            cumulative.push(sum);
+            start.push(at);
+            len.push(n);
+        }
+        at += n;
+    }
+    if cumulative.is_empty() {
+        return Pattern::Uniform;
+    }
+    // The zones that fit take all the I/Os, in their proportions.
+    for c in &mut cumulative {
+        *c /= sum.max(f64::MIN_POSITIVE);
+    }
+    Pattern::Zones {
+        cumulative,
+        start,
+        len,
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -117,6 +161,19 @@ impl Generator {
                     io_fraction: io_pct / 100.0,
                     hot_blocks: ((blocks as f64 * space_pct / 100.0) as u64).clamp(1, blocks),
                 },
+                Distribution::Zoned { ref zones } => {
+                    let io: Vec<f64> = zones.iter().map(|z| z.io_pct).collect();
+                    let lens: Vec<u64> = zones
+                        .iter()
+                        .map(|z| ((blocks as f64 * z.space_pct / 100.0).round() as u64).max(1))
+                        .collect();
+                    self::zones(&io, &lens, blocks)
+                }
+                Distribution::ZonedAbs { ref zones } => {
+                    let io: Vec<f64> = zones.iter().map(|z| z.io_pct).collect();
+                    let lens: Vec<u64> = zones.iter().map(|z| (z.size_bytes / align).max(1)).collect();
+                    self::zones(&io, &lens, blocks)
+                }
             }
         };
         let mut total = 0;
@@ -192,6 +249,26 @@ impl Generator {
         }
         // Blocks at which an I/O of this length still fits inside the span.
         let slots = ((self.span_bytes - len as u64) / self.align + 1).max(1);
+        if matches!(self.pattern, Pattern::Zones { .. }) {
+            let (u, r) = (self.unit(), self.rng.next_u64());
+            if let Pattern::Zones {
+                cumulative,
+                start,
+                len: lens,
+            } = &self.pattern
+            {
+                let i = cumulative.partition_point(|c| *c <= u).min(cumulative.len() - 1);
+                // Lemire's multiply-shift, as `below`.
+                let within = ((r as u128 * lens[i] as u128) >> 64) as u64;
+                let block = (start[i] + within).min(slots - 1);
+                self.next_seq = block * self.align + len as u64;
+                return NextIo {
+                    offset: self.span_start + block * self.align,
+                    len,
+                    write,
+                };
+            }
+        }
         let block = match &mut self.pattern {
             Pattern::Sequential { cursor } => {
                 if *cursor + len as u64 > self.span_bytes {
@@ -227,6 +304,8 @@ impl Generator {
                     hot + self.below(slots - hot)
                 }
             }
+            // Handled above: its draws need the generator while the zones are borrowed.
+            Pattern::Zones { .. } => unreachable!("zones are drawn before this match"),
         };
         self.next_seq = block * self.align + len as u64;
         NextIo {
@@ -378,5 +457,41 @@ mod tests {
         let n = 100_000;
         let hot = (0..n).filter(|_| g.next_io().offset < 20 * 4096).count();
         assert!((hot as f64 / n as f64 - 0.8).abs() < 0.01, "{hot}");
+    }
+
+    #[test]
+    fn zoned_sends_each_zone_its_share_spread_over_it() {
+        // fio's example: 60 % to the first 10 %, 30 % to the next 20 %, 10 % to the last 70 %.
+        for (dist, span_blocks) in [
+            ("zoned:60/10:30/20:10/70", 1000u64),
+            ("zoned_abs:60/400k:30/800k:10/2800k", 1000),
+        ] {
+            let j = job(&[("rw", "randread"), ("distribution", dist)]);
+            let mut g = Generator::new(&j, 0, span_blocks * 4096, 9, 0);
+            let n = 200_000;
+            let mut counts = [0u64; 3];
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..n {
+                let block = g.next_io().offset / 4096;
+                seen.insert(block);
+                counts[match block {
+                    0..100 => 0,
+                    100..300 => 1,
+                    _ => 2,
+                }] += 1;
+            }
+            for (c, want) in counts.iter().zip([0.6, 0.3, 0.1]) {
+                assert!((*c as f64 / n as f64 - want).abs() < 0.01, "{dist}: {counts:?}");
+            }
+            assert!(
+                seen.len() > 990,
+                "{dist}: every block of every zone is reached: {}",
+                seen.len()
+            );
+        }
+        // Zones past the span's end are cut; the I/Os go to the zones that fit.
+        let j = job(&[("rw", "randread"), ("distribution", "zoned_abs:50/100k:50/1g")]);
+        let mut g = Generator::new(&j, 0, 50 * 4096, 9, 0);
+        assert!((0..1000).all(|_| g.next_io().offset < 50 * 4096));
     }
 }

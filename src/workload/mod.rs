@@ -4,5 +4,7 @@
 
 pub mod fill;
 pub mod generator;
+pub mod journal;
+pub mod verify;
 
 pub use generator::Generator;

@@ -128,6 +128,11 @@ impl LoopDevice {
         LoopDevice::attach(temp.path().to_path_buf(), Some(temp), partscan)
     }
 
+    /// A device over an existing file the test made (and removes).
+    pub fn over_file(backing: &Path) -> LoopDevice {
+        LoopDevice::attach(backing.to_path_buf(), None, false)
+    }
+
     fn attach(backing: PathBuf, temp: Option<tempfile::NamedTempFile>, partscan: bool) -> LoopDevice {
         let mut cmd = Command::new("losetup");
         cmd.args(["-f", "--show"]);
@@ -222,4 +227,76 @@ impl Drop for Cgroup {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir(&self.0);
     }
+}
+
+/// A run as an older kura printed it, in today's JSON (schema 2, docs/json.md): a
+/// suite's run is the run object with its table beside the fields, not
+/// `{"run": ..., "tests": ...}`; durations are `*_ns` integers, not
+/// `{"secs","nanos"}`; the document says its `schema_version`. Nothing else changed.
+pub fn as_schema_2(mut v: serde_json::Value) -> serde_json::Value {
+    if let Some(run) = v.get("run").cloned() {
+        let mut flat = run.as_object().unwrap().clone();
+        for (k, x) in v.as_object().unwrap() {
+            if k != "run" {
+                flat.insert(k.clone(), x.clone());
+            }
+        }
+        v = serde_json::Value::Object(flat);
+    }
+    for job in v["jobs"].as_array_mut().unwrap() {
+        let job = job["job"].as_object_mut().unwrap();
+        for key in ["runtime", "ramp", "interval", "start_delay", "think_time"] {
+            if let Some(d) = job.remove(key) {
+                let ns = d
+                    .as_object()
+                    .map(|d| d["secs"].as_u64().unwrap() * 1_000_000_000 + d["nanos"].as_u64().unwrap());
+                job.insert(format!("{key}_ns"), serde_json::json!(ns));
+            }
+        }
+    }
+    v["schema_version"] = serde_json::json!(2);
+    v
+}
+
+/// The paths where two documents differ, at most 10.
+pub fn differ(a: &serde_json::Value, b: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    use serde_json::Value::{Array, Object};
+    if out.len() >= 10 {
+        return;
+    }
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            for k in x.keys().chain(y.keys().filter(|k| !x.contains_key(*k))) {
+                match (x.get(k), y.get(k)) {
+                    (Some(u), Some(v)) => differ(u, v, format!("{at}/{k}"), out),
+                    (u, v) => out.push(format!("{at}/{k}: {u:?} vs {v:?}")),
+                }
+            }
+        }
+        (Array(x), Array(y)) if x.len() == y.len() => {
+            for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                differ(u, v, format!("{at}[{i}]"), out);
+            }
+        }
+        // That kura parsed stored numbers without serde_json's float_roundtrip,
+        // one unit in the last place off; this one reads them exactly.
+        (serde_json::Value::Number(x), serde_json::Value::Number(y))
+            if x.is_f64()
+                && y.is_f64()
+                && (x.as_f64().unwrap() - y.as_f64().unwrap()).abs()
+                    <= 4.0 * f64::EPSILON * x.as_f64().unwrap().abs() => {}
+        _ if a != b => out.push(format!("{at}: {a} vs {b}")),
+        _ => {}
+    }
+}
+
+/// True when `tool` is on PATH; nothing said or required when it is not
+/// (for optional extra checks, such as a shell parsing a completion script).
+pub fn have_quietly(tool: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
 }

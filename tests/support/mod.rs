@@ -134,6 +134,7 @@ pub fn job_result(
             })
             .collect(),
         incomplete: false,
+        cluster: None,
         job,
     }
 }

@@ -5,6 +5,7 @@
 //! rows (summarise), `render` prints them (table, Markdown, CSV; JSON is the
 //! serialized `Comparison`). Pure: no database, no terminal.
 
+pub mod capacity;
 mod guidance;
 pub mod render;
 mod rows;
@@ -138,6 +139,10 @@ pub struct Comparison {
     pub guidance: Vec<Guidance>,
     /// Things to know before trusting the table (currencies, incomplete runs).
     pub warnings: Vec<String>,
+    /// Latency-bounded capacity scores relative to the baseline, when the
+    /// runs hold latency-bounded searches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_bound: Option<capacity::Capacity>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -363,6 +368,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         ));
     }
     let guidance = guidance::build(&rows, &summaries, opts);
+    let latency_bound = capacity::build(targets, opts.baseline);
     Ok(Comparison {
         metric: opts.metric,
         unit: opts.metric.unit(),
@@ -373,6 +379,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         rows,
         guidance,
         warnings,
+        latency_bound,
     })
 }
 
@@ -421,11 +428,32 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
     }
     let first_job = t.runs.iter().find_map(|r| r.jobs.first());
     let incomplete = t.runs.iter().any(|r| r.incomplete);
+    // A number that may not be the device's carries its reason wherever it is compared.
+    for r in &t.runs {
+        for w in r.warnings.iter().filter(|w| w.is_data_source()) {
+            warnings.push(format!("{name}: run {}: {w}", r.id.unwrap_or(0)));
+        }
+    }
     for r in t.runs.iter().filter(|r| r.incomplete) {
         warnings.push(format!(
             "{name}: run {} was stopped early; its numbers cover only what ran",
             r.id.unwrap_or(0)
         ));
+    }
+    // Long runs (issue 14): a step, drift or spike in a compared run's series
+    // is part of what its numbers mean.
+    for r in &t.runs {
+        for w in r.warnings.iter().filter(|w| {
+            matches!(
+                w,
+                crate::metrics::Warning::SeriesStep { .. }
+                    | crate::metrics::Warning::SeriesDrift { .. }
+                    | crate::metrics::Warning::SeriesUnsteady { .. }
+                    | crate::metrics::Warning::LatencySpikes { .. }
+            )
+        }) {
+            warnings.push(format!("{name}: run {}: {w}", r.id.unwrap_or(0)));
+        }
     }
     Ok(TargetSummary {
         name: name.to_string(),

@@ -237,10 +237,51 @@ fn legend(c: &Comparison) -> Vec<String> {
     out
 }
 
+const CAPACITY_NOTE: &str = "Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.";
+
+/// The capacity scores: a heading with the bound, and a grid.
+fn capacity_grid(c: &Comparison) -> Option<(String, Grid)> {
+    let cap = c.latency_bound.as_ref()?;
+    let heading = format!(
+        "Latency-bounded capacity · {} · relative to {}",
+        cap.bound, c.targets[c.baseline].name
+    );
+    let mut g = Grid::new(["target", "score", "runs", "relative", "note"]);
+    g.left = 1;
+    for s in &cap.scores {
+        let t = &c.targets[s.target];
+        g.push([
+            if s.target == c.baseline {
+                format!("{} (baseline)", t.name)
+            } else {
+                t.name.clone()
+            },
+            s.score_iops
+                .map(|v| format!("{} IOPS", crate::report::latency_table::grouped(v)))
+                .unwrap_or_else(|| "none held".into()),
+            s.repetitions.to_string(),
+            s.ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| "-".into()),
+            match &s.not_comparable {
+                Some(why) => format!("not comparable: {why}"),
+                None => String::new(),
+            },
+        ]);
+    }
+    Some((heading, g))
+}
+
 pub fn table(c: &Comparison) -> String {
-    let mut out = format!("{}\n", headline(c));
+    let mut out = crate::report::width::wrap("", &headline(c), 2);
     out.push_str(&targets_grid(c).to_table());
-    if c.rows.is_empty() {
+    if let Some((heading, g)) = capacity_grid(c) {
+        out.push_str(&format!("\n{}\n", term(&heading)));
+        out.push_str(&g.to_table());
+        out.push_str(CAPACITY_NOTE);
+        out.push('\n');
+    }
+    // Runs of latency searches alone have their scores above and no rows.
+    let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
+    if c.rows.is_empty() && !only_scores {
         out.push_str("no measured rows\n");
     }
     for (section, rows) in sections(c) {
@@ -250,17 +291,20 @@ pub fn table(c: &Comparison) -> String {
         out.push_str(&rows_grid(c, &rows).to_table());
     }
     for w in &c.warnings {
-        out.push_str(&format!("warning: {}\n", term(w)));
+        out.push_str(&crate::report::width::wrap("warning: ", &term(w), 2));
+    }
+    if only_scores {
+        return out;
     }
     if !c.guidance.is_empty() {
         out.push_str("\nGuidance, from the measured rows above:\n");
         for g in &c.guidance {
-            out.push_str(&format!("  - {}\n", term(&g.text)));
+            out.push_str(&crate::report::width::wrap("  - ", &term(&g.text), 4));
         }
     }
     out.push('\n');
     for l in legend(c) {
-        out.push_str(&format!("{l}\n"));
+        out.push_str(&crate::report::width::wrap("", &l, 0));
     }
     out
 }
@@ -268,7 +312,14 @@ pub fn table(c: &Comparison) -> String {
 pub fn markdown(c: &Comparison) -> String {
     let mut out = format!("## {}\n\n", headline(c));
     out.push_str(&targets_grid(c).to_markdown());
-    if c.rows.is_empty() {
+    if let Some((heading, g)) = capacity_grid(c) {
+        out.push_str(&format!("\n### {heading}\n\n"));
+        out.push_str(&g.to_markdown());
+        out.push('\n');
+        out.push_str(CAPACITY_NOTE);
+        out.push('\n');
+    }
+    if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str("\nNo measured rows.\n");
     }
     for (section, rows) in sections(c) {

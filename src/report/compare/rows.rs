@@ -96,6 +96,10 @@ impl Params {
 
     /// `randread 4k qd1 x1`, as `Job::summary` writes it.
     fn summary(&self) -> String {
+        // file sets (issue 13): a row per operation, named by the set and mix.
+        if self.job.workload.fileset().is_some() {
+            return self.job.summary();
+        }
         let mut s = format!("{} {} {}", self.job.rw.name(), self.bs_text(), self.queue_text());
         if self.job.rw.is_mixed() {
             s.insert_str(
@@ -116,7 +120,7 @@ impl Params {
             threads: self.job.threads,
             direct: self.job.direct,
             size_bytes: self.job.size_bytes,
-            distribution: self.job.distribution,
+            distribution: self.job.distribution.clone(),
             fsync_every: self.job.fsync_every,
             rate_iops: self.job.rate_iops,
         }
@@ -209,7 +213,8 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
     let mut out = Vec::new();
     for (ti, t) in targets.iter().enumerate() {
         for run in &t.runs {
-            for j in &run.jobs {
+            // A latency search's steps are compared by its score (capacity.rs).
+            for j in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {
                 let params = Params::of(j);
                 let one = |dir, d: &DirectionResult| Measurement {
                     target: ti,
@@ -485,7 +490,7 @@ fn prices(c: &mut Cell, t: &TargetSummary, base: &TargetSummary, metric: Metric)
 fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String, String) {
     // A test runs both directions and a mixed job has three rows: say which.
     let with_dir = |s: String| {
-        if test.is_some() || p.mixed() {
+        if test.is_some() || p.mixed() || p.job.workload.fileset().is_some() {
             format!("{s} {}", dir.name())
         } else {
             s
@@ -591,9 +596,18 @@ mod tests {
         let base = params(Rw::RandRead, 4096, 1);
         for (def, value) in base.job.identity() {
             let mut other = base.clone();
-            let changed = ["2", "8k", "randwrite", "false", "zipf:1.2", "2g"]
-                .iter()
-                .any(|text| other.job.set(def.key, text).is_ok() && (def.get)(&other.job) != value);
+            let changed = [
+                "2",
+                "8k",
+                "randwrite",
+                "false",
+                "zipf:1.2",
+                "2g",
+                "sequential",
+                "stat=100",
+            ]
+            .iter()
+            .any(|text| other.job.set(def.key, text).is_ok() && (def.get)(&other.job) != value);
             assert!(changed, "{}: no test value", def.key);
             assert_ne!(base, other, "{}", def.key);
             assert_eq!(differences(&base, &other).len(), 1, "{}", def.key);

@@ -68,6 +68,9 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
         page.html(r#"<p class="note">No row of the baseline was measured by another run.</p>"#);
     }
     page.table(targets_table(&c));
+    if let Some(t) = super::latency::scores_table(&c) {
+        page.table(t);
+    }
     page.table(rows_table(&c));
     let mut notes = String::new();
     for w in &c.warnings {

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::table::{Cell, Table};
 use super::{Page, figure};
 use crate::jobs::units::format_duration;
+use crate::metrics::changes::Figure;
 use crate::metrics::histogram::{PERCENTILES, decode, percentile_key};
 use crate::metrics::{IntervalPoint, JobResult, RunResult};
 use crate::report::format::{latency, mb_per_sec, mib_per_sec, rate};
@@ -29,9 +30,20 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         if run.jobs.is_empty() {
             page.html(r#"<p class="note">This run has no jobs.</p>"#);
         }
+        let rounds = super::changes::rounds_charts(run);
+        if !rounds.is_empty() {
+            page.html(&format!(r#"<div class="charts">{}</div>"#, rounds.concat()));
+        }
         let key = run.id.map(|i| i as usize).unwrap_or(r);
         for (j, job) in run.jobs.iter().enumerate() {
-            job_block(page, job, &format!("r{key}-j{j}"), run.jobs.len() <= OPEN_JOBS);
+            let measuring = crate::report::runs::still_measuring(run);
+            job_block(
+                page,
+                job,
+                &format!("r{key}-j{j}"),
+                run.jobs.len() <= OPEN_JOBS,
+                measuring,
+            );
         }
     }
     page.html("</section>");
@@ -51,7 +63,7 @@ fn headline(job: &JobResult) -> String {
         .join(" · ")
 }
 
-fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool) {
+fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool, measuring: bool) {
     let title = match &job.test {
         Some(test) => format!("{} [{test}]", job.job.name),
         None => job.job.name.clone(),
@@ -63,10 +75,9 @@ fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool) {
         open = if open { " open" } else { "" },
         t = esc(&title),
         h = esc(&headline(job)),
-        inc = if job.incomplete {
-            format!(" ({})", crate::report::runs::JOB_STOPPED_EARLY)
-        } else {
-            String::new()
+        inc = match crate::report::runs::job_note(job, measuring) {
+            Some(note) => format!(" ({note})"),
+            None => String::new(),
         },
         w = esc(&job.job.summary()),
         target = esc(&target_line(job)),
@@ -96,9 +107,14 @@ fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool) {
             );
         }
     }
+    html.push_str(&super::changes::list(job));
     page.html(&html);
     page.table(direction_table(job, key, &title));
     page.table(percentile_table(job, key, &title));
+    if let Some(t) = super::ranks::table(job, key, &title) {
+        page.table(t);
+        page.html(&super::ranks::notes(job));
+    }
     page.html(r#"<div class="charts">"#);
     for chart in [
         iops_over_time(job, &title),
@@ -342,7 +358,8 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
         ));
     }
     let (series, k) = charted(job);
-    let (x, bands, markers, div) = time_frame(job);
+    let (x, bands, mut markers, div) = time_frame(job);
+    markers.extend(super::changes::markers(job, Figure::Iops, div));
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
     let per_sec = |ops: u64, p: &IntervalPoint| {
         if p.duration_ns > 0 {
@@ -420,7 +437,8 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
         return None;
     }
     let (series, k) = charted(job);
-    let (x, bands, markers, div) = time_frame(job);
+    let (x, bands, mut markers, div) = time_frame(job);
+    markers.extend(super::changes::markers(job, Figure::MeanLatency, div));
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
     let max = series
         .iter()

@@ -2,8 +2,12 @@
 //! SVG, no script, no network) for `kura report`, and the same content for
 //! the pages of `kura serve`. Every user-derived string is escaped on output.
 
+pub mod changes;
 pub mod comparison;
+pub mod db;
 pub mod jobs;
+pub mod latency;
+pub mod ranks;
 pub mod suites;
 pub mod summary;
 pub mod table;
@@ -162,6 +166,9 @@ pub fn report(runs: &[RunResult], exports: Option<Exports>) -> Page {
     }
     suites::mark_section(&mut page, runs, &names);
     suites::sweep_section(&mut page, runs, &names);
+    latency::section(&mut page, runs, &names);
+    db::section(&mut page, runs, &names);
+    suites::suite_tables_section(&mut page, runs, &names);
     jobs::section(&mut page, runs, &names);
     page.main_table = Some("results".to_string());
     page
@@ -209,7 +216,9 @@ svg.chart { width: 100%; height: auto; display: block; }
 .chart .band.measure rect { fill: #e4eef8; fill-opacity: 0.45; }
 .chart .band.measure text { fill: #3a5f85; }
 .chart .marker line { stroke: #777; stroke-dasharray: 4 3; }
+.events li { color: #8a3b00; }
 .chart .marker text { fill: #555; }
+pre.suite { background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; padding: 8px 12px; overflow-x: auto; font: 12px/1.35 ui-monospace, "SF Mono", Menlo, monospace; }
 details.job { background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; margin: 8px 0; padding: 4px 12px; }
 details.job > summary { cursor: pointer; font-weight: 600; padding: 4px 0; overflow-wrap: anywhere; }
 form.filter input[type=text] { width: 160px; }

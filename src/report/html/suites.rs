@@ -9,7 +9,7 @@ use super::{Page, figure};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::units::format_size;
 use crate::metrics::RunResult;
-use crate::metrics::repeats::summarize_tests;
+use crate::metrics::repeats::summarize_mark;
 use crate::report::format::{bytes_human, mib_per_sec, rate};
 use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
 
@@ -44,7 +44,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
     for (size, idx) in &by_size {
         let size_text = format!("{} test file", bytes_human(*size));
-        let summaries: Vec<_> = idx.iter().map(|i| summarize_tests(&runs[*i])).collect();
+        let summaries: Vec<_> = idx.iter().map(|i| summarize_mark(&runs[*i])).collect();
         let mut tests: Vec<String> = Vec::new();
         for s in summaries.iter().flatten() {
             if !tests.contains(&s.test) {
@@ -306,4 +306,33 @@ fn sweep_table(
         t.rows.push(row);
     }
     t
+}
+
+/// bonnie++, tiobench and vdbench runs: their suite's own table, as the
+/// terminal prints it (`kura show`), so the report carries the numbers in
+/// the shape their users read them.
+pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let own: Vec<usize> = (0..runs.len())
+        .filter(|i| {
+            matches!(
+                runs[*i].suite,
+                Some(SuiteKind::Bonnie | SuiteKind::Tiobench | SuiteKind::Vdbench)
+            )
+        })
+        .collect();
+    if own.is_empty() {
+        return;
+    }
+    page.html(r#"<section id="suite-tables"><h2>Suite tables</h2>"#);
+    for i in own {
+        let suite = runs[i].suite.as_ref().map(|s| s.to_string()).unwrap_or_default();
+        let text = crate::report::render_run(&runs[i], &crate::report::View::default());
+        page.html(&format!(
+            r#"<h3>{} · {}</h3><pre class="suite">{}</pre>"#,
+            svg::esc(&names[i]),
+            svg::esc(&suite),
+            svg::esc(&text)
+        ));
+    }
+    page.html("</section>");
 }

@@ -37,7 +37,13 @@ fn banners(page: &mut Page, runs: &[RunResult], names: &[String]) {
                 esc(name)
             );
         }
-        if run.incomplete {
+        if crate::report::runs::still_measuring(run) {
+            let _ = write!(
+                html,
+                r#"<div class="banner warn">{}: STILL MEASURING: what shows is what the run has stored so far</div>"#,
+                esc(name)
+            );
+        } else if run.incomplete {
             let _ = write!(
                 html,
                 r#"<div class="banner warn">{}: INCOMPLETE, {}</div>"#,
@@ -75,7 +81,13 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
             Cell::int(run.jobs.len() as i64),
             Cell::opt_text(run.price.as_deref()),
             Cell::text(run.kura_version.as_str()),
-            Cell::text(if run.incomplete { "incomplete" } else { "complete" }),
+            Cell::text(if crate::report::runs::still_measuring(run) {
+                "measuring"
+            } else if run.incomplete {
+                "incomplete"
+            } else {
+                "complete"
+            }),
         ]);
     }
     t

@@ -1,0 +1,481 @@
+//! One rank's part of a run that many ranks make together: the same jobs
+//! on every rank (checked), each rank on its own file (the rank appended to
+//! the name, as IOR's file-per-process) or on its share of one shared file,
+//! the ranks meeting before preparation, before the ramp and after
+//! measuring, and rank 0 merging every job as it ends and storing it.
+//!
+//! Every rank makes the same collective calls in the same order whatever
+//! happens to it (a failure is a value it brings to the next meeting), so
+//! a rank that fails ends the run on all ranks at that meeting instead of
+//! leaving them waiting.
+
+use std::cell::Cell;
+use std::io::{Seek, SeekFrom};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::Communicator;
+use super::stonewall::{self, Phase, PhaseDone};
+use crate::jobs::Job;
+use crate::jobs::job::DEFAULT_FILE_SIZE;
+use crate::jobs::units::format_size;
+use crate::metrics::cluster::{self as merging, RankJob};
+use crate::metrics::collect::KEEP_INTERVAL_HISTOGRAMS;
+use crate::metrics::sink::RunSink;
+use crate::metrics::{JobResult, RunResult, Warning};
+use crate::runner::{self, Progress, RunError, RunOptions, StopFlag};
+use crate::targets::{self, PreparedTarget};
+
+/// How the ranks share the work.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterOptions {
+    /// One shared file, each rank on its own region, instead of a file each.
+    pub shared: bool,
+    /// IO500's stonewall: a deadline, then wear-out to the largest count.
+    pub stonewall: Option<Duration>,
+}
+
+#[derive(Debug, Error)]
+pub enum ClusterError {
+    /// Rank 0's account of why the run cannot go on (names the ranks).
+    #[error("{0}")]
+    Refused(String),
+    /// The same refusal seen from another rank: rank 0 says why.
+    #[error("rank 0 ended the run")]
+    EndedByRankZero,
+}
+
+/// What a rank proves it is running before anything starts.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Identity {
+    kura: String,
+    jobs: String,
+    host: String,
+}
+
+/// Rank 0's verdict on the ranks' identities: the ranks whose kura version
+/// or jobs differ from rank 0's, named.
+fn check_identities(all: &[Vec<u8>]) -> Result<(), String> {
+    let ids: Vec<Option<Identity>> = all.iter().map(|b| serde_json::from_slice(b).ok()).collect();
+    let Some(Some(zero)) = ids.first() else {
+        return Err("rank 0 sent no identity".into());
+    };
+    let mut problems = Vec::new();
+    let differ = |f: &dyn Fn(&Identity) -> bool| -> Vec<String> {
+        ids.iter()
+            .enumerate()
+            .filter(|(_, id)| id.as_ref().is_none_or(f))
+            .map(|(r, id)| match id {
+                Some(id) => format!("{r} ({})", id.host),
+                None => r.to_string(),
+            })
+            .collect()
+    };
+    let versions = differ(&|id| id.kura != zero.kura);
+    if !versions.is_empty() {
+        problems.push(format!(
+            "ranks {} run another kura version than rank 0's {}",
+            versions.join(", "),
+            zero.kura
+        ));
+    }
+    let jobs = differ(&|id| id.kura == zero.kura && id.jobs != zero.jobs);
+    if !jobs.is_empty() {
+        problems.push(format!(
+            "ranks {} were given other jobs than rank 0 (a different job file or flags)",
+            jobs.join(", ")
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}; every rank must run the same kura on the same job",
+            problems.join("; ")
+        ))
+    }
+}
+
+/// All ranks learn whether any rank failed; rank 0 gets every failed
+/// rank's reason, named. Each rank calls it at the same points.
+fn settle<C: Communicator + ?Sized>(comm: &C, outcome: Result<(), String>) -> Result<(), ClusterError> {
+    let text = outcome.as_ref().err().cloned().unwrap_or_default();
+    let gathered = comm.gather(text.as_bytes());
+    let failed = comm.all_max(u64::from(outcome.is_err()));
+    if failed == 0 {
+        return Ok(());
+    }
+    match gathered {
+        Some(all) => Err(ClusterError::Refused(name_failures(&all))),
+        None => Err(ClusterError::EndedByRankZero),
+    }
+}
+
+fn name_failures(all: &[Vec<u8>]) -> String {
+    all.iter()
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(r, t)| format!("rank {r}: {}", String::from_utf8_lossy(t)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The job as one rank runs it: on `PATH.RANK`, or on its share of the
+/// shared target.
+pub fn rank_job(job: &Job, rank: u32, size: u32, shared: bool) -> Result<Job, String> {
+    let path = targets::job_path(job);
+    let mut mine = job.clone();
+    if !shared {
+        if targets::is_block_device(&path) {
+            return Err(format!(
+                "{}: a block device cannot take a file per rank; give --shared to give each rank \
+                 its own region of it",
+                path.display()
+            ));
+        }
+        let mut name = path.into_os_string();
+        name.push(format!(".{rank}"));
+        mine.target = Some(PathBuf::from(name));
+        return Ok(mine);
+    }
+    let total = match job.size_bytes {
+        Some(s) => s,
+        None => match std::fs::File::open(&path) {
+            // The end of a device or file is its size (lseek works on both).
+            Ok(mut f) => f
+                .seek(SeekFrom::End(0))
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+            Err(_) => DEFAULT_FILE_SIZE,
+        },
+    };
+    let base = job.offset_bytes;
+    let bs = job.max_bs().max(4096);
+    let share = total.saturating_sub(base) / u64::from(size) / bs * bs;
+    if share == 0 {
+        return Err(format!(
+            "{}: {} shared by {size} ranks leaves each less than the block size {}; give a \
+             larger --size or run fewer ranks",
+            path.display(),
+            format_size(total.saturating_sub(base)),
+            format_size(bs)
+        ));
+    }
+    mine.target = Some(path);
+    mine.offset_bytes = base + u64::from(rank) * share;
+    mine.size_bytes = Some(mine.offset_bytes + share);
+    Ok(mine)
+}
+
+fn now_unix_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+/// One rank's measurement of one job, before it travels to rank 0.
+struct Measured {
+    result: JobResult,
+    start_unix_ns: u64,
+    at_deadline: Option<(u64, u64)>,
+}
+
+fn ops_and_bytes(r: &JobResult) -> (u64, u64) {
+    (r.total_ops(), r.directions().map(|(_, d)| d.bytes).sum())
+}
+
+/// Runs this rank's part of the jobs. Rank 0 returns the merged run (each
+/// merged job also went to `sink` as it ended); the other ranks `None`.
+pub fn run<C: Communicator + ?Sized>(
+    comm: &C,
+    jobs: &[Job],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    cluster: &ClusterOptions,
+    sink: &mut dyn RunSink,
+) -> Result<Option<RunResult>, ClusterError> {
+    let (rank, size) = (comm.rank(), comm.size());
+    let host = targets::host_facts();
+    let identity = Identity {
+        kura: env!("CARGO_PKG_VERSION").to_string(),
+        // The cluster flags too: ranks that disagree on them would not meet
+        // at the same points (a stonewall's extra meetings), and wait forever.
+        jobs: format!(
+            "{} shared={} stonewall={:?}",
+            serde_json::to_string(jobs).unwrap_or_default(),
+            cluster.shared,
+            cluster.stonewall
+        ),
+        host: host.hostname.clone(),
+    };
+    let verdict = comm
+        .gather(&serde_json::to_vec(&identity).unwrap_or_default())
+        .map(|all| check_identities(&all));
+    if comm.all_max(u64::from(matches!(verdict, Some(Err(_))))) != 0 {
+        return Err(match verdict {
+            Some(Err(why)) => ClusterError::Refused(why),
+            _ => ClusterError::EndedByRankZero,
+        });
+    }
+    let mine: Result<Vec<Job>, String> = jobs
+        .iter()
+        .map(|j| rank_job(j, rank, size, cluster.shared))
+        .collect();
+    settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
+    let mine = mine.unwrap_or_default();
+
+    // Never switched off again: the process is a rank until it exits.
+    KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
+    let started_unix_s = (now_unix_ns() / 1_000_000_000) as i64;
+    let progress = Progress::new(opts.quiet || rank != 0);
+    let mut warnings = Vec::new();
+    let mut created: Vec<PreparedTarget> = Vec::new();
+    let mut merged_jobs = Vec::new();
+    let mut failure = None;
+    for (job, my_job) in jobs.iter().zip(&mine) {
+        // A shared test file is made once, by rank 0, before any rank opens it.
+        if cluster.shared {
+            let made = if rank == 0 && !targets::job_path(job).exists() {
+                targets::prepare(job, &opts.target)
+                    .map(|t| created.push(t))
+                    .map_err(|e| e.to_string())
+            } else {
+                Ok(())
+            };
+            if let Err(e) = settle(comm, made) {
+                failure = Some(e);
+                break;
+            }
+        }
+        let outcome = measure(
+            comm,
+            my_job,
+            opts,
+            stop,
+            cluster,
+            &mut warnings,
+            &progress,
+            &mut created,
+        );
+        let payload: Result<RankJob, Option<String>> = outcome.map(|m| RankJob {
+            rank,
+            host: host.clone(),
+            start_unix_ns: m.start_unix_ns,
+            ops_at_deadline: m.at_deadline.map(|a| a.0),
+            bytes_at_deadline: m.at_deadline.map(|a| a.1),
+            result: m.result,
+        });
+        let bytes = serde_json::to_vec(&payload).unwrap_or_default();
+        let gathered = comm.gather(&bytes);
+        let any_failed = comm.all_max(u64::from(payload.is_err()));
+        // Ctrl-C may reach some ranks only: all stop after this job, or none.
+        let any_stopped = comm.all_max(u64::from(stop.load(Ordering::Relaxed)));
+        if let Some(all) = gathered {
+            let (parts, failed) = unpack(&all);
+            if !parts.is_empty() {
+                match merging::merge(
+                    &parts,
+                    cluster.shared,
+                    cluster.stonewall.map(|d| d.as_nanos() as u64),
+                ) {
+                    Ok(mut merged) => {
+                        merged.incomplete |= !failed.is_empty();
+                        // The job as the user gave it, not rank 0's share or first phase.
+                        merged.job.target = job.target.clone();
+                        if cluster.shared {
+                            merged.job.offset_bytes = job.offset_bytes;
+                            merged.job.size_bytes = job.size_bytes;
+                        }
+                        if cluster.stonewall.is_some() {
+                            merged.job.runtime = job.runtime.or(merged.job.runtime);
+                        }
+                        sink.job_done(&merged);
+                        merged_jobs.push(merged);
+                    }
+                    Err(e) => failed_push(&mut warnings, e.to_string()),
+                }
+            }
+            if !failed.is_empty() {
+                failure = Some(ClusterError::Refused(failed.join("; ")));
+            }
+        } else if any_failed != 0 {
+            failure = Some(ClusterError::EndedByRankZero);
+        }
+        if any_stopped != 0 {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if any_failed != 0 || any_stopped != 0 {
+            break;
+        }
+    }
+    // Every rank is past its last I/O (the gather above), so the shared file can go.
+    if !opts.keep {
+        for t in created.iter().rev() {
+            if let Err(e) = targets::cleanup(t) {
+                warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
+            }
+        }
+    }
+    // No rank leaves before every rank has cleaned up: a launcher ends the
+    // others when the first one exits with an error.
+    comm.barrier();
+    if rank != 0 {
+        return match failure {
+            Some(_) => Err(ClusterError::EndedByRankZero),
+            None => Ok(None),
+        };
+    }
+    let incomplete =
+        failure.is_some() || stop.load(Ordering::Relaxed) || merged_jobs.iter().any(|j| j.incomplete);
+    if let Some(e) = failure {
+        if merged_jobs.is_empty() {
+            return Err(e);
+        }
+        // What the ranks measured before the failure is kept, as incomplete.
+        warnings.push(Warning::StoppedAfterFailure { error: e.to_string() });
+    }
+    Ok(Some(RunResult {
+        id: None,
+        kura_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s,
+        label: opts
+            .label
+            .clone()
+            .or_else(|| jobs.iter().find_map(|j| j.label.clone())),
+        price: opts.price.clone(),
+        suite: opts.suite.clone(),
+        host,
+        jobs: merged_jobs,
+        incomplete,
+        warnings,
+    }))
+}
+
+fn failed_push(warnings: &mut Vec<Warning>, error: String) {
+    warnings.push(Warning::StoppedAfterFailure { error });
+}
+
+/// The ranks' results as rank 0 received them, and the failures named.
+fn unpack(all: &[Vec<u8>]) -> (Vec<RankJob>, Vec<String>) {
+    let mut parts = Vec::new();
+    let mut failed = Vec::new();
+    for (r, bytes) in all.iter().enumerate() {
+        match serde_json::from_slice::<Result<RankJob, Option<String>>>(bytes) {
+            Ok(Ok(part)) => parts.push(part),
+            Ok(Err(Some(why))) => failed.push(format!("rank {r}: {why}")),
+            // It stopped because another rank failed; that one says why.
+            Ok(Err(None)) => {}
+            Err(e) => failed.push(format!("rank {r}: its result could not be read: {e}")),
+        }
+    }
+    (parts, failed)
+}
+
+/// This rank's measurement of one job, meeting the other ranks before the
+/// ramp (and, with a stonewall, at the deadline). Every rank meets them the
+/// same number of times whether or not it got that far. Fails with the
+/// rank's own error, or `None` when it stopped because another rank failed.
+#[allow(clippy::too_many_arguments)]
+fn measure<C: Communicator + ?Sized>(
+    comm: &C,
+    job: &Job,
+    opts: &RunOptions,
+    stop: &StopFlag,
+    cluster: &ClusterOptions,
+    warnings: &mut Vec<Warning>,
+    progress: &Progress,
+    created: &mut Vec<PreparedTarget>,
+) -> Result<Measured, Option<String>> {
+    let start = Cell::new(0u64);
+    let others_failed = Cell::new(false);
+    let synced_run = |job: &Job, warnings: &mut Vec<Warning>, created: &mut Vec<PreparedTarget>| {
+        let met = Cell::new(false);
+        let mut ready = || -> Result<(), RunError> {
+            met.set(true);
+            settle(comm, Ok(())).map_err(|e| {
+                others_failed.set(true);
+                RunError::Invalid(e.to_string())
+            })?;
+            start.set(now_unix_ns() + job.ramp.as_nanos() as u64);
+            Ok(())
+        };
+        let r = runner::run_job_synced(job, opts, stop, warnings, progress, created, &mut ready);
+        if let Err(e) = &r
+            && !met.get()
+        {
+            // Prepared nothing: the others are waiting to hear it at the ramp's meeting.
+            let _ = settle(comm, Err(e.to_string()));
+        }
+        r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))
+    };
+    let Some(deadline) = cluster.stonewall else {
+        let result = synced_run(job, warnings, created)?;
+        return Ok(Measured {
+            result,
+            start_unix_ns: start.get(),
+            at_deadline: None,
+        });
+    };
+    let mut error = None;
+    let outcome = stonewall::run(comm, deadline, |phase| {
+        let r = match phase {
+            Phase::UntilDeadline(d) => {
+                let mut j = job.clone();
+                j.runtime = Some(j.runtime.map_or(d, |r| r.min(d)));
+                synced_run(&j, warnings, created)
+            }
+            Phase::WearOut(n) => {
+                // The rest of the count on the target the first phase prepared: no ramp, no pause.
+                let mut j = job.clone();
+                j.runtime = None;
+                j.io_size_bytes = None;
+                j.io_count = Some(n);
+                j.ramp = Duration::ZERO;
+                j.start_delay = Duration::ZERO;
+                j.target = Some(targets::job_path(job));
+                runner::run_job(&j, opts, stop, warnings, progress, created, None)
+                    .map_err(|e| Some(e.to_string()))
+            }
+        };
+        match r {
+            Ok(result) => {
+                let (ops, bytes) = ops_and_bytes(&result);
+                PhaseDone {
+                    result: Some(result),
+                    ops,
+                    bytes,
+                }
+            }
+            Err(e) => {
+                error = Some(e);
+                PhaseDone {
+                    result: None,
+                    ops: 0,
+                    bytes: 0,
+                }
+            }
+        }
+    });
+    match outcome {
+        Ok(s) => {
+            let mut result = s.until_deadline;
+            if let Some(more) = &s.wear_out {
+                merging::append(&mut result, more).map_err(|e| Some(e.to_string()))?;
+            }
+            Ok(Measured {
+                result,
+                start_unix_ns: start.get(),
+                at_deadline: Some((s.ops_at_deadline, s.bytes_at_deadline)),
+            })
+        }
+        Err(stonewall::StonewallError::Failed) => Err(error.flatten()),
+        Err(stonewall::StonewallError::OtherRankFailed) => Err(None),
+    }
+}
+
+#[cfg(test)]
+mod tests;

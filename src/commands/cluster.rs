@@ -1,0 +1,107 @@
+//! `kura run` as one rank of many (`mpirun -n 4 kura run job.toml`): the
+//! jobs go to `cluster::rank`, rank 0 stores the merged run and prints it,
+//! the other ranks print nothing. A run that is not a rank goes on as usual.
+
+use anyhow::{Result, anyhow, bail};
+
+use super::Ctx;
+use crate::cli::RunArgs;
+use crate::cluster::rank::ClusterOptions;
+use crate::jobs::Job;
+
+/// `Some(exit code)` when this process was a rank and the run is done;
+/// `None` when it is an ordinary run.
+pub fn run_as_rank(ctx: &Ctx, jobs: &[Job], args: &RunArgs) -> Result<Option<i32>> {
+    let stonewall = match &args.cluster.stonewall {
+        Some(text) => {
+            Some(crate::jobs::units::parse_duration(text).map_err(|e| anyhow!("--stonewall: {e}"))?)
+        }
+        None => None,
+    };
+    let cluster = ClusterOptions {
+        shared: args.cluster.shared,
+        stonewall,
+    };
+    let asked = cluster.shared || cluster.stonewall.is_some();
+    let launched = crate::cluster::launched_as_rank();
+    // A launcher's one rank needs no MPI: without it, that is an ordinary run.
+    let many = launched.is_some_and(|(_, n)| n > 1 || cfg!(feature = "mpi"));
+    if !asked && !many {
+        return Ok(None);
+    }
+    run_ranks(ctx, jobs, args, &cluster, launched)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_ranks(
+    _ctx: &Ctx,
+    _jobs: &[Job],
+    _args: &RunArgs,
+    _cluster: &ClusterOptions,
+    launched: Option<(&str, u32)>,
+) -> Result<Option<i32>> {
+    match launched {
+        // Without refusing, each of the N processes would measure alone and store its own run.
+        Some((var, n)) if n > 1 => bail!(
+            "kura was started as one of {n} ranks ({var}={n}) but was built without MPI; build it \
+             with `cargo build --release --features mpi` (docs/cluster.md)"
+        ),
+        _ => bail!(
+            "--shared and --stonewall are for many ranks: start kura with mpirun or srun, built \
+             with `--features mpi` (docs/cluster.md)"
+        ),
+    }
+}
+
+#[cfg(feature = "mpi")]
+fn run_ranks(
+    ctx: &Ctx,
+    jobs: &[Job],
+    args: &RunArgs,
+    cluster: &ClusterOptions,
+    _launched: Option<(&str, u32)>,
+) -> Result<Option<i32>> {
+    use crate::cluster::Communicator;
+    use crate::cluster::mpi::MpiComm;
+    use crate::cluster::rank::{self, ClusterError};
+    use crate::report::{View, emit, render_run};
+
+    let Some(comm) = MpiComm::init() else {
+        bail!("MPI could not be initialized");
+    };
+    let stop = super::stop_flag()?;
+    let opts = super::run_options(&args.common, ctx.quiet);
+    if comm.rank() != 0 {
+        // Only rank 0 touches the database: the others may be other hosts.
+        return match rank::run(
+            &comm,
+            jobs,
+            &opts,
+            &stop,
+            cluster,
+            &mut crate::metrics::sink::NoSink,
+        ) {
+            Ok(_) => Ok(Some(0)),
+            // Rank 0 says why, once.
+            Err(ClusterError::EndedByRankZero) => Ok(Some(2)),
+            Err(e) => Err(e.into()),
+        };
+    }
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&super::run_header(&opts))?;
+    let outcome = rank::run(&comm, jobs, &opts, &stop, cluster, &mut rec);
+    let mut result = match outcome {
+        Ok(Some(r)) => r,
+        Ok(None) => bail!("rank 0 ended without a result"),
+        Err(e) => return Err(e.into()),
+    };
+    let stored = super::keep_run(ctx, &mut rec, &mut result, &stop);
+    emit(&render_run(
+        &result,
+        &View {
+            json: ctx.json,
+            ..View::default()
+        },
+    ))?;
+    Ok(Some(super::exit_code(&result, stored)))
+}

@@ -1,0 +1,99 @@
+//! What `mark` and `sweep` make of their TARGET and `--size`: a directory
+//! means a test file in it (CrystalDiskMark users pick a drive), and without
+//! `--size` an existing smaller file is measured at its own size.
+
+use std::path::{Path, PathBuf};
+
+use crate::jobs::Job;
+use crate::jobs::units::format_size;
+
+/// The size `mark` and `sweep` use when `--size` is not given.
+pub const DEFAULT_SIZE: &str = "1g";
+const DEFAULT_SIZE_BYTES: u64 = 1 << 30;
+/// The test file kura creates in a directory given as the target.
+pub const TEST_FILE: &str = "kura-test.dat";
+
+/// Sets the job's target and size from the arguments; returns a note for the
+/// user when kura chose something they did not say.
+pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow::Result<Option<String>> {
+    let mut note = None;
+    if let Some(t) = target {
+        let path = Path::new(t);
+        // A directory the user named (through a link or not) is where the test file goes;
+        // the file itself is then created exclusively, never through a link.
+        let in_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+        let chosen = if in_dir {
+            path.join(TEST_FILE)
+        } else {
+            PathBuf::from(t)
+        };
+        base.set("target", &chosen.to_string_lossy())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        if in_dir {
+            note = Some(format!(
+                "testing in directory {t}: test file {}",
+                chosen.display()
+            ));
+        }
+    }
+    match size {
+        Some(s) => base.set("size", s).map_err(|e| anyhow::anyhow!("--{e}"))?,
+        None => match smaller_file(base) {
+            Some(len) => {
+                // Left unset: the file is used at its own size, as `run` does.
+                base.size_bytes = None;
+                let path = crate::targets::job_path(base);
+                let text = format!(
+                    "{} is {}, smaller than the default --size {DEFAULT_SIZE}: measuring all of it",
+                    path.display(),
+                    format_size(len)
+                );
+                note = Some(match note {
+                    Some(n) => format!("{n}; {text}"),
+                    None => text,
+                });
+            }
+            None => base
+                .set("size", DEFAULT_SIZE)
+                .map_err(|e| anyhow::anyhow!("--{e}"))?,
+        },
+    }
+    Ok(note)
+}
+
+/// The length of the job's target when it is an existing regular file (not
+/// followed through a link) smaller than the default size, and not empty.
+fn smaller_file(job: &Job) -> Option<u64> {
+    let path = crate::targets::job_path(job);
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    (meta.is_file() && meta.len() > 0 && meta.len() < DEFAULT_SIZE_BYTES).then_some(meta.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_means_a_test_file_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut job = Job::default();
+        let note = apply(&mut job, dir.path().to_str(), None).unwrap();
+        assert_eq!(job.target.as_deref(), Some(dir.path().join(TEST_FILE).as_path()));
+        assert_eq!(job.size_bytes, Some(DEFAULT_SIZE_BYTES));
+        assert!(note.unwrap().contains("test file"));
+    }
+
+    #[test]
+    fn without_size_a_smaller_file_is_used_whole_and_a_given_size_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("small.dat");
+        std::fs::write(&file, vec![1u8; 4096]).unwrap();
+        let mut job = Job::default();
+        let note = apply(&mut job, file.to_str(), None).unwrap().unwrap();
+        assert_eq!(job.size_bytes, None);
+        assert!(note.contains("smaller than the default --size 1g"), "{note}");
+        let mut job = Job::default();
+        assert!(apply(&mut job, file.to_str(), Some("8k")).unwrap().is_none());
+        assert_eq!(job.size_bytes, Some(8192));
+    }
+}

@@ -1,0 +1,502 @@
+//! The database kind of workload (`kura suite db`): `DbRun` owns kura's
+//! directory in DIR and the database in it across the jobs of a run (one
+//! job per test, `jobs::db_params`), runs each test through a timed
+//! `Session`, and removes what it created. sql-bench's tests are in
+//! `sqlbench`, sysbench's OLTP mix in `oltp`, SQLite in `sqlite`.
+
+pub mod mariadb;
+pub mod oltp;
+pub mod pg;
+pub mod server;
+pub mod session;
+pub mod sqlbench;
+pub mod sqlite;
+
+use std::collections::BTreeMap;
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use session::{Connector, DbError, Recorded, Session};
+
+use crate::jobs::Job;
+use crate::jobs::db_params::{self, DB_DIR, DbParams, Server, Test};
+use crate::jobs::{Workload, units::format_size};
+use crate::metrics::{JobResult, TargetFacts, TargetKind};
+
+/// What a run of the suite is asked to do, before it becomes jobs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub dir: PathBuf,
+    pub tests: Vec<Test>,
+    pub params: DbParams,
+    pub label: Option<String>,
+}
+
+impl Config {
+    pub fn home(&self) -> PathBuf {
+        self.dir.join(DB_DIR)
+    }
+}
+
+/// Bytes the tests may need at once: sql-bench's biggest table (big-tables,
+/// 140001 rows of 1000 columns, about 141 MB at full scale) and the OLTP
+/// tables (about 250 bytes a row with its index), doubled for the journal.
+pub fn room_needed(cfg: &Config) -> u64 {
+    let p = &cfg.params;
+    let sqlbench = if cfg.tests.iter().any(|t| !t.is_oltp()) {
+        (180e6 * p.scale()) as u64
+    } else {
+        0
+    };
+    let oltp = if cfg.tests.contains(&Test::OltpReadWrite) {
+        u64::from(p.oltp_tables)
+            .saturating_mul(p.oltp_table_size)
+            .saturating_mul(250)
+    } else {
+        0
+    };
+    sqlbench
+        .saturating_add(oltp)
+        .saturating_mul(2)
+        .saturating_add(8 << 20)
+}
+
+/// Checks made before anything is written: DIR is a directory, holds no
+/// `kura-db` already, and has room for the scale asked.
+pub fn check_target(cfg: &Config) -> Result<(), String> {
+    let dir = &cfg.dir;
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "{} is not a directory; kura suite db takes the directory to put its database in",
+                dir.display()
+            ));
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    let home = cfg.home();
+    if std::fs::symlink_metadata(&home).is_ok() {
+        return Err(format!(
+            "{} already exists; kura writes only files it creates: remove it (left by a --keep run?) \
+             or choose another directory",
+            home.display()
+        ));
+    }
+    let c_dir = CString::new(dir.as_os_str().as_bytes()).map_err(|_| "the path contains a NUL byte")?;
+    // SAFETY: statvfs is plain C data; all-zero bytes are a valid value.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c_dir` is NUL-terminated and `st` is writable, both live for the call.
+    if unsafe { libc::statvfs(c_dir.as_ptr(), &mut st) } != 0 {
+        return Err(format!("{}: {}", dir.display(), std::io::Error::last_os_error()));
+    }
+    let free = (st.f_bavail as u64).saturating_mul(st.f_frsize as u64);
+    let needed = room_needed(cfg);
+    if needed > free {
+        return Err(format!(
+            "{}: the database needs about {} at scale {} but only {} is free; give a smaller --scale \
+             or --table-size, or another directory",
+            dir.display(),
+            format_size(needed),
+            cfg.params.scale(),
+            format_size(free)
+        ));
+    }
+    Ok(())
+}
+
+/// The jobs of a run: every test `runs` times, each a job of the database kind.
+pub fn jobs(cfg: &Config) -> Vec<Job> {
+    let mut out = Vec::new();
+    for repetition in 1..=cfg.params.runs {
+        for &test in &cfg.tests {
+            let mut job = Job {
+                name: db_params::job_name(test, repetition),
+                target: Some(cfg.home().join(sqlite::FILE)),
+                label: cfg.label.clone(),
+                ..Job::default()
+            };
+            job.workload = Workload::Database(DbParams {
+                test: test.name().to_string(),
+                repetition,
+                ..cfg.params.clone()
+            });
+            out.push(job);
+        }
+    }
+    out
+}
+
+/// (device, inode) of a path, not following a last symlink.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// CPU time of the whole process (the database runs inside it, in every thread).
+fn process_cpu_ns() -> (u64, u64) {
+    // SAFETY: rusage is plain C data; all-zero bytes are a valid value.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is writable for the call; RUSAGE_SELF needs nothing else.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return (0, 0);
+    }
+    let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    (ns(ru.ru_utime), ns(ru.ru_stime))
+}
+
+/// The state a db run keeps while the runner runs its tests one after another.
+pub struct DbRun {
+    home: PathBuf,
+    /// Of the directory kura made: cleanup touches it only while it is still that one.
+    home_id: Option<(u64, u64)>,
+    connector: Box<dyn Connector + Send>,
+    target: TargetFacts,
+    oltp_ready: bool,
+    /// The server kura started, if the run uses one; stopped at cleanup or drop.
+    server: Option<server::ServerProcess>,
+    /// What the reader should know about the run, for its warnings.
+    pub notes: Vec<crate::metrics::Warning>,
+    /// The most bytes kura's directory held after any test (SQLite's file keeps its high-water mark).
+    largest_bytes: u64,
+}
+
+impl DbRun {
+    /// From the first job of a run: checks DIR and creates kura's directory in it.
+    pub fn new(job: &Job, p: &DbParams, stop: &AtomicBool) -> Result<DbRun, String> {
+        let file = job
+            .target
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DB_DIR).join(sqlite::FILE));
+        let home = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = home
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let cfg = Config {
+            dir,
+            tests: Test::from_name(&p.test).into_iter().collect(),
+            params: p.clone(),
+            label: None,
+        };
+        check_target(&cfg)?;
+        // 0700: the database is nobody else's to read.
+        std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+            .create(&home)
+            .map_err(|e| format!("{}: {e}", home.display()))?;
+        let home_id = identity(&home);
+        let mut run = DbRun {
+            home: home.clone(),
+            home_id,
+            connector: Box::new(sqlite::Sqlite {
+                path: file.clone(),
+                synchronous: p.synchronous,
+                journal: p.journal,
+            }),
+            target: crate::targets::target_facts(
+                &file,
+                TargetKind::File,
+                0,
+                crate::targets::logical_block_bytes(&home),
+                true,
+            ),
+            oltp_ready: false,
+            server: None,
+            notes: Vec::new(),
+            largest_bytes: 0,
+        };
+        if p.server != Server::Sqlite {
+            // On failure `run` is dropped here: what was started stops, and the caller's cleanup
+            // never runs, so the directory goes now.
+            let started = server::ServerProcess::start(p.server, &home, p.server_sync.as_deref(), stop)
+                .and_then(|proc| Ok((pg_or_mariadb(&proc)?, proc)));
+            match started {
+                Ok((connector, proc)) => {
+                    if let Err(e) = wait_connect(&connector, &proc, stop) {
+                        drop(proc);
+                        let mut errors = Vec::new();
+                        run.cleanup(false, &mut errors);
+                        return Err(e);
+                    }
+                    run.connector = Box::new(connector);
+                    run.target.path = home.join(server::DATA_DIR).display().to_string();
+                    run.server = Some(proc);
+                }
+                Err(e) => {
+                    let mut errors = Vec::new();
+                    run.cleanup(false, &mut errors);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(run)
+    }
+
+    /// What the job is about to do, for the progress line.
+    pub fn describe(&self, p: &DbParams) -> String {
+        let what = Test::from_name(&p.test).map(Test::what).unwrap_or("");
+        let round = if p.runs > 1 {
+            format!(" (run {} of {})", p.repetition, p.runs)
+        } else {
+            String::new()
+        };
+        format!("{}{round}: {what}", p.test)
+    }
+
+    fn check_home(&self) -> Result<(), String> {
+        if identity(&self.home) != self.home_id || self.home_id.is_none() {
+            return Err(format!(
+                "{} was replaced while the run went on; kura stops and leaves it alone",
+                self.home.display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Measures one test. `Err` when nothing was measured; `Ok` with the
+    /// failure that ended the test, if one did.
+    pub fn run(
+        &mut self,
+        job: &Job,
+        p: &DbParams,
+        stop: &AtomicBool,
+    ) -> Result<(JobResult, Option<String>), String> {
+        let test = Test::from_name(&p.test).ok_or_else(|| format!("{}: not one of the db tests", p.test))?;
+        self.check_home()?;
+        let connector = &*self.connector;
+        if test.is_oltp() && !self.oltp_ready {
+            // sysbench's `prepare` step: not measured.
+            let mut s = Session::open(connector, stop).map_err(|e| e.to_string())?;
+            match oltp::prepare(&mut s, p) {
+                Ok(()) => self.oltp_ready = true,
+                Err(DbError::Stopped) => {}
+                Err(e) => return Err(format!("{}: preparing the tables: {e}", p.test)),
+            }
+        }
+        let cpu = process_cpu_ns();
+        let start = Instant::now();
+        let (rec, elapsed_ns, error) = if test.is_oltp() {
+            let out = oltp::run(connector, p, stop);
+            if out.retried > 0 {
+                let text = format!(
+                    "{}: {} transactions met a deadlock or a duplicate key, were rolled back and run again \
+                     (sysbench's \"ignored errors\"); they are not counted",
+                    job.name, out.retried
+                );
+                self.notes.push(crate::metrics::Warning::Other { text });
+            }
+            (out.rec, out.elapsed.as_nanos() as u64, out.error)
+        } else {
+            let mut s = Session::open(connector, stop).map_err(|e| format!("{}: {e}", p.test))?;
+            let result = sqlbench::run(test, &mut s, p);
+            let elapsed = start.elapsed().as_nanos() as u64;
+            if result.is_err() {
+                // The next test starts on an empty database, as after a clean run.
+                let quiet = AtomicBool::new(false);
+                if let Ok(mut clean) = Session::open(connector, &quiet) {
+                    sqlbench::drop_leftovers(&mut clean, sqlbench::TABLES);
+                }
+            }
+            (s.rec, elapsed, result.err())
+        };
+        let cpu_after = process_cpu_ns();
+        self.largest_bytes = self.largest_bytes.max(tree_bytes(&self.home));
+        let stopped = matches!(error, Some(DbError::Stopped));
+        let error = error.filter(|e| !matches!(e, DbError::Stopped));
+        let result = self.job_result(
+            job,
+            test,
+            &rec,
+            elapsed_ns,
+            cpu,
+            cpu_after,
+            stopped || error.is_some(),
+        );
+        Ok((result, error.map(|e| format!("{}: {e}", p.test))))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn job_result(
+        &self,
+        job: &Job,
+        test: Test,
+        rec: &Recorded,
+        elapsed_ns: u64,
+        cpu: (u64, u64),
+        cpu_after: (u64, u64),
+        incomplete: bool,
+    ) -> JobResult {
+        let mut operations = BTreeMap::new();
+        for (kind, c) in rec.by_kind() {
+            if c.ops > 0 {
+                operations.insert(kind, c.result(elapsed_ns));
+            }
+        }
+        let mut target = self.target.clone();
+        if self.server.is_none() {
+            target.size_bytes = std::fs::symlink_metadata(&self.target.path)
+                .map(|m| m.len())
+                .unwrap_or(0);
+        }
+        JobResult {
+            job: job.clone(),
+            cluster: None,
+            test: Some(test.name().to_string()),
+            target,
+            engine: job
+                .workload
+                .database()
+                .map_or_else(|| "sqlite".to_string(), |p| p.server.to_string()),
+            measure_start_unix_ms: 0,
+            elapsed_ns,
+            ramp_ns: 0,
+            read: (rec.read.ops > 0).then(|| rec.read.result(elapsed_ns)),
+            write: None,
+            operations,
+            syncs: 0,
+            cpu_user_ns: cpu_after.0.saturating_sub(cpu.0),
+            cpu_system_ns: cpu_after.1.saturating_sub(cpu.1),
+            series: Vec::new(),
+            incomplete,
+        }
+    }
+
+    /// Removes what kura created (the database files and its directory),
+    /// unless `keep`; `errors` gets what could not be removed.
+    /// The warning that the database fit in memory, when it did; once per run.
+    pub fn memory_note(&self) -> Option<crate::metrics::Warning> {
+        let memory = crate::targets::host_facts().memory_bytes;
+        (self.largest_bytes > 0 && self.largest_bytes < memory).then(|| {
+            crate::metrics::Warning::DatabaseInMemory {
+                data_mb: self.largest_bytes.div_ceil(1_000_000),
+                memory_mb: memory / 1_000_000,
+            }
+        })
+    }
+
+    pub fn cleanup(&mut self, keep: bool, errors: &mut Vec<String>) {
+        if let Some(mut proc) = self.server.take()
+            && let Err(e) = proc.stop()
+        {
+            errors.push(e);
+        }
+        if keep {
+            return;
+        }
+        if let Err(e) = self.check_home() {
+            errors.push(e);
+            return;
+        }
+        // A server's data directory is all kura's (initdb and mariadb-install-db made it in
+        // kura's own directory); remove_dir_all does not follow symlinks inside it.
+        for dir in [server::DATA_DIR, server::RUN_DIR] {
+            let path = self.home.join(dir);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+                && let Err(e) = std::fs::remove_dir_all(&path)
+            {
+                errors.push(format!("{}: {e}", path.display()));
+            }
+        }
+        let log = self.home.join(server::LOG_FILE);
+        if let Err(e) = std::fs::remove_file(&log)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            errors.push(format!("{}: {e}", log.display()));
+        }
+        for name in sqlite::COMPANIONS {
+            let path = self.home.join(name);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => errors.push(format!("{}: {e}", path.display())),
+            }
+        }
+        if let Err(e) = std::fs::remove_dir(&self.home) {
+            errors.push(format!(
+                "{}: {e} (kura removed only the files it made there)",
+                self.home.display()
+            ));
+        }
+    }
+}
+
+/// The client side of a started server.
+enum ServerClient {
+    Postgres(pg::Postgres),
+    Mariadb(mariadb::Mariadb),
+}
+
+impl Connector for ServerClient {
+    fn dialect(&self) -> session::Dialect {
+        match self {
+            ServerClient::Postgres(c) => c.dialect(),
+            ServerClient::Mariadb(c) => c.dialect(),
+        }
+    }
+
+    fn connect(&self) -> Result<Box<dyn session::Conn>, DbError> {
+        match self {
+            ServerClient::Postgres(c) => c.connect(),
+            ServerClient::Mariadb(c) => c.connect(),
+        }
+    }
+}
+
+fn pg_or_mariadb(proc: &server::ServerProcess) -> Result<ServerClient, String> {
+    match proc.kind {
+        Server::Postgres => Ok(ServerClient::Postgres(pg::Postgres {
+            socket_dir: proc.run_dir.clone(),
+        })),
+        Server::Mariadb => Ok(ServerClient::Mariadb(mariadb::Mariadb {
+            socket: proc.socket(),
+        })),
+        Server::Sqlite => Err("SQLite has no server".into()),
+    }
+}
+
+/// A server's socket opens before it takes connections ("the database
+/// system is starting up"): kura waits until one connect succeeds.
+fn wait_connect(
+    connector: &ServerClient,
+    proc: &server::ServerProcess,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let deadline = Instant::now() + std::time::Duration::from_secs(90);
+    loop {
+        let attempt = match connector {
+            ServerClient::Mariadb(m) => m.create_database().and_then(|()| connector.connect()),
+            ServerClient::Postgres(_) => connector.connect(),
+        };
+        match attempt {
+            Ok(_) => return Ok(()),
+            Err(e) if Instant::now() > deadline || stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                return Err(format!("the {} server takes no connections: {e}", proc.kind));
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(100)),
+        }
+    }
+}
+
+/// Bytes of the files under `dir`, not following symlinks (a server's data directory included).
+fn tree_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            Some(if meta.is_dir() {
+                tree_bytes(&e.path())
+            } else if meta.is_file() {
+                meta.len()
+            } else {
+                0
+            })
+        })
+        .sum()
+}

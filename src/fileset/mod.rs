@@ -1,0 +1,219 @@
+//! The file-set kind: threads draw operations from the job's mix (or walk
+//! mdtest's phases) over a `targets::fileset::FileSet`, time each one and
+//! record it by operation. Called by the one runner for jobs of the kind;
+//! `ops.rs` holds the measuring loop of one thread.
+
+mod ops;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Instant, SystemTime};
+
+use crate::jobs::Job;
+use crate::jobs::fileset::{FileOp, FileSetParams, Mix, Resolved};
+use crate::metrics::collect::{DirCollector, SeriesBuilder};
+use crate::metrics::{JobResult, TargetKind, Warning};
+use crate::runner::{Live, Progress};
+use crate::targets::fileset::FileSet;
+
+pub use ops::{ThreadOutput, ThreadPlan};
+
+/// The shape of the set a job formats: mdtest's phases make their own
+/// files, so its set holds only the directories.
+pub fn set_shape(r: &Resolved) -> Resolved {
+    let mut shape = r.clone();
+    if r.mix.makes_files() {
+        shape.files = 0;
+    }
+    shape
+}
+
+/// Refuses what cannot run before anything is created.
+pub fn check(job: &Job, r: &Resolved) -> Result<(), String> {
+    if let Mix::Phases { shared: false, .. } = r.mix
+        && r.leaf_dirs() < u64::from(job.threads)
+    {
+        return Err(format!(
+            "{}: mdtest gives each thread its own directory, but the set has {} at its last level for {} threads; \
+             raise width or depth, or use mix mdtest-shared",
+            job.name,
+            r.leaf_dirs(),
+            job.threads
+        ));
+    }
+    if r.total_files() == 0 {
+        return Err(format!("{}: the file set has no files (files 0)", job.name));
+    }
+    Ok(())
+}
+
+/// Runs one file-set job on `set` and assembles its result.
+pub fn measure(
+    job: &Job,
+    params: &FileSetParams,
+    set: &FileSet,
+    stop: &AtomicBool,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
+    mut live: Option<Live<'_>>,
+) -> Result<JobResult, String> {
+    let r = params.resolve()?;
+    let mut job = job.clone();
+    job.workload = crate::jobs::Workload::FileSet(params.filled());
+    job.target = Some(set.anchor.clone());
+    let target =
+        crate::targets::target_facts(&set.anchor, TargetKind::File, set.total_bytes(), 512, set.created);
+    set.begin_use().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let measure_start_unix_ms = (SystemTime::now() + job.ramp)
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    let blank = |incomplete| JobResult {
+        job: job.clone(),
+        cluster: None,
+        test: None,
+        target: target.clone(),
+        engine: "sync".to_string(),
+        measure_start_unix_ms,
+        elapsed_ns: 0,
+        ramp_ns: job.ramp.as_nanos() as u64,
+        read: None,
+        write: None,
+        operations: Default::default(),
+        syncs: 0,
+        cpu_user_ns: 0,
+        cpu_system_ns: 0,
+        series: Vec::new(),
+        incomplete,
+    };
+    if let Some(live) = &mut live {
+        live.sink.job_started(&JobResult {
+            test: live.test.map(str::to_string),
+            ..blank(true)
+        });
+    }
+    let interval_ns = job.interval.as_nanos() as u64;
+    let (tx, rx) = mpsc::channel();
+    let threads = job.threads;
+    let barrier = std::sync::Barrier::new(threads as usize);
+    progress.start_job(&job);
+    let (outputs, series) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                let plan = ThreadPlan {
+                    set,
+                    r: &r,
+                    job: &job,
+                    thread,
+                    start,
+                    stop,
+                    samples: tx.clone(),
+                    barrier: &barrier,
+                };
+                std::thread::Builder::new()
+                    .name(crate::runner::thread_name(&job.name, &format!("-{thread}")))
+                    .spawn_scoped(scope, move || ops::run_thread(plan))
+                    .expect("spawning a file-set thread")
+            })
+            .collect();
+        drop(tx);
+        let mut series = SeriesBuilder::default();
+        let mut reported: Vec<Option<u64>> = vec![None; threads as usize];
+        let mut next_final = 0u64;
+        for sample in rx.iter() {
+            series.add(&sample);
+            progress.sample(&sample, threads);
+            if let Some(live) = &mut live {
+                if let Some(slot) = reported.get_mut(sample.thread as usize) {
+                    *slot = Some(sample.index);
+                }
+                let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
+                while reported.iter().all(Option::is_some) && next_final < all_past {
+                    if let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX) {
+                        live.sink.interval(&point);
+                    }
+                    next_final += 1;
+                }
+            }
+        }
+        let outputs: Vec<ThreadOutput> = handles
+            .into_iter()
+            .map(|h| h.join().expect("file-set thread panicked"))
+            .collect();
+        (outputs, series)
+    });
+    let mut by_op: Vec<DirCollector> = FileOp::ALL.iter().map(|_| DirCollector::default()).collect();
+    // mdtest's phases: each op's time is its phase's, the slowest thread's (they start together).
+    let mut phase_ns = vec![0u64; FileOp::ALL.len()];
+    for o in &outputs {
+        for (max, ns) in phase_ns.iter_mut().zip(&o.phase_ns) {
+            *max = (*max).max(*ns);
+        }
+    }
+    let (mut user, mut system, mut elapsed, mut skipped) = (0, 0, 0, 0);
+    let mut restore_errors = Vec::new();
+    for o in &outputs {
+        for (sum, c) in by_op.iter_mut().zip(&o.ops) {
+            sum.merge(c);
+        }
+        user += o.cpu_user_ns;
+        system += o.cpu_system_ns;
+        elapsed = elapsed.max(o.measured_ns);
+        skipped += o.skipped;
+        restore_errors.extend(o.restore_errors.iter().cloned());
+    }
+    if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
+        warnings.push(Warning::WorkerStopped {
+            job: job.name.clone(),
+            error: fatal,
+        });
+    }
+    if restore_errors.is_empty()
+        && let Err(e) = set.end_use()
+    {
+        restore_errors.push(e.to_string());
+    }
+    for e in restore_errors.into_iter().take(4) {
+        warnings.push(Warning::TestFileNotRemoved { error: e });
+    }
+    if skipped > 0 {
+        warnings.push(Warning::FileOpsSkipped {
+            job: job.name.clone(),
+            count: skipped,
+        });
+    }
+    let mut result = blank(stop.load(Ordering::Relaxed));
+    result.elapsed_ns = elapsed;
+    result.cpu_user_ns = user;
+    result.cpu_system_ns = system;
+    result.series = series.build(interval_ns, elapsed);
+    for (op, c) in FileOp::ALL.iter().zip(&by_op) {
+        if c.ops == 0 && c.errors == 0 {
+            continue;
+        }
+        if c.errors > 0 {
+            warnings.push(Warning::IoErrors {
+                job: job.name.clone(),
+                direction: op.name().to_string(),
+                count: c.errors,
+                first_error: c.error_samples[0].message.clone(),
+                offset_bytes: c.error_samples[0].offset_bytes,
+            });
+        }
+        let over = match phase_ns[*op as usize] {
+            0 => elapsed,
+            ns => ns,
+        };
+        let d = c.result(over);
+        match op {
+            FileOp::Read => result.read = Some(d),
+            FileOp::Write => result.write = Some(d),
+            _ => {
+                result.operations.insert(op.kind(), d);
+            }
+        }
+    }
+    progress.finish_job(Some(&result));
+    Ok(result)
+}

@@ -1,0 +1,120 @@
+//! The per-rank part of a job many ranks ran (MPI): a row per rank with its
+//! host, rate, p99 and start/stop skew, the total, the spread that makes a
+//! slow host stand out, elbencho's first-done / last-done pair and IO500's
+//! stonewall numbers. Nothing for a job one process ran.
+
+use super::escape::term;
+use super::format::{latency, mb_per_sec, rate};
+use super::run_table::new_table;
+use crate::metrics::JobResult;
+use crate::metrics::cluster::{ClusterResult, RankSummary};
+
+fn ms(ns: u64) -> String {
+    format!("{:.1} ms", ns as f64 / 1e6)
+}
+
+/// The fastest rank's IOPS over the slowest one's, and the slowest rank.
+pub fn spread(c: &ClusterResult) -> Option<(f64, &RankSummary)> {
+    let slowest = c.ranks.iter().min_by(|a, b| a.iops().total_cmp(&b.iops()))?;
+    let fastest = c.ranks.iter().map(RankSummary::iops).fold(0.0, f64::max);
+    let ratio = if slowest.iops() > 0.0 {
+        fastest / slowest.iops()
+    } else {
+        f64::INFINITY
+    };
+    Some((ratio, slowest))
+}
+
+pub fn render(job: &JobResult) -> String {
+    let Some(c) = job.cluster.as_deref() else {
+        return String::new();
+    };
+    let mut hosts: Vec<&str> = c.ranks.iter().map(|r| r.host.as_str()).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let mut out = format!(
+        "  {} ranks on {} host{}, {}\n",
+        c.ranks.len(),
+        hosts.len(),
+        if hosts.len() == 1 { "" } else { "s" },
+        if c.shared {
+            "each on its share of one shared file"
+        } else {
+            "each on its own file (PATH.RANK)"
+        }
+    );
+    let mut t = new_table(&[
+        "rank",
+        "host",
+        "target",
+        "IOPS",
+        "MB/s",
+        "ops",
+        "p99",
+        "start skew",
+        "stop skew",
+    ]);
+    for r in &c.ranks {
+        t.add_row(vec![
+            format!("{}{}", r.rank, if r.incomplete { "*" } else { "" }),
+            term(&r.host).into_owned(),
+            term(&r.target).into_owned(),
+            rate(r.iops()),
+            mb_per_sec(r.bytes_per_sec()),
+            r.ops.to_string(),
+            latency(r.lat_p99_ns as f64),
+            ms(r.start_skew_ns),
+            ms(r.stop_skew_ns),
+        ]);
+    }
+    let p99 = job
+        .directions()
+        .map(|(_, d)| d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    t.add_row(vec![
+        "total".to_string(),
+        String::new(),
+        String::new(),
+        rate(c.last_done.iops()),
+        mb_per_sec(c.last_done.bytes_per_sec()),
+        c.last_done.ops.to_string(),
+        latency(p99 as f64),
+        String::new(),
+        String::new(),
+    ]);
+    out.push_str(&t.to_string());
+    out.push('\n');
+    if let Some((ratio, slowest)) = spread(c) {
+        out.push_str(&format!(
+            "  spread: fastest rank {:.2}x the slowest (rank {} on {}); total p99 is of all ranks' I/Os pooled\n",
+            ratio,
+            slowest.rank,
+            term(&slowest.host)
+        ));
+    }
+    out.push_str(&format!(
+        "  first done at {:.2} s: {} IOPS, {} MB/s · last done at {:.2} s: {} IOPS, {} MB/s\n",
+        c.first_done.elapsed_ns as f64 / 1e9,
+        rate(c.first_done.iops()),
+        mb_per_sec(c.first_done.bytes_per_sec()),
+        c.last_done.elapsed_ns as f64 / 1e9,
+        rate(c.last_done.iops()),
+        mb_per_sec(c.last_done.bytes_per_sec()),
+    ));
+    if let Some(s) = &c.stonewall {
+        out.push_str(&format!(
+            "  stonewall {:.1} s: ops per rank at the deadline min {} max {}; {} IOPS, {} MB/s at the \
+             deadline · after wear-out every rank did {} ops: {} IOPS, {} MB/s\n",
+            s.deadline_ns as f64 / 1e9,
+            s.min_ops_at_deadline,
+            s.max_ops_at_deadline,
+            rate(s.iops_at_deadline()),
+            mb_per_sec(s.bytes_per_sec_at_deadline()),
+            s.max_ops_at_deadline,
+            rate(c.last_done.iops()),
+            mb_per_sec(c.last_done.bytes_per_sec()),
+        ));
+    }
+    out
+}

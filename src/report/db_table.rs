@@ -1,0 +1,517 @@
+//! `kura suite db`'s tables: sql-bench's seconds per test with the rates and
+//! commit latencies behind them, sysbench's OLTP figures, and the same rows
+//! set side by side for `kura compare` (test rows, run columns, ratios).
+//! Pure: from stored runs to rows to text.
+
+use serde::Serialize;
+
+use super::format::{latency, utc};
+use crate::jobs::db_params::Test;
+use crate::metrics::{DirectionResult, JobResult, OpKind, RunResult};
+
+/// One test of one run, the mean of its repetitions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DbRow {
+    pub test: String,
+    pub repetitions: usize,
+    /// Wall time of the test, as sql-bench's "Time for ..." total.
+    pub seconds: f64,
+    /// Statements (BEGIN and COMMIT not counted) per second.
+    pub queries_per_sec: f64,
+    /// Commits, explicit or one per write in autocommit mode.
+    pub commits: u64,
+    pub commit_p50_ns: Option<u64>,
+    pub commit_p99_ns: Option<u64>,
+    /// The median SELECT: what the page cache answers whatever the storage.
+    pub select_p50_ns: Option<u64>,
+    /// sysbench's figures, for the OLTP mix.
+    pub oltp: Option<OltpFigures>,
+    pub incomplete: bool,
+}
+
+/// What sysbench prints for oltp_read_write: transactions and queries per
+/// second (queries include BEGIN and COMMIT, as sysbench's "other"), and
+/// the latency of whole transactions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OltpFigures {
+    pub tables: u32,
+    pub table_size: u64,
+    pub threads: u32,
+    pub transactions: u64,
+    pub transactions_per_sec: f64,
+    pub queries_per_sec: f64,
+    pub lat_min_ns: u64,
+    pub lat_mean_ns: f64,
+    pub lat_p95_ns: Option<u64>,
+    pub lat_p99_ns: Option<u64>,
+    pub lat_max_ns: u64,
+}
+
+fn pct(d: &DirectionResult, key: &str) -> Option<u64> {
+    d.lat_ns.percentiles.get(key).copied()
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = xs.collect();
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+fn secs(j: &JobResult) -> f64 {
+    j.elapsed_ns as f64 / 1e9
+}
+
+/// The tests of a db run in the order they ran, repetitions averaged.
+pub fn rows(run: &RunResult) -> Vec<DbRow> {
+    let mut tests: Vec<&str> = Vec::new();
+    for j in &run.jobs {
+        if let Some(t) = j.test.as_deref()
+            && !tests.contains(&t)
+        {
+            tests.push(t);
+        }
+    }
+    tests
+        .into_iter()
+        .map(|test| {
+            let jobs: Vec<&JobResult> = run
+                .jobs
+                .iter()
+                .filter(|j| j.test.as_deref() == Some(test))
+                .collect();
+            let per_sec = |j: &JobResult, n: u64| if j.elapsed_ns > 0 { n as f64 / secs(j) } else { 0.0 };
+            let ops = |j: &JobResult, k: OpKind| j.operation(k).map_or(0, |d| d.ops);
+            let last = jobs.last().copied();
+            let commit = last.and_then(|j| j.operation(OpKind::Commit));
+            let oltp = (Test::from_name(test) == Some(Test::OltpReadWrite))
+                .then(|| last.and_then(oltp_figures))
+                .flatten();
+            DbRow {
+                test: test.to_string(),
+                repetitions: jobs.len(),
+                seconds: mean(jobs.iter().map(|j| secs(j))),
+                queries_per_sec: mean(jobs.iter().map(|j| per_sec(j, ops(j, OpKind::Query)))),
+                commits: last.map_or(0, |j| ops(j, OpKind::Commit)),
+                commit_p50_ns: commit.and_then(|d| pct(d, "50.000000")),
+                commit_p99_ns: commit.and_then(|d| pct(d, "99.000000")),
+                select_p50_ns: last
+                    .and_then(|j| j.operation(OpKind::Read))
+                    .and_then(|d| pct(d, "50.000000")),
+                oltp,
+                incomplete: jobs.iter().any(|j| j.incomplete),
+            }
+        })
+        .collect()
+}
+
+fn oltp_figures(j: &JobResult) -> Option<OltpFigures> {
+    let p = j.job.workload.database()?;
+    let txn = j.operation(OpKind::Transaction)?;
+    let queries = j.operation(OpKind::Query).map_or(0, |d| d.ops) + 2 * txn.ops;
+    let s = secs(j);
+    let rate = |n: u64| if s > 0.0 { n as f64 / s } else { 0.0 };
+    Some(OltpFigures {
+        tables: p.oltp_tables,
+        table_size: p.oltp_table_size,
+        threads: p.oltp_threads,
+        transactions: txn.ops,
+        transactions_per_sec: rate(txn.ops),
+        queries_per_sec: rate(queries),
+        lat_min_ns: txn.lat_ns.min,
+        lat_mean_ns: txn.lat_ns.mean,
+        lat_p95_ns: pct(txn, "95.000000"),
+        lat_p99_ns: pct(txn, "99.000000"),
+        lat_max_ns: txn.lat_ns.max,
+    })
+}
+
+fn opt_lat(ns: Option<u64>) -> String {
+    ns.map(|n| latency(n as f64)).unwrap_or_else(|| "-".into())
+}
+
+/// Where kura's tests differ from sql-bench's and sysbench's, said under every table.
+pub const DB_DIFFERENCES: &str = "\
+Seconds per test as sql-bench's total; counts are sql-bench's times --scale,
+in each database's dialect (docs/db.md says what differs). The commit
+columns are where the storage shows (every write outside a transaction is
+a commit); SELECTs are mostly answered from cache.
+";
+
+/// The table of tests (80 columns), then sysbench's OLTP lines.
+pub fn render(rows: &[DbRow]) -> String {
+    let mut out = format!(
+        "{:<15} {:>9} {:>9} {:>7} {:>11} {:>11} {:>11}\n",
+        "test", "seconds", "queries/s", "commits", "commit p50", "commit p99", "select p50"
+    );
+    for r in rows {
+        let mark = if r.incomplete { "*" } else { "" };
+        let name: String = format!("{}{mark}", r.test).chars().take(15).collect();
+        out.push_str(&format!(
+            "{:<15} {:>9.2} {:>9.1} {:>7} {:>11} {:>11} {:>11}\n",
+            name,
+            r.seconds,
+            r.queries_per_sec,
+            r.commits,
+            opt_lat(r.commit_p50_ns),
+            opt_lat(r.commit_p99_ns),
+            opt_lat(r.select_p50_ns)
+        ));
+    }
+    if rows.iter().any(|r| r.incomplete) {
+        out.push_str("* stopped early: the seconds cover what ran\n");
+    }
+    for r in rows {
+        if let Some(o) = &r.oltp {
+            out.push_str(&oltp_lines(o, r.seconds));
+        }
+    }
+    out
+}
+
+fn oltp_lines(o: &OltpFigures, seconds: f64) -> String {
+    format!(
+        "\noltp_read_write: {} table{} x {} rows, {} thread{}, {:.1} s\n\
+         \x20 transactions: {} ({:.2} per sec.)   queries: {:.2} per sec.\n\
+         \x20 latency: min {}  avg {}  max {}\n\
+         \x20 95th percentile {}  99th percentile {}\n",
+        o.tables,
+        if o.tables == 1 { "" } else { "s" },
+        o.table_size,
+        o.threads,
+        if o.threads == 1 { "" } else { "s" },
+        seconds,
+        o.transactions,
+        o.transactions_per_sec,
+        o.queries_per_sec,
+        latency(o.lat_min_ns as f64),
+        latency(o.lat_mean_ns),
+        latency(o.lat_max_ns as f64),
+        opt_lat(o.lat_p95_ns),
+        opt_lat(o.lat_p99_ns),
+    )
+}
+
+/// The first line of a db run's page: where, with which durability settings.
+pub fn header(run: &RunResult) -> String {
+    let first = run.jobs.first();
+    let p = first.and_then(|j| j.job.workload.database());
+    let place = first
+        .map(|j| {
+            let mut s = super::escape::term(&j.target.path).into_owned();
+            if let Some(fs) = &j.target.fs_type {
+                s.push_str(&format!(" ({}", super::escape::term(fs)));
+                if let Some(dev) = &j.target.device {
+                    s.push_str(&format!(" on {}", super::escape::term(dev)));
+                }
+                s.push(')');
+            }
+            s
+        })
+        .unwrap_or_default();
+    let settings = p
+        .map(|p| {
+            let sync = match (p.server, &p.server_sync) {
+                (crate::jobs::db_params::Server::Postgres, Some(v)) => format!("synchronous_commit {v}"),
+                (crate::jobs::db_params::Server::Mariadb, Some(v)) => {
+                    format!("innodb_flush_log_at_trx_commit {v}")
+                }
+                _ => format!(
+                    "synchronous {}, journal {}",
+                    p.synchronous.name(),
+                    p.journal.name()
+                ),
+            };
+            format!("{sync}, scale {}", p.scale())
+        })
+        .unwrap_or_default();
+    let server = p.map(|p| p.server.to_string()).unwrap_or_default();
+    let label = run
+        .label
+        .as_ref()
+        .map(|l| format!(" · label \"{}\"", super::escape::term(l)))
+        .unwrap_or_default();
+    format!(
+        "kura db run {} · {}{label}\n{server} in {place}\n{settings}\n",
+        run.id.unwrap_or(0),
+        utc(run.started_unix_s)
+    )
+}
+
+/// One compared quantity of one test: seconds, or the OLTP mix's TPS and p95.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareRow {
+    pub test: String,
+    /// `s`, `tps` or `p95 ms`.
+    pub unit: &'static str,
+    /// Whether a larger value is better (TPS) or worse (seconds, latency).
+    pub higher_is_better: bool,
+    /// One per run, in the order given; `None` where a run lacks the test.
+    pub values: Vec<Option<f64>>,
+    /// value / the baseline's, per run.
+    pub ratios: Vec<Option<f64>>,
+}
+
+/// Test rows across runs, with ratios to `baseline`.
+pub fn compare_rows(runs: &[&RunResult], baseline: usize) -> Vec<CompareRow> {
+    let per_run: Vec<Vec<DbRow>> = runs.iter().map(|r| rows(r)).collect();
+    let mut tests: Vec<String> = Vec::new();
+    for rows in &per_run {
+        for r in rows {
+            if !tests.contains(&r.test) {
+                tests.push(r.test.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    type Pick = fn(&DbRow) -> Option<f64>;
+    for test in &tests {
+        let mut kinds: Vec<(&'static str, bool, Pick)> = vec![("s", false, |r| Some(r.seconds))];
+        if Test::from_name(test) == Some(Test::OltpReadWrite) {
+            kinds.push(("tps", true, |r| r.oltp.as_ref().map(|o| o.transactions_per_sec)));
+            kinds.push(("p95 ms", false, |r| {
+                r.oltp.as_ref()?.lat_p95_ns.map(|n| n as f64 / 1e6)
+            }));
+        }
+        for (unit, higher, pick) in kinds {
+            let values: Vec<Option<f64>> = per_run
+                .iter()
+                .map(|rows| rows.iter().find(|r| &r.test == test).and_then(pick))
+                .collect();
+            let base = values.get(baseline).copied().flatten();
+            let ratios = values
+                .iter()
+                .map(|v| match (v, base) {
+                    (Some(v), Some(b)) if b > 0.0 => Some(v / b),
+                    _ => None,
+                })
+                .collect();
+            out.push(CompareRow {
+                test: test.clone(),
+                unit,
+                higher_is_better: higher,
+                values,
+                ratios,
+            });
+        }
+    }
+    out
+}
+
+/// Settings that differ between the compared runs, one line each: such
+/// runs do not measure the same work, and their ratios say so only here.
+pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
+    let params: Vec<_> = runs
+        .iter()
+        .map(|r| r.jobs.first().and_then(|j| j.job.workload.database()).cloned())
+        .collect();
+    type Show = fn(&crate::jobs::db_params::DbParams) -> String;
+    let settings: [(&str, Show); 7] = [
+        ("scale", |p| p.scale().to_string()),
+        ("synchronous", |p| p.synchronous.name().to_string()),
+        ("journal", |p| p.journal.name().to_string()),
+        ("server", |p| p.server.to_string()),
+        ("server sync", |p| {
+            p.server_sync.clone().unwrap_or_else(|| "-".into())
+        }),
+        ("table size", |p| p.oltp_table_size.to_string()),
+        ("threads", |p| p.oltp_threads.to_string()),
+    ];
+    let mut out = Vec::new();
+    for (name, show) in settings {
+        let values: Vec<String> = params
+            .iter()
+            .map(|p| p.as_ref().map_or_else(|| "-".to_string(), show))
+            .collect();
+        if values.iter().any(|v| v != &values[0]) {
+            out.push(format!("note: the runs differ in {name} ({})", values.join(", ")));
+        }
+    }
+    out
+}
+
+/// The comparison as text: test rows, a column per run, then ratio columns.
+pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) -> String {
+    let short = |s: &str| -> String { s.chars().take(10).collect() };
+    let mut out = format!("{:<16} {:<6}", "test", "unit");
+    for n in names {
+        out.push_str(&format!(" {:>10}", short(n)));
+    }
+    for (i, n) in names.iter().enumerate() {
+        if i != baseline {
+            out.push_str(&format!(
+                " {:>8}",
+                format!("x{}", short(n).chars().take(7).collect::<String>())
+            ));
+        }
+    }
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format!(
+            "{:<16} {:<6}",
+            r.test.chars().take(16).collect::<String>(),
+            r.unit
+        ));
+        for v in &r.values {
+            out.push_str(&format!(
+                " {:>10}",
+                v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into())
+            ));
+        }
+        for (i, x) in r.ratios.iter().enumerate() {
+            if i != baseline {
+                out.push_str(&format!(
+                    " {:>8}",
+                    x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
+                ));
+            }
+        }
+        out.push('\n');
+    }
+    let base: String = names
+        .get(baseline)
+        .map_or("baseline", String::as_str)
+        .chars()
+        .take(30)
+        .collect();
+    out.push_str(&format!(
+        "xNAME = NAME / {base}, the baseline.\nLower is better for s and p95 ms, higher for tps.\n"
+    ));
+    out
+}
+
+/// The comparison as Markdown (`md`) or CSV: the same columns, full names, values unrounded in CSV.
+pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[CompareRow], md: bool) -> String {
+    let mut header = vec!["test".to_string(), "unit".to_string()];
+    header.extend(names.iter().cloned());
+    for (i, n) in names.iter().enumerate() {
+        if i != baseline {
+            header.push(format!("{n} / {}", names[baseline]));
+        }
+    }
+    let csv_field = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let line = |cells: &[String]| {
+        if md {
+            format!(
+                "| {} |\n",
+                cells
+                    .iter()
+                    .map(|c| c.replace('|', "\\|"))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )
+        } else {
+            format!(
+                "{}\n",
+                cells.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",")
+            )
+        }
+    };
+    let num = |v: Option<f64>| match v {
+        Some(v) if md => format!("{v:.2}"),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    };
+    let mut out = line(&header);
+    if md {
+        out.push_str(&line(&vec!["---".to_string(); header.len()]));
+    }
+    for r in rows {
+        let mut cells = vec![r.test.clone(), r.unit.to_string()];
+        cells.extend(r.values.iter().map(|v| num(*v)));
+        for (i, x) in r.ratios.iter().enumerate() {
+            if i != baseline {
+                cells.push(num(*x));
+            }
+        }
+        out.push_str(&line(&cells));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(test: &str, seconds: f64) -> DbRow {
+        DbRow {
+            test: test.into(),
+            repetitions: 1,
+            seconds,
+            queries_per_sec: 1000.0,
+            commits: 10,
+            commit_p50_ns: Some(1_500_000),
+            commit_p99_ns: Some(9_000_000),
+            select_p50_ns: Some(12_345),
+            oltp: None,
+            incomplete: false,
+        }
+    }
+
+    #[test]
+    fn the_table_fits_80_columns() {
+        let mut rows = vec![row("create", 1234.5), row("alter-table", 0.1)];
+        rows[1].incomplete = true;
+        rows.push(DbRow {
+            oltp: Some(OltpFigures {
+                tables: 4,
+                table_size: 1_000_000,
+                threads: 16,
+                transactions: 123_456,
+                transactions_per_sec: 12_345.67,
+                queries_per_sec: 246_913.4,
+                lat_min_ns: 999_990_000,
+                lat_mean_ns: 999_990_000.0,
+                lat_p95_ns: Some(999_990_000),
+                lat_p99_ns: Some(999_990_000),
+                lat_max_ns: 999_990_000,
+            }),
+            ..row("oltp_read_write", 10.0)
+        });
+        let text = render(&rows) + DB_DIFFERENCES;
+        assert!(text.contains("create"), "{text}");
+        assert!(text.contains("alter-table*"), "{text}");
+        assert!(
+            text.contains("transactions: 123456 (12345.67 per sec.)"),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        let names = vec![
+            "hdd".to_string(),
+            "ssd".to_string(),
+            "a long name here".to_string(),
+        ];
+        let cmp = vec![CompareRow {
+            test: "create".into(),
+            unit: "s",
+            higher_is_better: false,
+            values: vec![Some(10.0), Some(2.5), None],
+            ratios: vec![Some(1.0), Some(0.25), None],
+        }];
+        let text = render_compare(&names, 0, &cmp);
+        assert!(text.contains("0.25"), "{text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        let csv = render_compare_delimited(&names, 0, &cmp, false);
+        assert_eq!(
+            csv,
+            "test,unit,hdd,ssd,a long name here,ssd / hdd,a long name here / hdd\ncreate,s,10,2.5,,0.25,\n"
+        );
+        let md = render_compare_delimited(&names, 0, &cmp, true);
+        assert!(
+            md.contains("| --- |") && md.contains("| create | s | 10.00 | 2.50 |  | 0.25 |  |"),
+            "{md}"
+        );
+    }
+}

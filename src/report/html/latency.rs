@@ -1,0 +1,196 @@
+//! The section of latency-bounded searches: per search, the load-latency
+//! curve (achieved IOPS against the bound's statistic, SPECsfs's published
+//! shape) with the limit drawn across it, and the steps as a table.
+
+use super::table::{Cell, Table, Value};
+use super::{Page, figure};
+use crate::jobs::latency::LatencyLoad;
+use crate::metrics::RunResult;
+use crate::metrics::latency_bound::{Curve, curves};
+use crate::report::compare::Comparison;
+use crate::report::format::{latency, rate};
+use crate::report::latency_table::{bound_text, grouped, sentence};
+use crate::report::svg::{self, Axis, Line, LineChart};
+
+/// The chart of one search: the bound's statistic by offered load, and the
+/// limit; a probe that held is drawn at the rate it reached.
+pub fn curve_chart(c: &Curve, name: &str) -> String {
+    let x_of = |p: &crate::metrics::latency_bound::CurvePoint| match p.load(c.load) {
+        Some(l) => l as f64,
+        None => p.achieved_iops,
+    };
+    let mut points: Vec<(f64, f64)> = c
+        .points
+        .iter()
+        // A probe that crossed sets where the climb starts; on the curve it
+        // would sit among the offered loads at a load nobody offered.
+        .filter(|p| p.load(c.load).is_some() || p.verdict.held())
+        .filter_map(|p| Some((x_of(p), p.latency_ns?)))
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let limit = c.latency_limit_ns as f64;
+    let max_x = points.iter().map(|p| p.0).fold(0.0, f64::max) * 1.08;
+    let lat = points.iter().map(|p| p.1);
+    let lo = lat.clone().fold(limit, f64::min);
+    let hi = lat.fold(limit, f64::max);
+    let best = c.best_point().and_then(|b| {
+        let y = b.latency_ns?;
+        points.iter().position(|p| p.0 == x_of(b) && p.1 == y)
+    });
+    let chart = LineChart {
+        title: format!("{name}: {} latency by offered load", c.stat.name()),
+        x: Axis::linear(
+            match c.load {
+                LatencyLoad::Rate => "offered IOPS",
+                LatencyLoad::Qd => "queue depth per thread",
+                LatencyLoad::Threads => "threads",
+            },
+            0.0,
+            max_x,
+            true,
+            svg::num_tick,
+        ),
+        y: Axis::log10(
+            &format!("{} latency (log scale)", c.stat.name()),
+            lo,
+            hi,
+            svg::latency_tick,
+        ),
+        lines: vec![
+            Line {
+                name: format!("{name} ({} steps)", c.points.len()),
+                points,
+                dashed: false,
+                values: best.into_iter().collect(),
+            },
+            Line {
+                name: format!("limit {}", crate::report::latency_table::limit_text(limit)),
+                points: vec![(0.0, limit), (max_x, limit)],
+                dashed: true,
+                values: Vec::new(),
+            },
+        ],
+        bands: Vec::new(),
+        markers: Vec::new(),
+        value_fmt: latency,
+    };
+    svg::line_chart(&chart)
+}
+
+fn steps_table(index: usize, name: &str, c: &Curve) -> Table {
+    let stat = format!("{} latency", c.stat.name());
+    let mut t = Table::new(
+        &format!("latency-bound-{index}"),
+        &format!("{name}: steps of the search ({})", bound_text(c)),
+        &[
+            "step",
+            "phase",
+            "offered IOPS",
+            "qd",
+            "threads",
+            "achieved IOPS",
+            &stat,
+            "bound",
+        ],
+    )
+    .with_export_columns(&[
+        "step",
+        "phase",
+        "offered_iops",
+        "qd",
+        "threads",
+        "achieved_iops",
+        "latency_ns",
+        "verdict",
+    ]);
+    for (i, p) in c.points.iter().enumerate() {
+        let verdict = if c.best == Some(i) {
+            format!("{} (best)", p.verdict.name())
+        } else {
+            p.verdict.name().to_string()
+        };
+        t.rows.push(vec![
+            Cell::int(p.step.into()),
+            Cell::text(p.phase.name()),
+            match p.offered_iops {
+                Some(r) => Cell::shown(grouped(r as f64), Value::Int(r as i64)),
+                None => Cell::shown("unthrottled", Value::Null),
+            },
+            Cell::int(p.qd.into()),
+            Cell::int(p.threads.into()),
+            Cell::num(p.achieved_iops, rate(p.achieved_iops)),
+            match p.latency_ns {
+                Some(ns) => Cell::num(ns, latency(ns)),
+                None => Cell::empty(),
+            },
+            Cell::shown(verdict, Value::Text(p.verdict.name().into())),
+        ]);
+    }
+    t
+}
+
+/// compare's latency-bounded scores relative to the baseline, with the bound
+/// in the title; `None` when the runs hold no search.
+pub fn scores_table(c: &Comparison) -> Option<Table> {
+    let cap = c.latency_bound.as_ref()?;
+    let mut t = Table::new(
+        "latency-bound-scores",
+        &format!(
+            "Latency-bounded capacity · {} · relative to {}",
+            cap.bound, c.targets[c.baseline].name
+        ),
+        &["target", "score", "runs", "relative", "note"],
+    )
+    .with_export_columns(&["target", "score_iops", "repetitions", "ratio", "not_comparable"]);
+    for s in &cap.scores {
+        t.rows.push(vec![
+            Cell::text(c.targets[s.target].name.clone()),
+            match s.score_iops {
+                Some(v) => Cell::num(v, format!("{} IOPS", grouped(v))),
+                None => Cell::shown("none held", Value::Null),
+            },
+            Cell::int(s.repetitions as i64),
+            match s.ratio {
+                Some(r) => Cell::num(r, format!("{r:.2}")),
+                None => Cell::empty(),
+            },
+            Cell::opt_text(
+                s.not_comparable
+                    .as_ref()
+                    .map(|w| format!("not comparable: {w}"))
+                    .as_deref(),
+            ),
+        ]);
+    }
+    Some(t)
+}
+
+/// Every search of the given runs; nothing when there is none.
+pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
+    let all: Vec<(usize, Curve)> = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| curves(r).into_iter().map(move |c| (i, c)))
+        .collect();
+    if all.is_empty() {
+        return;
+    }
+    page.html(r#"<section id="latency-bound"><h2>Latency-bounded capacity</h2>"#);
+    for (k, (run, c)) in all.iter().enumerate() {
+        let name = if runs.len() > 1 {
+            format!("{} · {}", names[*run], c.job)
+        } else {
+            c.job.clone()
+        };
+        page.html(&format!("<h3>{}</h3>", svg::esc(&name)));
+        page.html(&format!(r#"<p class="meta">{}</p>"#, svg::esc(&sentence(c))));
+        page.html(r#"<div class="charts">"#);
+        page.html(&figure(
+            &curve_chart(c, &name),
+            "One point per measured step, by the load it offered; the dashed line is the limit. A step held when its statistic stayed at or under the limit and it delivered at least 95 % of the rate it offered.",
+        ));
+        page.html("</div>");
+        page.table(steps_table(k, &name, c));
+    }
+    page.html("</section>");
+}

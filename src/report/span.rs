@@ -1,0 +1,60 @@
+//! What part of its target a job measured, as every header says it: a
+//! device measured on its first 1 GiB is not the whole device.
+
+use super::format::bytes_human;
+use crate::metrics::{JobResult, TargetKind};
+
+/// "first 1.0 GiB of a 10.0 GiB device", "all of a 10.0 GiB device",
+/// "1.0 GiB file", "first 64.0 MiB of a 1.0 GiB file".
+pub fn span_text(j: &JobResult) -> String {
+    let whole = j.target.size_bytes;
+    let span = j
+        .job
+        .size_bytes
+        .unwrap_or(whole)
+        .min(whole.saturating_sub(j.job.offset_bytes));
+    let what = match j.target.kind {
+        TargetKind::Block => "device",
+        TargetKind::File => "file",
+    };
+    let of = if whole == 0 || (span == whole && j.job.offset_bytes == 0) {
+        return match j.target.kind {
+            TargetKind::Block => format!("all of a {} device", bytes_human(whole)),
+            TargetKind::File => format!("{} file", bytes_human(whole)),
+        };
+    } else {
+        format!("of a {} {what}", bytes_human(whole))
+    };
+    if j.job.offset_bytes == 0 {
+        format!("first {} {of}", bytes_human(span))
+    } else {
+        format!(
+            "{} at {} {of}",
+            bytes_human(span),
+            bytes_human(j.job.offset_bytes)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::job;
+    use super::*;
+    use crate::jobs::Rw;
+
+    #[test]
+    fn the_span_is_said_with_the_whole() {
+        let mut j = job("t", Rw::RandRead, 4096, 100, Some(1), None);
+        j.target.kind = TargetKind::Block;
+        j.target.size_bytes = 10 << 30;
+        j.job.size_bytes = Some(1 << 30);
+        assert_eq!(span_text(&j), "first 1.0 GiB of a 10.0 GiB device");
+        j.job.offset_bytes = 1 << 30;
+        assert_eq!(span_text(&j), "1.0 GiB at 1.0 GiB of a 10.0 GiB device");
+        j.job.offset_bytes = 0;
+        j.job.size_bytes = Some(10 << 30);
+        assert_eq!(span_text(&j), "all of a 10.0 GiB device");
+        j.target.kind = TargetKind::File;
+        assert_eq!(span_text(&j), "10.0 GiB file");
+    }
+}

@@ -1,0 +1,136 @@
+//! `mem_limit`: the job runs in a memory cgroup so the page cache cannot
+//! hold more than the limit, as booting with `mem=512M` did. cgroup v2's
+//! `memory.max` where the unified hierarchy has the memory controller, v1's
+//! `memory.limit_in_bytes` otherwise. The group is made beside the one kura
+//! runs in (so an outer limit still holds), named for kura's PID, and
+//! removed by that name when the job ends, whatever way it ends.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+const V1_ROOT: &str = "/sys/fs/cgroup/memory";
+const V2_ROOT: &str = "/sys/fs/cgroup";
+
+/// Which cgroup interface holds the group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    V1,
+    V2,
+}
+
+/// The process inside a capped group; dropping it moves the process back to
+/// where it was and removes the group.
+#[derive(Debug)]
+pub struct MemoryCap {
+    group: PathBuf,
+    /// The group the process came from, to go back to.
+    home: PathBuf,
+}
+
+impl MemoryCap {
+    /// Makes a group capped at `limit_bytes` and moves this whole process
+    /// (every thread) into it. Pages already cached were charged to the
+    /// group that loaded them: the caller evicts the target's pages first.
+    pub fn enter(limit_bytes: u64) -> Result<MemoryCap, String> {
+        let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let (version, home) = where_memory_is(&cgroup).ok_or_else(|| {
+            "no memory cgroup controller is mounted (cgroup v2 `memory.max` or v1 `memory.limit_in_bytes`): \
+             mem_limit needs one, and root"
+                .to_string()
+        })?;
+        remove_stale(&home);
+        let group = home.join(group_name(std::process::id(), next_index()));
+        let shown = group.display().to_string();
+        let why = |what: &str, e: io::Error| format!("mem_limit: {what} {shown}: {e}");
+        std::fs::create_dir(&group).map_err(|e| why("cannot create the memory cgroup", e))?;
+        // The guard exists before anything else can fail, so the group is always removed.
+        let cap = MemoryCap { group, home };
+        let limit_file = match version {
+            Version::V1 => "memory.limit_in_bytes",
+            Version::V2 => "memory.max",
+        };
+        if version == Version::V2 {
+            // Swap would let the job's own memory grow past the cap; the page cache cannot swap.
+            let _ = std::fs::write(cap.group.join("memory.swap.max"), "0");
+        }
+        std::fs::write(cap.group.join(limit_file), limit_bytes.to_string())
+            .map_err(|e| why(&format!("cannot write {limit_file} of"), e))?;
+        std::fs::write(cap.group.join("cgroup.procs"), std::process::id().to_string())
+            .map_err(|e| why("cannot move kura into", e))?;
+        Ok(cap)
+    }
+}
+
+impl Drop for MemoryCap {
+    fn drop(&mut self) {
+        let _ = std::fs::write(self.home.join("cgroup.procs"), std::process::id().to_string());
+        // A v1 group with pages still charged can be removed: they move to its parent.
+        if let Err(e) = std::fs::remove_dir(&self.group) {
+            eprintln!(
+                "warning: could not remove the memory cgroup {}: {e}; remove it with rmdir",
+                self.group.display()
+            );
+        }
+    }
+}
+
+/// `kura-mem-PID-N`: the PID says whose it is, so a later kura can remove
+/// groups a killed one left behind.
+fn group_name(pid: u32, index: u32) -> String {
+    format!("kura-mem-{pid}-{index}")
+}
+
+fn next_index() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Removes empty groups named by `group_name` whose process is gone (a kura
+/// killed with SIGKILL cannot remove its own).
+fn remove_stale(home: &Path) {
+    let Ok(entries) = std::fs::read_dir(home) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("kura-mem-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
+
+/// The interface with a memory controller and this process's group in it,
+/// from `/proc/self/cgroup` (`4:memory:/a/b` for v1, `0::/a/b` for v2).
+fn where_memory_is(proc_cgroup: &str) -> Option<(Version, PathBuf)> {
+    let v1 = proc_cgroup.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        controllers
+            .split(',')
+            .any(|c| c == "memory")
+            .then(|| path.to_string())
+    });
+    if let Some(path) = v1 {
+        let dir = Path::new(V1_ROOT).join(path.trim_start_matches('/'));
+        if dir.join("memory.limit_in_bytes").exists() {
+            return Some((Version::V1, dir));
+        }
+    }
+    let v2 = proc_cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = Path::new(V2_ROOT).join(v2.trim_start_matches('/'));
+    // A group holding processes cannot enable controllers for its children
+    // (v2's no-internal-process rule); the memory controller must be on already.
+    let controllers = std::fs::read_to_string(dir.join("cgroup.subtree_control")).ok()?;
+    controllers
+        .split_whitespace()
+        .any(|c| c == "memory")
+        .then_some((Version::V2, dir))
+}

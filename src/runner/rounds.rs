@@ -1,0 +1,147 @@
+//! Jobs that run more than once: a job's preconditioning placed before it
+//! (jobs::precondition), and jobs repeated in rounds until steady by SNIA
+//! PTS 2.0.2's rule (metrics::steady). Each round is stored as a job of its
+//! own, as it ends, so a long convergence loses nothing.
+
+use std::sync::atomic::Ordering;
+
+use super::{Live, Progress, RunError, RunOptions, RunSink, StopFlag, SuiteJob, run_job};
+use crate::jobs::EngineKind;
+use crate::metrics::steady::{self, MAX_ROUNDS, Rounds, Tracked};
+use crate::metrics::{JobResult, Warning};
+use crate::targets::PreparedTarget;
+
+/// The suite with each job's preconditioning placed before it.
+pub(super) fn expand(jobs: &[SuiteJob]) -> Result<Vec<SuiteJob>, RunError> {
+    let mut out = Vec::with_capacity(jobs.len());
+    for sj in jobs {
+        if sj.job.until_steady.is_some() && sj.job.group.is_some() {
+            return Err(RunError::Invalid(format!(
+                "{}: until_steady with group: jobs that run together cannot each be repeated until steady; run it on its own",
+                sj.job.name
+            )));
+        }
+        if let Some(p) = sj.job.precondition {
+            if sj.job.group.is_some() {
+                return Err(RunError::Invalid(format!(
+                    "{}: precondition with group: jobs that run together share one preconditioning; give it to a job of its own before them",
+                    sj.job.name
+                )));
+            }
+            out.push(SuiteJob {
+                test: Some(format!("precondition {p}")),
+                job: p.job_before(&sj.job),
+            });
+        }
+        out.push(sj.clone());
+    }
+    Ok(out)
+}
+
+/// What a run's loop lends to the rounds of one job.
+pub(super) struct Ctx<'a> {
+    pub opts: &'a RunOptions,
+    pub stop: &'a StopFlag,
+    pub warnings: &'a mut Vec<Warning>,
+    pub progress: &'a Progress,
+    pub created: &'a mut Vec<PreparedTarget>,
+    pub sink: &'a mut dyn RunSink,
+}
+
+/// Runs `sj` in rounds until `tracked` is steady or 25 rounds ran; each
+/// round is handed to the sink and pushed to `results` as it ends.
+pub(super) fn run_rounds(
+    sj: &SuiteJob,
+    tracked: Tracked,
+    cx: Ctx<'_>,
+    results: &mut Vec<JobResult>,
+) -> Result<(), RunError> {
+    let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
+    let mut values = Vec::new();
+    let mut outcome = Ok(());
+    for round in 1..=MAX_ROUNDS {
+        if cx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        cx.progress.message(&format!(
+            "{}: round {round} (until {} is steady)",
+            sj.job.name,
+            tracked.name()
+        ));
+        let test = format!("{base} round {round}");
+        let live = Live {
+            sink: &mut *cx.sink,
+            test: Some(&test),
+        };
+        let mut r = match run_job(
+            &sj.job,
+            cx.opts,
+            cx.stop,
+            cx.warnings,
+            cx.progress,
+            cx.created,
+            Some(live),
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        };
+        r.test = Some(test);
+        if r.job.engine != EngineKind::Null {
+            cx.warnings.extend(crate::metrics::changes::warnings(&r));
+        }
+        cx.sink.job_done(&r);
+        let incomplete = r.incomplete;
+        values.push(tracked.of(&r));
+        results.push(r);
+        if incomplete || steady::window(&values).is_some_and(|w| w.steady()) {
+            break;
+        }
+    }
+    if !values.is_empty() {
+        let window = steady::window(&values);
+        let steady = window.as_ref().is_some_and(|w| w.steady());
+        cx.warnings.push(Warning::Rounds {
+            job: sj.job.name.clone(),
+            rounds: Rounds {
+                tracked,
+                values,
+                window,
+                steady,
+            },
+        });
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Job;
+
+    fn sj(job: Job) -> SuiteJob {
+        SuiteJob { test: None, job }
+    }
+
+    #[test]
+    fn preconditioning_goes_just_before_its_job_and_groups_are_refused() {
+        let mut a = Job::default();
+        a.set("name", "a").unwrap();
+        let mut b = Job::default();
+        b.set("name", "b").unwrap();
+        b.set("precondition", "seq:3").unwrap();
+        let out = expand(&[sj(a.clone()), sj(b.clone())]).unwrap();
+        let names: Vec<&str> = out.iter().map(|s| s.job.name.as_str()).collect();
+        assert_eq!(names, ["a", "b precondition", "b"]);
+        assert_eq!(out[1].test.as_deref(), Some("precondition seq:3"));
+        assert_eq!(out[1].job.passes, Some(3));
+        b.set("group", "1").unwrap();
+        let err = expand(&[sj(b)]).unwrap_err().to_string();
+        assert!(err.starts_with("b: precondition with group"), "{err}");
+        a.set("until_steady", "lat").unwrap();
+        a.set("group", "1").unwrap();
+        assert!(expand(&[sj(a)]).is_err());
+    }
+}

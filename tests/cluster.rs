@@ -1,0 +1,490 @@
+//! Many ranks at once (docs/cluster.md): real Open MPI ranks started by
+//! mpirun on this machine, on real files on a loop device, stored as one
+//! run. These need the binary built with `--features mpi`; the default
+//! build is checked to refuse being one of many ranks.
+
+mod common;
+
+#[cfg(not(feature = "mpi"))]
+use common::*;
+
+/// Without MPI, a process started as one of many ranks refuses instead of
+/// measuring alone and storing a run per rank.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .args(["run", "--engine", "null", "--runtime", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("started as one of 4 ranks (OMPI_COMM_WORLD_SIZE=4) but was built without MPI"),
+        "{err}"
+    );
+    assert!(!db.exists(), "nothing was stored");
+    let out = kura(&db)
+        .args(["run", "--engine", "null", "--runtime", "1s", "--shared"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("--shared and --stonewall are for many ranks"));
+}
+
+#[cfg(feature = "mpi")]
+mod mpi {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Output};
+
+    use super::common::*;
+
+    fn kura_bin() -> PathBuf {
+        assert_cmd::cargo::cargo_bin("kura")
+    }
+
+    /// `mpirun` as root, on this host, more ranks than cores allowed.
+    fn mpirun() -> Command {
+        let mut c = Command::new("mpirun");
+        c.args(["--allow-run-as-root", "--oversubscribe"]);
+        c
+    }
+
+    fn ranks(n: u32, db: &Path, args: &[&str]) -> Output {
+        let mut c = mpirun();
+        c.args(["-n", &n.to_string()])
+            .arg(kura_bin())
+            .arg("--db")
+            .arg(db)
+            .arg("--quiet");
+        c.args(args);
+        c.output().unwrap()
+    }
+
+    fn show(db: &Path) -> serde_json::Value {
+        let out = kura(db).args(["show", "latest", "--json"]).output().unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        json(&out.stdout)
+    }
+
+    fn write_job(dir: &Path, text: &str) -> PathBuf {
+        let p = dir.join("job.toml");
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// The issue's "done": 4 ranks on one shared target, stored as one run,
+    /// shown per rank and in total in the terminal, `kura show` and the HTML
+    /// report; the total p99 read off the pooled histogram.
+    #[test]
+    fn four_ranks_on_one_shared_file_are_one_run() {
+        if !need(&["mpirun", "losetup", "mkfs.ext4"]) {
+            return;
+        }
+        let lo = LoopDevice::sized(256 << 20);
+        lo.mkfs_ext4();
+        let mnt = TempMount::new(&[], &lo.path);
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let target = mnt.dir.path().join("shared.dat");
+        let job = write_job(
+            dir.path(),
+            &format!(
+                "[[job]]\nname = \"mixed\"\ntarget = \"{}\"\nsize = \"64m\"\nrw = \"randrw\"\nbs = \"4k\"\n\
+                 direct = true\nengine = \"sync\"\nruntime = \"2s\"\ninterval = \"500ms\"\n",
+                target.display()
+            ),
+        );
+        let out = ranks(
+            4,
+            &db,
+            &["run", job.to_str().unwrap(), "--shared", "--label", "four"],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(
+            stdout.contains("4 ranks on 1 host, each on its share of one shared file"),
+            "{stdout}"
+        );
+        assert!(stdout.contains(" total "), "{stdout}");
+        assert!(!target.exists(), "the shared test file is removed");
+
+        let run = show(&db);
+        let j = &run["jobs"][0];
+        let c = &j["cluster"];
+        let rows = c["ranks"].as_array().unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(c["shared"], true);
+        let total_ops = j["read"]["ops"].as_u64().unwrap() + j["write"]["ops"].as_u64().unwrap();
+        let rank_ops: u64 = rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum();
+        assert_eq!(rank_ops, total_ops);
+        assert!(rows.iter().all(|r| r["ops"].as_u64().unwrap() > 0));
+        assert!(rows.iter().all(|r| r["target"] == target.display().to_string()));
+        // The stored histogram holds every rank's I/Os, and the p99 is read off it.
+        let h = kura::metrics::histogram::decode(j["read"]["histogram"].as_str().unwrap()).unwrap();
+        assert_eq!(h.len(), j["read"]["ops"].as_u64().unwrap());
+        assert_eq!(
+            j["read"]["lat_ns"]["percentiles"]["99.000000"].as_u64().unwrap(),
+            h.value_at_quantile(0.99)
+        );
+        let series_ops: u64 = j["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["read_ops"].as_u64().unwrap() + p["write_ops"].as_u64().unwrap())
+            .sum();
+        assert_eq!(series_ops, total_ops);
+        assert_eq!(run["label"], "four");
+
+        let shown = kura(&db).args(["show", "latest"]).output().unwrap();
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(text.contains("spread: fastest rank"), "{text}");
+        assert!(text.contains("first done at"), "{text}");
+        let html = dir.path().join("r.html");
+        kura(&db)
+            .args(["report", "latest", "-o"])
+            .arg(&html)
+            .assert()
+            .success();
+        let page = std::fs::read_to_string(&html).unwrap();
+        let at = page
+            .find("-ranks\"")
+            .expect("the per-rank table is in the report");
+        let table = &page[at..at + page[at..].find("</table>").unwrap()];
+        assert_eq!(
+            table.matches("<tr><td>").count(),
+            5,
+            "4 ranks and the total: {table}"
+        );
+        assert!(page.contains("spread: the fastest rank did"));
+    }
+
+    /// Hosts on this machine: a network namespace each (on one bridge, in
+    /// its own subnet), each with its own hostname (a UTS namespace) and
+    /// its own sshd, which mpirun reaches with a key made for the test.
+    /// Everything is removed by its own name on drop: the sshds by the
+    /// pids they wrote, the namespaces, the bridge, the key files.
+    struct NsHosts {
+        prefix: String,
+        subnet: String,
+        hosts: usize,
+        dir: tempfile::TempDir,
+    }
+
+    impl NsHosts {
+        fn new(hosts: usize) -> NsHosts {
+            let id = std::process::id();
+            let set = NsHosts {
+                prefix: format!("km{}", id % 100_000),
+                subnet: format!("10.77.{}", id % 250),
+                hosts,
+                dir: tempfile::tempdir().unwrap(),
+            };
+            let (p, d) = (&set.prefix, set.dir.path().display().to_string());
+            sh(&format!(
+                "mkdir -p /run/sshd && ssh-keygen -q -t ed25519 -N '' -f {d}/id && \
+                 ssh-keygen -q -t ed25519 -N '' -f {d}/hostkey && cp {d}/id.pub {d}/authorized_keys && \
+                 ip link add {p}br type bridge && ip addr add {}.254/24 dev {p}br && ip link set {p}br up",
+                set.subnet
+            ));
+            for i in 0..hosts {
+                let ip = format!("{}.{}", set.subnet, i + 1);
+                std::fs::write(
+                    set.dir.path().join(format!("sshd{i}.conf")),
+                    format!(
+                        "Port 22\nListenAddress {ip}\nHostKey {d}/hostkey\nPermitRootLogin yes\n\
+                         AuthorizedKeysFile {d}/authorized_keys\nPidFile {d}/sshd{i}.pid\nUsePAM no\nStrictModes no\n"
+                    ),
+                )
+                .unwrap();
+                sh(&format!(
+                    "ip netns add {p}ns{i} && ip link add {p}v{i} type veth peer name {p}p{i} && \
+                     ip link set {p}p{i} netns {p}ns{i} && ip link set {p}v{i} master {p}br up && \
+                     ip netns exec {p}ns{i} ip addr add {ip}/24 dev {p}p{i} && \
+                     ip netns exec {p}ns{i} ip link set {p}p{i} up && ip netns exec {p}ns{i} ip link set lo up && \
+                     ip netns exec {p}ns{i} unshare --uts sh -c 'hostname node{i}; exec /usr/sbin/sshd -f {d}/sshd{i}.conf'"
+                ));
+            }
+            set
+        }
+
+        fn hostfile(&self, slots: u32) -> PathBuf {
+            let path = self.dir.path().join("hosts");
+            let text: String = (0..self.hosts)
+                .map(|i| format!("{}.{} slots={slots}\n", self.subnet, i + 1))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            path
+        }
+
+        /// mpirun reaching the hosts over ssh, MPI's TCP kept to their subnet.
+        fn mpirun(&self, slots: u32) -> Command {
+            let mut c = mpirun();
+            let net = format!("{}.0/24", self.subnet);
+            let agent = format!(
+                "ssh -i {}/id -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR",
+                self.dir.path().display()
+            );
+            c.arg("--hostfile").arg(self.hostfile(slots));
+            c.args(["--mca", "plm_rsh_agent", &agent]);
+            c.args(["--mca", "oob_tcp_if_include", &net, "--mca", "btl", "self,tcp"]);
+            c.args(["--mca", "btl_tcp_if_include", &net]);
+            c
+        }
+    }
+
+    impl Drop for NsHosts {
+        fn drop(&mut self) {
+            let p = &self.prefix;
+            for i in 0..self.hosts {
+                if let Ok(pid) = std::fs::read_to_string(self.dir.path().join(format!("sshd{i}.pid"))) {
+                    let _ = Command::new("kill").arg(pid.trim()).status();
+                }
+                let _ = Command::new("ip")
+                    .args(["netns", "del", &format!("{p}ns{i}")])
+                    .status();
+            }
+            let _ = Command::new("ip")
+                .args(["link", "del", &format!("{p}br")])
+                .status();
+        }
+    }
+
+    /// The issue's setting: 4 ranks on 2 namespace hosts (own hostname,
+    /// own network, own sshd, started by mpirun over ssh from a hostfile)
+    /// on one shared target (a file on a loop device all of them see),
+    /// stored as one run with per-host rows.
+    #[test]
+    fn four_ranks_on_two_namespace_hosts_are_one_run() {
+        if !need(&[
+            "mpirun",
+            "ip",
+            "unshare",
+            "ssh",
+            "ssh-keygen",
+            "/usr/sbin/sshd",
+            "losetup",
+            "mkfs.ext4",
+        ]) {
+            return;
+        }
+        let lo = LoopDevice::sized(256 << 20);
+        lo.mkfs_ext4();
+        let mnt = TempMount::new(&[], &lo.path);
+        let hosts = NsHosts::new(2);
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let target = mnt.dir.path().join("nas.dat");
+        let job = write_job(
+            dir.path(),
+            &format!(
+                "[[job]]\nname = \"nas\"\ntarget = \"{}\"\nsize = \"64m\"\nrw = \"randrw\"\nbs = \"4k\"\n\
+                 direct = true\nengine = \"sync\"\nruntime = \"2s\"\n",
+                target.display()
+            ),
+        );
+        let out = hosts
+            .mpirun(2)
+            .args(["-n", "4"])
+            .arg(kura_bin())
+            .arg("--db")
+            .arg(&db)
+            .args(["--quiet", "run", job.to_str().unwrap(), "--shared"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(stdout.contains("4 ranks on 2 hosts"), "{stdout}");
+        let run = show(&db);
+        let rows = run["jobs"][0]["cluster"]["ranks"].as_array().unwrap().clone();
+        let mut names: Vec<&str> = rows.iter().map(|r| r["host"].as_str().unwrap()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["node0", "node0", "node1", "node1"]);
+        let total: u64 = ["read", "write"]
+            .iter()
+            .map(|d| run["jobs"][0][d]["ops"].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum::<u64>(),
+            total
+        );
+        let html = dir.path().join("r.html");
+        kura(&db)
+            .args(["report", "latest", "-o"])
+            .arg(&html)
+            .assert()
+            .success();
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<td>node0</td>") && page.contains("<td>node1</td>"));
+        assert!(!target.exists(), "the shared test file is removed");
+    }
+
+    /// One rank throttled (a blkio cgroup on the loop device) falls behind;
+    /// at the stonewall every rank stops, and then each completes up to the
+    /// count the fastest reached. Both numbers are stored.
+    #[test]
+    fn the_stonewall_waits_for_a_slowed_rank() {
+        if !need(&["mpirun", "losetup", "mkfs.ext4", "lsblk"]) {
+            return;
+        }
+        // A group per rank: a blkio throttle is shared by every process in its group.
+        let groups: Option<Vec<Cgroup>> = (0..4).map(|r| Cgroup::blkio(&format!("mpi-rank{r}"))).collect();
+        let Some(groups) = groups else {
+            return;
+        };
+        let lo = LoopDevice::sized(256 << 20);
+        lo.mkfs_ext4();
+        let mnt = TempMount::new(&[], &lo.path);
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let target = mnt.dir.path().join("t.dat");
+        let job = write_job(
+            dir.path(),
+            &format!(
+                "[[job]]\nname = \"walled\"\ntarget = \"{}\"\nsize = \"16m\"\nrw = \"randread\"\nbs = \"4k\"\n\
+                 direct = true\nengine = \"sync\"\nruntime = \"60s\"\ninterval = \"500ms\"\n",
+                target.display()
+            ),
+        );
+        let majmin = sh(&format!("lsblk -dno MAJ:MIN {}", lo.path.display()));
+        for (r, g) in groups.iter().enumerate() {
+            let iops = if r == 3 { 200 } else { 600 };
+            std::fs::write(
+                g.0.join("blkio.throttle.read_iops_device"),
+                format!("{majmin} {iops}"),
+            )
+            .unwrap();
+        }
+        // Each rank moves itself into its group before it becomes kura (MPMD: one app per rank).
+        let mut args: Vec<String> = Vec::new();
+        for (r, g) in groups.iter().enumerate() {
+            if r > 0 {
+                args.push(":".into());
+            }
+            let script = format!(
+                "echo $$ > {}/cgroup.procs && exec {} --db {} --quiet run {} --stonewall 2s",
+                g.0.display(),
+                kura_bin().display(),
+                db.display(),
+                job.display()
+            );
+            args.extend(["-n".into(), "1".into(), "sh".into(), "-c".into(), script]);
+        }
+        let out = mpirun().args(&args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(
+            stdout.contains("stonewall 2.0 s: ops per rank at the deadline min"),
+            "{stdout}"
+        );
+
+        let run = show(&db);
+        let c = &run["jobs"][0]["cluster"];
+        let s = &c["stonewall"];
+        let (min, max) = (
+            s["min_ops_at_deadline"].as_u64().unwrap(),
+            s["max_ops_at_deadline"].as_u64().unwrap(),
+        );
+        assert!(min * 2 < max, "the slowed rank fell behind: {s}");
+        let rows = c["ranks"].as_array().unwrap();
+        assert_eq!(
+            rows[3]["ops_at_deadline"].as_u64().unwrap(),
+            min,
+            "rank 3 is the slow one"
+        );
+        for r in rows {
+            // Wear-out: every rank completed up to the largest count.
+            assert_eq!(r["ops"].as_u64().unwrap(), max, "{r}");
+        }
+        assert_eq!(s["ops_after_wear_out"].as_u64().unwrap(), 4 * max);
+        let stop_skew = |i: usize| rows[i]["stop_skew_ns"].as_u64().unwrap();
+        assert!(
+            (0..3).all(|i| stop_skew(i) < stop_skew(3)),
+            "rank 3 ends last: {c}"
+        );
+        // elbencho's pair: the rate when the first rank was done beats the rate at the end.
+        let rate = |p: &serde_json::Value| p["ops"].as_f64().unwrap() / p["elapsed_ns"].as_f64().unwrap();
+        assert!(rate(&c["first_done"]) > rate(&c["last_done"]), "{c}");
+        assert!(!target.with_extension("dat.3").exists());
+    }
+
+    /// Ranks given different jobs are refused, naming the ranks, in one line.
+    #[test]
+    fn ranks_with_different_jobs_are_refused_by_name() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let a = dir.path().join("a.toml");
+        let b = dir.path().join("b.toml");
+        std::fs::write(&a, "[[job]]\nname = \"j\"\nengine = \"null\"\nruntime = \"1s\"\n").unwrap();
+        std::fs::write(&b, "[[job]]\nname = \"j\"\nengine = \"null\"\nruntime = \"2s\"\n").unwrap();
+        let rank = |job: &Path| {
+            vec![
+                "-n".to_string(),
+                "1".into(),
+                kura_bin().display().to_string(),
+                "--db".into(),
+                db.display().to_string(),
+                "--quiet".into(),
+                "run".into(),
+                job.display().to_string(),
+            ]
+        };
+        let mut args = rank(&a);
+        args.push(":".into());
+        args.extend(rank(&a));
+        args.push(":".into());
+        args.extend(rank(&b));
+        let out = mpirun().args(&args).output().unwrap();
+        assert!(!out.status.success());
+        let err = stderr_of(&out);
+        let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("kura:")).collect();
+        assert_eq!(ours.len(), 1, "{err}");
+        assert!(ours[0].contains("ranks 2 ("), "{err}");
+        assert!(ours[0].contains("were given other jobs than rank 0"), "{err}");
+    }
+
+    /// A rank that fails ends the run on every rank; what was measured
+    /// before is stored, marked incomplete, and every test file is removed.
+    #[test]
+    fn a_failing_rank_ends_the_run_and_keeps_what_was_measured() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
+        // Rank 1's file of the second job is a directory: it cannot prepare.
+        std::fs::create_dir(dir.path().join("b.dat.1")).unwrap();
+        let job = write_job(
+            dir.path(),
+            &format!(
+                "[global]\nsize = \"4m\"\nengine = \"sync\"\nruntime = \"1s\"\nrw = \"randwrite\"\n\
+                 [[job]]\nname = \"first\"\ntarget = \"{}\"\n[[job]]\nname = \"second\"\ntarget = \"{}\"\n",
+                a.display(),
+                b.display()
+            ),
+        );
+        let out = ranks(2, &db, &["run", job.to_str().unwrap()]);
+        assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        let run = show(&db);
+        assert_eq!(run["incomplete"], true);
+        let jobs = run["jobs"].as_array().unwrap();
+        assert_eq!(jobs.len(), 1, "the first job was measured and kept");
+        assert_eq!(jobs[0]["cluster"]["ranks"].as_array().unwrap().len(), 2);
+        let warnings = run["warnings"].to_string();
+        assert!(
+            warnings.contains("rank 1: ") && warnings.contains("is a directory"),
+            "{warnings}"
+        );
+        for f in ["a.dat.0", "a.dat.1", "b.dat.0"] {
+            assert!(!dir.path().join(f).exists(), "{f} left behind");
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Every verb at `COLUMNS=80`: real runs on a temporary file with short
+//! runtimes (the null engine where the device does not matter), every stored
+//! run shown, and every verb's --help; any line of stdout or stderr wider
+//! than 80 columns (display width, not bytes) fails the test.
+
+mod common;
+
+use std::path::Path;
+
+use clap::CommandFactory;
+use common::tmp;
+use kura::report::width::display_width;
+
+/// Runs kura at 80 columns; returns stdout, after checking both streams' widths.
+fn at_80(db: &Path, dir: &Path, args: &[&str], over: &mut Vec<String>) -> String {
+    let out = assert_cmd::Command::cargo_bin("kura")
+        .unwrap()
+        .env("COLUMNS", "80")
+        .current_dir(dir)
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kura {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // JSON is for programs: one value per line, as long as it is.
+    let json = args.contains(&"--json");
+    for stream in [&out.stdout, &out.stderr].into_iter().skip(usize::from(json)) {
+        for line in String::from_utf8_lossy(stream).lines() {
+            if display_width(line) > 80 {
+                over.push(format!(
+                    "kura {}: {} columns: {line}",
+                    args.join(" "),
+                    display_width(line)
+                ));
+            }
+        }
+    }
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn every_verb_fits_80_columns() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let mut over = Vec::new();
+    let fio = d.join("jobs.fio");
+    std::fs::write(
+        &fio,
+        "[global]\nsize=4m\nruntime=1\n[seqread]\nrw=read\nbs=128k\niodepth=16\n\
+         [randmix]\nrw=randrw\nrwmixread=70\nbs=4k\nnumjobs=2\n",
+    )
+    .unwrap();
+    let fio = fio.to_str().unwrap();
+    let short = ["--runs", "1", "--runtime", "100ms", "--interval", "0s"];
+    let mut runs: Vec<Vec<&str>> = vec![
+        vec![
+            "run",
+            "--target",
+            "t.dat",
+            "--size",
+            "4m",
+            "--rw",
+            "randrw",
+            "--runtime",
+            "200ms",
+        ],
+        vec![
+            "run",
+            "--engine",
+            "null",
+            "--rw",
+            "randread",
+            "--io-count",
+            "1000",
+        ],
+        vec!["run", fio],
+        vec!["mark", ".", "--size", "4m"],
+        vec![
+            "mark",
+            "--engine",
+            "null",
+            "--size",
+            "4m",
+            "--profile",
+            "peak-mix",
+            "--setting",
+            "nvme",
+        ],
+        vec![
+            "mark", "--engine", "null", "--size", "4m", "--unit", "iops", "--figure", "mean",
+        ],
+        vec![
+            "sweep",
+            "s.dat",
+            "--size",
+            "4m",
+            "--bs",
+            "4k,64k",
+            "--read-pct",
+            "100,70,0",
+        ],
+        vec![
+            "suite",
+            "tiobench",
+            ".",
+            "--file-size",
+            "1m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "2",
+        ],
+        vec!["suite", "bonnie", ".", "--size", "4m", "--files", "1"],
+    ];
+    for r in runs.iter_mut() {
+        let flags: &[&str] = match r[0] {
+            "mark" => &short,
+            "sweep" => &short[..4],
+            "suite" => &short[..2],
+            _ => &[],
+        };
+        r.extend(flags);
+    }
+    for r in &runs {
+        at_80(&db, d, r, &mut over);
+    }
+    at_80(&db, d, &["explain", fio], &mut over);
+    at_80(&db, d, &["history"], &mut over);
+    at_80(&db, d, &["history", "--suite", "mark"], &mut over);
+    at_80(&db, d, &["history", "--suite", "nothing-like-it"], &mut over);
+    at_80(&db, d, &["label", "1", "a label for the first run"], &mut over);
+    for id in 1..=runs.len() {
+        at_80(&db, d, &["show", &id.to_string()], &mut over);
+    }
+    at_80(&db, d, &["compare", "1", "4", "5"], &mut over);
+    at_80(&db, d, &["compare", "4", "5", "6"], &mut over);
+    let saved = at_80(&db, d, &["--json", "show", "1"], &mut over);
+    std::fs::write(d.join("run1.json"), saved).unwrap();
+    at_80(
+        &db,
+        d,
+        &["import", "run", "run1.json", "--label", "again"],
+        &mut over,
+    );
+    at_80(&db, d, &["report", "1", "4", "8", "9", "-o", "r.html"], &mut over);
+    // Every verb's help, as clap lays it out at 80 columns.
+    let cli = kura::cli::Cli::command();
+    let mut helps: Vec<Vec<String>> = vec![vec![]];
+    for sub in cli.get_subcommands() {
+        let name = sub.get_name().to_string();
+        helps.push(vec![name.clone()]);
+        for inner in sub.get_subcommands() {
+            helps.push(vec![name.clone(), inner.get_name().to_string()]);
+        }
+    }
+    for h in &helps {
+        let mut args: Vec<&str> = h.iter().map(String::as_str).collect();
+        args.push("--help");
+        at_80(&db, d, &args, &mut over);
+    }
+    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+}

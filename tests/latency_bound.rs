@@ -1,0 +1,422 @@
+//! Latency-bounded capacity on a target with a knee built in: a loop device
+//! throttled by cgroup v1 blkio to a known read IOPS. Below the throttle,
+//! reads complete in microseconds; past it they queue, so latency rises
+//! sharply where the throttle is. The search must find it. Then bad input.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{Cgroup, LoopDevice, kura, tmp};
+
+/// Runs kura inside `cg` (the throttle applies to the I/O its threads issue).
+fn kura_in(cg: &Cgroup, db: &Path, args: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let script = format!(
+        "echo $$ > {}/cgroup.procs && exec {} --db {} --json --quiet {args}",
+        cg.0.display(),
+        bin.display(),
+        db.display(),
+    );
+    Command::new("sh").arg("-c").arg(&script).output().unwrap()
+}
+
+/// The tests that measure latency run one at a time: a search next to
+/// another run's I/O would find that run's queue, not its own knee.
+static MEASURING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn measuring() -> std::sync::MutexGuard<'static, ()> {
+    MEASURING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A throttled loop device, its blkio group and the directory of its
+/// backing file; each is removed by its own guard.
+struct Throttled {
+    dev: LoopDevice,
+    cg: Cgroup,
+    _shm: tempfile::TempDir,
+}
+
+/// A loop device over a fully written backing file in memory (/dev/shm, so
+/// the disk's own queue plays no part), and a blkio group that lets `iops`
+/// reads a second through to it.
+fn throttled(name: &str, iops: u32) -> Option<Throttled> {
+    if !common::need(&["losetup", "lsblk"]) {
+        return None;
+    }
+    let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+    let dev = LoopDevice::new(shm.path(), 16 << 20)?;
+    // Written in full, so reads are not holes answered from memory.
+    std::fs::write(&dev.backing, vec![0x5a; 16 << 20]).unwrap();
+    let cg = Cgroup::blkio(name)?;
+    let majmin = common::sh(&format!("lsblk -dno MAJ:MIN {}", dev.path.display()));
+    std::fs::write(
+        cg.0.join("blkio.throttle.read_iops_device"),
+        format!("{} {iops}", majmin.trim()),
+    )
+    .unwrap();
+    Some(Throttled { dev, cg, _shm: shm })
+}
+
+fn search(v: &serde_json::Value) -> &serde_json::Value {
+    let s = &v["latency_bound"];
+    assert_eq!(s.as_array().map(Vec::len), Some(1), "one search: {v}");
+    &s[0]
+}
+
+/// Throttled to 400 read IOPS at qd 8: past 400 IOPS reads wait for the
+/// throttle (8 in flight at 400/s is 20 ms each), below it they take
+/// microseconds. The rate search's answer lies within 25 % below and 20 %
+/// above 400 (blkio lets a short burst over its rate through at the start
+/// of each step; CPU on a shared machine adds jitter).
+#[test]
+fn a_rate_search_finds_the_throttle() {
+    let dir = tmp();
+    let _one = measuring();
+    let Some(Throttled { dev, cg, _shm }) = throttled("rate", 400) else {
+        return;
+    };
+    let db = dir.path().join("k.db");
+    let out = kura_in(
+        &cg,
+        &db,
+        &format!(
+            "run --target {} --rw randread --qd 8 --runtime 2s --latency-limit 5ms",
+            dev.path.display()
+        ),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = common::json(&out.stdout);
+    let s = search(&v);
+    assert_eq!(s["latency_limit_ns"], 5_000_000);
+    assert_eq!(s["stat"], "mean");
+    assert_eq!(s["load"], "rate");
+    let points = s["points"].as_array().unwrap();
+    assert_eq!(points[0]["phase"], "probe");
+    assert_eq!(
+        points[0]["verdict"], "crossed",
+        "unthrottled, reads queue at the throttle"
+    );
+    assert!(points.iter().any(|p| p["phase"] == "refine"), "{s}");
+    let best = s["best_offered_iops"].as_u64().expect("a rate held");
+    assert!(
+        (300..=480).contains(&best),
+        "the knee is at 400 IOPS, found {best}: {s}"
+    );
+    // Every step is a stored job of the run: the whole curve is kept.
+    assert_eq!(v["jobs"].as_array().unwrap().len(), points.len());
+    let held_latency = s["best_latency_ns"].as_f64().unwrap();
+    assert!(held_latency <= 5e6);
+    // A load above the answer did not hold.
+    assert!(
+        points
+            .iter()
+            .any(|p| p["offered_iops"].as_u64().is_some_and(|o| o > best) && p["verdict"] != "held")
+    );
+
+    // `kura show` gives the same curve from the store.
+    let shown = kura(&db).args(["show", "latest"]).output().unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        text.contains("latency-bounded search, mean latency under 5 ms"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "highest rate holding mean latency under 5 ms: {} IOPS",
+            grouped(best)
+        )),
+        "{text}"
+    );
+    // The HTML report draws the curve with the limit line.
+    let html = kura(&db).args(["report", "latest"]).output().unwrap();
+    let html = String::from_utf8_lossy(&html.stdout);
+    assert!(
+        html.contains(r#"<section id="latency-bound">"#),
+        "no latency section"
+    );
+    assert!(html.contains("mean latency by offered load") && html.contains("limit 5 ms"));
+    assert!(html.contains(&format!(
+        "highest rate holding mean latency under 5 ms: {} IOPS",
+        grouped(best)
+    )));
+    let json = kura(&db).args(["show", "latest", "--json"]).output().unwrap();
+    let again = common::json(&json.stdout);
+    assert_eq!(search(&again)["best_offered_iops"], best);
+}
+
+fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Throttled to 400 IOPS, a closed loop at queue depth q waits q/400 s per
+/// read once it saturates: 4 in flight give 10 ms, 5 give 12.5 ms. Under an
+/// 11 ms bound the search on queue depth ends at 4.
+#[test]
+fn a_queue_depth_search_finds_the_depth_the_throttle_allows() {
+    let dir = tmp();
+    let _one = measuring();
+    let Some(Throttled { dev, cg, _shm }) = throttled("qd", 400) else {
+        return;
+    };
+    let db = dir.path().join("k.db");
+    let out = kura_in(
+        &cg,
+        &db,
+        &format!(
+            "run --target {} --rw randread --runtime 2s --latency-limit 11ms --latency-load qd --qd 64",
+            dev.path.display()
+        ),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = common::json(&out.stdout);
+    let s = search(&v);
+    assert_eq!(s["load"], "qd");
+    let qds: Vec<u64> = s["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["qd"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        &qds[..4],
+        &[1, 2, 4, 8],
+        "doubling from 1, as fio's latency_target does"
+    );
+    let best = s["best_qd"].as_u64().unwrap();
+    assert!(
+        (3..=5).contains(&best),
+        "the throttle allows qd 4 under 11 ms; found {best}: {s}"
+    );
+}
+
+/// Bad limits and statistics: one line naming the flag, exit 2, nothing run.
+#[test]
+fn bad_latency_input_is_refused_in_one_line() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--latency-limit", "6"],
+            "--latency-limit: '6' is not valid: needs a unit",
+        ),
+        (&["--latency-limit", "-6ms"], "cannot be negative"),
+        (&["--latency-limit", "0ms"], "more than 0"),
+        (
+            &["--latency-limit", "6ms", "--latency-stat", "p98"],
+            "expected mean, p90, p95, p99, p99.9, p99.99 or max",
+        ),
+        (
+            &["--latency-limit", "6ms", "--latency-load", "bananas"],
+            "expected rate, qd or threads",
+        ),
+        (&["--latency-stat", "p99"], "needs latency_limit"),
+        (
+            &["--latency-limit", "6ms", "--rate-iops", "100"],
+            "the latency search sets the rate itself",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = kura(&db)
+            .args(["run", "--engine", "null", "--runtime", "100ms"])
+            .args(*args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(
+            err.contains("latency") || err.contains("rate"),
+            "names the flag: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // A TOML job file goes through the same table.
+    let file = dir.path().join("j.toml");
+    std::fs::write(
+        &file,
+        "[[job]]\nengine = \"null\"\nruntime = \"100ms\"\nlatency_limit = \"6\"\n",
+    )
+    .unwrap();
+    let out = kura(&db).arg("run").arg(&file).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("latency_limit") && err.contains("needs a unit"),
+        "{err}"
+    );
+}
+
+/// Scores relative to a chosen baseline, and a bound that differs refused
+/// a ratio. The null engine's latency is far under 1 s, so each search's
+/// unthrottled probe holds and its rate is the score.
+#[test]
+fn compare_sets_scores_against_the_baseline_when_bounds_agree() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    // The null engine keeps a core busy: not beside a search that measures latency.
+    let one = measuring();
+    for (label, stat) in [("a", "mean"), ("b", "mean"), ("c", "p99")] {
+        kura(&db)
+            .args([
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "200ms",
+                "--latency-limit",
+                "1s",
+            ])
+            .args(["--latency-stat", stat, "--label", label])
+            .assert()
+            .success();
+    }
+    drop(one);
+    let out = kura(&db)
+        .args(["compare", "a", "b", "c", "--baseline", "b", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = common::json(&out.stdout);
+    let cap = &v["latency_bound"];
+    assert_eq!(cap["latency_limit_ns"], 1_000_000_000u64);
+    assert_eq!(cap["stat"], "mean");
+    let scores = cap["scores"].as_array().unwrap();
+    let score = |i: usize| scores[i]["score_iops"].as_f64().unwrap();
+    assert_eq!(scores[1]["ratio"], 1.0, "the baseline is 1");
+    let ratio = scores[0]["ratio"].as_f64().unwrap();
+    assert!((ratio - score(0) / score(1)).abs() < 1e-9);
+    assert!(
+        scores[2]["ratio"].is_null(),
+        "p99 and mean scores are not set side by side"
+    );
+    assert!(
+        scores[2]["not_comparable"]
+            .as_str()
+            .unwrap()
+            .contains("p99 under 1 s")
+    );
+
+    let text = kura(&db)
+        .args(["compare", "a", "b", "c", "--baseline", "b", "--wide"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(
+            "Latency-bounded capacity · mean latency under 1 s, raising the offered rate · relative to b"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("not comparable: bound p99 under 1 s, by rate (baseline: mean under 1 s, by rate)"),
+        "{text}"
+    );
+}
+
+fn explain_json(db: &Path, file: &Path) -> serde_json::Value {
+    let out = kura(db).arg("explain").arg(file).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    common::json(&out.stdout)
+}
+
+/// fio's latency_target searches the queue depth (bare numbers are
+/// microseconds, latency_percentile picks the statistic, latency_window
+/// each step's length); vdbench's iorate=curve with stopcurve= (mean
+/// response time in ms) searches the rate. Both show in `explain`, and a
+/// percentile kura has no statistic for is refused.
+#[test]
+fn fio_and_vdbench_latency_options_map_onto_the_search() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let fio = dir.path().join("lt.fio");
+    let data = dir.path().join("lt.dat");
+    let fio_text = format!(
+        "[global]\nbs=4k\nrw=randread\ndirect=1\nioengine=io_uring\niodepth=16\nsize=8m\ntime_based=1\nruntime=10s\nlatency_percentile=99.9\n\n[lat]\nfilename={}\nlatency_target=2000\nlatency_window=500ms\n",
+        data.display()
+    );
+    std::fs::write(&fio, &fio_text).unwrap();
+    let v = explain_json(&db, &fio);
+    let job = &v["jobs"][0];
+    assert_eq!(
+        job["latency_limit_ns"], 2_000_000,
+        "a bare latency_target is microseconds"
+    );
+    assert_eq!(job["latency_stat"], "p99.9");
+    assert_eq!(job["latency_load"], "qd");
+    assert_eq!(job["qd"], 16, "iodepth is the ceiling of the search");
+    let text = kura(&db).arg("--wide").arg("explain").arg(&fio).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("latency_target: kura searches the queue depth"),
+        "{text}"
+    );
+    assert!(
+        text.contains("latency_limit 2ms") && text.contains("latency_load qd"),
+        "{text}"
+    );
+
+    // The file runs: queue depths from 1, each a stored step of latency_window.
+    let one = measuring();
+    let out = kura(&db).arg("--json").arg("run").arg(&fio).output().unwrap();
+    drop(one);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = common::json(&out.stdout);
+    let s = search(&run);
+    assert_eq!(s["load"], "qd");
+    assert_eq!(s["stat"], "p99.9");
+    assert_eq!(s["points"][0]["qd"], 1);
+    for job in run["jobs"].as_array().unwrap() {
+        assert_eq!(job["elapsed_ns"], 500_000_000u64, "each step runs latency_window");
+        assert!(job["job"]["qd"].as_u64().unwrap() <= 16);
+    }
+    assert!(!data.exists(), "the test file kura created is removed");
+
+    std::fs::write(
+        &fio,
+        fio_text.replace("latency_percentile=99.9", "latency_percentile=97"),
+    )
+    .unwrap();
+    let out = kura(&db).arg("explain").arg(&fio).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("lt.fio:10") && err.contains("latency_percentile=97"),
+        "{err}"
+    );
+
+    let vdb = dir.path().join("sc.vdb");
+    std::fs::write(
+        &vdb,
+        format!(
+            "sd=sd1,lun={},size=8m,openflags=o_direct\nwd=wd1,sd=sd1,xfersize=4k,rdpct=100\nrd=rd1,wd=wd1,iorate=curve,stopcurve=6.5,elapsed=2,interval=1\n",
+            data.display()
+        ),
+    )
+    .unwrap();
+    let v = explain_json(&db, &vdb);
+    assert_eq!(
+        v["jobs"].as_array().unwrap().len(),
+        1,
+        "one search, not a max run and six curve points"
+    );
+    assert_eq!(
+        v["jobs"][0]["latency_limit_ns"], 6_500_000,
+        "stopcurve is milliseconds"
+    );
+    assert!(
+        v["jobs"][0]["latency_stat"].is_null(),
+        "the mean, vdbench's response time"
+    );
+    assert!(v["jobs"][0]["rate_iops"].is_null());
+}
