@@ -318,7 +318,16 @@ fn bad_input_exits_2_with_one_line_and_creates_nothing() {
     let file = anchor.join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let before = listing(&anchor);
-    let cases: [(Vec<String>, &[&str]); 5] = [
+    let cases: [(Vec<String>, &[&str]); 6] = [
+        (
+            vec![
+                "--target".into(),
+                anchor.join("missing").display().to_string(),
+                "--mix".into(),
+                "sfs97".into(),
+            ],
+            &["no such directory"],
+        ),
         (
             vec![
                 "--target".into(),

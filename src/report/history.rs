@@ -134,8 +134,16 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
         d.dedup();
         d
     };
+    // A file set's rows are its operations (create, stat, ...): a list of
+    // nine names says less than "all operations" and wraps the column.
+    let is_block = directions.iter().all(|d| matches!(*d, "read" | "write" | "trim"));
+    let what = if is_block {
+        directions.join("+")
+    } else {
+        "all operations".to_string()
+    };
     Some(Figure {
-        of: format!("{first} {}, {}", directions.join("+"), of_n(n)),
+        of: format!("{first} {what}, {}", of_n(n)),
         iops,
         bytes_per_sec: bps,
     })
@@ -319,5 +327,17 @@ mod tests {
         let f = representative(None, &jobs).unwrap();
         assert_eq!((f.iops, f.bytes_per_sec), (1150.0, 4.6e6));
         assert_eq!(f.of, "mix read+write, best of 2");
+    }
+
+    #[test]
+    fn a_file_set_is_all_its_operations_together() {
+        let jobs = [
+            j(0, "create", "sfs97", None, 80.0, 0.0),
+            j(0, "read", "sfs97", None, 1300.0, 5.5),
+            j(0, "stat", "sfs97", None, 1500.0, 0.0),
+        ];
+        let f = representative(None, &jobs).unwrap();
+        assert_eq!(f.iops, 2880.0);
+        assert_eq!(f.of, "sfs97 all operations, one run");
     }
 }

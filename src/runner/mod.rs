@@ -740,20 +740,16 @@ pub fn run_suite(
             // Latency-bounded capacity (issue 13): one job, measured at many loads.
             let test = jobs[i].test.as_deref();
             let searched = {
-                let mut measure = |job: &Job, sink: &mut dyn RunSink| match &job.workload {
-                    Workload::Bonnie(p) => kinds.bonnie(job, p, stop, &progress, &mut failure),
-                    Workload::FileSet(p) => {
-                        kinds.fileset(job, p, stop, &progress, &mut warnings, Live { sink, test })
-                    }
-                    _ => run_job(
-                        job,
+                let mut measure = |job: &Job, sink: &mut dyn RunSink| {
+                    let cx = rounds::Ctx {
                         opts,
                         stop,
-                        &mut warnings,
-                        &progress,
-                        &mut created,
-                        Some(Live { sink, test }),
-                    ),
+                        warnings: &mut warnings,
+                        progress: &progress,
+                        created: &mut created,
+                        sink,
+                    };
+                    kinds.measure(job, test, cx, &mut failure)
                 };
                 latency_bound::run_search(
                     &jobs[i],
@@ -792,30 +788,16 @@ pub fn run_suite(
             i += 1;
             continue;
         }
-        let outcomes = if let Some(p) = jobs[i].job.workload.bonnie() {
-            vec![kinds.bonnie(&jobs[i].job, p, stop, &progress, &mut failure)]
-        } else if let Some(p) = jobs[i].job.workload.fileset() {
-            let live = Live {
-                sink: &mut *sink,
-                test: jobs[i].test.as_deref(),
-            };
-            vec![kinds.fileset(&jobs[i].job, p, stop, &progress, &mut warnings, live)]
-        } else if let Some(p) = jobs[i].job.workload.database() {
-            vec![kinds.database(&jobs[i].job, p, stop, &progress, &mut failure)]
-        } else if together == 1 {
-            let live = Live {
-                sink: &mut *sink,
-                test: jobs[i].test.as_deref(),
-            };
-            vec![run_job(
-                &jobs[i].job,
+        let outcomes = if together == 1 || !matches!(jobs[i].job.workload, Workload::Block) {
+            let cx = rounds::Ctx {
                 opts,
                 stop,
-                &mut warnings,
-                &progress,
-                &mut created,
-                Some(live),
-            )]
+                warnings: &mut warnings,
+                progress: &progress,
+                created: &mut created,
+                sink: &mut *sink,
+            };
+            vec![kinds.measure(&jobs[i].job, jobs[i].test.as_deref(), cx, &mut failure)]
         } else {
             let group = &jobs[i..i + together];
             group::run_together(group, opts, stop, &mut warnings, &progress, &mut created)
@@ -891,6 +873,32 @@ struct Kinds {
 }
 
 impl Kinds {
+    /// One job measured once, whatever its kind: the one place the runner
+    /// picks a kind, for the main loop and the latency search alike.
+    fn measure(
+        &mut self,
+        job: &Job,
+        test: Option<&str>,
+        cx: rounds::Ctx<'_>,
+        failure: &mut Option<RunError>,
+    ) -> Result<JobResult, RunError> {
+        let live = Live { sink: cx.sink, test };
+        match &job.workload {
+            Workload::Bonnie(p) => self.bonnie(job, p, cx.stop, cx.progress, failure),
+            Workload::FileSet(p) => self.fileset(job, p, cx.stop, cx.progress, cx.warnings, live),
+            Workload::Database(p) => self.database(job, p, cx.stop, cx.progress, failure),
+            _ => run_job(
+                job,
+                cx.opts,
+                cx.stop,
+                cx.warnings,
+                cx.progress,
+                cx.created,
+                Some(live),
+            ),
+        }
+    }
+
     /// One bonnie test. A test that measured and then failed is kept, and
     /// its failure ends the run like a failed job's.
     fn bonnie(

@@ -197,7 +197,7 @@ impl Progress {
             // The time left is the whole run's (every step after this one too).
             let msg = format!(
                 "{} {}",
-                rate_message(&s.recent, secs, keep, 0, false),
+                rate_message(&s.recent, secs, keep),
                 self.left(s.total_ms, measured_ms)
             );
             if let Some(bar) = &s.bar {
@@ -227,21 +227,11 @@ impl Progress {
     }
 }
 
-/// `2:10:05 left · now 26104 IOPS 106.9 MB/s · last min 25980 IOPS 106.4 MB/s`:
-/// time left (when the job runs for a time), the last period, and the last
-/// minute once a minute of periods is in.
-fn rate_message(
-    recent: &VecDeque<(u64, u64)>,
-    period_s: f64,
-    minute: usize,
-    left_ms: u64,
-    timed: bool,
-) -> String {
+/// `now 26104 IOPS 106.9 MB/s · last min 25980 IOPS 106.4 MB/s`: the last
+/// period, and the last minute once a minute of periods is in. The time
+/// left is the plan's (`Progress::left`), appended by the caller.
+fn rate_message(recent: &VecDeque<(u64, u64)>, period_s: f64, minute: usize) -> String {
     let mut msg = String::new();
-    if timed {
-        let s = left_ms.div_ceil(1000);
-        msg.push_str(&format!("{}:{:02}:{:02} left · ", s / 3600, s / 60 % 60, s % 60));
-    }
     if let Some((ops, bytes)) = recent.back() {
         msg.push_str(&format!(
             "now {:.0} IOPS {:.1} MB/s",
@@ -278,20 +268,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_message_has_time_left_the_last_period_and_the_last_minute() {
+    fn the_message_has_the_last_period_and_the_last_minute() {
         let mut recent = VecDeque::new();
         recent.push_back((1000, 4_096_000));
-        let first = rate_message(&recent, 1.0, 60, 7_805_000, true);
-        assert_eq!(first, "2:10:05 left · now 1000 IOPS 4.1 MB/s");
+        assert_eq!(rate_message(&recent, 1.0, 60), "now 1000 IOPS 4.1 MB/s");
         for _ in 0..59 {
             recent.push_back((500, 2_048_000));
         }
-        let later = rate_message(&recent, 1.0, 60, 0, true);
         assert_eq!(
-            later,
-            "0:00:00 left · now 500 IOPS 2.0 MB/s · last min 508 IOPS 2.1 MB/s"
+            rate_message(&recent, 1.0, 60),
+            "now 500 IOPS 2.0 MB/s · last min 508 IOPS 2.1 MB/s"
         );
-        assert!(!rate_message(&recent, 1.0, 60, 0, false).contains("left"));
     }
 
     #[test]

@@ -390,20 +390,30 @@ fn describe(shape: &Resolved) -> String {
 }
 
 /// The anchor, held open; refuses what is not a directory. Creates nothing.
+/// O_DIRECTORY does the refusing, so the directory checked is the one held.
 pub fn open_anchor(anchor: &Path) -> Result<OwnedFd, FileSetError> {
-    let meta = std::fs::metadata(anchor).map_err(io_err(anchor, "the file-set anchor"))?;
-    if !meta.is_dir() {
-        return Err(FileSetError::Refused(format!(
-            "{}: not a directory; a file set needs a directory to hold it",
-            anchor.display()
-        )));
-    }
     let c = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(anchor.as_os_str()))
         .map_err(|_| FileSetError::Refused(format!("{}: the path holds a NUL", anchor.display())))?;
     // The anchor is the directory the user named, so a symlink to it is theirs to give.
     // SAFETY: `c` is NUL-terminated and lives for the call.
-    let fd = check(unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) })
-        .map_err(io_err(anchor, "opening the file-set anchor"))?;
+    let opened =
+        check(unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) });
+    let fd = match opened {
+        Ok(fd) => fd,
+        Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
+            return Err(FileSetError::Refused(format!(
+                "{}: not a directory; a file set needs a directory to hold it",
+                anchor.display()
+            )));
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+            return Err(FileSetError::Refused(format!(
+                "{}: no such directory; kura makes its file set inside a directory that exists",
+                anchor.display()
+            )));
+        }
+        Err(e) => return Err(io_err(anchor, "opening the file-set anchor")(e)),
+    };
     // SAFETY: a new descriptor nothing else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
