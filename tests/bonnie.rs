@@ -424,20 +424,10 @@ fn each_test_is_stored_as_it_ends() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let finished_jobs = || -> i64 {
-        let Ok(conn) = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        else {
-            return 0;
-        };
-        conn.query_row("SELECT COUNT(*) FROM run_jobs WHERE finished = 1", [], |r| {
-            r.get(0)
-        })
-        .unwrap_or(0)
-    };
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut seen = 0;
     while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
-        seen = finished_jobs();
+        seen = common::finished_jobs(&db);
         if seen > 0 {
             break;
         }

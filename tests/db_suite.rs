@@ -331,18 +331,8 @@ fn sigint_keeps_what_was_measured_and_removes_the_database() {
         .unwrap();
     // Ctrl-C once the first test is stored: a fixed sleep landed in the
     // second test's set-up on a loaded machine, before it measured anything.
-    let finished_tests = || -> i64 {
-        let Ok(conn) = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        else {
-            return 0;
-        };
-        conn.query_row("SELECT COUNT(*) FROM run_jobs WHERE finished = 1", [], |r| {
-            r.get(0)
-        })
-        .unwrap_or(0)
-    };
     let deadline = Instant::now() + Duration::from_secs(120);
-    while finished_tests() == 0 {
+    while common::finished_jobs(&db) == 0 {
         assert!(Instant::now() < deadline, "no test finished in 120 s");
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -300,3 +300,17 @@ pub fn have_quietly(tool: &str) -> bool {
         .map(|o| o.status.success())
         .unwrap_or(false)
 }
+
+/// How many jobs of the store's runs have finished, read while kura is
+/// still running (0 while the store does not exist yet or is busy): tests
+/// send Ctrl-C once a first job is stored, not after a guessed sleep.
+pub fn finished_jobs(db: &Path) -> i64 {
+    let Ok(conn) = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return 0;
+    };
+    conn.query_row("SELECT COUNT(*) FROM run_jobs WHERE finished = 1", [], |r| {
+        r.get(0)
+    })
+    .unwrap_or(0)
+}
