@@ -36,18 +36,45 @@ pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::Run
     }
 }
 
+/// Refuses, before anything runs, a fio log the jobs ask for that could not
+/// be written: a link, a device or the database at its name, a missing or
+/// read-only directory (`targets::output::check_output`).
+pub fn check_fio_logs<'a>(ctx: &Ctx, jobs: impl IntoIterator<Item = &'a crate::jobs::Job>) -> Result<()> {
+    let db = ctx.db_path();
+    for path in crate::report::fio_logs::planned_paths(jobs) {
+        crate::targets::output::check_output(&path, Some(&db), crate::targets::output::Replace::Any)
+            .map_err(|e| anyhow!("fio log: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Writes the fio logs the run's jobs asked for (report/fio_logs.rs), after
-/// the run is stored and printed; says which could not be written. Returns
-/// whether all were.
+/// the run is stored and printed; says which could not be written (a log
+/// kura created and could not write is removed). Returns whether all were.
 pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
     let db = ctx.db_path();
     let mut ok = true;
     for (path, text) in crate::report::fio_logs::logs(result) {
-        let written = crate::targets::output::create_output(&path, Some(&db))
-            .map_err(|e| e.to_string())
-            .and_then(|mut out| {
-                std::io::Write::write_all(&mut out.file, text.as_bytes()).map_err(|e| e.to_string())
-            });
+        let written = match crate::targets::output::create_output(&path, Some(&db)) {
+            Err(e) => Err(e.to_string()),
+            Ok(mut out) => {
+                if out.replaced {
+                    // Said even with --quiet: a file that was there is gone.
+                    eprintln!("kura: replacing {}", path.display());
+                }
+                match std::io::Write::write_all(&mut out.file, text.as_bytes()) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        let why = crate::store::io_text(&e);
+                        if out.discard(&path) {
+                            Err(format!("{why}; the partial file was removed"))
+                        } else {
+                            Err(why)
+                        }
+                    }
+                }
+            }
+        };
         match written {
             Ok(()) if !ctx.quiet => eprintln!("kura: wrote {}", path.display()),
             Ok(()) => {}
@@ -112,6 +139,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         planned.job.validate()?;
     }
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
+    check_fio_logs(ctx, &jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
