@@ -269,3 +269,42 @@ fn a_journal_read_from_a_device_a_fifo_or_a_forged_file_is_refused_without_panic
         refused_up_front(&out, &db, dir.path(), what);
     }
 }
+
+#[test]
+fn a_run_whose_report_cannot_be_printed_is_stored_and_its_logs_written() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let prefix = dir.path().join("lg");
+    // stdout on /dev/full: every write to it fails with ENOSPC.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "run", "--target"])
+        .arg(dir.path().join("t.dat"))
+        .args([
+            "--size",
+            "1m",
+            "--io-count",
+            "256",
+            "--format",
+            "fio-json",
+            "--write-bw-log",
+        ])
+        .arg(&prefix)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    // 1: measured and kept, not 2 (nothing ran).
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("could not be printed") && err.contains("kura show 1"),
+        "{err}"
+    );
+    assert!(
+        PathBuf::from(format!("{}_bw.1.log", prefix.display())).exists(),
+        "{err}"
+    );
+    let runs = common::json(&kura(&db).args(["--json", "history"]).output().unwrap().stdout);
+    assert_eq!(runs["runs"].as_array().map(Vec::len), Some(1), "{runs}");
+}

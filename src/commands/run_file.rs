@@ -155,7 +155,9 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_result(ctx, &args.file, &result))?;
+    let printed = super::printed(emit(&render_result(ctx, &args.file, &result)), &result);
     let logs = write_fio_logs(ctx, &result);
-    Ok(exit_code(&result, stored).max(if logs { 0 } else { 1 }))
+    Ok(exit_code(&result, stored)
+        .max(printed)
+        .max(if logs { 0 } else { 1 }))
 }
