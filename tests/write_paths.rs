@@ -308,3 +308,34 @@ fn a_run_whose_report_cannot_be_printed_is_stored_and_its_logs_written() {
     let runs = common::json(&kura(&db).args(["--json", "history"]).output().unwrap().stdout);
     assert_eq!(runs["runs"].as_array().map(Vec::len), Some(1), "{runs}");
 }
+
+#[test]
+fn a_server_database_in_a_relative_directory_starts_and_is_removed() {
+    if !Path::new("/usr/lib/postgresql/15/bin/postgres").exists() {
+        common::missing("postgresql-15");
+        return;
+    }
+    let dir = tmp();
+    // The server's own user (postgres) passes through it to its data.
+    common::sh(&format!("chmod 755 {}", dir.path().display()));
+    std::fs::create_dir(dir.path().join("here")).unwrap();
+    let db = dir.path().join("k.db");
+    // `here`, relative to kura's working directory: PostgreSQL runs in its data
+    // directory, where a relative socket path names nothing.
+    let out = kura(&db)
+        .current_dir(dir.path())
+        .args([
+            "suite", "db", "here", "--server", "postgres", "--tests", "connect",
+        ])
+        .args(["--scale", "0.001"])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("here")).unwrap().count(),
+        0,
+        "left behind"
+    );
+}
