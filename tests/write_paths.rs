@@ -339,3 +339,33 @@ fn a_server_database_in_a_relative_directory_starts_and_is_removed() {
         "left behind"
     );
 }
+
+#[test]
+fn a_fio_log_named_like_the_file_a_job_reads_does_not_replace_it() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let data = dir.path().join("data_bw.1.log");
+    let bytes_before: Vec<u8> = (0..1u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(&data, &bytes_before).unwrap();
+    // The same name, and another name for the same file.
+    std::fs::hard_link(&data, dir.path().join("other_bw.1.log")).unwrap();
+    for prefix in ["data", "other"] {
+        let out = kura(&db)
+            .args(["run", "--target"])
+            .arg(&data)
+            .args(["--rw", "read", "--io-count", "64", "--write-bw-log"])
+            .arg(dir.path().join(prefix))
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("the target of a job"), "{err}");
+    }
+    assert!(
+        bytes(&data) == bytes_before,
+        "the file the job only read was replaced"
+    );
+}

@@ -39,11 +39,17 @@ pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::Run
 /// Refuses, before anything runs, a fio log the jobs ask for that could not
 /// be written: a link, a device or the database at its name, a missing or
 /// read-only directory (`targets::output::check_output`).
-pub fn check_fio_logs<'a>(ctx: &Ctx, jobs: impl IntoIterator<Item = &'a crate::jobs::Job>) -> Result<()> {
+pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job]) -> Result<()> {
     let db = ctx.db_path();
+    let targets: Vec<_> = jobs.iter().map(crate::targets::job_path).collect();
     for path in crate::report::fio_logs::planned_paths(jobs) {
-        crate::targets::output::check_output(&path, Some(&db), crate::targets::output::Replace::Any)
-            .map_err(|e| anyhow!("fio log: {e}"))?;
+        crate::targets::output::check_output(
+            &path,
+            Some(&db),
+            crate::targets::output::Replace::Any,
+            &targets,
+        )
+        .map_err(|e| anyhow!("fio log: {e}"))?;
     }
     Ok(())
 }
@@ -53,9 +59,15 @@ pub fn check_fio_logs<'a>(ctx: &Ctx, jobs: impl IntoIterator<Item = &'a crate::j
 /// kura created and could not write is removed). Returns whether all were.
 pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
     let db = ctx.db_path();
+    let targets: Vec<_> = result
+        .jobs
+        .iter()
+        .map(|j| crate::targets::job_path(&j.job))
+        .collect();
     let mut ok = true;
     for (path, text) in crate::report::fio_logs::logs(result) {
-        let written = match crate::targets::output::create_output(&path, Some(&db)) {
+        let any = crate::targets::output::Replace::Any;
+        let written = match crate::targets::output::create_output_with(&path, Some(&db), any, &targets) {
             Err(e) => Err(e.to_string()),
             Ok(mut out) => {
                 if out.replaced {

@@ -972,7 +972,7 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
         }
         // The verify journal is written too: checked now, before any target is prepared.
         if let (Some(journal), true) = (&job.journal, job.verify) {
-            targets::output::check_output(journal, None, crate::workload::journal::REPLACE)
+            targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &[])
                 .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
         }
         let path = targets::job_path(job);

@@ -25,6 +25,8 @@ pub enum OutputError {
     Changed { path: String },
     #[error("{path} exists and is not {what}; kura does not overwrite it: name a new file")]
     NotOurs { path: String, what: &'static str },
+    #[error("{path} is {target}, the target of a job; kura does not write output over a target")]
+    Target { path: String, target: String },
     #[error("{path}: the directory {dir} {why}")]
     Directory { path: String, dir: String, why: String },
     #[error("{path}: {source}")]
@@ -142,6 +144,20 @@ fn not_the_database(path: &Path, meta: &Metadata, db: Option<&Path>) -> Result<(
     Ok(())
 }
 
+/// Refuses `meta` when it is one of `targets` (files jobs read or write):
+/// a log named like the file a job only reads must not replace it.
+fn not_a_target(path: &Path, meta: &Metadata, targets: &[PathBuf]) -> Result<(), OutputError> {
+    for target in targets {
+        if std::fs::metadata(target).is_ok_and(|t| (t.dev(), t.ino()) == (meta.dev(), meta.ino())) {
+            return Err(OutputError::Target {
+                path: path.display().to_string(),
+                target: target.display().to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an existing file `replace` does not allow, reading its first bytes from `file`.
 fn may_replace(path: &Path, file: &File, len: u64, replace: Replace) -> Result<(), OutputError> {
     let Replace::Only { what, magic } = replace else {
@@ -166,11 +182,17 @@ fn may_replace(path: &Path, file: &File, len: u64, replace: Replace) -> Result<(
 /// changing nothing: the path is a new name in an existing directory kura
 /// may write (not on a read-only file system), or a file it may replace.
 /// The checks are made again when the file is opened.
-pub fn check_output(path: &Path, db: Option<&Path>, replace: Replace) -> Result<(), OutputError> {
+pub fn check_output(
+    path: &Path,
+    db: Option<&Path>,
+    replace: Replace,
+    targets: &[PathBuf],
+) -> Result<(), OutputError> {
     let shown = path.display().to_string();
     match look(path)? {
         Some(meta) => {
             not_the_database(path, &meta, db)?;
+            not_a_target(path, &meta, targets)?;
             if let Replace::Only { .. } = replace {
                 let file = OpenOptions::new()
                     .read(true)
@@ -250,12 +272,18 @@ fn writable(path: &Path, what: &Path) -> Result<(), OutputError> {
 /// non-regular files (opening some of them has effects of its own), a symbolic
 /// link at the path, and the database `db` (with its WAL and journal files).
 pub fn create_output(path: &Path, db: Option<&Path>) -> Result<Output, OutputError> {
-    create_output_with(path, db, Replace::Any)
+    create_output_with(path, db, Replace::Any, &[])
 }
 
-/// `create_output`, with what an existing file must be to be replaced. Every
-/// check is made on the opened descriptor before the file is emptied.
-pub fn create_output_with(path: &Path, db: Option<&Path>, replace: Replace) -> Result<Output, OutputError> {
+/// `create_output`, with what an existing file must be to be replaced, and
+/// the targets of the run's jobs, which are never replaced. Every check is
+/// made on the opened descriptor before the file is emptied.
+pub fn create_output_with(
+    path: &Path,
+    db: Option<&Path>,
+    replace: Replace,
+    targets: &[PathBuf],
+) -> Result<Output, OutputError> {
     let shown = path.display().to_string();
     let io_err = |source: io::Error| OutputError::Io {
         path: shown.clone(),
@@ -292,6 +320,7 @@ pub fn create_output_with(path: &Path, db: Option<&Path>, replace: Replace) -> R
         return Err(OutputError::Changed { path: shown });
     }
     not_the_database(path, &meta, db)?;
+    not_a_target(path, &meta, targets)?;
     may_replace(path, &file, meta.len(), replace)?;
     file.set_len(0).map_err(io_err)?;
     Ok(Output {
