@@ -374,4 +374,43 @@ mod tests {
         assert!(err.contains("the database kura reads"), "{err}");
         assert_eq!(std::fs::read(&db).unwrap(), b"SQLite format 3\0");
     }
+
+    #[test]
+    fn only_what_replace_allows_is_replaced_and_checks_create_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let only = Replace::Only {
+            what: "a test file",
+            magic: b"MAGIC",
+        };
+        let data = dir.path().join("data");
+        std::fs::write(&data, b"user data").unwrap();
+        let err = check_output(&data, None, only, &[]).unwrap_err().to_string();
+        assert!(err.contains("is not a test file"), "{err}");
+        let err = create_output_with(&data, None, only, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a test file"), "{err}");
+        assert_eq!(std::fs::read(&data).unwrap(), b"user data");
+        let ours = dir.path().join("ours");
+        std::fs::write(&ours, b"MAGIC and more").unwrap();
+        assert!(create_output_with(&ours, None, only, &[]).unwrap().replaced);
+        // A target of the run is never an output, whatever it holds.
+        let err = check_output(&ours, None, Replace::Any, std::slice::from_ref(&ours))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the target of a job"), "{err}");
+
+        let new = dir.path().join("new");
+        check_output(&new, None, only, &[]).unwrap();
+        assert!(!new.exists(), "a check created the file");
+        let err = check_output(&dir.path().join("no/such"), None, Replace::Any, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the directory"), "{err}");
+        // A file this output created, and could not fill, is removed; a replaced one is not.
+        let out = create_output(&new, None).unwrap();
+        assert!(out.discard(&new) && !new.exists());
+        let out = create_output(&data, None).unwrap();
+        assert!(!out.discard(&data) && data.exists());
+    }
 }
