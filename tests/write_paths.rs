@@ -369,3 +369,59 @@ fn a_fio_log_named_like_the_file_a_job_reads_does_not_replace_it() {
         "the file the job only read was replaced"
     );
 }
+
+#[test]
+fn ctrl_c_keeps_the_run_writes_its_log_and_journal_and_removes_the_test_file() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let test_file = dir.path().join("t.dat");
+    let journal = dir.path().join("j");
+    let prefix = dir.path().join("lg");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "--json", "run", "--target"])
+        .arg(&test_file)
+        .args([
+            "--size",
+            "4m",
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "60s",
+            "--verify",
+        ])
+        .arg("--journal")
+        .arg(&journal)
+        .arg("--write-bw-log")
+        .arg(&prefix)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the journal exists the measurement has begun.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !journal.exists() {
+        assert!(std::time::Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(common::json(&out.stdout)["incomplete"], true);
+    let stored = common::json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert_eq!(stored["incomplete"], true, "{stored}");
+    assert!(!test_file.exists(), "the test file kura created is removed");
+    assert!(bytes(&journal).starts_with(b"KURAJRN1"));
+    let log = bytes(&PathBuf::from(format!("{}_bw.1.log", prefix.display())));
+    assert!(!log.is_empty(), "{err}");
+}
