@@ -703,7 +703,7 @@ impl Session<'_> {
         let cfg = self.cfg;
         self.names = make_names(&mut self.rng, cfg.files, random);
         std::fs::DirBuilder::new().mode(0o700).create(cfg.files_path())?;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -755,7 +755,7 @@ impl Session<'_> {
 
     fn stat_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
-        let dir = Dir::open(&self.cfg.files_path())?;
+        let dir = Dir::open_own(&self.cfg.files_path())?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -777,7 +777,7 @@ impl Session<'_> {
     /// Deletes every file in readdir order, then the directory.
     fn delete_sequential(&mut self) -> io::Result<Measured> {
         let cfg = self.cfg;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
@@ -813,7 +813,7 @@ impl Session<'_> {
     fn delete_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
         let cfg = self.cfg;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
