@@ -28,7 +28,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -353,22 +353,58 @@ fn close(file: File, m: &mut Measured, path: &Path) {
     }
 }
 
-fn create_new(path: &Path) -> io::Result<File> {
-    // Our own file from the previous test or repetition; check_target refused any other.
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-        _ => {}
+/// (device, inode) of the data file this run made, once it made one.
+type FileId = Option<(u64, u64)>;
+
+/// Creates the data file anew. What is at its name must be the file this run
+/// made before (by device and inode; a regular file, not a symlink), which is
+/// removed; anything else is left alone and the test fails.
+fn create_new(path: &Path, id: &mut FileId) -> io::Result<File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() && Some((m.dev(), m.ino())) == *id => std::fs::remove_file(path)?,
+        Ok(_) => return Err(not_ours(path)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
     }
-    OpenOptions::new()
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(path)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let m = file.metadata()?;
+    *id = Some((m.dev(), m.ino()));
+    Ok(file)
 }
 
-fn open_rw(path: &Path) -> io::Result<File> {
-    OpenOptions::new().read(true).write(true).open(path)
+/// Opens the data file this run made, never through a symlink, and only
+/// while the name still leads to it.
+fn open_rw(path: &Path, id: FileId) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                not_ours(path)
+            } else {
+                e
+            }
+        })?;
+    let m = file.metadata()?;
+    if Some((m.dev(), m.ino())) != id {
+        return Err(not_ours(path));
+    }
+    Ok(file)
+}
+
+fn not_ours(path: &Path) -> io::Error {
+    io::Error::other(format!(
+        "{} is not the file kura made (replaced, or a symlink, during the run); kura leaves it alone",
+        path.display()
+    ))
 }
 
 /// One repetition's state shared by its tests.
@@ -378,6 +414,8 @@ struct Session<'a> {
     rng: SmallRng,
     /// Names of the small files of the current create/stat/delete set.
     names: Vec<CString>,
+    /// The data file this run made.
+    data_id: FileId,
 }
 
 impl Session<'_> {
@@ -410,7 +448,7 @@ impl Session<'_> {
     /// one operation is a chunk, and the latency is that of the chunk.
     fn put_char(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
-        let file = create_new(&path)?;
+        let file = create_new(&path, &mut self.data_id)?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let chunk = self.cfg.chunk_bytes;
@@ -448,7 +486,7 @@ impl Session<'_> {
     /// zeros with one byte changed per write, as bonnie++ writes it.
     fn put_block(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
-        let file = create_new(&path)?;
+        let file = create_new(&path, &mut self.data_id)?;
         let chunk = self.cfg.chunk_bytes as usize;
         let mut buf = vec![0u8; chunk];
         let mut m = Measured::default();
@@ -475,7 +513,7 @@ impl Session<'_> {
     /// Reads each chunk, changes one byte, seeks back and writes it.
     fn rewrite(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
-        let mut file = open_rw(&path)?;
+        let mut file = open_rw(&path, self.data_id)?;
         let chunk = self.cfg.chunk_bytes as usize;
         let mut buf = vec![0u8; chunk];
         let mut m = Measured::default();
@@ -515,7 +553,7 @@ impl Session<'_> {
     /// chunk's worth of calls at a time as bonnie++ 2.00a does (`read_block_byte`).
     fn get_char(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
-        let file = open_rw(&path)?;
+        let file = open_rw(&path, self.data_id)?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let chunk = self.cfg.chunk_bytes;
@@ -560,7 +598,7 @@ impl Session<'_> {
 
     fn get_block(&mut self) -> io::Result<Measured> {
         let path = self.cfg.data_path();
-        let mut file = open_rw(&path)?;
+        let mut file = open_rw(&path, self.data_id)?;
         let chunk = self.cfg.chunk_bytes as usize;
         let mut buf = vec![0u8; chunk];
         let mut m = Measured::default();
@@ -610,7 +648,7 @@ impl Session<'_> {
         tickets.extend(std::iter::repeat_n(END_OF_SEEKS, cfg.seekers as usize));
         let bytes: Vec<u8> = tickets.iter().flat_map(|t| t.to_ne_bytes()).collect();
         let files = (0..cfg.seekers)
-            .map(|_| open_rw(&path))
+            .map(|_| open_rw(&path, self.data_id))
             .collect::<io::Result<Vec<File>>>()?;
         let (pipe_read, pipe_write) = pipe()?;
         let failed = AtomicBool::new(false);
@@ -665,7 +703,7 @@ impl Session<'_> {
         let cfg = self.cfg;
         self.names = make_names(&mut self.rng, cfg.files, random);
         std::fs::DirBuilder::new().mode(0o700).create(cfg.files_path())?;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -717,7 +755,7 @@ impl Session<'_> {
 
     fn stat_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
-        let dir = Dir::open(&self.cfg.files_path())?;
+        let dir = Dir::open_own(&self.cfg.files_path())?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -739,7 +777,7 @@ impl Session<'_> {
     /// Deletes every file in readdir order, then the directory.
     fn delete_sequential(&mut self) -> io::Result<Measured> {
         let cfg = self.cfg;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
@@ -775,7 +813,7 @@ impl Session<'_> {
     fn delete_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
         let cfg = self.cfg;
-        let dir = Dir::open(&cfg.files_path())?;
+        let dir = Dir::open_own(&cfg.files_path())?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
@@ -1133,15 +1171,21 @@ fn describe(cfg: &Config, test: Test) -> String {
 }
 
 /// Removes what kura created in DIR; `check_target` made sure nothing was there before.
-fn cleanup(cfg: &Config, warnings: &mut Vec<String>) {
+/// The data file only while its name leads to the file this run made; the
+/// directory of small files only when it is a directory (not a symlink).
+fn cleanup(cfg: &Config, data_id: FileId, warnings: &mut Vec<String>) {
     let data = cfg.data_path();
-    if data.exists()
-        && let Err(e) = std::fs::remove_file(&data)
-    {
-        warnings.push(format!("{}: {e}", data.display()));
+    match std::fs::symlink_metadata(&data) {
+        Ok(m) if m.is_file() && Some((m.dev(), m.ino())) == data_id => {
+            if let Err(e) = std::fs::remove_file(&data) {
+                warnings.push(format!("{}: {e}", data.display()));
+            }
+        }
+        Ok(_) => warnings.push(not_ours(&data).to_string()),
+        Err(_) => {}
     }
     let files = cfg.files_path();
-    if files.exists()
+    if std::fs::symlink_metadata(&files).is_ok_and(|m| m.is_dir())
         && let Err(e) = std::fs::remove_dir_all(&files)
     {
         warnings.push(format!("{}: {e}", files.display()));
@@ -1169,6 +1213,8 @@ pub struct BonnieRun {
     repetition: u32,
     rng: SmallRng,
     names: Vec<CString>,
+    /// The data file this run made, for the tests that open it again and for cleanup.
+    data_id: FileId,
 }
 
 impl BonnieRun {
@@ -1197,6 +1243,7 @@ impl BonnieRun {
             repetition: 0,
             rng: SmallRng::seed_from_u64(p.seed as u64),
             names: Vec::new(),
+            data_id: None,
         })
     }
 
@@ -1234,10 +1281,12 @@ impl BonnieRun {
             stop,
             rng: self.rng.clone(),
             names: std::mem::take(&mut self.names),
+            data_id: self.data_id,
         };
         let measured = session.measure(test);
         self.rng = session.rng;
         self.names = session.names;
+        self.data_id = session.data_id;
         let m = measured.map_err(|e| format!("{}: {e}", test.name()))?;
         let error = m.error.clone().map(|e| format!("{}: {e}", test.name()));
         Ok((job_result(job, test, m, &self.target), error))
@@ -1246,7 +1295,7 @@ impl BonnieRun {
     /// Removes what kura created in DIR, unless `keep`; `errors` gets what could not be removed.
     pub fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
         if !keep {
-            cleanup(&self.cfg, warnings);
+            cleanup(&self.cfg, self.data_id, warnings);
         }
     }
 }
@@ -1271,6 +1320,40 @@ mod tests {
             let n = n.to_bytes();
             n.len() >= 10 && n.len() <= 22
         }));
+    }
+
+    #[test]
+    fn the_data_file_is_reopened_and_removed_only_while_it_is_the_one_kura_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::new(dir.path().to_path_buf(), 1 << 20, 8192, 0);
+        let path = cfg.data_path();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"precious data").unwrap();
+        let mut id = None;
+        drop(create_new(&path, &mut id).unwrap());
+        assert!(open_rw(&path, id).is_ok());
+        // A symlink put at the name between two tests: not followed, not removed.
+        std::fs::rename(&path, dir.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        let err = open_rw(&path, id).unwrap_err().to_string();
+        assert!(err.contains("not the file kura made"), "{err}");
+        let err = create_new(&path, &mut id).unwrap_err().to_string();
+        assert!(err.contains("not the file kura made"), "{err}");
+        let mut warnings = Vec::new();
+        cleanup(&cfg, id, &mut warnings);
+        assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious data");
+        // Another regular file put there: the same.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, b"someone's file").unwrap();
+        assert!(open_rw(&path, id).is_err());
+        cleanup(&cfg, id, &mut warnings);
+        assert_eq!(std::fs::read(&path).unwrap(), b"someone's file");
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        // Its own file, put back, is removed.
+        std::fs::rename(dir.path().join("moved"), &path).unwrap();
+        cleanup(&cfg, id, &mut warnings);
+        assert!(!path.exists());
     }
 
     #[test]

@@ -37,6 +37,17 @@ impl Dir {
         Ok(Dir { fd: file.into() })
     }
 
+    /// `open` of a directory kura made itself: a symlink put in its place is
+    /// not followed (ELOOP).
+    pub fn open_own(path: &Path) -> io::Result<Dir> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+            .open(path)?;
+        Ok(Dir { fd: file.into() })
+    }
+
     /// Creates an empty file that must not exist yet, and closes it.
     pub fn create_empty(&self, name: &CStr) -> io::Result<()> {
         let flags = libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC;

@@ -68,6 +68,6 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         figure,
         ..View::default()
     };
-    emit(&render_run(&result, &view))?;
-    Ok(exit_code(&result, stored))
+    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    Ok(exit_code(&result, stored).max(printed))
 }

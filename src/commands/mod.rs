@@ -110,6 +110,25 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
     false
 }
 
+/// After a measured run: what printing its report to stdout gave. When
+/// stdout fails (a full disk, a file that cannot grow) the run is already
+/// stored, or saved as JSON and said so: kura tells where it is and exits 1,
+/// not 2 as if nothing had run, and what follows (fio's logs) still happens.
+pub fn printed(outcome: std::io::Result<()>, result: &RunResult) -> i32 {
+    let Err(e) = outcome else {
+        return 0;
+    };
+    let kept = match result.id {
+        Some(id) => format!("the run is stored: `kura show {id}` prints it"),
+        None => "the run is not in the database: see the message above for where it was saved".into(),
+    };
+    eprintln!(
+        "kura: error: the result could not be printed on stdout: {}; {kept}",
+        store::io_text(&e)
+    );
+    1
+}
+
 /// Quotes a path for a shell command line when it needs it.
 fn shell_word(text: &str) -> String {
     if text

@@ -22,6 +22,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     job.validate()?;
     let jobs = vec![job];
+    super::run_file::check_fio_logs(ctx, &jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -32,7 +33,12 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&super::run_file::render_result(ctx, &args.file, &result))?;
+    let printed = super::printed(
+        emit(&super::run_file::render_result(ctx, &args.file, &result)),
+        &result,
+    );
     let logs = super::run_file::write_fio_logs(ctx, &result);
-    Ok(exit_code(&result, stored).max(if logs { 0 } else { 1 }))
+    Ok(exit_code(&result, stored)
+        .max(printed)
+        .max(if logs { 0 } else { 1 }))
 }

@@ -36,18 +36,57 @@ pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::Run
     }
 }
 
+/// Refuses, before anything runs, a fio log the jobs ask for that could not
+/// be written: a link, a device or the database at its name, a missing or
+/// read-only directory (`targets::output::check_output`).
+pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job]) -> Result<()> {
+    let db = ctx.db_path();
+    let targets: Vec<_> = jobs.iter().map(crate::targets::job_path).collect();
+    for path in crate::report::fio_logs::planned_paths(jobs) {
+        crate::targets::output::check_output(
+            &path,
+            Some(&db),
+            crate::targets::output::Replace::Any,
+            &targets,
+        )
+        .map_err(|e| anyhow!("fio log: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Writes the fio logs the run's jobs asked for (report/fio_logs.rs), after
-/// the run is stored and printed; says which could not be written. Returns
-/// whether all were.
+/// the run is stored and printed; says which could not be written (a log
+/// kura created and could not write is removed). Returns whether all were.
 pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
     let db = ctx.db_path();
+    let targets: Vec<_> = result
+        .jobs
+        .iter()
+        .map(|j| crate::targets::job_path(&j.job))
+        .collect();
     let mut ok = true;
     for (path, text) in crate::report::fio_logs::logs(result) {
-        let written = crate::targets::output::create_output(&path, Some(&db))
-            .map_err(|e| e.to_string())
-            .and_then(|mut out| {
-                std::io::Write::write_all(&mut out.file, text.as_bytes()).map_err(|e| e.to_string())
-            });
+        let any = crate::targets::output::Replace::Any;
+        let written = match crate::targets::output::create_output_with(&path, Some(&db), any, &targets) {
+            Err(e) => Err(e.to_string()),
+            Ok(mut out) => {
+                if out.replaced {
+                    // Said even with --quiet: a file that was there is gone.
+                    eprintln!("kura: replacing {}", path.display());
+                }
+                match std::io::Write::write_all(&mut out.file, text.as_bytes()) {
+                    Ok(()) => Ok(()),
+                    Err(e) => {
+                        let why = crate::store::io_text(&e);
+                        if out.discard(&path) {
+                            Err(format!("{why}; the partial file was removed"))
+                        } else {
+                            Err(why)
+                        }
+                    }
+                }
+            }
+        };
         match written {
             Ok(()) if !ctx.quiet => eprintln!("kura: wrote {}", path.display()),
             Ok(()) => {}
@@ -112,6 +151,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         planned.job.validate()?;
     }
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
+    check_fio_logs(ctx, &jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -127,7 +167,9 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_result(ctx, &args.file, &result))?;
+    let printed = super::printed(emit(&render_result(ctx, &args.file, &result)), &result);
     let logs = write_fio_logs(ctx, &result);
-    Ok(exit_code(&result, stored).max(if logs { 0 } else { 1 }))
+    Ok(exit_code(&result, stored)
+        .max(printed)
+        .max(if logs { 0 } else { 1 }))
 }

@@ -66,6 +66,6 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         json: ctx.json,
         ..View::default()
     };
-    emit(&render_run(&result, &view))?;
-    Ok(exit_code(&result, stored))
+    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    Ok(exit_code(&result, stored).max(printed))
 }

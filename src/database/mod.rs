@@ -23,9 +23,11 @@ use std::time::Instant;
 use session::{Connector, DbError, Recorded, Session};
 
 use crate::jobs::Job;
+use crate::jobs::Workload;
 use crate::jobs::db_params::{self, DB_DIR, DbParams, Server, Test};
-use crate::jobs::{Workload, units::format_size};
+// Readable sizes (`11.4 MiB`) in the refusal: `units::format_size` writes exact ones (`11988608`).
 use crate::metrics::{JobResult, TargetFacts, TargetKind};
+use crate::targets::fileset::format_size;
 
 /// What a run of the suite is asked to do, before it becomes jobs.
 #[derive(Debug, Clone)]

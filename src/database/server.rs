@@ -182,6 +182,9 @@ impl ServerProcess {
         stop: &AtomicBool,
     ) -> Result<ServerProcess, String> {
         let bins = find(kind)?;
+        // The server runs in its data directory: a relative DIR would name another place
+        // there (PostgreSQL's socket lock `DIR/kura-db/run/...` was not found).
+        let home = &std::path::absolute(home).map_err(|e| format!("{}: {e}", home.display()))?;
         let data = home.join(DATA_DIR);
         let run_dir = home.join(RUN_DIR);
         let log = home.join(LOG_FILE);

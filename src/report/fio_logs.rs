@@ -41,13 +41,36 @@ pub fn logs(run: &RunResult) -> Vec<(PathBuf, String)> {
             (LogKind::Lat, &j.job.write_lat_log),
         ] {
             if let Some(prefix) = prefix {
-                let mut name = prefix.as_os_str().to_os_string();
-                name.push(format!("_{}.{}.log", kind.suffix(), i + 1));
-                out.push((PathBuf::from(name), log(j, kind)));
+                out.push((path(prefix, kind, i), log(j, kind)));
             }
         }
     }
     out
+}
+
+/// The paths `logs` may write for `jobs` run in this order, before they run:
+/// job N writes `PREFIX_KIND.N.log` (a search or a skipped point may shift
+/// the numbers; what is written is checked again when it is opened).
+pub fn planned_paths<'a>(jobs: impl IntoIterator<Item = &'a crate::jobs::Job>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (i, j) in jobs.into_iter().enumerate() {
+        for (kind, prefix) in [
+            (LogKind::Bw, &j.write_bw_log),
+            (LogKind::Iops, &j.write_iops_log),
+            (LogKind::Lat, &j.write_lat_log),
+        ] {
+            if let Some(prefix) = prefix {
+                out.push(path(prefix, kind, i));
+            }
+        }
+    }
+    out
+}
+
+fn path(prefix: &std::path::Path, kind: LogKind, i: usize) -> PathBuf {
+    let mut name = prefix.as_os_str().to_os_string();
+    name.push(format!("_{}.{}.log", kind.suffix(), i + 1));
+    PathBuf::from(name)
 }
 
 /// One log's lines for one job.

@@ -978,6 +978,11 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
         if job.engine == EngineKind::Null || !job.does_writes() {
             continue;
         }
+        // The verify journal is written too: checked now, before any target is prepared.
+        if let (Some(journal), true) = (&job.journal, job.verify) {
+            targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &[])
+                .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
+        }
         let path = targets::job_path(job);
         if targets::is_block_device(&path) {
             targets::check_device_writable(&path, opts.target.allow_destroy.as_deref())

@@ -17,7 +17,7 @@ use thiserror::Error;
 use crate::jobs::fileset::{FILE_LIMIT, FileSizes, Resolved};
 
 /// `781.2 MiB`: sizes in refusals, readable whatever their magnitude.
-fn format_size(bytes: u64) -> String {
+pub fn format_size(bytes: u64) -> String {
     const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut x = bytes as f64;
     let mut unit = 0;

@@ -1,6 +1,8 @@
 //! The one check every file kura writes for the user goes through (`report
-//! -o`, and any export to a file): only regular files, never through a link,
-//! never over the database being read, and a replaced file is said so.
+//! -o`, fio's logs, the verify journal, any export to a file): only regular
+//! files, never through a link, never over the database being read, and a
+//! replaced file is said so. `check_output` makes the same checks before a
+//! run, without creating anything, so a bad path costs no benchmark time.
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
@@ -21,6 +23,12 @@ pub enum OutputError {
     Database { path: String, db: String },
     #[error("{path} changed while kura was opening it; try again")]
     Changed { path: String },
+    #[error("{path} exists and is not {what}; kura does not overwrite it: name a new file")]
+    NotOurs { path: String, what: &'static str },
+    #[error("{path} is {target}, the target of a job; kura does not write output over a target")]
+    Target { path: String, target: String },
+    #[error("{path}: the directory {dir} {why}")]
+    Directory { path: String, dir: String, why: String },
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -35,6 +43,36 @@ pub struct Output {
     pub file: File,
     /// The path named an existing file, which this output replaces.
     pub replaced: bool,
+}
+
+impl Output {
+    /// After a failed write: removes the file when this output created it and
+    /// the path still leads to it (a file that was replaced is left, emptied
+    /// or partial, and the caller says so). Returns whether it was removed.
+    pub fn discard(self, path: &Path) -> bool {
+        if self.replaced {
+            return false;
+        }
+        let Ok(mine) = self.file.metadata() else {
+            return false;
+        };
+        let same =
+            std::fs::symlink_metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (mine.dev(), mine.ino()));
+        same && std::fs::remove_file(path).is_ok()
+    }
+}
+
+/// What an existing file at an output path may be replaced when it is.
+#[derive(Debug, Clone, Copy)]
+pub enum Replace {
+    /// Any regular file (an export, a report: the user named it to be written).
+    Any,
+    /// Only an empty file or one kura wrote before, told by the bytes it
+    /// starts with (the verify journal's magic): anything else is data.
+    Only {
+        what: &'static str,
+        magic: &'static [u8],
+    },
 }
 
 /// What a file type is, with its article, for an error message.
@@ -66,44 +104,204 @@ fn database_files(db: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The look at the path itself, before opening: a symbolic link and
+/// anything but a regular file are refused. The metadata of what is there.
+fn look(path: &Path) -> Result<Option<Metadata>, OutputError> {
+    let shown = path.display().to_string();
+    let before = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(OutputError::Io { path: shown, source }),
+    };
+    if before.file_type().is_symlink() {
+        let to = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_else(|_| "?".into());
+        return Err(OutputError::Link { path: shown, to });
+    }
+    if !before.is_file() {
+        return Err(OutputError::NotRegular {
+            path: shown,
+            what: kind_of(&before),
+        });
+    }
+    Ok(Some(before))
+}
+
+/// Refuses `meta` when it is the database `db` or one of SQLite's files beside it.
+fn not_the_database(path: &Path, meta: &Metadata, db: Option<&Path>) -> Result<(), OutputError> {
+    let Some(db) = db else {
+        return Ok(());
+    };
+    for protected in database_files(db) {
+        if std::fs::metadata(&protected).is_ok_and(|p| (p.dev(), p.ino()) == (meta.dev(), meta.ino())) {
+            return Err(OutputError::Database {
+                path: path.display().to_string(),
+                db: protected.display().to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `meta` when it is one of `targets` (files jobs read or write):
+/// a log named like the file a job only reads must not replace it.
+fn not_a_target(path: &Path, meta: &Metadata, targets: &[PathBuf]) -> Result<(), OutputError> {
+    for target in targets {
+        if std::fs::metadata(target).is_ok_and(|t| (t.dev(), t.ino()) == (meta.dev(), meta.ino())) {
+            return Err(OutputError::Target {
+                path: path.display().to_string(),
+                target: target.display().to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an existing file `replace` does not allow, reading its first bytes from `file`.
+fn may_replace(path: &Path, file: &File, len: u64, replace: Replace) -> Result<(), OutputError> {
+    let Replace::Only { what, magic } = replace else {
+        return Ok(());
+    };
+    if len == 0 {
+        return Ok(());
+    }
+    let mut head = vec![0u8; magic.len()];
+    let ours = std::os::unix::fs::FileExt::read_exact_at(file, &mut head, 0).is_ok() && head == magic;
+    if ours {
+        Ok(())
+    } else {
+        Err(OutputError::NotOurs {
+            path: path.display().to_string(),
+            what,
+        })
+    }
+}
+
+/// The checks `create_output_with` makes, before a run, creating and
+/// changing nothing: the path is a new name in an existing directory kura
+/// may write (not on a read-only file system), or a file it may replace.
+/// The checks are made again when the file is opened.
+pub fn check_output(
+    path: &Path,
+    db: Option<&Path>,
+    replace: Replace,
+    targets: &[PathBuf],
+) -> Result<(), OutputError> {
+    let shown = path.display().to_string();
+    match look(path)? {
+        Some(meta) => {
+            not_the_database(path, &meta, db)?;
+            not_a_target(path, &meta, targets)?;
+            if let Replace::Only { .. } = replace {
+                let file = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                    .open(path)
+                    .map_err(|source| OutputError::Io {
+                        path: shown.clone(),
+                        source,
+                    })?;
+                let meta = file.metadata().map_err(|source| OutputError::Io {
+                    path: shown.clone(),
+                    source,
+                })?;
+                if !meta.is_file() {
+                    return Err(OutputError::NotRegular {
+                        path: shown,
+                        what: kind_of(&meta),
+                    });
+                }
+                may_replace(path, &file, meta.len(), replace)?;
+            }
+            writable(path, path)
+        }
+        None => {
+            let dir = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(p) => p.to_path_buf(),
+                None => PathBuf::from("."),
+            };
+            match std::fs::metadata(&dir) {
+                Ok(m) if m.is_dir() => writable(path, &dir),
+                Ok(_) => Err(OutputError::Directory {
+                    path: shown,
+                    dir: dir.display().to_string(),
+                    why: "is not a directory".into(),
+                }),
+                Err(e) => Err(OutputError::Directory {
+                    path: shown,
+                    dir: dir.display().to_string(),
+                    why: format!("cannot be used: {}", crate::store::io_text(&e)),
+                }),
+            }
+        }
+    }
+}
+
+/// `access(W_OK)`: refuses a read-only file system (EROFS, even for root)
+/// and a directory or file this user may not write.
+fn writable(path: &Path, what: &Path) -> Result<(), OutputError> {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(what.as_os_str().as_bytes()) else {
+        return Err(OutputError::Io {
+            path: path.display().to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, "the path holds a NUL byte"),
+        });
+    };
+    // SAFETY: `c` is NUL-terminated and lives for the call.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if what == path {
+        Err(OutputError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })
+    } else {
+        Err(OutputError::Directory {
+            path: path.display().to_string(),
+            dir: what.display().to_string(),
+            why: format!("cannot be written: {}", crate::store::io_text(&e)),
+        })
+    }
+}
+
 /// Opens `path` for an output file after checking it: a new file, or an
 /// existing regular file that is replaced. Refuses devices, pipes and other
 /// non-regular files (opening some of them has effects of its own), a symbolic
 /// link at the path, and the database `db` (with its WAL and journal files).
 pub fn create_output(path: &Path, db: Option<&Path>) -> Result<Output, OutputError> {
+    create_output_with(path, db, Replace::Any, &[])
+}
+
+/// `create_output`, with what an existing file must be to be replaced, and
+/// the targets of the run's jobs, which are never replaced. Every check is
+/// made on the opened descriptor before the file is emptied.
+pub fn create_output_with(
+    path: &Path,
+    db: Option<&Path>,
+    replace: Replace,
+    targets: &[PathBuf],
+) -> Result<Output, OutputError> {
     let shown = path.display().to_string();
     let io_err = |source: io::Error| OutputError::Io {
         path: shown.clone(),
         source,
     };
-    let before = match std::fs::symlink_metadata(path) {
-        Ok(meta) => Some(meta),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_err(e)),
-    };
-    if let Some(meta) = &before {
-        if meta.file_type().is_symlink() {
-            let to = std::fs::read_link(path)
-                .map(|t| t.display().to_string())
-                .unwrap_or_else(|_| "?".into());
-            return Err(OutputError::Link { path: shown, to });
-        }
-        if !meta.is_file() {
-            return Err(OutputError::NotRegular {
-                path: shown,
-                what: kind_of(meta),
-            });
-        }
-    }
+    let before = look(path)?;
     // O_NOFOLLOW and O_NONBLOCK: a link or a pipe swapped in since the look above
     // fails or returns at once instead of being followed or blocking.
     let file = OpenOptions::new()
+        .read(matches!(replace, Replace::Only { .. }))
         .write(true)
-        .create(true)
+        // A new name is created exclusively, an existing file opened without creating:
+        // a file put at the name, or one removed, since the look is not taken over.
+        .create_new(before.is_none())
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)
         .map_err(|e| {
-            if e.raw_os_error() == Some(libc::ELOOP) {
+            if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::EEXIST)) {
                 OutputError::Changed { path: shown.clone() }
             } else {
                 io_err(e)
@@ -121,16 +319,9 @@ pub fn create_output(path: &Path, db: Option<&Path>) -> Result<Output, OutputErr
     {
         return Err(OutputError::Changed { path: shown });
     }
-    if let Some(db) = db {
-        for protected in database_files(db) {
-            if std::fs::metadata(&protected).is_ok_and(|p| (p.dev(), p.ino()) == (meta.dev(), meta.ino())) {
-                return Err(OutputError::Database {
-                    path: shown,
-                    db: protected.display().to_string(),
-                });
-            }
-        }
-    }
+    not_the_database(path, &meta, db)?;
+    not_a_target(path, &meta, targets)?;
+    may_replace(path, &file, meta.len(), replace)?;
     file.set_len(0).map_err(io_err)?;
     Ok(Output {
         file,
@@ -182,5 +373,44 @@ mod tests {
         let err = create_output(&hard, Some(&db)).unwrap_err().to_string();
         assert!(err.contains("the database kura reads"), "{err}");
         assert_eq!(std::fs::read(&db).unwrap(), b"SQLite format 3\0");
+    }
+
+    #[test]
+    fn only_what_replace_allows_is_replaced_and_checks_create_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let only = Replace::Only {
+            what: "a test file",
+            magic: b"MAGIC",
+        };
+        let data = dir.path().join("data");
+        std::fs::write(&data, b"user data").unwrap();
+        let err = check_output(&data, None, only, &[]).unwrap_err().to_string();
+        assert!(err.contains("is not a test file"), "{err}");
+        let err = create_output_with(&data, None, only, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a test file"), "{err}");
+        assert_eq!(std::fs::read(&data).unwrap(), b"user data");
+        let ours = dir.path().join("ours");
+        std::fs::write(&ours, b"MAGIC and more").unwrap();
+        assert!(create_output_with(&ours, None, only, &[]).unwrap().replaced);
+        // A target of the run is never an output, whatever it holds.
+        let err = check_output(&ours, None, Replace::Any, std::slice::from_ref(&ours))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the target of a job"), "{err}");
+
+        let new = dir.path().join("new");
+        check_output(&new, None, only, &[]).unwrap();
+        assert!(!new.exists(), "a check created the file");
+        let err = check_output(&dir.path().join("no/such"), None, Replace::Any, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the directory"), "{err}");
+        // A file this output created, and could not fill, is removed; a replaced one is not.
+        let out = create_output(&new, None).unwrap();
+        assert!(out.discard(&new) && !new.exists());
+        let out = create_output(&data, None).unwrap();
+        assert!(!out.discard(&data) && data.exists());
     }
 }

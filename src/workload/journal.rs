@@ -15,11 +15,19 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::fs::{FileExt, FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
+
+use crate::targets::output::{self, Replace};
 
 pub const MAGIC: [u8; 8] = *b"KURAJRN1";
 const HEADER: u64 = 64;
+
+/// What may be replaced at a journal's path: an empty file or a kura journal.
+pub const REPLACE: Replace = Replace::Only {
+    what: "a kura journal",
+    magic: &MAGIC,
+};
 
 /// What a journal is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,37 +56,11 @@ fn err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
 impl JournalWriter {
     /// Creates the journal, or replaces an earlier kura journal. Refuses
     /// anything else at the path (a file with other data, a device, a
-    /// symlink): the journal is the only file written there.
+    /// symlink): the journal is the only file written there. The checks are
+    /// `targets::output`'s, made on the descriptor that is then written.
     pub fn create(path: &Path, head: JournalHead) -> Result<JournalWriter, String> {
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            let t = meta.file_type();
-            if t.is_symlink() || t.is_block_device() || !t.is_file() {
-                return Err(err(
-                    path,
-                    "exists and is not a regular file",
-                    "refusing to write it",
-                ));
-            }
-            if meta.len() > 0 {
-                let mut magic = [0u8; 8];
-                let f = File::open(path).map_err(|e| err(path, "cannot open", e))?;
-                if f.read_exact_at(&mut magic, 0).is_err() || magic != MAGIC {
-                    return Err(err(
-                        path,
-                        "exists and is not a kura journal",
-                        "refusing to overwrite it (name a new file)",
-                    ));
-                }
-            }
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)
-            .map_err(|e| err(path, "cannot create", e))?;
+        let out =
+            output::create_output_with(path, None, REPLACE, &[]).map_err(|e| format!("journal: {e}"))?;
         let mut h = [0u8; HEADER as usize];
         h[..8].copy_from_slice(&MAGIC);
         for (i, v) in [head.tag, head.block, head.span_start, head.blocks]
@@ -87,11 +69,22 @@ impl JournalWriter {
         {
             h[8 + i * 8..16 + i * 8].copy_from_slice(&v.to_le_bytes());
         }
-        file.write_all_at(&h, 0)
-            .map_err(|e| err(path, "cannot write", e))?;
-        file.set_len(HEADER + head.blocks * 8)
-            .map_err(|e| err(path, "cannot size", e))?;
-        file.sync_all().map_err(|e| err(path, "cannot sync", e))?;
+        let written = out
+            .file
+            .write_all_at(&h, 0)
+            .map_err(|e| err(path, "cannot write", e))
+            .and_then(|()| {
+                out.file
+                    .set_len(HEADER + head.blocks * 8)
+                    .map_err(|e| err(path, "cannot size", e))
+            })
+            .and_then(|()| out.file.sync_all().map_err(|e| err(path, "cannot sync", e)));
+        if let Err(e) = written {
+            // A journal kura could not write is not left for a later verify to trust.
+            out.discard(path);
+            return Err(e);
+        }
+        let file = out.file;
         Ok(JournalWriter {
             file,
             head,
@@ -138,33 +131,58 @@ pub struct JournalMap {
 }
 
 impl JournalMap {
+    /// Reads a journal: a regular file only (a device or a FIFO is refused
+    /// on the opened descriptor, before reading), and no more of it than its
+    /// header says it holds, checked against the file's size first.
     pub fn load(path: &Path) -> Result<JournalMap, String> {
-        let data = std::fs::read(path).map_err(|e| err(path, "cannot read", e))?;
-        if data.len() < HEADER as usize || data[..8] != MAGIC {
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(|e| err(path, "cannot read", e))?;
+        let meta = file.metadata().map_err(|e| err(path, "cannot read", e))?;
+        if !meta.is_file() {
+            return Err(err(
+                path,
+                "not a regular file",
+                "a journal is the file a write job with `journal` made",
+            ));
+        }
+        let mut h = [0u8; HEADER as usize];
+        if meta.len() < HEADER || file.read_exact_at(&mut h, 0).is_err() || h[..8] != MAGIC {
             return Err(err(path, "not a kura journal", "no KURAJRN1 header"));
         }
-        let word = |i: usize| {
+        let word = |b: &[u8], i: usize| {
             let mut a = [0u8; 8];
-            a.copy_from_slice(&data[i..i + 8]);
+            a.copy_from_slice(&b[i..i + 8]);
             u64::from_le_bytes(a)
         };
         let head = JournalHead {
-            tag: word(8),
-            block: word(16),
-            span_start: word(24),
-            blocks: word(32),
+            tag: word(&h, 8),
+            block: word(&h, 16),
+            span_start: word(&h, 24),
+            blocks: word(&h, 32),
         };
-        let want = HEADER as usize + head.blocks as usize * 8;
-        if data.len() < want || head.block == 0 {
-            return Err(err(
-                path,
-                "truncated",
-                format!("{} bytes, {want} expected", data.len()),
-            ));
+        let want = head.blocks.checked_mul(8).and_then(|b| b.checked_add(HEADER));
+        match want {
+            Some(want) if want <= meta.len() && head.block > 0 => {}
+            _ => {
+                return Err(err(
+                    path,
+                    "damaged or truncated",
+                    format!(
+                        "its header says {} blocks of {} bytes, and the file holds {} bytes",
+                        head.blocks,
+                        head.block,
+                        meta.len()
+                    ),
+                ));
+            }
         }
-        let flushed = (0..head.blocks as usize)
-            .map(|i| word(HEADER as usize + i * 8))
-            .collect();
+        let mut data = vec![0u8; (head.blocks * 8) as usize];
+        file.read_exact_at(&mut data, HEADER)
+            .map_err(|e| err(path, "cannot read", e))?;
+        let flushed = data.chunks_exact(8).map(|c| word(c, 0)).collect();
         Ok(JournalMap { head, flushed })
     }
 
