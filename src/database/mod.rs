@@ -7,6 +7,7 @@
 pub mod mariadb;
 pub mod oltp;
 pub mod pg;
+pub mod pgwire;
 pub mod server;
 pub mod session;
 pub mod sqlbench;
@@ -441,6 +442,13 @@ impl Connector for ServerClient {
     fn connect(&self) -> Result<Box<dyn session::Conn>, DbError> {
         match self {
             ServerClient::Postgres(c) => c.connect(),
+            ServerClient::Mariadb(c) => c.connect(),
+        }
+    }
+
+    fn connect_lean(&self) -> Result<Box<dyn session::Conn>, DbError> {
+        match self {
+            ServerClient::Postgres(c) => c.connect_lean(),
             ServerClient::Mariadb(c) => c.connect(),
         }
     }

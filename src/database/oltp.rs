@@ -173,7 +173,7 @@ pub fn run(connector: &dyn Connector, p: &DbParams, stop: &AtomicBool) -> Outcom
                     .name(format!("kura-oltp-{thread}"))
                     .spawn_scoped(scope, move || {
                         let mut rng = SmallRng::seed_from_u64(p.seed ^ (u64::from(thread) + 1) << 32);
-                        let mut s = match Session::open(connector, quit) {
+                        let mut s = match Session::open_lean(connector, quit) {
                             Ok(s) => s,
                             Err(e) => return (Recorded::default(), Some(e), 0),
                         };
