@@ -548,6 +548,9 @@ pub struct DbArgs {
     pub server_sync: Option<String>,
     #[command(flatten)]
     pub suite: SuiteCommon,
+    /// Cap the memory (and so the page cache) of kura and of the server it starts, in a memory cgroup (at least 16M)
+    #[arg(long = "mem-limit")]
+    pub mem_limit: Option<String>,
 }
 
 #[cfg(test)]

@@ -618,3 +618,67 @@ fn mariadb_runs_the_same_tests_on_the_target_and_is_stopped_and_removed() {
     let text = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
     assert!(text.contains("innodb_flush_log_at_trx_commit 2"), "{text}");
 }
+
+/// `--mem-limit`: kura enters a capped memory cgroup before it starts the
+/// server, so the server (its child) is capped too; the group goes with it.
+#[test]
+fn mem_limit_caps_the_server_too_and_leaves_no_group() {
+    let dir = tmp();
+    if !have_postgres() {
+        return;
+    }
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    if !cgroup.lines().any(|l| l.split(':').nth(1) == Some("memory")) {
+        common::missing("cgroup v1 memory");
+        return;
+    }
+    let db = dir.path().join("k.db");
+    let work: PathBuf = dir.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    open_to_all(dir.path());
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--json", "--quiet", "suite", "db"])
+        .arg(&work)
+        .args(["--server", "postgres", "--tests", "oltp", "--table-size", "1000"])
+        .args(["--time", "4s", "--mem-limit", "256m"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let kura_pid = child.id();
+    let pid_file = work.join("kura-db/data/postmaster.pid");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let server_pid = loop {
+        let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse::<u32>().ok()) {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the server never started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let server_cgroup = std::fs::read_to_string(format!("/proc/{server_pid}/cgroup")).unwrap_or_default();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let memory_line = server_cgroup
+        .lines()
+        .find(|l| l.split(':').nth(1) == Some("memory"));
+    assert!(
+        memory_line.is_some_and(|l| l.contains(&format!("kura-mem-{kura_pid}-"))),
+        "{server_cgroup}"
+    );
+    let v = json(&out.stdout);
+    assert_eq!(v["jobs"][0]["job"]["mem_limit_bytes"], 256u64 << 20);
+    assert!(entries(&work).is_empty(), "{:?}", entries(&work));
+    assert!(processes_under(&work).is_empty(), "{:?}", processes_under(&work));
+    let group = memory_line
+        .unwrap()
+        .splitn(3, ':')
+        .nth(2)
+        .unwrap()
+        .trim_start_matches('/');
+    let group = Path::new("/sys/fs/cgroup/memory").join(group);
+    assert!(!group.exists(), "{} left behind", group.display());
+}

@@ -206,6 +206,16 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         params,
         label: opts.label.clone(),
     };
+    let mem_limit = match args.mem_limit.as_deref() {
+        None => None,
+        Some(text) => {
+            let bytes = crate::jobs::units::parse_size(text).map_err(|e| anyhow!("--mem-limit: {e}"))?;
+            if bytes < 16 << 20 {
+                bail!("--mem-limit: '{text}' is not valid: must be at least 16M");
+            }
+            Some(bytes)
+        }
+    };
     database::check_target(&cfg).map_err(|e| anyhow!(e))?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
@@ -213,6 +223,10 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
     cfg.params.seed = header.started_unix_s as u64;
     let jobs: Vec<runner::SuiteJob> = database::jobs(&cfg)
         .into_iter()
+        .map(|mut job| {
+            job.mem_limit_bytes = mem_limit;
+            job
+        })
         .map(|job| runner::SuiteJob {
             test: job.workload.database().map(|p| p.test.clone()),
             job,

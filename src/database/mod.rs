@@ -7,6 +7,7 @@
 pub mod mariadb;
 pub mod oltp;
 pub mod pg;
+pub mod pgwire;
 pub mod server;
 pub mod session;
 pub mod sqlbench;
@@ -164,6 +165,10 @@ pub struct DbRun {
     pub notes: Vec<crate::metrics::Warning>,
     /// The most bytes kura's directory held after any test (SQLite's file keeps its high-water mark).
     largest_bytes: u64,
+    /// `--mem-limit`: kura in a capped memory cgroup from before the server
+    /// starts (so the server, its child, is in it too) until it has stopped.
+    memory_cap: Option<crate::runner::memcg::MemoryCap>,
+    mem_limit_bytes: Option<u64>,
 }
 
 impl DbRun {
@@ -191,6 +196,16 @@ impl DbRun {
             .create(&home)
             .map_err(|e| format!("{}: {e}", home.display()))?;
         let home_id = identity(&home);
+        let memory_cap = match job.mem_limit_bytes {
+            Some(limit) => match crate::runner::memcg::MemoryCap::enter(limit) {
+                Ok(cap) => Some(cap),
+                Err(e) => {
+                    let _ = std::fs::remove_dir(&home);
+                    return Err(e);
+                }
+            },
+            None => None,
+        };
         let mut run = DbRun {
             home: home.clone(),
             home_id,
@@ -210,6 +225,8 @@ impl DbRun {
             server: None,
             notes: Vec::new(),
             largest_bytes: 0,
+            memory_cap,
+            mem_limit_bytes: job.mem_limit_bytes,
         };
         if p.server != Server::Sqlite {
             // On failure `run` is dropped here: what was started stops, and the caller's cleanup
@@ -371,6 +388,17 @@ impl DbRun {
     /// unless `keep`; `errors` gets what could not be removed.
     /// The warning that the database fit in memory, when it did; once per run.
     pub fn memory_note(&self) -> Option<crate::metrics::Warning> {
+        if let Some(limit) = self.mem_limit_bytes {
+            return (self.largest_bytes > 0 && self.largest_bytes < limit).then(|| crate::metrics::Warning::Other {
+                text: format!(
+                    "the database directory held at most {} MB and --mem-limit let kura and the server keep {} MB \
+                     in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes \
+                     the reads reach the storage",
+                    self.largest_bytes.div_ceil(1_000_000),
+                    limit / 1_000_000
+                ),
+            });
+        }
         let memory = crate::targets::host_facts().memory_bytes;
         (self.largest_bytes > 0 && self.largest_bytes < memory).then(|| {
             crate::metrics::Warning::DatabaseInMemory {
@@ -386,6 +414,8 @@ impl DbRun {
         {
             errors.push(e);
         }
+        // The server has stopped: kura leaves the capped group and removes it.
+        self.memory_cap = None;
         if keep {
             return;
         }
@@ -443,6 +473,13 @@ impl Connector for ServerClient {
     fn connect(&self) -> Result<Box<dyn session::Conn>, DbError> {
         match self {
             ServerClient::Postgres(c) => c.connect(),
+            ServerClient::Mariadb(c) => c.connect(),
+        }
+    }
+
+    fn connect_lean(&self) -> Result<Box<dyn session::Conn>, DbError> {
+        match self {
+            ServerClient::Postgres(c) => c.connect_lean(),
             ServerClient::Mariadb(c) => c.connect(),
         }
     }

@@ -42,6 +42,17 @@ impl Connector for Postgres {
             prepared: HashMap::new(),
         }))
     }
+
+    fn connect_lean(&self) -> Result<Box<dyn Conn>, DbError> {
+        let conn =
+            super::pgwire::WireConn::connect(&self.socket_dir, PG_PORT, "kura", "postgres").map_err(|e| {
+                DbError::Setup(format!(
+                    "connecting to PostgreSQL in {}: {e}",
+                    self.socket_dir.display()
+                ))
+            })?;
+        Ok(Box::new(conn))
+    }
 }
 
 struct PgConn {

@@ -92,6 +92,11 @@ impl Dialect {
 pub trait Connector: Sync {
     fn dialect(&self) -> Dialect;
     fn connect(&self) -> Result<Box<dyn Conn>, DbError>;
+    /// A connection for the OLTP mix's hot loop (PostgreSQL's own small
+    /// client, `pgwire`); the same as `connect` elsewhere.
+    fn connect_lean(&self) -> Result<Box<dyn Conn>, DbError> {
+        self.connect()
+    }
     /// `BEGIN` as this database needs it for a transaction that will write.
     fn begin_write(&self) -> &'static str {
         "BEGIN"
@@ -154,6 +159,17 @@ impl<'a> Session<'a> {
     pub fn open(connector: &'a dyn Connector, stop: &'a AtomicBool) -> Result<Session<'a>, DbError> {
         Ok(Session {
             conn: connector.connect()?,
+            connector,
+            stop,
+            rec: Recorded::default(),
+            txn_start: None,
+        })
+    }
+
+    /// `open` with `Connector::connect_lean` (the OLTP mix's threads).
+    pub fn open_lean(connector: &'a dyn Connector, stop: &'a AtomicBool) -> Result<Session<'a>, DbError> {
+        Ok(Session {
+            conn: connector.connect_lean()?,
             connector,
             stop,
             rec: Recorded::default(),

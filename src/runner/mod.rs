@@ -9,7 +9,7 @@ mod fileset_kind;
 mod group;
 mod job_file;
 mod latency_bound;
-mod memcg;
+pub(crate) mod memcg;
 mod progress;
 mod rounds;
 mod stall;
