@@ -275,6 +275,9 @@ pub struct MarkArgs {
     pub engine: String,
     #[command(flatten)]
     pub common: RunCommon,
+    // Many ranks at once (issue 16, docs/cluster.md).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Args)]
@@ -456,6 +459,9 @@ pub struct SweepArgs {
     pub engine: String,
     #[command(flatten)]
     pub suite: SuiteCommon,
+    // Many ranks at once (issue 16, docs/cluster.md).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Subcommand)]
