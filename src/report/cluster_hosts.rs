@@ -153,3 +153,64 @@ pub fn spread_line(rows: &[HostRow], jobs: usize) -> Option<String> {
         slowest.slowest_in_jobs
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::metrics::cluster::{ClusterResult, RankSummary};
+    use crate::report::fixtures;
+
+    /// A job of 4 ranks on 2 hosts; `slow` did a quarter of the others' ops.
+    fn job(slow: &str) -> crate::metrics::JobResult {
+        let mut j = fixtures::job("t", Rw::RandRead, 4096, 100, Some(1000), None);
+        let ranks = (0..4u32)
+            .map(|r| {
+                let host = if r < 2 { "node0" } else { "node1" };
+                RankSummary {
+                    rank: r,
+                    host: host.into(),
+                    elapsed_ns: 1_000_000_000,
+                    ops: if host == slow { 100 } else { 400 },
+                    ..RankSummary::default()
+                }
+            })
+            .collect();
+        j.cluster = Some(Box::new(ClusterResult {
+            ranks,
+            ..ClusterResult::default()
+        }));
+        j
+    }
+
+    #[test]
+    fn a_slow_host_stands_out() {
+        let run = fixtures::run("mark", vec![job("node1"), job("node1"), job("node0")]);
+        let rows = host_rows(&run);
+        assert_eq!(rows.len(), 2);
+        // node0: 400+400+100 per rank over 3 s; node1: 100+100+400.
+        assert_eq!(rows[0].host, "node0");
+        assert_eq!(rows[0].ranks, 2);
+        assert_eq!(rows[0].ops, 2 * 900);
+        assert!((rows[0].ops_per_sec_per_rank - 300.0).abs() < 1e-9);
+        assert!((rows[1].vs_fastest - 200.0 / 300.0).abs() < 1e-9);
+        assert_eq!((rows[0].slowest_in_jobs, rows[1].slowest_in_jobs), (1, 2));
+        let text = render(&run);
+        assert!(text.contains("4 ranks on 2 hosts"), "{text}");
+        assert!(
+            text.replace("\n  ", " ").contains("the slowest host node1 ran 0.67x the fastest's rate per rank (node0); it ran the slowest rank in 2 of 3 jobs"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        // compare: a per-host section for a target of many ranks, none for others.
+        let plain = fixtures::run(
+            "mark",
+            vec![fixtures::job("t", Rw::RandRead, 4096, 100, Some(1000), None)],
+        );
+        let c = crate::report::compare::build(&[run, plain], &Default::default()).unwrap();
+        assert_eq!(c.hosts.len(), 1);
+        assert_eq!(c.hosts[0].hosts, rows);
+        let table = crate::report::compare::render::table(&c);
+        assert!(table.contains("Per host (runs of many ranks)"), "{table}");
+    }
+}
