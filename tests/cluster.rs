@@ -34,6 +34,14 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("--shared and --stonewall are for many ranks"));
+    let out = kura(&db)
+        .args(["launch", "-n", "2", "--", "run", "--engine", "null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("built without MPI"), "{err}");
 }
 
 #[cfg(feature = "mpi")]
@@ -674,5 +682,53 @@ mod mpi {
         }
         let rate = |i: usize| steps[i]["job"]["rate_iops"].as_u64().unwrap();
         assert!(rate(2) < rate(1), "the search descended after crossing");
+    }
+
+    /// `kura launch` starts mpirun with this kura as every rank; a hostfile
+    /// naming a host that does not answer is one line and exit 2, not
+    /// mpirun's banner.
+    #[test]
+    fn launch_runs_the_ranks_and_makes_mpi_errors_one_line() {
+        if !need(&["mpirun", "ssh"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let out = kura(&db)
+            .args(["launch", "-n", "2", "--mpirun-arg=--oversubscribe", "--"])
+            .args(["run", "--engine", "null", "--runtime", "300ms"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(stdout.contains("2 ranks on 1 host"), "{stdout}");
+        assert_eq!(rows_of(&show(&db)["jobs"][0]).len(), 2);
+
+        // TEST-NET-1 (RFC 5737): no host answers there.
+        let hosts = dir.path().join("hosts");
+        std::fs::write(&hosts, "192.0.2.1 slots=2\n").unwrap();
+        let out = kura(&db)
+            .args(["launch", "-n", "2", "--hostfile"])
+            .arg(&hosts)
+            .args([
+                "--mpirun-arg=--mca",
+                "--mpirun-arg=plm_rsh_agent",
+                "--mpirun-arg=ssh -o ConnectTimeout=2 -o BatchMode=yes",
+                "--",
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "300ms",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+        let err = stderr_of(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("kura: error: mpirun could not run the 2 ranks (hostfile "),
+            "{err}"
+        );
     }
 }
