@@ -65,6 +65,26 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff): kura's, or one verb's (`kura man run | man -l -`)
     Man(ManArgs),
+    // Many ranks (issue 16, docs/cluster.md).
+    /// Start kura on many ranks with mpirun (`kura launch -n 4 --hostfile hosts -- run job.toml`); MPI's errors in one line
+    Launch(LaunchArgs),
+}
+
+/// `kura launch`: mpirun with kura as every rank (docs/cluster.md).
+#[derive(Debug, Args)]
+pub struct LaunchArgs {
+    /// Ranks to start
+    #[arg(short = 'n', long = "ranks", value_name = "N")]
+    pub ranks: u32,
+    /// mpirun's hostfile: the hosts and their slots
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+    /// One more argument for mpirun, e.g. --mpirun-arg=--oversubscribe (repeatable)
+    #[arg(long = "mpirun-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub mpirun_args: Vec<String>,
+    /// The kura command every rank runs, after `--` (run job.toml, mark /mnt/nas, sweep ...)
+    #[arg(last = true, required = true, value_name = "KURA ARGS")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -275,6 +295,9 @@ pub struct MarkArgs {
     pub engine: String,
     #[command(flatten)]
     pub common: RunCommon,
+    // Many ranks at once (issue 16, docs/cluster.md).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Args)]
@@ -456,6 +479,9 @@ pub struct SweepArgs {
     pub engine: String,
     #[command(flatten)]
     pub suite: SuiteCommon,
+    // Many ranks at once (issue 16, docs/cluster.md).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Subcommand)]

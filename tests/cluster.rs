@@ -34,6 +34,14 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("--shared and --stonewall are for many ranks"));
+    let out = kura(&db)
+        .args(["launch", "-n", "2", "--", "run", "--engine", "null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("built without MPI"), "{err}");
 }
 
 #[cfg(feature = "mpi")]
@@ -486,5 +494,241 @@ mod mpi {
         for f in ["a.dat.0", "a.dat.1", "b.dat.0"] {
             assert!(!dir.path().join(f).exists(), "{f} left behind");
         }
+    }
+
+    fn rows_of(job: &serde_json::Value) -> Vec<serde_json::Value> {
+        job["cluster"]["ranks"].as_array().unwrap().clone()
+    }
+
+    /// `kura mark` on 2 ranks: one run of the suite, every pass merged
+    /// with its test named and a row per rank, the hosts' table under the
+    /// grid, each rank's test file (the rank appended) removed.
+    #[test]
+    fn mark_on_two_ranks_is_one_run() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let out = ranks(
+            2,
+            &db,
+            &[
+                "mark",
+                dir.path().to_str().unwrap(),
+                "--profile",
+                "demo",
+                "--size",
+                "8m",
+                "--runs",
+                "2",
+                "--runtime",
+                "300ms",
+                "--engine",
+                "sync",
+            ],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(stdout.contains("SEQ1M Q8T1"), "{stdout}");
+        assert!(
+            stdout.contains("2 ranks on 1 host, every job of the run together"),
+            "{stdout}"
+        );
+        let run = show(&db);
+        assert_eq!(run["suite"], "mark:demo");
+        let jobs = run["jobs"].as_array().unwrap();
+        assert!(jobs.len() >= 4, "reads and writes, 2 passes each: {}", jobs.len());
+        for j in jobs {
+            assert_eq!(j["test"], "SEQ1M Q8T1");
+            let rows = rows_of(j);
+            assert_eq!(rows.len(), 2);
+            assert_eq!(
+                rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum::<u64>(),
+                j["read"]["ops"].as_u64().unwrap_or(0) + j["write"]["ops"].as_u64().unwrap_or(0)
+            );
+            assert!(rows[1]["target"].as_str().unwrap().ends_with("kura-test.dat.1"));
+        }
+        for f in ["kura-test.dat.0", "kura-test.dat.1"] {
+            assert!(!dir.path().join(f).exists(), "{f} left behind");
+        }
+    }
+
+    /// A file set on 2 ranks: each rank its own set in its own directory
+    /// (removed after), or every rank on its share of one set's files, so
+    /// no rank deletes or renames a file another reads (no errors).
+    #[test]
+    fn file_sets_on_two_ranks_per_rank_and_shared() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let anchor = dir.path().join("nas");
+        std::fs::create_dir(&anchor).unwrap();
+        let set = [
+            "run",
+            "--target",
+            anchor.to_str().unwrap(),
+            "--mix",
+            "sfs97",
+            "--width",
+            "2",
+            "--files",
+            "50",
+            "--threads",
+            "2",
+            "--runtime",
+            "1s",
+        ];
+        let out = ranks(2, &db, &set);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(
+            stdout.contains("2 ranks on 1 host, each on its own file set (ANCHOR/kura-rank-RANK)"),
+            "{stdout}"
+        );
+        let run = show(&db);
+        let rows = rows_of(&run["jobs"][0]);
+        for (r, row) in rows.iter().enumerate() {
+            assert_eq!(
+                row["target"].as_str().unwrap(),
+                anchor.join(format!("kura-rank-{r}")).display().to_string()
+            );
+            assert!(row["ops"].as_u64().unwrap() > 0);
+        }
+        assert_eq!(run["jobs"][0]["job"]["target"], anchor.display().to_string());
+        let left: Vec<_> = std::fs::read_dir(&anchor).unwrap().collect();
+        assert!(left.is_empty(), "the ranks' directories are removed: {left:?}");
+
+        let mut shared = set.to_vec();
+        shared.push("--shared");
+        let out = ranks(2, &db, &shared);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(
+            stdout.contains("each on its share of one file set's files"),
+            "{stdout}"
+        );
+        let run = show(&db);
+        let j = &run["jobs"][0];
+        let rows = rows_of(j);
+        assert!(rows.iter().all(|r| r["target"] == anchor.display().to_string()));
+        assert!(rows.iter().all(|r| r["ops"].as_u64().unwrap() > 0));
+        // Files owned across every rank's threads: no rank's delete or rename
+        // took a file from under another's read.
+        assert!(
+            rows.iter().all(|r| r["errors"].as_u64().unwrap() == 0),
+            "{}",
+            run["warnings"]
+        );
+        assert!(
+            !anchor.join("kura-fileset").exists(),
+            "rank 0 removed the shared set"
+        );
+    }
+
+    /// A latency-bounded search on 2 ranks: the offered rate is the total,
+    /// each rank offering its half; every rank follows rank 0's verdicts,
+    /// so the steps are one search, each step merged from both ranks.
+    #[test]
+    fn a_latency_search_on_two_ranks_offers_the_total_rate() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        // A mean latency of 1 ns is never held: the search probes, climbs
+        // from a tenth of the probe, then descends, halving the rate.
+        let out = ranks(
+            2,
+            &db,
+            &[
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "300ms",
+                "--latency-limit",
+                "1ns",
+                "--latency-stat",
+                "mean",
+            ],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(stdout.contains("latency-bounded search"), "{stdout}");
+        let run = show(&db);
+        let steps = run["jobs"].as_array().unwrap();
+        assert!(steps.len() >= 3, "{}", steps.len());
+        for (i, s) in steps.iter().enumerate() {
+            assert_eq!(s["job"]["latency_step"]["index"], i as u64);
+            let rows = rows_of(s);
+            assert_eq!(rows.len(), 2);
+            let ops: u64 = rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum();
+            assert_eq!(ops, s["read"]["ops"].as_u64().unwrap());
+            if i == 0 {
+                assert!(s["job"]["rate_iops"].is_null(), "the probe is unthrottled");
+                continue;
+            }
+            // Paced, the ranks together never do more than the total offered
+            // (each rank offering all of it would do twice that).
+            let rate = s["job"]["rate_iops"].as_u64().unwrap() as f64;
+            let secs = s["elapsed_ns"].as_u64().unwrap() as f64 / 1e9;
+            assert!(
+                (ops as f64) <= rate * secs * 1.25 + 4.0,
+                "step {i}: {ops} ops at {rate}/s"
+            );
+        }
+        let rate = |i: usize| steps[i]["job"]["rate_iops"].as_u64().unwrap();
+        assert!(rate(2) < rate(1), "the search descended after crossing");
+    }
+
+    /// `kura launch` starts mpirun with this kura as every rank; a hostfile
+    /// naming a host that does not answer is one line and exit 2, not
+    /// mpirun's banner.
+    #[test]
+    fn launch_runs_the_ranks_and_makes_mpi_errors_one_line() {
+        if !need(&["mpirun", "ssh"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        let out = kura(&db)
+            .args(["launch", "-n", "2", "--mpirun-arg=--oversubscribe", "--"])
+            .args(["run", "--engine", "null", "--runtime", "300ms"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+        assert!(stdout.contains("2 ranks on 1 host"), "{stdout}");
+        assert_eq!(rows_of(&show(&db)["jobs"][0]).len(), 2);
+
+        // TEST-NET-1 (RFC 5737): no host answers there.
+        let hosts = dir.path().join("hosts");
+        std::fs::write(&hosts, "192.0.2.1 slots=2\n").unwrap();
+        let out = kura(&db)
+            .args(["launch", "-n", "2", "--hostfile"])
+            .arg(&hosts)
+            .args([
+                "--mpirun-arg=--mca",
+                "--mpirun-arg=plm_rsh_agent",
+                "--mpirun-arg=ssh -o ConnectTimeout=2 -o BatchMode=yes",
+                "--",
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "300ms",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+        let err = stderr_of(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("kura: error: mpirun could not run the 2 ranks (hostfile "),
+            "{err}"
+        );
     }
 }

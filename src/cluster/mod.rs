@@ -5,6 +5,7 @@
 //! the rest runs in the default build, with threads standing in for ranks.
 
 pub mod comm;
+pub mod launch;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod rank;

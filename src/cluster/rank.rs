@@ -25,9 +25,10 @@ use crate::jobs::job::DEFAULT_FILE_SIZE;
 use crate::jobs::units::format_size;
 use crate::metrics::cluster::{self as merging, RankJob};
 use crate::metrics::collect::KEEP_INTERVAL_HISTOGRAMS;
+use crate::metrics::latency_bound::{achieved_iops, verdict};
 use crate::metrics::sink::RunSink;
 use crate::metrics::{JobResult, RunResult, Warning};
-use crate::runner::{self, Progress, RunError, RunOptions, StopFlag};
+use crate::runner::{self, FileSets, Progress, RunError, RunOptions, StopFlag, SuiteJob};
 use crate::targets::{self, PreparedTarget};
 
 /// How the ranks share the work.
@@ -127,8 +128,18 @@ fn name_failures(all: &[Vec<u8>]) -> String {
 /// The job as one rank runs it: on `PATH.RANK`, or on its share of the
 /// shared target.
 pub fn rank_job(job: &Job, rank: u32, size: u32, shared: bool) -> Result<Job, String> {
-    let path = targets::job_path(job);
     let mut mine = job.clone();
+    if job.workload.fileset().is_some() {
+        // A file set's target is its anchor directory: each rank makes its
+        // set in a directory of its own there (mdtest's unique directory
+        // per task), or every rank loads its share of one set's files.
+        if !shared {
+            let anchor = job.target.clone().unwrap_or_else(|| PathBuf::from("."));
+            mine.target = Some(anchor.join(format!("kura-rank-{rank}")));
+        }
+        return Ok(mine);
+    }
+    let path = targets::job_path(job);
     if !shared {
         if targets::is_block_device(&path) {
             return Err(format!(
@@ -198,17 +209,67 @@ pub fn run<C: Communicator + ?Sized>(
     cluster: &ClusterOptions,
     sink: &mut dyn RunSink,
 ) -> Result<Option<RunResult>, ClusterError> {
+    let tests: Vec<SuiteJob> = jobs
+        .iter()
+        .map(|j| SuiteJob {
+            test: None,
+            job: j.clone(),
+        })
+        .collect();
+    run_suite(comm, &tests, opts, stop, cluster, sink)
+}
+
+/// Refuses what many ranks cannot run yet, before anything starts.
+fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
+    if job.workload.bonnie().is_some() || job.workload.database().is_some() {
+        return Err(format!(
+            "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
+            job.name
+        ));
+    }
+    if cluster.stonewall.is_some() && job.workload.fileset().is_some() {
+        return Err(format!(
+            "{}: --stonewall is for block I/O jobs; a file-set job ends at its runtime or io_count",
+            job.name
+        ));
+    }
+    if cluster.stonewall.is_some() && job.latency_limit_ns.is_some() {
+        return Err(format!(
+            "{}: --stonewall and latency_limit do not go together: a latency search sets each step's load",
+            job.name
+        ));
+    }
+    if job.latency_limit_ns.is_some() {
+        runner::check_search(job).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// A suite's jobs (`kura mark`, `sweep`: each job with its test) on many
+/// ranks, paused between tests as `runner::run_suite` pauses.
+pub fn run_suite<C: Communicator + ?Sized>(
+    comm: &C,
+    jobs: &[SuiteJob],
+    opts: &RunOptions,
+    stop: &StopFlag,
+    cluster: &ClusterOptions,
+    sink: &mut dyn RunSink,
+) -> Result<Option<RunResult>, ClusterError> {
     let (rank, size) = (comm.rank(), comm.size());
     let host = targets::host_facts();
+    let tests: Vec<&Option<String>> = jobs.iter().map(|j| &j.test).collect();
+    let plain: Vec<&Job> = jobs.iter().map(|j| &j.job).collect();
     let identity = Identity {
         kura: env!("CARGO_PKG_VERSION").to_string(),
         // The cluster flags too: ranks that disagree on them would not meet
         // at the same points (a stonewall's extra meetings), and wait forever.
         jobs: format!(
-            "{} shared={} stonewall={:?}",
-            serde_json::to_string(jobs).unwrap_or_default(),
+            "{} tests={} shared={} stonewall={:?} pause={:?}",
+            serde_json::to_string(&plain).unwrap_or_default(),
+            serde_json::to_string(&tests).unwrap_or_default(),
             cluster.shared,
-            cluster.stonewall
+            cluster.stonewall,
+            opts.pause
         ),
         host: host.hostname.clone(),
     };
@@ -223,7 +284,10 @@ pub fn run<C: Communicator + ?Sized>(
     }
     let mine: Result<Vec<Job>, String> = jobs
         .iter()
-        .map(|j| rank_job(j, rank, size, cluster.shared))
+        .map(|j| {
+            check_kind(&j.job, cluster)?;
+            rank_job(&j.job, rank, size, cluster.shared)
+        })
         .collect();
     settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
     let mine = mine.unwrap_or_default();
@@ -231,92 +295,58 @@ pub fn run<C: Communicator + ?Sized>(
     // Never switched off again: the process is a rank until it exits.
     KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
     let started_unix_s = (now_unix_ns() / 1_000_000_000) as i64;
-    let progress = Progress::new(opts.quiet || rank != 0);
-    let mut warnings = Vec::new();
-    let mut created: Vec<PreparedTarget> = Vec::new();
-    let mut merged_jobs = Vec::new();
-    let mut failure = None;
-    for (job, my_job) in jobs.iter().zip(&mine) {
-        // A shared test file is made once, by rank 0, before any rank opens it.
-        if cluster.shared {
-            let made = if rank == 0 && !targets::job_path(job).exists() {
-                targets::prepare(job, &opts.target)
-                    .map(|t| created.push(t))
-                    .map_err(|e| e.to_string())
-            } else {
-                Ok(())
-            };
-            if let Err(e) = settle(comm, made) {
-                failure = Some(e);
-                break;
-            }
+    let mut r = Rank {
+        comm,
+        opts,
+        stop,
+        cluster,
+        host: host.clone(),
+        progress: Progress::new(opts.quiet || rank != 0),
+        warnings: Vec::new(),
+        created: Vec::new(),
+        sets: FileSets::default(),
+        rank_dirs: Vec::new(),
+        merged: Vec::new(),
+        failure: None,
+    };
+    for (i, (sj, my_job)) in jobs.iter().zip(&mine).enumerate() {
+        let new_test = i > 0 && (jobs[i - 1].test != sj.test || jobs[i - 1].job.rw != sj.job.rw);
+        if i > 0 && !opts.pause.is_zero() && (!opts.pause_between_tests || new_test) {
+            pause(opts.pause, stop);
         }
-        let outcome = measure(
-            comm,
-            my_job,
-            opts,
-            stop,
-            cluster,
-            &mut warnings,
-            &progress,
-            &mut created,
-        );
-        let payload: Result<RankJob, Option<String>> = outcome.map(|m| RankJob {
-            rank,
-            host: host.clone(),
-            start_unix_ns: m.start_unix_ns,
-            ops_at_deadline: m.at_deadline.map(|a| a.0),
-            bytes_at_deadline: m.at_deadline.map(|a| a.1),
-            result: m.result,
-        });
-        let bytes = serde_json::to_vec(&payload).unwrap_or_default();
-        let gathered = comm.gather(&bytes);
-        let any_failed = comm.all_max(u64::from(payload.is_err()));
-        // Ctrl-C may reach some ranks only: all stop after this job, or none.
-        let any_stopped = comm.all_max(u64::from(stop.load(Ordering::Relaxed)));
-        if let Some(all) = gathered {
-            let (parts, failed) = unpack(&all);
-            if !parts.is_empty() {
-                match merging::merge(
-                    &parts,
-                    cluster.shared,
-                    cluster.stonewall.map(|d| d.as_nanos() as u64),
-                ) {
-                    Ok(mut merged) => {
-                        merged.incomplete |= !failed.is_empty();
-                        // The job as the user gave it, not rank 0's share or first phase.
-                        merged.job.target = job.target.clone();
-                        if cluster.shared {
-                            merged.job.offset_bytes = job.offset_bytes;
-                            merged.job.size_bytes = job.size_bytes;
-                        }
-                        if cluster.stonewall.is_some() {
-                            merged.job.runtime = job.runtime.or(merged.job.runtime);
-                        }
-                        sink.job_done(&merged);
-                        merged_jobs.push(merged);
-                    }
-                    Err(e) => failed_push(&mut warnings, e.to_string()),
-                }
-            }
-            if !failed.is_empty() {
-                failure = Some(ClusterError::Refused(failed.join("; ")));
-            }
-        } else if any_failed != 0 {
-            failure = Some(ClusterError::EndedByRankZero);
-        }
-        if any_stopped != 0 {
-            stop.store(true, Ordering::Relaxed);
-        }
-        if any_failed != 0 || any_stopped != 0 {
+        let go_on = if sj.job.latency_limit_ns.is_some() {
+            r.search(sj, my_job, sink)
+        } else {
+            r.one_job(&sj.job, my_job, sj.test.as_deref(), sink).go_on
+        };
+        if !go_on {
             break;
         }
     }
-    // Every rank is past its last I/O (the gather above), so the shared file can go.
+    let Rank {
+        mut warnings,
+        created,
+        mut sets,
+        rank_dirs,
+        merged: merged_jobs,
+        failure,
+        ..
+    } = r;
+    // Every rank is past its last I/O (the gather after each job), so a
+    // shared file or set can go.
+    sets.cleanup(opts.keep, &mut warnings);
     if !opts.keep {
         for t in created.iter().rev() {
             if let Err(e) = targets::cleanup(t) {
                 warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
+            }
+        }
+        for d in rank_dirs.iter().rev() {
+            // Only when empty: what is not kura's stays, as a set's cleanup leaves it.
+            if let Err(e) = std::fs::remove_dir(d) {
+                warnings.push(Warning::TestFileNotRemoved {
+                    error: format!("{}: {e}", d.display()),
+                });
             }
         }
     }
@@ -345,7 +375,7 @@ pub fn run<C: Communicator + ?Sized>(
         label: opts
             .label
             .clone()
-            .or_else(|| jobs.iter().find_map(|j| j.label.clone())),
+            .or_else(|| jobs.iter().find_map(|j| j.job.label.clone())),
         price: opts.price.clone(),
         suite: opts.suite.clone(),
         host,
@@ -353,6 +383,200 @@ pub fn run<C: Communicator + ?Sized>(
         incomplete,
         warnings,
     }))
+}
+
+fn pause(total: Duration, stop: &StopFlag) {
+    let until = std::time::Instant::now() + total;
+    while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < until {
+        std::thread::sleep(
+            Duration::from_millis(50).min(until.saturating_duration_since(std::time::Instant::now())),
+        );
+    }
+}
+
+/// What one rank keeps from job to job.
+struct Rank<'a, C: Communicator + ?Sized> {
+    comm: &'a C,
+    opts: &'a RunOptions,
+    stop: &'a StopFlag,
+    cluster: &'a ClusterOptions,
+    host: crate::metrics::HostFacts,
+    progress: Progress,
+    warnings: Vec<Warning>,
+    created: Vec<PreparedTarget>,
+    sets: FileSets,
+    /// The directories this rank made for its own file sets (`ANCHOR/kura-rank-R`).
+    rank_dirs: Vec<PathBuf>,
+    /// Rank 0: the jobs merged so far.
+    merged: Vec<JobResult>,
+    failure: Option<ClusterError>,
+}
+
+/// How one job on every rank ended.
+struct JobDone {
+    /// Every rank goes on to the next job (none failed or was stopped).
+    go_on: bool,
+    /// Rank 0: the merged job, also pushed and given to the sink.
+    merged: Option<JobResult>,
+}
+
+impl<C: Communicator + ?Sized> Rank<'_, C> {
+    /// One job measured by every rank (`job` as the user gave it, `mine`
+    /// this rank's part), merged at rank 0 and given to `sink`.
+    fn one_job(&mut self, job: &Job, mine: &Job, test: Option<&str>, sink: &mut dyn RunSink) -> JobDone {
+        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
+        let shared = self.cluster.shared;
+        let fileset = mine.workload.fileset();
+        // A shared test file or set is made once, by rank 0, before any rank opens it.
+        if shared {
+            let made = match fileset {
+                _ if rank != 0 => Ok(()),
+                Some(p) => self
+                    .sets
+                    .prepare(mine, p, self.stop, &self.progress, &mut self.warnings)
+                    .map_err(|e| e.to_string()),
+                None if !targets::job_path(job).exists() => targets::prepare(job, &self.opts.target)
+                    .map(|t| self.created.push(t))
+                    .map_err(|e| e.to_string()),
+                None => Ok(()),
+            };
+            if let Err(e) = settle(comm, made) {
+                self.failure = Some(e);
+                return JobDone {
+                    go_on: false,
+                    merged: None,
+                };
+            }
+        }
+        if fileset.is_some() && !shared {
+            self.own_directory(mine);
+        }
+        if fileset.is_some() && shared {
+            crate::fileset::share_between_ranks(Some((rank * mine.threads, size * mine.threads)));
+        }
+        let outcome = measure(
+            comm,
+            mine,
+            self.opts,
+            self.stop,
+            self.cluster,
+            &mut self.warnings,
+            &self.progress,
+            &mut self.created,
+            &mut self.sets,
+        );
+        crate::fileset::share_between_ranks(None);
+        let payload: Result<RankJob, Option<String>> = outcome.map(|m| RankJob {
+            rank,
+            host: self.host.clone(),
+            start_unix_ns: m.start_unix_ns,
+            ops_at_deadline: m.at_deadline.map(|a| a.0),
+            bytes_at_deadline: m.at_deadline.map(|a| a.1),
+            result: m.result,
+        });
+        let bytes = serde_json::to_vec(&payload).unwrap_or_default();
+        let gathered = comm.gather(&bytes);
+        let any_failed = comm.all_max(u64::from(payload.is_err()));
+        // Ctrl-C may reach some ranks only: all stop after this job, or none.
+        let any_stopped = comm.all_max(u64::from(self.stop.load(Ordering::Relaxed)));
+        let mut out = None;
+        if let Some(all) = gathered {
+            let (parts, failed) = unpack(&all);
+            if !parts.is_empty() {
+                let cluster = self.cluster;
+                match merging::merge(&parts, shared, cluster.stonewall.map(|d| d.as_nanos() as u64)) {
+                    Ok(mut merged) => {
+                        merged.incomplete |= !failed.is_empty();
+                        merged.test = test.map(str::to_string);
+                        // The job as the user gave it, not rank 0's share or first phase.
+                        merged.job.target = job.target.clone();
+                        merged.job.rate_iops = job.rate_iops;
+                        if shared {
+                            merged.job.offset_bytes = job.offset_bytes;
+                            merged.job.size_bytes = job.size_bytes;
+                        }
+                        if cluster.stonewall.is_some() {
+                            merged.job.runtime = job.runtime.or(merged.job.runtime);
+                        }
+                        sink.job_done(&merged);
+                        self.merged.push(merged.clone());
+                        out = Some(merged);
+                    }
+                    Err(e) => failed_push(&mut self.warnings, e.to_string()),
+                }
+            }
+            if !failed.is_empty() {
+                self.failure = Some(ClusterError::Refused(failed.join("; ")));
+            }
+        } else if any_failed != 0 {
+            self.failure = Some(ClusterError::EndedByRankZero);
+        }
+        if any_stopped != 0 {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        JobDone {
+            go_on: any_failed == 0 && any_stopped == 0,
+            merged: out,
+        }
+    }
+
+    /// This rank's own directory for a file set (`ANCHOR/kura-rank-R`),
+    /// made when missing and removed at the end when empty.
+    fn own_directory(&mut self, mine: &Job) {
+        let dir = targets::job_path(mine);
+        if !dir.exists() && std::fs::create_dir(&dir).is_ok() {
+            self.rank_dirs.push(dir);
+        }
+    }
+
+    /// A latency-bounded search on every rank: the offered rate is the
+    /// total over the ranks (each rank offers its share); rank 0 judges
+    /// each merged step and every rank's search takes its verdict.
+    fn search(&mut self, sj: &SuiteJob, mine: &Job, sink: &mut dyn RunSink) -> bool {
+        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
+        // Every rank's steps draw with rank 0's seed.
+        let seed = comm.all_max(if rank == 0 {
+            sj.job.seed.unwrap_or_else(runner::clock_seed)
+        } else {
+            0
+        });
+        let mut go_on = true;
+        let mut mine_base = mine.clone();
+        mine_base.seed = Some(seed);
+        runner::drive_search(&sj.job, seed, &mut |step| {
+            if rank == 0 {
+                self.progress.message(&runner::step_message(&step));
+            }
+            let mut my_step = mine_base.clone();
+            my_step.latency_step = step.latency_step;
+            my_step.runtime = step.runtime;
+            my_step.qd = step.qd;
+            my_step.threads = step.threads;
+            // This rank's share of the total rate.
+            my_step.rate_iops = step
+                .rate_iops
+                .map(|r| r / u64::from(size) + u64::from(u64::from(rank) < r % u64::from(size)));
+            let done = self.one_job(&step, &my_step, sj.test.as_deref(), sink);
+            let (held, achieved, incomplete) = match &done.merged {
+                Some(m) => (
+                    verdict(m).is_some_and(|v| v.held()),
+                    achieved_iops(m),
+                    m.incomplete,
+                ),
+                None => (false, 0.0, true),
+            };
+            // Rank 0's verdict, to every rank.
+            let held = comm.all_max(u64::from(rank == 0 && held)) != 0;
+            let achieved = f64::from_bits(comm.all_max(if rank == 0 { achieved.to_bits() } else { 0 }));
+            let incomplete = comm.all_max(u64::from(rank == 0 && incomplete)) != 0;
+            if !done.go_on {
+                go_on = false;
+                return None;
+            }
+            (!incomplete).then_some((held, achieved))
+        });
+        go_on
+    }
 }
 
 fn failed_push(warnings: &mut Vec<Warning>, error: String) {
@@ -389,10 +613,11 @@ fn measure<C: Communicator + ?Sized>(
     warnings: &mut Vec<Warning>,
     progress: &Progress,
     created: &mut Vec<PreparedTarget>,
+    sets: &mut FileSets,
 ) -> Result<Measured, Option<String>> {
     let start = Cell::new(0u64);
     let others_failed = Cell::new(false);
-    let synced_run = |job: &Job, warnings: &mut Vec<Warning>, created: &mut Vec<PreparedTarget>| {
+    let mut synced_run = |job: &Job, warnings: &mut Vec<Warning>, created: &mut Vec<PreparedTarget>| {
         let met = Cell::new(false);
         let mut ready = || -> Result<(), RunError> {
             met.set(true);
@@ -403,7 +628,10 @@ fn measure<C: Communicator + ?Sized>(
             start.set(now_unix_ns() + job.ramp.as_nanos() as u64);
             Ok(())
         };
-        let r = runner::run_job_synced(job, opts, stop, warnings, progress, created, &mut ready);
+        let r = match job.workload.fileset() {
+            Some(p) => sets.run(job, p, stop, progress, warnings, None, &mut ready),
+            None => runner::run_job_synced(job, opts, stop, warnings, progress, created, &mut ready),
+        };
         if let Err(e) = &r
             && !met.get()
         {

@@ -1,25 +1,63 @@
-//! `kura run` as one rank of many (`mpirun -n 4 kura run job.toml`): the
-//! jobs go to `cluster::rank`, rank 0 stores the merged run and prints it,
-//! the other ranks print nothing. A run that is not a rank goes on as usual.
+//! `kura run`, `mark` and `sweep` as one rank of many (`mpirun -n 4 kura
+//! run job.toml`): the jobs go to `cluster::rank`, rank 0 stores the merged
+//! run and prints it, the other ranks print nothing. A run that is not a
+//! rank goes on as usual.
 
 use anyhow::{Result, anyhow, bail};
 
 use super::Ctx;
-use crate::cli::RunArgs;
+use crate::cli::{ClusterArgs, RunArgs};
 use crate::cluster::rank::ClusterOptions;
 use crate::jobs::Job;
+use crate::metrics::RunResult;
+use crate::report::View;
+use crate::runner::{RunOptions, SuiteJob};
 
 /// `Some(exit code)` when this process was a rank and the run is done;
 /// `None` when it is an ordinary run.
 pub fn run_as_rank(ctx: &Ctx, jobs: &[Job], args: &RunArgs) -> Result<Option<i32>> {
-    let stonewall = match &args.cluster.stonewall {
+    let tests: Vec<SuiteJob> = jobs
+        .iter()
+        .map(|j| SuiteJob {
+            test: None,
+            job: j.clone(),
+        })
+        .collect();
+    let rank = Ranked {
+        opts: super::run_options(&args.common, ctx.quiet),
+        view: View {
+            json: ctx.json,
+            ..View::default()
+        },
+        finish: &|_| {},
+    };
+    suite_as_rank(ctx, &tests, &args.cluster, rank)
+}
+
+/// How a verb runs as a rank: its options, how rank 0 prints the run, and
+/// what it adds to the merged run before storing it (`mark`'s warnings).
+pub struct Ranked<'a> {
+    pub opts: RunOptions,
+    pub view: View,
+    pub finish: &'a dyn Fn(&mut RunResult),
+}
+
+/// A suite's jobs (`kura mark`, `sweep`) as one rank of many; `None` when
+/// this process is not a rank and nothing asked for one.
+pub fn suite_as_rank(
+    ctx: &Ctx,
+    jobs: &[SuiteJob],
+    args: &ClusterArgs,
+    how: Ranked<'_>,
+) -> Result<Option<i32>> {
+    let stonewall = match &args.stonewall {
         Some(text) => {
             Some(crate::jobs::units::parse_duration(text).map_err(|e| anyhow!("--stonewall: {e}"))?)
         }
         None => None,
     };
     let cluster = ClusterOptions {
-        shared: args.cluster.shared,
+        shared: args.shared,
         stonewall,
     };
     let asked = cluster.shared || cluster.stonewall.is_some();
@@ -29,14 +67,14 @@ pub fn run_as_rank(ctx: &Ctx, jobs: &[Job], args: &RunArgs) -> Result<Option<i32
     if !asked && !many {
         return Ok(None);
     }
-    run_ranks(ctx, jobs, args, &cluster, launched)
+    run_ranks(ctx, jobs, how, &cluster, launched)
 }
 
 #[cfg(not(feature = "mpi"))]
 fn run_ranks(
     _ctx: &Ctx,
-    _jobs: &[Job],
-    _args: &RunArgs,
+    _jobs: &[SuiteJob],
+    _how: Ranked<'_>,
     _cluster: &ClusterOptions,
     launched: Option<(&str, u32)>,
 ) -> Result<Option<i32>> {
@@ -56,27 +94,27 @@ fn run_ranks(
 #[cfg(feature = "mpi")]
 fn run_ranks(
     ctx: &Ctx,
-    jobs: &[Job],
-    args: &RunArgs,
+    jobs: &[SuiteJob],
+    how: Ranked<'_>,
     cluster: &ClusterOptions,
     _launched: Option<(&str, u32)>,
 ) -> Result<Option<i32>> {
     use crate::cluster::Communicator;
     use crate::cluster::mpi::MpiComm;
     use crate::cluster::rank::{self, ClusterError};
-    use crate::report::{View, emit, render_run};
+    use crate::report::{emit, render_run};
 
     let Some(comm) = MpiComm::init() else {
         bail!("MPI could not be initialized");
     };
     let stop = super::stop_flag()?;
-    let opts = super::run_options(&args.common, ctx.quiet);
+    let opts = &how.opts;
     if comm.rank() != 0 {
         // Only rank 0 touches the database: the others may be other hosts.
-        return match rank::run(
+        return match rank::run_suite(
             &comm,
             jobs,
-            &opts,
+            opts,
             &stop,
             cluster,
             &mut crate::metrics::sink::NoSink,
@@ -88,20 +126,15 @@ fn run_ranks(
         };
     }
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&super::run_header(&opts))?;
-    let outcome = rank::run(&comm, jobs, &opts, &stop, cluster, &mut rec);
+    let mut rec = store.begin_run(&super::run_header(opts))?;
+    let outcome = rank::run_suite(&comm, jobs, opts, &stop, cluster, &mut rec);
     let mut result = match outcome {
         Ok(Some(r)) => r,
         Ok(None) => bail!("rank 0 ended without a result"),
         Err(e) => return Err(e.into()),
     };
+    (how.finish)(&mut result);
     let stored = super::keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_run(
-        &result,
-        &View {
-            json: ctx.json,
-            ..View::default()
-        },
-    ))?;
+    emit(&render_run(&result, &how.view))?;
     Ok(Some(super::exit_code(&result, stored)))
 }

@@ -49,18 +49,10 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     {
         eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
     }
-    let stop = stop_flag()?;
     let mut opts = run_options(&args.common, ctx.quiet);
     opts.suite = Some(SuiteKind::Mark(Some(profile.name())));
     opts.pause = pause;
     opts.pause_between_tests = true;
-    let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
-    result
-        .warnings
-        .extend(disagreement_warnings(&summarize_mark(&result)));
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let view = View {
         json: ctx.json,
         unit,
@@ -68,6 +60,25 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         figure,
         ..View::default()
     };
+    let ranked = super::cluster::Ranked {
+        opts: opts.clone(),
+        view,
+        finish: &|r: &mut crate::metrics::RunResult| {
+            let more = disagreement_warnings(&summarize_mark(r));
+            r.warnings.extend(more);
+        },
+    };
+    if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
+        return Ok(code);
+    }
+    let stop = stop_flag()?;
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&run_header(&opts))?;
+    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    result
+        .warnings
+        .extend(disagreement_warnings(&summarize_mark(&result)));
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(emit(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

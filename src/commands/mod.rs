@@ -7,6 +7,7 @@ pub mod explain;
 pub mod history;
 pub mod import;
 pub mod label;
+pub mod launch;
 pub mod mark;
 pub mod report;
 pub mod run;
@@ -307,5 +308,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Serve(args) => serve::run(&ctx, args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
+        Command::Launch(args) => launch::run(&ctx, args),
     }
 }

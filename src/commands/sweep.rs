@@ -54,6 +54,20 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     {
         eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
     }
+    let ranked = super::cluster::Ranked {
+        opts: opts.clone(),
+        view: View {
+            json: ctx.json,
+            ..View::default()
+        },
+        finish: &|r: &mut crate::metrics::RunResult| {
+            let more = disagreement_warnings(&summarize_tests(r));
+            r.warnings.extend(more);
+        },
+    };
+    if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
+        return Ok(code);
+    }
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

@@ -211,8 +211,10 @@ pub fn run_thread(plan: ThreadPlan<'_>) -> ThreadOutput {
 impl<'a> Thread<'a> {
     fn new(plan: ThreadPlan<'a>) -> Thread<'a> {
         let r = plan.r;
-        let threads = u64::from(plan.job.threads.max(1));
-        let t = u64::from(plan.thread);
+        // Over every rank's threads when ranks share the set (cluster --shared).
+        let (owner, owners) = super::owner(plan.thread, plan.job.threads.max(1));
+        let threads = u64::from(owners);
+        let t = u64::from(owner);
         let total = r.total_files();
         let leaves = plan.set.leaf_count().max(1) as u64;
         let (first, n, own_leaf, spares) = match r.mix {
@@ -268,7 +270,7 @@ impl<'a> Thread<'a> {
             .xfersize_bytes
             .unwrap_or_else(|| r.sizes.max().min(1 << 20))
             .max(4096);
-        let seed = plan.job.seed.unwrap_or(0) ^ (u64::from(plan.thread) << 48) ^ 0x6669_6c65;
+        let seed = plan.job.seed.unwrap_or(0) ^ (t << 48) ^ 0x6669_6c65;
         let measure_from = plan.start + plan.job.ramp;
         let interval = plan.job.interval.max(Duration::from_millis(10));
         Thread {
@@ -460,16 +462,21 @@ impl<'a> Thread<'a> {
         errors
     }
 
+    /// The thread's number among the threads that own files of the set.
+    fn owner(&self) -> u32 {
+        super::owner(self.plan.thread, self.plan.job.threads.max(1)).0
+    }
+
     fn remove_extra_dirs(&mut self) -> Vec<String> {
         let mut errors = Vec::new();
         while let Some((leaf, n)) = self.extra_dirs.pop() {
-            let name = self.name.extra_dir(self.plan.thread, n);
+            let name = self.name.extra_dir(self.owner(), n);
             // SAFETY: the name is NUL-terminated and the directory open for the call.
             if unsafe { libc::unlinkat(self.plan.set.leaf_fd(leaf), name.as_ptr(), libc::AT_REMOVEDIR) } != 0
             {
                 errors.push(format!(
                     "removing x{}-{n}: {}",
-                    self.plan.thread,
+                    self.owner(),
                     io::Error::last_os_error()
                 ));
             }
@@ -699,7 +706,7 @@ impl<'a> Thread<'a> {
             FileOp::Mkdir => {
                 let leaf = self.below(set.leaf_count() as u64) as usize;
                 let n = self.next_extra;
-                let name = self.name.extra_dir(self.plan.thread, n);
+                let name = self.name.extra_dir(self.owner(), n);
                 let dir = set.leaf_fd(leaf);
                 let t0 = Instant::now();
                 // SAFETY: the name is NUL-terminated and the directory open for the call.
@@ -719,7 +726,7 @@ impl<'a> Thread<'a> {
                 let Some((leaf, n)) = self.extra_dirs.pop() else {
                     return Outcome::Skipped;
                 };
-                let name = self.name.extra_dir(self.plan.thread, n);
+                let name = self.name.extra_dir(self.owner(), n);
                 let t0 = Instant::now();
                 // SAFETY: the name is NUL-terminated and the directory open for the call.
                 let rc = unsafe { libc::unlinkat(set.leaf_fd(leaf), name.as_ptr(), libc::AT_REMOVEDIR) };

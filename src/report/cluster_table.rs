@@ -37,10 +37,11 @@ pub fn render(job: &JobResult) -> String {
         c.ranks.len(),
         hosts.len(),
         if hosts.len() == 1 { "" } else { "s" },
-        if c.shared {
-            "each on its share of one shared file"
-        } else {
-            "each on its own file (PATH.RANK)"
+        match (c.shared, job.job.workload.fileset().is_some()) {
+            (true, false) => "each on its share of one shared file",
+            (false, false) => "each on its own file (PATH.RANK)",
+            (true, true) => "each on its share of one file set's files",
+            (false, true) => "each on its own file set (ANCHOR/kura-rank-RANK)",
         }
     );
     let mut t = new_table(&[

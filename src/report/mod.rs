@@ -2,6 +2,7 @@
 //! tables, JSON, and the number formats they share.
 
 pub mod bonnie_table;
+pub mod cluster_hosts;
 pub mod cluster_table;
 pub mod compare;
 pub mod db_table;

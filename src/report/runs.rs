@@ -192,6 +192,8 @@ fn mark(run: &RunResult, view: &View) -> String {
         color: view.color,
     };
     out.push_str(&mark_grid::render(&summaries, &grid));
+    // Many ranks (issue 16): each host's part, so a slow one stands out.
+    out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
     out.push_str(&view.figure.caption(mark_grid::passes(&summaries)));
     out.push_str("\n± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.\n");
@@ -236,6 +238,8 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out.push('\n');
     out.push_str(&incomplete_line(run));
     out.push_str(&sweep_table::render(&rows));
+    // Many ranks (issue 16): each host's part, so a slow one stands out.
+    out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
     out.push_str(
         "IOPS and throughput are reads and writes together, mean of the runs;\n\

@@ -11,13 +11,15 @@ use crate::jobs::fileset::{FileSetParams, Resolved};
 use crate::metrics::{JobResult, Warning};
 use crate::targets::fileset::{self as sets, FileSet};
 
+/// The file sets a run (or one rank of many, `cluster::rank`) has open.
 #[derive(Default)]
-pub(super) struct Sets {
+pub struct Sets {
     open: Vec<(PathBuf, Resolved, FileSet)>,
 }
 
 impl Sets {
-    pub(super) fn cleanup(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
+    /// Removes the sets this run made, unless `keep`.
+    pub fn cleanup(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
         for (_, _, set) in self.open.drain(..) {
             if set.created && !keep {
                 for error in set.remove() {
@@ -25,6 +27,89 @@ impl Sets {
                 }
             }
         }
+    }
+
+    /// The set `job` runs on, made (or found complete) under its anchor:
+    /// its index in `open`. `job` is resolved.
+    fn open_for(
+        &mut self,
+        job: &Job,
+        r: &Resolved,
+        stop: &StopFlag,
+        progress: &Progress,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<usize, RunError> {
+        crate::fileset::check(job, r).map_err(RunError::Invalid)?;
+        let anchor = job.target.clone().unwrap_or_else(|| PathBuf::from("."));
+        let shape = crate::fileset::set_shape(r);
+        let sets = &mut self.open;
+        let found = sets.iter().position(|(a, s, _)| *a == anchor && *s == shape);
+        if found.is_none()
+            && let Some(other) = sets.iter().position(|(a, _, _)| *a == anchor)
+        {
+            // Another shape on the same anchor: the old set goes (if this run made it) before the new one is made.
+            let (_, _, old) = sets.remove(other);
+            if old.created {
+                for error in old.remove() {
+                    warnings.push(Warning::TestFileNotRemoved { error });
+                }
+            }
+        }
+        match sets.iter().position(|(a, s, _)| *a == anchor && *s == shape) {
+            Some(i) => Ok(i),
+            None => {
+                progress.message(&format!(
+                    "{}: preparing the file set in {}",
+                    job.name,
+                    anchor.display()
+                ));
+                let report = |m: &str| progress.message(m);
+                let set = sets::prepare(&anchor, &shape, job.seed.unwrap_or(0), job.threads, stop, &report)
+                    .map_err(|e| RunError::Invalid(e.to_string()))?;
+                sets.push((anchor.clone(), shape, set));
+                Ok(sets.len() - 1)
+            }
+        }
+    }
+
+    /// Makes (or finds) the set `job` runs on without measuring: rank 0
+    /// of many makes a shared set before the others open it.
+    pub fn prepare(
+        &mut self,
+        job: &Job,
+        p: &FileSetParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), RunError> {
+        let job = resolve(job, warnings);
+        let r = p
+            .resolve()
+            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
+        self.open_for(&job, &r, stop, progress, warnings).map(|_| ())
+    }
+
+    /// One file-set job: its set prepared, then `ready` (one rank of many
+    /// meets the others there; a failure measures nothing), then measured.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &mut self,
+        job: &Job,
+        p: &FileSetParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        warnings: &mut Vec<Warning>,
+        live: Option<Live<'_>>,
+        ready: &mut dyn FnMut() -> Result<(), RunError>,
+    ) -> Result<JobResult, RunError> {
+        let job = resolve(job, warnings);
+        let r = p
+            .resolve()
+            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
+        let index = self.open_for(&job, &r, stop, progress, warnings)?;
+        ready()?;
+        let set = &self.open[index].2;
+        crate::fileset::measure(&job, p, set, stop, progress, warnings, live).map_err(RunError::Invalid)
     }
 }
 
@@ -38,42 +123,7 @@ impl Kinds {
         warnings: &mut Vec<Warning>,
         live: Live<'_>,
     ) -> Result<JobResult, RunError> {
-        let job = resolve(job, warnings);
-        let r = p
-            .resolve()
-            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
-        crate::fileset::check(&job, &r).map_err(RunError::Invalid)?;
-        let anchor = job.target.clone().unwrap_or_else(|| PathBuf::from("."));
-        let shape = crate::fileset::set_shape(&r);
-        let sets = &mut self.filesets.open;
-        let found = sets.iter().position(|(a, s, _)| *a == anchor && *s == shape);
-        if found.is_none()
-            && let Some(other) = sets.iter().position(|(a, _, _)| *a == anchor)
-        {
-            // Another shape on the same anchor: the old set goes (if this run made it) before the new one is made.
-            let (_, _, old) = sets.remove(other);
-            if old.created {
-                for error in old.remove() {
-                    warnings.push(Warning::TestFileNotRemoved { error });
-                }
-            }
-        }
-        let index = match sets.iter().position(|(a, s, _)| *a == anchor && *s == shape) {
-            Some(i) => i,
-            None => {
-                progress.message(&format!(
-                    "{}: preparing the file set in {}",
-                    job.name,
-                    anchor.display()
-                ));
-                let report = |m: &str| progress.message(m);
-                let set = sets::prepare(&anchor, &shape, job.seed.unwrap_or(0), job.threads, stop, &report)
-                    .map_err(|e| RunError::Invalid(e.to_string()))?;
-                sets.push((anchor.clone(), shape, set));
-                sets.len() - 1
-            }
-        };
-        let set = &sets[index].2;
-        crate::fileset::measure(&job, p, set, stop, progress, warnings, Some(live)).map_err(RunError::Invalid)
+        self.filesets
+            .run(job, p, stop, progress, warnings, Some(live), &mut || Ok(()))
     }
 }

@@ -233,16 +233,65 @@ pub(super) fn run_search(
     measure: &mut dyn FnMut(&Job, &mut dyn RunSink) -> Result<JobResult, RunError>,
 ) -> Result<(), RunError> {
     check(&sj.job, together)?;
-    let load = sj.job.latency_load.unwrap_or(LatencyLoad::Rate);
-    let mut base = sj.job.clone();
-    // Every step draws the same offsets, so steps differ only in load.
-    base.seed = base.seed.or_else(|| Some(super::clock_seed()));
+    let seed = sj.job.seed.unwrap_or_else(super::clock_seed);
+    let mut failed = None;
+    drive_search(&sj.job, seed, &mut |job| {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        progress.message(&step_message(&job));
+        let mut r = match measure(&job, sink) {
+            Ok(r) => r,
+            Err(e) => {
+                failed = Some(e);
+                return None;
+            }
+        };
+        r.test = sj.test.clone();
+        sink.job_done(&r);
+        let held = verdict(&r).is_some_and(|v| v.held());
+        let (achieved, incomplete) = (achieved_iops(&r), r.incomplete);
+        results.push(r);
+        (!incomplete).then_some((held, achieved))
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// What a step measures, for progress: `db: latency step 2 (climb): 300 IOPS`.
+pub fn step_message(job: &Job) -> String {
+    let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
+    let Some(step) = job.latency_step else {
+        return job.name.clone();
+    };
+    let offered = match load {
+        LatencyLoad::Rate => job.rate_iops,
+        LatencyLoad::Qd => Some(job.qd.into()),
+        LatencyLoad::Threads => Some(job.threads.into()),
+    };
+    format!(
+        "{}: latency step {} ({}): {}",
+        job.name,
+        step.index,
+        step.phase.name(),
+        match (step.phase, offered) {
+            (Phase::Probe, _) | (_, None) => "unthrottled".to_string(),
+            (_, Some(n)) => format!("{n} {}", load.unit()),
+        }
+    )
+}
+
+/// The search of `job`'s latency bound: each step's job (its load set, the
+/// same `seed` for every step, so steps differ only in load) goes to
+/// `step`, which measures it and says whether it held and the rate it
+/// achieved, or `None` to end the search there. Many ranks drive it alike
+/// on every rank, with rank 0's verdict on the merged step.
+pub fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool, f64)>) {
+    let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
+    let mut base = job.clone();
+    base.seed = Some(seed);
     let mut search = Search::new(load, ceiling(&base, load));
     let mut index = 0;
     while let Some(next) = search.next() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
         let mut job = base.clone();
         job.latency_step = Some(LatencyStep {
             index,
@@ -258,28 +307,18 @@ pub(super) fn run_search(
             (LatencyLoad::Qd, n) => job.qd = n.unwrap_or(1) as u32,
             (LatencyLoad::Threads, n) => job.threads = n.unwrap_or(1) as u32,
         }
-        progress.message(&format!(
-            "{}: latency step {index} ({}): {}",
-            job.name,
-            next.phase.name(),
-            match next.load {
-                None => "unthrottled".to_string(),
-                Some(n) => format!("{n} {}", load.unit()),
-            }
-        ));
-        let mut r = measure(&job, sink)?;
-        r.test = sj.test.clone();
-        sink.job_done(&r);
-        let held = verdict(&r).is_some_and(|v| v.held());
-        let incomplete = r.incomplete;
-        search.record(held, achieved_iops(&r));
-        results.push(r);
-        if incomplete {
+        let Some((held, achieved)) = step(job) else {
             break;
-        }
+        };
+        search.record(held, achieved);
         index += 1;
     }
-    Ok(())
+}
+
+/// Refuses a search that cannot run (one rank of many checks it before
+/// anything starts).
+pub fn check_search(job: &Job) -> Result<(), RunError> {
+    check(job, 1)
 }
 
 #[cfg(test)]

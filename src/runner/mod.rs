@@ -35,6 +35,9 @@ use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker_checked};
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
 pub use progress::Progress;
+// One rank of many runs file-set jobs on these (cluster::rank).
+pub use fileset_kind::Sets as FileSets;
+pub use latency_bound::{check_search, drive_search, step_message};
 
 #[derive(Debug, Error)]
 pub enum RunError {
@@ -133,7 +136,7 @@ pub fn resolve(job: &Job, warnings: &mut Vec<Warning>) -> Job {
 }
 
 /// A seed for a job that named none: differs between runs, and is stored.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

@@ -7,6 +7,8 @@
 
 pub mod capacity;
 mod guidance;
+// many ranks (issue 16)
+pub mod hosts;
 pub mod render;
 mod rows;
 
@@ -143,6 +145,9 @@ pub struct Comparison {
     /// runs hold latency-bounded searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency_bound: Option<capacity::Capacity>,
+    /// Per host, for targets whose runs many ranks made (issue 16).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<hosts::TargetHosts>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -380,6 +385,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         guidance,
         warnings,
         latency_bound,
+        hosts: hosts::build(targets, &names),
     })
 }
 

@@ -290,6 +290,7 @@ pub fn table(c: &Comparison) -> String {
         }
         out.push_str(&rows_grid(c, &rows).to_table());
     }
+    out.push_str(&super::hosts::table(&c.hosts));
     for w in &c.warnings {
         out.push_str(&crate::report::width::wrap("warning: ", &term(w), 2));
     }
@@ -329,6 +330,7 @@ pub fn markdown(c: &Comparison) -> String {
         }
         out.push_str(&rows_grid(c, &rows).to_markdown());
     }
+    out.push_str(&super::hosts::markdown(&c.hosts));
     if !c.warnings.is_empty() {
         out.push('\n');
         for w in &c.warnings {

@@ -164,6 +164,8 @@ pub fn report(runs: &[RunResult], exports: Option<Exports>) -> Page {
     if runs.len() > 1 {
         comparison::section(&mut page, runs);
     }
+    // many ranks (issue 16)
+    ranks::hosts_section(&mut page, runs, &names);
     suites::mark_section(&mut page, runs, &names);
     suites::sweep_section(&mut page, runs, &names);
     latency::section(&mut page, runs, &names);

@@ -103,3 +103,59 @@ pub fn notes(job: &JobResult) -> String {
     }
     out
 }
+
+/// Per host, for each run many ranks made: its hosts' ranks, operations
+/// and rate per rank over every job, against the fastest host. Nothing for
+/// runs of one process.
+pub fn hosts_section(page: &mut super::Page, runs: &[crate::metrics::RunResult], names: &[String]) {
+    use crate::report::cluster_hosts::{host_rows, spread_line};
+    let mut first = true;
+    for (i, (run, name)) in runs.iter().zip(names).enumerate() {
+        let rows = host_rows(run);
+        if rows.is_empty() {
+            continue;
+        }
+        if first {
+            page.html("<h2>Per host</h2>");
+            first = false;
+        }
+        let mut t = Table::new(
+            &format!("hosts-{i}"),
+            &format!("{name}: per host, every job together"),
+            &[
+                "host",
+                "ranks",
+                "ops",
+                "ops/s per rank",
+                "vs fastest",
+                "slowest rank in",
+            ],
+        )
+        .with_export_columns(&[
+            "host",
+            "ranks",
+            "ops",
+            "ops_per_sec_per_rank",
+            "vs_fastest",
+            "slowest_in_jobs",
+        ]);
+        for r in &rows {
+            t.rows.push(vec![
+                Cell::text(r.host.clone()),
+                Cell::int(i64::from(r.ranks)),
+                Cell::int(r.ops as i64),
+                Cell::num(r.ops_per_sec_per_rank, rate(r.ops_per_sec_per_rank)),
+                Cell::num(r.vs_fastest, format!("{:.2}x", r.vs_fastest)),
+                Cell::num(
+                    f64::from(r.slowest_in_jobs),
+                    format!("{} jobs", r.slowest_in_jobs),
+                ),
+            ]);
+        }
+        page.table(t);
+        let jobs = run.jobs.iter().filter(|j| j.cluster.is_some()).count();
+        if let Some(line) = spread_line(&rows, jobs) {
+            page.html(&format!(r#"<p class="meta">{}</p>"#, esc(&line)));
+        }
+    }
+}
