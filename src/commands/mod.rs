@@ -266,6 +266,12 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
     }
     crate::report::width::set_wide(cli.wide);
+    // JSON is for programs: its text stays English whatever the language.
+    crate::i18n::set_lang(match (cli.json, cli.lang) {
+        (true, _) => crate::i18n::Lang::En,
+        (false, Some(lang)) => lang,
+        (false, None) => crate::i18n::from_env(),
+    });
     let ctx = Ctx {
         db: cli.db,
         json: cli.json,
