@@ -44,3 +44,61 @@ mark-differences =
 mark-every-pass = Every pass with latency percentiles: kura show { $id } --json
 mark-run-id = run { $id } ·{" "}
 mark-engine = engine { $engine }
+
+## Warnings (src/metrics/warning.rs): what happened and what to do
+warning-io-uring-unavailable = io_uring is not available here ({ $why }); using the sync engine. Containers often block io_uring: allow it (seccomp) to measure with a deep queue
+warning-buffered-on-sync-engine = { $job }: buffered I/O runs on the sync engine (pread/pwrite, what applications calling write() see), one I/O in flight per thread; qd { $qd } ran as qd 1 (--engine io_uring queues buffered I/O, which the kernel hands to worker threads)
+warning-sync-engine-queue-depth = { $job }: the sync engine keeps one I/O in flight per thread; qd { $qd } ran as qd 1 (use --engine io_uring, or more --threads, for more I/O in flight)
+warning-page-cache-holds-data = buffered I/O on { $data_mb } MB of test data while the machine has { $memory_mb } MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device (use --direct, or a test file larger than RAM)
+warning-keep-cache-with-direct = keep_cache has no effect with direct I/O (O_DIRECT bypasses the page cache); use --buffered --keep-cache to measure from the cache
+warning-memory-file-system = { $path } is on { $fs_type }, which keeps files in memory: the numbers measure RAM, not a storage device (put the test file on the device's file system)
+warning-memory-file-system-direct = { $path } is on { $fs_type }, which keeps files in memory: O_DIRECT was requested and the file system accepted it, but there is no device below it; the numbers measure RAM, not a storage device (put the test file on the device's file system)
+warning-sparse-file = { $path } is sparse: it has { $allocated_mb } MB of storage for { $data_mb } MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)
+warning-sparse-file-loop = { $dev } is a loop device over { $path }: { $path } is sparse: the loop device's backing file has { $allocated_mb } MB of storage for { $data_mb } MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)
+warning-loop-over-memory = { $path } is a loop device over { $backing } on { $fs_type }: the numbers measure RAM, not a storage device (back the loop device with a file on a disk)
+warning-compressed-fill = fill { $fill } on { $path }, { $fs_type } mounted with { $option }: the written pattern compresses away, so the device moves far fewer bytes than the numbers say; use --fill random
+warning-host-write-back-cache = { $path } ({ $size_mb } MB) was written by this run onto { $disk }, a virtual disk with a write-back cache, and is smaller than this machine's RAM: the host's cache may serve its reads faster than the device can (use a file larger than the host's cache, or one written long before)
+warning-worker-stopped = { $job }: a worker stopped early: { $error }; the job's figures cover only the workers that ran to the end
+warning-io-errors = { $job }: { $count } { $direction } errors; first: { $first_error } at offset { $offset_bytes }. The figures count only I/O that succeeded: check the device (dmesg) and the job before trusting them
+warning-short-transfers = { $job }: { $count } short { $direction }s; the rest of each was resubmitted and the I/O counted once, as fio does
+warning-stalled = { $job }: the I/Os stalled ({ $reasons }): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again
+warning-repeats-disagree = { $test }{ $dir }: the { $runs } runs disagree by { $spread_pct } % (from { $min } to { $max } { $unit }); the device is not steady, consider more runs or a longer runtime
+warning-curve-point-skipped = { $job }: curve point { $pct }% of { $max_iops } I/O per second is below { $min_iops }; skipped, as vdbench does
+warning-test-file-not-removed = could not remove test file: { $error }; remove it by hand
+warning-stopped-after-failure = stopped after a failed job: { $error }; the jobs before it are stored, fix the failure and run again for the rest
+warning-run-unfinished = the run did not finish: kura stopped before storing its end (killed, crashed, or still running); { $finished_jobs ->
+    [one] { $finished_jobs } finished job was stored
+   *[other] { $finished_jobs } finished jobs were stored
+}
+warning-job-unfinished = { $job }: was measuring when kura stopped; { $periods ->
+    [one] { $periods } period of its series is stored, no totals
+   *[other] { $periods } periods of its series are stored, no totals
+}
+warning-stored-job-unreadable = stored job { $index } of this run cannot be read: { $error }
+warning-job-file = job file: { $note }
+warning-page-cache-holds-data-under-limit = buffered I/O on { $data_mb } MB of test data under a memory limit of { $limit_mb } MB: the page cache can still hold it all, so the numbers may measure memory, not the device (lower --mem-limit below the data, or use a larger test file)
+warning-verify-passed = { $job }: verify checked { $blocks ->
+    [one] { $blocks } block
+   *[other] { $blocks } blocks
+} and every one held what was written
+warning-verify-failed = { $job }: verify found { $count ->
+    [one] { $count } bad block
+   *[other] { $count } bad blocks
+} of { $blocks } checked: the data read back is not what was written.{" "}
+warning-verify-failed-more = ; and { $more } more (all offsets are in the JSON)
+warning-verify-mismatch = offset { $offset_bytes }: { $field } expected { $expected }, found { $found }
+warning-verify-incomplete = { $job }: the verify read-back stopped: { $error }; blocks after it were not checked
+warning-journal-not-written = { $job }: the verify journal could not be updated after a flush ({ $error }); it lists less than was flushed, so a verify with it checks less
+warning-max-errors-reached = { $job }: stopped after { $errors } errors (max_errors { $max }); what was measured until then is kept
+warning-reads-of-zeros = { $path }: { $zero_blocks } of { $sampled } blocks sampled across the span read as zeros (never written, trimmed, or written as zeros): thin-provisioned, compressing and deduplicating storage, and SSDs for unmapped blocks, return such reads without reading media, so the numbers may be far better than the device's (write the span with random data first)
+warning-compressible-data = fill { $fill } on { $path }: data this compressible is stored cheaply by devices and volumes that compress or deduplicate (SSD controllers, ZFS, VDO, thin volumes, storage arrays), so writes may look faster than they are; use --fill random
+warning-unreachable-cache = { $path } is on { $fs_type }, { $why }: the numbers may come from that cache, not the storage (measure on the server, or with a data set larger than its memory)
+warning-in-container = kura runs in a container ({ $runtime }): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size
+warning-above-interface = { $job }: { $mb_per_s } MB/s on { $path }, but { $device }'s link ({ $interface } carries at most { $limit_mb_per_s } MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link
+warning-file-ops-skipped = { $job }: { $count ->
+    [one] { $count } operation
+   *[other] { $count } operations
+} found no file in the state they need (a delete with every file gone, a create with none): the mix ran with fewer of them than asked; give the set more files
+warning-measuring = still measuring (kura process { $pid }): what shows is what the run has stored so far, its series a period at a time; the totals of the job measuring now come when it ends
+warning-database-in-memory = the database directory held at most { $data_mb } MB between tests and the machine has { $memory_mb } MB of RAM: its SELECTs were answered from memory, while its commits (fsync) reached the storage; a --scale or --table-size larger than RAM makes the reads reach it too
+warning-short-span-on-rotational = { $path } is a rotational disk measured on { $span_mb } MB of its { $device_mb } MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)

@@ -43,3 +43,56 @@ mark-differences =
 mark-every-pass = 全測定とレイテンシのパーセンタイル: kura show { $id } --json
 mark-run-id = 実行 { $id } ·{" "}
 mark-engine = エンジン { $engine }
+
+## 警告 (src/metrics/warning.rs): 何が起きたか、どうすればよいか
+warning-io-uring-unavailable = ここでは io_uring が使えない（{ $why }）ため sync エンジンを使う。コンテナは io_uring を塞ぐことが多い。深いキューで測るには seccomp で許可すること
+warning-buffered-on-sync-engine = { $job }: バッファード I/O は sync エンジン（pread/pwrite、write() を呼ぶアプリケーションが見るもの）で実行され、スレッドごとに実行中の I/O は 1 つ。qd { $qd } は qd 1 で実行した（--engine io_uring ならバッファード I/O をキューに積み、カーネルがワーカースレッドに渡す）
+warning-sync-engine-queue-depth = { $job }: sync エンジンはスレッドごとに実行中の I/O を 1 つしか持たない。qd { $qd } は qd 1 で実行した（実行中の I/O を増やすには --engine io_uring か、--threads を増やす）
+warning-page-cache-holds-data = テストデータ { $data_mb } MB に対しバッファード I/O、マシンの RAM は { $memory_mb } MB: ページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--direct を使うか、RAM より大きいテストファイルを使う）
+warning-keep-cache-with-direct = ダイレクト I/O では keep_cache は効かない（O_DIRECT はページキャッシュを通らない）。キャッシュから測るには --buffered --keep-cache を使う
+warning-memory-file-system = { $path } は { $fs_type } 上にあり、ファイルをメモリに置く: 数値はストレージデバイスではなく RAM を測っている（テストファイルはデバイスのファイルシステムに置く）
+warning-memory-file-system-direct = { $path } は { $fs_type } 上にあり、ファイルをメモリに置く: O_DIRECT を求め、ファイルシステムも受け入れたが、その下にデバイスはない。数値はストレージデバイスではなく RAM を測っている（テストファイルはデバイスのファイルシステムに置く）
+warning-sparse-file = { $path } はスパースファイル: { $data_mb } MB のデータに対して領域は { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
+warning-sparse-file-loop = { $dev } は { $path } 上のループデバイス: { $path } はスパースファイルで、ループデバイスの元ファイルは { $data_mb } MB のデータに対して領域が { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
+warning-loop-over-memory = { $path } は { $fs_type } 上の { $backing } を元にしたループデバイス: 数値はストレージデバイスではなく RAM を測っている（ループデバイスはディスク上のファイルを元にする）
+warning-compressed-fill = { $path } に fill { $fill }、{ $fs_type } は { $option } でマウントされている: 書いたパターンは圧縮で消え、デバイスが動かすバイト数は数値よりずっと少ない。--fill random を使う
+warning-host-write-back-cache = { $path }（{ $size_mb } MB）はこの実行で { $disk } に書かれた。これはライトバックキャッシュを持つ仮想ディスクで、ファイルはこのマシンの RAM より小さい: ホストのキャッシュがデバイスより速く読み込みに応えるかもしれない（ホストのキャッシュより大きいファイルか、ずっと前に書いたファイルを使う）
+warning-worker-stopped = { $job }: ワーカーが途中で止まった: { $error }。このジョブの数値は最後まで動いたワーカーの分だけ
+warning-io-errors = { $job }: { $direction } のエラーが { $count } 件。最初: オフセット { $offset_bytes } で { $first_error }。数値は成功した I/O だけを数えている: 信用する前にデバイス（dmesg）とジョブを確かめること
+warning-short-transfers = { $job }: 短い { $direction } が { $count } 件。それぞれ残りを再発行し、fio と同じく I/O は 1 回と数えた
+warning-stalled = { $job }: I/O が止まった（{ $reasons }）: 数値はデバイスの定常速度ではない。デバイスへの他の負荷や帯域制限を探し、もう一度実行する
+warning-repeats-disagree = { $test }{ $dir }: { $runs } 回の実行が { $spread_pct } % 食い違う（{ $min } から { $max } { $unit }）。デバイスが安定していない。実行回数を増やすか、実行時間を長くする
+warning-curve-point-skipped = { $job }: カーブの点 { $max_iops } I/O 毎秒の { $pct }% は { $min_iops } 未満。vdbench と同じく飛ばした
+warning-test-file-not-removed = テストファイルを削除できなかった: { $error }。手で削除すること
+warning-stopped-after-failure = 失敗したジョブの後で停止した: { $error }。それより前のジョブは保存済み。失敗を直し、残りのためにもう一度実行する
+warning-run-unfinished = 実行が終わっていない: kura は終わりを保存する前に止まった（強制終了、クラッシュ、またはまだ実行中）。終わったジョブ { $finished_jobs ->
+   *[other] { $finished_jobs } 件
+}を保存した
+warning-job-unfinished = { $job }: kura が止まったとき測定中だった。系列の { $periods ->
+   *[other] { $periods } 区間
+}を保存済み、合計はない
+warning-stored-job-unreadable = この実行の保存済みジョブ { $index } を読めない: { $error }
+warning-job-file = ジョブファイル: { $note }
+warning-page-cache-holds-data-under-limit = テストデータ { $data_mb } MB に対しバッファード I/O、メモリ上限は { $limit_mb } MB: それでもページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--mem-limit をデータより小さくするか、大きいテストファイルを使う）
+warning-verify-passed = { $job }: verify が { $blocks ->
+   *[other] { $blocks } ブロック
+}を確かめ、すべて書いた通りだった
+warning-verify-failed = { $job }: verify が確かめた { $blocks } ブロックのうち { $count ->
+   *[other] { $count } ブロック
+}が不正: 読み返したデータは書いたものと違う。{" "}
+warning-verify-failed-more = 。ほか { $more } 件（全オフセットは JSON にある）
+warning-verify-mismatch = オフセット { $offset_bytes }: { $field } は { $expected } のはずが { $found }
+warning-verify-incomplete = { $job }: verify の読み返しが止まった: { $error }。それ以降のブロックは確かめていない
+warning-journal-not-written = { $job }: フラッシュの後で verify のジャーナルを更新できなかった（{ $error }）。フラッシュした分より少なく記録しているので、それを使う verify が確かめる範囲も少ない
+warning-max-errors-reached = { $job }: エラー { $errors } 件で停止した（max_errors { $max }）。それまでに測った分は残す
+warning-reads-of-zeros = { $path }: 範囲全体から抜き出した { $sampled } ブロックのうち { $zero_blocks } ブロックがゼロを読んだ（未書き込み、trim 済み、またはゼロを書いた）: シンプロビジョニング、圧縮・重複排除するストレージ、未割り当てブロックの SSD は媒体を読まずにこうした読み込みに応えるので、数値はデバイス本来よりずっと良く見えるかもしれない（先に範囲をランダムなデータで書く）
+warning-compressible-data = { $path } に fill { $fill }: これほど圧縮できるデータは、圧縮や重複排除をするデバイスやボリューム（SSD コントローラ、ZFS、VDO、シンボリューム、ストレージアレイ）では安く保存されるので、書き込みが実際より速く見えるかもしれない。--fill random を使う
+warning-unreachable-cache = { $path } は { $fs_type } 上にあり、{ $why }: 数値はストレージではなくそのキャッシュから来ているかもしれない（サーバー上で測るか、そのメモリより大きいデータで測る）
+warning-in-container = kura はコンテナ内で動いている（{ $runtime }）: バッファード I/O はホストのページキャッシュを他のすべてと共有し、キャッシュできる量はコンテナのメモリ上限で決まり、その下のキャッシュ（overlay の層、ボリューム）には手が届かない。--direct を使うか、--mem-limit でキャッシュの大きさを固定する
+warning-above-interface = { $job }: { $path } で { $mb_per_s } MB/s だが、{ $device } のリンク（{ $interface } は最大 { $limit_mb_per_s } MB/s）ではそれだけ運べない: データはリンクを通らず、キャッシュ（ページキャッシュかデバイス自身のもの）から来た
+warning-file-ops-skipped = { $job }: { $count ->
+   *[other] { $count } 件の操作
+}が必要な状態のファイルを見つけられなかった（全ファイルが消えた後の削除、1 つもない作成）: ミックスは求めたより少ない数で実行された。セットのファイルを増やす
+warning-measuring = まだ測定中（kura プロセス { $pid }）: 表示は今までに保存された分で、系列は 1 区間ずつ増える。いま測定中のジョブの合計は終了時に出る
+warning-database-in-memory = テストの間、データベースのディレクトリは最大 { $data_mb } MB、マシンの RAM は { $memory_mb } MB: SELECT はメモリから応え、コミット（fsync）だけがストレージに届いた。RAM より大きい --scale か --table-size なら読み込みもストレージに届く
+warning-short-span-on-rotational = { $path } は回転ディスクで、{ $device_mb } MB のうち { $span_mb } MB で測った: シークがこれほど短いとランダム I/O はディスク全体より速くなる（--size を指定してもっと広く測る）
