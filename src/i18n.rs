@@ -28,6 +28,16 @@ pub const CATALOGUES: &[(Lang, &str)] = &[
     (Lang::Ja, include_str!("../i18n/ja/kura.ftl")),
 ];
 
+impl Lang {
+    /// The language's code, as HTML's `lang` attribute takes it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ja => "ja",
+        }
+    }
+}
+
 static LANG: AtomicU8 = AtomicU8::new(0);
 
 thread_local! {
@@ -113,6 +123,25 @@ fn format_in(lang: Lang, id: &str, args: Option<&FluentArgs>) -> Option<String> 
     let mut errors = Vec::new();
     let text = bundle.format_pattern(pattern, args, &mut errors);
     Some(text.into_owned())
+}
+
+/// A table's column heading or title, given in English: its `col-` message
+/// (`"lat min"` is `col-lat-min`) in the current language, or the text as it
+/// is when the catalogue has none (units: MB/s, IOPS, p99).
+pub fn heading(text: &str) -> String {
+    if lang() == Lang::En || text.is_empty() {
+        return text.to_string();
+    }
+    let mut id = String::from("col-");
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-');
+    format_in(lang(), id, None).unwrap_or_else(|| text.to_string())
 }
 
 /// A message of the catalogue in the current language:
@@ -203,6 +232,9 @@ mod tests {
         FORCED.with(|c| c.set(Some(Lang::Ja)));
         assert_eq!(t!("mark-read"), "読み込み");
         assert_eq!(in_english(|| t!("mark-read")), "Read");
+        assert_eq!(heading("lat min"), "最小レイテンシ");
+        assert_eq!(heading("MB/s"), "MB/s");
+        assert_eq!(in_english(|| heading("lat min")), "lat min");
         FORCED.with(|c| c.set(None));
     }
 }

@@ -233,13 +233,18 @@ pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
 
 /// `--format`, with `--json` meaning `--format json`; the two must not disagree.
 pub fn output_format(ctx: &Ctx, format: Option<Format>) -> Result<Format> {
-    match (ctx.json, format) {
+    let format = match (ctx.json, format) {
         (true, Some(f)) if f != Format::Json => {
             anyhow::bail!("--json and --format {} disagree: give one of them", f.name())
         }
         (true, _) => Ok(Format::Json),
         (false, f) => Ok(f.unwrap_or(Format::Table)),
+    };
+    // JSON is for programs: its text stays English whatever the language.
+    if matches!(format, Ok(Format::Json)) {
+        crate::i18n::set_lang(crate::i18n::Lang::En);
     }
+    format
 }
 
 /// The `--price` a verb was given, if any.

@@ -22,7 +22,7 @@ pub fn new_table(header: &[&str]) -> Table {
         t.set_content_arrangement(ContentArrangement::Dynamic);
         t.set_width(super::width::COLUMNS as u16);
     }
-    t.set_header(header.to_vec());
+    t.set_header(header.iter().map(|h| crate::i18n::heading(h)).collect::<Vec<_>>());
     for i in 1..header.len() {
         if let Some(c) = t.column_mut(i) {
             c.set_cell_alignment(CellAlignment::Right);

@@ -13,7 +13,10 @@ use crate::report::compare::{self, CompareOptions, Comparison, Noise};
 use crate::report::svg::{self, HBarChart, esc};
 
 pub fn section(page: &mut Page, runs: &[RunResult]) {
-    page.html(r#"<section id="comparison"><h2>Comparison</h2>"#);
+    page.html(&format!(
+        r#"<section id="comparison"><h2>{}</h2>"#,
+        crate::t!("html-comparison")
+    ));
     let opts = CompareOptions::default();
     let c = match compare::build(runs, &opts) {
         Ok(c) => c,
@@ -86,7 +89,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             .map(|g| format!("<li>{}</li>", esc(&g.text)))
             .collect();
         page.html(&format!(
-            r#"<h3>Guidance, from the measured rows</h3><ul class="guidance">{items}</ul>"#
+            r#"<h3>{}</h3><ul class="guidance">{items}</ul>"#,
+            crate::t!("html-guidance")
         ));
     }
     page.html("</section>");

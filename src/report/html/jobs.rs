@@ -21,7 +21,10 @@ const OPEN_JOBS: usize = 6;
 const MAX_POINTS: usize = 1200;
 
 pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
-    page.html(r#"<section id="jobs"><h2>Jobs</h2>"#);
+    page.html(&format!(
+        r#"<section id="jobs"><h2>{}</h2>"#,
+        crate::t!("html-jobs")
+    ));
     page.table(super::summary::results_table(runs, names));
     for (r, (run, name)) in runs.iter().zip(names).enumerate() {
         if runs.len() > 1 {

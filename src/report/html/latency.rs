@@ -175,7 +175,10 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     if all.is_empty() {
         return;
     }
-    page.html(r#"<section id="latency-bound"><h2>Latency-bounded capacity</h2>"#);
+    page.html(&format!(
+        r#"<section id="latency-bound"><h2>{}</h2>"#,
+        crate::t!("html-latency-bound")
+    ));
     for (k, (run, c)) in all.iter().enumerate() {
         let name = if runs.len() > 1 {
             format!("{} · {}", names[*run], c.job)

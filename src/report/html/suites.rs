@@ -178,7 +178,10 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let mut mixes: Vec<Mix> = curves.iter().flat_map(|c| c.keys().copied()).collect();
     mixes.sort();
     mixes.dedup();
-    page.html(r#"<section id="sweep"><h2>Block-size sweep</h2>"#);
+    page.html(&format!(
+        r#"<section id="sweep"><h2>{}</h2>"#,
+        crate::t!("html-sweep")
+    ));
     // Values on every point stay readable for up to three lines.
     let label_points = sweeps.len() <= 3;
     for mix in mixes {
@@ -323,7 +326,10 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
     if own.is_empty() {
         return;
     }
-    page.html(r#"<section id="suite-tables"><h2>Suite tables</h2>"#);
+    page.html(&format!(
+        r#"<section id="suite-tables"><h2>{}</h2>"#,
+        crate::t!("html-suite-tables")
+    ));
     for i in own {
         let suite = runs[i].suite.as_ref().map(|s| s.to_string()).unwrap_or_default();
         let text = crate::report::render_run(&runs[i], &crate::report::View::default());
