@@ -49,8 +49,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     };
     let base = &c.targets[c.baseline].name;
     page.html(&format!(
-        r#"<p class="note">As <code>kura compare</code> puts them: baseline {}; rows matched by suite test, else by identical workload; values are means of the repetitions.</p>"#,
-        esc(base)
+        r#"<p class="note">{}</p>"#,
+        esc(&crate::t!("html-compare-note", baseline = base.as_str()))
     ));
     if c.rows.iter().any(|r| {
         r.cells
@@ -61,9 +61,10 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
         page.html(r#"<div class="charts">"#);
         page.html(&figure(
             &svg::hbar_chart(&ratio_chart(&c)),
-            &format!(
-                "Each run's {} over {base}'s, per row; above 1 is faster. Rows whose parameters differ have no bar.",
-                c.metric.title()
+            &crate::t!(
+                "html-compare-chart",
+                metric = c.metric.title(),
+                baseline = base.as_str()
             ),
         ));
         page.html("</div>");
