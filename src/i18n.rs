@@ -151,11 +151,16 @@ macro_rules! t {
     ($id:expr) => {
         $crate::i18n::tr($id, None)
     };
-    ($id:expr, $($name:ident = $value:expr),+ $(,)?) => {{
-        let mut args = $crate::i18n::FluentArgs::new();
-        $(args.set(stringify!($name), $crate::i18n::FluentValue::from($value));)+
-        $crate::i18n::tr($id, Some(&args))
-    }};
+    ($id:expr, $($name:ident = $value:expr),+ $(,)?) => {
+        // A match keeps the values' temporaries alive, as format_args! does.
+        match ($($value,)+) {
+            ($($name,)+) => {
+                let mut args = $crate::i18n::FluentArgs::new();
+                $(args.set(stringify!($name), $crate::i18n::FluentValue::from($name));)+
+                $crate::i18n::tr($id, Some(&args))
+            }
+        }
+    };
 }
 
 #[cfg(test)]
@@ -232,7 +237,7 @@ mod tests {
         FORCED.with(|c| c.set(Some(Lang::Ja)));
         assert_eq!(t!("mark-read"), "読み込み");
         assert_eq!(in_english(|| t!("mark-read")), "Read");
-        assert_eq!(heading("lat min"), "最小レイテンシ");
+        assert_eq!(heading("lat min"), "最小遅延");
         assert_eq!(heading("MB/s"), "MB/s");
         assert_eq!(in_english(|| heading("lat min")), "lat min");
         FORCED.with(|c| c.set(None));

@@ -246,3 +246,19 @@ html-latency-histogram = Latency histogram · { $title }
 html-latency-histogram-caption = Share of I/Os by latency, { $bins } bins per decade, from the stored HDR histogram.
 html-iops-caption = I/Os completed per second in each { $period } period.
 html-percentiles-table = { $title }: latency percentiles
+
+## A run's terminal report (src/report/run_table.rs)
+target-file = file
+target-block-device = block device
+target-on = on { $dev }
+target-rotational = rotational
+target-non-rotational = non-rotational
+job-on = {"  "}on{" "}
+job-measured = engine { $engine }, measured { $elapsed } s{ $ramp }, CPU user { $user } s, system { $system } s{ $syncs }
+job-ramp = {" "}after { $ramp } s ramp
+direction-latency = { $direction } latency
+facts-host = host { $host }
+facts-price = price { $price }
+facts-suite = suite { $suite }
+run-id = run { $id }
+run-not-stored = run (not stored)
