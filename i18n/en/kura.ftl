@@ -262,3 +262,27 @@ facts-price = price { $price }
 facts-suite = suite { $suite }
 run-id = run { $id }
 run-not-stored = run (not stored)
+html-ratio-chart = { $metric } relative to { $baseline }
+html-ratio-axis = ratio to baseline (×)
+html-relative-to = { $unit }, relative to { $baseline }
+html-noise = { $ratio }× (noise)
+compare-rows-not-comparable = { $count } row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them
+# Words in cells, looked up as headings are (`heading`): shown translated, downloaded as they are.
+col-row = row
+col-measuring = measuring
+col-incomplete = incomplete
+col-complete = complete
+col-file = file
+col-block-device = block device
+col-yes = yes
+col-no = no
+
+## history and sweep (src/report/history.rs, sweep_table.rs)
+history-best-of = best of { $n }
+history-one-run = one run
+sweep-all-read = 100 % read
+sweep-all-write = 100 % write
+sweep-mix = read/write { $mix }
+sweep-note =
+    IOPS and throughput are reads and writes together, mean of the runs;
+    MiB/s = 2^20 bytes/s.

@@ -255,3 +255,27 @@ facts-price = 価格 { $price }
 facts-suite = スイート { $suite }
 run-id = 実行 { $id }
 run-not-stored = 実行（未保存）
+html-ratio-chart = { $baseline } に対する { $metric }
+html-ratio-axis = 基準に対する比（倍）
+html-relative-to = { $unit }、{ $baseline } に対する比
+html-noise = { $ratio }×（誤差内）
+compare-rows-not-comparable = { $count } 行は比較できない: 負荷のパラメータが違う（行に記す）。比は出さない
+# セルの語。見出しと同じく `heading` で引く: 表示は訳し、ダウンロードはそのまま。
+col-row = 行
+col-measuring = 測定中
+col-incomplete = 未完了
+col-complete = 完了
+col-file = ファイル
+col-block-device = ブロックデバイス
+col-yes = はい
+col-no = いいえ
+
+## history と sweep (src/report/history.rs, sweep_table.rs)
+history-best-of = { $n } 回の最高
+history-one-run = 1 回
+sweep-all-read = 読み込み 100 %
+sweep-all-write = 書き込み 100 %
+sweep-mix = 読み込み/書き込み { $mix }
+sweep-note =
+    IOPS とスループットは読み書きの合計、実行の平均。
+    MiB/s = 2^20 バイト/秒。

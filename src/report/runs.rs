@@ -238,10 +238,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out.push_str(&incomplete_line(run));
     out.push_str(&sweep_table::render(&rows));
     out.push_str(&warning_lines(run));
-    out.push_str(
-        "IOPS and throughput are reads and writes together, mean of the runs;\n\
-         MiB/s = 2^20 bytes/s.\n",
-    );
+    out.push_str(&format!("{}\n", crate::t!("sweep-note")));
     out
 }
 

@@ -120,8 +120,12 @@ pub fn ratio_chart(c: &Comparison) -> HBarChart {
         .iter()
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     HBarChart {
-        title: format!("{} relative to {}", c.metric.title(), c.targets[c.baseline].name),
-        x_title: "ratio to baseline (×)".to_string(),
+        title: crate::t!(
+            "html-ratio-chart",
+            metric = c.metric.title(),
+            baseline = c.targets[c.baseline].name.as_str()
+        ),
+        x_title: crate::t!("html-ratio-axis"),
         rows: c.rows.iter().map(row_name).collect(),
         series: others(c)
             .into_iter()
@@ -170,7 +174,7 @@ fn targets_table(c: &Comparison) -> Table {
         t.rows.push(vec![
             Cell::shown(
                 if i == c.baseline {
-                    format!("{} (baseline)", s.name)
+                    crate::t!("compare-baseline-name", name = s.name.as_str())
                 } else {
                     s.name.clone()
                 },
@@ -218,7 +222,7 @@ fn rows_table(c: &Comparison) -> Table {
     }
     let mut t = Table::new(
         "comparison",
-        &format!("{unit}, relative to {base}"),
+        &crate::t!("html-relative-to", unit = unit, baseline = base.as_str()),
         &shown.iter().map(String::as_str).collect::<Vec<_>>(),
     )
     .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
@@ -241,9 +245,12 @@ fn rows_table(c: &Comparison) -> Table {
             row.push(match cell {
                 None => Cell::text("-"),
                 Some(cell) => match (&cell.not_comparable, cell.ratio) {
-                    (Some(why), _) => Cell::shown(format!("not comparable: {why}"), Value::Null),
+                    (Some(why), _) => Cell::shown(
+                        crate::t!("compare-not-comparable", why = why.as_str()),
+                        Value::Null,
+                    ),
                     (None, Some(x)) if cell.noise == Some(Noise::WithinNoise) => {
-                        Cell::num(x, format!("{x:.2}× (noise)"))
+                        Cell::num(x, crate::t!("html-noise", ratio = format!("{x:.2}")))
                     }
                     (None, Some(x)) => Cell::num(x, format!("{x:.2}×")),
                     (None, None) => Cell::text("-"),

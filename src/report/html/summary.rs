@@ -89,13 +89,16 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
             Cell::int(run.jobs.len() as i64),
             Cell::opt_text(run.price.as_deref()),
             Cell::text(run.kura_version.as_str()),
-            Cell::text(if crate::report::runs::still_measuring(run) {
-                "measuring"
-            } else if run.incomplete {
-                "incomplete"
-            } else {
-                "complete"
-            }),
+            {
+                let status = if crate::report::runs::still_measuring(run) {
+                    "measuring"
+                } else if run.incomplete {
+                    "incomplete"
+                } else {
+                    "complete"
+                };
+                Cell::shown(crate::i18n::heading(status), Value::Text(status.into()))
+            },
         ]);
     }
     t
@@ -131,17 +134,26 @@ fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
             t.rows.push(vec![
                 run_cell(run, name),
                 Cell::text(f.path.as_str()),
-                Cell::text(match f.kind {
-                    TargetKind::File => "file",
-                    TargetKind::Block => "block device",
-                }),
+                {
+                    let kind = match f.kind {
+                        TargetKind::File => "file",
+                        TargetKind::Block => "block device",
+                    };
+                    Cell::shown(crate::i18n::heading(kind), Value::Text(kind.into()))
+                },
                 Cell::opt_text(f.fs_type.as_deref()),
                 Cell::opt_text(f.device.as_deref()),
                 Cell::opt_text(f.device_model.as_deref()),
-                Cell::opt_text(f.rotational.map(|r| if r { "yes" } else { "no" })),
+                match f.rotational.map(|r| if r { "yes" } else { "no" }) {
+                    Some(r) => Cell::shown(crate::i18n::heading(r), Value::Text(r.into())),
+                    None => Cell::empty(),
+                },
                 Cell::shown(bytes_human(f.size_bytes), Value::Int(f.size_bytes as i64)),
                 Cell::int(f.logical_block_bytes as i64),
-                Cell::text(if f.created { "yes" } else { "no" }),
+                {
+                    let created = if f.created { "yes" } else { "no" };
+                    Cell::shown(crate::i18n::heading(created), Value::Text(created.into()))
+                },
                 Cell::text(job.engine.as_str()),
             ]);
         }
