@@ -286,3 +286,6 @@ sweep-mix = read/write { $mix }
 sweep-note =
     IOPS and throughput are reads and writes together, mean of the runs;
     MiB/s = 2^20 bytes/s.
+sweep-random = random
+sweep-sequential = sequential
+sweep-on = on { $path }

@@ -279,3 +279,6 @@ sweep-mix = 読み込み/書き込み { $mix }
 sweep-note =
     IOPS とスループットは読み書きの合計、実行の平均。
     MiB/s = 2^20 バイト/秒。
+sweep-random = ランダム
+sweep-sequential = シーケンシャル
+sweep-on = 対象 { $path }

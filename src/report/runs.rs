@@ -212,16 +212,16 @@ fn sweep(run: &RunResult, json: bool) -> String {
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura sweep run {} · {} · {}\non {}{}",
-        run.id.unwrap_or(0),
+        "kura sweep {} · {} · {}\n{}{}",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
         first
             .map(|j| format!(
                 "{} qd{} x{} {}",
                 if j.job.rw.is_random() {
-                    "random"
+                    crate::t!("sweep-random")
                 } else {
-                    "sequential"
+                    crate::t!("sweep-sequential")
                 },
                 j.job.qd,
                 j.job.threads,
@@ -229,7 +229,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
             ))
             .unwrap_or_default(),
         first
-            .map(|j| term(&j.target.path).into_owned())
+            .map(|j| crate::t!("sweep-on", path = term(&j.target.path)))
             .unwrap_or_default(),
         first.map(|j| format!(" ({})", span_text(j))).unwrap_or_default(),
     );
