@@ -289,3 +289,7 @@ sweep-note =
 sweep-random = random
 sweep-sequential = sequential
 sweep-on = on { $path }
+col-read = read
+col-write = write
+col-trim = trim
+col-total = total

@@ -282,3 +282,7 @@ sweep-note =
 sweep-random = ランダム
 sweep-sequential = シーケンシャル
 sweep-on = 対象 { $path }
+col-read = 読み込み
+col-write = 書き込み
+col-trim = trim
+col-total = 合計

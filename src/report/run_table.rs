@@ -156,7 +156,7 @@ fn percentile_table(job: &JobResult) -> String {
     } else {
         let names: Vec<String> = job
             .directions()
-            .map(|(n, _)| crate::t!("direction-latency", direction = n))
+            .map(|(n, _)| crate::t!("direction-latency", direction = crate::i18n::heading(n)))
             .collect();
         let mut header = vec!["percentile"];
         header.extend(names.iter().map(String::as_str));
