@@ -219,3 +219,224 @@ fn compare_guidance_and_the_html_report_in_japanese() {
     let en = std::fs::read_to_string(d.join("en.html")).unwrap();
     assert!(en.contains(r#"<html lang="en">"#) && en.contains("<h2>Summary</h2>"));
 }
+
+/// Every kind of warning has Japanese text, with its facts filled in and
+/// nothing of Fluent's syntax left; the stored (English) text is unchanged.
+#[test]
+fn every_warning_kind_has_japanese_text() {
+    use kura::metrics::Warning;
+    use kura::metrics::warning::VerifyMismatch;
+    let s = |x: &str| x.to_string();
+    let mm = |n: u64| VerifyMismatch {
+        offset_bytes: n * 4096,
+        field: s("checksum"),
+        expected: s("ab"),
+        found: s("cd"),
+    };
+    let ws = vec![
+        Warning::IoUringUnavailable { why: s("EPERM") },
+        Warning::BufferedOnSyncEngine { job: s("j"), qd: 8 },
+        Warning::SyncEngineQueueDepth { job: s("j"), qd: 8 },
+        Warning::PageCacheHoldsData {
+            data_mb: 4,
+            memory_mb: 25000,
+        },
+        Warning::KeepCacheWithDirect,
+        Warning::MemoryFileSystem {
+            path: s("/p"),
+            fs_type: s("tmpfs"),
+            direct: true,
+        },
+        Warning::MemoryFileSystem {
+            path: s("/p"),
+            fs_type: s("tmpfs"),
+            direct: false,
+        },
+        Warning::SparseFile {
+            path: s("/p"),
+            loop_device: Some(s("/dev/loop0")),
+            allocated_mb: 1,
+            data_mb: 9,
+        },
+        Warning::SparseFile {
+            path: s("/p"),
+            loop_device: None,
+            allocated_mb: 1,
+            data_mb: 9,
+        },
+        Warning::LoopOverMemory {
+            path: s("/dev/loop0"),
+            backing: s("/b"),
+            fs_type: s("tmpfs"),
+        },
+        Warning::CompressedFill {
+            path: s("/p"),
+            fill: s("zero"),
+            fs_type: s("btrfs"),
+            option: s("compress"),
+        },
+        Warning::HostWriteBackCache {
+            path: s("/p"),
+            size_mb: 4,
+            disk: s("vda"),
+        },
+        Warning::WorkerStopped {
+            job: s("j"),
+            error: s("EIO"),
+        },
+        Warning::IoErrors {
+            job: s("j"),
+            direction: s("write"),
+            count: 50,
+            first_error: s("ENOSPC"),
+            offset_bytes: 123456789012,
+        },
+        Warning::ShortTransfers {
+            job: s("j"),
+            direction: s("read"),
+            count: 3,
+        },
+        Warning::Stalled {
+            job: s("j"),
+            reasons: vec![s("a"), s("b")],
+        },
+        Warning::RepeatsDisagree {
+            test: s("T"),
+            direction: Some(s("read")),
+            runs: 3,
+            spread_pct: 20.4,
+            min: 1.04,
+            max: 2.06,
+            unit: s("MB/s"),
+        },
+        Warning::RepeatsDisagree {
+            test: s("T"),
+            direction: None,
+            runs: 3,
+            spread_pct: 20.5,
+            min: 1.0,
+            max: 2.0,
+            unit: s("MB/s"),
+        },
+        Warning::CurvePointSkipped {
+            job: s("j"),
+            pct: 12.5,
+            max_iops: 1234.6,
+            min_iops: 7,
+        },
+        Warning::TestFileNotRemoved { error: s("e") },
+        Warning::StoppedAfterFailure { error: s("e") },
+        Warning::RunUnfinished { finished_jobs: 1 },
+        Warning::RunUnfinished { finished_jobs: 2 },
+        Warning::JobUnfinished {
+            job: s("j"),
+            periods: 1,
+        },
+        Warning::JobUnfinished {
+            job: s("j"),
+            periods: 0,
+        },
+        Warning::StoredJobUnreadable {
+            index: 3,
+            error: s("e"),
+        },
+        Warning::JobFile { note: s("n") },
+        Warning::Imported { note: s("n") },
+        Warning::PageCacheHoldsDataUnderLimit {
+            data_mb: 4,
+            limit_mb: 64,
+        },
+        Warning::VerifyPassed {
+            job: s("j"),
+            blocks: 1,
+        },
+        Warning::VerifyPassed {
+            job: s("j"),
+            blocks: 10,
+        },
+        Warning::VerifyFailed {
+            job: s("j"),
+            count: 1,
+            blocks: 10,
+            mismatches: vec![mm(1)],
+        },
+        Warning::VerifyFailed {
+            job: s("j"),
+            count: 7,
+            blocks: 10,
+            mismatches: (0..7).map(mm).collect(),
+        },
+        Warning::VerifyIncomplete {
+            job: s("j"),
+            error: s("e"),
+        },
+        Warning::JournalNotWritten {
+            job: s("j"),
+            error: s("e"),
+        },
+        Warning::MaxErrorsReached {
+            job: s("j"),
+            errors: 5,
+            max: 5,
+        },
+        Warning::ReadsOfZeros {
+            path: s("/p"),
+            zero_blocks: 3,
+            sampled: 64,
+        },
+        Warning::CompressibleData {
+            path: s("/p"),
+            fill: s("zero"),
+        },
+        Warning::UnreachableCache {
+            path: s("/p"),
+            fs_type: s("nfs"),
+            why: s("w"),
+        },
+        Warning::InContainer { runtime: s("docker") },
+        Warning::AboveInterface {
+            job: s("j"),
+            path: s("/p"),
+            device: s("sda"),
+            mb_per_s: 900,
+            interface: s("SATA 3"),
+            limit_mb_per_s: 600,
+        },
+        Warning::Other { text: s("t") },
+        Warning::FileOpsSkipped {
+            job: s("j"),
+            count: 1,
+        },
+        Warning::FileOpsSkipped {
+            job: s("j"),
+            count: 2,
+        },
+        Warning::Measuring {
+            pid: 42,
+            boot_id: s("b"),
+        },
+        Warning::DatabaseInMemory {
+            data_mb: 4,
+            memory_mb: 25000,
+        },
+        Warning::ShortSpanOnRotational {
+            path: s("/p"),
+            span_mb: 1024,
+            device_mb: 100000,
+        },
+    ];
+    // The process-wide language of this test binary; the other tests run kura itself.
+    kura::i18n::set_lang(kura::i18n::Lang::Ja);
+    for w in ws
+        .iter()
+        .filter(|w| !matches!(w, Warning::Other { .. } | Warning::Imported { .. }))
+    {
+        let ja = w.to_string();
+        let en = kura::i18n::in_english(|| w.to_string());
+        assert!(has_japanese(&ja) && !has_japanese(&en), "{w:?}: {ja} / {en}");
+        assert!(!ja.contains('{') && !ja.contains('$'), "{w:?}: {ja}");
+        for fact in ["/p", "j:", "EPERM", "docker", "tmpfs"] {
+            assert_eq!(ja.contains(fact), en.contains(fact), "{w:?}: {fact}: {ja} / {en}");
+        }
+    }
+}
