@@ -293,3 +293,4 @@ col-read = read
 col-write = write
 col-trim = trim
 col-total = total
+col-mix = mix

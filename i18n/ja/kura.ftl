@@ -286,3 +286,4 @@ col-read = 読み込み
 col-write = 書き込み
 col-trim = trim
 col-total = 合計
+col-mix = 混合

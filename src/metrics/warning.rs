@@ -344,7 +344,7 @@ impl fmt::Display for Warning {
                 "warning-io-errors",
                 job = job,
                 count = count,
-                direction = direction,
+                direction = crate::i18n::heading(direction),
                 first_error = first_error,
                 offset_bytes = offset_bytes.to_string()
             )),
@@ -356,7 +356,7 @@ impl fmt::Display for Warning {
                 "warning-short-transfers",
                 job = job,
                 count = count,
-                direction = direction
+                direction = crate::i18n::heading(direction)
             )),
             Warning::Stalled { job, reasons } => {
                 f.write_str(&t!("warning-stalled", job = job, reasons = reasons.join("; ")))
@@ -370,7 +370,10 @@ impl fmt::Display for Warning {
                 max,
                 unit,
             } => {
-                let dir = direction.as_ref().map(|d| format!(" {d}")).unwrap_or_default();
+                let dir = direction
+                    .as_ref()
+                    .map(|d| format!(" {}", crate::i18n::heading(d)))
+                    .unwrap_or_default();
                 f.write_str(&t!(
                     "warning-repeats-disagree",
                     test = test,
