@@ -145,7 +145,7 @@ pub fn heading(text: &str) -> String {
 }
 
 /// A message of the catalogue in the current language:
-/// `t!("mark-read")`, `t!("warning-sync-qd", job = job, qd = *qd)`.
+/// `t!("mark-read")`, `t!("warning-sync-engine-queue-depth", job = job, qd = qd)`.
 #[macro_export]
 macro_rules! t {
     ($id:expr) => {
@@ -220,6 +220,42 @@ mod tests {
                 assert!(b.get_message(id).and_then(|m| m.value()).is_some(), "{id}");
             }
         }
+    }
+
+    /// Every id the code looks up (a literal such as `"mark-read"` in a file
+    /// that calls `t!`) is in the catalogue: a typo would show the id itself.
+    #[test]
+    fn every_id_the_code_uses_is_in_the_catalogue() {
+        let en = messages(CATALOGUES[0].1);
+        let prefixes: BTreeSet<&str> = en.keys().filter_map(|id| id.split('-').next()).collect();
+        let mut files = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
+        let mut checked = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if path.extension().is_none_or(|e| e != "rs") || !text.contains("t!(") {
+                continue;
+            }
+            for quoted in text.split('"').skip(1).step_by(2) {
+                let ok = quoted.contains('-')
+                    && quoted
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    && prefixes.contains(quoted.split('-').next().unwrap());
+                if ok && !quoted.starts_with("col-") {
+                    assert!(
+                        en.contains_key(quoted),
+                        "{}: \"{quoted}\" is not in i18n/en/kura.ftl",
+                        path.display()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]
