@@ -294,3 +294,15 @@ col-write = write
 col-trim = trim
 col-total = total
 col-mix = mix
+
+## Latency-bounded searches (src/report/latency_table.rs, html/latency.rs)
+search-title = { $title }: latency-bounded search, { $bound }
+search-unthrottled = unthrottled
+search-best = { $verdict } (best)
+search-short-note = short: the step delivered less than { $pct } % of the rate it offered, so the target did not carry that load (more qd or threads may).
+search-best-step = The step that held at the highest load:
+search-capacity-title = Latency-bounded capacity · { $bound } · relative to { $baseline }
+html-latency-curve-caption = One point per measured step, by the load it offered; the dashed line is the limit. A step held when its statistic stayed at or under the limit and it delivered at least 95 % of the rate it offered.
+col-held = held
+col-crossed = crossed
+col-short = short

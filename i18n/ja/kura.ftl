@@ -287,3 +287,15 @@ col-write = 書き込み
 col-trim = trim
 col-total = 合計
 col-mix = 混合
+
+## レイテンシ上限の探索 (src/report/latency_table.rs, html/latency.rs)
+search-title = { $title }: レイテンシ上限の探索、{ $bound }
+search-unthrottled = 制限なし
+search-best = { $verdict }（最良）
+search-short-note = 不足: その段は要求した速度の { $pct } % 未満しか出せず、対象はその負荷を運べなかった（qd かスレッドを増やせば運べるかもしれない）。
+search-best-step = 最も高い負荷で上限を守った段:
+search-capacity-title = レイテンシ上限つきの処理能力 · { $bound } · { $baseline } に対する比
+html-latency-curve-caption = 測った段ごとに 1 点、要求した負荷の順。破線が上限。統計値が上限以下に収まり、要求した速度の 95 % 以上を出した段を「維持」とする。
+col-held = 維持
+col-crossed = 超過
+col-short = 不足
