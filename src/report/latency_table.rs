@@ -93,8 +93,8 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
     }
     out.push_str(&t.to_string());
     out.push('\n');
-    out.push_str(&sentence(c));
-    out.push('\n');
+    // Wrapped to 80 columns: the sentence names the limit, the load and the result.
+    out.push_str(&super::width::wrap("", &sentence(c), 2));
     if c.points.iter().any(|p| p.verdict.name() == "short") {
         out.push_str(&format!(
             "{}\n",
