@@ -31,6 +31,10 @@ pub struct Cli {
     pub wide: bool,
     #[command(subcommand)]
     pub command: Command,
+    // Japanese (issue 17)
+    /// Language of tables, warnings and reports: en or ja [default: ja when LC_ALL, LC_MESSAGES or LANG is ja_*, else en]; JSON stays English
+    #[arg(long, global = true, value_enum, value_name = "LANG")]
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -9,6 +9,7 @@ pub mod commands;
 pub mod database;
 pub mod engine;
 pub mod fileset;
+pub mod i18n;
 pub mod import;
 pub mod jobs;
 pub mod metrics;

@@ -167,3 +167,106 @@ fn every_verb_fits_80_columns() {
     }
     assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
 }
+
+/// The same at `--lang ja`: Japanese takes two columns a character, and
+/// tables and sentences are laid out by display width, not characters.
+#[test]
+fn japanese_fits_80_columns() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let mut over = Vec::new();
+    let short = ["--runs", "2", "--runtime", "100ms", "--interval", "0s"];
+    let runs: Vec<Vec<&str>> = vec![
+        vec![
+            "run",
+            "--target",
+            "t.dat",
+            "--size",
+            "4m",
+            "--rw",
+            "randrw",
+            "--runtime",
+            "200ms",
+            "--buffered",
+        ],
+        vec![
+            "run",
+            "--engine",
+            "null",
+            "--rw",
+            "randread",
+            "--io-count",
+            "1000",
+        ],
+        [&["mark", ".", "--size", "4m"][..], &short].concat(),
+        [
+            &[
+                "mark",
+                "--engine",
+                "null",
+                "--size",
+                "4m",
+                "--profile",
+                "peak-mix",
+            ][..],
+            &short,
+        ]
+        .concat(),
+        [
+            &[
+                "sweep",
+                "s.dat",
+                "--size",
+                "4m",
+                "--bs",
+                "4k,64k",
+                "--read-pct",
+                "100,70",
+            ][..],
+            &short[..4],
+        ]
+        .concat(),
+        vec![
+            "suite",
+            "tiobench",
+            ".",
+            "--file-size",
+            "1m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "2",
+            "--runs",
+            "1",
+        ],
+    ];
+    let mut out = String::new();
+    for r in &runs {
+        out.push_str(&at_80(&db, d, &[&["--lang", "ja"][..], r].concat(), &mut over));
+    }
+    at_80(&db, d, &["--lang", "ja", "history"], &mut over);
+    for id in 1..=runs.len() {
+        out.push_str(&at_80(
+            &db,
+            d,
+            &["--lang", "ja", "show", &id.to_string()],
+            &mut over,
+        ));
+    }
+    out.push_str(&at_80(
+        &db,
+        d,
+        &["--lang", "ja", "compare", "1", "3", "4"],
+        &mut over,
+    ));
+    at_80(
+        &db,
+        d,
+        &["--lang", "ja", "report", "1", "3", "-o", "r.html"],
+        &mut over,
+    );
+    // It was Japanese that was laid out, with its warnings.
+    assert!(out.contains("読み込み") && out.contains("警告: "), "{out}");
+    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+}

@@ -253,13 +253,18 @@ pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
 
 /// `--format`, with `--json` meaning `--format json`; the two must not disagree.
 pub fn output_format(ctx: &Ctx, format: Option<Format>) -> Result<Format> {
-    match (ctx.json, format) {
+    let format = match (ctx.json, format) {
         (true, Some(f)) if f != Format::Json => {
             anyhow::bail!("--json and --format {} disagree: give one of them", f.name())
         }
         (true, _) => Ok(Format::Json),
         (false, f) => Ok(f.unwrap_or(Format::Table)),
+    };
+    // JSON is for programs: its text stays English whatever the language.
+    if matches!(format, Ok(Format::Json)) {
+        crate::i18n::set_lang(crate::i18n::Lang::En);
     }
+    format
 }
 
 /// The `--price` a verb was given, if any.
@@ -286,6 +291,12 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
     }
     crate::report::width::set_wide(cli.wide);
+    // JSON is for programs: its text stays English whatever the language.
+    crate::i18n::set_lang(match (cli.json, cli.lang) {
+        (true, _) => crate::i18n::Lang::En,
+        (false, Some(lang)) => lang,
+        (false, None) => crate::i18n::from_env(),
+    });
     let ctx = Ctx {
         db: cli.db,
         json: cli.json,

@@ -211,11 +211,13 @@ pub struct VerifyMismatch {
 
 impl fmt::Display for VerifyMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "offset {}: {} expected {}, found {}",
-            self.offset_bytes, self.field, self.expected, self.found
-        )
+        f.write_str(&crate::t!(
+            "warning-verify-mismatch",
+            offset_bytes = self.offset_bytes.to_string(),
+            field = self.field.as_str(),
+            expected = self.expected.as_str(),
+            found = self.found.as_str()
+        ))
     }
 }
 
@@ -250,118 +252,115 @@ impl From<String> for Warning {
     }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 { one.into() } else { many.into() }
-}
-
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::t;
         match self {
-            Warning::IoUringUnavailable { why } => write!(
-                f,
-                "io_uring is not available here ({why}); using the sync engine. Containers often block io_uring: allow it (seccomp) to measure with a deep queue"
-            ),
-            Warning::BufferedOnSyncEngine { job, qd } => write!(
-                f,
-                "{job}: buffered I/O runs on the sync engine (pread/pwrite, what applications calling write() see), one I/O in flight per thread; qd {qd} ran as qd 1 (--engine io_uring queues buffered I/O, which the kernel hands to worker threads)"
-            ),
-            Warning::SyncEngineQueueDepth { job, qd } => write!(
-                f,
-                "{job}: the sync engine keeps one I/O in flight per thread; qd {qd} ran as qd 1 (use --engine io_uring, or more --threads, for more I/O in flight)"
-            ),
-            Warning::PageCacheHoldsData { data_mb, memory_mb } => write!(
-                f,
-                "buffered I/O on {data_mb} MB of test data while the machine has {memory_mb} MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device (use --direct, or a test file larger than RAM)"
-            ),
-            Warning::KeepCacheWithDirect => f.write_str(
-                "keep_cache has no effect with direct I/O (O_DIRECT bypasses the page cache); use --buffered --keep-cache to measure from the cache",
-            ),
+            Warning::IoUringUnavailable { why } => {
+                f.write_str(&t!("warning-io-uring-unavailable", why = why))
+            }
+            Warning::BufferedOnSyncEngine { job, qd } => {
+                f.write_str(&t!("warning-buffered-on-sync-engine", job = job, qd = qd))
+            }
+            Warning::SyncEngineQueueDepth { job, qd } => {
+                f.write_str(&t!("warning-sync-engine-queue-depth", job = job, qd = qd))
+            }
+            Warning::PageCacheHoldsData { data_mb, memory_mb } => f.write_str(&t!(
+                "warning-page-cache-holds-data",
+                data_mb = data_mb,
+                memory_mb = memory_mb
+            )),
+            Warning::KeepCacheWithDirect => f.write_str(&t!("warning-keep-cache-with-direct")),
             Warning::MemoryFileSystem {
                 path,
                 fs_type,
                 direct,
             } => {
-                let direct = if *direct {
-                    " O_DIRECT was requested and the file system accepted it, but there is no device below it;"
+                let id = if *direct {
+                    "warning-memory-file-system-direct"
                 } else {
-                    ""
+                    "warning-memory-file-system"
                 };
-                write!(
-                    f,
-                    "{path} is on {fs_type}, which keeps files in memory:{direct} the numbers measure RAM, not a storage device (put the test file on the device's file system)"
-                )
+                f.write_str(&t!(id, path = path, fs_type = fs_type))
             }
             Warning::SparseFile {
                 path,
                 loop_device,
                 allocated_mb,
                 data_mb,
-            } => {
-                if let Some(dev) = loop_device {
-                    write!(f, "{dev} is a loop device over {path}: ")?;
-                }
-                let what = if loop_device.is_some() {
-                    "the loop device's backing file"
-                } else {
-                    "it"
-                };
-                write!(
-                    f,
-                    "{path} is sparse: {what} has {allocated_mb} MB of storage for {data_mb} MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)"
-                )
-            }
+            } => f.write_str(&match loop_device {
+                Some(dev) => t!(
+                    "warning-sparse-file-loop",
+                    dev = dev,
+                    path = path,
+                    allocated_mb = allocated_mb,
+                    data_mb = data_mb
+                ),
+                None => t!(
+                    "warning-sparse-file",
+                    path = path,
+                    allocated_mb = allocated_mb,
+                    data_mb = data_mb
+                ),
+            }),
             Warning::LoopOverMemory {
                 path,
                 backing,
                 fs_type,
-            } => write!(
-                f,
-                "{path} is a loop device over {backing} on {fs_type}: the numbers measure RAM, not a storage device (back the loop device with a file on a disk)"
-            ),
+            } => f.write_str(&t!(
+                "warning-loop-over-memory",
+                path = path,
+                backing = backing,
+                fs_type = fs_type
+            )),
             Warning::CompressedFill {
                 path,
                 fill,
                 fs_type,
                 option,
-            } => write!(
-                f,
-                "fill {fill} on {path}, {fs_type} mounted with {option}: the written pattern compresses away, so the device moves far fewer bytes than the numbers say; use --fill random"
-            ),
-            Warning::HostWriteBackCache {
-                path,
-                size_mb,
-                disk,
-            } => write!(
-                f,
-                "{path} ({size_mb} MB) was written by this run onto {disk}, a virtual disk with a write-back cache, and is smaller than this machine's RAM: the host's cache may serve its reads faster than the device can (use a file larger than the host's cache, or one written long before)"
-            ),
-            Warning::WorkerStopped { job, error } => write!(
-                f,
-                "{job}: a worker stopped early: {error}; the job's figures cover only the workers that ran to the end"
-            ),
+            } => f.write_str(&t!(
+                "warning-compressed-fill",
+                fill = fill,
+                path = path,
+                fs_type = fs_type,
+                option = option
+            )),
+            Warning::HostWriteBackCache { path, size_mb, disk } => f.write_str(&t!(
+                "warning-host-write-back-cache",
+                path = path,
+                size_mb = size_mb,
+                disk = disk
+            )),
+            Warning::WorkerStopped { job, error } => {
+                f.write_str(&t!("warning-worker-stopped", job = job, error = error))
+            }
             Warning::IoErrors {
                 job,
                 direction,
                 count,
                 first_error,
                 offset_bytes,
-            } => write!(
-                f,
-                "{job}: {count} {direction} errors; first: {first_error} at offset {offset_bytes}. The figures count only I/O that succeeded: check the device (dmesg) and the job before trusting them"
-            ),
+            } => f.write_str(&t!(
+                "warning-io-errors",
+                job = job,
+                count = count,
+                direction = crate::i18n::heading(direction),
+                first_error = first_error,
+                offset_bytes = offset_bytes.to_string()
+            )),
             Warning::ShortTransfers {
                 job,
                 direction,
                 count,
-            } => write!(
-                f,
-                "{job}: {count} short {direction}s; the rest of each was resubmitted and the I/O counted once, as fio does"
-            ),
-            Warning::Stalled { job, reasons } => write!(
-                f,
-                "{job}: the I/Os stalled ({}): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again",
-                reasons.join("; ")
-            ),
+            } => f.write_str(&t!(
+                "warning-short-transfers",
+                job = job,
+                count = count,
+                direction = crate::i18n::heading(direction)
+            )),
+            Warning::Stalled { job, reasons } => {
+                f.write_str(&t!("warning-stalled", job = job, reasons = reasons.join("; ")))
+            }
             Warning::RepeatsDisagree {
                 test,
                 direction,
@@ -371,105 +370,116 @@ impl fmt::Display for Warning {
                 max,
                 unit,
             } => {
-                let dir = direction.as_ref().map(|d| format!(" {d}")).unwrap_or_default();
-                write!(
-                    f,
-                    "{test}{dir}: the {runs} runs disagree by {spread_pct:.0} % (from {min:.1} to {max:.1} {unit}); the device is not steady, consider more runs or a longer runtime"
-                )
+                let dir = direction
+                    .as_ref()
+                    .map(|d| format!(" {}", crate::i18n::heading(d)))
+                    .unwrap_or_default();
+                f.write_str(&t!(
+                    "warning-repeats-disagree",
+                    test = test,
+                    dir = dir,
+                    runs = runs,
+                    spread_pct = format!("{spread_pct:.0}"),
+                    min = format!("{min:.1}"),
+                    max = format!("{max:.1}"),
+                    unit = unit
+                ))
             }
             Warning::CurvePointSkipped {
                 job,
                 pct,
                 max_iops,
                 min_iops,
-            } => write!(
-                f,
-                "{job}: curve point {pct}% of {max_iops:.0} I/O per second is below {min_iops}; skipped, as vdbench does"
-            ),
-            Warning::TestFileNotRemoved { error } => write!(
-                f,
-                "could not remove test file: {error}; remove it by hand"
-            ),
-            Warning::StoppedAfterFailure { error } => write!(
-                f,
-                "stopped after a failed job: {error}; the jobs before it are stored, fix the failure and run again for the rest"
-            ),
-            Warning::RunUnfinished { finished_jobs } => write!(
-                f,
-                "the run did not finish: kura stopped before storing its end (killed, crashed, or still running); {finished_jobs} finished job{} stored",
-                plural(*finished_jobs, " was", "s were")
-            ),
-            Warning::JobUnfinished { job, periods } => write!(
-                f,
-                "{job}: was measuring when kura stopped; {periods} period{} of its series {} stored, no totals",
-                plural(*periods, "", "s"),
-                plural(*periods, "is", "are")
-            ),
-            Warning::StoredJobUnreadable { index, error } => write!(
-                f,
-                "stored job {index} of this run cannot be read: {error}"
-            ),
-            Warning::JobFile { note } => write!(f, "job file: {note}"),
+            } => f.write_str(&t!(
+                "warning-curve-point-skipped",
+                job = job,
+                pct = pct.to_string(),
+                max_iops = format!("{max_iops:.0}"),
+                min_iops = min_iops
+            )),
+            Warning::TestFileNotRemoved { error } => {
+                f.write_str(&t!("warning-test-file-not-removed", error = error))
+            }
+            Warning::StoppedAfterFailure { error } => {
+                f.write_str(&t!("warning-stopped-after-failure", error = error))
+            }
+            Warning::RunUnfinished { finished_jobs } => {
+                f.write_str(&t!("warning-run-unfinished", finished_jobs = finished_jobs))
+            }
+            Warning::JobUnfinished { job, periods } => {
+                f.write_str(&t!("warning-job-unfinished", job = job, periods = periods))
+            }
+            Warning::StoredJobUnreadable { index, error } => {
+                f.write_str(&t!("warning-stored-job-unreadable", index = index, error = error))
+            }
+            Warning::JobFile { note } => f.write_str(&t!("warning-job-file", note = note)),
             Warning::Imported { note } => f.write_str(note),
-            Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => write!(
-                f,
-                "buffered I/O on {data_mb} MB of test data under a memory limit of {limit_mb} MB: the page cache can still hold it all, so the numbers may measure memory, not the device (lower --mem-limit below the data, or use a larger test file)"
-            ),
-            Warning::VerifyPassed { job, blocks } => write!(
-                f,
-                "{job}: verify checked {blocks} block{} and every one held what was written",
-                plural(*blocks, "", "s")
-            ),
+            Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => f.write_str(&t!(
+                "warning-page-cache-holds-data-under-limit",
+                data_mb = data_mb,
+                limit_mb = limit_mb
+            )),
+            Warning::VerifyPassed { job, blocks } => {
+                f.write_str(&t!("warning-verify-passed", job = job, blocks = blocks))
+            }
             Warning::VerifyFailed {
                 job,
                 count,
                 blocks,
                 mismatches,
             } => {
-                write!(
-                    f,
-                    "{job}: verify found {count} bad block{} of {blocks} checked: the data read back is not what was written. ",
-                    plural(*count, "", "s")
-                )?;
-                let shown: Vec<String> = mismatches.iter().take(MISMATCHES_SHOWN).map(ToString::to_string).collect();
+                f.write_str(&t!(
+                    "warning-verify-failed",
+                    job = job,
+                    count = count,
+                    blocks = blocks
+                ))?;
+                let shown: Vec<String> = mismatches
+                    .iter()
+                    .take(MISMATCHES_SHOWN)
+                    .map(ToString::to_string)
+                    .collect();
                 f.write_str(&shown.join("; "))?;
                 if mismatches.len() > MISMATCHES_SHOWN {
-                    write!(f, "; and {} more (all offsets are in the JSON)", mismatches.len() - MISMATCHES_SHOWN)?;
+                    f.write_str(&t!(
+                        "warning-verify-failed-more",
+                        more = mismatches.len() - MISMATCHES_SHOWN
+                    ))?;
                 }
                 Ok(())
             }
-            Warning::VerifyIncomplete { job, error } => write!(
-                f,
-                "{job}: the verify read-back stopped: {error}; blocks after it were not checked"
-            ),
-            Warning::JournalNotWritten { job, error } => write!(
-                f,
-                "{job}: the verify journal could not be updated after a flush ({error}); it lists less than was flushed, so a verify with it checks less"
-            ),
-            Warning::MaxErrorsReached { job, errors, max } => write!(
-                f,
-                "{job}: stopped after {errors} errors (max_errors {max}); what was measured until then is kept"
-            ),
+            Warning::VerifyIncomplete { job, error } => {
+                f.write_str(&t!("warning-verify-incomplete", job = job, error = error))
+            }
+            Warning::JournalNotWritten { job, error } => {
+                f.write_str(&t!("warning-journal-not-written", job = job, error = error))
+            }
+            Warning::MaxErrorsReached { job, errors, max } => f.write_str(&t!(
+                "warning-max-errors-reached",
+                job = job,
+                errors = errors,
+                max = max
+            )),
             Warning::ReadsOfZeros {
                 path,
                 zero_blocks,
                 sampled,
-            } => write!(
-                f,
-                "{path}: {zero_blocks} of {sampled} blocks sampled across the span read as zeros (never written, trimmed, or written as zeros): thin-provisioned, compressing and deduplicating storage, and SSDs for unmapped blocks, return such reads without reading media, so the numbers may be far better than the device's (write the span with random data first)"
-            ),
-            Warning::CompressibleData { path, fill } => write!(
-                f,
-                "fill {fill} on {path}: data this compressible is stored cheaply by devices and volumes that compress or deduplicate (SSD controllers, ZFS, VDO, thin volumes, storage arrays), so writes may look faster than they are; use --fill random"
-            ),
-            Warning::UnreachableCache { path, fs_type, why } => write!(
-                f,
-                "{path} is on {fs_type}, {why}: the numbers may come from that cache, not the storage (measure on the server, or with a data set larger than its memory)"
-            ),
-            Warning::InContainer { runtime } => write!(
-                f,
-                "kura runs in a container ({runtime}): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size"
-            ),
+            } => f.write_str(&t!(
+                "warning-reads-of-zeros",
+                path = path,
+                zero_blocks = zero_blocks,
+                sampled = sampled
+            )),
+            Warning::CompressibleData { path, fill } => {
+                f.write_str(&t!("warning-compressible-data", fill = fill, path = path))
+            }
+            Warning::UnreachableCache { path, fs_type, why } => f.write_str(&t!(
+                "warning-unreachable-cache",
+                path = path,
+                fs_type = fs_type,
+                why = why
+            )),
+            Warning::InContainer { runtime } => f.write_str(&t!("warning-in-container", runtime = runtime)),
             Warning::AboveInterface {
                 job,
                 path,
@@ -477,17 +487,19 @@ impl fmt::Display for Warning {
                 mb_per_s,
                 interface,
                 limit_mb_per_s,
-            } => write!(
-                f,
-                "{job}: {mb_per_s} MB/s on {path}, but {device}'s link ({interface} carries at most {limit_mb_per_s} MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link"
-            ),
+            } => f.write_str(&t!(
+                "warning-above-interface",
+                job = job,
+                mb_per_s = mb_per_s,
+                path = path,
+                device = device,
+                interface = interface,
+                limit_mb_per_s = limit_mb_per_s
+            )),
             Warning::Other { text } => f.write_str(text),
-            Warning::FileOpsSkipped { job, count } => write!(
-                f,
-                "{job}: {count} {} found no file in the state they need (a delete with every file \
-                 gone, a create with none): the mix ran with fewer of them than asked; give the set more files",
-                plural(*count, "operation", "operations")
-            ),
+            Warning::FileOpsSkipped { job, count } => {
+                f.write_str(&t!("warning-file-ops-skipped", job = job, count = count))
+            }
             Warning::SeriesStep {
                 job,
                 step,
@@ -500,29 +512,33 @@ impl fmt::Display for Warning {
                 job,
                 spikes,
                 start_unix_ms,
-            } => write!(f, "{job}: {}", super::changes::spikes_text(spikes, *start_unix_ms)),
+            } => write!(
+                f,
+                "{job}: {}",
+                super::changes::spikes_text(spikes, *start_unix_ms)
+            ),
             Warning::SeriesUnsteady { job, unsteady } => {
                 write!(f, "{job}: {}", super::changes::unsteady_text(unsteady))
             }
             Warning::Rounds { job, rounds } => {
                 write!(f, "{job}: {}", super::steady::rounds_text(rounds))
             }
-            Warning::Measuring { pid, .. } => write!(
-                f,
-                "still measuring (kura process {pid}): what shows is what the run has stored so far, its series a period at a time; the totals of the job measuring now come when it ends"
-            ),
-            Warning::DatabaseInMemory { data_mb, memory_mb } => write!(
-                f,
-                "the database directory held at most {data_mb} MB between tests and the machine has {memory_mb} MB of RAM: its SELECTs were answered from memory, while its commits (fsync) reached the storage; a --scale or --table-size larger than RAM makes the reads reach it too"
-            ),
+            Warning::Measuring { pid, .. } => f.write_str(&t!("warning-measuring", pid = pid)),
+            Warning::DatabaseInMemory { data_mb, memory_mb } => f.write_str(&t!(
+                "warning-database-in-memory",
+                data_mb = data_mb,
+                memory_mb = memory_mb
+            )),
             Warning::ShortSpanOnRotational {
                 path,
                 span_mb,
                 device_mb,
-            } => write!(
-                f,
-                "{path} is a rotational disk measured on {span_mb} MB of its {device_mb} MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)"
-            ),
+            } => f.write_str(&t!(
+                "warning-short-span-on-rotational",
+                path = path,
+                span_mb = span_mb,
+                device_mb = device_mb
+            )),
         }
     }
 }
@@ -541,7 +557,8 @@ pub mod list {
         for w in warnings {
             let mut value = serde_json::to_value(w).map_err(serde::ser::Error::custom)?;
             if let Some(map) = value.as_object_mut() {
-                map.insert("text".into(), w.to_string().into());
+                // Stored and read by programs: English, whatever the language shown.
+                map.insert("text".into(), crate::i18n::in_english(|| w.to_string()).into());
             }
             seq.serialize_element(&value)?;
         }

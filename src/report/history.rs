@@ -51,9 +51,9 @@ fn best(jobs: &[JobFigure], test: &str, direction: &str) -> Option<(f64, f64, us
 
 fn of_n(n: usize) -> String {
     if n > 1 {
-        format!("best of {n}")
+        crate::t!("history-best-of", n = n)
     } else {
-        "one run".to_string()
+        crate::t!("history-one-run")
     }
 }
 

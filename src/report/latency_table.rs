@@ -59,22 +59,28 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
         Some(t) => format!("{} [{}]", term(&c.job), term(t)),
         None => term(&c.job).into_owned(),
     };
-    let mut out = format!("{title}: latency-bounded search, {}\n", bound_text(c));
-    let stat = format!("{} latency", c.stat.name());
+    let mut out = format!(
+        "{}\n",
+        crate::t!("search-title", title = title, bound = bound_text(c))
+    );
+    let stat = crate::t!(
+        "direction-latency",
+        direction = crate::i18n::heading(c.stat.name())
+    );
     let mut t = new_table(&["step", "phase", "offered", "achieved IOPS", &stat, "bound"]);
     for (i, p) in c.points.iter().enumerate() {
         let offered = match c.load {
             LatencyLoad::Rate => p
                 .offered_iops
                 .map(|r| format!("{} IOPS", grouped(r as f64)))
-                .unwrap_or_else(|| "unthrottled".into()),
+                .unwrap_or_else(|| crate::t!("search-unthrottled")),
             LatencyLoad::Qd => format!("qd {}", p.qd),
             LatencyLoad::Threads => format!("{} threads", p.threads),
         };
         let mark = if c.best == Some(i) {
-            format!("{} (best)", p.verdict.name())
+            crate::t!("search-best", verdict = crate::i18n::heading(p.verdict.name()))
         } else {
-            p.verdict.name().to_string()
+            crate::i18n::heading(p.verdict.name())
         };
         t.add_row(vec![
             p.step.to_string(),
@@ -87,17 +93,20 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
     }
     out.push_str(&t.to_string());
     out.push('\n');
-    out.push_str(&sentence(c));
-    out.push('\n');
+    // Wrapped to 80 columns: the sentence names the limit, the load and the result.
+    out.push_str(&super::width::wrap("", &sentence(c), 2));
     if c.points.iter().any(|p| p.verdict.name() == "short") {
         out.push_str(&format!(
-            "short: the step delivered less than {:.0} % of the rate it offered, so the target did not carry that load (more qd or threads may).\n",
-            crate::metrics::latency_bound::SHORT_SHARE * 100.0
+            "{}\n",
+            crate::t!(
+                "search-short-note",
+                pct = format!("{:.0}", crate::metrics::latency_bound::SHORT_SHARE * 100.0)
+            )
         ));
     }
     if let Some(p) = c.best_point() {
         out.push('\n');
-        out.push_str("The step that held at the highest load:\n");
+        out.push_str(&format!("{}\n", crate::t!("search-best-step")));
         out.push_str(&render_job(&run.jobs[p.job_index], false));
     }
     out

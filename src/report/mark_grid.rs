@@ -77,19 +77,10 @@ impl Figure {
     }
     /// The caption line that says what the grid shows.
     pub fn caption(self, passes: usize) -> String {
-        let passes = match passes {
-            1 => "one pass".to_string(),
-            n => format!("{n} passes"),
-        };
+        let passes = crate::t!("mark-passes", passes = passes);
         match self {
-            Figure::Best => format!(
-                "Shown: the best of {passes} and the lowest latency, as CrystalDiskMark 9\n\
-                 (--figure mean: their mean, as KDiskMark's Default profile)."
-            ),
-            Figure::Mean => format!(
-                "Shown: the mean of {passes}, as KDiskMark's Default profile\n\
-                 (--figure best: the best and the lowest latency, as CrystalDiskMark 9)."
-            ),
+            Figure::Best => crate::t!("mark-caption-best", passes = passes),
+            Figure::Mean => crate::t!("mark-caption-mean", passes = passes),
         }
     }
 }
@@ -130,8 +121,13 @@ pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
             format!("{dir} {}", grid.unit.title())
         }
     };
-    let (read, write, mixed) = (title("Read"), title("Write"), title("Mix"));
-    let mut header = vec!["test", read.as_str(), "±", write.as_str(), "±"];
+    let (read, write, mixed) = (
+        title(&crate::t!("mark-read")),
+        title(&crate::t!("mark-write")),
+        title(&crate::t!("mark-mix")),
+    );
+    let test = crate::t!("mark-test");
+    let mut header = vec![test.as_str(), read.as_str(), "±", write.as_str(), "±"];
     if mix {
         header.extend([mixed.as_str(), "±"]);
     }

@@ -22,7 +22,7 @@ pub fn new_table(header: &[&str]) -> Table {
         t.set_content_arrangement(ContentArrangement::Dynamic);
         t.set_width(super::width::COLUMNS as u16);
     }
-    t.set_header(header.to_vec());
+    t.set_header(header.iter().map(|h| crate::i18n::heading(h)).collect::<Vec<_>>());
     for i in 1..header.len() {
         if let Some(c) = t.column_mut(i) {
             c.set_cell_alignment(CellAlignment::Right);
@@ -34,22 +34,22 @@ pub fn new_table(header: &[&str]) -> Table {
 pub fn target_line(job: &JobResult) -> String {
     let t = &job.target;
     let kind = match t.kind {
-        TargetKind::File => "file",
-        TargetKind::Block => "block device",
+        TargetKind::File => crate::t!("target-file"),
+        TargetKind::Block => crate::t!("target-block-device"),
     };
-    let mut parts = vec![kind.to_string()];
+    let mut parts = vec![kind];
     if let Some(fs) = &t.fs_type {
         parts.push(fs.clone());
     }
     if let Some(dev) = &t.device {
-        parts.push(format!("on {dev}"));
+        parts.push(crate::t!("target-on", dev = dev.as_str()));
     }
     if let Some(model) = &t.device_model {
         parts.push(term(model).into_owned());
     }
     match t.rotational {
-        Some(true) => parts.push("rotational".into()),
-        Some(false) => parts.push("non-rotational".into()),
+        Some(true) => parts.push(crate::t!("target-rotational")),
+        Some(false) => parts.push(crate::t!("target-non-rotational")),
         None => {}
     }
     // The part measured, not only the whole: a device's first 1 GiB is not the device.
@@ -64,23 +64,26 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
         None => term(&job.job.name).into_owned(),
     };
     out.push_str(&format!(
-        "{title}: {}\n{}  engine {}, measured {:.2} s{}, CPU user {:.2} s, system {:.2} s{}{}\n",
+        "{title}: {}\n{}  {}{}\n",
         job.job.summary(),
-        super::width::wrap("  on ", &target_line(job), 4),
-        job.engine,
-        job.elapsed_ns as f64 / 1e9,
-        if job.ramp_ns > 0 {
-            format!(" after {:.1} s ramp", job.ramp_ns as f64 / 1e9)
-        } else {
-            String::new()
-        },
-        job.cpu_user_ns as f64 / 1e9,
-        job.cpu_system_ns as f64 / 1e9,
-        if job.syncs > 0 {
-            format!(", {} fdatasync", job.syncs)
-        } else {
-            String::new()
-        },
+        super::width::wrap(&crate::t!("job-on"), &target_line(job), 4),
+        crate::t!(
+            "job-measured",
+            engine = job.engine.as_str(),
+            elapsed = format!("{:.2}", job.elapsed_ns as f64 / 1e9),
+            ramp = if job.ramp_ns > 0 {
+                crate::t!("job-ramp", ramp = format!("{:.1}", job.ramp_ns as f64 / 1e9))
+            } else {
+                String::new()
+            },
+            user = format!("{:.2}", job.cpu_user_ns as f64 / 1e9),
+            system = format!("{:.2}", job.cpu_system_ns as f64 / 1e9),
+            syncs = if job.syncs > 0 {
+                format!(", {} fdatasync", job.syncs)
+            } else {
+                String::new()
+            }
+        ),
         match super::runs::job_note(job, measuring) {
             Some(note) => format!("  ({note})"),
             None => String::new(),
@@ -151,7 +154,10 @@ fn percentile_table(job: &JobResult) -> String {
         }
         p
     } else {
-        let names: Vec<String> = job.directions().map(|(n, _)| format!("{n} latency")).collect();
+        let names: Vec<String> = job
+            .directions()
+            .map(|(n, _)| crate::t!("direction-latency", direction = crate::i18n::heading(n)))
+            .collect();
         let mut header = vec!["percentile"];
         header.extend(names.iter().map(String::as_str));
         let mut p = new_table(&header);
@@ -167,15 +173,22 @@ fn percentile_table(job: &JobResult) -> String {
 
 /// `date · host · label · price · suite`: the line every report of a run starts with.
 pub fn run_facts(run: &RunResult) -> String {
-    let mut out = format!("{} · host {}", utc(run.started_unix_s), term(&run.host.hostname));
+    let mut out = format!(
+        "{} · {}",
+        utc(run.started_unix_s),
+        crate::t!("facts-host", host = term(&run.host.hostname))
+    );
     if let Some(label) = &run.label {
-        out.push_str(&format!(" · label \"{}\"", term(label)));
+        out.push_str(&crate::t!("run-label", label = term(label)));
     }
     if let Some(price) = &run.price {
-        out.push_str(&format!(" · price {}", term(price)));
+        out.push_str(&format!(" · {}", crate::t!("facts-price", price = term(price))));
     }
     if let Some(suite) = &run.suite {
-        out.push_str(&format!(" · suite {}", term(&suite.to_string())));
+        out.push_str(&format!(
+            " · {}",
+            crate::t!("facts-suite", suite = term(&suite.to_string()))
+        ));
     }
     out
 }
@@ -183,8 +196,8 @@ pub fn run_facts(run: &RunResult) -> String {
 pub fn render_run(run: &RunResult) -> String {
     let id = run
         .id
-        .map(|i| format!("run {i}"))
-        .unwrap_or_else(|| "run (not stored)".to_string());
+        .map(|i| crate::t!("run-id", id = i))
+        .unwrap_or_else(|| crate::t!("run-not-stored"));
     let mut out = super::width::wrap(&format!("kura {id} · "), &run_facts(run), 2);
     out.push_str(&super::runs::incomplete_line(run));
     out.push_str(&super::runs::warning_lines(run));

@@ -10,7 +10,7 @@ use super::format::{bytes_human, utc};
 use super::mark_grid::{self, Figure, MarkUnit};
 use super::span::span_text;
 use super::{bonnie_table, run_table, sweep_table, tiobench_table, to_json, vdbench_summary};
-use crate::jobs::presets::{MARK_DIFFERENCES, Profile};
+use crate::jobs::presets::Profile;
 use crate::jobs::suites::{SuiteKind, TIOBENCH_DIFFERENCES};
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_mark;
@@ -111,11 +111,11 @@ pub fn still_measuring(run: &RunResult) -> bool {
 
 /// The note beside one job: stopped early, or still measuring (a run in
 /// progress, whose job has no totals until it ends), or nothing.
-pub fn job_note(job: &crate::metrics::JobResult, measuring: bool) -> Option<&'static str> {
+pub fn job_note(job: &crate::metrics::JobResult, measuring: bool) -> Option<String> {
     match (job.incomplete, measuring) {
         (false, _) => None,
-        (true, true) => Some("MEASURING: its totals come when it ends"),
-        (true, false) => Some(JOB_STOPPED_EARLY),
+        (true, true) => Some(crate::t!("job-measuring")),
+        (true, false) => Some(crate::t!("job-stopped-early")),
     }
 }
 
@@ -135,9 +135,9 @@ fn run_with(run: &RunResult, extra: &[(&str, serde_json::Value)]) -> serde_json:
 /// "INCOMPLETE: ..." and its newline for a stopped run, else nothing.
 pub fn incomplete_line(run: &RunResult) -> String {
     if still_measuring(run) {
-        "STILL MEASURING: what shows is what the run has stored so far\n".to_string()
+        format!("{}\n", crate::t!("still-measuring-line"))
     } else if run.incomplete {
-        format!("INCOMPLETE: {STOPPED_EARLY}\n")
+        format!("{}\n", crate::t!("incomplete-line"))
     } else {
         String::new()
     }
@@ -147,14 +147,14 @@ pub fn incomplete_line(run: &RunResult) -> String {
 pub fn warning_lines(run: &RunResult) -> String {
     run.warnings
         .iter()
-        .map(|w| super::width::wrap("warning: ", &term(&w.to_string()), 2))
+        .map(|w| super::width::wrap(&crate::t!("warning-prefix"), &term(&w.to_string()), 2))
         .collect()
 }
 
 fn label_part(run: &RunResult) -> String {
     run.label
         .as_ref()
-        .map(|l| format!(" · label \"{}\"", term(l)))
+        .map(|l| crate::t!("run-label", label = term(l)))
         .unwrap_or_default()
 }
 
@@ -164,7 +164,10 @@ fn mark(run: &RunResult, view: &View) -> String {
         return to_json(&run_with(run, &[("tests", serde_json::json!(summaries))]));
     }
     let first = run.jobs.first();
-    let id = run.id.map(|i| format!("run {i} · ")).unwrap_or_default();
+    let id = run
+        .id
+        .map(|i| crate::t!("mark-run-id", id = i))
+        .unwrap_or_default();
     let profile = match &run.suite {
         Some(SuiteKind::Mark(Some(name))) => Profile::parse(name, None).ok(),
         _ => None,
@@ -178,10 +181,10 @@ fn mark(run: &RunResult, view: &View) -> String {
     out.push('\n');
     if let Some(j) = first {
         out.push_str(&format!(
-            "{}: {} · engine {}\n",
+            "{}: {} · {}\n",
             term(&j.target.path),
             span_text(j),
-            j.engine
+            crate::t!("mark-engine", engine = j.engine.as_str())
         ));
     }
     out.push_str(&incomplete_line(run));
@@ -196,12 +199,10 @@ fn mark(run: &RunResult, view: &View) -> String {
     out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
     out.push_str(&view.figure.caption(mark_grid::passes(&summaries)));
-    out.push_str("\n± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.\n");
-    out.push_str(MARK_DIFFERENCES);
+    out.push_str(&format!("\n{}\n", crate::t!("mark-spread-note")));
+    out.push_str(&format!("{}\n", crate::t!("mark-differences")));
     if let Some(id) = run.id {
-        out.push_str(&format!(
-            "Every pass with latency percentiles: kura show {id} --json\n"
-        ));
+        out.push_str(&format!("{}\n", crate::t!("mark-every-pass", id = id)));
     }
     out
 }
@@ -213,16 +214,16 @@ fn sweep(run: &RunResult, json: bool) -> String {
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura sweep run {} · {} · {}\non {}{}",
-        run.id.unwrap_or(0),
+        "kura sweep {} · {} · {}\n{}{}",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
         first
             .map(|j| format!(
                 "{} qd{} x{} {}",
                 if j.job.rw.is_random() {
-                    "random"
+                    crate::t!("sweep-random")
                 } else {
-                    "sequential"
+                    crate::t!("sweep-sequential")
                 },
                 j.job.qd,
                 j.job.threads,
@@ -230,7 +231,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
             ))
             .unwrap_or_default(),
         first
-            .map(|j| term(&j.target.path).into_owned())
+            .map(|j| crate::t!("sweep-on", path = term(&j.target.path)))
             .unwrap_or_default(),
         first.map(|j| format!(" ({})", span_text(j))).unwrap_or_default(),
     );
@@ -241,10 +242,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
     // Many ranks (issue 16): each host's part, so a slow one stands out.
     out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
-    out.push_str(
-        "IOPS and throughput are reads and writes together, mean of the runs;\n\
-         MiB/s = 2^20 bytes/s.\n",
-    );
+    out.push_str(&format!("{}\n", crate::t!("sweep-note")));
     out
 }
 

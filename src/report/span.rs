@@ -14,24 +14,25 @@ pub fn span_text(j: &JobResult) -> String {
         .unwrap_or(whole)
         .min(whole.saturating_sub(j.job.offset_bytes));
     let what = match j.target.kind {
-        TargetKind::Block => "device",
-        TargetKind::File => "file",
+        TargetKind::Block => crate::t!("span-kind-device"),
+        TargetKind::File => crate::t!("span-kind-file"),
     };
     let of = if whole == 0 || (span == whole && j.job.offset_bytes == 0) {
         return match j.target.kind {
-            TargetKind::Block => format!("all of a {} device", bytes_human(whole)),
-            TargetKind::File => format!("{} file", bytes_human(whole)),
+            TargetKind::Block => crate::t!("span-all-device", size = bytes_human(whole)),
+            TargetKind::File => crate::t!("span-file", size = bytes_human(whole)),
         };
     } else {
-        format!("of a {} {what}", bytes_human(whole))
+        crate::t!("span-of", size = bytes_human(whole), kind = what)
     };
     if j.job.offset_bytes == 0 {
-        format!("first {} {of}", bytes_human(span))
+        crate::t!("span-first", span = bytes_human(span), of = of)
     } else {
-        format!(
-            "{} at {} {of}",
-            bytes_human(span),
-            bytes_human(j.job.offset_bytes)
+        crate::t!(
+            "span-at",
+            span = bytes_human(span),
+            offset = bytes_human(j.job.offset_bytes),
+            of = of
         )
     }
 }

@@ -75,9 +75,9 @@ pub fn render(rows: &[SweepRow]) -> String {
     let mut out = String::new();
     for mix in mixes {
         let title = match mix {
-            100 => "100 % read".to_string(),
-            0 => "100 % write".to_string(),
-            m => format!("read/write {}", mix_name(m)),
+            100 => crate::t!("sweep-all-read"),
+            0 => crate::t!("sweep-all-write"),
+            m => crate::t!("sweep-mix", mix = mix_name(m)),
         };
         out.push_str(&format!("\n{title}\n"));
         let mut t = new_table(&[

@@ -19,31 +19,10 @@ pub fn wide() -> bool {
 }
 
 /// Columns a terminal gives `text`: two for East Asian wide and full-width
-/// characters, none for combining marks and zero-width joiners, one for the rest.
+/// characters, none for combining marks and zero-width joiners, one for the
+/// rest (the `unicode-width` crate, as comfy-table counts its cells).
 pub fn display_width(text: &str) -> usize {
-    text.chars().map(char_width).sum()
-}
-
-fn char_width(c: char) -> usize {
-    let u = c as u32;
-    match u {
-        0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x3FFFD => 2,
-        _ => 1,
-    }
+    unicode_width::UnicodeWidthStr::width(text)
 }
 
 /// `text` wrapped at spaces to `COLUMNS`, the first line after `first`, the
@@ -57,6 +36,35 @@ pub fn wrap(first: &str, text: &str, indent: usize) -> String {
     let mut line = display_width(first);
     let mut at_start = true;
     for word in text.split(' ').filter(|w| !w.is_empty()) {
+        // Japanese has no spaces: a word of wide characters breaks between them.
+        let mut word = word;
+        while !at_start && line + 1 + display_width(word) > COLUMNS && has_wide(word) {
+            let Some((head, tail)) = split_to_fit(word, COLUMNS.saturating_sub(line + 1)) else {
+                // No break fits here: the word starts the next line.
+                out.push('\n');
+                out.push_str(&" ".repeat(indent));
+                line = indent;
+                at_start = true;
+                break;
+            };
+            out.push(' ');
+            out.push_str(head);
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            line = indent;
+            at_start = true;
+            word = tail;
+        }
+        while at_start && line + display_width(word) > COLUMNS && has_wide(word) {
+            let Some((head, tail)) = split_to_fit(word, COLUMNS.saturating_sub(line)) else {
+                break;
+            };
+            out.push_str(head);
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            line = indent;
+            word = tail;
+        }
         let w = display_width(word);
         if !at_start && line + 1 + w > COLUMNS {
             out.push('\n');
@@ -74,6 +82,35 @@ pub fn wrap(first: &str, text: &str, indent: usize) -> String {
     }
     out.push('\n');
     out
+}
+
+fn has_wide(word: &str) -> bool {
+    display_width(word) > word.chars().count()
+}
+
+/// `word` cut where its head fills at most `room` columns, at a character
+/// boundary where Japanese allows a break (not before 、。）」 and the like,
+/// not after （「); None when no head fits.
+fn split_to_fit(word: &str, room: usize) -> Option<(&str, &str)> {
+    const NO_START: &str = "、。，．）」』】〕・ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ:;,.)]%";
+    const NO_END: &str = "（「『【〔([";
+    let mut best = None;
+    let mut used = 0;
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    for (i, &(_, c)) in chars.iter().enumerate() {
+        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used > room {
+            break;
+        }
+        let Some(&(next_at, next)) = chars.get(i + 1) else {
+            break;
+        };
+        let wide_edge = display_width(&c.to_string()) == 2 || display_width(&next.to_string()) == 2;
+        if wide_edge && !NO_START.contains(next) && !NO_END.contains(c) {
+            best = Some(next_at);
+        }
+    }
+    best.map(|at| word.split_at(at))
 }
 
 /// Every line of `text` wrapped as `wrap` does, continuation lines indented by `indent`.
@@ -96,5 +133,21 @@ mod tests {
         assert_eq!(display_width("µs ± · 漢字"), 11);
         let long = "x".repeat(100);
         assert_eq!(wrap("", &long, 2), format!("{long}\n"));
+    }
+
+    #[test]
+    fn japanese_breaks_between_characters_and_not_before_a_full_stop() {
+        let text = "テストデータ 4 MB に対しバッファード I/O、マシンの RAM は 25276 MB: ページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--direct を使うか、RAM より大きいテストファイルを使う）";
+        let out = wrap("警告: ", text, 2);
+        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.lines().all(|l| display_width(l) <= COLUMNS), "{out}");
+        assert!(
+            out.lines()
+                .skip(1)
+                .all(|l| l.starts_with("  ") && !l.trim_start().starts_with(['、', '。', '）'])),
+            "{out}"
+        );
+        let joined: String = out.lines().map(str::trim_start).collect::<Vec<_>>().join("");
+        assert_eq!(joined.replace(' ', ""), format!("警告:{text}").replace(' ', ""));
     }
 }

@@ -74,7 +74,7 @@ fn conclude(
     metric: Metric,
 ) -> Guidance {
     let (tn, bn) = (&targets[t].name, &targets[base].name);
-    let title = class.title();
+    let title = class_title(class);
     if factors.is_empty() {
         return Guidance {
             class,
@@ -86,7 +86,7 @@ fn conclude(
             verdict: Verdict::NotMeasured,
             price_ratio: targets[t].price_ratio,
             value_per_price_ratio: None,
-            text: format!("{title}: no comparable rows measured on both {tn} and {bn}."),
+            text: crate::t!("guidance-not-measured", title = title, tn = tn, bn = bn),
         };
     }
     let n = factors.len();
@@ -97,44 +97,81 @@ fn conclude(
     let better = factors.iter().filter(|f| **f > 1.0 && !same(**f)).count();
     let worse = factors.iter().filter(|f| **f < 1.0 && !same(**f)).count();
     let rows = if n == 1 {
-        "1 row".to_string()
+        crate::t!("guidance-one-row")
     } else {
-        format!("{n} rows, {lo:.2}x to {hi:.2}x")
+        crate::t!(
+            "guidance-rows",
+            n = n,
+            lo = format!("{lo:.2}"),
+            hi = format!("{hi:.2}")
+        )
     };
-    let by = metric.title();
+    let by = metric_title(metric);
+    let g2 = format!("{g:.2}");
     let (verdict, mut text) = if all_noise {
         (
             Verdict::WithinNoise,
-            format!(
-                "{title}: {tn} and {bn} do not differ: every row is within the runs' own spread ({rows})"
+            crate::t!(
+                "guidance-within-noise",
+                title = title,
+                tn = tn,
+                bn = bn,
+                rows = rows
             ),
         )
     } else if same(g) && (better == 0 || worse == 0) {
         (
             Verdict::Same,
-            format!(
-                "{title}: {tn} and {bn} do not differ by more than {:.0} % in {by} ({g:.2}x; {rows})",
-                SAME_WITHIN * 100.0
+            crate::t!(
+                "guidance-same",
+                title = title,
+                tn = tn,
+                bn = bn,
+                pct = format!("{:.0}", SAME_WITHIN * 100.0),
+                by = by.as_str(),
+                g = g2.as_str(),
+                rows = rows
             ),
         )
     } else if better > 0 && worse > 0 {
         (
             Verdict::Mixed,
-            format!(
-                "{title}: neither is faster throughout: {tn} is faster in {better} row(s), {bn} in {worse} (by {by}; geometric mean {g:.2}x; {rows})"
+            crate::t!(
+                "guidance-mixed",
+                title = title,
+                tn = tn,
+                bn = bn,
+                better = better,
+                worse = worse,
+                by = by.as_str(),
+                g = g2.as_str(),
+                rows = rows
             ),
         )
     } else if g > 1.0 {
         (
             Verdict::Better,
-            format!("{title}: {tn} is {g:.2}x faster than {bn} by {by} ({rows})"),
+            crate::t!(
+                "guidance-better",
+                title = title,
+                tn = tn,
+                bn = bn,
+                g = g2.as_str(),
+                by = by.as_str(),
+                rows = rows
+            ),
         )
     } else {
         (
             Verdict::Worse,
-            format!(
-                "{title}: {bn} is {:.2}x faster than {tn} by {by} ({rows})",
-                1.0 / g
+            crate::t!(
+                "guidance-worse",
+                title = title,
+                tn = tn,
+                bn = bn,
+                g = format!("{:.2}", 1.0 / g),
+                by = by.as_str(),
+                rows = rows
             ),
         )
     };
@@ -142,22 +179,28 @@ fn conclude(
     let value_per_price_ratio = price_ratio.map(|p| g / p);
     if let (Some(p), Some(v), Some(cur)) = (price_ratio, value_per_price_ratio, &targets[t].currency) {
         let per = if metric.is_throughput() {
-            format!("the {by} per {cur}/month")
+            crate::t!("guidance-per-throughput", by = by.as_str(), cur = cur)
         } else {
-            format!("the performance (by {by}) per {cur}/month")
+            crate::t!("guidance-per-performance", by = by.as_str(), cur = cur)
         };
         let who = if same(v) {
-            "they cost about the same per performance".to_string()
+            crate::t!("guidance-same-value")
         } else if v > 1.0 {
-            format!("{tn} is cheaper per performance")
+            crate::t!("guidance-cheaper", who = tn)
         } else {
-            format!("{bn} is cheaper per performance")
+            crate::t!("guidance-cheaper", who = bn)
         };
-        text.push_str(&format!(
-            "; at {p:.2}x the price of {bn}, {tn} gives {v:.2}x {per}: {who}"
+        text.push_str(&crate::t!(
+            "guidance-price",
+            p = format!("{p:.2}"),
+            bn = bn,
+            tn = tn,
+            v = format!("{v:.2}"),
+            per = per,
+            who = who
         ));
     }
-    text.push('.');
+    text.push_str(&crate::t!("guidance-end"));
     Guidance {
         class,
         target: t,
@@ -170,4 +213,25 @@ fn conclude(
         value_per_price_ratio,
         text,
     }
+}
+
+/// The class's title in the current language (`WorkloadClass::title` is English).
+fn class_title(class: WorkloadClass) -> String {
+    crate::t!(match class {
+        WorkloadClass::SequentialLarge => "class-sequential-large",
+        WorkloadClass::RandomSmallQd1 => "class-random-small-qd1",
+        WorkloadClass::RandomSmallDeep => "class-random-small-deep",
+        WorkloadClass::Mixed => "class-mixed",
+        WorkloadClass::All => "class-all",
+    })
+}
+
+/// The metric's name in the current language (`Metric::title` is English).
+fn metric_title(metric: Metric) -> String {
+    crate::t!(match metric {
+        Metric::Mbps => "metric-mbps",
+        Metric::Iops => "metric-iops",
+        Metric::LatMean => "metric-lat-mean",
+        Metric::LatP99 => "metric-lat-p99",
+    })
 }

@@ -368,9 +368,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     let rows = rows::build_rows(targets, &summaries, opts);
     let not_comparable = rows.iter().filter(|r| r.not_comparable.is_some()).count();
     if not_comparable > 0 {
-        warnings.push(format!(
-            "{not_comparable} row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them"
-        ));
+        warnings.push(crate::t!("compare-rows-not-comparable", count = not_comparable));
     }
     let guidance = guidance::build(&rows, &summaries, opts);
     let latency_bound = capacity::build(targets, opts.baseline);

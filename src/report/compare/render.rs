@@ -36,36 +36,37 @@ fn sig(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
-fn by_title(by: By) -> &'static str {
-    match by {
-        By::Test => "test",
-        By::Bs => "block size",
-        By::Mix => "mix",
-    }
+fn by_title(by: By) -> String {
+    crate::t!(match by {
+        By::Test => "compare-by-test",
+        By::Bs => "compare-by-bs",
+        By::Mix => "compare-by-mix",
+    })
 }
 
 fn headline(c: &Comparison) -> String {
     let better = match c.better {
-        super::Better::Higher => "higher is better",
-        super::Better::Lower => "lower is better",
+        super::Better::Higher => crate::t!("compare-higher-is-better"),
+        super::Better::Lower => crate::t!("compare-lower-is-better"),
     };
-    format!(
-        "kura compare · {} ({better}) · baseline {} · rows by {}",
-        c.metric.title(),
-        term(&c.targets[c.baseline].name),
-        by_title(c.by)
+    crate::t!(
+        "compare-headline",
+        metric = c.metric.title(),
+        better = better,
+        baseline = term(&c.targets[c.baseline].name),
+        by = by_title(c.by)
     )
 }
 
 fn targets_grid(c: &Comparison) -> Grid {
     let mut g = Grid::new([
-        "target",
-        "run ids",
-        "path",
-        "host",
-        "price",
-        "per month",
-        "price ratio",
+        crate::t!("compare-target"),
+        crate::t!("compare-run-ids"),
+        crate::t!("compare-path"),
+        crate::t!("compare-host"),
+        crate::t!("compare-price"),
+        crate::t!("compare-per-month"),
+        crate::t!("compare-price-ratio"),
     ]);
     g.left = 5;
     for (i, t) in c.targets.iter().enumerate() {
@@ -75,7 +76,7 @@ fn targets_grid(c: &Comparison) -> Grid {
         };
         g.push([
             if i == c.baseline {
-                format!("{} (baseline)", t.name)
+                crate::t!("compare-baseline-name", name = t.name.as_str())
             } else {
                 t.name.clone()
             },
@@ -123,10 +124,12 @@ fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
 fn ratio_cell(cell: &Option<Cell>) -> String {
     let Some(cell) = cell else { return "-".into() };
     if let Some(why) = &cell.not_comparable {
-        return format!("not comparable: {why}");
+        return crate::t!("compare-not-comparable", why = why.as_str());
     }
     match cell.ratio {
-        Some(r) if cell.noise == Some(Noise::WithinNoise) => format!("{r:.2}x (noise)"),
+        Some(r) if cell.noise == Some(Noise::WithinNoise) => {
+            crate::t!("compare-noise", ratio = format!("{r:.2}"))
+        }
         Some(r) => format!("{r:.2}x"),
         None => "-".into(),
     }
@@ -137,7 +140,7 @@ fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;
     let unit = c.metric.title();
-    let mut header = vec![by_title(c.by).to_string()];
+    let mut header = vec![by_title(c.by)];
     header.extend(c.targets.iter().map(|t| format!("{} {unit}", t.name)));
     header.extend(others.iter().map(|t| format!("{}/{bn}", c.targets[*t].name)));
     let prices = show_prices(c);
@@ -209,13 +212,14 @@ fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
 
 fn legend(c: &Comparison) -> Vec<String> {
     let better = match c.better {
-        super::Better::Higher => "higher",
-        super::Better::Lower => "lower",
+        super::Better::Higher => crate::t!("compare-higher-is-better"),
+        super::Better::Lower => crate::t!("compare-lower-is-better"),
     };
-    let mut out = vec![format!(
-        "Ratios are target / {} of {}; {better} is better.",
-        c.targets[c.baseline].name,
-        c.metric.title()
+    let mut out = vec![crate::t!(
+        "compare-legend-ratios",
+        baseline = c.targets[c.baseline].name.as_str(),
+        metric = c.metric.title(),
+        better = better
     )];
     if c.rows
         .iter()
@@ -223,16 +227,13 @@ fn legend(c: &Comparison) -> Vec<String> {
         .flatten()
         .any(|cell| cell.repetitions > 1)
     {
-        out.push(
-            "Values are means of the repetitions, ± half their range; (noise): the difference is within the runs' own spread."
-                .into(),
-        );
+        out.push(crate::t!("compare-legend-repetitions"));
     }
     if c.metric == Metric::Mbps {
-        out.push("MB/s = 10^6 bytes/s.".into());
+        out.push(crate::t!("compare-legend-mbps"));
     }
     if show_prices(c) {
-        out.push("Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.".into());
+        out.push(crate::t!("compare-legend-prices"));
     }
     out
 }
@@ -282,7 +283,7 @@ pub fn table(c: &Comparison) -> String {
     // Runs of latency searches alone have their scores above and no rows.
     let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
     if c.rows.is_empty() && !only_scores {
-        out.push_str("no measured rows\n");
+        out.push_str(&format!("{}\n", crate::t!("compare-no-rows")));
     }
     for (section, rows) in sections(c) {
         if !section.is_empty() {
@@ -292,13 +293,17 @@ pub fn table(c: &Comparison) -> String {
     }
     out.push_str(&super::hosts::table(&c.hosts));
     for w in &c.warnings {
-        out.push_str(&crate::report::width::wrap("warning: ", &term(w), 2));
+        out.push_str(&crate::report::width::wrap(
+            &crate::t!("warning-prefix"),
+            &term(w),
+            2,
+        ));
     }
     if only_scores {
         return out;
     }
     if !c.guidance.is_empty() {
-        out.push_str("\nGuidance, from the measured rows above:\n");
+        out.push_str(&format!("\n{}\n", crate::t!("compare-guidance")));
         for g in &c.guidance {
             out.push_str(&crate::report::width::wrap("  - ", &term(&g.text), 4));
         }

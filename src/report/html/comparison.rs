@@ -13,7 +13,10 @@ use crate::report::compare::{self, CompareOptions, Comparison, Noise};
 use crate::report::svg::{self, HBarChart, esc};
 
 pub fn section(page: &mut Page, runs: &[RunResult]) {
-    page.html(r#"<section id="comparison"><h2>Comparison</h2>"#);
+    page.html(&format!(
+        r#"<section id="comparison"><h2>{}</h2>"#,
+        crate::t!("html-comparison")
+    ));
     let opts = CompareOptions::default();
     let c = match compare::build(runs, &opts) {
         Ok(c) => c,
@@ -46,8 +49,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     };
     let base = &c.targets[c.baseline].name;
     page.html(&format!(
-        r#"<p class="note">As <code>kura compare</code> puts them: baseline {}; rows matched by suite test, else by identical workload; values are means of the repetitions.</p>"#,
-        esc(base)
+        r#"<p class="note">{}</p>"#,
+        esc(&crate::t!("html-compare-note", baseline = base.as_str()))
     ));
     if c.rows.iter().any(|r| {
         r.cells
@@ -58,9 +61,10 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
         page.html(r#"<div class="charts">"#);
         page.html(&figure(
             &svg::hbar_chart(&ratio_chart(&c)),
-            &format!(
-                "Each run's {} over {base}'s, per row; above 1 is faster. Rows whose parameters differ have no bar.",
-                c.metric.title()
+            &crate::t!(
+                "html-compare-chart",
+                metric = c.metric.title(),
+                baseline = base.as_str()
             ),
         ));
         page.html("</div>");
@@ -86,7 +90,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             .map(|g| format!("<li>{}</li>", esc(&g.text)))
             .collect();
         page.html(&format!(
-            r#"<h3>Guidance, from the measured rows</h3><ul class="guidance">{items}</ul>"#
+            r#"<h3>{}</h3><ul class="guidance">{items}</ul>"#,
+            crate::t!("html-guidance")
         ));
     }
     page.html("</section>");
@@ -115,8 +120,12 @@ pub fn ratio_chart(c: &Comparison) -> HBarChart {
         .iter()
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     HBarChart {
-        title: format!("{} relative to {}", c.metric.title(), c.targets[c.baseline].name),
-        x_title: "ratio to baseline (×)".to_string(),
+        title: crate::t!(
+            "html-ratio-chart",
+            metric = c.metric.title(),
+            baseline = c.targets[c.baseline].name.as_str()
+        ),
+        x_title: crate::t!("html-ratio-axis"),
         rows: c.rows.iter().map(row_name).collect(),
         series: others(c)
             .into_iter()
@@ -165,7 +174,7 @@ fn targets_table(c: &Comparison) -> Table {
         t.rows.push(vec![
             Cell::shown(
                 if i == c.baseline {
-                    format!("{} (baseline)", s.name)
+                    crate::t!("compare-baseline-name", name = s.name.as_str())
                 } else {
                     s.name.clone()
                 },
@@ -213,7 +222,7 @@ fn rows_table(c: &Comparison) -> Table {
     }
     let mut t = Table::new(
         "comparison",
-        &format!("{unit}, relative to {base}"),
+        &crate::t!("html-relative-to", unit = unit, baseline = base.as_str()),
         &shown.iter().map(String::as_str).collect::<Vec<_>>(),
     )
     .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
@@ -236,9 +245,12 @@ fn rows_table(c: &Comparison) -> Table {
             row.push(match cell {
                 None => Cell::text("-"),
                 Some(cell) => match (&cell.not_comparable, cell.ratio) {
-                    (Some(why), _) => Cell::shown(format!("not comparable: {why}"), Value::Null),
+                    (Some(why), _) => Cell::shown(
+                        crate::t!("compare-not-comparable", why = why.as_str()),
+                        Value::Null,
+                    ),
                     (None, Some(x)) if cell.noise == Some(Noise::WithinNoise) => {
-                        Cell::num(x, format!("{x:.2}× (noise)"))
+                        Cell::num(x, crate::t!("html-noise", ratio = format!("{x:.2}")))
                     }
                     (None, Some(x)) => Cell::num(x, format!("{x:.2}×")),
                     (None, None) => Cell::text("-"),

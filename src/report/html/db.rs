@@ -29,7 +29,7 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         }
     }
     let value = |k: usize, test: &str| rows[k].iter().find(|r| r.test == test).map(|r| r.seconds);
-    page.html(r#"<section id="db"><h2>Database (sql-bench, sysbench oltp_read_write)</h2>"#);
+    page.html(&format!(r#"<section id="db"><h2>{}</h2>"#, crate::t!("html-db")));
     let chart = BarChart {
         title: "Seconds per test (lower is faster)".to_string(),
         y_title: "seconds".to_string(),

@@ -21,7 +21,10 @@ const OPEN_JOBS: usize = 6;
 const MAX_POINTS: usize = 1200;
 
 pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
-    page.html(r#"<section id="jobs"><h2>Jobs</h2>"#);
+    page.html(&format!(
+        r#"<section id="jobs"><h2>{}</h2>"#,
+        crate::t!("html-jobs")
+    ));
     page.table(super::summary::results_table(runs, names));
     for (r, (run, name)) in runs.iter().zip(names).enumerate() {
         if runs.len() > 1 {
@@ -179,7 +182,7 @@ fn percentile_table(job: &JobResult, key: &str, title: &str) -> Table {
         .collect();
     let mut t = Table::new(
         &format!("{key}-percentiles"),
-        &format!("{title}: latency percentiles"),
+        &crate::t!("html-percentiles-table", title = title),
         &shown.iter().map(String::as_str).collect::<Vec<_>>(),
     )
     .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
@@ -412,8 +415,8 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
     Some(figure(
         &svg::line_chart(&chart),
         &format!(
-            "I/Os completed per second in each {} period.{}",
-            format_duration(job.job.interval),
+            "{}{}",
+            crate::t!("html-iops-caption", period = format_duration(job.job.interval)),
             merged_note(k)
         ),
     ))
@@ -470,7 +473,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
         },
     ];
     let chart = LineChart {
-        title: format!("Latency over time · {title}"),
+        title: crate::t!("html-latency-over-time", title = title),
         x,
         y: Axis::linear(
             &format!("latency ({unit})"),
@@ -492,7 +495,8 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
     Some(figure(
         &svg::line_chart(&chart),
         &format!(
-            "Mean and 99th percentile latency of the I/Os completed in each period, reads and writes together.{}",
+            "{}{}",
+            crate::t!("html-latency-over-time-caption"),
             merged_note(k)
         ),
     ))
@@ -553,7 +557,7 @@ fn percentile_chart(job: &JobResult, title: &str) -> Option<String> {
         .map(|(x, l)| (*x, l.to_string()))
         .collect();
     let chart = LineChart {
-        title: format!("Latency percentiles · {title}"),
+        title: crate::t!("html-latency-percentiles", title = title),
         x: Axis::custom(
             "percentile (%), log scale of 1 - p",
             Scale::Linear,
@@ -569,7 +573,7 @@ fn percentile_chart(job: &JobResult, title: &str) -> Option<String> {
     };
     Some(figure(
         &svg::line_chart(&chart),
-        "Latency at each percentile up to p99.999, from the stored HDR histogram (within 0.1 %); p50, p99, p99.9 and p99.999 written.",
+        &crate::t!("html-latency-percentiles-caption"),
     ))
 }
 
@@ -609,16 +613,14 @@ fn histogram_chart(job: &JobResult, title: &str) -> Option<String> {
         return None;
     }
     let chart = BinChart {
-        title: format!("Latency histogram · {title}"),
+        title: crate::t!("html-latency-histogram", title = title),
         x: Axis::log10("latency (log scale)", lo, hi, svg::latency_tick),
         y: Axis::linear("share of I/Os (%)", 0.0, top * 1.05, true, svg::num_tick),
         series,
     };
     Some(figure(
         &svg::bin_chart(&chart),
-        &format!(
-            "Share of I/Os by latency, {BINS_PER_DECADE} bins per decade, from the stored HDR histogram."
-        ),
+        &crate::t!("html-latency-histogram-caption", bins = BINS_PER_DECADE),
     ))
 }
 

@@ -135,9 +135,10 @@ pub fn scores_table(c: &Comparison) -> Option<Table> {
     let cap = c.latency_bound.as_ref()?;
     let mut t = Table::new(
         "latency-bound-scores",
-        &format!(
-            "Latency-bounded capacity · {} · relative to {}",
-            cap.bound, c.targets[c.baseline].name
+        &crate::t!(
+            "search-capacity-title",
+            bound = cap.bound.as_str(),
+            baseline = c.targets[c.baseline].name.as_str()
         ),
         &["target", "score", "runs", "relative", "note"],
     )
@@ -175,7 +176,10 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     if all.is_empty() {
         return;
     }
-    page.html(r#"<section id="latency-bound"><h2>Latency-bounded capacity</h2>"#);
+    page.html(&format!(
+        r#"<section id="latency-bound"><h2>{}</h2>"#,
+        crate::t!("html-latency-bound")
+    ));
     for (k, (run, c)) in all.iter().enumerate() {
         let name = if runs.len() > 1 {
             format!("{} · {}", names[*run], c.job)
@@ -187,7 +191,7 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         page.html(r#"<div class="charts">"#);
         page.html(&figure(
             &curve_chart(c, &name),
-            "One point per measured step, by the load it offered; the dashed line is the limit. A step held when its statistic stayed at or under the limit and it delivered at least 95 % of the rate it offered.",
+            &crate::t!("html-latency-curve-caption"),
         ));
         page.html("</div>");
         page.table(steps_table(k, &name, c));

@@ -156,7 +156,7 @@ pub fn report(runs: &[RunResult], exports: Option<Exports>) -> Page {
             format!("kura · {}", names[0])
                 + &one.suite.as_ref().map(|s| format!(" · {s}")).unwrap_or_default()
         }
-        _ => format!("kura · {} runs: {}", runs.len(), names.join(", ")),
+        _ => crate::t!("html-title-runs", count = runs.len(), names = names.join(", ")),
     };
     let mut page = Page::new(&title, exports);
     page.html(&format!("<h1>{}</h1>", esc(&title)));
@@ -251,18 +251,23 @@ pub fn document(title: &str, nav: &str, body: &str) -> String {
     let _ = write!(
         out,
         r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'">
 <meta name="generator" content="kura {v}">
 <title>{t}</title><style>{CSS}</style></head>
 <body>{nav}<main>
 {body}
-<p class="note">Made by kura {v} on {date}. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion of each I/O.</p>
+<p class="note">{made}</p>
 </main></body></html>
 "#,
         t = esc(title),
         v = env!("CARGO_PKG_VERSION"),
-        date = utc(now_unix_s()),
+        lang = crate::i18n::lang().code(),
+        made = esc(&crate::t!(
+            "html-made-by",
+            version = env!("CARGO_PKG_VERSION"),
+            date = utc(now_unix_s())
+        )),
     );
     out
 }

@@ -43,7 +43,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     }
     page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
     for (size, idx) in &by_size {
-        let size_text = format!("{} test file", bytes_human(*size));
+        let size_text = crate::t!("html-mark-size", size = bytes_human(*size));
         let summaries: Vec<_> = idx.iter().map(|i| summarize_mark(&runs[*i])).collect();
         let mut tests: Vec<String> = Vec::new();
         for s in summaries.iter().flatten() {
@@ -66,7 +66,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         };
         page.html(&format!("<h3>{}</h3>", svg::esc(&size_text)));
         page.html(r#"<div class="charts">"#);
-        for (write, dir) in [(false, "Read"), (true, "Write")] {
+        for (write, dir) in [(false, crate::t!("mark-read")), (true, crate::t!("mark-write"))] {
             let chart = BarChart {
                 title: format!("{dir}, {size_text}"),
                 y_title: "MB/s (10^6 bytes/s)".to_string(),
@@ -86,7 +86,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             };
             page.html(&figure(
                 &svg::bar_chart(&chart),
-                &format!("{dir} throughput per test, best of {best_runs} runs, one colour per target."),
+                &crate::t!("html-mark-chart", dir = dir.as_str(), runs = best_runs),
             ));
         }
         page.html("</div>");
@@ -98,7 +98,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
         let mut t = Table::new(
             &format!("mark-{}", format_size(*size)),
-            &format!("CrystalDiskMark, {size_text}: best MB/s"),
+            &crate::t!("html-mark-table", size = size_text.as_str()),
             &cols,
         );
         for test in &tests {
@@ -178,7 +178,10 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let mut mixes: Vec<Mix> = curves.iter().flat_map(|c| c.keys().copied()).collect();
     mixes.sort();
     mixes.dedup();
-    page.html(r#"<section id="sweep"><h2>Block-size sweep</h2>"#);
+    page.html(&format!(
+        r#"<section id="sweep"><h2>{}</h2>"#,
+        crate::t!("html-sweep")
+    ));
     // Values on every point stay readable for up to three lines.
     let label_points = sweeps.len() <= 3;
     for mix in mixes {
@@ -323,7 +326,10 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
     if own.is_empty() {
         return;
     }
-    page.html(r#"<section id="suite-tables"><h2>Suite tables</h2>"#);
+    page.html(&format!(
+        r#"<section id="suite-tables"><h2>{}</h2>"#,
+        crate::t!("html-suite-tables")
+    ));
     for i in own {
         let suite = runs[i].suite.as_ref().map(|s| s.to_string()).unwrap_or_default();
         let text = crate::report::render_run(&runs[i], &crate::report::View::default());

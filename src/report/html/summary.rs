@@ -11,7 +11,10 @@ use crate::report::format::{bytes_human, latency, mb_per_sec, mib_per_sec, rate,
 use crate::report::svg::esc;
 
 pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
-    page.html(r#"<section id="summary"><h2>Summary</h2>"#);
+    page.html(&format!(
+        r#"<section id="summary"><h2>{}</h2>"#,
+        crate::t!("html-summary")
+    ));
     banners(page, runs, names);
     page.table(runs_table(runs, names));
     page.table(targets_table(runs, names));
@@ -33,22 +36,27 @@ fn banners(page: &mut Page, runs: &[RunResult], names: &[String]) {
         if errors > 0 {
             let _ = write!(
                 html,
-                r#"<div class="banner error">{}: {errors} I/O errors; see the jobs below for errno and offsets.</div>"#,
-                esc(name)
+                r#"<div class="banner error">{}</div>"#,
+                esc(&crate::t!(
+                    "html-banner-errors",
+                    name = name.as_str(),
+                    errors = errors
+                ))
             );
         }
         if crate::report::runs::still_measuring(run) {
             let _ = write!(
                 html,
-                r#"<div class="banner warn">{}: STILL MEASURING: what shows is what the run has stored so far</div>"#,
-                esc(name)
+                r#"<div class="banner warn">{}: {}</div>"#,
+                esc(name),
+                esc(&crate::t!("still-measuring-line"))
             );
         } else if run.incomplete {
             let _ = write!(
                 html,
-                r#"<div class="banner warn">{}: INCOMPLETE, {}</div>"#,
+                r#"<div class="banner warn">{}: {}</div>"#,
                 esc(name),
-                crate::report::runs::STOPPED_EARLY
+                esc(&crate::t!("incomplete-line"))
             );
         }
     }
@@ -81,13 +89,16 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
             Cell::int(run.jobs.len() as i64),
             Cell::opt_text(run.price.as_deref()),
             Cell::text(run.kura_version.as_str()),
-            Cell::text(if crate::report::runs::still_measuring(run) {
-                "measuring"
-            } else if run.incomplete {
-                "incomplete"
-            } else {
-                "complete"
-            }),
+            {
+                let status = if crate::report::runs::still_measuring(run) {
+                    "measuring"
+                } else if run.incomplete {
+                    "incomplete"
+                } else {
+                    "complete"
+                };
+                Cell::shown(crate::i18n::heading(status), Value::Text(status.into()))
+            },
         ]);
     }
     t
@@ -123,17 +134,26 @@ fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
             t.rows.push(vec![
                 run_cell(run, name),
                 Cell::text(f.path.as_str()),
-                Cell::text(match f.kind {
-                    TargetKind::File => "file",
-                    TargetKind::Block => "block device",
-                }),
+                {
+                    let kind = match f.kind {
+                        TargetKind::File => "file",
+                        TargetKind::Block => "block device",
+                    };
+                    Cell::shown(crate::i18n::heading(kind), Value::Text(kind.into()))
+                },
                 Cell::opt_text(f.fs_type.as_deref()),
                 Cell::opt_text(f.device.as_deref()),
                 Cell::opt_text(f.device_model.as_deref()),
-                Cell::opt_text(f.rotational.map(|r| if r { "yes" } else { "no" })),
+                match f.rotational.map(|r| if r { "yes" } else { "no" }) {
+                    Some(r) => Cell::shown(crate::i18n::heading(r), Value::Text(r.into())),
+                    None => Cell::empty(),
+                },
                 Cell::shown(bytes_human(f.size_bytes), Value::Int(f.size_bytes as i64)),
                 Cell::int(f.logical_block_bytes as i64),
-                Cell::text(if f.created { "yes" } else { "no" }),
+                {
+                    let created = if f.created { "yes" } else { "no" };
+                    Cell::shown(crate::i18n::heading(created), Value::Text(created.into()))
+                },
                 Cell::text(job.engine.as_str()),
             ]);
         }
@@ -169,9 +189,15 @@ fn warnings(page: &mut Page, runs: &[RunResult], names: &[String]) {
         }
     }
     if items.is_empty() {
-        page.html(r#"<p class="note">No warnings.</p>"#);
+        page.html(&format!(
+            r#"<p class="note">{}</p>"#,
+            crate::t!("html-no-warnings")
+        ));
     } else {
-        page.html(&format!(r#"<h3>Warnings</h3><ul class="warnings">{items}</ul>"#));
+        page.html(&format!(
+            r#"<h3>{}</h3><ul class="warnings">{items}</ul>"#,
+            crate::t!("html-warnings")
+        ));
     }
 }
 

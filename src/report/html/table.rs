@@ -136,10 +136,10 @@ impl Table {
             out,
             r#"<div class="table" id="table-{n}"><div class="table-title">{t}{links}</div><table data-table="{n}"><thead><tr>"#,
             n = esc(&self.name),
-            t = esc(&self.title),
+            t = esc(&crate::i18n::heading(&self.title)),
         );
         for c in &self.columns {
-            let _ = write!(out, "<th>{}</th>", esc(c));
+            let _ = write!(out, "<th>{}</th>", esc(&crate::i18n::heading(c)));
         }
         out.push_str("</tr></thead><tbody>");
         for row in &self.rows {

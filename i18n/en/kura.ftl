@@ -1,0 +1,308 @@
+# kura's messages in English: the default, and the reference every other
+# language follows (src/i18n.rs tests that each id is in every language
+# with the same variables). Ids are grouped by where they show.
+# JSON keys and values never come from here: JSON stays English.
+
+## Lines every page shares (src/report/runs.rs)
+warning-prefix = warning:{" "}
+incomplete-line = INCOMPLETE: { stopped-early }
+stopped-early = the run was stopped early; the numbers cover what ran.
+job-stopped-early = INCOMPLETE: stopped early
+job-measuring = MEASURING: its totals come when it ends
+still-measuring-line = STILL MEASURING: what shows is what the run has stored so far
+run-label = {" "}· label "{ $label }"
+
+## The part of a target measured (src/report/span.rs)
+span-kind-device = device
+span-kind-file = file
+span-all-device = all of a { $size } device
+span-file = { $size } file
+span-of = of a { $size } { $kind }
+span-first = first { $span } { $of }
+span-at = { $span } at { $offset } { $of }
+
+## The CrystalDiskMark grid (src/report/mark_grid.rs)
+mark-test = test
+mark-read = Read
+mark-write = Write
+mark-mix = Mix
+mark-passes = { $passes ->
+    [one] one pass
+   *[other] { $passes } passes
+}
+mark-caption-best =
+    Shown: the best of { $passes } and the lowest latency, as CrystalDiskMark 9
+    (--figure mean: their mean, as KDiskMark's Default profile).
+mark-caption-mean =
+    Shown: the mean of { $passes }, as KDiskMark's Default profile
+    (--figure best: the best and the lowest latency, as CrystalDiskMark 9).
+mark-spread-note = ± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.
+mark-differences =
+    Differs from CrystalDiskMark on purpose: Linux I/O (io_uring or pread/pwrite,
+    O_DIRECT) in place of DiskSpd; the preparation pass is a ramp before the first
+    pass; the test file is filled with random data, not one repeated 1 MiB block.
+mark-every-pass = Every pass with latency percentiles: kura show { $id } --json
+mark-run-id = run { $id } ·{" "}
+mark-engine = engine { $engine }
+
+## Warnings (src/metrics/warning.rs): what happened and what to do
+warning-io-uring-unavailable = io_uring is not available here ({ $why }); using the sync engine. Containers often block io_uring: allow it (seccomp) to measure with a deep queue
+warning-buffered-on-sync-engine = { $job }: buffered I/O runs on the sync engine (pread/pwrite, what applications calling write() see), one I/O in flight per thread; qd { $qd } ran as qd 1 (--engine io_uring queues buffered I/O, which the kernel hands to worker threads)
+warning-sync-engine-queue-depth = { $job }: the sync engine keeps one I/O in flight per thread; qd { $qd } ran as qd 1 (use --engine io_uring, or more --threads, for more I/O in flight)
+warning-page-cache-holds-data = buffered I/O on { $data_mb } MB of test data while the machine has { $memory_mb } MB of RAM: the page cache can hold it all, so the numbers may measure memory, not the device (use --direct, or a test file larger than RAM)
+warning-keep-cache-with-direct = keep_cache has no effect with direct I/O (O_DIRECT bypasses the page cache); use --buffered --keep-cache to measure from the cache
+warning-memory-file-system = { $path } is on { $fs_type }, which keeps files in memory: the numbers measure RAM, not a storage device (put the test file on the device's file system)
+warning-memory-file-system-direct = { $path } is on { $fs_type }, which keeps files in memory: O_DIRECT was requested and the file system accepted it, but there is no device below it; the numbers measure RAM, not a storage device (put the test file on the device's file system)
+warning-sparse-file = { $path } is sparse: it has { $allocated_mb } MB of storage for { $data_mb } MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)
+warning-sparse-file-loop = { $dev } is a loop device over { $path }: { $path } is sparse: the loop device's backing file has { $allocated_mb } MB of storage for { $data_mb } MB of data; reads of the holes return zeros from memory without reading the device (write it in full first, or let kura create a new test file)
+warning-loop-over-memory = { $path } is a loop device over { $backing } on { $fs_type }: the numbers measure RAM, not a storage device (back the loop device with a file on a disk)
+warning-compressed-fill = fill { $fill } on { $path }, { $fs_type } mounted with { $option }: the written pattern compresses away, so the device moves far fewer bytes than the numbers say; use --fill random
+warning-host-write-back-cache = { $path } ({ $size_mb } MB) was written by this run onto { $disk }, a virtual disk with a write-back cache, and is smaller than this machine's RAM: the host's cache may serve its reads faster than the device can (use a file larger than the host's cache, or one written long before)
+warning-worker-stopped = { $job }: a worker stopped early: { $error }; the job's figures cover only the workers that ran to the end
+warning-io-errors = { $job }: { $count } { $direction } errors; first: { $first_error } at offset { $offset_bytes }. The figures count only I/O that succeeded: check the device (dmesg) and the job before trusting them
+warning-short-transfers = { $job }: { $count } short { $direction }s; the rest of each was resubmitted and the I/O counted once, as fio does
+warning-stalled = { $job }: the I/Os stalled ({ $reasons }): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again
+warning-repeats-disagree = { $test }{ $dir }: the { $runs } runs disagree by { $spread_pct } % (from { $min } to { $max } { $unit }); the device is not steady, consider more runs or a longer runtime
+warning-curve-point-skipped = { $job }: curve point { $pct }% of { $max_iops } I/O per second is below { $min_iops }; skipped, as vdbench does
+warning-test-file-not-removed = could not remove test file: { $error }; remove it by hand
+warning-stopped-after-failure = stopped after a failed job: { $error }; the jobs before it are stored, fix the failure and run again for the rest
+warning-run-unfinished = the run did not finish: kura stopped before storing its end (killed, crashed, or still running); { $finished_jobs ->
+    [one] { $finished_jobs } finished job was stored
+   *[other] { $finished_jobs } finished jobs were stored
+}
+warning-job-unfinished = { $job }: was measuring when kura stopped; { $periods ->
+    [one] { $periods } period of its series is stored, no totals
+   *[other] { $periods } periods of its series are stored, no totals
+}
+warning-stored-job-unreadable = stored job { $index } of this run cannot be read: { $error }
+warning-job-file = job file: { $note }
+warning-page-cache-holds-data-under-limit = buffered I/O on { $data_mb } MB of test data under a memory limit of { $limit_mb } MB: the page cache can still hold it all, so the numbers may measure memory, not the device (lower --mem-limit below the data, or use a larger test file)
+warning-verify-passed = { $job }: verify checked { $blocks ->
+    [one] { $blocks } block
+   *[other] { $blocks } blocks
+} and every one held what was written
+warning-verify-failed = { $job }: verify found { $count ->
+    [one] { $count } bad block
+   *[other] { $count } bad blocks
+} of { $blocks } checked: the data read back is not what was written.{" "}
+warning-verify-failed-more = ; and { $more } more (all offsets are in the JSON)
+warning-verify-mismatch = offset { $offset_bytes }: { $field } expected { $expected }, found { $found }
+warning-verify-incomplete = { $job }: the verify read-back stopped: { $error }; blocks after it were not checked
+warning-journal-not-written = { $job }: the verify journal could not be updated after a flush ({ $error }); it lists less than was flushed, so a verify with it checks less
+warning-max-errors-reached = { $job }: stopped after { $errors } errors (max_errors { $max }); what was measured until then is kept
+warning-reads-of-zeros = { $path }: { $zero_blocks } of { $sampled } blocks sampled across the span read as zeros (never written, trimmed, or written as zeros): thin-provisioned, compressing and deduplicating storage, and SSDs for unmapped blocks, return such reads without reading media, so the numbers may be far better than the device's (write the span with random data first)
+warning-compressible-data = fill { $fill } on { $path }: data this compressible is stored cheaply by devices and volumes that compress or deduplicate (SSD controllers, ZFS, VDO, thin volumes, storage arrays), so writes may look faster than they are; use --fill random
+warning-unreachable-cache = { $path } is on { $fs_type }, { $why }: the numbers may come from that cache, not the storage (measure on the server, or with a data set larger than its memory)
+warning-in-container = kura runs in a container ({ $runtime }): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size
+warning-above-interface = { $job }: { $mb_per_s } MB/s on { $path }, but { $device }'s link ({ $interface } carries at most { $limit_mb_per_s } MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link
+warning-file-ops-skipped = { $job }: { $count ->
+    [one] { $count } operation
+   *[other] { $count } operations
+} found no file in the state they need (a delete with every file gone, a create with none): the mix ran with fewer of them than asked; give the set more files
+warning-measuring = still measuring (kura process { $pid }): what shows is what the run has stored so far, its series a period at a time; the totals of the job measuring now come when it ends
+warning-database-in-memory = the database directory held at most { $data_mb } MB between tests and the machine has { $memory_mb } MB of RAM: its SELECTs were answered from memory, while its commits (fsync) reached the storage; a --scale or --table-size larger than RAM makes the reads reach it too
+warning-short-span-on-rotational = { $path } is a rotational disk measured on { $span_mb } MB of its { $device_mb } MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)
+
+## compare's guidance (src/report/compare/guidance.rs)
+class-sequential-large = sequential large-block
+class-random-small-qd1 = random small-block, queue depth 1
+class-random-small-deep = random small-block, deep queue
+class-mixed = mixed read/write
+class-all = all rows
+metric-mbps = MB/s
+metric-iops = IOPS
+metric-lat-mean = mean latency
+metric-lat-p99 = p99 latency
+guidance-not-measured = { $title }: no comparable rows measured on both { $tn } and { $bn }.
+guidance-one-row = 1 row
+guidance-rows = { $n } rows, { $lo }x to { $hi }x
+guidance-within-noise = { $title }: { $tn } and { $bn } do not differ: every row is within the runs' own spread ({ $rows })
+guidance-same = { $title }: { $tn } and { $bn } do not differ by more than { $pct } % in { $by } ({ $g }x; { $rows })
+guidance-mixed = { $title }: neither is faster throughout: { $tn } is faster in { $better } row(s), { $bn } in { $worse } (by { $by }; geometric mean { $g }x; { $rows })
+guidance-better = { $title }: { $tn } is { $g }x faster than { $bn } by { $by } ({ $rows })
+guidance-worse = { $title }: { $bn } is { $g }x faster than { $tn } by { $by } ({ $rows })
+guidance-per-throughput = the { $by } per { $cur }/month
+guidance-per-performance = the performance (by { $by }) per { $cur }/month
+guidance-same-value = they cost about the same per performance
+guidance-cheaper = { $who } is cheaper per performance
+guidance-price = ; at { $p }x the price of { $bn }, { $tn } gives { $v }x { $per }: { $who }
+guidance-end = .
+
+## compare's table (src/report/compare/render.rs)
+compare-by-test = test
+compare-by-bs = block size
+compare-by-mix = mix
+compare-higher-is-better = higher is better
+compare-lower-is-better = lower is better
+compare-headline = kura compare · { $metric } ({ $better }) · baseline { $baseline } · rows by { $by }
+compare-target = target
+compare-run-ids = run ids
+compare-path = path
+compare-host = host
+compare-price = price
+compare-per-month = per month
+compare-price-ratio = price ratio
+compare-baseline-name = { $name } (baseline)
+compare-not-comparable = not comparable: { $why }
+compare-noise = { $ratio }x (noise)
+compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
+compare-legend-repetitions = Values are means of the repetitions, ± half their range; (noise): the difference is within the runs' own spread.
+compare-legend-mbps = MB/s = 10^6 bytes/s.
+compare-legend-prices = Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
+compare-no-rows = no measured rows
+compare-guidance = Guidance, from the measured rows above:
+
+## Column headings and table titles (src/i18n.rs `heading`): English is the
+## text the code gives; a heading with no `col-` message shows as it is (units).
+col-id = id
+col-run = run
+col-runs = Runs
+col-label = label
+col-date = date
+col-date-utc = date (UTC)
+col-suite = suite
+col-host = host
+col-hosts = Hosts
+col-hostname = hostname
+col-jobs = jobs
+col-job = job
+col-price = price
+col-status = status
+col-targets = Targets
+col-target = target
+col-path = path
+col-kind = kind
+col-device = device
+col-model = model
+col-rotational = rotational
+col-size = size
+col-block = block
+col-block-size = block size
+col-created-by-kura = created by kura
+col-engine = engine
+col-kernel = kernel
+col-cores = cores
+col-memory = memory
+col-results-per-job-and-direction = Results per job and direction
+col-compared-targets = Compared targets
+col-test = test
+col-workload = workload
+col-direction = direction
+col-ops = ops
+col-errors = errors
+col-lat-min = lat min
+col-lat-mean = lat mean
+col-mean = mean
+col-mean-latency = mean latency
+col-stddev = stddev
+col-max = max
+col-percentile = percentile
+col-figure = figure
+col-spread = spread
+col-operation = operation
+col-share = share
+col-step = step
+col-phase = phase
+col-offered = offered
+col-offered-iops = offered IOPS
+col-achieved-iops = achieved IOPS
+col-bound = bound
+col-rank = rank
+col-start-skew = start skew
+col-stop-skew = stop skew
+col-score = score
+col-relative = relative
+col-note = note
+col-ratio = ratio
+col-repetitions = repetitions
+col-threads = threads
+col-per-month = per month
+col-price-ratio = price ratio
+
+## The HTML report (src/report/html/)
+html-made-by = Made by kura { $version } on { $date }. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s; latency from submission to completion of each I/O.
+html-title-runs = kura · { $count } runs: { $names }
+html-summary = Summary
+html-banner-errors = { $name }: { $errors } I/O errors; see the jobs below for errno and offsets.
+html-no-warnings = No warnings.
+html-warnings = Warnings
+html-comparison = Comparison
+html-guidance = Guidance, from the measured rows
+html-jobs = Jobs
+html-latency-bound = Latency-bounded capacity
+html-sweep = Block-size sweep
+html-suite-tables = Suite tables
+html-db = Database (sql-bench, sysbench oltp_read_write)
+html-compare-note = As kura compare puts them: baseline { $baseline }; rows matched by suite test, else by identical workload; values are means of the repetitions.
+html-compare-chart = Each run's { $metric } over { $baseline }'s, per row; above 1 is faster. Rows whose parameters differ have no bar.
+html-mark-size = { $size } test file
+html-mark-chart = { $dir } throughput per test, best of { $runs } runs, one colour per target.
+html-mark-table = CrystalDiskMark, { $size }: best MB/s
+html-latency-over-time = Latency over time · { $title }
+html-latency-over-time-caption = Mean and 99th percentile latency of the I/Os completed in each period, reads and writes together.
+html-latency-percentiles = Latency percentiles · { $title }
+html-latency-percentiles-caption = Latency at each percentile up to p99.999, from the stored HDR histogram (within 0.1 %); p50, p99, p99.9 and p99.999 written.
+html-latency-histogram = Latency histogram · { $title }
+html-latency-histogram-caption = Share of I/Os by latency, { $bins } bins per decade, from the stored HDR histogram.
+html-iops-caption = I/Os completed per second in each { $period } period.
+html-percentiles-table = { $title }: latency percentiles
+
+## A run's terminal report (src/report/run_table.rs)
+target-file = file
+target-block-device = block device
+target-on = on { $dev }
+target-rotational = rotational
+target-non-rotational = non-rotational
+job-on = {"  "}on{" "}
+job-measured = engine { $engine }, measured { $elapsed } s{ $ramp }, CPU user { $user } s, system { $system } s{ $syncs }
+job-ramp = {" "}after { $ramp } s ramp
+direction-latency = { $direction } latency
+facts-host = host { $host }
+facts-price = price { $price }
+facts-suite = suite { $suite }
+run-id = run { $id }
+run-not-stored = run (not stored)
+html-ratio-chart = { $metric } relative to { $baseline }
+html-ratio-axis = ratio to baseline (×)
+html-relative-to = { $unit }, relative to { $baseline }
+html-noise = { $ratio }× (noise)
+compare-rows-not-comparable = { $count } row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them
+# Words in cells, looked up as headings are (`heading`): shown translated, downloaded as they are.
+col-row = row
+col-measuring = measuring
+col-incomplete = incomplete
+col-complete = complete
+col-file = file
+col-block-device = block device
+col-yes = yes
+col-no = no
+
+## history and sweep (src/report/history.rs, sweep_table.rs)
+history-best-of = best of { $n }
+history-one-run = one run
+sweep-all-read = 100 % read
+sweep-all-write = 100 % write
+sweep-mix = read/write { $mix }
+sweep-note =
+    IOPS and throughput are reads and writes together, mean of the runs;
+    MiB/s = 2^20 bytes/s.
+sweep-random = random
+sweep-sequential = sequential
+sweep-on = on { $path }
+col-read = read
+col-write = write
+col-trim = trim
+col-total = total
+col-mix = mix
+
+## Latency-bounded searches (src/report/latency_table.rs, html/latency.rs)
+search-title = { $title }: latency-bounded search, { $bound }
+search-unthrottled = unthrottled
+search-best = { $verdict } (best)
+search-short-note = short: the step delivered less than { $pct } % of the rate it offered, so the target did not carry that load (more qd or threads may).
+search-best-step = The step that held at the highest load:
+search-capacity-title = Latency-bounded capacity · { $bound } · relative to { $baseline }
+html-latency-curve-caption = One point per measured step, by the load it offered; the dashed line is the limit. A step held when its statistic stayed at or under the limit and it delivered at least 95 % of the rate it offered.
+col-held = held
+col-crossed = crossed
+col-short = short

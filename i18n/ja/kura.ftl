@@ -1,0 +1,301 @@
+# kura のメッセージ（日本語）。英語版 i18n/en/kura.ftl と同じ ID・同じ変数を持つ
+# （src/i18n.rs のテストが確かめる）。単位 MB/s、IOPS、µs とテスト名
+# （SEQ1M Q8T1 など）は CrystalDiskMark の日本語表示と同じく訳さない。
+
+## どのページにも出る行 (src/report/runs.rs)
+warning-prefix = 警告:{" "}
+incomplete-line = 未完了: { stopped-early }
+stopped-early = 実行は途中で止められた。数値は実行できた分だけのもの。
+job-stopped-early = 未完了: 途中で停止
+job-measuring = 測定中: 合計は終了時に出る
+still-measuring-line = 測定中: 表示は今までに保存された分
+run-label = {" "}· ラベル「{ $label }」
+
+## 測った範囲 (src/report/span.rs)
+span-kind-device = デバイス
+span-kind-file = ファイル
+span-all-device = { $size } のデバイス全体
+span-file = { $size } のファイル
+span-of = { $size } の{ $kind }
+span-first = { $of }の先頭 { $span }
+span-at = { $of }の { $offset } から { $span }
+
+## CrystalDiskMark の表 (src/report/mark_grid.rs)
+mark-test = テスト
+mark-read = 読み込み
+mark-write = 書き込み
+mark-mix = 混合
+mark-passes = { $passes ->
+   *[other] { $passes } 回
+}
+mark-caption-best =
+    表示: { $passes }の測定の最高値と最小レイテンシ（CrystalDiskMark 9 と同じ）
+    （--figure mean: 平均値。KDiskMark の Default プロファイルと同じ）
+mark-caption-mean =
+    表示: { $passes }の測定の平均値（KDiskMark の Default プロファイルと同じ）
+    （--figure best: 最高値と最小レイテンシ。CrystalDiskMark 9 と同じ）
+mark-spread-note = ± = 測定のばらつき（最大 - 最小）/ 平均。MB/s = 10^6 バイト/秒。
+mark-differences =
+    CrystalDiskMark と意図して違う点: DiskSpd ではなく Linux の I/O（io_uring
+    または pread/pwrite、O_DIRECT）を使う。準備の測定は最初の測定の前の
+    ランプとして行う。テストファイルは 1 MiB の同じブロックの繰り返しではなく
+    ランダムなデータで埋める。
+mark-every-pass = 全測定とレイテンシのパーセンタイル: kura show { $id } --json
+mark-run-id = 実行 { $id } ·{" "}
+mark-engine = エンジン { $engine }
+
+## 警告 (src/metrics/warning.rs): 何が起きたか、どうすればよいか
+warning-io-uring-unavailable = ここでは io_uring が使えない（{ $why }）ため sync エンジンを使う。コンテナは io_uring を塞ぐことが多い。深いキューで測るには seccomp で許可すること
+warning-buffered-on-sync-engine = { $job }: バッファード I/O は sync エンジン（pread/pwrite、write() を呼ぶアプリケーションが見るもの）で実行され、スレッドごとに実行中の I/O は 1 つ。qd { $qd } は qd 1 で実行した（--engine io_uring ならバッファード I/O をキューに積み、カーネルがワーカースレッドに渡す）
+warning-sync-engine-queue-depth = { $job }: sync エンジンはスレッドごとに実行中の I/O を 1 つしか持たない。qd { $qd } は qd 1 で実行した（実行中の I/O を増やすには --engine io_uring か、--threads を増やす）
+warning-page-cache-holds-data = テストデータ { $data_mb } MB に対しバッファード I/O、マシンの RAM は { $memory_mb } MB: ページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--direct を使うか、RAM より大きいテストファイルを使う）
+warning-keep-cache-with-direct = ダイレクト I/O では keep_cache は効かない（O_DIRECT はページキャッシュを通らない）。キャッシュから測るには --buffered --keep-cache を使う
+warning-memory-file-system = { $path } は { $fs_type } 上にあり、ファイルをメモリに置く: 数値はストレージデバイスではなく RAM を測っている（テストファイルはデバイスのファイルシステムに置く）
+warning-memory-file-system-direct = { $path } は { $fs_type } 上にあり、ファイルをメモリに置く: O_DIRECT を求め、ファイルシステムも受け入れたが、その下にデバイスはない。数値はストレージデバイスではなく RAM を測っている（テストファイルはデバイスのファイルシステムに置く）
+warning-sparse-file = { $path } はスパースファイル: { $data_mb } MB のデータに対して領域は { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
+warning-sparse-file-loop = { $dev } は { $path } 上のループデバイス: { $path } はスパースファイルで、ループデバイスの元ファイルは { $data_mb } MB のデータに対して領域が { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
+warning-loop-over-memory = { $path } は { $fs_type } 上の { $backing } を元にしたループデバイス: 数値はストレージデバイスではなく RAM を測っている（ループデバイスはディスク上のファイルを元にする）
+warning-compressed-fill = { $path } に fill { $fill }、{ $fs_type } は { $option } でマウントされている: 書いたパターンは圧縮で消え、デバイスが動かすバイト数は数値よりずっと少ない。--fill random を使う
+warning-host-write-back-cache = { $path }（{ $size_mb } MB）はこの実行で { $disk } に書かれた。これはライトバックキャッシュを持つ仮想ディスクで、ファイルはこのマシンの RAM より小さい: ホストのキャッシュがデバイスより速く読み込みに応えるかもしれない（ホストのキャッシュより大きいファイルか、ずっと前に書いたファイルを使う）
+warning-worker-stopped = { $job }: ワーカーが途中で止まった: { $error }。このジョブの数値は最後まで動いたワーカーの分だけ
+warning-io-errors = { $job }: { $direction } のエラーが { $count } 件。最初: オフセット { $offset_bytes } で { $first_error }。数値は成功した I/O だけを数えている: 信用する前にデバイス（dmesg）とジョブを確かめること
+warning-short-transfers = { $job }: 短い { $direction } が { $count } 件。それぞれ残りを再発行し、fio と同じく I/O は 1 回と数えた
+warning-stalled = { $job }: I/O が止まった（{ $reasons }）: 数値はデバイスの定常速度ではない。デバイスへの他の負荷や帯域制限を探し、もう一度実行する
+warning-repeats-disagree = { $test }{ $dir }: { $runs } 回の実行が { $spread_pct } % 食い違う（{ $min } から { $max } { $unit }）。デバイスが安定していない。実行回数を増やすか、実行時間を長くする
+warning-curve-point-skipped = { $job }: カーブの点 { $max_iops } I/O 毎秒の { $pct }% は { $min_iops } 未満。vdbench と同じく飛ばした
+warning-test-file-not-removed = テストファイルを削除できなかった: { $error }。手で削除すること
+warning-stopped-after-failure = 失敗したジョブの後で停止した: { $error }。それより前のジョブは保存済み。失敗を直し、残りのためにもう一度実行する
+warning-run-unfinished = 実行が終わっていない: kura は終わりを保存する前に止まった（強制終了、クラッシュ、またはまだ実行中）。終わったジョブ { $finished_jobs ->
+   *[other] { $finished_jobs } 件
+}を保存した
+warning-job-unfinished = { $job }: kura が止まったとき測定中だった。系列の { $periods ->
+   *[other] { $periods } 区間
+}を保存済み、合計はない
+warning-stored-job-unreadable = この実行の保存済みジョブ { $index } を読めない: { $error }
+warning-job-file = ジョブファイル: { $note }
+warning-page-cache-holds-data-under-limit = テストデータ { $data_mb } MB に対しバッファード I/O、メモリ上限は { $limit_mb } MB: それでもページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--mem-limit をデータより小さくするか、大きいテストファイルを使う）
+warning-verify-passed = { $job }: verify が { $blocks ->
+   *[other] { $blocks } ブロック
+}を確かめ、すべて書いた通りだった
+warning-verify-failed = { $job }: verify が確かめた { $blocks } ブロックのうち { $count ->
+   *[other] { $count } ブロック
+}が不正: 読み返したデータは書いたものと違う。{" "}
+warning-verify-failed-more = 。ほか { $more } 件（全オフセットは JSON にある）
+warning-verify-mismatch = オフセット { $offset_bytes }: { $field } は { $expected } のはずが { $found }
+warning-verify-incomplete = { $job }: verify の読み返しが止まった: { $error }。それ以降のブロックは確かめていない
+warning-journal-not-written = { $job }: フラッシュの後で verify のジャーナルを更新できなかった（{ $error }）。フラッシュした分より少なく記録しているので、それを使う verify が確かめる範囲も少ない
+warning-max-errors-reached = { $job }: エラー { $errors } 件で停止した（max_errors { $max }）。それまでに測った分は残す
+warning-reads-of-zeros = { $path }: 範囲全体から抜き出した { $sampled } ブロックのうち { $zero_blocks } ブロックがゼロを読んだ（未書き込み、trim 済み、またはゼロを書いた）: シンプロビジョニング、圧縮・重複排除するストレージ、未割り当てブロックの SSD は媒体を読まずにこうした読み込みに応えるので、数値はデバイス本来よりずっと良く見えるかもしれない（先に範囲をランダムなデータで書く）
+warning-compressible-data = { $path } に fill { $fill }: これほど圧縮できるデータは、圧縮や重複排除をするデバイスやボリューム（SSD コントローラ、ZFS、VDO、シンボリューム、ストレージアレイ）では安く保存されるので、書き込みが実際より速く見えるかもしれない。--fill random を使う
+warning-unreachable-cache = { $path } は { $fs_type } 上にあり、{ $why }: 数値はストレージではなくそのキャッシュから来ているかもしれない（サーバー上で測るか、そのメモリより大きいデータで測る）
+warning-in-container = kura はコンテナ内で動いている（{ $runtime }）: バッファード I/O はホストのページキャッシュを他のすべてと共有し、キャッシュできる量はコンテナのメモリ上限で決まり、その下のキャッシュ（overlay の層、ボリューム）には手が届かない。--direct を使うか、--mem-limit でキャッシュの大きさを固定する
+warning-above-interface = { $job }: { $path } で { $mb_per_s } MB/s だが、{ $device } のリンク（{ $interface } は最大 { $limit_mb_per_s } MB/s）ではそれだけ運べない: データはリンクを通らず、キャッシュ（ページキャッシュかデバイス自身のもの）から来た
+warning-file-ops-skipped = { $job }: { $count ->
+   *[other] { $count } 件の操作
+}が必要な状態のファイルを見つけられなかった（全ファイルが消えた後の削除、1 つもない作成）: ミックスは求めたより少ない数で実行された。セットのファイルを増やす
+warning-measuring = まだ測定中（kura プロセス { $pid }）: 表示は今までに保存された分で、系列は 1 区間ずつ増える。いま測定中のジョブの合計は終了時に出る
+warning-database-in-memory = テストの間、データベースのディレクトリは最大 { $data_mb } MB、マシンの RAM は { $memory_mb } MB: SELECT はメモリから応え、コミット（fsync）だけがストレージに届いた。RAM より大きい --scale か --table-size なら読み込みもストレージに届く
+warning-short-span-on-rotational = { $path } は回転ディスクで、{ $device_mb } MB のうち { $span_mb } MB で測った: シークがこれほど短いとランダム I/O はディスク全体より速くなる（--size を指定してもっと広く測る）
+
+## compare の助言 (src/report/compare/guidance.rs)
+class-sequential-large = シーケンシャル・大ブロック
+class-random-small-qd1 = ランダム・小ブロック、キュー深さ 1
+class-random-small-deep = ランダム・小ブロック、深いキュー
+class-mixed = 読み書き混合
+class-all = 全行
+metric-mbps = MB/s
+metric-iops = IOPS
+metric-lat-mean = 平均レイテンシ
+metric-lat-p99 = p99 レイテンシ
+guidance-not-measured = { $title }: { $tn } と { $bn } の両方で測った比較できる行がない。
+guidance-one-row = 1 行
+guidance-rows = { $n } 行、{ $lo } 倍から { $hi } 倍
+guidance-within-noise = { $title }: { $tn } と { $bn } に差はない: どの行も実行ごとのばらつきの範囲内（{ $rows }）
+guidance-same = { $title }: { $tn } と { $bn } の { $by } の差は { $pct } % 以内（{ $g } 倍、{ $rows }）
+guidance-mixed = { $title }: どちらかが常に速いわけではない: { $tn } が速い行が { $better }、{ $bn } が速い行が { $worse }（{ $by } で、幾何平均 { $g } 倍、{ $rows }）
+guidance-better = { $title }: { $by } で { $tn } は { $bn } の { $g } 倍速い（{ $rows }）
+guidance-worse = { $title }: { $by } で { $bn } は { $tn } の { $g } 倍速い（{ $rows }）
+guidance-per-throughput = { $cur }/月あたりの { $by }
+guidance-per-performance = { $cur }/月あたりの性能（{ $by } で）
+guidance-same-value = 性能あたりの費用はほぼ同じ
+guidance-cheaper = 性能あたりでは { $who } が安い
+guidance-price = 。{ $bn } の { $p } 倍の価格で、{ $tn } は { $v } 倍の{ $per }を出す: { $who }
+guidance-end = 。
+
+## compare の表 (src/report/compare/render.rs)
+compare-by-test = テスト
+compare-by-bs = ブロックサイズ
+compare-by-mix = 読み書き比
+compare-higher-is-better = 高いほど良い
+compare-lower-is-better = 低いほど良い
+compare-headline = kura compare · { $metric }（{ $better }）· 基準 { $baseline } · 行は{ $by }ごと
+compare-target = 対象
+compare-run-ids = 実行 ID
+compare-path = パス
+compare-host = ホスト
+compare-price = 価格
+compare-per-month = 月額
+compare-price-ratio = 価格比
+compare-baseline-name = { $name }（基準）
+compare-not-comparable = 比較できない: { $why }
+compare-noise = { $ratio } 倍（誤差内）
+compare-legend-ratios = 比は { $metric } の 対象 / { $baseline }。{ $better }。
+compare-legend-repetitions = 値は繰り返しの平均、± は範囲の半分。（誤差内）: 差は実行ごとのばらつきの範囲内。
+compare-legend-mbps = MB/s = 10^6 バイト/秒。
+compare-legend-prices = 価格あたりの値は通貨単位・月あたり。価格あたりの比は性能比を価格比で割ったもの。
+compare-no-rows = 測定された行がない
+compare-guidance = 助言（上の測定された行から）:
+
+## 列見出しと表の題 (src/i18n.rs `heading`)
+col-id = ID
+col-run = 実行
+col-runs = 実行
+col-label = ラベル
+col-date = 日時
+col-date-utc = 日時 (UTC)
+col-suite = スイート
+col-host = ホスト
+col-hosts = ホスト
+col-hostname = ホスト名
+col-jobs = ジョブ数
+col-job = ジョブ
+col-price = 価格
+col-status = 状態
+col-targets = 対象
+col-target = 対象
+col-path = パス
+col-kind = 種類
+col-device = デバイス
+col-model = モデル
+col-rotational = 回転
+col-size = 容量
+col-block = ブロック
+col-block-size = ブロックサイズ
+col-created-by-kura = kura が作成
+col-engine = エンジン
+col-kernel = カーネル
+col-cores = コア
+col-memory = メモリ
+col-results-per-job-and-direction = ジョブと方向ごとの結果
+col-compared-targets = 比べた対象
+col-test = テスト
+col-workload = 負荷
+col-direction = 方向
+col-ops = 操作
+col-errors = エラー
+col-lat-min = 最小遅延
+col-lat-mean = 平均レイテンシ
+col-mean = 平均
+col-mean-latency = 平均レイテンシ
+col-stddev = 標準偏差
+col-max = 最大
+col-percentile = パーセンタイル
+col-figure = 値
+col-spread = ばらつき
+col-operation = 操作
+col-share = 割合
+col-step = 段
+col-phase = 段階
+col-offered = 要求
+col-offered-iops = 要求 IOPS
+col-achieved-iops = 達成 IOPS
+col-bound = 上限
+col-rank = ランク
+col-start-skew = 開始のずれ
+col-stop-skew = 終了のずれ
+col-score = スコア
+col-relative = 相対
+col-note = 注記
+col-ratio = 比
+col-repetitions = 繰り返し
+col-threads = スレッド
+col-per-month = 月額
+col-price-ratio = 価格比
+
+## HTML レポート (src/report/html/)
+html-made-by = kura { $version } で { $date } に作成。MB/s = 10^6 バイト/秒、MiB/s = 2^20 バイト/秒。レイテンシは各 I/O の発行から完了まで。
+html-title-runs = kura · { $count } 件の実行: { $names }
+html-summary = 概要
+html-banner-errors = { $name }: I/O エラー { $errors } 件。errno とオフセットは下のジョブを見ること。
+html-no-warnings = 警告なし。
+html-warnings = 警告
+html-comparison = 比較
+html-guidance = 助言（測定された行から）
+html-jobs = ジョブ
+html-latency-bound = レイテンシ上限つきの処理能力
+html-sweep = ブロックサイズのスイープ
+html-suite-tables = スイートの表
+html-db = データベース（sql-bench、sysbench oltp_read_write）
+html-compare-note = kura compare と同じ比べ方: 基準は { $baseline }。行はスイートのテストで、なければ同じ負荷で対応させる。値は繰り返しの平均。
+html-compare-chart = 行ごとの各実行の { $metric }（{ $baseline } に対する比）。1 より大きければ速い。パラメータの違う行には棒がない。
+html-mark-size = { $size } のテストファイル
+html-mark-chart = テストごとの{ $dir }速度。{ $runs } 回の最高値、対象ごとに 1 色。
+html-mark-table = CrystalDiskMark、{ $size }: 最高 MB/s
+html-latency-over-time = レイテンシの推移 · { $title }
+html-latency-over-time-caption = 各区間に完了した I/O の平均と 99 パーセンタイルのレイテンシ。読み書き合算。
+html-latency-percentiles = レイテンシのパーセンタイル · { $title }
+html-latency-percentiles-caption = p99.999 までの各パーセンタイルのレイテンシ。保存した HDR ヒストグラムから（誤差 0.1 % 以内）。p50、p99、p99.9、p99.999 に値を記す。
+html-latency-histogram = レイテンシのヒストグラム · { $title }
+html-latency-histogram-caption = レイテンシ別の I/O の割合。1 桁あたり { $bins } 区分、保存した HDR ヒストグラムから。
+html-iops-caption = { $period } の区間ごとに完了した毎秒の I/O 数。
+html-percentiles-table = { $title }: レイテンシのパーセンタイル
+
+## 実行の端末レポート (src/report/run_table.rs)
+target-file = ファイル
+target-block-device = ブロックデバイス
+target-on = { $dev } 上
+target-rotational = 回転ディスク
+target-non-rotational = 非回転ディスク
+job-on = {"  "}対象{" "}
+job-measured = エンジン { $engine }、測定 { $elapsed } 秒{ $ramp }、CPU ユーザー { $user } 秒、システム { $system } 秒{ $syncs }
+job-ramp = （ランプ { $ramp } 秒の後）
+direction-latency = { $direction } レイテンシ
+facts-host = ホスト { $host }
+facts-price = 価格 { $price }
+facts-suite = スイート { $suite }
+run-id = 実行 { $id }
+run-not-stored = 実行（未保存）
+html-ratio-chart = { $baseline } に対する { $metric }
+html-ratio-axis = 基準に対する比（倍）
+html-relative-to = { $unit }、{ $baseline } に対する比
+html-noise = { $ratio }×（誤差内）
+compare-rows-not-comparable = { $count } 行は比較できない: 負荷のパラメータが違う（行に記す）。比は出さない
+# セルの語。見出しと同じく `heading` で引く: 表示は訳し、ダウンロードはそのまま。
+col-row = 行
+col-measuring = 測定中
+col-incomplete = 未完了
+col-complete = 完了
+col-file = ファイル
+col-block-device = ブロックデバイス
+col-yes = はい
+col-no = いいえ
+
+## history と sweep (src/report/history.rs, sweep_table.rs)
+history-best-of = { $n } 回の最高
+history-one-run = 1 回
+sweep-all-read = 読み込み 100 %
+sweep-all-write = 書き込み 100 %
+sweep-mix = 読み込み/書き込み { $mix }
+sweep-note =
+    IOPS とスループットは読み書きの合計、実行の平均。
+    MiB/s = 2^20 バイト/秒。
+sweep-random = ランダム
+sweep-sequential = シーケンシャル
+sweep-on = 対象 { $path }
+col-read = 読み込み
+col-write = 書き込み
+col-trim = trim
+col-total = 合計
+col-mix = 混合
+
+## レイテンシ上限の探索 (src/report/latency_table.rs, html/latency.rs)
+search-title = { $title }: レイテンシ上限の探索、{ $bound }
+search-unthrottled = 制限なし
+search-best = { $verdict }（最良）
+search-short-note = 不足: その段は要求した速度の { $pct } % 未満しか出せず、対象はその負荷を運べなかった（qd かスレッドを増やせば運べるかもしれない）。
+search-best-step = 最も高い負荷で上限を守った段:
+search-capacity-title = レイテンシ上限つきの処理能力 · { $bound } · { $baseline } に対する比
+html-latency-curve-caption = 測った段ごとに 1 点、要求した負荷の順。破線が上限。統計値が上限以下に収まり、要求した速度の 95 % 以上を出した段を「維持」とする。
+col-held = 維持
+col-crossed = 超過
+col-short = 不足
