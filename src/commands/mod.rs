@@ -169,7 +169,12 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
     let bad_data = result
         .warnings
         .iter()
-        .any(|w| matches!(w, crate::metrics::Warning::VerifyFailed { .. }));
+        .any(|w| {
+            matches!(
+                w,
+                crate::metrics::Warning::VerifyFailed { .. } | crate::metrics::Warning::BelowMinRate { .. }
+            )
+        });
     if result.incomplete || failed_io || bad_data || !stored {
         1
     } else {

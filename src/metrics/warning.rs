@@ -197,6 +197,9 @@ pub enum Warning {
         span_mb: u64,
         device_mb: u64,
     },
+    // Issue 17: fio's rate_min / rate_iops_min (jobs/extras.rs).
+    /// A thread fell below the job's minimum rate and stopped; the run fails, as fio's job does.
+    BelowMinRate { job: String, thread: u32, what: String },
 }
 
 /// One block verify found wrong.
@@ -522,6 +525,10 @@ impl fmt::Display for Warning {
             } => write!(
                 f,
                 "{path} is a rotational disk measured on {span_mb} MB of its {device_mb} MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)"
+            ),
+            Warning::BelowMinRate { job, thread, what } => write!(
+                f,
+                "{job}: thread {thread} stopped: {what} (fio's rate_min/rate_iops_min fail the job); lower the minimum or find what slowed the device"
             ),
         }
     }
