@@ -76,7 +76,9 @@ pub fn parse_pattern(text: &str) -> Result<Vec<u8>, String> {
             }
             rest = &hex[end..];
         } else if let Some(quoted) = rest.strip_prefix('"') {
-            let end = quoted.find('"').ok_or("a quoted part without its closing quote")?;
+            let end = quoted
+                .find('"')
+                .ok_or("a quoted part without its closing quote")?;
             out.extend_from_slice(&quoted.as_bytes()[..end]);
             rest = &quoted[end + 1..];
         } else if rest.starts_with('\'') {

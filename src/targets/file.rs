@@ -586,7 +586,12 @@ pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<File, 
 }
 
 /// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=` (issue 17).
-pub fn open_with(target: &PreparedTarget, direct: bool, write: bool, extra: libc::c_int) -> Result<File, TargetError> {
+pub fn open_with(
+    target: &PreparedTarget,
+    direct: bool,
+    write: bool,
+    extra: libc::c_int,
+) -> Result<File, TargetError> {
     let path = &target.path;
     let mut flags = if write { libc::O_RDWR } else { libc::O_RDONLY };
     flags |= extra;

@@ -104,7 +104,12 @@ impl Translator<'_> {
     }
 
     /// Sets on `job` what these options said; after the pattern, threads and span are set.
-    pub(super) fn build_extras(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
+    pub(super) fn build_extras(
+        &mut self,
+        f: &FioJob,
+        job: &mut Job,
+        header: &Loc,
+    ) -> Result<(), FormatError> {
         let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
             job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
         };
