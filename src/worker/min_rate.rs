@@ -35,9 +35,8 @@ impl MinRateCheck {
     /// Compares the rates since the last check; a sentence when one is below its minimum.
     pub(super) fn check(&mut self, now_ns: u64, totals: [(u64, u64); 2]) -> Option<String> {
         self.next_ns = now_ns + CYCLE_NS;
-        let Some((then_ns, before)) = self.last.replace((now_ns, totals)) else {
-            return None;
-        };
+        // The first check only takes the counts (fio's first snapshot).
+        let (then_ns, before) = self.last.replace((now_ns, totals))?;
         let spent = now_ns.saturating_sub(then_ns).max(1) as f64 / 1e9;
         let l = &self.limits;
         let mins = [
