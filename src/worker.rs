@@ -58,6 +58,8 @@ pub struct WorkerOutput {
     pub verify: Option<VerifyOutput>,
     /// The errors (failed I/Os and verify mismatches) at which `max_errors` stopped the worker.
     pub stopped_by_errors: Option<u64>,
+    /// Why `rate_min`/`rate_iops_min` stopped the worker (issue 17).
+    pub below_min_rate: Option<String>,
 }
 
 /// Read and write buffers are separate so that written data keeps the
@@ -65,12 +67,20 @@ pub struct WorkerOutput {
 pub fn make_buffers(job: &Job, seed: u64) -> Buffers {
     let qd = job.qd as usize;
     let mut buffers = Buffers::new(qd * 2, job.max_bs() as usize);
+    // fio's buffer_pattern: every written buffer holds the pattern, repeated.
+    let pattern = job
+        .buffer_pattern
+        .as_deref()
+        .and_then(|p| crate::jobs::extras::parse_pattern(p).ok());
     for slot in qd..qd * 2 {
-        fill_buffer(
-            buffers.slot_mut(slot as u32),
-            job.fill,
-            seed.wrapping_add(slot as u64),
-        );
+        match &pattern {
+            Some(p) => crate::jobs::extras::fill_pattern(buffers.slot_mut(slot as u32), p),
+            None => fill_buffer(
+                buffers.slot_mut(slot as u32),
+                job.fill,
+                seed.wrapping_add(slot as u64),
+            ),
+        }
     }
     buffers
 }
@@ -155,6 +165,8 @@ struct Worker<'p> {
     errors_seen: u64,
     /// `max_errors`, or never.
     max_errors: u64,
+    /// fio's rate_min / rate_iops_min, checked where periods close.
+    min_rate: Option<min_rate::MinRateCheck>,
 }
 
 /// One period of the series for this thread.
@@ -257,6 +269,7 @@ impl<'p> Worker<'p> {
             verifier: None,
             errors_seen: 0,
             max_errors: job.max_errors.unwrap_or(u64::MAX),
+            min_rate: min_rate::MinRateCheck::new(job.rate_min),
         }
     }
 
@@ -491,6 +504,19 @@ impl<'p> Worker<'p> {
 
     /// Starts measuring after the ramp and closes the periods that ended by `now`.
     fn advance(&mut self, now: u64) {
+        if let Some(m) = &mut self.min_rate
+            && m.due(now)
+        {
+            let totals = [
+                (self.out.read.ops, self.out.read.bytes),
+                (self.out.write.ops, self.out.write.bytes),
+            ];
+            if let Some(why) = m.check(now, totals) {
+                self.out.below_min_rate = Some(why);
+                self.min_rate = None;
+                self.stopping = true;
+            }
+        }
         if !self.measuring && now >= self.ramp_ns {
             self.measuring = true;
             self.cpu_at_measure = thread_cpu_ns();
@@ -661,6 +687,7 @@ impl<'p> Worker<'p> {
     }
 }
 
+mod min_rate;
 mod poisson;
 #[cfg(test)]
 mod tests;

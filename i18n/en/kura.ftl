@@ -102,6 +102,7 @@ warning-file-ops-skipped = { $job }: { $count ->
 warning-measuring = still measuring (kura process { $pid }): what shows is what the run has stored so far, its series a period at a time; the totals of the job measuring now come when it ends
 warning-database-in-memory = the database directory held at most { $data_mb } MB between tests and the machine has { $memory_mb } MB of RAM: its SELECTs were answered from memory, while its commits (fsync) reached the storage; a --scale or --table-size larger than RAM makes the reads reach it too
 warning-short-span-on-rotational = { $path } is a rotational disk measured on { $span_mb } MB of its { $device_mb } MB: seeks this short make random I/O faster than on the whole disk (give --size to measure more of it)
+warning-below-min-rate = { $job }: thread { $thread } stopped: { $what } (fio's rate_min/rate_iops_min fail the job); lower the minimum or find what slowed the device
 
 ## compare's guidance (src/report/compare/guidance.rs)
 class-sequential-large = sequential large-block

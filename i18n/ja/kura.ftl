@@ -96,6 +96,7 @@ warning-file-ops-skipped = { $job }: { $count ->
 warning-measuring = まだ測定中（kura プロセス { $pid }）: 表示は今までに保存された分で、系列は 1 区間ずつ増える。いま測定中のジョブの合計は終了時に出る
 warning-database-in-memory = テストの間、データベースのディレクトリは最大 { $data_mb } MB、マシンの RAM は { $memory_mb } MB: SELECT はメモリから応え、コミット（fsync）だけがストレージに届いた。RAM より大きい --scale か --table-size なら読み込みもストレージに届く
 warning-short-span-on-rotational = { $path } は回転ディスクで、{ $device_mb } MB のうち { $span_mb } MB で測った: シークがこれほど短いとランダム I/O はディスク全体より速くなる（--size を指定してもっと広く測る）
+warning-below-min-rate = { $job }: スレッド { $thread } が停止した: { $what }（fio の rate_min/rate_iops_min はジョブを失敗させる）。最小値を下げるか、デバイスを遅くした原因を調べる
 
 ## compare の助言 (src/report/compare/guidance.rs)
 class-sequential-large = シーケンシャル・大ブロック

@@ -186,10 +186,12 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
         .iter()
         .any(|j| j.directions().any(|(_, d)| d.errors > 0));
     // Data read back that is not what was written fails the run like an I/O error.
-    let bad_data = result
-        .warnings
-        .iter()
-        .any(|w| matches!(w, crate::metrics::Warning::VerifyFailed { .. }));
+    let bad_data = result.warnings.iter().any(|w| {
+        matches!(
+            w,
+            crate::metrics::Warning::VerifyFailed { .. } | crate::metrics::Warning::BelowMinRate { .. }
+        )
+    });
     if result.incomplete || failed_io || bad_data || !stored {
         1
     } else {

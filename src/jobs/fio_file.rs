@@ -21,6 +21,8 @@ use super::units::format_size;
 
 // Latency-bounded capacity (issue 13): fio's latency_target.
 mod latency;
+// Issue 17: options of job files people write today.
+mod extras;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -497,6 +499,8 @@ struct FioJob {
     logs: [Option<(Option<String>, Loc)>; 3],
     log_avg_msec: Option<(u64, Loc)>,
     rate_poisson: bool,
+    // Issue 17: fio_file/extras.rs.
+    extras: extras::FioExtras,
 }
 
 impl FioJob {
@@ -546,6 +550,7 @@ impl FioJob {
             logs: [None, None, None],
             log_avg_msec: None,
             rate_poisson: false,
+            extras: extras::FioExtras::default(),
         }
     }
 }
@@ -748,6 +753,7 @@ impl Translator<'_> {
     fn apply(&mut self, j: &mut FioJob, e: &Entry) -> Result<(), FormatError> {
         // Each group says whether it knew the option; what none knows is judged last.
         for group in [
+            Self::apply_extras,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -907,11 +913,6 @@ impl Translator<'_> {
                 j.filesize = Some((num(kb)?, at));
             }
             "offset" | "fileoffset" => j.offset = Some((num(kb)?, at)),
-            "offset_increment" => {
-                if num(kb)? != 0 {
-                    return Err(unsupported_value(e, "kura's threads share one span"));
-                }
-            }
             "io_size" | "io_limit" => j.io_size = Some((num(kb)?, at)),
             "number_ios" => j.number_ios = Some((num(kb)?, at)),
             "runtime" | "timeout" => {
@@ -1011,15 +1012,6 @@ impl Translator<'_> {
                 ),
                 _ => return Err(unsupported_value(e, "kura does not verify data")),
             },
-            "sync" => {
-                let t = need()?.to_ascii_lowercase();
-                if !matches!(t.as_str(), "0" | "none" | "false") {
-                    return Err(unsupported_value(
-                        e,
-                        "kura opens without O_SYNC/O_DSYNC; fsync_every=1 syncs after each write instead, outside the write's latency",
-                    ));
-                }
-            }
             "write_hist_log" => {
                 return Err(unsupported_value(
                     e,
@@ -1371,32 +1363,43 @@ impl Translator<'_> {
             set(&mut job, Opt::Gap, Value::Bytes(f.rw_gap), &at)?;
         }
 
-        // Block sizes: a split wins over bs/bsrange, as in fio.
-        let split = self.pick(&f.bssplit, &job, "block size splits (bssplit)")?;
-        let range = self.pick(&f.bs, &job, "block sizes (bs)")?;
-        let (sizes, bs_loc) = match (split, range) {
-            (Some((BsSpec::Split(parts), loc)), _) => (
-                resolve_split(&parts).map_err(|w| loc.error(format!("bssplit: {w}")))?,
-                Some(loc),
-            ),
-            (_, Some((BsSpec::Range(lo, hi), loc))) => (
-                range_split(lo, hi).map_err(|w| loc.error(format!("unsupported: {w}")))?,
-                Some(loc),
-            ),
-            _ => (
+        // Block sizes, per direction: a split wins over bs/bsrange, as in fio.
+        let sizes_of = |split: &Option<(BsSpec, Loc)>,
+                        range: &Option<(BsSpec, Loc)>|
+         -> Result<Option<(Vec<BlockSize>, Loc)>, FormatError> {
+            Ok(match (split, range) {
+                (Some((BsSpec::Split(parts), loc)), _) => Some((
+                    resolve_split(parts).map_err(|w| loc.error(format!("bssplit: {w}")))?,
+                    loc.clone(),
+                )),
+                (_, Some((BsSpec::Range(lo, hi), loc))) => Some((
+                    range_split(*lo, *hi).map_err(|w| loc.error(format!("unsupported: {w}")))?,
+                    loc.clone(),
+                )),
+                _ => None,
+            })
+        };
+        let fio_default = || {
+            (
                 vec![BlockSize {
                     bytes: 4096,
                     weight: 100,
                 }],
-                None,
-            ),
+                header.clone(),
+            )
         };
-        set(
-            &mut job,
-            Opt::Bs,
-            Value::BlockSizes(sizes),
-            bs_loc.as_ref().unwrap_or(header),
-        )?;
+        let reads = sizes_of(&f.bssplit.read, &f.bs.read)?;
+        let writes = sizes_of(&f.bssplit.write, &f.bs.write)?.unwrap_or_else(fio_default);
+        let (sizes, bs_loc) = if job.does_reads() {
+            reads.unwrap_or_else(fio_default)
+        } else {
+            writes.clone()
+        };
+        set(&mut job, Opt::Bs, Value::BlockSizes(sizes), &bs_loc)?;
+        // A mix whose writes have sizes of their own (fio's `bs=R,W`, `bssplit=R,W`).
+        if job.does_reads() && job.does_writes() && writes.0 != job.bs {
+            set(&mut job, Opt::BsWrite, Value::BlockSizes(writes.0), &writes.1)?;
+        }
         if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments (blockalign)")? {
             let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
             if ba != min_bs {
@@ -1460,7 +1463,9 @@ impl Translator<'_> {
         // How much: the file (span), and when to stop.
         let span = f.filesize.as_ref().or(f.size.as_ref());
         if let Some((s, loc)) = span {
-            set(&mut job, Opt::Size, Value::Bytes(*s), loc)?;
+            // With offset_increment the last clone's region ends further in.
+            let s = s.saturating_add(Self::extra_span(f));
+            set(&mut job, Opt::Size, Value::Bytes(s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
             set(&mut job, Opt::Offset, Value::Bytes(*o), loc)?;
@@ -1532,6 +1537,7 @@ impl Translator<'_> {
         };
         set(&mut job, Opt::Fill, Value::Fill(fill), header)?;
         self.apply_latency_target(f, &mut job)?;
+        self.build_extras(f, &mut job, header)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
@@ -1648,6 +1654,12 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                 let job = t.build_job(&j, loc)?;
                 jobs.push((job, j.stonewall));
             }
+        }
+    }
+    // fio's exitall is one switch for the whole run: any job's stops every group.
+    if jobs.iter().any(|(j, _)| j.exit_all) {
+        for (j, _) in &mut jobs {
+            j.exit_all = true;
         }
     }
     if jobs.is_empty() {

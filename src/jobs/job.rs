@@ -387,6 +387,25 @@ pub struct Job {
     /// (mean 1/rate) instead of evenly. Left out of JSON when false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rate_poisson: bool,
+    // Issue 17, job files people write (jobs/extras.rs). Left out of JSON when unset.
+    /// Writes' block sizes when they differ from reads' (fio's `bs=R,W`, `bssplit=R,W`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bs_write: Option<Vec<BlockSize>>,
+    /// Thread N's span starts N times this further in (fio's `offset_increment`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_increment_bytes: u64,
+    /// Open the target with O_SYNC or O_DSYNC (fio's `sync=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_sync: Option<super::extras::OpenSync>,
+    /// Written buffers hold this byte pattern, repeated (fio's `buffer_pattern`), as `0x` hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_pattern: Option<String>,
+    /// When one job of a group ends, the others stop (fio's `exitall`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exit_all: bool,
+    /// A thread below these rates fails (fio's `rate_min`, `rate_iops_min`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_min: Option<super::extras::RateMin>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -458,6 +477,12 @@ impl Default for Job {
             write_iops_log: None,
             write_lat_log: None,
             rate_poisson: false,
+            bs_write: None,
+            offset_increment_bytes: 0,
+            open_sync: None,
+            buffer_pattern: None,
+            exit_all: false,
+            rate_min: None,
         }
     }
 }
@@ -687,6 +712,14 @@ impl Job {
             }
         }
         super::latency::validate(self)?;
+        // Verify keeps one map of blocks per target, not per thread span.
+        if self.verify && self.offset_increment_bytes > 0 {
+            return Err(invalid(
+                "offset_increment",
+                &format_size(self.offset_increment_bytes),
+                "cannot be used with verify",
+            ));
+        }
         Ok(())
     }
 
@@ -705,7 +738,12 @@ impl Job {
 
     /// The largest block size of the split: buffers are allocated at this size.
     pub fn max_bs(&self) -> u64 {
-        self.bs.iter().map(|b| b.bytes).max().unwrap_or(4096)
+        self.all_bs().map(|b| b.bytes).max().unwrap_or(4096)
+    }
+
+    /// Every block size the job issues, reads' and (with `bs_write`) writes'.
+    pub fn all_bs(&self) -> impl Iterator<Item = &BlockSize> {
+        self.bs.iter().chain(self.bs_write.iter().flatten())
     }
 
     pub fn does_reads(&self) -> bool {
@@ -734,7 +772,11 @@ impl Job {
     }
 
     pub fn bs_text(&self) -> String {
-        block_sizes_text(&self.bs)
+        match &self.bs_write {
+            // Reads', then writes', as fio's `bs=R,W`.
+            Some(w) if *w != self.bs => format!("{},{}", block_sizes_text(&self.bs), block_sizes_text(w)),
+            _ => block_sizes_text(&self.bs),
+        }
     }
 
     /// A one-line description: `randread 4k qd32 x1`.

@@ -4,6 +4,7 @@
 pub mod bonnie_params;
 pub mod db_params;
 pub mod duration_ns;
+pub mod extras;
 pub mod fileset;
 pub mod fio_file;
 mod fio_fs;

@@ -993,6 +993,77 @@ options! {
         .extra()
         .more(" (fio's `rate_process`; with `rate_iops`)")
         .example("poisson");
+    // Issue 17, job files people write (jobs/extras.rs).
+    BsWrite = opt("bs_write", Type::BlockSizes, Group::Workload, "Writes' block size or split, when it differs from reads' (bs)",
+        |j| j.bs_write.clone().map(Value::BlockSizes),
+        |j, v| { j.bs_write = Some(take!(v, BlockSizes)); Ok(()) })
+        .unset("bs")
+        .extra()
+        .more(" (fio's `bs=R,W` and `bssplit=R,W`)")
+        .example("64k");
+    OffsetIncrement = opt("offset_increment", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Target, "Thread N's span starts N times this further in",
+        |j| Some(Value::Bytes(j.offset_increment_bytes)),
+        |j, v| {
+            let inc = take!(v, Bytes);
+            if !inc.is_multiple_of(512) {
+                return Err("must be a multiple of 512 bytes".into());
+            }
+            j.offset_increment_bytes = inc;
+            Ok(())
+        })
+        .extra()
+        .more("; each thread's span is the job's less `(threads - 1)` increments (fio's `offset_increment`, each clone's region)")
+        .example("1m");
+    OpenSync = opt("open_sync", Type::Choice(super::extras::OPEN_SYNC_WORDS), Group::Data, "Open the target with O_SYNC (sync) or O_DSYNC (dsync): each write returns once durable",
+        |j| Some(Value::Text(super::extras::OpenSync::name(j.open_sync).into())),
+        |j, v| { j.open_sync = super::extras::OpenSync::parse(&take!(v, Text))?; Ok(()) })
+        .identity("synchronous writes", Show::Plain)
+        .extra()
+        .more(" (fio's `sync=1` and `sync=dsync`)")
+        .example("dsync");
+    BufferPattern = opt("buffer_pattern", Type::Text, Group::Data, "Written blocks hold this byte pattern, repeated: 0xHEX and \"text\" parts",
+        |j| j.buffer_pattern.clone().map(Value::Text),
+        |j, v| {
+            let bytes = super::extras::parse_pattern(&take!(v, Text))?;
+            j.buffer_pattern = Some(super::extras::pattern_hex(&bytes));
+            Ok(())
+        })
+        .named("PATTERN")
+        .extra()
+        .more(" (fio's `buffer_pattern`; it replaces `fill` for written blocks)")
+        .example("0xdeadbeef");
+    ExitAll = opt("exit_all", Type::Bool, Group::Stop, "When one job of a group ends, stop the others",
+        |j| Some(Value::Bool(j.exit_all)),
+        |j, v| { j.exit_all = take!(v, Bool); Ok(()) })
+        .run_control()
+        .switch()
+        .extra()
+        .more(" (fio's `exitall`)")
+        .example("true");
+    RateMin = opt("rate_min", Type::Text, Group::Pacing, "Each thread fails below this many bytes per second, R,W",
+        |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_bytes_per_sec, r.write_bytes_per_sec, format_size)).map(Value::Text),
+        |j, v| {
+            let (r, w) = super::extras::parse_per_dir(&take!(v, Text), |t| parse_size(t).map_err(|e| e.to_string()))?;
+            let m = j.rate_min.get_or_insert_with(Default::default);
+            (m.read_bytes_per_sec, m.write_bytes_per_sec) = (r, w);
+            Ok(())
+        })
+        .named("R,W")
+        .extra()
+        .more(": checked every second after two (fio's `rate_min`, per clone); the run fails")
+        .example("1m,");
+    RateIopsMin = opt("rate_iops_min", Type::Text, Group::Pacing, "Each thread fails below this many I/Os per second, R,W",
+        |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_iops, r.write_iops, |n| n.to_string())).map(Value::Text),
+        |j, v| {
+            let (r, w) = super::extras::parse_per_dir(&take!(v, Text), |t| t.parse::<u64>().map_err(|_| format!("'{t}' is not a whole number")))?;
+            let m = j.rate_min.get_or_insert_with(Default::default);
+            (m.read_iops, m.write_iops) = (r, w);
+            Ok(())
+        })
+        .named("R,W")
+        .extra()
+        .more(": checked every second after two (fio's `rate_iops_min`, per clone); the run fails")
+        .example("100");
 }
 
 /// A file-set parameter of the job; `None` for other kinds.

@@ -197,6 +197,9 @@ pub enum Warning {
         span_mb: u64,
         device_mb: u64,
     },
+    // Issue 17: fio's rate_min / rate_iops_min (jobs/extras.rs).
+    /// A thread fell below the job's minimum rate and stopped; the run fails, as fio's job does.
+    BelowMinRate { job: String, thread: u32, what: String },
 }
 
 /// One block verify found wrong.
@@ -538,6 +541,12 @@ impl fmt::Display for Warning {
                 path = path,
                 span_mb = span_mb,
                 device_mb = device_mb
+            )),
+            Warning::BelowMinRate { job, thread, what } => f.write_str(&t!(
+                "warning-below-min-rate",
+                job = job,
+                thread = thread,
+                what = what
             )),
         }
     }

@@ -3,6 +3,8 @@
 //! because two jobs may name the same file and must not both create it; then
 //! every job measures in its own thread.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::{Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, prepare_job, resolve};
 use crate::metrics::JobResult;
 use crate::targets::PreparedTarget;
@@ -52,10 +54,28 @@ pub(super) fn run_together(
     }
     let names: Vec<&str> = ready.iter().map(|(j, _)| j.name.as_str()).collect();
     progress.message(&format!("running at the same time: {}", names.join(", ")));
+    // fio's exitall: the first job of the group to end stops the others.
+    let exit_all = ready.iter().any(|(j, _)| j.exit_all);
+    let group_stop: StopFlag = std::sync::Arc::new(AtomicBool::new(false));
+    let jobs_done = AtomicBool::new(false);
+    let job_stop = if exit_all { &group_stop } else { stop };
     // One live bar per job would make them overwrite each other's line.
     let quiet = Progress::new(true);
     let outcomes: Vec<(Result<JobResult, RunError>, Vec<crate::metrics::Warning>)> =
         std::thread::scope(|scope| {
+            if exit_all {
+                // Ctrl-C still stops every job: it reaches them through the group's flag.
+                let (group_stop, jobs_done) = (&group_stop, &jobs_done);
+                scope.spawn(move || {
+                    while !jobs_done.load(Ordering::Relaxed) {
+                        if stop.load(Ordering::Relaxed) {
+                            group_stop.store(true, Ordering::Relaxed);
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                });
+            }
+            let group_stop = &group_stop;
             let handles: Vec<_> = ready
                 .iter_mut()
                 .map(|(job, prepared)| {
@@ -66,12 +86,21 @@ pub(super) fn run_together(
                         .spawn_scoped(scope, move || {
                             let mut w = Vec::new();
                             // Jobs measured together are stored as each ends, without a live series.
-                            let r = measure(job, prepared, stop, &mut w, quiet, None);
+                            let mut r = measure(job, prepared, job_stop, &mut w, quiet, None);
+                            if exit_all {
+                                group_stop.store(true, Ordering::Relaxed);
+                                // Ended by exitall, not by Ctrl-C: a whole result, as fio reports it.
+                                if let Ok(res) = &mut r
+                                    && !stop.load(Ordering::Relaxed)
+                                {
+                                    res.incomplete = false;
+                                }
+                            }
                             (r, w)
                         })
                 })
                 .collect();
-            handles
+            let joined: Vec<_> = handles
                 .into_iter()
                 .map(|h| match h.map(|h| h.join()) {
                     Ok(Ok(outcome)) => outcome,
@@ -81,7 +110,9 @@ pub(super) fn run_together(
                         Vec::new(),
                     ),
                 })
-                .collect()
+                .collect();
+            jobs_done.store(true, Ordering::Relaxed);
+            joined
         });
     created.extend(ready.into_iter().flat_map(|(_, p)| p).filter(|p| p.created));
     outcomes

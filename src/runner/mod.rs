@@ -13,6 +13,7 @@ pub(crate) mod memcg;
 mod progress;
 mod rounds;
 mod stall;
+mod thread_span;
 mod verify_pass;
 
 use std::sync::Arc;
@@ -184,7 +185,8 @@ fn worker_thread(
     let file = if engine == EngineKind::Null {
         None
     } else {
-        match targets::open(target, job.direct, job.does_writes()) {
+        let sync = crate::jobs::extras::OpenSync::flag(job.open_sync);
+        match targets::open_with(target, job.direct, job.does_writes(), sync) {
             Ok(f) => Some(f),
             Err(e) => {
                 return WorkerOutput {
@@ -199,7 +201,12 @@ fn worker_thread(
     let verifier = match verify {
         Some(v) => Some(v.verifier(plan.thread, plan.span_start, plan.span_bytes, &buffers, job.qd)),
         // Written data reaches a device: make every written block unique (fio's scramble_buffers).
-        None if engine != EngineKind::Null && job.does_writes() && job.fill != crate::jobs::Fill::Zero => {
+        // A buffer_pattern is written as given (fio writes it unscrambled).
+        None if engine != EngineKind::Null
+            && job.does_writes()
+            && job.fill != crate::jobs::Fill::Zero
+            && job.buffer_pattern.is_none() =>
+        {
             Some(crate::worker::Verifier::scrambler(
                 plan.thread,
                 job.qd as usize,
@@ -453,9 +460,11 @@ fn measure(
         job.target = Some(first.path.clone());
     }
     job.size_bytes = Some(first.span_bytes);
+    // With offset_increment a pass is over one thread's span (fio's clone's size).
+    let thread_span = thread_span::each(job, first.span_bytes).map_err(RunError::Invalid)?;
     // Passes become bytes once the span is known, so the stored job repeats exactly.
     if let Some(passes) = job.passes.take() {
-        job.io_size_bytes = Some(job.pass_bytes(first.span_bytes).saturating_mul(passes));
+        job.io_size_bytes = Some(job.pass_bytes(thread_span).saturating_mul(passes));
     }
     if !job.start_delay.is_zero() {
         pause(job.start_delay, stop);
@@ -523,11 +532,12 @@ fn measure(
             .map(|thread| {
                 let prepared = &targets[thread as usize % targets.len()];
                 let verify = verify_setups.get_mut(thread as usize).and_then(Option::take);
+                let (span_start, span_bytes) = thread_span::of(&job, prepared, thread);
                 let plan = WorkerPlan {
                     job: job.clone(),
                     thread,
-                    span_start: prepared.span_start,
-                    span_bytes: prepared.span_bytes,
+                    span_start,
+                    span_bytes,
                     seed: job.seed.unwrap_or(0),
                     start,
                     ramp: job.ramp,
@@ -583,6 +593,15 @@ fn measure(
             job: job.name.clone(),
             error: fatal,
         });
+    }
+    for (thread, o) in outputs.iter().enumerate() {
+        if let Some(what) = &o.below_min_rate {
+            warnings.push(Warning::BelowMinRate {
+                job: job.name.clone(),
+                thread: thread as u32,
+                what: what.clone(),
+            });
+        }
     }
     let mut read = DirCollector::default();
     let mut write = DirCollector::default();

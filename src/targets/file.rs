@@ -399,7 +399,7 @@ fn check_alignment(path: &Path, job: &Job, logical: u64, whose: &str) -> Result<
     if !job.direct {
         return Ok(());
     }
-    for bs in &job.bs {
+    for bs in job.all_bs() {
         if !bs.bytes.is_multiple_of(logical) {
             return Err(invalid(
                 path,
@@ -582,8 +582,19 @@ fn logical_block_size(file: &File) -> io::Result<u64> {
 }
 
 pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<File, TargetError> {
+    open_with(target, direct, write, 0)
+}
+
+/// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=` (issue 17).
+pub fn open_with(
+    target: &PreparedTarget,
+    direct: bool,
+    write: bool,
+    extra: libc::c_int,
+) -> Result<File, TargetError> {
     let path = &target.path;
     let mut flags = if write { libc::O_RDWR } else { libc::O_RDONLY };
+    flags |= extra;
     if direct {
         flags |= libc::O_DIRECT;
     }

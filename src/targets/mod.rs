@@ -179,7 +179,17 @@ pub fn is_block_device(path: &Path) -> bool {
 /// Opens the target for the job's I/O; refuses when the path no longer names
 /// what was checked and prepared (a symlink swapped, a file replaced).
 pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<std::fs::File, TargetError> {
-    file::open(target, direct, write)
+    open_with(target, direct, write, 0)
+}
+
+/// `open` with more open(2) flags (O_SYNC, O_DSYNC).
+pub fn open_with(
+    target: &PreparedTarget,
+    direct: bool,
+    write: bool,
+    extra: libc::c_int,
+) -> Result<std::fs::File, TargetError> {
+    file::open_with(target, direct, write, extra)
 }
 
 /// Evicts the target's clean pages from the page cache, as fio's `invalidate=1` does.

@@ -124,6 +124,9 @@ pub struct Generator {
     /// Cumulative weights of the block-size split, and the sizes.
     bs_cumulative: Vec<u32>,
     bs_bytes: Vec<u32>,
+    /// Writes' own split (`bs_write`); empty when writes use reads'.
+    wbs_cumulative: Vec<u32>,
+    wbs_bytes: Vec<u32>,
     read_pct: u8,
     /// Share of random I/Os that seek; the rest continue at `next_seq`.
     random_pct: u8,
@@ -137,12 +140,13 @@ impl Generator {
     pub fn new(job: &Job, span_start: u64, span_bytes: u64, seed: u64, thread_index: u32) -> Generator {
         let align = job
             .align
-            .unwrap_or_else(|| job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096))
+            .unwrap_or_else(|| job.all_bs().map(|b| b.bytes).min().unwrap_or(4096))
             .max(1);
         let blocks = (span_bytes / align).max(1);
         let pattern = if !job.rw.is_random() {
             // Threads of a sequential job start spread over the span, like fio's offset_increment.
-            let stride = if job.file_per_thread {
+            // With offset_increment each thread has a span of its own (runner/thread_span.rs).
+            let stride = if job.file_per_thread || job.offset_increment_bytes > 0 {
                 0
             } else {
                 (blocks / job.threads.max(1) as u64) * align
@@ -193,6 +197,16 @@ impl Generator {
             align,
             bs_cumulative,
             bs_bytes: job.bs.iter().map(|b| b.bytes as u32).collect(),
+            wbs_cumulative: job
+                .bs_write
+                .iter()
+                .flatten()
+                .scan(0u32, |t, b| {
+                    *t += b.weight;
+                    Some(*t)
+                })
+                .collect(),
+            wbs_bytes: job.bs_write.iter().flatten().map(|b| b.bytes as u32).collect(),
             read_pct: job.effective_read_pct(),
             random_pct: job.random_pct.min(100),
             next_seq: 0,
@@ -216,20 +230,47 @@ impl Generator {
         ((rank as u128 * SCATTER_PRIME) % n as u128) as u64
     }
 
+    /// A block size from the split: reads' (and, without `bs_write`, writes').
     #[inline]
-    pub fn next_io(&mut self) -> NextIo {
-        let len = if self.bs_bytes.len() == 1 {
-            self.bs_bytes[0]
+    fn pick_len(&mut self, write: bool) -> u32 {
+        let (cumulative, bytes) = if write && !self.wbs_bytes.is_empty() {
+            (&self.wbs_cumulative, &self.wbs_bytes)
         } else {
-            let total = *self.bs_cumulative.last().unwrap_or(&1);
-            let pick = self.below(total as u64) as u32;
-            let i = self.bs_cumulative.iter().position(|c| pick < *c).unwrap_or(0);
-            self.bs_bytes[i]
+            (&self.bs_cumulative, &self.bs_bytes)
         };
-        let write = match self.read_pct {
+        if bytes.len() == 1 {
+            return bytes[0];
+        }
+        let total = *cumulative.last().unwrap_or(&1);
+        let pick = ((self.rng.next_u64() as u128 * total as u128) >> 64) as u32;
+        let (cumulative, bytes) = if write && !self.wbs_bytes.is_empty() {
+            (&self.wbs_cumulative, &self.wbs_bytes)
+        } else {
+            (&self.bs_cumulative, &self.bs_bytes)
+        };
+        let i = cumulative.iter().position(|c| pick < *c).unwrap_or(0);
+        bytes[i]
+    }
+
+    #[inline]
+    fn pick_write(&mut self) -> bool {
+        match self.read_pct {
             100 => false,
             0 => true,
             pct => self.below(100) >= pct as u64,
+        }
+    }
+
+    #[inline]
+    pub fn next_io(&mut self) -> NextIo {
+        // The size first, then the direction, as before `bs_write`, so stored
+        // seeds repeat; with writes' own sizes the direction decides the size.
+        let (len, write) = if self.wbs_bytes.is_empty() {
+            let len = self.pick_len(false);
+            (len, self.pick_write())
+        } else {
+            let write = self.pick_write();
+            (self.pick_len(write), write)
         };
         if self.random_pct < 100
             && !matches!(self.pattern, Pattern::Sequential { .. })

@@ -81,13 +81,13 @@ pub struct Mismatch {
 /// size and the alignment must be multiples of, so that every I/O covers
 /// whole blocks.
 pub fn block_bytes(job: &Job) -> Result<u64, String> {
-    let block = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
+    let block = job.all_bs().map(|b| b.bytes).min().unwrap_or(4096);
     if block < MIN_BLOCK {
         return Err(format!(
             "verify: block size {block} is smaller than {MIN_BLOCK} bytes, too small to carry a header"
         ));
     }
-    if let Some(b) = job.bs.iter().find(|b| !b.bytes.is_multiple_of(block)) {
+    if let Some(b) = job.all_bs().find(|b| !b.bytes.is_multiple_of(block)) {
         return Err(format!(
             "verify: block size {} is not a multiple of the smallest, {block}: every I/O must cover whole verify blocks",
             b.bytes

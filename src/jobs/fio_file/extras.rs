@@ -1,0 +1,170 @@
+//! Options of job files people write today (issue 17), read with fio 3.33's
+//! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
+//! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
+//! sizes (`bs=R,W`, `bssplit=R,W`); and the ones kura refuses by name:
+//! `create_on_open=1`, `dedupe_percentage`, `exit_what` other than group.
+
+use super::{
+    Entry, FioJob, FormatError, Loc, PerDir, Translator, fio_number, map_dir, per_dir, unsupported_value,
+    value_err,
+};
+use crate::jobs::Job;
+use crate::jobs::extras::{OpenSync, parse_pattern, pattern_hex};
+use crate::jobs::options::{Opt, Value};
+
+/// What a fio job said in these options, each with where.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FioExtras {
+    offset_increment: Option<(u64, Loc)>,
+    open_sync: Option<(Option<OpenSync>, Loc)>,
+    /// The pattern as `0x` hex.
+    buffer_pattern: Option<(String, Loc)>,
+    rate_min: PerDir<(u64, Loc)>,
+    rate_iops_min: PerDir<(u64, Loc)>,
+    pub(super) exit_all: bool,
+}
+
+impl Translator<'_> {
+    pub(super) fn apply_extras(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        let kb = j.kb_base;
+        let value = || {
+            e.value
+                .as_deref()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| value_err(e, "needs a value"))
+        };
+        let at = e.loc.clone();
+        match e.key.as_str() {
+            "offset_increment" => {
+                let t = value()?;
+                if t.trim_end().ends_with(['%', 'z']) {
+                    return Err(unsupported_value(
+                        e,
+                        "an increment as a share of the file or in zones; give bytes",
+                    ));
+                }
+                let n = fio_number(t, kb).map_err(|w| value_err(e, w))?;
+                j.extras.offset_increment = (n > 0).then_some((n, at));
+            }
+            "sync" => {
+                let s = OpenSync::parse(value()?).map_err(|w| value_err(e, w))?;
+                j.extras.open_sync = Some((s, at));
+            }
+            "buffer_pattern" => {
+                let bytes = parse_pattern(value()?).map_err(|w| {
+                    if let Some(why) = w.strip_prefix("unsupported: ") {
+                        unsupported_value(e, why)
+                    } else {
+                        value_err(e, w)
+                    }
+                })?;
+                j.extras.buffer_pattern = Some((pattern_hex(&bytes), at));
+            }
+            "rate_min" | "ratemin" => {
+                let pd = per_dir(value()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.extras.rate_min.merge(map_dir(pd, |r| (r, at.clone())));
+            }
+            "rate_iops_min" => {
+                let pd = per_dir(value()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
+                j.extras.rate_iops_min.merge(map_dir(pd, |r| (r, at.clone())));
+            }
+            // fio's exitall is one switch for the whole run (exitall_on_terminate).
+            "exitall" => j.extras.exit_all = true,
+            "exit_what" => {
+                if !value()?.trim().eq_ignore_ascii_case("group") {
+                    return Err(unsupported_value(
+                        e,
+                        "kura's exitall stops the jobs of the group that ran with the job that ended (fio's default, exit_what=group)",
+                    ));
+                }
+            }
+            "create_on_open" => {
+                let on = match e.value.as_deref() {
+                    None => true,
+                    Some(v) => super::fio_bool(v).map_err(|w| value_err(e, w))?,
+                };
+                if on {
+                    return Err(unsupported_value(
+                        e,
+                        "kura creates and lays out (pre-fills) a test file before it measures, as fio does without create_on_open; a file grown by the measured writes would time file extension",
+                    ));
+                }
+            }
+            "dedupe_percentage" => {
+                if fio_number(value()?, kb).map_err(|w| value_err(e, w))? > 0 {
+                    return Err(unsupported_value(
+                        e,
+                        "kura makes every written block unique (fio's scramble_buffers); it does not write duplicate blocks",
+                    ));
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Sets on `job` what these options said; after the pattern, threads and span are set.
+    pub(super) fn build_extras(
+        &mut self,
+        f: &FioJob,
+        job: &mut Job,
+        header: &Loc,
+    ) -> Result<(), FormatError> {
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
+        };
+        let x = &f.extras;
+        if let Some((inc, loc)) = &x.offset_increment
+            && job.threads > 1
+        {
+            set(job, Opt::OffsetIncrement, Value::Bytes(*inc), loc)?;
+        }
+        if let Some((s, loc)) = &x.open_sync
+            && job.does_writes()
+        {
+            set(job, Opt::OpenSync, Value::Text(OpenSync::name(*s).into()), loc)?;
+        }
+        if let Some((p, loc)) = &x.buffer_pattern
+            && job.does_writes()
+        {
+            set(job, Opt::BufferPattern, Value::Text(p.clone()), loc)?;
+        }
+        let text = |r: Option<u64>, w: Option<u64>| {
+            format!(
+                "{},{}",
+                r.map(|n| n.to_string()).unwrap_or_default(),
+                w.map(|n| n.to_string()).unwrap_or_default()
+            )
+        };
+        let dirs = (job.does_reads(), job.does_writes());
+        let only = |pd: &PerDir<(u64, Loc)>| {
+            let r = pd.read.as_ref().filter(|_| dirs.0).map(|v| v.0);
+            let w = pd.write.as_ref().filter(|_| dirs.1).map(|v| v.0);
+            let loc = pd.read.as_ref().or(pd.write.as_ref()).map(|v| v.1.clone());
+            (r, w, loc)
+        };
+        let (r, w, loc) = only(&x.rate_iops_min);
+        if r.is_some() || w.is_some() {
+            let loc = loc.unwrap_or_else(|| header.clone());
+            set(job, Opt::RateIopsMin, Value::Text(text(r, w)), &loc)?;
+        }
+        let (r, w, loc) = only(&x.rate_min);
+        if r.is_some() || w.is_some() {
+            let loc = loc.unwrap_or_else(|| header.clone());
+            set(job, Opt::RateMin, Value::Text(text(r, w)), &loc)?;
+        }
+        if x.exit_all {
+            set(job, Opt::ExitAll, Value::Bool(true), header)?;
+        }
+        Ok(())
+    }
+
+    /// The file size the job needs with `offset_increment`: the last clone's
+    /// region starts `(numjobs - 1)` increments in.
+    pub(super) fn extra_span(f: &FioJob) -> u64 {
+        match &f.extras.offset_increment {
+            Some((inc, _)) => inc.saturating_mul(f.numjobs.0.saturating_sub(1)),
+            None => 0,
+        }
+    }
+}
