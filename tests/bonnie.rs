@@ -198,8 +198,19 @@ fn seekers_take_tickets_from_a_pipe_as_bonnie_does() {
     let log = dir.path().join("strace.log");
     let work = dir.path().join("work");
     std::fs::create_dir(&work).unwrap();
+    // --seccomp-bpf stops kura only at reads, not at the million per-char
+    // writes too: minutes under plain ptrace on a loaded machine.
     let out = Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=read", "-e", "signal=none", "-o"])
+        .args([
+            "--seccomp-bpf",
+            "-f",
+            "-qq",
+            "-e",
+            "trace=read",
+            "-e",
+            "signal=none",
+            "-o",
+        ])
         .arg(&log)
         .arg(assert_cmd::cargo::cargo_bin("kura"))
         .arg("--db")

@@ -605,6 +605,9 @@ mod tests {
                 "2g",
                 "sequential",
                 "stat=100",
+                "dsync",
+                "0x55",
+                "4k,64k",
             ]
             .iter()
             .any(|text| other.job.set(def.key, text).is_ok() && (def.get)(&other.job) != value);
