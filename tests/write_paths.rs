@@ -425,3 +425,21 @@ fn ctrl_c_keeps_the_run_writes_its_log_and_journal_and_removes_the_test_file() {
     let log = bytes(&PathBuf::from(format!("{}_bw.1.log", prefix.display())));
     assert!(!log.is_empty(), "{err}");
 }
+
+#[test]
+fn a_new_database_on_a_full_disk_is_refused_and_leaves_no_empty_file() {
+    let Some((_lo, mnt)) = small_fs(true) else {
+        return;
+    };
+    let dir = tmp();
+    let db = mnt.dir.path().join("k.db");
+    let out = run(&db, dir.path(), &[]);
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("k.db"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!db.exists(), "an empty database file was left: {err}");
+    for side in ["k.db-wal", "k.db-shm", "k.db-journal"] {
+        assert!(!mnt.dir.path().join(side).exists(), "{side} was left");
+    }
+}

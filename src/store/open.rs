@@ -54,12 +54,14 @@ fn refused(path: &Path, why: impl Into<String>) -> StoreError {
     }
 }
 
-/// The regular file to hand to SQLite (symlinks resolved), and its identity.
+/// The regular file to hand to SQLite (symlinks resolved), its identity,
+/// and whether this call created it.
 fn checked_file(
     path: &Path,
     access: Access,
     create_parent: bool,
-) -> Result<(PathBuf, (u64, u64)), StoreError> {
+) -> Result<(PathBuf, (u64, u64), bool), StoreError> {
+    let mut created = false;
     // Two tries: a file that appears between the look and the exclusive create is looked at again.
     for _ in 0..2 {
         match std::fs::symlink_metadata(path) {
@@ -95,7 +97,7 @@ fn checked_file(
                         ));
                     }
                 }
-                return Ok((real, (meta.dev(), meta.ino())));
+                return Ok((real, (meta.dev(), meta.ino()), created));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if access == Access::Read {
@@ -103,7 +105,7 @@ fn checked_file(
                         path: path.display().to_string(),
                     });
                 }
-                create_new(path, create_parent)?;
+                created = create_new(path, create_parent)?;
             }
             Err(e) => return Err(refused(path, io_text(&e))),
         }
@@ -111,8 +113,9 @@ fn checked_file(
     Err(refused(path, "it changed while being opened; try again"))
 }
 
-/// Creates an empty file exclusively, never through a symlink.
-fn create_new(path: &Path, create_parent: bool) -> Result<(), StoreError> {
+/// Creates an empty file exclusively, never through a symlink; false when
+/// another process created it first.
+fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         if create_parent {
             std::fs::create_dir_all(parent).map_err(|e| {
@@ -135,9 +138,9 @@ fn create_new(path: &Path, create_parent: bool) -> Result<(), StoreError> {
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(path)
     {
-        Ok(_) => Ok(()),
+        Ok(_) => Ok(true),
         // Another kura created it first: the caller looks at it again.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(e) => Err(refused(path, format!("cannot create it: {}", io_text(&e)))),
     }
 }
@@ -199,18 +202,46 @@ fn install_busy_handler(
 }
 
 pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, StoreError> {
-    let (real, identity) = checked_file(path, access, create_parent)?;
+    let (real, identity, created) = checked_file(path, access, create_parent)?;
+    open_checked(path, &real, identity, access).inspect_err(|_| {
+        if created {
+            remove_empty_created(&real, identity);
+        }
+    })
+}
+
+/// A database this run created and could not make (a full disk, say) is
+/// removed again, so a failed first run leaves no empty file to puzzle over
+/// or to be refused later. Only while it is still the empty file made here.
+fn remove_empty_created(real: &Path, identity: (u64, u64)) {
+    let Ok(meta) = std::fs::symlink_metadata(real) else {
+        return;
+    };
+    if meta.file_type().is_file() && (meta.dev(), meta.ino()) == identity && meta.len() == 0 {
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let mut side = real.to_path_buf().into_os_string();
+            side.push(suffix);
+            let side = PathBuf::from(side);
+            if std::fs::symlink_metadata(&side).is_ok_and(|m| m.file_type().is_file()) {
+                let _ = std::fs::remove_file(side);
+            }
+        }
+        let _ = std::fs::remove_file(real);
+    }
+}
+
+fn open_checked(path: &Path, real: &Path, identity: (u64, u64), access: Access) -> Result<Store, StoreError> {
     let shown = path.display().to_string();
     let flags = match access {
         Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
         Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_NOFOLLOW;
-    let mut conn = Connection::open_with_flags(&real, flags).map_err(|e| StoreError::Db {
+    let mut conn = Connection::open_with_flags(real, flags).map_err(|e| StoreError::Db {
         path: shown.clone(),
         why: super::sqlite_text(&e),
     })?;
-    match sqlite_opened_checked(&real, identity) {
+    match sqlite_opened_checked(real, identity) {
         Ok(true) => {}
         Ok(false) => {
             return Err(refused(
