@@ -416,6 +416,8 @@ struct Session<'a> {
     names: Vec<CString>,
     /// The data file this run made.
     data_id: FileId,
+    /// The directory of small files the last create test made.
+    files_id: FileId,
 }
 
 impl Session<'_> {
@@ -704,6 +706,7 @@ impl Session<'_> {
         self.names = make_names(&mut self.rng, cfg.files, random);
         std::fs::DirBuilder::new().mode(0o700).create(cfg.files_path())?;
         let dir = Dir::open_own(&cfg.files_path())?;
+        self.files_id = Some(dir.identity()?);
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -755,7 +758,7 @@ impl Session<'_> {
 
     fn stat_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
-        let dir = Dir::open_own(&self.cfg.files_path())?;
+        let dir = self.own_files_dir()?;
         let mut m = Measured::default();
         let clock = Clock::start();
         let mut last = Instant::now();
@@ -777,7 +780,7 @@ impl Session<'_> {
     /// Deletes every file in readdir order, then the directory.
     fn delete_sequential(&mut self) -> io::Result<Measured> {
         let cfg = self.cfg;
-        let dir = Dir::open_own(&cfg.files_path())?;
+        let dir = self.own_files_dir()?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
@@ -813,7 +816,7 @@ impl Session<'_> {
     fn delete_random(&mut self) -> io::Result<Measured> {
         shuffle(&mut self.rng, &mut self.names);
         let cfg = self.cfg;
-        let dir = Dir::open_own(&cfg.files_path())?;
+        let dir = self.own_files_dir()?;
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
@@ -832,6 +835,23 @@ impl Session<'_> {
         self.remove_dir(&parent, &mut m);
         clock.stop(&mut m);
         Ok(m)
+    }
+
+    /// The directory of small files, only while its name leads to the one
+    /// the create test made (a directory swapped in is not ours).
+    fn own_files_dir(&self) -> io::Result<Dir> {
+        let path = self.cfg.files_path();
+        let dir = Dir::open_own(&path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                not_ours(&path)
+            } else {
+                e
+            }
+        })?;
+        if Some(dir.identity()?) != self.files_id {
+            return Err(not_ours(&path));
+        }
+        Ok(dir)
     }
 
     /// The directory goes with its last file, inside the measured time as in bonnie++.
@@ -1172,8 +1192,9 @@ fn describe(cfg: &Config, test: Test) -> String {
 
 /// Removes what kura created in DIR; `check_target` made sure nothing was there before.
 /// The data file only while its name leads to the file this run made; the
-/// directory of small files only when it is a directory (not a symlink).
-fn cleanup(cfg: &Config, data_id: FileId, warnings: &mut Vec<String>) {
+/// directory of small files only while it is the one this run made, and in
+/// it only regular files (what bonnie's tests make), never recursively.
+fn cleanup(cfg: &Config, data_id: FileId, files_id: FileId, warnings: &mut Vec<String>) {
     let data = cfg.data_path();
     match std::fs::symlink_metadata(&data) {
         Ok(m) if m.is_file() && Some((m.dev(), m.ino())) == data_id => {
@@ -1185,9 +1206,29 @@ fn cleanup(cfg: &Config, data_id: FileId, warnings: &mut Vec<String>) {
         Err(_) => {}
     }
     let files = cfg.files_path();
-    if std::fs::symlink_metadata(&files).is_ok_and(|m| m.is_dir())
-        && let Err(e) = std::fs::remove_dir_all(&files)
-    {
+    if std::fs::symlink_metadata(&files).is_err() {
+        return;
+    }
+    let held = Dir::open_own(&files).and_then(|d| Ok((d.identity()?, d)));
+    let dir = match held {
+        Ok((id, dir)) if Some(id) == files_id => dir,
+        _ => {
+            warnings.push(not_ours(&files).to_string());
+            return;
+        }
+    };
+    let removed = dir.regular_files().and_then(|(names, other)| {
+        for name in &names {
+            dir.unlink(name)?;
+        }
+        if other {
+            return Err(io::Error::other(
+                "it holds entries kura did not make (left, with the directory)",
+            ));
+        }
+        std::fs::remove_dir(&files)
+    });
+    if let Err(e) = removed {
         warnings.push(format!("{}: {e}", files.display()));
     }
 }
@@ -1215,6 +1256,8 @@ pub struct BonnieRun {
     names: Vec<CString>,
     /// The data file this run made, for the tests that open it again and for cleanup.
     data_id: FileId,
+    /// The directory of small files this run made last.
+    files_id: FileId,
 }
 
 impl BonnieRun {
@@ -1244,6 +1287,7 @@ impl BonnieRun {
             rng: SmallRng::seed_from_u64(p.seed as u64),
             names: Vec::new(),
             data_id: None,
+            files_id: None,
         })
     }
 
@@ -1282,11 +1326,13 @@ impl BonnieRun {
             rng: self.rng.clone(),
             names: std::mem::take(&mut self.names),
             data_id: self.data_id,
+            files_id: self.files_id,
         };
         let measured = session.measure(test);
         self.rng = session.rng;
         self.names = session.names;
         self.data_id = session.data_id;
+        self.files_id = session.files_id;
         let m = measured.map_err(|e| format!("{}: {e}", test.name()))?;
         let error = m.error.clone().map(|e| format!("{}: {e}", test.name()));
         Ok((job_result(job, test, m, &self.target), error))
@@ -1295,7 +1341,7 @@ impl BonnieRun {
     /// Removes what kura created in DIR, unless `keep`; `errors` gets what could not be removed.
     pub fn cleanup(&self, keep: bool, warnings: &mut Vec<String>) {
         if !keep {
-            cleanup(&self.cfg, self.data_id, warnings);
+            cleanup(&self.cfg, self.data_id, self.files_id, warnings);
         }
     }
 }
@@ -1340,20 +1386,59 @@ mod tests {
         let err = create_new(&path, &mut id).unwrap_err().to_string();
         assert!(err.contains("not the file kura made"), "{err}");
         let mut warnings = Vec::new();
-        cleanup(&cfg, id, &mut warnings);
+        cleanup(&cfg, id, None, &mut warnings);
         assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&victim).unwrap(), b"precious data");
         // Another regular file put there: the same.
         std::fs::remove_file(&path).unwrap();
         std::fs::write(&path, b"someone's file").unwrap();
         assert!(open_rw(&path, id).is_err());
-        cleanup(&cfg, id, &mut warnings);
+        cleanup(&cfg, id, None, &mut warnings);
         assert_eq!(std::fs::read(&path).unwrap(), b"someone's file");
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         // Its own file, put back, is removed.
         std::fs::rename(dir.path().join("moved"), &path).unwrap();
-        cleanup(&cfg, id, &mut warnings);
+        cleanup(&cfg, id, None, &mut warnings);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_small_files_directory_is_removed_only_while_it_is_the_one_kura_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config::new(dir.path().to_path_buf(), 1 << 20, 8192, 1);
+        let stop = AtomicBool::new(false);
+        let mut session = Session {
+            cfg: &cfg,
+            stop: &stop,
+            rng: SmallRng::seed_from_u64(1),
+            names: Vec::new(),
+            data_id: None,
+            files_id: None,
+        };
+        let m = session.create(false).unwrap();
+        assert!(m.error.is_none(), "{:?}", m.error);
+        let files = cfg.files_path();
+        let made = session.files_id;
+        // A real directory with someone's data swapped in between two tests.
+        std::fs::rename(&files, dir.path().join("moved")).unwrap();
+        std::fs::create_dir(&files).unwrap();
+        std::fs::write(files.join("precious"), b"data").unwrap();
+        let Err(err) = session.measure(Test::SeqDelete) else {
+            panic!("the delete test ran in a directory kura did not make");
+        };
+        let err = err.to_string();
+        assert!(err.contains("not the file kura made"), "{err}");
+        let mut warnings = Vec::new();
+        cleanup(&cfg, None, made, &mut warnings);
+        assert_eq!(std::fs::read(files.join("precious")).unwrap(), b"data");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        // Its own directory put back: its files and it are removed.
+        std::fs::remove_file(files.join("precious")).unwrap();
+        std::fs::remove_dir(&files).unwrap();
+        std::fs::rename(dir.path().join("moved"), &files).unwrap();
+        cleanup(&cfg, None, made, &mut warnings);
+        assert!(!files.exists(), "{warnings:?}");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 
     #[test]

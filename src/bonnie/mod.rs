@@ -48,6 +48,33 @@ impl Dir {
         Ok(Dir { fd: file.into() })
     }
 
+    /// (device, inode) of the directory held.
+    pub fn identity(&self) -> io::Result<(u64, u64)> {
+        // SAFETY: `stat` is plain C data; all-zero bytes are a valid value.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: the fd is open and `st` is writable for the call.
+        check(unsafe { libc::fstat(self.fd.as_raw_fd(), &mut st) })?;
+        Ok((st.st_dev as u64, st.st_ino as u64))
+    }
+
+    /// The names of the regular files in the directory, and whether it holds
+    /// anything else (read through the held descriptor, not the path).
+    pub fn regular_files(&self) -> io::Result<(Vec<std::ffi::CString>, bool)> {
+        let listing = Path::new("/proc/self/fd").join(self.fd.as_raw_fd().to_string());
+        let mut files = Vec::new();
+        let mut other = false;
+        for entry in std::fs::read_dir(listing)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                use std::os::unix::ffi::OsStrExt;
+                files.push(std::ffi::CString::new(entry.file_name().as_bytes()).map_err(io::Error::other)?);
+            } else {
+                other = true;
+            }
+        }
+        Ok((files, other))
+    }
+
     /// Creates an empty file that must not exist yet, and closes it.
     pub fn create_empty(&self, name: &CStr) -> io::Result<()> {
         let flags = libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC;
