@@ -710,6 +710,27 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
         .find(|p| p.to_string_lossy().contains("kura-unsaved-run-"))
         .unwrap_or_else(|| panic!("no saved run: {err}"));
     assert_eq!(json(&bytes(&saved)), printed);
+    // Stored later, it fills the row it began with: no empty incomplete run is left beside it.
+    let out = kura(&db).arg("import").arg("run").arg(&saved).assert().success();
+    let said = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(said.contains("as run 2 (the row it began with"), "{said}");
+    let runs: i64 = read_conn(&db)
+        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(runs, 2);
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "2"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(shown["jobs"], printed["jobs"]);
+    // The same file imported again is a new run: the row it began with is taken.
+    let again = kura(&db).arg("import").arg("run").arg(&saved).assert().success();
+    let said = String::from_utf8_lossy(&again.get_output().stdout).to_string();
+    assert!(said.contains("as run 3 ("), "{said}");
 }
 
 #[test]

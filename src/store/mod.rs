@@ -501,7 +501,7 @@ pub(crate) fn boot_id() -> String {
 }
 
 /// Whether the kura process that began a run is still running on this machine.
-fn writer_alive(pid: u32, boot: &str) -> bool {
+pub(crate) fn writer_alive(pid: u32, boot: &str) -> bool {
     if boot.is_empty() || boot != boot_id() || pid == std::process::id() {
         return false;
     }

@@ -83,6 +83,72 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Stores a run that was saved to a file because the database could not
+    /// take it: into the unfinished row that run began with, when exactly one
+    /// matches (same start and host, its writer gone), so no empty incomplete
+    /// row is left beside it; else as a new run. Returns the id and whether
+    /// the run's own row was filled.
+    pub fn save_unsaved(&mut self, run: &mut RunResult) -> Result<(i64, bool), StoreError> {
+        let Some(id) = self.own_unfinished_row(run)? else {
+            return self.save(run).map(|id| (id, false));
+        };
+        let mut rec = Recorder {
+            store: self,
+            run_id: id,
+            next_index: 0,
+            stored_jobs: 0,
+            failed: None,
+            finished: false,
+            points: Vec::new(),
+            next_period: 0,
+            flushed_at: Instant::now(),
+            stored_periods: 0,
+        };
+        rec.finish(run).map(|id| (id, true))
+    }
+
+    fn own_unfinished_row(&self, run: &RunResult) -> Result<Option<i64>, StoreError> {
+        if self.schema < 2 || run.id.is_some() {
+            return Ok(None);
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, result_json FROM runs
+                 WHERE finished = 0 AND started_unix_s = ?1 AND hostname = ?2 AND suite IS ?3",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(i64, String)> = stmt
+            .query_map(
+                params![
+                    run.started_unix_s,
+                    run.host.hostname,
+                    run.suite.as_ref().map(|s| s.to_string())
+                ],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .and_then(|rows| rows.collect())
+            .map_err(|e| self.sql(e))?;
+        let gone: Vec<i64> = rows
+            .into_iter()
+            .filter(|(_, json)| {
+                serde_json::from_str::<RunResult>(json).is_ok_and(|r| {
+                    !r.warnings.iter().any(|w| {
+                        matches!(w, crate::metrics::Warning::Measuring { pid, boot_id }
+                            if super::writer_alive(*pid, boot_id))
+                    })
+                })
+            })
+            .map(|(id, _)| id)
+            .collect();
+        Ok(match gone[..] {
+            [id] => Some(id),
+            _ => None,
+        })
+    }
+}
+
 impl Recorder<'_> {
     pub fn run_id(&self) -> i64 {
         self.run_id
