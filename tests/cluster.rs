@@ -58,7 +58,9 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         .arg(dir.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // Rank 0 says why and fails; the others leave quietly, so that mpirun
+    // does not end rank 0 before it has said it.
+    assert_eq!(out.status.code(), Some(0));
     assert_eq!(stderr_of(&out), "", "rank 0 says why");
     assert!(!db.exists(), "nothing was stored");
     let out = kura(&db)
@@ -405,7 +407,7 @@ mod mpi {
             dir.path(),
             &format!(
                 "[[job]]\nname = \"nas\"\ntarget = \"{}\"\nsize = \"16m\"\nrw = \"randrw\"\nbs = \"4k\"\n\
-                 engine = \"sync\"\nruntime = \"1s\"\ninterval = \"250ms\"\n",
+                 engine = \"sync\"\nio_count = 300\nruntime = \"120s\"\ninterval = \"250ms\"\n",
                 target.display()
             ),
         );
@@ -432,10 +434,12 @@ mod mpi {
         let rows = rows_of(j);
         assert_eq!(rows.len(), 4, "one run, a row per rank");
         for (r, row) in rows.iter().enumerate() {
-            // One slot per host: rank r on host r, each on its host's mount.
+            // One slot per host: rank r on host r, each on its host's mount,
+            // each its count (a count, not a time: a loaded machine may
+            // stall a rank's first I/O through FUSE, ssh and the NAS).
             assert_eq!(row["host"], format!("node{r}"), "{row}");
             assert_eq!(row["target"], target.display().to_string());
-            assert!(row["ops"].as_u64().unwrap() > 0, "{row}");
+            assert_eq!(row["ops"], 300, "{row}");
             assert!(stdout.contains(&format!("node{r}")), "{stdout}");
         }
         assert_eq!(j["cluster"]["shared"], true);
@@ -456,6 +460,7 @@ mod mpi {
             pooled.add(&h).unwrap();
         }
         assert_eq!(rank_ops, total_ops);
+        assert_eq!(total_ops, 4 * 300);
         // A quantile of pooled samples lies between the parts' quantiles.
         let p99s: Vec<u64> = rows.iter().map(|r| r["lat_p99_ns"].as_u64().unwrap()).collect();
         let p99 = pooled.value_at_quantile(0.99);
@@ -505,8 +510,10 @@ mod mpi {
             "40",
             "--threads",
             "1",
+            "--io-count",
+            "100",
             "--runtime",
-            "1s",
+            "120s",
             "--shared",
         ]);
         assert!(
@@ -519,7 +526,7 @@ mod mpi {
         for (r, row) in rows.iter().enumerate() {
             assert_eq!(row["host"], format!("node{r}"), "{row}");
             assert_eq!(row["target"], sets.display().to_string());
-            assert!(row["ops"].as_u64().unwrap() > 0, "{row}");
+            assert_eq!(row["ops"], 100, "{row}");
             assert_eq!(row["errors"], 0, "{}", run["warnings"]);
         }
         let left: Vec<_> = std::fs::read_dir(export.dir.path().join("sets"))

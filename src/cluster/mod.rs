@@ -40,8 +40,9 @@ const LAUNCHER_RANK_VARS: [&str; 4] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI
 /// `tiobench`) started as one of several: each process would measure alone
 /// and store its own run. `Ok(None)` when this is one process (or one
 /// rank); otherwise rank 0 (or a rank whose number is unknown) refuses
-/// naming the verb, and the other ranks end with exit 2 without a word,
-/// so the refusal is one line.
+/// naming the verb, and the other ranks end at once without a word and
+/// with exit 0, so the refusal is one line and a launcher does not end
+/// rank 0 (as it ends every rank when one fails) before it has said why.
 pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
     let Some((var, n)) = launched_as_rank().filter(|(_, n)| *n > 1) else {
         return Ok(None);
@@ -50,7 +51,7 @@ pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
         .iter()
         .find_map(|v| std::env::var(v).ok()?.trim().parse().ok());
     if rank.is_some_and(|r| r > 0) {
-        return Ok(Some(2));
+        return Ok(Some(0));
     }
     anyhow::bail!(
         "{verb} does not run on many ranks (started as one of {n}, {var}={n}): only `kura run`, \
