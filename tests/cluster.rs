@@ -661,6 +661,9 @@ mod mpi {
                 )),
                 "{err}"
             );
+            if verb != "bonnie" {
+                continue;
+            }
             // kura launch: exit 2 and that one line.
             let out = kura(&db)
                 .args([
@@ -682,7 +685,7 @@ mod mpi {
         }
         assert!(!db.exists(), "nothing was stored");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert!(left.len() <= 1, "nothing was made in DIR: {left:?}");
+        assert!(left.is_empty(), "nothing was made in DIR: {left:?}");
     }
 
     /// Ranks given different jobs are refused, naming the ranks, in one line.
