@@ -16,7 +16,10 @@ fn main() {
     let code = match kura::commands::dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kura: error: {}", term(&error_text(&e)));
+            // One write, not eprintln!'s three: a launcher forwarding a rank's
+            // output (mpirun) put its own banner inside the line otherwise.
+            let line = format!("kura: error: {}\n", term(&error_text(&e)));
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             2
         }
     };

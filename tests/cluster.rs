@@ -34,6 +34,35 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("--shared and --stonewall are for many ranks"));
+    // The suites that do not run on ranks say so, on rank 0 only.
+    let out = kura(&db)
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .env("OMPI_COMM_WORLD_RANK", "0")
+        .args(["suite", "bonnie"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "kura suite bonnie does not run on many ranks (started as one of 4, OMPI_COMM_WORLD_SIZE=4)"
+        ),
+        "{err}"
+    );
+    let out = kura(&db)
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .env("OMPI_COMM_WORLD_RANK", "3")
+        .args(["suite", "db"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    // Rank 0 says why and fails; the others leave quietly, so that mpirun
+    // does not end rank 0 before it has said it.
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr_of(&out), "", "rank 0 says why");
+    assert!(!db.exists(), "nothing was stored");
     let out = kura(&db)
         .args(["launch", "-n", "2", "--", "run", "--engine", "null"])
         .output()
@@ -172,10 +201,15 @@ mod mpi {
     }
 
     /// Hosts on this machine: a network namespace each (on one bridge, in
-    /// its own subnet), each with its own hostname (a UTS namespace) and
-    /// its own sshd, which mpirun reaches with a key made for the test.
-    /// Everything is removed by its own name on drop: the sshds by the
-    /// pids they wrote, the namespaces, the bridge, the key files.
+    /// its own subnet), each with its own hostname (a UTS namespace), its
+    /// own mount namespace and its own sshd, which mpirun reaches with a key
+    /// made for the test. The NAS is one more namespace whose sshd serves a
+    /// directory of this host over SFTP; each host mounts it with sshfs at
+    /// `nas()` in its own mount namespace before its sshd starts, so every
+    /// rank sees its own host's mount of the one export. Everything is
+    /// removed by its own name on drop: the sshfs mounts (unmounted in each
+    /// host's namespace, then their sshfs ended by the pid it left), the
+    /// sshds by the pids they wrote, the namespaces, the bridge.
     struct NsHosts {
         prefix: String,
         subnet: String,
@@ -184,7 +218,7 @@ mod mpi {
     }
 
     impl NsHosts {
-        fn new(hosts: usize) -> NsHosts {
+        fn new(hosts: usize, export: &Path) -> NsHosts {
             let id = std::process::id();
             let set = NsHosts {
                 prefix: format!("km{}", id % 100_000),
@@ -192,32 +226,90 @@ mod mpi {
                 hosts,
                 dir: tempfile::tempdir().unwrap(),
             };
-            let (p, d) = (&set.prefix, set.dir.path().display().to_string());
+            let (p, d, net) = (&set.prefix, set.dir.path().display().to_string(), &set.subnet);
+            std::fs::create_dir(set.nas()).unwrap();
             sh(&format!(
                 "mkdir -p /run/sshd && ssh-keygen -q -t ed25519 -N '' -f {d}/id && \
                  ssh-keygen -q -t ed25519 -N '' -f {d}/hostkey && cp {d}/id.pub {d}/authorized_keys && \
-                 ip link add {p}br type bridge && ip addr add {}.254/24 dev {p}br && ip link set {p}br up",
-                set.subnet
+                 ip link add {p}br type bridge && ip addr add {net}.254/24 dev {p}br && ip link set {p}br up"
             ));
+            // The NAS: a network of its own, this host's files, an SFTP server.
+            set.sshd_conf("nas", "100", "Subsystem sftp internal-sftp\n");
+            sh(&format!(
+                "{} && ip netns exec {p}nas /usr/sbin/sshd -f {d}/sshdnas.conf",
+                set.link("nas", "n", "100")
+            ));
+            set.wait_for("sshdnas.pid");
+            let nas = set.nas().display().to_string();
             for i in 0..hosts {
-                let ip = format!("{}.{}", set.subnet, i + 1);
-                std::fs::write(
-                    set.dir.path().join(format!("sshd{i}.conf")),
-                    format!(
-                        "Port 22\nListenAddress {ip}\nHostKey {d}/hostkey\nPermitRootLogin yes\n\
-                         AuthorizedKeysFile {d}/authorized_keys\nPidFile {d}/sshd{i}.pid\nUsePAM no\nStrictModes no\n"
-                    ),
-                )
-                .unwrap();
+                set.sshd_conf(&i.to_string(), &(i + 1).to_string(), "");
+                // sshfs in the foreground, in the background of the shell that
+                // becomes the host's sshd: its pid is known, and the host's
+                // sshd starts only once the NAS is mounted.
+                let mount = format!(
+                    "sshfs -f root@{net}.100:{} {nas} -o IdentityFile={d}/id -o BatchMode=yes \
+                     -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+                     </dev/null >{d}/sshfs{i}.log 2>&1 & echo $! >{d}/sshfs{i}.pid; n=0; \
+                     until mountpoint -q {nas}; do n=$((n+1)); \
+                     if [ $n -gt 600 ]; then cat {d}/sshfs{i}.log >&2; exit 1; fi; sleep 0.1; done",
+                    export.display()
+                );
                 sh(&format!(
-                    "ip netns add {p}ns{i} && ip link add {p}v{i} type veth peer name {p}p{i} && \
-                     ip link set {p}p{i} netns {p}ns{i} && ip link set {p}v{i} master {p}br up && \
-                     ip netns exec {p}ns{i} ip addr add {ip}/24 dev {p}p{i} && \
-                     ip netns exec {p}ns{i} ip link set {p}p{i} up && ip netns exec {p}ns{i} ip link set lo up && \
-                     ip netns exec {p}ns{i} unshare --uts sh -c 'hostname node{i}; exec /usr/sbin/sshd -f {d}/sshd{i}.conf'"
+                    "{} && ip netns exec {p}ns{i} unshare --uts --mount sh -c \
+                     'hostname node{i}; {mount}; exec /usr/sbin/sshd -f {d}/sshd{i}.conf'",
+                    set.link(&format!("ns{i}"), &i.to_string(), &(i + 1).to_string())
                 ));
+                set.wait_for(&format!("sshd{i}.pid"));
             }
             set
+        }
+
+        /// Where each host mounts the NAS (an empty directory on this host).
+        fn nas(&self) -> PathBuf {
+            self.dir.path().join("nas")
+        }
+
+        /// Namespace `PREFIX{ns}` with address `.{host}` on the bridge.
+        fn link(&self, ns: &str, veth: &str, host: &str) -> String {
+            let (p, net) = (&self.prefix, &self.subnet);
+            format!(
+                "ip netns add {p}{ns} && ip link add {p}v{veth} type veth peer name {p}p{veth} && \
+                 ip link set {p}p{veth} netns {p}{ns} && ip link set {p}v{veth} master {p}br up && \
+                 ip netns exec {p}{ns} ip addr add {net}.{host}/24 dev {p}p{veth} && \
+                 ip netns exec {p}{ns} ip link set {p}p{veth} up && ip netns exec {p}{ns} ip link set lo up"
+            )
+        }
+
+        fn sshd_conf(&self, name: &str, host: &str, more: &str) {
+            let d = self.dir.path().display();
+            std::fs::write(
+                self.dir.path().join(format!("sshd{name}.conf")),
+                format!(
+                    "Port 22\nListenAddress {}.{host}\nHostKey {d}/hostkey\nPermitRootLogin yes\n\
+                     AuthorizedKeysFile {d}/authorized_keys\nPidFile {d}/sshd{name}.pid\nUsePAM no\n\
+                     StrictModes no\n{more}",
+                    self.subnet
+                ),
+            )
+            .unwrap();
+        }
+
+        /// sshd writes its pid file once it listens; a loaded machine may take a while.
+        fn wait_for(&self, file: &str) {
+            let path = self.dir.path().join(file);
+            for _ in 0..600 {
+                if std::fs::read_to_string(&path).is_ok_and(|s| !s.trim().is_empty()) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            panic!("{} did not appear in 60 s", path.display());
+        }
+
+        fn pid(&self, file: &str) -> Option<String> {
+            let pid = std::fs::read_to_string(self.dir.path().join(file)).ok()?;
+            let pid = pid.trim();
+            (!pid.is_empty()).then(|| pid.to_string())
         }
 
         fn hostfile(&self, slots: u32) -> PathBuf {
@@ -234,7 +326,8 @@ mod mpi {
             let mut c = mpirun();
             let net = format!("{}.0/24", self.subnet);
             let agent = format!(
-                "ssh -i {}/id -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR",
+                "ssh -i {}/id -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes \
+                 -o LogLevel=ERROR -o ConnectTimeout=60",
                 self.dir.path().display()
             );
             c.arg("--hostfile").arg(self.hostfile(slots));
@@ -248,78 +341,141 @@ mod mpi {
     impl Drop for NsHosts {
         fn drop(&mut self) {
             let p = &self.prefix;
-            for i in 0..self.hosts {
-                if let Ok(pid) = std::fs::read_to_string(self.dir.path().join(format!("sshd{i}.pid"))) {
-                    let _ = Command::new("kill").arg(pid.trim()).status();
+            let kill = |pid: Option<String>| {
+                if let Some(pid) = pid {
+                    let _ = Command::new("kill").arg(pid).status();
                 }
+            };
+            for i in 0..self.hosts {
+                // The host's mount of the NAS, in the host's own mount namespace.
+                if let Some(sshd) = self.pid(&format!("sshd{i}.pid")) {
+                    let _ = Command::new("nsenter")
+                        .args(["-t", &sshd, "-m", "umount", "-l"])
+                        .arg(self.nas())
+                        .status();
+                }
+                kill(self.pid(&format!("sshfs{i}.pid")));
+                kill(self.pid(&format!("sshd{i}.pid")));
                 let _ = Command::new("ip")
                     .args(["netns", "del", &format!("{p}ns{i}")])
                     .status();
             }
+            kill(self.pid("sshdnas.pid"));
+            let _ = Command::new("ip")
+                .args(["netns", "del", &format!("{p}nas")])
+                .status();
             let _ = Command::new("ip")
                 .args(["link", "del", &format!("{p}br")])
                 .status();
         }
     }
 
-    /// The issue's setting: 4 ranks on 2 namespace hosts (own hostname,
-    /// own network, own sshd, started by mpirun over ssh from a hostfile)
-    /// on one shared target (a file on a loop device all of them see),
-    /// stored as one run with per-host rows.
+    /// The issue's setting: 4 ranks on 4 namespace hosts (own hostname,
+    /// network, mount namespace and sshd, started by mpirun over ssh from a
+    /// hostfile), one rank each, on one shared target: a NAS, one exported
+    /// directory (ext4 on a loop device) that each host mounts with sshfs.
+    /// One shared file, then one shared file set, each stored as one run
+    /// with a row per host, in the terminal, `show --json` and the HTML
+    /// report; the total's percentiles are those of the pooled ranks.
     #[test]
-    fn four_ranks_on_two_namespace_hosts_are_one_run() {
+    fn four_ranks_on_four_namespace_hosts_share_one_sshfs_nas() {
         if !need(&[
             "mpirun",
             "ip",
             "unshare",
+            "nsenter",
+            "mountpoint",
             "ssh",
             "ssh-keygen",
             "/usr/sbin/sshd",
+            "sshfs",
             "losetup",
             "mkfs.ext4",
         ]) {
             return;
         }
-        let lo = LoopDevice::sized(256 << 20);
+        let lo = LoopDevice::sized(128 << 20);
         lo.mkfs_ext4();
-        let mnt = TempMount::new(&[], &lo.path);
-        let hosts = NsHosts::new(2);
+        let export = TempMount::new(&[], &lo.path);
+        std::fs::create_dir(export.dir.path().join("sets")).unwrap();
+        let hosts = NsHosts::new(4, export.dir.path());
         let dir = tmp();
         let db = dir.path().join("k.db");
-        let target = mnt.dir.path().join("nas.dat");
+        // The path every rank opens: its host's sshfs mount.
+        let target = hosts.nas().join("nas.dat");
         let job = write_job(
             dir.path(),
             &format!(
-                "[[job]]\nname = \"nas\"\ntarget = \"{}\"\nsize = \"64m\"\nrw = \"randrw\"\nbs = \"4k\"\n\
-                 direct = true\nengine = \"sync\"\nruntime = \"2s\"\n",
+                "[[job]]\nname = \"nas\"\ntarget = \"{}\"\nsize = \"16m\"\nrw = \"randrw\"\nbs = \"4k\"\n\
+                 engine = \"sync\"\nio_count = 300\nruntime = \"120s\"\ninterval = \"250ms\"\n",
                 target.display()
             ),
         );
-        let out = hosts
-            .mpirun(2)
-            .args(["-n", "4"])
-            .arg(kura_bin())
-            .arg("--db")
-            .arg(&db)
-            .args(["--quiet", "run", job.to_str().unwrap(), "--shared"])
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
-        assert!(stdout.contains("4 ranks on 2 hosts"), "{stdout}");
+        let on_hosts = |args: &[&str]| {
+            let out = hosts
+                .mpirun(1)
+                .args(["-n", "4"])
+                .arg(kura_bin())
+                .arg("--db")
+                .arg(&db)
+                .arg("--quiet")
+                .args(args)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(out.status.success(), "{stdout}{}", stderr_of(&out));
+            stdout
+        };
+        let stdout = on_hosts(&["run", job.to_str().unwrap(), "--shared"]);
+        assert!(stdout.contains("4 ranks on 4 hosts"), "{stdout}");
+        assert!(stdout.contains(" total "), "{stdout}");
         let run = show(&db);
-        let rows = run["jobs"][0]["cluster"]["ranks"].as_array().unwrap().clone();
-        let mut names: Vec<&str> = rows.iter().map(|r| r["host"].as_str().unwrap()).collect();
-        names.sort_unstable();
-        assert_eq!(names, ["node0", "node0", "node1", "node1"]);
-        let total: u64 = ["read", "write"]
-            .iter()
-            .map(|d| run["jobs"][0][d]["ops"].as_u64().unwrap())
-            .sum();
-        assert_eq!(
-            rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum::<u64>(),
-            total
+        let j = &run["jobs"][0];
+        let rows = rows_of(j);
+        assert_eq!(rows.len(), 4, "one run, a row per rank");
+        for (r, row) in rows.iter().enumerate() {
+            // One slot per host: rank r on host r, each on its host's mount,
+            // each its count (a count, not a time: a loaded machine may
+            // stall a rank's first I/O through FUSE, ssh and the NAS).
+            assert_eq!(row["host"], format!("node{r}"), "{row}");
+            assert_eq!(row["target"], target.display().to_string());
+            assert_eq!(row["ops"], 300, "{row}");
+            assert!(stdout.contains(&format!("node{r}")), "{stdout}");
+        }
+        assert_eq!(j["cluster"]["shared"], true);
+        assert_eq!(j["target"]["fs_type"], "fuse.sshfs", "the NAS, as rank 0 saw it");
+        // The total is the ranks' sum, and its histograms hold every rank's I/Os.
+        let rank_ops: u64 = rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum();
+        let mut pooled = kura::metrics::histogram::new_histogram();
+        let mut total_ops = 0;
+        for d in ["read", "write"] {
+            let h = kura::metrics::histogram::decode(j[d]["histogram"].as_str().unwrap()).unwrap();
+            assert_eq!(h.len(), j[d]["ops"].as_u64().unwrap());
+            assert_eq!(
+                j[d]["lat_ns"]["percentiles"]["99.000000"].as_u64().unwrap(),
+                h.value_at_quantile(0.99),
+                "{d}: the p99 is read off the merged histogram"
+            );
+            total_ops += h.len();
+            pooled.add(&h).unwrap();
+        }
+        assert_eq!(rank_ops, total_ops);
+        assert_eq!(total_ops, 4 * 300);
+        // A quantile of pooled samples lies between the parts' quantiles.
+        let p99s: Vec<u64> = rows.iter().map(|r| r["lat_p99_ns"].as_u64().unwrap()).collect();
+        let p99 = pooled.value_at_quantile(0.99);
+        assert!(
+            *p99s.iter().min().unwrap() <= p99 && p99 <= *p99s.iter().max().unwrap(),
+            "pooled p99 {p99} outside the ranks' {p99s:?}"
         );
+        assert!(
+            !export.dir.path().join("nas.dat").exists(),
+            "rank 0 removed the shared file over sshfs"
+        );
+
+        let shown = kura(&db).args(["show", "latest"]).output().unwrap();
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(text.contains("spread: fastest rank"), "{text}");
         let html = dir.path().join("r.html");
         kura(&db)
             .args(["report", "latest", "-o"])
@@ -327,8 +483,56 @@ mod mpi {
             .assert()
             .success();
         let page = std::fs::read_to_string(&html).unwrap();
-        assert!(page.contains("<td>node0</td>") && page.contains("<td>node1</td>"));
-        assert!(!target.exists(), "the shared test file is removed");
+        let at = page
+            .find("-ranks\"")
+            .expect("the per-rank table is in the report");
+        let table = &page[at..at + page[at..].find("</table>").unwrap()];
+        assert_eq!(
+            table.matches("<tr><td>").count(),
+            5,
+            "4 ranks and the total: {table}"
+        );
+        for r in 0..4 {
+            assert!(table.contains(&format!("<td>node{r}</td>")), "{table}");
+        }
+
+        // A file set on the NAS, each rank on its share of one set's files.
+        let sets = hosts.nas().join("sets");
+        let stdout = on_hosts(&[
+            "run",
+            "--target",
+            sets.to_str().unwrap(),
+            "--mix",
+            "sfs97",
+            "--width",
+            "2",
+            "--files",
+            "40",
+            "--threads",
+            "1",
+            "--io-count",
+            "100",
+            "--runtime",
+            "120s",
+            "--shared",
+        ]);
+        assert!(
+            stdout.contains("each on its share of one file set's files"),
+            "{stdout}"
+        );
+        let run = show(&db);
+        let rows = rows_of(&run["jobs"][0]);
+        assert_eq!(rows.len(), 4);
+        for (r, row) in rows.iter().enumerate() {
+            assert_eq!(row["host"], format!("node{r}"), "{row}");
+            assert_eq!(row["target"], sets.display().to_string());
+            assert_eq!(row["ops"], 100, "{row}");
+            assert_eq!(row["errors"], 0, "{}", run["warnings"]);
+        }
+        let left: Vec<_> = std::fs::read_dir(export.dir.path().join("sets"))
+            .unwrap()
+            .collect();
+        assert!(left.is_empty(), "rank 0 removed the set: {left:?}");
     }
 
     /// One rank throttled (a blkio cgroup on the loop device) falls behind;
@@ -409,6 +613,21 @@ mod mpi {
             assert_eq!(r["ops"].as_u64().unwrap(), max, "{r}");
         }
         assert_eq!(s["ops_after_wear_out"].as_u64().unwrap(), 4 * max);
+        let at_deadline: u64 = rows.iter().map(|r| r["ops_at_deadline"].as_u64().unwrap()).sum();
+        assert_eq!(s["ops_at_deadline"].as_u64().unwrap(), at_deadline);
+        // The total holds every rank's I/Os after wear-out, the slowed rank's
+        // as many as any other's, and its p99 is theirs pooled: between the
+        // ranks' own p99s, read off the merged histogram.
+        let j = &run["jobs"][0];
+        let h = kura::metrics::histogram::decode(j["read"]["histogram"].as_str().unwrap()).unwrap();
+        assert_eq!(h.len(), 4 * max);
+        let p99 = j["read"]["lat_ns"]["percentiles"]["99.000000"].as_u64().unwrap();
+        assert_eq!(p99, h.value_at_quantile(0.99));
+        let p99s: Vec<u64> = rows.iter().map(|r| r["lat_p99_ns"].as_u64().unwrap()).collect();
+        assert!(
+            *p99s.iter().min().unwrap() <= p99 && p99 <= *p99s.iter().max().unwrap(),
+            "pooled p99 {p99} outside the ranks' {p99s:?}"
+        );
         let stop_skew = |i: usize| rows[i]["stop_skew_ns"].as_u64().unwrap();
         assert!(
             (0..3).all(|i| stop_skew(i) < stop_skew(3)),
@@ -418,6 +637,55 @@ mod mpi {
         let rate = |p: &serde_json::Value| p["ops"].as_f64().unwrap() / p["elapsed_ns"].as_f64().unwrap();
         assert!(rate(&c["first_done"]) > rate(&c["last_done"]), "{c}");
         assert!(!target.with_extension("dat.3").exists());
+    }
+
+    /// The suites that do not run on ranks (bonnie, the database, tiobench)
+    /// refuse on many ranks in one line, exit 2, before they make anything;
+    /// otherwise each rank would measure alone and store its own run.
+    #[test]
+    fn suites_that_do_not_run_on_ranks_refuse_in_one_line() {
+        if !need(&["mpirun"]) {
+            return;
+        }
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        for verb in ["bonnie", "db", "tiobench"] {
+            let out = ranks(2, &db, &["suite", verb, dir.path().to_str().unwrap()]);
+            assert!(!out.status.success());
+            let err = stderr_of(&out);
+            let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("kura:")).collect();
+            assert_eq!(ours.len(), 1, "{err}");
+            assert!(
+                ours[0].contains(&format!(
+                    "kura suite {verb} does not run on many ranks (started as one of 2, OMPI_COMM_WORLD_SIZE=2)"
+                )),
+                "{err}"
+            );
+            if verb != "bonnie" {
+                continue;
+            }
+            // kura launch: exit 2 and that one line.
+            let out = kura(&db)
+                .args([
+                    "launch",
+                    "-n",
+                    "2",
+                    "--mpirun-arg=--oversubscribe",
+                    "--",
+                    "suite",
+                    verb,
+                ])
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+            let err = stderr_of(&out);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("does not run on many ranks"), "{err}");
+        }
+        assert!(!db.exists(), "nothing was stored");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "nothing was made in DIR: {left:?}");
     }
 
     /// Ranks given different jobs are refused, naming the ranks, in one line.

@@ -31,3 +31,30 @@ pub fn launched_as_rank() -> Option<(&'static str, u32)> {
         (n >= 1).then_some((*var, n))
     })
 }
+
+/// The variables naming this process's rank, in the order of
+/// `LAUNCHER_SIZE_VARS`.
+const LAUNCHER_RANK_VARS: [&str; 4] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"];
+
+/// A verb that does not run on many ranks (`kura suite bonnie`, `db`,
+/// `tiobench`) started as one of several: each process would measure alone
+/// and store its own run. `Ok(None)` when this is one process (or one
+/// rank); otherwise rank 0 (or a rank whose number is unknown) refuses
+/// naming the verb, and the other ranks end at once without a word and
+/// with exit 0, so the refusal is one line and a launcher does not end
+/// rank 0 (as it ends every rank when one fails) before it has said why.
+pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
+    let Some((var, n)) = launched_as_rank().filter(|(_, n)| *n > 1) else {
+        return Ok(None);
+    };
+    let rank: Option<u32> = LAUNCHER_RANK_VARS
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok());
+    if rank.is_some_and(|r| r > 0) {
+        return Ok(Some(0));
+    }
+    anyhow::bail!(
+        "{verb} does not run on many ranks (started as one of {n}, {var}={n}): only `kura run`, \
+         `mark` and `sweep` do (docs/cluster.md); run it on one host"
+    )
+}

@@ -109,9 +109,13 @@ fn run_ranks(
     };
     let stop = super::stop_flag()?;
     let opts = &how.opts;
+    // Every rank leaves run_suite at the same meeting, whatever happened;
+    // the others then wait for rank 0 to store and print (a last barrier):
+    // a launcher ends every rank when one exits with an error, and would
+    // otherwise cut rank 0's error line or its run short.
     if comm.rank() != 0 {
         // Only rank 0 touches the database: the others may be other hosts.
-        return match rank::run_suite(
+        let code = match rank::run_suite(
             &comm,
             jobs,
             opts,
@@ -119,11 +123,13 @@ fn run_ranks(
             cluster,
             &mut crate::metrics::sink::NoSink,
         ) {
-            Ok(_) => Ok(Some(0)),
+            Ok(_) => 0,
             // Rank 0 says why, once.
-            Err(ClusterError::EndedByRankZero) => Ok(Some(2)),
-            Err(e) => Err(e.into()),
+            Err(ClusterError::EndedByRankZero) => 2,
+            Err(e) => return Err(e.into()),
         };
+        comm.barrier();
+        return Ok(Some(code));
     }
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&super::run_header(opts))?;
@@ -131,10 +137,19 @@ fn run_ranks(
     let mut result = match outcome {
         Ok(Some(r)) => r,
         Ok(None) => bail!("rank 0 ended without a result"),
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            // main's one line, written before the last barrier; one write,
+            // so mpirun forwards it whole.
+            let line = format!("kura: error: {}\n", crate::report::escape::term(&e.to_string()));
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+            comm.barrier();
+            return Ok(Some(2));
+        }
     };
     (how.finish)(&mut result);
     let stored = super::keep_run(ctx, &mut rec, &mut result, &stop);
-    emit(&render_run(&result, &how.view))?;
+    let printed = emit(&render_run(&result, &how.view));
+    comm.barrier();
+    printed?;
     Ok(Some(super::exit_code(&result, stored)))
 }

@@ -16,6 +16,9 @@ use crate::runner;
 
 /// tiobench's four tests (jobs::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
 pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
+    if let Some(code) = crate::cluster::refuse_many_ranks("kura suite tiobench")? {
+        return Ok(code);
+    }
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Tiobench)?;
     let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));
     let mut base = Job::default();
@@ -53,6 +56,9 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
 
 /// bonnie++'s tests on DIR/kura-bonnie.dat and DIR/kura-bonnie.d (see bonnie::measure).
 pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
+    if let Some(code) = crate::cluster::refuse_many_ranks("kura suite bonnie")? {
+        return Ok(code);
+    }
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Bonnie)?;
     if opts.target.allow_destroy.is_some() {
         bail!("--allow-destroy does not apply: kura suite bonnie writes only files it creates in DIR");
@@ -170,6 +176,9 @@ fn server_sync(server: Server, text: Option<&str>) -> Result<Option<String>> {
 
 /// sql-bench's tests and sysbench's OLTP mix on a database in DIR/kura-db (see `database`).
 pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
+    if let Some(code) = crate::cluster::refuse_many_ranks("kura suite db")? {
+        return Ok(code);
+    }
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Db)?;
     if opts.target.allow_destroy.is_some() {
         bail!("--allow-destroy does not apply: kura suite db writes only files it creates in DIR/kura-db");
