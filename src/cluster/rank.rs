@@ -292,9 +292,13 @@ fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
             job.name
         ));
     }
-    if cluster.stonewall.is_some() && job.workload.fileset().is_some() {
+    if cluster.stonewall.is_some()
+        && let Some(p) = job.workload.fileset()
+        && !p.resolve().is_ok_and(|r| r.mix.makes_files())
+    {
         return Err(format!(
-            "{}: --stonewall is for block I/O jobs; a file-set job ends at its runtime or io_count",
+            "{}: --stonewall on a file set is for phases that start with create (mix mdtest, \
+             mdtest-shared or phases:create,...); a mixed file-set job ends at its runtime or io_count",
             job.name
         ));
     }
@@ -715,6 +719,9 @@ fn measure<C: Communicator + ?Sized>(
         }
         r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))
     };
+    if let (Some(deadline), Some(p)) = (cluster.stonewall, job.workload.fileset()) {
+        return stonewalled_fileset(comm, job, p, deadline, stop, progress, warnings, sets);
+    }
     let Some(deadline) = cluster.stonewall else {
         let result = synced_run(job, warnings, created)?;
         return Ok(Measured {
@@ -779,6 +786,49 @@ fn measure<C: Communicator + ?Sized>(
         Err(stonewall::StonewallError::Failed) => Err(error.flatten()),
         Err(stonewall::StonewallError::OtherRankFailed) => Err(None),
     }
+}
+
+/// A file-set job whose create phase is stonewalled (`fileset::Stonewall`):
+/// the ranks meet before the ramp, then agree on the largest count inside
+/// the job (an all-reduce MAX; the MIN beside it is the merge's).
+#[allow(clippy::too_many_arguments)]
+fn stonewalled_fileset<C: Communicator + ?Sized>(
+    comm: &C,
+    job: &Job,
+    p: &crate::jobs::fileset::FileSetParams,
+    deadline: Duration,
+    stop: &StopFlag,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
+    sets: &mut FileSets,
+) -> Result<Measured, Option<String>> {
+    let start = Cell::new(0u64);
+    let others_failed = Cell::new(false);
+    let met = Cell::new(false);
+    let mut ready = || -> Result<(), RunError> {
+        met.set(true);
+        settle(comm, Ok(())).map_err(|e| {
+            others_failed.set(true);
+            RunError::Invalid(e.to_string())
+        })?;
+        start.set(now_unix_ns() + job.ramp.as_nanos() as u64);
+        Ok(())
+    };
+    let mut agree = |local: u64| comm.all_max(local);
+    let mut wall = crate::fileset::Stonewall::new(deadline, &mut agree);
+    let r = sets.run_stonewalled(job, p, stop, progress, warnings, &mut ready, &mut wall);
+    if let Err(e) = &r
+        && !met.get()
+    {
+        let _ = settle(comm, Err(e.to_string()));
+    }
+    let at_deadline = Some(wall.at_deadline);
+    let result = r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))?;
+    Ok(Measured {
+        result,
+        start_unix_ns: start.get(),
+        at_deadline,
+    })
 }
 
 #[cfg(test)]

@@ -8,12 +8,12 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs};
 use crate::cli::Io500Args;
-use crate::cluster::rank::JobCluster;
+use crate::cluster::ThreadComm;
+use crate::cluster::rank::{self, ClusterOptions, JobCluster};
 use crate::jobs::io500::{self, Io500Params};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::units::{parse_duration, parse_size};
 use crate::report::{View, emit, render_run};
-use crate::runner;
 
 /// A positive whole number for a flag.
 fn count(flag: &str, text: &str) -> Result<u64> {
@@ -71,12 +71,12 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
         .iter()
         .map(|t| JobCluster {
             shared: io500::shared(t.test),
-            stonewall: (io500::stonewalled(t.test) && t.job.workload.fileset().is_none())
-                .then_some(p.stonewall),
+            stonewall: io500::stonewalled(t.test).then_some(p.stonewall),
             interleave: io500::shared(t.test) && t.job.workload.fileset().is_none(),
         })
         .collect();
     let jobs = suite_jobs(tests);
+    let per_job_alone = per_job.clone();
     let mut opts = run_options(&args.common, ctx.quiet);
     opts.suite = Some(SuiteKind::Io500);
     let view = View {
@@ -91,10 +91,19 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_job, ranked)? {
         return Ok(code);
     }
+    // One process is one rank: the stonewall and its wear-out run as on many.
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let comm = ThreadComm::group(1).pop().ok_or_else(|| anyhow!("no rank"))?;
+    let cluster = ClusterOptions {
+        jobs: per_job_alone,
+        ..ClusterOptions::default()
+    };
+    let mut result = match rank::run_suite(&comm, &jobs, &opts, &stop, &cluster, &mut rec)? {
+        Some(r) => r,
+        None => bail!("the suite ended without a result"),
+    };
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(emit(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))

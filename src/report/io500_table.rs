@@ -22,9 +22,13 @@ pub struct Io500Row {
     pub time_s: Option<f64>,
     /// Operations (transfers, files) the phase did over every rank.
     pub ops: Option<u64>,
-    /// With a stonewall on ranks: every rank's operations at the deadline
-    /// together (`ops` is after wear-out).
+    /// With a stonewall: every rank's operations at the deadline together
+    /// (`ops` is after wear-out), and the fewest and most of one rank.
     pub stonewall_ops: Option<u64>,
+    pub stonewall_min_ops: Option<u64>,
+    pub stonewall_max_ops: Option<u64>,
+    /// The write phase ended before the stonewall (IO500 marks it INVALID).
+    pub before_stonewall: bool,
 }
 
 /// The score as IO500's `calc_score` computes it from the rows.
@@ -68,6 +72,9 @@ pub fn rows(run: &RunResult) -> Vec<Io500Row> {
                 time_s: None,
                 ops: None,
                 stonewall_ops: None,
+                stonewall_min_ops: None,
+                stonewall_max_ops: None,
+                before_stonewall: false,
             };
             let Some(j) = p.test.and_then(|t| job(run, t)) else {
                 return row;
@@ -79,20 +86,27 @@ pub fn rows(run: &RunResult) -> Vec<Io500Row> {
                 return row;
             };
             row.ops = Some(d.ops);
+            // The stonewall is the create phase's in an mdtest job.
+            let wall = j.cluster.as_ref().and_then(|c| c.stonewall.as_ref());
+            if let Some(s) = wall.filter(|_| p.op == "write" || p.op == "create") {
+                row.stonewall_ops = Some(s.ops_at_deadline);
+                row.stonewall_min_ops = Some(s.min_ops_at_deadline);
+                row.stonewall_max_ops = Some(s.max_ops_at_deadline);
+            }
             match p.group {
                 Group::Bandwidth => {
                     row.value = Some(d.bytes_per_sec / GIB);
                     row.time_s = Some(j.elapsed_ns as f64 / 1e9);
-                    row.stonewall_ops = j
-                        .cluster
-                        .as_ref()
-                        .and_then(|c| c.stonewall.as_ref())
-                        .map(|s| s.ops_at_deadline);
                 }
                 Group::Metadata => {
                     row.value = Some(d.iops / 1000.0);
                     row.time_s = Some(if d.iops > 0.0 { d.ops as f64 / d.iops } else { 0.0 });
                 }
+            }
+            if let (Some(s), Some(t)) = (wall, row.time_s)
+                && row.stonewall_ops.is_some()
+            {
+                row.before_stonewall = t * 1e9 < s.deadline_ns as f64;
             }
             row
         })
@@ -128,8 +142,39 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
             r.ops.map_or(String::new(), |o| o.to_string()),
         ]);
     }
-    format!(
+    let mut out = format!(
         "{t}\n[SCORE] Bandwidth {:.6} GiB/s : IOPS {:.6} kiops : TOTAL {:.6} (IO500-like)\n",
         score.bandwidth_gib_s, score.metadata_kiops, score.score
-    )
+    );
+    for r in rows {
+        if let (Some(at), Some(min), Some(max), Some(ops)) =
+            (r.stonewall_ops, r.stonewall_min_ops, r.stonewall_max_ops, r.ops)
+        {
+            out.push_str(&crate::report::width::wrap(
+                "",
+                &format!(
+                    "stonewall: {} {at} at the deadline (per rank {min} to {max}), {ops} after wear-out",
+                    r.phase
+                ),
+                2,
+            ));
+        }
+    }
+    let early: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.before_stonewall)
+        .map(|r| r.phase.as_str())
+        .collect();
+    if !early.is_empty() {
+        out.push_str(&crate::report::width::wrap(
+            "",
+            &format!(
+                "ended before the stonewall, their files done (IO500 marks such a phase INVALID; \
+                 give larger sizes): {}",
+                early.join(", ")
+            ),
+            2,
+        ));
+    }
+    out
 }
