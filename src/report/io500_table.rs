@@ -142,10 +142,15 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
             r.ops.map_or(String::new(), |o| o.to_string()),
         ]);
     }
-    let mut out = format!(
-        "{t}\n[SCORE] Bandwidth {:.6} GiB/s : IOPS {:.6} kiops : TOTAL {:.6} (IO500-like)\n",
-        score.bandwidth_gib_s, score.metadata_kiops, score.score
-    );
+    let mut out = format!("{t}\n");
+    out.push_str(&crate::report::width::wrap(
+        "",
+        &format!(
+            "[SCORE] Bandwidth {:.6} GiB/s : IOPS {:.6} kiops : TOTAL {:.6} (IO500-like)",
+            score.bandwidth_gib_s, score.metadata_kiops, score.score
+        ),
+        2,
+    ));
     for r in rows {
         if let (Some(at), Some(min), Some(max), Some(ops)) =
             (r.stonewall_ops, r.stonewall_min_ops, r.stonewall_max_ops, r.ops)

@@ -295,8 +295,7 @@ fn io500(run: &RunResult, json: bool) -> String {
         .and_then(|j| j.cluster.as_ref())
         .map_or(1, |c| c.ranks.len());
     let mut out = format!(
-        "kura io500 run {} · {} · IO500-like (not the official harness)
-{} rank{}, stonewall {}\n",
+        "kura io500 run {} · {}\nIO500-like (not the official harness) · {} rank{}, stonewall {}\n",
         run.id.unwrap_or(0),
         utc(run.started_unix_s),
         ranks,
