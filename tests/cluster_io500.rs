@@ -56,7 +56,10 @@ fn two_ranks_run_every_phase_each_its_own_way_and_store_one_run() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr_of(&out));
-    assert!(text.contains("IO500-like (not the official harness) · 2 ranks"), "{text}");
+    assert!(
+        text.contains("IO500-like (not the official harness) · 2 ranks"),
+        "{text}"
+    );
     let left: Vec<_> = std::fs::read_dir(&data).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 
@@ -72,7 +75,13 @@ fn two_ranks_run_every_phase_each_its_own_way_and_store_one_run() {
     }
     // ior-easy: a file per rank; ior-hard: one file, all 2 x 32 segments written.
     let easy = ranks("ior-easy-write");
-    assert!(easy[1]["target"].as_str().unwrap().ends_with("kura-io500-easy.dat.1"), "{easy:?}");
+    assert!(
+        easy[1]["target"]
+            .as_str()
+            .unwrap()
+            .ends_with("kura-io500-easy.dat.1"),
+        "{easy:?}"
+    );
     let hard = ranks("ior-hard-write");
     assert_eq!(hard[0]["target"], hard[1]["target"]);
     let w = &job("ior-hard-write")["write"];

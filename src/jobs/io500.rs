@@ -156,32 +156,39 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
     let hard_file = "kura-io500-hard.dat";
     let hard_size = p.hard_segments * HARD_TRANSFER * ranks;
     let list = [
-        block(IOR_EASY_WRITE, easy_file, Rw::Write, p.easy_transfer, p.easy_size)?,
-        fileset(MDTEST_EASY, "phases:create,getattr,delete", p.easy_files, 0)?,
-        block(IOR_HARD_WRITE, hard_file, Rw::Write, HARD_TRANSFER, hard_size)?,
-        fileset(
+        (
+            IOR_EASY_WRITE,
+            block(IOR_EASY_WRITE, easy_file, Rw::Write, p.easy_transfer, p.easy_size)?,
+        ),
+        (
+            MDTEST_EASY,
+            fileset(MDTEST_EASY, "phases:create,getattr,delete", p.easy_files, 0)?,
+        ),
+        (
+            IOR_HARD_WRITE,
+            block(IOR_HARD_WRITE, hard_file, Rw::Write, HARD_TRANSFER, hard_size)?,
+        ),
+        (
             MDTEST_HARD,
-            "phases:create,getattr,read,delete",
-            p.hard_files * ranks,
-            HARD_FILE_BYTES,
-        )?,
-        block(IOR_EASY_READ, easy_file, Rw::Read, p.easy_transfer, p.easy_size)?,
-        block(IOR_HARD_READ, hard_file, Rw::Read, HARD_TRANSFER, hard_size)?,
+            fileset(
+                MDTEST_HARD,
+                "phases:create,getattr,read,delete",
+                p.hard_files * ranks,
+                HARD_FILE_BYTES,
+            )?,
+        ),
+        (
+            IOR_EASY_READ,
+            block(IOR_EASY_READ, easy_file, Rw::Read, p.easy_transfer, p.easy_size)?,
+        ),
+        (
+            IOR_HARD_READ,
+            block(IOR_HARD_READ, hard_file, Rw::Read, HARD_TRANSFER, hard_size)?,
+        ),
     ];
     let mut out = Vec::new();
-    for job in list {
+    for (test, job) in list {
         job.validate()?;
-        let test = [
-            IOR_EASY_WRITE,
-            MDTEST_EASY,
-            IOR_HARD_WRITE,
-            MDTEST_HARD,
-            IOR_EASY_READ,
-            IOR_HARD_READ,
-        ]
-        .into_iter()
-        .find(|t| *t == job.name)
-        .unwrap_or(IOR_EASY_WRITE);
         out.push(SuiteTest { test, job });
     }
     Ok(out)
