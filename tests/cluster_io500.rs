@@ -115,3 +115,44 @@ fn two_ranks_run_every_phase_each_its_own_way_and_store_one_run() {
     let got = j["io500"]["score"].as_f64().unwrap();
     assert!((got - want).abs() <= 1e-9 * want, "{got} vs {want}");
 }
+
+/// A file set whose mix is weighted has no create phase to stonewall: refused by name.
+#[test]
+fn a_stonewall_on_a_weighted_file_set_is_refused() {
+    if !need(&["mpirun"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let out = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+        .arg(kura_bin())
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--quiet",
+            "run",
+            "--mix",
+            "sfs97",
+            "--files",
+            "10",
+            "--stonewall",
+            "1s",
+        ])
+        .arg("--target")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("--stonewall on a file set is for phases that start with create"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "k.db")
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

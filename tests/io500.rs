@@ -94,9 +94,17 @@ fn every_phase_runs_and_the_score_is_io500s_formula_on_the_stored_numbers() {
 
     // The HTML report carries the suite's page.
     let html = dir.path().join("r.html");
-    let out = kura(&db).args(["report", "latest", "-o"]).arg(&html).output().unwrap();
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&html)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
-    assert!(std::fs::read_to_string(&html).unwrap().contains("mdtest-hard-delete"));
+    assert!(
+        std::fs::read_to_string(&html)
+            .unwrap()
+            .contains("mdtest-hard-delete")
+    );
 
     // The phase numbers again from the stored jobs themselves, and the score from them.
     let jobs = j["jobs"].as_array().unwrap();
