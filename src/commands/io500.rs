@@ -100,9 +100,13 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
         jobs: per_job_alone,
         ..ClusterOptions::default()
     };
-    let mut result = match rank::run_suite(&comm, &jobs, &opts, &stop, &cluster, &mut rec)? {
-        Some(r) => r,
-        None => bail!("the suite ended without a result"),
+    let outcome = rank::run_suite(&comm, &jobs, &opts, &stop, &cluster, &mut rec).map_err(|e| {
+        // One process: there is no other rank to tell apart.
+        let text = e.to_string();
+        anyhow!("{}", text.strip_prefix("rank 0: ").unwrap_or(&text).to_string())
+    })?;
+    let Some(mut result) = outcome else {
+        bail!("the suite ended without a result");
     };
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(emit(&render_run(&result, &view)), &result);
