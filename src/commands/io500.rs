@@ -103,7 +103,7 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
     let outcome = rank::run_suite(&comm, &jobs, &opts, &stop, &cluster, &mut rec).map_err(|e| {
         // One process: there is no other rank to tell apart.
         let text = e.to_string();
-        anyhow!("{}", text.strip_prefix("rank 0: ").unwrap_or(&text).to_string())
+        anyhow!("{}", text.strip_prefix("rank 0: ").unwrap_or(&text))
     })?;
     let Some(mut result) = outcome else {
         bail!("the suite ended without a result");
