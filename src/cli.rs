@@ -496,6 +496,8 @@ pub enum SuiteCommand {
     Bonnie(BonnieArgs),
     /// A real database on DIR: sql-bench's tests and sysbench's OLTP mix (SQLite)
     Db(DbArgs),
+    /// IO500-like (not the official harness): ior-easy/hard, mdtest-easy/hard and the score
+    Io500(Io500Args),
 }
 
 #[derive(Debug, Args)]
@@ -581,6 +583,33 @@ pub struct DbArgs {
     /// Cap the memory (and so the page cache) of kura and of the server it starts, in a memory cgroup (at least 16M)
     #[arg(long = "mem-limit")]
     pub mem_limit: Option<String>,
+}
+
+/// `kura suite io500` (docs/io500.md): IO500's parameters by default; shrink them for a quick run.
+#[derive(Debug, Args)]
+pub struct Io500Args {
+    /// Directory for the test files and sets [default: .]
+    pub dir: Option<String>,
+    /// IO500's stonewall: each write phase stops here (300 s in a valid IO500 run)
+    #[arg(long, default_value = "300s")]
+    pub stonewall: String,
+    /// ior-easy: transfer size (IO500 transferSize)
+    #[arg(long = "easy-transfer", default_value = "2m")]
+    pub easy_transfer: String,
+    /// ior-easy: file size per rank (IO500 blockSize)
+    #[arg(long = "easy-size", default_value = "9920000m")]
+    pub easy_size: String,
+    /// ior-hard: 47008-byte segments per rank (IO500 segmentCount)
+    #[arg(long = "hard-segments", default_value = "10000000")]
+    pub hard_segments: String,
+    /// mdtest-easy: empty files per rank (IO500 n)
+    #[arg(long = "easy-files", default_value = "1000000")]
+    pub easy_files: String,
+    /// mdtest-hard: 3901-byte files per rank (IO500 n)
+    #[arg(long = "hard-files", default_value = "1000000")]
+    pub hard_files: String,
+    #[command(flatten)]
+    pub common: RunCommon,
 }
 
 #[cfg(test)]

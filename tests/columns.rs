@@ -131,6 +131,9 @@ fn every_verb_fits_80_columns() {
     for r in &runs {
         at_80(&db, d, r, &mut over);
     }
+    #[rustfmt::skip]
+    let io500 = ["suite", "io500", ".", "--stonewall", "100ms", "--easy-size", "2m", "--easy-transfer", "1m", "--hard-segments", "16", "--easy-files", "200", "--hard-files", "16"];
+    at_80(&db, d, &io500, &mut over);
     at_80(&db, d, &["explain", fio], &mut over);
     at_80(&db, d, &["history"], &mut over);
     at_80(&db, d, &["history", "--suite", "mark"], &mut over);

@@ -161,6 +161,12 @@ fn every_verb_prints_json_of_the_one_schema() {
             .arg(&bonnie_dir),
     );
     assert_valid("run", &bonnie, "bonnie");
+    let io500_dir = d.join("io500");
+    std::fs::create_dir(&io500_dir).unwrap();
+    #[rustfmt::skip]
+    let quick = ["--json", "suite", "io500", "--stonewall", "100ms", "--easy-size", "2m", "--easy-transfer", "1m", "--hard-segments", "16", "--easy-files", "200", "--hard-files", "16"];
+    let io500 = stdout_json(kura(&db).args(quick).arg(&io500_dir));
+    assert_valid("run", &io500, "io500");
 
     // A fio job file: run and explain.
     let fio = d.join("j.fio");
@@ -179,7 +185,7 @@ fn every_verb_prints_json_of_the_one_schema() {
     assert_eq!(explained["jobs"][1]["read_pct"], 0);
 
     // show of each stored run is the run document; a mark's too.
-    let ids: Vec<i64> = [&run, &mark, &sweep, &tio, &bonnie, &from_file]
+    let ids: Vec<i64> = [&run, &mark, &sweep, &tio, &bonnie, &from_file, &io500]
         .iter()
         .map(|r| r["id"].as_i64().unwrap())
         .collect();

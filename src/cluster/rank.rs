@@ -38,6 +38,71 @@ pub struct ClusterOptions {
     pub shared: bool,
     /// IO500's stonewall: a deadline, then wear-out to the largest count.
     pub stonewall: Option<Duration>,
+    /// Per job, in the suite's order, when jobs differ (`kura suite io500`:
+    /// ior-easy a file per rank, ior-hard one interleaved file); empty: the
+    /// fields above for every job.
+    pub jobs: Vec<JobCluster>,
+}
+
+/// How the ranks share one job of a suite whose jobs differ.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JobCluster {
+    pub shared: bool,
+    pub stonewall: Option<Duration>,
+    /// A shared sequential file in IOR's segments: rank r of N moves the
+    /// block at `(s * N + r) * bs` for s = 0, 1, ... (IOR without -F).
+    pub interleave: bool,
+}
+
+impl ClusterOptions {
+    /// The options of job `i`.
+    fn for_job(&self, i: usize) -> (ClusterOptions, bool) {
+        match self.jobs.get(i) {
+            Some(j) => (
+                ClusterOptions {
+                    shared: j.shared,
+                    stonewall: j.stonewall,
+                    jobs: Vec::new(),
+                },
+                j.interleave,
+            ),
+            None => (
+                ClusterOptions {
+                    jobs: Vec::new(),
+                    ..self.clone()
+                },
+                false,
+            ),
+        }
+    }
+}
+
+/// Rank `rank` of `size` on its blocks of a shared file in IOR's segments
+/// (`interleave`): the whole file, starting at its own block and skipping
+/// the others' after each one, as many blocks as its share.
+fn interleaved(job: &Job, rank: u32, size: u32) -> Result<Job, String> {
+    let mut mine = job.clone();
+    let bs = job.max_bs();
+    let total = job
+        .size_bytes
+        .unwrap_or(DEFAULT_FILE_SIZE)
+        .saturating_sub(job.offset_bytes);
+    let segments = total / bs / u64::from(size);
+    if segments == 0 {
+        return Err(format!(
+            "{}: {} shared by {size} ranks leaves each less than the block size {}",
+            targets::job_path(job).display(),
+            format_size(total),
+            format_size(bs)
+        ));
+    }
+    mine.target = Some(targets::job_path(job));
+    mine.offset_bytes = job.offset_bytes + u64::from(rank) * bs;
+    mine.gap_bytes = u64::from(size - 1) * bs;
+    mine.passes = None;
+    mine.io_size_bytes = None;
+    mine.io_count = Some(segments);
+    Ok(mine)
 }
 
 #[derive(Debug, Error)]
@@ -227,9 +292,13 @@ fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
             job.name
         ));
     }
-    if cluster.stonewall.is_some() && job.workload.fileset().is_some() {
+    if cluster.stonewall.is_some()
+        && let Some(p) = job.workload.fileset()
+        && !p.resolve().is_ok_and(|r| r.mix.makes_files())
+    {
         return Err(format!(
-            "{}: --stonewall is for block I/O jobs; a file-set job ends at its runtime or io_count",
+            "{}: --stonewall on a file set is for phases that start with create (mix mdtest, \
+             mdtest-shared or phases:create,...); a mixed file-set job ends at its runtime or io_count",
             job.name
         ));
     }
@@ -264,12 +333,13 @@ pub fn run_suite<C: Communicator + ?Sized>(
         // The cluster flags too: ranks that disagree on them would not meet
         // at the same points (a stonewall's extra meetings), and wait forever.
         jobs: format!(
-            "{} tests={} shared={} stonewall={:?} pause={:?}",
+            "{} tests={} shared={} stonewall={:?} pause={:?} jobs={:?}",
             serde_json::to_string(&plain).unwrap_or_default(),
             serde_json::to_string(&tests).unwrap_or_default(),
             cluster.shared,
             cluster.stonewall,
-            opts.pause
+            opts.pause,
+            cluster.jobs
         ),
         host: host.hostname.clone(),
     };
@@ -282,11 +352,16 @@ pub fn run_suite<C: Communicator + ?Sized>(
             _ => ClusterError::EndedByRankZero,
         });
     }
+    let each: Vec<(ClusterOptions, bool)> = (0..jobs.len()).map(|i| cluster.for_job(i)).collect();
     let mine: Result<Vec<Job>, String> = jobs
         .iter()
-        .map(|j| {
-            check_kind(&j.job, cluster)?;
-            rank_job(&j.job, rank, size, cluster.shared)
+        .zip(&each)
+        .map(|(j, (c, interleave))| {
+            check_kind(&j.job, c)?;
+            match interleave {
+                true => interleaved(&j.job, rank, size),
+                false => rank_job(&j.job, rank, size, c.shared),
+            }
         })
         .collect();
     settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
@@ -310,6 +385,7 @@ pub fn run_suite<C: Communicator + ?Sized>(
         failure: None,
     };
     for (i, (sj, my_job)) in jobs.iter().zip(&mine).enumerate() {
+        r.cluster = &each[i].0;
         let new_test = i > 0 && (jobs[i - 1].test != sj.test || jobs[i - 1].job.rw != sj.job.rw);
         if i > 0 && !opts.pause.is_zero() && (!opts.pause_between_tests || new_test) {
             pause(opts.pause, stop);
@@ -494,6 +570,9 @@ impl<C: Communicator + ?Sized> Rank<'_, C> {
                         if shared {
                             merged.job.offset_bytes = job.offset_bytes;
                             merged.job.size_bytes = job.size_bytes;
+                            merged.job.gap_bytes = job.gap_bytes;
+                            merged.job.io_count = job.io_count;
+                            merged.job.passes = job.passes;
                         }
                         if cluster.stonewall.is_some() {
                             merged.job.runtime = job.runtime.or(merged.job.runtime);
@@ -640,6 +719,9 @@ fn measure<C: Communicator + ?Sized>(
         }
         r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))
     };
+    if let (Some(deadline), Some(p)) = (cluster.stonewall, job.workload.fileset()) {
+        return stonewalled_fileset(comm, job, p, deadline, stop, progress, warnings, sets);
+    }
     let Some(deadline) = cluster.stonewall else {
         let result = synced_run(job, warnings, created)?;
         return Ok(Measured {
@@ -661,6 +743,7 @@ fn measure<C: Communicator + ?Sized>(
                 let mut j = job.clone();
                 j.runtime = None;
                 j.io_size_bytes = None;
+                j.passes = None;
                 j.io_count = Some(n);
                 j.ramp = Duration::ZERO;
                 j.start_delay = Duration::ZERO;
@@ -703,6 +786,49 @@ fn measure<C: Communicator + ?Sized>(
         Err(stonewall::StonewallError::Failed) => Err(error.flatten()),
         Err(stonewall::StonewallError::OtherRankFailed) => Err(None),
     }
+}
+
+/// A file-set job whose create phase is stonewalled (`fileset::Stonewall`):
+/// the ranks meet before the ramp, then agree on the largest count inside
+/// the job (an all-reduce MAX; the MIN beside it is the merge's).
+#[allow(clippy::too_many_arguments)]
+fn stonewalled_fileset<C: Communicator + ?Sized>(
+    comm: &C,
+    job: &Job,
+    p: &crate::jobs::fileset::FileSetParams,
+    deadline: Duration,
+    stop: &StopFlag,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
+    sets: &mut FileSets,
+) -> Result<Measured, Option<String>> {
+    let start = Cell::new(0u64);
+    let others_failed = Cell::new(false);
+    let met = Cell::new(false);
+    let mut ready = || -> Result<(), RunError> {
+        met.set(true);
+        settle(comm, Ok(())).map_err(|e| {
+            others_failed.set(true);
+            RunError::Invalid(e.to_string())
+        })?;
+        start.set(now_unix_ns() + job.ramp.as_nanos() as u64);
+        Ok(())
+    };
+    let mut agree = |local: u64| comm.all_max(local);
+    let mut wall = crate::fileset::Stonewall::new(deadline, &mut agree);
+    let r = sets.run_stonewalled(job, p, stop, progress, warnings, &mut ready, &mut wall);
+    if let Err(e) = &r
+        && !met.get()
+    {
+        let _ = settle(comm, Err(e.to_string()));
+    }
+    let at_deadline = Some(wall.at_deadline);
+    let result = r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))?;
+    Ok(Measured {
+        result,
+        start_unix_ns: start.get(),
+        at_deadline,
+    })
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub fn suite_as_rank(
     let cluster = ClusterOptions {
         shared: args.shared,
         stonewall,
+        jobs: Vec::new(),
     };
     let asked = cluster.shared || cluster.stonewall.is_some();
     let launched = crate::cluster::launched_as_rank();
@@ -67,6 +68,25 @@ pub fn suite_as_rank(
     if !asked && !many {
         return Ok(None);
     }
+    run_ranks(ctx, jobs, how, &cluster, launched)
+}
+
+/// A suite whose jobs the ranks share each its own way (`kura suite
+/// io500`); `None` when this process is not one of many ranks.
+pub fn suite_as_ranks_per_job(
+    ctx: &Ctx,
+    jobs: &[SuiteJob],
+    per_job: Vec<crate::cluster::rank::JobCluster>,
+    how: Ranked<'_>,
+) -> Result<Option<i32>> {
+    let launched = crate::cluster::launched_as_rank();
+    if !launched.is_some_and(|(_, n)| n > 1 || cfg!(feature = "mpi")) {
+        return Ok(None);
+    }
+    let cluster = ClusterOptions {
+        jobs: per_job,
+        ..ClusterOptions::default()
+    };
     run_ranks(ctx, jobs, how, &cluster, launched)
 }
 

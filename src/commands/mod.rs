@@ -6,6 +6,7 @@ pub mod completions;
 pub mod explain;
 pub mod history;
 pub mod import;
+pub mod io500;
 pub mod label;
 pub mod launch;
 pub mod mark;
@@ -278,6 +279,7 @@ fn given_price(command: &Command) -> Option<&str> {
         Command::Suite(SuiteCommand::Tiobench(a)) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Bonnie(a)) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Db(a)) => a.suite.common.price.as_deref(),
+        Command::Suite(SuiteCommand::Io500(a)) => a.common.price.as_deref(),
         Command::Label(a) => a.price.as_deref(),
         Command::Import(a) => match &a.source {
             crate::cli::ImportSource::Fio(f) | crate::cli::ImportSource::Run(f) => f.price.as_deref(),
@@ -312,6 +314,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Suite(SuiteCommand::Tiobench(args)) => suite::tiobench(&ctx, args),
         Command::Suite(SuiteCommand::Bonnie(args)) => suite::bonnie(&ctx, args),
         Command::Suite(SuiteCommand::Db(args)) => suite::db(&ctx, args),
+        Command::Suite(SuiteCommand::Io500(args)) => io500::run(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),

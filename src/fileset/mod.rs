@@ -4,6 +4,7 @@
 //! `ops.rs` holds the measuring loop of one thread.
 
 mod ops;
+mod stonewall;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -17,6 +18,7 @@ use crate::runner::{Live, Progress};
 use crate::targets::fileset::FileSet;
 
 pub use ops::{ThreadOutput, ThreadPlan};
+pub use stonewall::Stonewall;
 
 /// One rank of many on one shared set (`cluster`, `--shared`): this
 /// process's threads are owners `first..first + threads` of `all` over
@@ -79,9 +81,44 @@ pub fn measure(
     stop: &AtomicBool,
     progress: &Progress,
     warnings: &mut Vec<Warning>,
+    live: Option<Live<'_>>,
+) -> Result<JobResult, String> {
+    measure_with(job, params, set, stop, progress, warnings, live, None)
+}
+
+/// A file-set job whose first phase (create) is stonewalled (IO500's
+/// mdtest `-W`): see `stonewall.rs`.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_stonewalled(
+    job: &Job,
+    params: &FileSetParams,
+    set: &FileSet,
+    stop: &AtomicBool,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
+    wall: &mut Stonewall<'_>,
+) -> Result<JobResult, String> {
+    let outcome = measure_with(job, params, set, stop, progress, warnings, None, Some(&mut *wall));
+    // Every rank agrees once per job, even one that failed before its threads ran.
+    wall.settle_unheard();
+    outcome
+}
+
+#[allow(clippy::too_many_arguments)]
+fn measure_with(
+    job: &Job,
+    params: &FileSetParams,
+    set: &FileSet,
+    stop: &AtomicBool,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
     mut live: Option<Live<'_>>,
+    mut wall: Option<&mut Stonewall<'_>>,
 ) -> Result<JobResult, String> {
     let r = params.resolve()?;
+    if let Some(w) = wall.as_deref_mut() {
+        w.begin(job.threads, r.mix.makes_files());
+    }
     let mut job = job.clone();
     job.workload = crate::jobs::Workload::FileSet(params.filled());
     job.target = Some(set.anchor.clone());
@@ -121,11 +158,13 @@ pub fn measure(
     let (tx, rx) = mpsc::channel();
     let threads = job.threads;
     let barrier = std::sync::Barrier::new(threads as usize);
+    let wall_sync = wall.as_deref().and_then(Stonewall::sync);
     progress.start_job(&job);
     let (outputs, series) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|thread| {
                 let plan = ThreadPlan {
+                    stonewall: wall_sync.clone(),
                     set,
                     r: &r,
                     job: &job,
@@ -145,7 +184,25 @@ pub fn measure(
         let mut series = SeriesBuilder::default();
         let mut reported: Vec<Option<u64>> = vec![None; threads as usize];
         let mut next_final = 0u64;
-        for sample in rx.iter() {
+        loop {
+            // A stonewall's threads wait for the agreement made here: look often.
+            let poll = match wall {
+                Some(_) => std::time::Duration::from_millis(2),
+                None => std::time::Duration::from_secs(1),
+            };
+            let sample = match rx.recv_timeout(poll) {
+                Ok(sample) => sample,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some(w) = wall.as_deref_mut() {
+                        w.settle_when_heard();
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            if let Some(w) = wall.as_deref_mut() {
+                w.settle_when_heard();
+            }
             series.add(&sample);
             progress.sample(&sample, threads);
             if let Some(live) = &mut live {

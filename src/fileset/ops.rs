@@ -38,6 +38,8 @@ pub struct ThreadPlan<'a> {
     pub samples: Sender<IntervalSample>,
     /// mdtest's phases start together, as its tasks do after each barrier.
     pub barrier: &'a Barrier,
+    /// IO500's stonewall on the first phase, create (`stonewall.rs`).
+    pub stonewall: Option<std::sync::Arc<super::stonewall::WallSync>>,
 }
 
 /// What one thread measured, by `FileOp` in `FileOp::ALL`'s order.
@@ -429,15 +431,35 @@ impl<'a> Thread<'a> {
         let Mix::Phases { phases, .. } = &self.plan.r.mix else {
             return;
         };
-        for &phase in phases {
+        // With a stonewall, the later phases take only the files the first made.
+        let mut files = self.files.n;
+        for (i, &phase) in phases.iter().enumerate() {
             self.plan.barrier.wait();
             let t0 = Instant::now();
-            for k in 0..self.files.n {
-                if self.plan.stop.load(Ordering::Relaxed) {
+            let wall = (i == 0 && phase == FileOp::Create)
+                .then(|| self.plan.stonewall.clone())
+                .flatten();
+            let mut done = 0;
+            for k in 0..files {
+                if self.plan.stop.load(Ordering::Relaxed)
+                    || wall.as_ref().is_some_and(|w| t0.elapsed() >= w.deadline)
+                {
                     break;
                 }
                 let outcome = self.run_op(phase, Some(k));
                 self.record(phase, outcome, Instant::now());
+                done = k + 1;
+            }
+            if let Some(w) = wall {
+                // Wear-out: up to the largest count any thread of any rank reached.
+                let c = &self.ops[phase as usize];
+                let target = w.report(done, c.bytes).min(files);
+                while done < target && !self.plan.stop.load(Ordering::Relaxed) {
+                    let outcome = self.run_op(phase, Some(done));
+                    self.record(phase, outcome, Instant::now());
+                    done += 1;
+                }
+                files = done;
             }
             self.phase_ns[phase as usize] = ns_since(t0);
         }

@@ -25,6 +25,8 @@ pub mod units;
 pub mod vdbench_file;
 pub mod vdbench_fs;
 pub mod workload;
+// Issue 16: the IO500-like suite.
+pub mod io500;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};
 pub use options::{Opt, Value};

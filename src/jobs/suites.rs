@@ -27,6 +27,8 @@ pub enum SuiteKind {
     Other(String),
     /// `kura suite db`.
     Db,
+    /// `kura suite io500` (IO500-like, docs/io500.md).
+    Io500,
 }
 
 impl SuiteKind {
@@ -39,6 +41,7 @@ impl SuiteKind {
             "vdbench" => SuiteKind::Vdbench,
             "import:fio" => SuiteKind::ImportFio,
             "db" => SuiteKind::Db,
+            "io500" => SuiteKind::Io500,
             _ => match text.strip_prefix("mark:") {
                 Some(profile) => SuiteKind::Mark(Some(profile.to_string())),
                 None => SuiteKind::Other(text.to_string()),
@@ -57,6 +60,7 @@ impl SuiteKind {
             SuiteKind::ImportFio => "import",
             SuiteKind::Other(s) => s.split_once(':').map_or(s.as_str(), |(name, _)| name),
             SuiteKind::Db => "db",
+            SuiteKind::Io500 => "io500",
         }
     }
 }

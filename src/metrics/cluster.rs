@@ -170,8 +170,27 @@ pub fn merge(parts: &[RankJob], shared: bool, stonewall_ns: Option<u64>) -> Resu
         }
     }
     let mut merged_kinds = BTreeMap::new();
+    // mdtest's phases: each operation's rate is over its own phase, on the
+    // slowest rank (a rank's phase time is its ops over its rate), as
+    // mdtest divides the items of all tasks by the longest task's time.
+    let phases = first
+        .result
+        .job
+        .workload
+        .fileset()
+        .and_then(|p| p.resolve().ok())
+        .is_some_and(|r| matches!(r.mix, crate::jobs::fileset::Mix::Phases { .. }));
     for (kind, ds) in &kinds {
-        merged_kinds.insert(*kind, merge_direction(ds, kind.name(), elapsed)?);
+        let over = match phases {
+            true => ds
+                .iter()
+                .filter(|(_, d)| d.iops > 0.0)
+                .map(|(_, d)| (d.ops as f64 / d.iops * 1e9) as u64)
+                .max()
+                .unwrap_or(elapsed),
+            false => elapsed,
+        };
+        merged_kinds.insert(*kind, merge_direction(ds, kind.name(), over)?);
     }
     let mut result = first.result.clone();
     result.read = merged_kinds.remove(&OpKind::Read);

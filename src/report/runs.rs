@@ -55,6 +55,7 @@ pub fn render_run(run: &RunResult, view: &View) -> String {
         Some(SuiteKind::Tiobench) => tiobench(run, view.json),
         Some(SuiteKind::Bonnie) => bonnie(run, view),
         Some(SuiteKind::Db) => db(run, view.json),
+        Some(SuiteKind::Io500) => io500(run, view.json),
         _ if view.json => run_json(run),
         Some(SuiteKind::Vdbench) => with_searches(vdbench_summary::render(run), run),
         _ => run_table::render_run(run),
@@ -271,6 +272,42 @@ fn tiobench(run: &RunResult, json: bool) -> String {
     out.push_str(&incomplete_line(run));
     out.push_str(&tiobench_table::render(&rows));
     out.push_str(TIOBENCH_DIFFERENCES);
+    out.push_str(&warning_lines(run));
+    out
+}
+
+fn io500(run: &RunResult, json: bool) -> String {
+    use super::io500_table;
+    let rows = io500_table::rows(run);
+    let score = io500_table::score(&rows);
+    if json {
+        return to_json(&run_with(
+            run,
+            &[
+                ("rows", serde_json::json!(rows)),
+                ("io500", serde_json::json!(score)),
+            ],
+        ));
+    }
+    let ranks = run
+        .jobs
+        .first()
+        .and_then(|j| j.cluster.as_ref())
+        .map_or(1, |c| c.ranks.len());
+    let mut out = format!(
+        "kura io500 run {} · {}\nIO500-like (not the official harness) · {} rank{}, stonewall {}\n",
+        run.id.unwrap_or(0),
+        utc(run.started_unix_s),
+        ranks,
+        if ranks == 1 { "" } else { "s" },
+        run.jobs
+            .iter()
+            .find_map(|j| j.job.runtime)
+            .map_or("-".to_string(), |d| format!("{:?}", d)),
+    );
+    out.push_str(&incomplete_line(run));
+    out.push_str(&io500_table::render(&rows, &score));
+    out.push_str(crate::jobs::io500::DIFFERENCES);
     out.push_str(&warning_lines(run));
     out
 }

@@ -113,6 +113,32 @@ impl Sets {
     }
 }
 
+impl Sets {
+    /// One file-set job whose create phase is stonewalled (IO500's mdtest
+    /// `-W`, `fileset::Stonewall`): prepared, `ready`, then measured.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_stonewalled(
+        &mut self,
+        job: &Job,
+        p: &FileSetParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        warnings: &mut Vec<Warning>,
+        ready: &mut dyn FnMut() -> Result<(), RunError>,
+        wall: &mut crate::fileset::Stonewall<'_>,
+    ) -> Result<JobResult, RunError> {
+        let job = resolve(job, warnings);
+        let r = p
+            .resolve()
+            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
+        let index = self.open_for(&job, &r, stop, progress, warnings)?;
+        ready()?;
+        let set = &self.open[index].2;
+        crate::fileset::measure_stonewalled(&job, p, set, stop, progress, warnings, wall)
+            .map_err(RunError::Invalid)
+    }
+}
+
 impl Kinds {
     pub(super) fn fileset(
         &mut self,

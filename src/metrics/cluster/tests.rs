@@ -246,3 +246,25 @@ fn a_second_phase_continues_the_first() {
     assert_eq!(read.lat_ns.max / 10, 800);
     assert_eq!(a.series.last().unwrap().start_ns, 2 * SECOND);
 }
+
+// Issue 16, the IO500-like suite: mdtest's phases merged over their own time.
+#[test]
+fn phases_are_rated_over_the_slowest_ranks_phase_not_the_window() {
+    let mut parts = vec![
+        rank_job(0, 1_000 * SECOND, 4 * SECOND, &[1_000; 100]),
+        rank_job(1, 1_000 * SECOND, 4 * SECOND, &[1_000; 100]),
+    ];
+    // Rank 0's reads took 1 s of its 4, rank 1's 2 s: a phase each.
+    for (p, phase_s) in parts.iter_mut().zip([1.0, 2.0]) {
+        let mut job = Job::default();
+        job.set("mix", "phases:create,read").unwrap();
+        p.result.job.workload = job.workload;
+        p.result.read.as_mut().unwrap().iops = 100.0 / phase_s;
+    }
+    let merged = merge(&parts, false, None).unwrap();
+    // mdtest: all tasks' items over the longest task's time.
+    assert_eq!(merged.read.unwrap().iops, 100.0);
+    // Block jobs keep the window.
+    parts[0].result.job.workload = Job::default().workload;
+    assert_eq!(merge(&parts, false, None).unwrap().read.unwrap().iops, 50.0);
+}

@@ -319,7 +319,7 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
         .filter(|i| {
             matches!(
                 runs[*i].suite,
-                Some(SuiteKind::Bonnie | SuiteKind::Tiobench | SuiteKind::Vdbench)
+                Some(SuiteKind::Bonnie | SuiteKind::Tiobench | SuiteKind::Vdbench | SuiteKind::Io500)
             )
         })
         .collect();
