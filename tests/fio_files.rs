@@ -181,7 +181,9 @@ fn every_example_translates_or_is_refused_as_unsupported() {
             }
             assert_eq!(job["qd"], num(opts, "iodepth").unwrap_or(1), "{at}: iodepth");
             assert_eq!(job["threads"], num(opts, "numjobs").unwrap_or(1), "{at}: numjobs");
-            let size = num(opts, "filesize").or(num(opts, "size"));
+            // fio's region is offset..offset+size: kura's file size is its end.
+            let size =
+                num(opts, "filesize").or(num(opts, "size").map(|s| s + num(opts, "offset").unwrap_or(0)));
             assert_eq!(job["size_bytes"].as_u64(), size, "{at}: size");
             if rw == "rw" || rw == "randrw" {
                 let read = num(opts, "rwmixread")

@@ -23,6 +23,7 @@ use super::units::format_size;
 mod latency;
 // Issue 17: options of job files people write today.
 mod extras;
+mod span;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -1449,7 +1450,7 @@ impl Translator<'_> {
                 }
             }
         };
-        set(&mut job, Opt::Target, Value::Path(path.into()), header)?;
+        set(&mut job, Opt::Target, Value::Path(path.clone().into()), header)?;
         if threads > 1 && f.filename.is_none() {
             self.note(
                 header,
@@ -1465,6 +1466,7 @@ impl Translator<'_> {
         if let Some((s, loc)) = span {
             // With offset_increment the last clone's region ends further in.
             let s = s.saturating_add(Self::extra_span(f));
+            let s = s.saturating_add(Self::offset_into_size(f, &path));
             set(&mut job, Opt::Size, Value::Bytes(s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
