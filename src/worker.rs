@@ -44,6 +44,8 @@ pub struct WorkerPlan {
 pub struct WorkerOutput {
     pub read: DirCollector,
     pub write: DirCollector,
+    /// Trims (fio's `rw=trim`...), empty for other jobs.
+    pub trim: DirCollector,
     pub syncs: u64,
     /// From the start of measurement to the last counted completion; exactly
     /// the runtime when the deadline ended the job (completions after it are
@@ -104,6 +106,7 @@ struct Slot {
     /// Short transfers this I/O needed.
     shorts: u32,
     write: bool,
+    trim: bool,
 }
 
 /// The loop's state, apart from the engine it drives.
@@ -392,6 +395,7 @@ impl<'p> Worker<'p> {
             done: 0,
             shorts: 0,
             write: next.write,
+            trim: next.trim,
         };
         if next.write
             && let Some(v) = &mut self.verifier
@@ -422,6 +426,7 @@ impl<'p> Worker<'p> {
             offset: s.offset + s.done as u64,
             len: s.len - s.done,
             write: s.write,
+            trim: s.trim,
         }
     }
 
@@ -585,7 +590,9 @@ impl<'p> Worker<'p> {
         if s.submit_ns < self.ramp_ns || past_deadline {
             return;
         }
-        let dir = if s.write {
+        let dir = if s.trim {
+            &mut self.out.trim
+        } else if s.write {
             &mut self.out.write
         } else {
             &mut self.out.read
@@ -602,7 +609,8 @@ impl<'p> Worker<'p> {
         dir.success(s.len as u64, latency);
         record(&mut self.interval.hist, latency);
         self.interval.bytes += s.len as u64;
-        if s.write {
+        // The series counts trims with writes: both change the target.
+        if s.write || s.trim {
             self.interval.writes += 1;
             self.interval.write_lat_ns += latency;
         } else {

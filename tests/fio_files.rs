@@ -408,9 +408,14 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("rw=write\nsync=0", Runs),
         ("rw=write\nsync=1", Runs),
         ("rw=write\nsync=dsync", Runs),
-        ("rw=trim", Refused("rw=trim")),
-        ("rw=randtrim", Refused("rw=randtrim")),
-        ("rw=trimwrite", Refused("rw=trimwrite")),
+        // Trims run on block devices (tests/fio_trim.rs); a file is refused when the job runs.
+        ("rw=trim", Runs),
+        ("rw=randtrim", Runs),
+        ("rw=trimwrite", Runs),
+        (
+            "rw=trimwrite\nbs=4k,8k",
+            Refused("block sizes per direction with trims"),
+        ),
         ("write_bw_log=bw\nlog_avg_msec=250", Runs),
         ("write_lat_log", Noted("log_avg_msec")),
         ("write_hist_log=h\nlog_hist_msec=100", Refused("write_hist_log")),
@@ -476,6 +481,9 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             ],
         ),
         ("write_lat_log", vec![("write_lat_log", json!("a"))]),
+        ("rw=trim", vec![("rw", json!("trim"))]),
+        ("rw=randtrim", vec![("rw", json!("randtrim"))]),
+        ("rw=trimwrite", vec![("rw", json!("trimwrite"))]),
     ]);
     for (i, (options, want)) in cases.iter().enumerate() {
         let file = d.join(format!("case{i}.fio"));

@@ -822,14 +822,15 @@ impl Translator<'_> {
                     "randwrite" => Rw::RandWrite,
                     "rw" | "readwrite" => Rw::Rw,
                     "randrw" => Rw::RandRw,
-                    "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
-                        return Err(unsupported_value(e, "kura issues reads and writes, not trims"));
-                    }
+                    "trim" => Rw::Trim,
+                    "randtrim" => Rw::RandTrim,
+                    "trimwrite" => Rw::TrimWrite,
+                    "randtrimwrite" => Rw::RandTrimWrite,
                     other => {
                         return Err(value_err(
                             e,
                             format!(
-                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw)"
+                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite, randtrimwrite)"
                             ),
                         ));
                     }
@@ -1389,6 +1390,13 @@ impl Translator<'_> {
                 header.clone(),
             )
         };
+        if job.does_trims() && (f.bs.read != f.bs.write || f.bssplit.read != f.bssplit.write) {
+            return Err(header.error(format!(
+                "unsupported: {}: rw={}: block sizes per direction with trims (kura trims, and trimwrite writes, in one size: give bs one value)",
+                f.name,
+                job.rw.name()
+            )));
+        }
         let reads = sizes_of(&f.bssplit.read, &f.bs.read)?;
         let writes = sizes_of(&f.bssplit.write, &f.bs.write)?.unwrap_or_else(fio_default);
         let (sizes, bs_loc) = if job.does_reads() {
@@ -1871,7 +1879,9 @@ mod tests {
         assert!(error("[global]\nbs=4k\n").contains("no job"));
         assert!(error("[a]\nrw=${NOPE}\n").contains("the environment does not set ${NOPE}"));
         assert!(error("[a]\nrw=randread\nrwmixread=150\n").contains("percentage"));
-        assert!(error("[a]\nrw=trim\n").contains("unsupported: rw=trim"));
+        assert_eq!(jobs("[a]\nrw=trim\n")[0].rw, Rw::Trim);
+        assert_eq!(jobs("[a]\nrw=randtrimwrite\nbs=8k\n")[0].rw, Rw::RandTrimWrite);
+        assert!(error("[a]\nrw=trimwrite\nbs=4k,8k\n").contains("block sizes per direction with trims"));
     }
 
     #[test]

@@ -49,6 +49,12 @@ pub enum Rw {
     Rw,
     /// Random mix of reads and writes (`read_pct`).
     RandRw,
+    /// fio's trims (BLKDISCARD) of a block device: sequential, random, and
+    /// each trimmed block then written (`trimwrite`, `randtrimwrite`).
+    Trim,
+    RandTrim,
+    TrimWrite,
+    RandTrimWrite,
 }
 
 impl Rw {
@@ -60,6 +66,10 @@ impl Rw {
             "randwrite" => Rw::RandWrite,
             "rw" | "readwrite" => Rw::Rw,
             "randrw" => Rw::RandRw,
+            "trim" => Rw::Trim,
+            "randtrim" => Rw::RandTrim,
+            "trimwrite" => Rw::TrimWrite,
+            "randtrimwrite" => Rw::RandTrimWrite,
             _ => return None,
         })
     }
@@ -71,10 +81,21 @@ impl Rw {
             Rw::RandWrite => "randwrite",
             Rw::Rw => "rw",
             Rw::RandRw => "randrw",
+            Rw::Trim => "trim",
+            Rw::RandTrim => "randtrim",
+            Rw::TrimWrite => "trimwrite",
+            Rw::RandTrimWrite => "randtrimwrite",
         }
     }
     pub fn is_random(self) -> bool {
-        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+        matches!(
+            self,
+            Rw::RandRead | Rw::RandWrite | Rw::RandRw | Rw::RandTrim | Rw::RandTrimWrite
+        )
+    }
+    /// Trims: each I/O a BLKDISCARD, or (trimwrite) a trim and then a write of the same block.
+    pub fn trims(self) -> bool {
+        matches!(self, Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite)
     }
     pub fn is_mixed(self) -> bool {
         matches!(self, Rw::Rw | Rw::RandRw)
@@ -726,6 +747,15 @@ impl Job {
     /// Bytes one pass over a span of `span` bytes moves: all of it, less the
     /// holes a sequential `gap` leaves.
     pub fn pass_bytes(&self, span: u64) -> u64 {
+        // trimwrite: a pass trims the span and writes it, as fio's `size` does.
+        if matches!(self.rw, Rw::TrimWrite | Rw::RandTrimWrite) {
+            let trims = Job {
+                rw: Rw::Trim,
+                ..self.clone()
+            }
+            .pass_bytes(span);
+            return trims.saturating_mul(2);
+        }
         if self.gap_bytes == 0 || self.rw.is_random() {
             return span;
         }
@@ -751,6 +781,7 @@ impl Job {
             Rw::Read | Rw::RandRead => true,
             Rw::Write | Rw::RandWrite => false,
             Rw::Rw | Rw::RandRw => self.read_pct > 0,
+            Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite => false,
         }
     }
 
@@ -759,7 +790,19 @@ impl Job {
             Rw::Read | Rw::RandRead => false,
             Rw::Write | Rw::RandWrite => true,
             Rw::Rw | Rw::RandRw => self.read_pct < 100,
+            Rw::Trim | Rw::RandTrim => false,
+            Rw::TrimWrite | Rw::RandTrimWrite => true,
         }
+    }
+
+    /// Trims (fio's `rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`).
+    pub fn does_trims(&self) -> bool {
+        self.rw.trims()
+    }
+
+    /// Writes or trims: the target's data changes, and the safety checks of writes apply.
+    pub fn modifies(&self) -> bool {
+        self.does_writes() || self.does_trims()
     }
 
     /// The share of reads this job issues, 0..=100, whatever `rw` says.
@@ -768,6 +811,7 @@ impl Job {
             Rw::Read | Rw::RandRead => 100,
             Rw::Write | Rw::RandWrite => 0,
             Rw::Rw | Rw::RandRw => self.read_pct,
+            Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite => 0,
         }
     }
 

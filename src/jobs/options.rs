@@ -300,7 +300,7 @@ impl OptionDef {
             Type::Bool => "true/false".into(),
             Type::Text => "text".into(),
             Type::Path => "path".into(),
-            Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw`".into(),
+            Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw` `trim` `randtrim` `trimwrite` `randtrimwrite`".into(),
             Type::BlockSizes => "size, or split `4k/60:64k/40`".into(),
             Type::Engine => "`io_uring` `sync` `null` `auto`".into(),
             Type::Distribution => "`uniform` `zipf:THETA` `pareto:H` `hotspot:PCT_IO/PCT_SPACE` `zoned:IO/PCT:IO/PCT...` `zoned_abs:IO/SIZE:IO/SIZE...`".into(),
@@ -337,7 +337,7 @@ impl OptionDef {
             Type::Path => Value::Path(PathBuf::from(text)),
             Type::Rw => Value::Rw(
                 Rw::parse(text)
-                    .ok_or_else(|| bad("expected read, write, randread, randwrite, rw or randrw"))?,
+                    .ok_or_else(|| bad("expected read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite or randtrimwrite"))?,
             ),
             Type::BlockSizes => Value::BlockSizes(parse_block_sizes(key, text)?),
             Type::Engine => {
@@ -526,6 +526,7 @@ options! {
         |j| Some(Value::Rw(j.rw)),
         |j, v| { j.rw = take!(v, Rw); Ok(()) })
         .identity("access", Show::Plain)
+        .more("; trim/randtrim discard blocks (fio's BLKDISCARD ioctl, block devices only) and destroy data as writes do; trimwrite/randtrimwrite write each block after trimming it")
         .example("randrw");
     Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
         |j| Some(Value::BlockSizes(j.bs.clone())),

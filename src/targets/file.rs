@@ -490,7 +490,7 @@ fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<(
 
 pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
     // For writing, the descriptor the safety check ran on (held with O_EXCL) is the one measured.
-    let (file, meta) = if job.does_writes() {
+    let (file, meta) = if job.modifies() {
         let checked = check_writable(path, opts.allow_destroy.as_deref())?;
         (checked.file, checked.meta)
     } else {
