@@ -201,3 +201,30 @@ fn trims_on_a_regular_file_are_refused() {
     assert!(err.contains("BLKDISCARD") && err.contains("plain.dat"), "{err}");
     assert_eq!(std::fs::read(&target).unwrap(), vec![0xaa; MIB as usize]);
 }
+
+/// Trims destroy data as writes do: a device with a file system is refused
+/// without `--allow-destroy`, and left as it was.
+#[test]
+fn trims_need_allow_destroy_on_a_device_with_a_file_system() {
+    if !common::need(&["losetup", "mkfs.ext4"]) {
+        return;
+    }
+    let dir = tmp();
+    let lo = LoopDevice::sized(16 * MIB);
+    lo.mkfs_ext4();
+    let before = std::fs::read(&lo.backing).unwrap();
+    let out = kura(&dir.path().join("k.db"))
+        .args([
+            "run", "--rw", "trim", "--bs", "64k", "--size", "1m", "--passes", "1", "--target",
+        ])
+        .arg(&lo.path)
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--allow-destroy"), "{err}");
+    assert!(
+        std::fs::read(&lo.backing).unwrap() == before,
+        "the device changed"
+    );
+}
