@@ -180,11 +180,14 @@ struct IntervalSums {
     bytes: u64,
     read_lat_ns: u64,
     write_lat_ns: u64,
+    /// With `write_hist_log`: latencies per direction (read, write, trim).
+    dir_hists: Option<Box<[hdrhistogram::Histogram<u64>; 3]>>,
 }
 
 impl IntervalSums {
-    fn new() -> IntervalSums {
+    fn new(per_direction: bool) -> IntervalSums {
         IntervalSums {
+            dir_hists: per_direction.then(|| Box::new([new_histogram(), new_histogram(), new_histogram()])),
             hist: new_histogram(),
             reads: 0,
             writes: 0,
@@ -266,7 +269,7 @@ impl<'p> Worker<'p> {
             cpu_at_measure: cpu,
             interval_index: 0,
             interval_end_ns: ramp_ns + interval_ns,
-            interval: IntervalSums::new(),
+            interval: IntervalSums::new(job.write_hist_log.is_some()),
             cpu_at_interval: cpu,
             out: WorkerOutput::default(),
             verifier: None,
@@ -532,7 +535,10 @@ impl<'p> Worker<'p> {
             && now >= self.interval_end_ns
             && self.end_ns.is_none_or(|e| self.interval_end_ns <= e)
         {
-            let sums = std::mem::replace(&mut self.interval, IntervalSums::new());
+            let sums = std::mem::replace(
+                &mut self.interval,
+                IntervalSums::new(self.plan.job.write_hist_log.is_some()),
+            );
             self.send_sample(sums);
             self.interval_index += 1;
             self.interval_end_ns += self.interval_ns;
@@ -552,6 +558,7 @@ impl<'p> Worker<'p> {
             write_lat_ns: sums.write_lat_ns,
             cpu_user_ns: cpu.0.saturating_sub(self.cpu_at_interval.0),
             cpu_system_ns: cpu.1.saturating_sub(self.cpu_at_interval.1),
+            dir_hists: sums.dir_hists,
         });
         self.cpu_at_interval = cpu;
     }
@@ -608,6 +615,9 @@ impl<'p> Worker<'p> {
         let latency = now - s.submit_ns;
         dir.success(s.len as u64, latency);
         record(&mut self.interval.hist, latency);
+        if let Some(d) = &mut self.interval.dir_hists {
+            record(&mut d[if s.trim { 2 } else { usize::from(s.write) }], latency);
+        }
         self.interval.bytes += s.len as u64;
         // The series counts trims with writes: both change the target.
         if s.write || s.trim {
@@ -684,7 +694,10 @@ impl<'p> Worker<'p> {
         };
         self.out.measured_ns = end_ns.saturating_sub(self.ramp_ns);
         if self.measuring {
-            let sums = std::mem::replace(&mut self.interval, IntervalSums::new());
+            let sums = std::mem::replace(
+                &mut self.interval,
+                IntervalSums::new(self.plan.job.write_hist_log.is_some()),
+            );
             self.send_sample(sums);
             let (user, system) = thread_cpu_ns();
             self.out.cpu_user_ns = user.saturating_sub(self.cpu_at_measure.0);

@@ -418,7 +418,11 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ),
         ("write_bw_log=bw\nlog_avg_msec=250", Runs),
         ("write_lat_log", Noted("log_avg_msec")),
-        ("write_hist_log=h\nlog_hist_msec=100", Refused("write_hist_log")),
+        ("write_hist_log=h\nlog_hist_msec=100", Runs),
+        (
+            "write_bw_log\nlog_avg_msec=500\nwrite_hist_log=h\nlog_hist_msec=100",
+            Refused("log_hist_msec=100 with log_avg_msec=500"),
+        ),
     ];
     // What each that runs became, by key of `explain --json`.
     let became: HashMap<&str, Vec<(&str, serde_json::Value)>> = HashMap::from([
@@ -481,6 +485,13 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             ],
         ),
         ("write_lat_log", vec![("write_lat_log", json!("a"))]),
+        (
+            "write_hist_log=h\nlog_hist_msec=100",
+            vec![
+                ("write_hist_log", json!("h")),
+                ("interval_ns", json!(100_000_000u64)),
+            ],
+        ),
         ("rw=trim", vec![("rw", json!("trim"))]),
         ("rw=randtrim", vec![("rw", json!("randtrim"))]),
         ("rw=trimwrite", vec![("rw", json!("trimwrite"))]),

@@ -23,6 +23,7 @@ use super::units::format_size;
 mod latency;
 // Issue 17: options of job files people write today.
 mod extras;
+mod hist;
 mod span;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
@@ -502,6 +503,7 @@ struct FioJob {
     rate_poisson: bool,
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
+    hist: hist::FioHist,
 }
 
 impl FioJob {
@@ -552,6 +554,7 @@ impl FioJob {
             log_avg_msec: None,
             rate_poisson: false,
             extras: extras::FioExtras::default(),
+            hist: hist::FioHist::default(),
         }
     }
 }
@@ -567,8 +570,6 @@ const NO_EFFECT: &[&str] = &[
     "random_generator",
     "norandommap",
     "softrandommap",
-    "log_hist_msec",
-    "log_hist_coarseness",
     "log_max_value",
     "log_offset",
     "log_compression",
@@ -755,6 +756,7 @@ impl Translator<'_> {
         // Each group says whether it knew the option; what none knows is judged last.
         for group in [
             Self::apply_extras,
+            Self::apply_hist,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -1014,12 +1016,6 @@ impl Translator<'_> {
                 ),
                 _ => return Err(unsupported_value(e, "kura does not verify data")),
             },
-            "write_hist_log" => {
-                return Err(unsupported_value(
-                    e,
-                    "kura keeps one latency histogram per interval for reads and writes together, not fio's per direction",
-                ));
-            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -1529,6 +1525,8 @@ impl Translator<'_> {
                 )?;
             }
         }
+        // The histogram's window first: the other logs' note tells the interval.
+        self.hist_log(f, &mut job)?;
         self.logs(f, &mut job)?;
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {

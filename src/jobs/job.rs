@@ -427,6 +427,17 @@ pub struct Job {
     /// A thread below these rates fails (fio's `rate_min`, `rate_iops_min`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_min: Option<super::extras::RateMin>,
+    /// fio's `write_hist_log`: prefix of `PREFIX_clat_hist.N.log`, the
+    /// latency histogram of each interval and direction in fio's bins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_hist_log: Option<PathBuf>,
+    /// fio's `log_hist_coarseness`: 2^N of fio's bins summed into one (0-6).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub hist_coarseness: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -504,6 +515,8 @@ impl Default for Job {
             buffer_pattern: None,
             exit_all: false,
             rate_min: None,
+            write_hist_log: None,
+            hist_coarseness: 0,
         }
     }
 }

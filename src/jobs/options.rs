@@ -1065,6 +1065,19 @@ options! {
         .extra()
         .more(": checked every second after two (fio's `rate_iops_min`, per clone); the run fails")
         .example("100");
+    WriteHistLog = opt("write_hist_log", Type::Path, Group::Report, "Write fio's latency histogram log PREFIX_clat_hist.N.log: per interval and direction, the completions in each of fio's 1856 log-linear latency bins",
+        |j| j.write_hist_log.clone().map(Value::Path),
+        |j, v| { j.write_hist_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
+        .run_control()
+        .named("PREFIX")
+        .extra()
+        .more(" (fio's format, read by its tools/hist/fiologparser_hist.py; the window is `interval`, fio's `log_hist_msec`; kura's latency is fio's `lat`, binned from its own histogram by fio's bin edges)")
+        .example("ssd");
+    HistCoarseness = opt("hist_coarseness", Type::Count { min: 0, max: 6 }, Group::Report, "Histogram log: sum each 2^N of fio's bins into one (fio's `log_hist_coarseness`)",
+        |j| Some(Value::Count(j.hist_coarseness.into())),
+        |j, v| { j.hist_coarseness = take!(v, Count) as u8; Ok(()) })
+        .extra()
+        .example("2");
 }
 
 /// A file-set parameter of the job; `None` for other kinds.
