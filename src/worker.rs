@@ -708,6 +708,7 @@ impl<'p> Worker<'p> {
     }
 }
 
+mod dedupe;
 mod min_rate;
 mod poisson;
 #[cfg(test)]

@@ -434,6 +434,9 @@ pub struct Job {
     /// fio's `log_hist_coarseness`: 2^N of fio's bins summed into one (0-6).
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub hist_coarseness: u8,
+    /// This share of written blocks repeat the last unique one (fio's `dedupe_percentage`).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub dedupe_pct: u8,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -517,6 +520,7 @@ impl Default for Job {
             rate_min: None,
             write_hist_log: None,
             hist_coarseness: 0,
+            dedupe_pct: 0,
         }
     }
 }
@@ -746,6 +750,14 @@ impl Job {
             }
         }
         super::latency::validate(self)?;
+        // Verified blocks carry unique headers; a repeated block would not.
+        if self.verify && self.dedupe_pct > 0 {
+            return Err(invalid(
+                "dedupe_pct",
+                &self.dedupe_pct.to_string(),
+                "cannot be used with verify",
+            ));
+        }
         // Verify keeps one map of blocks per target, not per thread span.
         if self.verify && self.offset_increment_bytes > 0 {
             return Err(invalid(

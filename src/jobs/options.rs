@@ -1078,6 +1078,12 @@ options! {
         |j, v| { j.hist_coarseness = take!(v, Count) as u8; Ok(()) })
         .extra()
         .example("2");
+    DedupePct = opt("dedupe_pct", Type::Count { min: 0, max: 100 }, Group::Data, "Share of written blocks that repeat the last unique block written, so a deduplicating device stores them once",
+        |j| Some(Value::Count(j.dedupe_pct.into())),
+        |j, v| { j.dedupe_pct = take!(v, Count) as u8; Ok(()) })
+        .extra()
+        .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
+        .example("30");
 }
 
 /// A file-set parameter of the job; `None` for other kinds.

@@ -207,11 +207,10 @@ fn worker_thread(
             && job.fill != crate::jobs::Fill::Zero
             && job.buffer_pattern.is_none() =>
         {
-            Some(crate::worker::Verifier::scrambler(
-                plan.thread,
-                job.qd as usize,
-                &buffers,
-            ))
+            Some(
+                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers)
+                    .with_dedupe(job.dedupe_pct, plan.seed ^ u64::from(plan.thread)),
+            )
         }
         None => None,
     };

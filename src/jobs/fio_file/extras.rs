@@ -1,8 +1,8 @@
 //! Options of job files people write today (issue 17), read with fio 3.33's
 //! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
 //! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
-//! sizes (`bs=R,W`, `bssplit=R,W`); and the ones kura refuses by name:
-//! `create_on_open=1`, `dedupe_percentage`, `exit_what` other than group.
+//! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage`; and the ones kura
+//! refuses by name: `create_on_open=1`, `exit_what` other than group.
 
 use super::{
     Entry, FioJob, FormatError, Loc, PerDir, Translator, fio_number, map_dir, per_dir, unsupported_value,
@@ -22,6 +22,7 @@ pub(super) struct FioExtras {
     rate_min: PerDir<(u64, Loc)>,
     rate_iops_min: PerDir<(u64, Loc)>,
     pub(super) exit_all: bool,
+    dedupe_pct: Option<(u64, Loc)>,
 }
 
 impl Translator<'_> {
@@ -91,10 +92,17 @@ impl Translator<'_> {
                 }
             }
             "dedupe_percentage" => {
-                if fio_number(value()?, kb).map_err(|w| value_err(e, w))? > 0 {
+                let n = fio_number(value()?, kb).map_err(|w| value_err(e, w))?;
+                if n > 100 {
+                    return Err(value_err(e, "must be between 0 and 100"));
+                }
+                j.extras.dedupe_pct = Some((n, at));
+            }
+            "dedupe_mode" => {
+                if !value()?.trim().eq_ignore_ascii_case("repeat") {
                     return Err(unsupported_value(
                         e,
-                        "kura makes every written block unique (fio's scramble_buffers); it does not write duplicate blocks",
+                        "kura repeats the last unique block (fio's default dedupe_mode=repeat)",
                     ));
                 }
             }
@@ -155,6 +163,11 @@ impl Translator<'_> {
         }
         if x.exit_all {
             set(job, Opt::ExitAll, Value::Bool(true), header)?;
+        }
+        if let Some((n, loc)) = &x.dedupe_pct
+            && job.does_writes()
+        {
+            set(job, Opt::DedupePct, Value::Count(*n), loc)?;
         }
         Ok(())
     }
