@@ -390,6 +390,7 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("continue_on_error=none", Noted("continue_on_error=none")),
         ("continue_on_error=verify", Refused("continue_on_error=verify")),
         ("exitall", Runs),
+        ("rw=write\ncreate_on_open=1", Runs),
         ("create_on_open=1", Refused("create_on_open")),
         ("create_on_open=0", Runs),
         ("rw=write\nbuffer_pattern=0xdeadbeef", Runs),
@@ -498,6 +499,10 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             ],
         ),
         ("rw=write\ndedupe_percentage=30", vec![("dedupe_pct", json!(30))]),
+        (
+            "rw=write\ncreate_on_open=1",
+            vec![("create_on_open", json!(true))],
+        ),
         ("rw=trim", vec![("rw", json!("trim"))]),
         ("rw=randtrim", vec![("rw", json!("randtrim"))]),
         ("rw=trimwrite", vec![("rw", json!("trimwrite"))]),

@@ -437,6 +437,10 @@ pub struct Job {
     /// This share of written blocks repeat the last unique one (fio's `dedupe_percentage`).
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub dedupe_pct: u8,
+    /// A test file kura creates is left empty, not laid out: the measured
+    /// writes grow it (fio's `create_on_open=1`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub create_on_open: bool,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -521,6 +525,7 @@ impl Default for Job {
             write_hist_log: None,
             hist_coarseness: 0,
             dedupe_pct: 0,
+            create_on_open: false,
         }
     }
 }
@@ -750,6 +755,14 @@ impl Job {
             }
         }
         super::latency::validate(self)?;
+        // fio reads the empty file it created and fails (EIO, "full resid").
+        if self.create_on_open && self.does_reads() {
+            return Err(invalid(
+                "create_on_open",
+                "true",
+                "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
+            ));
+        }
         // Verified blocks carry unique headers; a repeated block would not.
         if self.verify && self.dedupe_pct > 0 {
             return Err(invalid(

@@ -1084,6 +1084,13 @@ options! {
         .extra()
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
         .example("30");
+    CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
+        |j| Some(Value::Bool(j.create_on_open)),
+        |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (fio's `create_on_open=1`; write jobs only)")
+        .example("true");
 }
 
 /// A file-set parameter of the job; `None` for other kinds.

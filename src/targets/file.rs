@@ -222,7 +222,12 @@ fn prepare_new(
         dir: Some(dir_fd),
         name: Some(name),
     };
-    let filled = fill(&file, size, job, opts).and_then(|()| file.sync_data());
+    // fio's create_on_open: the file is left empty and the measured writes grow it.
+    let filled = if job.create_on_open {
+        Ok(())
+    } else {
+        fill(&file, size, job, opts).and_then(|()| file.sync_data())
+    };
     drop(file);
     if let Err(e) = filled {
         // A half-written file of ours is no use to anyone; an error removing it adds nothing.
