@@ -200,6 +200,15 @@ fn trims_on_a_regular_file_are_refused() {
     let err = common::stderr_of(&out);
     assert!(err.contains("BLKDISCARD") && err.contains("plain.dat"), "{err}");
     assert_eq!(std::fs::read(&target).unwrap(), vec![0xaa; MIB as usize]);
+    // Nothing to verify in a trimmed block: refused before anything runs.
+    let out = kura(&d.join("k.db"))
+        .args(["run", "--rw", "trimwrite", "--verify", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("verify") && err.contains("trimwrite"), "{err}");
 }
 
 /// Trims destroy data as writes do: a device with a file system is refused

@@ -763,6 +763,14 @@ impl Job {
                 "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
             ));
         }
+        // A trimmed block reads back as zeros or as it was: nothing to verify.
+        if self.verify && self.does_trims() {
+            return Err(invalid(
+                "rw",
+                self.rw.name(),
+                "cannot be used with verify (a trimmed block's contents are the device's choice)",
+            ));
+        }
         // Verified blocks carry unique headers; a repeated block would not.
         if self.verify && self.dedupe_pct > 0 {
             return Err(invalid(
