@@ -504,6 +504,8 @@ struct FioJob {
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
+    /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
+    sizes_per_dir: bool,
 }
 
 impl FioJob {
@@ -555,6 +557,7 @@ impl FioJob {
             rate_poisson: false,
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
+            sizes_per_dir: false,
         }
     }
 }
@@ -858,11 +861,14 @@ impl Translator<'_> {
                 j.rw = (rw, Some(at));
             }
             "bs" | "blocksize" => {
+                // bs replaces any split given before it, as below.
+                j.sizes_per_dir = need()?.contains(',');
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.bs.merge(map_dir(pd, |b| (BsSpec::Range(b, b), at.clone())));
                 j.bssplit = PerDir::default();
             }
             "bsrange" | "blocksize_range" => {
+                j.sizes_per_dir |= need()?.contains(',');
                 let pd = per_dir(need()?, |t| {
                     let (lo, hi) = t.split_once(['-', ':']).ok_or("expected MIN-MAX, e.g. 4k-64k")?;
                     let (lo, hi) = (fio_number(lo, kb)?, fio_number(hi, kb)?);
@@ -873,6 +879,7 @@ impl Translator<'_> {
                 j.bssplit = PerDir::default();
             }
             "bssplit" => {
+                j.sizes_per_dir |= need()?.contains(',');
                 let pd = per_dir(need()?, |t| {
                     let mut parts = Vec::new();
                     for item in t.split(':') {
@@ -1386,7 +1393,8 @@ impl Translator<'_> {
                 header.clone(),
             )
         };
-        if job.does_trims() && (f.bs.read != f.bs.write || f.bssplit.read != f.bssplit.write) {
+        // fio's trims take the third value (`bs=R,W,T`); kura's take `bs`, one for every direction.
+        if job.does_trims() && f.sizes_per_dir {
             return Err(header.error(format!(
                 "unsupported: {}: rw={}: block sizes per direction with trims (kura trims, and trimwrite writes, in one size: give bs one value)",
                 f.name,
@@ -1880,6 +1888,7 @@ mod tests {
         assert_eq!(jobs("[a]\nrw=trim\n")[0].rw, Rw::Trim);
         assert_eq!(jobs("[a]\nrw=randtrimwrite\nbs=8k\n")[0].rw, Rw::RandTrimWrite);
         assert!(error("[a]\nrw=trimwrite\nbs=4k,8k\n").contains("block sizes per direction with trims"));
+        assert!(error("[a]\nrw=trim\nbs=,,64k\n").contains("block sizes per direction with trims"));
     }
 
     #[test]
