@@ -795,11 +795,12 @@ impl Job {
     pub fn pass_bytes(&self, span: u64) -> u64 {
         // trimwrite: a pass trims the span and writes it, as fio's `size` does.
         if matches!(self.rw, Rw::TrimWrite | Rw::RandTrimWrite) {
-            let trims = Job {
-                rw: Rw::Trim,
-                ..self.clone()
-            }
-            .pass_bytes(span);
+            let rw = if self.rw.is_random() {
+                Rw::RandTrim
+            } else {
+                Rw::Trim
+            };
+            let trims = Job { rw, ..self.clone() }.pass_bytes(span);
             return trims.saturating_mul(2);
         }
         if self.gap_bytes == 0 || self.rw.is_random() {
