@@ -423,6 +423,39 @@ mod tests {
     }
 
     #[test]
+    fn trims_trim_and_trimwrite_writes_each_trimmed_block() {
+        let io = |offset, write, trim| NextIo {
+            offset,
+            len: 4096,
+            write,
+            trim,
+        };
+        let mut g = Generator::new(&job(&[("rw", "trim"), ("bs", "4k")]), 0, 8192, 1, 0);
+        let got: Vec<_> = (0..3).map(|_| g.next_io()).collect();
+        assert_eq!(
+            got,
+            [io(0, false, true), io(4096, false, true), io(0, false, true)]
+        );
+        let mut g = Generator::new(&job(&[("rw", "trimwrite"), ("bs", "4k")]), 0, 8192, 1, 0);
+        let got: Vec<_> = (0..4).map(|_| g.next_io()).collect();
+        let want = [
+            io(0, false, true),
+            io(0, true, false),
+            io(4096, false, true),
+            io(4096, true, false),
+        ];
+        assert_eq!(got, want);
+        let mut g = Generator::new(&job(&[("rw", "randtrimwrite"), ("bs", "4k")]), 0, 1 << 20, 1, 0);
+        for _ in 0..100 {
+            let (t, w) = (g.next_io(), g.next_io());
+            assert!(
+                t.trim && !t.write && w.write && !w.trim && t.offset == w.offset,
+                "{t:?} {w:?}"
+            );
+        }
+    }
+
+    #[test]
     fn offsets_stay_aligned_inside_the_span() {
         for dist in ["uniform", "zipf:1.2", "zipf:0.8", "pareto:0.9", "hotspot:80/20"] {
             let j = job(&[("rw", "randrw"), ("bs", "4k/50:64k/50"), ("distribution", dist)]);
