@@ -44,6 +44,8 @@ pub struct WorkerPlan {
 pub struct WorkerOutput {
     pub read: DirCollector,
     pub write: DirCollector,
+    /// Trims (fio's `rw=trim`...), empty for other jobs.
+    pub trim: DirCollector,
     pub syncs: u64,
     /// From the start of measurement to the last counted completion; exactly
     /// the runtime when the deadline ended the job (completions after it are
@@ -104,6 +106,7 @@ struct Slot {
     /// Short transfers this I/O needed.
     shorts: u32,
     write: bool,
+    trim: bool,
 }
 
 /// The loop's state, apart from the engine it drives.
@@ -177,11 +180,14 @@ struct IntervalSums {
     bytes: u64,
     read_lat_ns: u64,
     write_lat_ns: u64,
+    /// With `write_hist_log`: latencies per direction (read, write, trim).
+    dir_hists: Option<Box<[hdrhistogram::Histogram<u64>; 3]>>,
 }
 
 impl IntervalSums {
-    fn new() -> IntervalSums {
+    fn new(per_direction: bool) -> IntervalSums {
         IntervalSums {
+            dir_hists: per_direction.then(|| Box::new([new_histogram(), new_histogram(), new_histogram()])),
             hist: new_histogram(),
             reads: 0,
             writes: 0,
@@ -263,7 +269,7 @@ impl<'p> Worker<'p> {
             cpu_at_measure: cpu,
             interval_index: 0,
             interval_end_ns: ramp_ns + interval_ns,
-            interval: IntervalSums::new(),
+            interval: IntervalSums::new(job.write_hist_log.is_some()),
             cpu_at_interval: cpu,
             out: WorkerOutput::default(),
             verifier: None,
@@ -392,6 +398,7 @@ impl<'p> Worker<'p> {
             done: 0,
             shorts: 0,
             write: next.write,
+            trim: next.trim,
         };
         if next.write
             && let Some(v) = &mut self.verifier
@@ -422,6 +429,7 @@ impl<'p> Worker<'p> {
             offset: s.offset + s.done as u64,
             len: s.len - s.done,
             write: s.write,
+            trim: s.trim,
         }
     }
 
@@ -527,7 +535,10 @@ impl<'p> Worker<'p> {
             && now >= self.interval_end_ns
             && self.end_ns.is_none_or(|e| self.interval_end_ns <= e)
         {
-            let sums = std::mem::replace(&mut self.interval, IntervalSums::new());
+            let sums = std::mem::replace(
+                &mut self.interval,
+                IntervalSums::new(self.plan.job.write_hist_log.is_some()),
+            );
             self.send_sample(sums);
             self.interval_index += 1;
             self.interval_end_ns += self.interval_ns;
@@ -547,6 +558,7 @@ impl<'p> Worker<'p> {
             write_lat_ns: sums.write_lat_ns,
             cpu_user_ns: cpu.0.saturating_sub(self.cpu_at_interval.0),
             cpu_system_ns: cpu.1.saturating_sub(self.cpu_at_interval.1),
+            dir_hists: sums.dir_hists,
         });
         self.cpu_at_interval = cpu;
     }
@@ -575,7 +587,7 @@ impl<'p> Worker<'p> {
         {
             if s.write {
                 v.written(c.slot, s.offset, s.len);
-            } else {
+            } else if !s.trim {
                 bad = v.check_read(c.slot, s.offset, s.len);
             }
         }
@@ -585,7 +597,9 @@ impl<'p> Worker<'p> {
         if s.submit_ns < self.ramp_ns || past_deadline {
             return;
         }
-        let dir = if s.write {
+        let dir = if s.trim {
+            &mut self.out.trim
+        } else if s.write {
             &mut self.out.write
         } else {
             &mut self.out.read
@@ -601,8 +615,12 @@ impl<'p> Worker<'p> {
         let latency = now - s.submit_ns;
         dir.success(s.len as u64, latency);
         record(&mut self.interval.hist, latency);
+        if let Some(d) = &mut self.interval.dir_hists {
+            record(&mut d[if s.trim { 2 } else { usize::from(s.write) }], latency);
+        }
         self.interval.bytes += s.len as u64;
-        if s.write {
+        // The series counts trims with writes: both change the target.
+        if s.write || s.trim {
             self.interval.writes += 1;
             self.interval.write_lat_ns += latency;
         } else {
@@ -676,7 +694,10 @@ impl<'p> Worker<'p> {
         };
         self.out.measured_ns = end_ns.saturating_sub(self.ramp_ns);
         if self.measuring {
-            let sums = std::mem::replace(&mut self.interval, IntervalSums::new());
+            let sums = std::mem::replace(
+                &mut self.interval,
+                IntervalSums::new(self.plan.job.write_hist_log.is_some()),
+            );
             self.send_sample(sums);
             let (user, system) = thread_cpu_ns();
             self.out.cpu_user_ns = user.saturating_sub(self.cpu_at_measure.0);
@@ -687,6 +708,7 @@ impl<'p> Worker<'p> {
     }
 }
 
+mod dedupe;
 mod min_rate;
 mod poisson;
 #[cfg(test)]

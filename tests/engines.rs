@@ -45,6 +45,7 @@ fn roundtrip<E: Engine>(engine: &mut E, buffers: &mut Buffers, rounds: u32) {
                 offset,
                 len: BS,
                 write: true,
+                trim: false,
             };
             queue_or_reap(engine, io, &mut check);
         }
@@ -73,6 +74,7 @@ fn roundtrip<E: Engine>(engine: &mut E, buffers: &mut Buffers, rounds: u32) {
                 offset,
                 len: BS,
                 write: false,
+                trim: false,
             };
             queue_or_reap(engine, io, &mut check);
         }
@@ -159,6 +161,7 @@ fn io_errors_are_results_not_crashes() {
         offset: 0,
         len: BS,
         write: true,
+        trim: false,
     });
     assert_eq!(queued, Queued::Queued);
     uring.submit_and_wait(1).unwrap();
@@ -193,6 +196,7 @@ fn an_fsync_hands_back_the_completions_it_reaps() {
             offset: slot as u64 * BS as u64,
             len: BS,
             write: true,
+            trim: false,
         };
         assert_eq!(uring.queue(io), Queued::Queued);
     }
@@ -230,6 +234,7 @@ fn a_full_ring_answers_busy_instead_of_dropping_the_io() {
         offset: slot as u64 * BS as u64,
         len: BS,
         write: false,
+        trim: false,
     };
     // The ring has 4 entries: the fifth unsubmitted I/O does not fit.
     let answers: Vec<Queued> = (0..5).map(|slot| uring.queue(io(slot))).collect();

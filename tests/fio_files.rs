@@ -181,7 +181,9 @@ fn every_example_translates_or_is_refused_as_unsupported() {
             }
             assert_eq!(job["qd"], num(opts, "iodepth").unwrap_or(1), "{at}: iodepth");
             assert_eq!(job["threads"], num(opts, "numjobs").unwrap_or(1), "{at}: numjobs");
-            let size = num(opts, "filesize").or(num(opts, "size"));
+            // fio's region is offset..offset+size: kura's file size is its end.
+            let size =
+                num(opts, "filesize").or(num(opts, "size").map(|s| s + num(opts, "offset").unwrap_or(0)));
             assert_eq!(job["size_bytes"].as_u64(), size, "{at}: size");
             if rw == "rw" || rw == "randrw" {
                 let read = num(opts, "rwmixread")
@@ -388,12 +390,18 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("continue_on_error=none", Noted("continue_on_error=none")),
         ("continue_on_error=verify", Refused("continue_on_error=verify")),
         ("exitall", Runs),
+        ("rw=write\ncreate_on_open=1", Runs),
         ("create_on_open=1", Refused("create_on_open")),
         ("create_on_open=0", Runs),
         ("rw=write\nbuffer_pattern=0xdeadbeef", Runs),
         ("rw=write\nbuffer_pattern=-12", Refused("buffer_pattern=-12")),
         ("rw=write\nbuffer_compress_percentage=50", Runs),
-        ("rw=write\ndedupe_percentage=30", Refused("dedupe_percentage")),
+        ("rw=write\ndedupe_percentage=30", Runs),
+        ("rw=write\ndedupe_percentage=30\ndedupe_mode=repeat", Runs),
+        (
+            "rw=write\ndedupe_percentage=30\ndedupe_mode=working_set",
+            Refused("dedupe_mode=working_set"),
+        ),
         ("rw=randrw\nbssplit=4k/50:8k/50,64k", Runs),
         ("rw=randrw\nbs=4k,64k", Runs),
         ("rw=randread\nblockalign=8k", Runs),
@@ -406,12 +414,21 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("rw=write\nsync=0", Runs),
         ("rw=write\nsync=1", Runs),
         ("rw=write\nsync=dsync", Runs),
-        ("rw=trim", Refused("rw=trim")),
-        ("rw=randtrim", Refused("rw=randtrim")),
-        ("rw=trimwrite", Refused("rw=trimwrite")),
+        // Trims run on block devices (tests/fio_trim.rs); a file is refused when the job runs.
+        ("rw=trim", Runs),
+        ("rw=randtrim", Runs),
+        ("rw=trimwrite", Runs),
+        (
+            "rw=trimwrite\nbs=4k,8k",
+            Refused("block sizes per direction with trims"),
+        ),
         ("write_bw_log=bw\nlog_avg_msec=250", Runs),
         ("write_lat_log", Noted("log_avg_msec")),
-        ("write_hist_log=h\nlog_hist_msec=100", Refused("write_hist_log")),
+        ("write_hist_log=h\nlog_hist_msec=100", Runs),
+        (
+            "write_bw_log\nlog_avg_msec=500\nwrite_hist_log=h\nlog_hist_msec=100",
+            Refused("log_hist_msec=100 with log_avg_msec=500"),
+        ),
     ];
     // What each that runs became, by key of `explain --json`.
     let became: HashMap<&str, Vec<(&str, serde_json::Value)>> = HashMap::from([
@@ -474,6 +491,21 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             ],
         ),
         ("write_lat_log", vec![("write_lat_log", json!("a"))]),
+        (
+            "write_hist_log=h\nlog_hist_msec=100",
+            vec![
+                ("write_hist_log", json!("h")),
+                ("interval_ns", json!(100_000_000u64)),
+            ],
+        ),
+        ("rw=write\ndedupe_percentage=30", vec![("dedupe_pct", json!(30))]),
+        (
+            "rw=write\ncreate_on_open=1",
+            vec![("create_on_open", json!(true))],
+        ),
+        ("rw=trim", vec![("rw", json!("trim"))]),
+        ("rw=randtrim", vec![("rw", json!("randtrim"))]),
+        ("rw=trimwrite", vec![("rw", json!("trimwrite"))]),
     ]);
     for (i, (options, want)) in cases.iter().enumerate() {
         let file = d.join(format!("case{i}.fio"));

@@ -118,9 +118,12 @@ fn sync_opens_with_o_sync_or_o_dsync() {
             .spawn()
             .unwrap();
         let mut flags = None;
+        // kura opens the target more than once (pre-fill, checks, then the measured
+        // descriptor): wait for one with the flags wanted, or the last seen.
         for _ in 0..300 {
-            flags = open_flags(child.id(), &target);
-            if flags.is_some() {
+            let seen = open_flags(child.id(), &target);
+            flags = seen.or(flags);
+            if seen.is_some_and(|f| f & libc::O_SYNC as u32 == want) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(50));

@@ -6,6 +6,7 @@ mod null;
 #[cfg(test)]
 pub mod scripted;
 mod sync;
+mod trim;
 mod uring;
 
 use std::io;
@@ -28,6 +29,8 @@ pub struct Io {
     pub offset: u64,
     pub len: u32,
     pub write: bool,
+    /// A trim (BLKDISCARD) of `offset..offset+len`; no buffer, `write` false.
+    pub trim: bool,
 }
 
 /// Buffers owned by the worker: `slots` buffers of `stride` bytes, aligned

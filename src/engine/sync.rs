@@ -59,6 +59,13 @@ impl Engine for SyncEngine {
         let buf = unsafe { self.bufs[io.buf_index as usize].add(io.buf_offset as usize) };
         // SAFETY: the buffer belongs to this slot, holds `len` bytes from `buf` and the
         // worker does not touch it until the completion is reaped.
+        if io.trim {
+            self.done = Some(Completion {
+                slot: io.slot,
+                result: super::trim::discard(self.fd, io.offset, io.len),
+            });
+            return Ok(());
+        }
         let ret = unsafe {
             if io.write {
                 libc::pwrite(

@@ -21,6 +21,12 @@ pub struct UringEngine {
     fixed_buffers: bool,
     queued: usize,
     sync_result: Option<i32>,
+    /// The descriptor, for trims, which go around the ring.
+    fd: std::os::fd::RawFd,
+    /// Trims queued, made at the next submit (after the worker's clock read).
+    trims: Vec<Io>,
+    /// Trims made, waiting to be reaped.
+    trimmed: Vec<Completion>,
 }
 
 /// Checks that this kernel and sandbox allow io_uring; the error says why not.
@@ -73,6 +79,9 @@ impl UringEngine {
             fixed_buffers,
             queued: 0,
             sync_result: None,
+            fd: setup.fd,
+            trims: Vec::new(),
+            trimmed: Vec::new(),
         })
     }
 
@@ -98,6 +107,17 @@ impl UringEngine {
     }
 }
 
+impl UringEngine {
+    fn make_trims(&mut self) {
+        for io in self.trims.drain(..) {
+            self.trimmed.push(Completion {
+                slot: io.slot,
+                result: super::trim::discard(self.fd, io.offset, io.len),
+            });
+        }
+    }
+}
+
 impl Engine for UringEngine {
     fn caps(&self) -> Caps {
         Caps {
@@ -108,6 +128,11 @@ impl Engine for UringEngine {
 
     #[inline]
     fn queue(&mut self, io: Io) -> Queued {
+        if io.trim {
+            // As fio's io_uring engine: a trim is the BLKDISCARD ioctl, made synchronously.
+            self.trims.push(io);
+            return Queued::Queued;
+        }
         let sqe = self.entry(io);
         // SAFETY: the buffer of this slot stays valid and untouched until the
         // completion is reaped (the worker's promise in `Engine::queue`).
@@ -123,6 +148,8 @@ impl Engine for UringEngine {
 
     #[inline]
     fn submit_and_wait(&mut self, min: usize) -> io::Result<()> {
+        self.make_trims();
+        let min = min.saturating_sub(self.trimmed.len());
         loop {
             match self.ring.submit_and_wait(min) {
                 Ok(_) => break,
@@ -138,6 +165,7 @@ impl Engine for UringEngine {
     fn submit(&mut self) -> io::Result<()> {
         // GETEVENTS with no minimum, as fio's commit does: under DEFER_TASKRUN it also
         // runs the deferred completion work, so finished I/Os are visible at once.
+        self.make_trims();
         while self.queued > 0 {
             // SAFETY: no wait argument is passed, and to_submit counts SQEs already pushed.
             match unsafe {
@@ -158,11 +186,14 @@ impl Engine for UringEngine {
 
     #[inline]
     fn has_completions(&mut self) -> bool {
-        !self.ring.completion().is_empty()
+        !self.trimmed.is_empty() || !self.ring.completion().is_empty()
     }
 
     #[inline]
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
+        for c in self.trimmed.drain(..) {
+            on_complete(c);
+        }
         let mut sync_result = None;
         for cqe in self.ring.completion() {
             if cqe.user_data() == SYNC_TAG {

@@ -547,6 +547,7 @@ impl<'a> Thread<'a> {
                 write_lat_ns: p.write_lat_ns,
                 cpu_user_ns: cpu.0.saturating_sub(self.cpu_at.0),
                 cpu_system_ns: cpu.1.saturating_sub(self.cpu_at.1),
+                dir_hists: None,
             });
             self.cpu_at = cpu;
             p.index += 1;

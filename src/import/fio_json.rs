@@ -400,6 +400,11 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
     // `randread:8` and similar add an offset modifier; the pattern is before the colon.
     let rw_name = rw_text.split(':').next().unwrap_or("").trim();
     let rw = Rw::parse(rw_name).ok_or_else(|| unsupported(format!("rw={rw_text} has no kura equivalent")))?;
+    if rw.trims() {
+        return Err(unsupported(format!(
+            "rw={rw_text}: kura does not import fio's trim results"
+        )));
+    }
 
     let mut job = Job {
         name: e.name.clone(),
@@ -688,6 +693,9 @@ mod tests {
         let doc = serde_json::json!({ "fio version": "fio-3.33", "jobs": [{
             "jobname": "t", "job options": { "rw": "trim" }, "read": dir(5, 5.0, 1.0) }] });
         let err = parse(&doc.to_string(), "t.json").unwrap_err().to_string();
-        assert!(err.contains("rw=trim has no kura equivalent"), "{err}");
+        assert!(
+            err.contains("rw=trim: kura does not import fio's trim results"),
+            "{err}"
+        );
     }
 }

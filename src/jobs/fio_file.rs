@@ -23,6 +23,8 @@ use super::units::format_size;
 mod latency;
 // Issue 17: options of job files people write today.
 mod extras;
+mod hist;
+mod span;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -501,6 +503,9 @@ struct FioJob {
     rate_poisson: bool,
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
+    hist: hist::FioHist,
+    /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
+    sizes_per_dir: bool,
 }
 
 impl FioJob {
@@ -551,6 +556,8 @@ impl FioJob {
             log_avg_msec: None,
             rate_poisson: false,
             extras: extras::FioExtras::default(),
+            hist: hist::FioHist::default(),
+            sizes_per_dir: false,
         }
     }
 }
@@ -566,8 +573,6 @@ const NO_EFFECT: &[&str] = &[
     "random_generator",
     "norandommap",
     "softrandommap",
-    "log_hist_msec",
-    "log_hist_coarseness",
     "log_max_value",
     "log_offset",
     "log_compression",
@@ -754,6 +759,7 @@ impl Translator<'_> {
         // Each group says whether it knew the option; what none knows is judged last.
         for group in [
             Self::apply_extras,
+            Self::apply_hist,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -821,14 +827,15 @@ impl Translator<'_> {
                     "randwrite" => Rw::RandWrite,
                     "rw" | "readwrite" => Rw::Rw,
                     "randrw" => Rw::RandRw,
-                    "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
-                        return Err(unsupported_value(e, "kura issues reads and writes, not trims"));
-                    }
+                    "trim" => Rw::Trim,
+                    "randtrim" => Rw::RandTrim,
+                    "trimwrite" => Rw::TrimWrite,
+                    "randtrimwrite" => Rw::RandTrimWrite,
                     other => {
                         return Err(value_err(
                             e,
                             format!(
-                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw)"
+                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite, randtrimwrite)"
                             ),
                         ));
                     }
@@ -854,11 +861,14 @@ impl Translator<'_> {
                 j.rw = (rw, Some(at));
             }
             "bs" | "blocksize" => {
+                // bs replaces any split given before it, as below.
+                j.sizes_per_dir = need()?.contains(',');
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.bs.merge(map_dir(pd, |b| (BsSpec::Range(b, b), at.clone())));
                 j.bssplit = PerDir::default();
             }
             "bsrange" | "blocksize_range" => {
+                j.sizes_per_dir |= need()?.contains(',');
                 let pd = per_dir(need()?, |t| {
                     let (lo, hi) = t.split_once(['-', ':']).ok_or("expected MIN-MAX, e.g. 4k-64k")?;
                     let (lo, hi) = (fio_number(lo, kb)?, fio_number(hi, kb)?);
@@ -869,6 +879,7 @@ impl Translator<'_> {
                 j.bssplit = PerDir::default();
             }
             "bssplit" => {
+                j.sizes_per_dir |= need()?.contains(',');
                 let pd = per_dir(need()?, |t| {
                     let mut parts = Vec::new();
                     for item in t.split(':') {
@@ -1012,12 +1023,6 @@ impl Translator<'_> {
                 ),
                 _ => return Err(unsupported_value(e, "kura does not verify data")),
             },
-            "write_hist_log" => {
-                return Err(unsupported_value(
-                    e,
-                    "kura keeps one latency histogram per interval for reads and writes together, not fio's per direction",
-                ));
-            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -1388,6 +1393,14 @@ impl Translator<'_> {
                 header.clone(),
             )
         };
+        // fio's trims take the third value (`bs=R,W,T`); kura's take `bs`, one for every direction.
+        if job.does_trims() && f.sizes_per_dir {
+            return Err(header.error(format!(
+                "unsupported: {}: rw={}: block sizes per direction with trims (kura trims, and trimwrite writes, in one size: give bs one value)",
+                f.name,
+                job.rw.name()
+            )));
+        }
         let reads = sizes_of(&f.bssplit.read, &f.bs.read)?;
         let writes = sizes_of(&f.bssplit.write, &f.bs.write)?.unwrap_or_else(fio_default);
         let (sizes, bs_loc) = if job.does_reads() {
@@ -1449,7 +1462,7 @@ impl Translator<'_> {
                 }
             }
         };
-        set(&mut job, Opt::Target, Value::Path(path.into()), header)?;
+        set(&mut job, Opt::Target, Value::Path(path.clone().into()), header)?;
         if threads > 1 && f.filename.is_none() {
             self.note(
                 header,
@@ -1465,6 +1478,7 @@ impl Translator<'_> {
         if let Some((s, loc)) = span {
             // With offset_increment the last clone's region ends further in.
             let s = s.saturating_add(Self::extra_span(f));
+            let s = s.saturating_add(Self::offset_into_size(f, &path));
             set(&mut job, Opt::Size, Value::Bytes(s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
@@ -1519,6 +1533,8 @@ impl Translator<'_> {
                 )?;
             }
         }
+        // The histogram's window first: the other logs' note tells the interval.
+        self.hist_log(f, &mut job)?;
         self.logs(f, &mut job)?;
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {
@@ -1869,7 +1885,10 @@ mod tests {
         assert!(error("[global]\nbs=4k\n").contains("no job"));
         assert!(error("[a]\nrw=${NOPE}\n").contains("the environment does not set ${NOPE}"));
         assert!(error("[a]\nrw=randread\nrwmixread=150\n").contains("percentage"));
-        assert!(error("[a]\nrw=trim\n").contains("unsupported: rw=trim"));
+        assert_eq!(jobs("[a]\nrw=trim\n")[0].rw, Rw::Trim);
+        assert_eq!(jobs("[a]\nrw=randtrimwrite\nbs=8k\n")[0].rw, Rw::RandTrimWrite);
+        assert!(error("[a]\nrw=trimwrite\nbs=4k,8k\n").contains("block sizes per direction with trims"));
+        assert!(error("[a]\nrw=trim\nbs=,,64k\n").contains("block sizes per direction with trims"));
     }
 
     #[test]

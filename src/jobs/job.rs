@@ -49,6 +49,12 @@ pub enum Rw {
     Rw,
     /// Random mix of reads and writes (`read_pct`).
     RandRw,
+    /// fio's trims (BLKDISCARD) of a block device: sequential, random, and
+    /// each trimmed block then written (`trimwrite`, `randtrimwrite`).
+    Trim,
+    RandTrim,
+    TrimWrite,
+    RandTrimWrite,
 }
 
 impl Rw {
@@ -60,6 +66,10 @@ impl Rw {
             "randwrite" => Rw::RandWrite,
             "rw" | "readwrite" => Rw::Rw,
             "randrw" => Rw::RandRw,
+            "trim" => Rw::Trim,
+            "randtrim" => Rw::RandTrim,
+            "trimwrite" => Rw::TrimWrite,
+            "randtrimwrite" => Rw::RandTrimWrite,
             _ => return None,
         })
     }
@@ -71,10 +81,21 @@ impl Rw {
             Rw::RandWrite => "randwrite",
             Rw::Rw => "rw",
             Rw::RandRw => "randrw",
+            Rw::Trim => "trim",
+            Rw::RandTrim => "randtrim",
+            Rw::TrimWrite => "trimwrite",
+            Rw::RandTrimWrite => "randtrimwrite",
         }
     }
     pub fn is_random(self) -> bool {
-        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+        matches!(
+            self,
+            Rw::RandRead | Rw::RandWrite | Rw::RandRw | Rw::RandTrim | Rw::RandTrimWrite
+        )
+    }
+    /// Trims: each I/O a BLKDISCARD, or (trimwrite) a trim and then a write of the same block.
+    pub fn trims(self) -> bool {
+        matches!(self, Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite)
     }
     pub fn is_mixed(self) -> bool {
         matches!(self, Rw::Rw | Rw::RandRw)
@@ -406,6 +427,24 @@ pub struct Job {
     /// A thread below these rates fails (fio's `rate_min`, `rate_iops_min`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_min: Option<super::extras::RateMin>,
+    /// fio's `write_hist_log`: prefix of `PREFIX_clat_hist.N.log`, the
+    /// latency histogram of each interval and direction in fio's bins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_hist_log: Option<PathBuf>,
+    /// fio's `log_hist_coarseness`: 2^N of fio's bins summed into one (0-6).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub hist_coarseness: u8,
+    /// This share of written blocks repeat the last unique one (fio's `dedupe_percentage`).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub dedupe_pct: u8,
+    /// A test file kura creates is left empty, not laid out: the measured
+    /// writes grow it (fio's `create_on_open=1`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub create_on_open: bool,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -483,6 +522,10 @@ impl Default for Job {
             buffer_pattern: None,
             exit_all: false,
             rate_min: None,
+            write_hist_log: None,
+            hist_coarseness: 0,
+            dedupe_pct: 0,
+            create_on_open: false,
         }
     }
 }
@@ -712,6 +755,30 @@ impl Job {
             }
         }
         super::latency::validate(self)?;
+        // fio reads the empty file it created and fails (EIO, "full resid").
+        if self.create_on_open && self.does_reads() {
+            return Err(invalid(
+                "create_on_open",
+                "true",
+                "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
+            ));
+        }
+        // A trimmed block reads back as zeros or as it was: nothing to verify.
+        if self.verify && self.does_trims() {
+            return Err(invalid(
+                "rw",
+                self.rw.name(),
+                "cannot be used with verify (a trimmed block's contents are the device's choice)",
+            ));
+        }
+        // Verified blocks carry unique headers; a repeated block would not.
+        if self.verify && self.dedupe_pct > 0 {
+            return Err(invalid(
+                "dedupe_pct",
+                &self.dedupe_pct.to_string(),
+                "cannot be used with verify",
+            ));
+        }
         // Verify keeps one map of blocks per target, not per thread span.
         if self.verify && self.offset_increment_bytes > 0 {
             return Err(invalid(
@@ -726,6 +793,16 @@ impl Job {
     /// Bytes one pass over a span of `span` bytes moves: all of it, less the
     /// holes a sequential `gap` leaves.
     pub fn pass_bytes(&self, span: u64) -> u64 {
+        // trimwrite: a pass trims the span and writes it, as fio's `size` does.
+        if matches!(self.rw, Rw::TrimWrite | Rw::RandTrimWrite) {
+            let rw = if self.rw.is_random() {
+                Rw::RandTrim
+            } else {
+                Rw::Trim
+            };
+            let trims = Job { rw, ..self.clone() }.pass_bytes(span);
+            return trims.saturating_mul(2);
+        }
         if self.gap_bytes == 0 || self.rw.is_random() {
             return span;
         }
@@ -751,6 +828,7 @@ impl Job {
             Rw::Read | Rw::RandRead => true,
             Rw::Write | Rw::RandWrite => false,
             Rw::Rw | Rw::RandRw => self.read_pct > 0,
+            Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite => false,
         }
     }
 
@@ -759,7 +837,19 @@ impl Job {
             Rw::Read | Rw::RandRead => false,
             Rw::Write | Rw::RandWrite => true,
             Rw::Rw | Rw::RandRw => self.read_pct < 100,
+            Rw::Trim | Rw::RandTrim => false,
+            Rw::TrimWrite | Rw::RandTrimWrite => true,
         }
+    }
+
+    /// Trims (fio's `rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`).
+    pub fn does_trims(&self) -> bool {
+        self.rw.trims()
+    }
+
+    /// Writes or trims: the target's data changes, and the safety checks of writes apply.
+    pub fn modifies(&self) -> bool {
+        self.does_writes() || self.does_trims()
     }
 
     /// The share of reads this job issues, 0..=100, whatever `rw` says.
@@ -768,6 +858,7 @@ impl Job {
             Rw::Read | Rw::RandRead => 100,
             Rw::Write | Rw::RandWrite => 0,
             Rw::Rw | Rw::RandRw => self.read_pct,
+            Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite => 0,
         }
     }
 

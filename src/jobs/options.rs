@@ -300,7 +300,7 @@ impl OptionDef {
             Type::Bool => "true/false".into(),
             Type::Text => "text".into(),
             Type::Path => "path".into(),
-            Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw`".into(),
+            Type::Rw => "`read` `write` `randread` `randwrite` `rw` `randrw` `trim` `randtrim` `trimwrite` `randtrimwrite`".into(),
             Type::BlockSizes => "size, or split `4k/60:64k/40`".into(),
             Type::Engine => "`io_uring` `sync` `null` `auto`".into(),
             Type::Distribution => "`uniform` `zipf:THETA` `pareto:H` `hotspot:PCT_IO/PCT_SPACE` `zoned:IO/PCT:IO/PCT...` `zoned_abs:IO/SIZE:IO/SIZE...`".into(),
@@ -337,7 +337,7 @@ impl OptionDef {
             Type::Path => Value::Path(PathBuf::from(text)),
             Type::Rw => Value::Rw(
                 Rw::parse(text)
-                    .ok_or_else(|| bad("expected read, write, randread, randwrite, rw or randrw"))?,
+                    .ok_or_else(|| bad("expected read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite or randtrimwrite"))?,
             ),
             Type::BlockSizes => Value::BlockSizes(parse_block_sizes(key, text)?),
             Type::Engine => {
@@ -526,6 +526,7 @@ options! {
         |j| Some(Value::Rw(j.rw)),
         |j, v| { j.rw = take!(v, Rw); Ok(()) })
         .identity("access", Show::Plain)
+        .more("; trim/randtrim discard blocks (fio's BLKDISCARD ioctl, block devices only) and destroy data as writes do; trimwrite/randtrimwrite write each block after trimming it")
         .example("randrw");
     Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
         |j| Some(Value::BlockSizes(j.bs.clone())),
@@ -1064,6 +1065,32 @@ options! {
         .extra()
         .more(": checked every second after two (fio's `rate_iops_min`, per clone); the run fails")
         .example("100");
+    WriteHistLog = opt("write_hist_log", Type::Path, Group::Report, "Write fio's latency histogram log PREFIX_clat_hist.N.log: per interval and direction, the completions in each of fio's 1856 log-linear latency bins",
+        |j| j.write_hist_log.clone().map(Value::Path),
+        |j, v| { j.write_hist_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
+        .run_control()
+        .named("PREFIX")
+        .extra()
+        .more(" (fio's format, read by its tools/hist/fiologparser_hist.py; the window is `interval`, fio's `log_hist_msec`; kura's latency is fio's `lat`, binned from its own histogram by fio's bin edges)")
+        .example("ssd");
+    HistCoarseness = opt("hist_coarseness", Type::Count { min: 0, max: 6 }, Group::Report, "Histogram log: sum each 2^N of fio's bins into one (fio's `log_hist_coarseness`)",
+        |j| Some(Value::Count(j.hist_coarseness.into())),
+        |j, v| { j.hist_coarseness = take!(v, Count) as u8; Ok(()) })
+        .extra()
+        .example("2");
+    DedupePct = opt("dedupe_pct", Type::Count { min: 0, max: 100 }, Group::Data, "Share of written blocks that repeat the last unique block written, so a deduplicating device stores them once",
+        |j| Some(Value::Count(j.dedupe_pct.into())),
+        |j, v| { j.dedupe_pct = take!(v, Count) as u8; Ok(()) })
+        .extra()
+        .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
+        .example("30");
+    CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
+        |j| Some(Value::Bool(j.create_on_open)),
+        |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (fio's `create_on_open=1`; write jobs only)")
+        .example("true");
 }
 
 /// A file-set parameter of the job; `None` for other kinds.

@@ -384,6 +384,7 @@ fn merge_series(
             cpu_user_ns: s.cpu_user_ns,
             cpu_system_ns: s.cpu_system_ns,
             histogram: String::new(),
+            fio_bins: Vec::new(),
         });
     }
     Ok(out)

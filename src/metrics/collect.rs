@@ -101,6 +101,9 @@ pub struct IntervalSample {
     pub write_lat_ns: u64,
     pub cpu_user_ns: u64,
     pub cpu_system_ns: u64,
+    /// With `write_hist_log`: the period's latencies per direction (read,
+    /// write, trim, fio's ddir order); `None` otherwise.
+    pub dir_hists: Option<Box<[Histogram<u64>; 3]>>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -116,6 +119,10 @@ struct Period {
     /// Mean, p99, max and standard deviation of a sealed period, whose
     /// histogram (a few hundred KiB) is gone.
     sealed: Option<(f64, u64, u64, f64)>,
+    /// With `write_hist_log`: per direction, the period's latencies, then
+    /// (sealed) only their fio bins.
+    dir_hists: Option<Box<[Histogram<u64>; 3]>>,
+    fio_bins: Vec<Vec<(u16, u64)>>,
 }
 
 fn latency_figures(h: &Histogram<u64>) -> (f64, u64, u64, f64) {
@@ -145,6 +152,16 @@ impl SeriesBuilder {
         p.write_lat_ns += s.write_lat_ns;
         p.cpu_user_ns += s.cpu_user_ns;
         p.cpu_system_ns += s.cpu_system_ns;
+        if let Some(d) = &s.dir_hists {
+            match &mut p.dir_hists {
+                Some(mine) => {
+                    for (m, h) in mine.iter_mut().zip(d.iter()) {
+                        let _ = m.add(h);
+                    }
+                }
+                None => p.dir_hists = Some(d.clone()),
+            }
+        }
         match &mut p.hist {
             Some(h) => {
                 let _ = h.add(&s.hist);
@@ -161,6 +178,11 @@ impl SeriesBuilder {
             && let Some(h) = p.hist.take()
         {
             p.sealed = Some(latency_figures(&h));
+        }
+        if let Some(p) = self.periods.get_mut(i)
+            && let Some(d) = p.dir_hists.take()
+        {
+            p.fio_bins = d.iter().map(crate::metrics::fio_bins::sparse_bins).collect();
         }
     }
 
@@ -207,6 +229,10 @@ impl SeriesBuilder {
                 Some(h) if KEEP_INTERVAL_HISTOGRAMS.load(Ordering::Relaxed) => encode(h),
                 _ => String::new(),
             },
+            fio_bins: match &p.dir_hists {
+                Some(d) => d.iter().map(crate::metrics::fio_bins::sparse_bins).collect(),
+                None => p.fio_bins.clone(),
+            },
         })
     }
 }
@@ -250,6 +276,7 @@ mod tests {
                     write_lat_ns: 5 * 3000,
                     cpu_user_ns: 7,
                     cpu_system_ns: 3,
+                    dir_hists: None,
                 });
             }
         }
@@ -284,6 +311,7 @@ mod tests {
                 write_lat_ns: 0,
                 cpu_user_ns: 0,
                 cpu_system_ns: 0,
+                dir_hists: None,
             });
         }
         // Per-period histograms are kept only for cluster ranks (a process-wide

@@ -4,6 +4,7 @@
 pub mod changes;
 pub mod cluster;
 pub mod collect;
+pub mod fio_bins;
 pub mod histogram;
 pub mod latency_bound;
 pub mod repeats;

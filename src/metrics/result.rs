@@ -269,6 +269,11 @@ pub struct IntervalPoint {
     /// rank's series travels to rank 0 to be merged; never stored.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub histogram: String,
+    /// With `write_hist_log`: per direction (read, write, trim), the
+    /// period's completions in fio's latency bins, sparse (bin, count),
+    /// for the histogram log written after the run; never stored.
+    #[serde(skip)]
+    pub fio_bins: Vec<Vec<(u16, u64)>>,
 }
 
 /// The statistics of one kind of operation.

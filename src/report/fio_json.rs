@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use crate::jobs::units::{format_duration, format_size};
 use crate::jobs::{EngineKind, Job};
 use crate::metrics::histogram::decode;
-use crate::metrics::{DirectionResult, IntervalPoint, JobResult, RunResult};
+use crate::metrics::{DirectionResult, IntervalPoint, JobResult, OpKind, RunResult};
 
 /// fio's default `percentile_list` (options.c, fio 3.33).
 const FIO_PERCENTILES: [f64; 17] = [
@@ -310,7 +310,11 @@ fn latency_buckets(job: &JobResult) -> (Value, Value, Value) {
     let mut us = [0u64; 10];
     let mut ms = [0u64; 12];
     let mut total = 0u64;
-    for d in [job.read.as_ref(), job.write.as_ref()].into_iter().flatten() {
+    let trim = job.operation(OpKind::Trim);
+    for d in [job.read.as_ref(), job.write.as_ref(), trim]
+        .into_iter()
+        .flatten()
+    {
         let Some(h) = decode(&d.histogram) else { continue };
         for v in h.iter_recorded() {
             let value = h.median_equivalent(v.value_iterated_to());
@@ -405,7 +409,8 @@ fn job_json(j: &JobResult, index: usize, plus: bool) -> Value {
         "job options": Value::Object(job_options(&j.job, &j.target.path)),
         "read": direction_json(j.read.as_ref(), j.elapsed_ns, &j.series, true, plus),
         "write": direction_json(j.write.as_ref(), j.elapsed_ns, &j.series, false, plus),
-        "trim": empty_direction(),
+        // Trims: the series counts them with writes, so their samples are writes' too.
+        "trim": direction_json(j.operation(OpKind::Trim), j.elapsed_ns, &j.series, false, plus),
         "sync": { "total_ios": j.syncs, "lat_ns": zero_lat() },
         "job_runtime": runtime_ms,
         "usr_cpu": cpu_pct(j.cpu_user_ns),

@@ -17,6 +17,8 @@ pub enum LogKind {
     Bw,
     Iops,
     Lat,
+    /// `write_hist_log`: report/fio_hist_log.rs.
+    Hist,
 }
 
 impl LogKind {
@@ -25,6 +27,7 @@ impl LogKind {
             LogKind::Bw => "bw",
             LogKind::Iops => "iops",
             LogKind::Lat => "lat",
+            LogKind::Hist => "clat_hist",
         }
     }
 }
@@ -39,6 +42,7 @@ pub fn logs(run: &RunResult) -> Vec<(PathBuf, String)> {
             (LogKind::Bw, &j.job.write_bw_log),
             (LogKind::Iops, &j.job.write_iops_log),
             (LogKind::Lat, &j.job.write_lat_log),
+            (LogKind::Hist, &j.job.write_hist_log),
         ] {
             if let Some(prefix) = prefix {
                 out.push((path(prefix, kind, i), log(j, kind)));
@@ -58,6 +62,7 @@ pub fn planned_paths<'a>(jobs: impl IntoIterator<Item = &'a crate::jobs::Job>) -
             (LogKind::Bw, &j.write_bw_log),
             (LogKind::Iops, &j.write_iops_log),
             (LogKind::Lat, &j.write_lat_log),
+            (LogKind::Hist, &j.write_hist_log),
         ] {
             if let Some(prefix) = prefix {
                 out.push(path(prefix, kind, i));
@@ -75,6 +80,9 @@ fn path(prefix: &std::path::Path, kind: LogKind, i: usize) -> PathBuf {
 
 /// One log's lines for one job.
 pub fn log(j: &JobResult, kind: LogKind) -> String {
+    if kind == LogKind::Hist {
+        return super::fio_hist_log::hist_log(j);
+    }
     let dirs: Vec<(u8, &DirectionResult)> = [(0u8, j.read.as_ref()), (1, j.write.as_ref())]
         .into_iter()
         .filter_map(|(d, r)| r.map(|r| (d, r)))
@@ -100,6 +108,7 @@ pub fn log(j: &JobResult, kind: LogKind) -> String {
                 // fio logs latency only for directions with I/O in the window.
                 LogKind::Lat if ops == 0 => continue,
                 LogKind::Lat => lat.round() as u64,
+                LogKind::Hist => unreachable!("written by hist_log"),
             };
             text.push_str(&format!("{end_ms}, {value}, {dir}, 0, 0\n"));
         }

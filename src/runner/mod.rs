@@ -186,7 +186,7 @@ fn worker_thread(
         None
     } else {
         let sync = crate::jobs::extras::OpenSync::flag(job.open_sync);
-        match targets::open_with(target, job.direct, job.does_writes(), sync) {
+        match targets::open_with(target, job.direct, job.modifies(), sync) {
             Ok(f) => Some(f),
             Err(e) => {
                 return WorkerOutput {
@@ -207,11 +207,10 @@ fn worker_thread(
             && job.fill != crate::jobs::Fill::Zero
             && job.buffer_pattern.is_none() =>
         {
-            Some(crate::worker::Verifier::scrambler(
-                plan.thread,
-                job.qd as usize,
-                &buffers,
-            ))
+            Some(
+                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers)
+                    .with_dedupe(job.dedupe_pct, plan.seed ^ u64::from(plan.thread)),
+            )
         }
         None => None,
     };
@@ -605,16 +604,18 @@ fn measure(
     }
     let mut read = DirCollector::default();
     let mut write = DirCollector::default();
+    let mut trim = DirCollector::default();
     let (mut user, mut system, mut syncs, mut elapsed) = (0, 0, 0, 0);
     for o in &outputs {
         read.merge(&o.read);
         write.merge(&o.write);
+        trim.merge(&o.trim);
         user += o.cpu_user_ns;
         system += o.cpu_system_ns;
         syncs += o.syncs;
         elapsed = elapsed.max(o.measured_ns);
     }
-    for (name, d) in [("read", &read), ("write", &write)] {
+    for (name, d) in [("read", &read), ("write", &write), ("trim", &trim)] {
         if d.errors > 0 {
             warnings.push(Warning::IoErrors {
                 job: job.name.clone(),
@@ -625,7 +626,7 @@ fn measure(
             });
         }
     }
-    for (name, d) in [("read", &read), ("write", &write)] {
+    for (name, d) in [("read", &read), ("write", &write), ("trim", &trim)] {
         if d.short > 0 {
             warnings.push(Warning::ShortTransfers {
                 job: job.name.clone(),
@@ -647,7 +648,12 @@ fn measure(
         ramp_ns: job.ramp.as_nanos() as u64,
         read: job.does_reads().then(|| read.result(elapsed)),
         write: job.does_writes().then(|| write.result(elapsed)),
-        operations: Default::default(),
+        // Trims are their own kind of operation, as fio's JSON has its own `trim`.
+        operations: job
+            .does_trims()
+            .then(|| (crate::metrics::OpKind::Trim, trim.result(elapsed)))
+            .into_iter()
+            .collect(),
         syncs,
         cpu_user_ns: user,
         cpu_system_ns: system,
@@ -997,7 +1003,7 @@ impl Kinds {
 /// job runs, not after the jobs before it have measured.
 fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
     for job in jobs {
-        if job.engine == EngineKind::Null || !job.does_writes() {
+        if job.engine == EngineKind::Null || !job.modifies() {
             continue;
         }
         // The verify journal is written too: checked now, before any target is prepared.

@@ -222,7 +222,12 @@ fn prepare_new(
         dir: Some(dir_fd),
         name: Some(name),
     };
-    let filled = fill(&file, size, job, opts).and_then(|()| file.sync_data());
+    // fio's create_on_open: the file is left empty and the measured writes grow it.
+    let filled = if job.create_on_open {
+        Ok(())
+    } else {
+        fill(&file, size, job, opts).and_then(|()| file.sync_data())
+    };
     drop(file);
     if let Err(e) = filled {
         // A half-written file of ours is no use to anyone; an error removing it adds nothing.
@@ -490,7 +495,7 @@ fn fill(file: &File, size: u64, job: &Job, opts: &TargetOptions) -> io::Result<(
 
 pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
     // For writing, the descriptor the safety check ran on (held with O_EXCL) is the one measured.
-    let (file, meta) = if job.does_writes() {
+    let (file, meta) = if job.modifies() {
         let checked = check_writable(path, opts.allow_destroy.as_deref())?;
         (checked.file, checked.meta)
     } else {

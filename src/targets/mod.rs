@@ -149,6 +149,7 @@ pub fn prepare_own(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, Ta
 fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<PreparedTarget, TargetError> {
     let path = job_path(job);
     if own_name {
+        refuse_file_trims(&path, job)?;
         // Our own names are never followed: a link there points at somebody's data.
         if let Ok(meta) = std::fs::symlink_metadata(&path)
             && meta.file_type().is_symlink()
@@ -165,6 +166,7 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
     if is_block_device(&path) {
         file::prepare_device(&path, job, opts)
     } else {
+        refuse_file_trims(&path, job)?;
         file::prepare_file(&path, job, opts, false)
     }
 }
@@ -215,4 +217,21 @@ pub fn logical_block_bytes(path: &Path) -> u64 {
     facts::backing_device(path)
         .and_then(|d| d.logical_block_bytes())
         .unwrap_or(512)
+}
+
+/// fio 3.33 trims with the BLKDISCARD ioctl (os/os-linux.h, os_trim),
+/// which a regular file refuses (ENOTTY: fio's job ends with err=25): kura
+/// says so before the run.
+fn refuse_file_trims(path: &Path, job: &Job) -> Result<(), TargetError> {
+    if !job.does_trims() {
+        return Ok(());
+    }
+    Err(TargetError::Invalid {
+        path: path.display().to_string(),
+        why: format!(
+            "rw={} trims with the BLKDISCARD ioctl, as fio does, and only a block device takes it (fio 3.33 \
+             fails on a regular file with \"Inappropriate ioctl for device\"); name a block device",
+            job.rw.name()
+        ),
+    })
 }

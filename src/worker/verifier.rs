@@ -55,6 +55,8 @@ pub struct Verifier {
     base: *mut u8,
     stride: usize,
     out: VerifyOutput,
+    /// fio's dedupe_percentage, for a scrambler.
+    dedupe: Option<super::dedupe::Dedupe>,
 }
 
 impl Verifier {
@@ -90,6 +92,7 @@ impl Verifier {
                 mismatches: Vec::with_capacity(MISMATCH_SAMPLES),
                 ..VerifyOutput::default()
             },
+            dedupe: None,
         }
     }
 
@@ -111,7 +114,16 @@ impl Verifier {
             base: buffers.slot_ptr(0),
             stride: buffers.stride,
             out: VerifyOutput::default(),
+            dedupe: None,
         }
+    }
+
+    /// A scrambler whose writes repeat the last unique one with this chance (fio's `dedupe_percentage`).
+    pub fn with_dedupe(mut self, pct: u8, seed: u64) -> Verifier {
+        if pct > 0 {
+            self.dedupe = Some(super::dedupe::Dedupe::new(pct, seed));
+        }
+        self
     }
 
     fn buffer(&mut self, index: u32, len: u32) -> &mut [u8] {
@@ -128,11 +140,18 @@ impl Verifier {
         self.next_seq += 1;
         if self.scramble_only {
             let mark = seq ^ (u64::from(self.thread) << 48);
+            let mut dedupe = self.dedupe.take();
             let buf = self.buffer(index, len);
-            for (i, sector) in buf.chunks_exact_mut(SECTOR as usize).enumerate() {
-                sector[..8].copy_from_slice(&(offset + i as u64 * SECTOR).to_le_bytes());
-                sector[8..16].copy_from_slice(&mark.to_le_bytes());
+            if !dedupe.as_mut().is_some_and(|d| d.repeat(buf)) {
+                for (i, sector) in buf.chunks_exact_mut(SECTOR as usize).enumerate() {
+                    sector[..8].copy_from_slice(&(offset + i as u64 * SECTOR).to_le_bytes());
+                    sector[8..16].copy_from_slice(&mark.to_le_bytes());
+                }
+                if let Some(d) = &mut dedupe {
+                    d.unique(buf);
+                }
             }
+            self.dedupe = dedupe;
             return;
         }
         self.slot_seq[slot as usize] = seq;

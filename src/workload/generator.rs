@@ -6,7 +6,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::jobs::{Distribution, Job};
+use crate::jobs::{Distribution, Job, Rw};
 
 /// A prime above any block count, so `rank * SCATTER_PRIME mod n` is a bijection.
 const SCATTER_PRIME: u128 = (1 << 61) - 1;
@@ -19,6 +19,19 @@ pub struct NextIo {
     pub offset: u64,
     pub len: u32,
     pub write: bool,
+    /// A trim (BLKDISCARD) of the block; `write` is then false.
+    pub trim: bool,
+}
+
+/// fio's trim patterns: every I/O a trim, or each trim followed by a write
+/// of the same block (fio 3.33 io_u.c: a trimwrite's write takes the last
+/// trim's offset and length).
+#[derive(Debug, Clone, Copy)]
+enum Trims {
+    None,
+    All,
+    /// The block just trimmed, to be written next.
+    ThenWrite(Option<(u64, u32)>),
 }
 
 #[derive(Debug, Clone)]
@@ -133,6 +146,7 @@ pub struct Generator {
     next_seq: u64,
     /// Bytes a sequential pattern skips after each I/O.
     gap: u64,
+    trims: Trims,
 }
 
 impl Generator {
@@ -207,10 +221,20 @@ impl Generator {
                 })
                 .collect(),
             wbs_bytes: job.bs_write.iter().flatten().map(|b| b.bytes as u32).collect(),
-            read_pct: job.effective_read_pct(),
+            // Trims draw their blocks as reads do, from `bs`.
+            read_pct: if job.does_trims() {
+                100
+            } else {
+                job.effective_read_pct()
+            },
             random_pct: job.random_pct.min(100),
             next_seq: 0,
             gap: job.gap_bytes,
+            trims: match job.rw {
+                Rw::Trim | Rw::RandTrim => Trims::All,
+                Rw::TrimWrite | Rw::RandTrimWrite => Trims::ThenWrite(None),
+                _ => Trims::None,
+            },
         }
     }
 
@@ -263,6 +287,31 @@ impl Generator {
 
     #[inline]
     pub fn next_io(&mut self) -> NextIo {
+        match self.trims {
+            Trims::None => self.draw(),
+            Trims::All => NextIo {
+                trim: true,
+                ..self.draw()
+            },
+            Trims::ThenWrite(Some((offset, len))) => {
+                self.trims = Trims::ThenWrite(None);
+                NextIo {
+                    offset,
+                    len,
+                    write: true,
+                    trim: false,
+                }
+            }
+            Trims::ThenWrite(None) => {
+                let io = self.draw();
+                self.trims = Trims::ThenWrite(Some((io.offset, io.len)));
+                NextIo { trim: true, ..io }
+            }
+        }
+    }
+
+    #[inline]
+    fn draw(&mut self) -> NextIo {
         // The size first, then the direction, as before `bs_write`, so stored
         // seeds repeat; with writes' own sizes the direction decides the size.
         let (len, write) = if self.wbs_bytes.is_empty() {
@@ -286,6 +335,7 @@ impl Generator {
                 offset: self.span_start + at,
                 len,
                 write,
+                trim: false,
             };
         }
         // Blocks at which an I/O of this length still fits inside the span.
@@ -307,6 +357,7 @@ impl Generator {
                     offset: self.span_start + block * self.align,
                     len,
                     write,
+                    trim: false,
                 };
             }
         }
@@ -321,6 +372,7 @@ impl Generator {
                     offset: self.span_start + at,
                     len,
                     write,
+                    trim: false,
                 };
             }
             Pattern::Uniform => self.below(slots),
@@ -353,6 +405,7 @@ impl Generator {
             offset: self.span_start + block * self.align,
             len,
             write,
+            trim: false,
         }
     }
 }
@@ -367,6 +420,39 @@ mod tests {
             j.set(k, v).unwrap();
         }
         j
+    }
+
+    #[test]
+    fn trims_trim_and_trimwrite_writes_each_trimmed_block() {
+        let io = |offset, write, trim| NextIo {
+            offset,
+            len: 4096,
+            write,
+            trim,
+        };
+        let mut g = Generator::new(&job(&[("rw", "trim"), ("bs", "4k")]), 0, 8192, 1, 0);
+        let got: Vec<_> = (0..3).map(|_| g.next_io()).collect();
+        assert_eq!(
+            got,
+            [io(0, false, true), io(4096, false, true), io(0, false, true)]
+        );
+        let mut g = Generator::new(&job(&[("rw", "trimwrite"), ("bs", "4k")]), 0, 8192, 1, 0);
+        let got: Vec<_> = (0..4).map(|_| g.next_io()).collect();
+        let want = [
+            io(0, false, true),
+            io(0, true, false),
+            io(4096, false, true),
+            io(4096, true, false),
+        ];
+        assert_eq!(got, want);
+        let mut g = Generator::new(&job(&[("rw", "randtrimwrite"), ("bs", "4k")]), 0, 1 << 20, 1, 0);
+        for _ in 0..100 {
+            let (t, w) = (g.next_io(), g.next_io());
+            assert!(
+                t.trim && !t.write && w.write && !w.trim && t.offset == w.offset,
+                "{t:?} {w:?}"
+            );
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Options of job files people write today (issue 17), read with fio 3.33's
 //! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
 //! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
-//! sizes (`bs=R,W`, `bssplit=R,W`); and the ones kura refuses by name:
-//! `create_on_open=1`, `dedupe_percentage`, `exit_what` other than group.
+//! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage`, `create_on_open`;
+//! and the ones kura refuses by name: `exit_what` other than group.
 
 use super::{
     Entry, FioJob, FormatError, Loc, PerDir, Translator, fio_number, map_dir, per_dir, unsupported_value,
@@ -22,6 +22,8 @@ pub(super) struct FioExtras {
     rate_min: PerDir<(u64, Loc)>,
     rate_iops_min: PerDir<(u64, Loc)>,
     pub(super) exit_all: bool,
+    dedupe_pct: Option<(u64, Loc)>,
+    create_on_open: Option<Loc>,
 }
 
 impl Translator<'_> {
@@ -83,18 +85,20 @@ impl Translator<'_> {
                     None => true,
                     Some(v) => super::fio_bool(v).map_err(|w| value_err(e, w))?,
                 };
-                if on {
-                    return Err(unsupported_value(
-                        e,
-                        "kura creates and lays out (pre-fills) a test file before it measures, as fio does without create_on_open; a file grown by the measured writes would time file extension",
-                    ));
-                }
+                j.extras.create_on_open = on.then_some(at);
             }
             "dedupe_percentage" => {
-                if fio_number(value()?, kb).map_err(|w| value_err(e, w))? > 0 {
+                let n = fio_number(value()?, kb).map_err(|w| value_err(e, w))?;
+                if n > 100 {
+                    return Err(value_err(e, "must be between 0 and 100"));
+                }
+                j.extras.dedupe_pct = Some((n, at));
+            }
+            "dedupe_mode" => {
+                if !value()?.trim().eq_ignore_ascii_case("repeat") {
                     return Err(unsupported_value(
                         e,
-                        "kura makes every written block unique (fio's scramble_buffers); it does not write duplicate blocks",
+                        "kura repeats the last unique block (fio's default dedupe_mode=repeat)",
                     ));
                 }
             }
@@ -155,6 +159,20 @@ impl Translator<'_> {
         }
         if x.exit_all {
             set(job, Opt::ExitAll, Value::Bool(true), header)?;
+        }
+        if let Some((n, loc)) = &x.dedupe_pct
+            && job.does_writes()
+        {
+            set(job, Opt::DedupePct, Value::Count(*n), loc)?;
+        }
+        if let Some(loc) = &x.create_on_open {
+            if job.does_reads() {
+                return Err(loc.error(format!(
+                    "unsupported: create_on_open=1 with rw={}: the new file is empty and fio 3.33 fails reading it (EIO); kura runs it with write jobs",
+                    job.rw.name()
+                )));
+            }
+            set(job, Opt::CreateOnOpen, Value::Bool(true), loc)?;
         }
         Ok(())
     }

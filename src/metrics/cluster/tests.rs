@@ -30,6 +30,7 @@ fn rank_job(rank: u32, start_unix_ns: u64, elapsed_ns: u64, latencies: &[u64]) -
             write_lat_ns: 0,
             cpu_user_ns: 1,
             cpu_system_ns: 1,
+            dir_hists: None,
         })
         .collect();
     for (i, lat) in latencies.iter().enumerate() {
