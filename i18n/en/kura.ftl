@@ -359,3 +359,41 @@ search-chart-title = { $name }: { $stat } latency by offered load
 search-axis-qd = queue depth per thread
 search-axis-latency = { $stat } latency (log scale)
 search-none-held-cell = none held
+
+## tiobench (src/report/tiobench_table.rs, runs.rs)
+io-buffered = buffered
+tiobench-setup = { $threads } threads x { $size } file, { $bs } blocks, { $io }, engine { $engine }
+tiobench-runs-note = Each test ran { $runs } times; a row is all of its runs together.
+tiobench-differences =
+    Differs from tiotest on purpose: --file-size is per thread (tiotest -f;
+    tiobench.pl's --size is the total); new files are pre-filled with random
+    data (tiotest ftruncates them).
+col-sequential-write = Sequential Write
+col-sequential-read = Sequential Read
+col-random-write = Random Write
+col-random-read = Random Read
+col-avg-ms = avg ms
+col-max-ms = max ms
+col-avg-lat-ms = avg lat ms
+col-max-lat-ms = max lat ms
+col-cpu-eff = CPU eff
+tiobench-cpu-eff-short = CPU eff
+
+## bonnie++'s report (src/report/bonnie_table.rs): the lines keep bonnie++'s
+## columns, so each heading line has the display width of the English one
+## (a test checks).
+bonnie-io-groups = ------Sequential Output------ --Sequential Input- --Random-
+bonnie-io-tests = -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+bonnie-file-groups = ------Sequential Create------ --------Random Create--------
+bonnie-file-tests = -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+bonnie-name-size = Name:Size etc
+bonnie-files = files
+bonnie-latency = Latency
+bonnie-mean = mean
+bonnie-too-short =
+    +++++: the test took less than 0.5 s, too short for bonnie++ to report;
+    --json has kura's measured rate.
+bonnie-mean-note = mean: all runs' work over their total time; its latency is the worst of all runs.
+bonnie-file = { $size } file
+bonnie-small-files = { $count } small files
+list-separator = {", "}

@@ -352,3 +352,40 @@ search-chart-title = { $name }: 負荷ごとの { $stat } レイテンシ
 search-axis-qd = スレッドあたりのキュー深度
 search-axis-latency = { $stat } レイテンシ（対数目盛）
 search-none-held-cell = 維持した段なし
+
+## tiobench (src/report/tiobench_table.rs, runs.rs)
+io-buffered = バッファード
+tiobench-setup = { $threads } スレッド × { $size } のファイル、{ $bs } ブロック、{ $io }、エンジン { $engine }
+tiobench-runs-note = 各テストを { $runs } 回実行した。行はその全実行を合わせたもの。
+tiobench-differences =
+    tiotest と意図して違う点: --file-size はスレッドごとの大きさ（tiotest の -f。
+    tiobench.pl の --size は合計）。新しいファイルはランダムなデータで埋める
+    （tiotest は ftruncate するだけ）。
+col-sequential-write = シーケンシャル 書き込み
+col-sequential-read = シーケンシャル 読み込み
+col-random-write = ランダム 書き込み
+col-random-read = ランダム 読み込み
+col-avg-ms = 平均ms
+col-max-ms = 最大ms
+col-avg-lat-ms = 平均遅延 ms
+col-max-lat-ms = 最大遅延 ms
+col-cpu-eff = CPU効率
+tiobench-cpu-eff-short = 効率
+
+## bonnie++ の表 (src/report/bonnie_table.rs): bonnie++ の桁位置を保つので、
+## 見出しの行は英語版と同じ表示幅にする（テストが確かめる）。
+bonnie-io-groups = -----シーケンシャル出力------ シーケンシャル入力- -ランダム
+bonnie-io-tests = -文字単位 -ブロック -書き換え -文字単位 -ブロック -シーク--
+bonnie-file-groups = -----シーケンシャル作成------ --------ランダム作成---------
+bonnie-file-tests = ---作成-- -読み込み ---削除-- ---作成-- -読み込み ---削除--
+bonnie-name-size = 名前:サイズ等
+bonnie-files = ファイル数
+bonnie-latency = レイテンシ
+bonnie-mean = 平均
+bonnie-too-short =
+    +++++: テストが 0.5 秒未満で終わり、bonnie++ が報告するには短すぎる。
+    kura が測った速度は --json にある。
+bonnie-mean-note = 平均: 全実行の仕事量を合計時間で割ったもの。レイテンシは全実行の最悪値。
+bonnie-file = { $size } のファイル
+bonnie-small-files = 小さなファイル { $count } 個
+list-separator = 、
