@@ -397,3 +397,43 @@ bonnie-mean-note = mean: all runs' work over their total time; its latency is th
 bonnie-file = { $size } file
 bonnie-small-files = { $count } small files
 list-separator = {", "}
+
+## vdbench's summary (src/report/vdbench_summary.rs): its column headings are vdbench's own
+vdbench-title = vdbench-style report
+vdbench-note = (resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores)
+
+## kura suite db (src/report/db_table.rs, html/db.rs): the test names are sql-bench's and sysbench's own
+dbrun-differences =
+    Seconds per test as sql-bench's total; counts are sql-bench's times --scale,
+    in each database's dialect (docs/db.md says what differs). The commit
+    columns are where the storage shows (every write outside a transaction is
+    a commit); SELECTs are mostly answered from cache.
+dbrun-stopped-early = * stopped early: the seconds cover what ran
+dbrun-oltp-shape = oltp_read_write: { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+} x { $rows } rows, { $threads ->
+    [one] { $threads } thread
+   *[other] { $threads } threads
+}, { $seconds } s
+dbrun-oltp-transactions = transactions: { $transactions } ({ $tps } per sec.)   queries: { $qps } per sec.
+dbrun-oltp-latency = latency: min { $min }  avg { $avg }  max { $max }
+dbrun-oltp-percentiles = 95th percentile { $p95 }  99th percentile { $p99 }
+dbrun-server-in = { $server } in { $place }
+dbrun-runs-differ = note: the runs differ in { $setting } ({ $values })
+dbrun-compare-legend =
+    xNAME = NAME / { $base }, the baseline.
+    Lower is better for s and p95 ms, higher for tps.
+col-seconds = seconds
+col-queries-s = queries/s
+col-commits = commits
+col-commit-p50 = commit p50
+col-commit-p99 = commit p99
+col-select-p50 = select p50
+col-unit = unit
+html-db-chart = Seconds per test (lower is faster)
+html-db-chart-caption = Seconds per test, as sql-bench reports them; one colour per run.
+col-seconds-per-test-and-the-99th-percentile-of-commits = Seconds per test, and the 99th percentile of commits
+col-oltp-mix-sysbench-oltp-read-write = OLTP mix (sysbench oltp_read_write)
+col-tables-x-rows = tables x rows
+col-transactions-s = transactions/s

@@ -389,3 +389,37 @@ bonnie-mean-note = 平均: 全実行の仕事量を合計時間で割ったも�
 bonnie-file = { $size } のファイル
 bonnie-small-files = 小さなファイル { $count } 個
 list-separator = 、
+
+## vdbench の集計 (src/report/vdbench_summary.rs): 列見出しは vdbench のまま
+vdbench-title = vdbench 形式のレポート
+vdbench-note = （列見出しは vdbench のまま。resp は応答時間でミリ秒、queue depth はキュー深度で rate × resp、cpu% は全コアに対する kura のスレッドの割合）
+
+## kura suite db (src/report/db_table.rs, html/db.rs): テスト名は sql-bench と sysbench のまま
+dbrun-differences =
+    秒数は sql-bench の合計と同じくテストごと。回数は sql-bench の回数の
+    --scale 倍で、各データベースの方言で実行する（違いは docs/db.md）。
+    ストレージの差が出るのはコミットの列（トランザクション外の書き込みは
+    それぞれコミット）。SELECT はほとんどキャッシュから応える。
+dbrun-stopped-early = * 途中で停止: 秒数は実行できた分
+dbrun-oltp-shape = oltp_read_write: { $tables } テーブル × { $rows } 行、{ $threads } スレッド、{ $seconds } 秒
+dbrun-oltp-transactions = トランザクション: { $transactions }（毎秒 { $tps }）   クエリ: 毎秒 { $qps }
+dbrun-oltp-latency = レイテンシ: 最小 { $min }  平均 { $avg }  最大 { $max }
+dbrun-oltp-percentiles = 95 パーセンタイル { $p95 }  99 パーセンタイル { $p99 }
+dbrun-server-in = { $place } の { $server }
+dbrun-runs-differ = 注: 実行ごとに { $setting } が違う（{ $values }）
+dbrun-compare-legend =
+    x名前 = 名前 / { $base }（基準）。
+    s と p95 ms は小さいほど良く、tps は大きいほど良い。
+col-seconds = 秒
+col-queries-s = クエリ/秒
+col-commits = コミット
+col-commit-p50 = コミットp50
+col-commit-p99 = コミットp99
+col-select-p50 = SELECT p50
+col-unit = 単位
+html-db-chart = テストごとの秒数（短いほど速い）
+html-db-chart-caption = テストごとの秒数（sql-bench の報告と同じ）。実行ごとに 1 色。
+col-seconds-per-test-and-the-99th-percentile-of-commits = テストごとの秒数とコミットの 99 パーセンタイル
+col-oltp-mix-sysbench-oltp-read-write = OLTP 混合負荷（sysbench oltp_read_write）
+col-tables-x-rows = テーブル × 行
+col-transactions-s = トランザクション/秒

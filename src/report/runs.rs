@@ -287,7 +287,7 @@ fn db(run: &RunResult, json: bool) -> String {
     let mut out = super::db_table::header(run);
     out.push_str(&incomplete_line(run));
     out.push_str(&super::db_table::render(&rows));
-    out.push_str(super::db_table::DB_DIFFERENCES);
+    out.push_str(&format!("{}\n", crate::t!("dbrun-differences")));
     out.push_str(&warning_lines(run));
     out
 }

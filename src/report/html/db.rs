@@ -31,8 +31,8 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let value = |k: usize, test: &str| rows[k].iter().find(|r| r.test == test).map(|r| r.seconds);
     page.html(&format!(r#"<section id="db"><h2>{}</h2>"#, crate::t!("html-db")));
     let chart = BarChart {
-        title: "Seconds per test (lower is faster)".to_string(),
-        y_title: "seconds".to_string(),
+        title: crate::t!("html-db-chart"),
+        y_title: crate::i18n::heading("seconds"),
         groups: tests.clone(),
         series: idx
             .iter()
@@ -45,7 +45,7 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     page.html(r#"<div class="charts">"#);
     page.html(&figure(
         &svg::bar_chart(&chart),
-        "Seconds per test, as sql-bench reports them; one colour per run.",
+        &crate::t!("html-db-chart-caption"),
     ));
     page.html("</div>");
     let mut columns = vec!["test".to_string()];
