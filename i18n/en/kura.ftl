@@ -437,3 +437,39 @@ col-seconds-per-test-and-the-99th-percentile-of-commits = Seconds per test, and 
 col-oltp-mix-sysbench-oltp-read-write = OLTP mix (sysbench oltp_read_write)
 col-tables-x-rows = tables x rows
 col-transactions-s = transactions/s
+
+## kura explain (src/report/explain.rs): fio's option names (rw, bs, qd) stay as they are
+explain-file = { $file }: { $format } file, { $jobs } job(s)
+explain-cannot-run = cannot run: { $why }
+explain-note = note:{" "}
+explain-ios = { $count } I/Os
+explain-passes = { $passes ->
+    [one] { $passes } pass
+   *[other] { $passes } passes
+}
+explain-or = { $amount } or { $runtime }
+explain-default-runtime = 10s (default)
+explain-rate-searched = searched
+explain-rate-of-max = { $pct }% of max
+explain-rate-max = max
+explain-seek = {" "}({ $pct }% seek)
+explain-read-pct = read%
+explain-target = target: { $target }
+col-group = group
+col-offset = offset
+col-stop = stop
+col-ramp = ramp
+col-rate = rate
+col-direct = direct
+
+## The progress display on stderr (src/runner/progress.rs)
+progress-writing = writing
+progress-left = { $time } left
+progress-now = now { $iops } IOPS { $mbps } MB/s
+progress-last-min = last min { $iops } IOPS { $mbps } MB/s
+progress-done = done: { $iops } IOPS  { $mbps } MB/s over { $secs } s (the job's result)
+progress-preparing = { $job }: preparing { $path }
+progress-preparing-file-set = { $job }: preparing the file set in { $path }
+progress-round = { $job }: round { $round } (until { $tracked } is steady)
+progress-together = running at the same time: { $jobs }
+progress-latency-step = { $job }: latency step { $step } ({ $phase }): { $load }

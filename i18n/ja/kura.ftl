@@ -423,3 +423,36 @@ col-seconds-per-test-and-the-99th-percentile-of-commits = テストごとの秒�
 col-oltp-mix-sysbench-oltp-read-write = OLTP 混合負荷（sysbench oltp_read_write）
 col-tables-x-rows = テーブル × 行
 col-transactions-s = トランザクション/秒
+
+## kura explain (src/report/explain.rs): fio のオプション名（rw、bs、qd）はそのまま
+explain-file = { $file }: { $format } ファイル、ジョブ { $jobs } 件
+explain-cannot-run = 実行できない: { $why }
+explain-note = 注:{" "}
+explain-ios = { $count } I/O
+explain-passes = { $passes } パス
+explain-or = { $amount }か { $runtime }
+explain-default-runtime = 10s（既定）
+explain-rate-searched = 探索
+explain-rate-of-max = 最大の { $pct }%
+explain-rate-max = 最大
+explain-seek = {" "}(シーク{ $pct }%)
+explain-read-pct = 読込%
+explain-target = 対象: { $target }
+col-group = グループ
+col-offset = オフセット
+col-stop = 停止
+col-ramp = ランプ
+col-rate = レート
+col-direct = ダイレクト
+
+## 進行表示（stderr） (src/runner/progress.rs)
+progress-writing = 書き込み中
+progress-left = 残り { $time }
+progress-now = 現在 { $iops } IOPS { $mbps } MB/s
+progress-last-min = 直近 1 分 { $iops } IOPS { $mbps } MB/s
+progress-done = 完了: { $iops } IOPS  { $mbps } MB/s、{ $secs } 秒間（ジョブの結果）
+progress-preparing = { $job }: { $path } を準備中
+progress-preparing-file-set = { $job }: { $path } にファイルセットを準備中
+progress-round = { $job }: ラウンド { $round }（{ $tracked } が定常になるまで）
+progress-together = 同時に実行: { $jobs }
+progress-latency-step = { $job }: レイテンシの段 { $step }（{ $phase }）: { $load }
