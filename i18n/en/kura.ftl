@@ -473,3 +473,24 @@ progress-preparing-file-set = { $job }: preparing the file set in { $path }
 progress-round = { $job }: round { $round } (until { $tracked } is steady)
 progress-together = running at the same time: { $jobs }
 progress-latency-step = { $job }: latency step { $step } ({ $phase }): { $load }
+
+## Charts and names of the HTML report (src/report/html/mod.rs, suites.rs)
+html-run-unstored = run #{ $n }
+html-axis-mbps = MB/s (10^6 bytes/s)
+html-axis-mibps = MiB/s (2^20 bytes/s)
+html-sweep-mix = { $mix } read/write
+html-sweep-chart = { $what } by block size, { $mix }
+html-sweep-caption = { $what } against block size, one line per target; read and write added, repetitions averaged.
+html-sweep-table = Sweep, { $mix }
+html-sweep-axis = block size (bytes, log scale)
+html-axis-time-of-day = time of day (UTC)
+html-axis-time = time from start of measurement ({ $unit })
+html-band-ramp = ramp (not measured)
+html-band-measure = measure
+html-line-write-iops = write IOPS
+html-line-read-iops = read IOPS
+html-iops-over-time = IOPS over time · { $title }
+html-axis-percentile = percentile (%), log scale of 1 - p
+html-axis-latency = latency (log scale)
+html-axis-share = share of I/Os (%)
+html-axis-latency-unit = latency ({ $unit })

@@ -456,3 +456,24 @@ progress-preparing-file-set = { $job }: { $path } にファイルセットを準
 progress-round = { $job }: ラウンド { $round }（{ $tracked } が定常になるまで）
 progress-together = 同時に実行: { $jobs }
 progress-latency-step = { $job }: レイテンシの段 { $step }（{ $phase }）: { $load }
+
+## HTML レポートのグラフと名前 (src/report/html/mod.rs, suites.rs)
+html-run-unstored = 実行 #{ $n }
+html-axis-mbps = MB/s（10^6 バイト/秒）
+html-axis-mibps = MiB/s（2^20 バイト/秒）
+html-sweep-mix = 読み込み/書き込み { $mix }
+html-sweep-chart = ブロックサイズごとの { $what }、{ $mix }
+html-sweep-caption = ブロックサイズに対する { $what }。対象ごとに 1 本の線、読み込みと書き込みの合計、繰り返しの平均。
+html-sweep-table = スイープ、{ $mix }
+html-sweep-axis = ブロックサイズ（バイト、対数目盛）
+html-axis-time-of-day = 時刻（UTC）
+html-axis-time = 測定開始からの時間（{ $unit }）
+html-band-ramp = ランプ（測定しない）
+html-band-measure = 測定
+html-line-write-iops = 書き込み IOPS
+html-line-read-iops = 読み込み IOPS
+html-iops-over-time = IOPS の推移 · { $title }
+html-axis-percentile = パーセンタイル（%）、1 - p の対数目盛
+html-axis-latency = レイテンシ（対数目盛）
+html-axis-share = I/O の割合（%）
+html-axis-latency-unit = レイテンシ（{ $unit }）

@@ -132,8 +132,8 @@ pub fn figure(svg: &str, caption: &str) -> String {
 /// a label shared by several runs gets the id too.
 pub fn run_names(runs: &[RunResult]) -> Vec<String> {
     let id = |i: usize, r: &RunResult| match r.id {
-        Some(id) => format!("run {id}"),
-        None => format!("run #{}", i + 1),
+        Some(id) => crate::t!("run-id", id = id),
+        None => crate::t!("html-run-unstored", n = i + 1),
     };
     runs.iter()
         .enumerate()
