@@ -387,7 +387,7 @@ bonnie-too-short =
     kura が測った速度は --json にある。
 bonnie-mean-note = 平均: 全実行の仕事量を合計時間で割ったもの。レイテンシは全実行の最悪値。
 bonnie-file = { $size } のファイル
-bonnie-small-files = 小さなファイル { $count } 個
+bonnie-small-files = 小ファイル { $count } 個
 list-separator = 、
 
 ## vdbench の集計 (src/report/vdbench_summary.rs): 列見出しは vdbench のまま
@@ -477,3 +477,19 @@ html-axis-percentile = パーセンタイル（%）、1 - p の対数目盛
 html-axis-latency = レイテンシ（対数目盛）
 html-axis-share = I/O の割合（%）
 html-axis-latency-unit = レイテンシ（{ $unit }）
+# bonnie++ のテスト名（compare と HTML レポートの行）
+col-sequential-output-per-chr = シーケンシャル出力 文字単位
+col-sequential-output-block = シーケンシャル出力 ブロック
+col-sequential-output-rewrite = シーケンシャル出力 書き換え
+col-sequential-input-per-chr = シーケンシャル入力 文字単位
+col-sequential-input-block = シーケンシャル入力 ブロック
+col-random-seeks = ランダムシーク
+col-sequential-create = シーケンシャル作成
+col-sequential-stat = シーケンシャル stat
+col-sequential-delete = シーケンシャル削除
+col-random-create = ランダム作成
+col-random-stat = ランダム stat
+col-random-delete = ランダム削除
+col-create = 作成
+col-delete = 削除
+warning-bonnie-file-cached = { $size_mb } MiB のテストファイルは kura が使えるメモリ { $memory_mb } MiB に収まる: ページキャッシュに全部入るので、I/O の数値はデバイスではなくメモリを測ることになる（bonnie++ は RAM の 2 倍を使う）

@@ -321,9 +321,13 @@ fn bonnie(run: &RunResult, view: &View) -> String {
         what.push(crate::t!("bonnie-small-files", count = n));
     }
     let mut out = format!(
-        "kura bonnie {} · {}\n{}{} · {}{}{}\n",
+        "kura bonnie {} · {}\n",
         crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
+    );
+    // Wrapped: a long directory and Japanese words can pass 80 columns.
+    let place = format!(
+        "{}{} · {}{}{}",
         first
             .map(|j| term(
                 &Path::new(&j.target.path)
@@ -342,6 +346,7 @@ fn bonnie(run: &RunResult, view: &View) -> String {
         crate::t!("list-separator"),
         crate::t!("io-buffered"),
     );
+    out.push_str(&super::width::wrap("", &place, 2));
     out.push_str(&incomplete_line(run));
     out.push_str(&bonnie_table::render(run));
     out.push_str(&warning_lines(run));

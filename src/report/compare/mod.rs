@@ -343,7 +343,7 @@ pub fn build(runs: &[RunResult], opts: &CompareOptions) -> Result<Comparison, Co
             name: r
                 .label
                 .clone()
-                .unwrap_or_else(|| format!("run {}", r.id.unwrap_or(0))),
+                .unwrap_or_else(|| crate::t!("run-id", id = r.id.unwrap_or(0))),
             runs: vec![r.clone()],
         })
         .collect();
