@@ -305,7 +305,7 @@ fn legend(out: &mut String, items: &[(String, &str, bool)]) {
     out.push_str(r#"<g class="legend">"#);
     let (mut x, mut y) = (LEFT, 38.0);
     for (name, colour, dashed) in items {
-        let w = 26.0 + super::width::display_width(&name) as f64 * CHAR_PX + 14.0;
+        let w = 26.0 + super::width::display_width(name) as f64 * CHAR_PX + 14.0;
         if x + w > WIDTH - RIGHT && x > LEFT {
             x = LEFT;
             y += 14.0;
@@ -337,7 +337,7 @@ fn legend_rows(items: &[(String, &str, bool)]) -> f64 {
     let mut rows = 1.0;
     let mut x = LEFT;
     for (name, _, _) in items {
-        let w = 26.0 + super::width::display_width(&name) as f64 * CHAR_PX + 14.0;
+        let w = 26.0 + super::width::display_width(name) as f64 * CHAR_PX + 14.0;
         if x + w > WIDTH - RIGHT && x > LEFT {
             x = LEFT;
             rows += 1.0;
