@@ -510,3 +510,4 @@ col-random-delete = Random Delete
 col-create = create
 col-delete = delete
 warning-bonnie-file-cached = the { $size_mb } MiB test file fits in the { $memory_mb } MiB of RAM kura may use: the page cache can hold it, so the I/O numbers will measure memory, not the device (bonnie++ uses twice the RAM)
+compare-run-stopped-early = { $name }: run { $id } was stopped early; its numbers cover only what ran

@@ -493,3 +493,4 @@ col-random-delete = ランダム削除
 col-create = 作成
 col-delete = 削除
 warning-bonnie-file-cached = { $size_mb } MiB のテストファイルは kura が使えるメモリ { $memory_mb } MiB に収まる: ページキャッシュに全部入るので、I/O の数値はデバイスではなくメモリを測ることになる（bonnie++ は RAM の 2 倍を使う）
+compare-run-stopped-early = { $name }: 実行 { $id } は途中で止められた。数値は実行できた分だけのもの

@@ -337,7 +337,12 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
     ));
     for i in own {
         let suite = runs[i].suite.as_ref().map(|s| s.to_string()).unwrap_or_default();
-        let text = crate::report::render_run(&runs[i], &crate::report::View::default());
+        let mut text = crate::report::render_run(&runs[i], &crate::report::View::default());
+        if crate::i18n::lang() == crate::i18n::Lang::Ja {
+            // Japanese monospace fonts (the page's `:lang(ja)` font) draw box
+            // lines two columns wide, as East Asian text does; a hyphen is one.
+            text = text.replace('─', "-");
+        }
         page.html(&format!(
             r#"<h3>{} · {}</h3><pre class="suite">{}</pre>"#,
             svg::esc(&names[i]),
