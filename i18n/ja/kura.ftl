@@ -330,17 +330,17 @@ steady-last-window = 最後の窓（定常でない）
 steady-round = ラウンド
 
 ## レイテンシ上限の探索の結果 (src/metrics/latency_bound.rs, src/report/latency_table.rs)
-search-never-crossed = 制限なしでも { $stat } レイテンシは { $limit } 未満だった: { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかった
-search-highest = { $stat } レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }
-search-none-held = 試したどの{ $what }でも { $stat } レイテンシは { $limit } 未満に収まらなかった
+search-never-crossed = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかった
+search-highest = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }
+search-none-held = 試したどの{ $what }でも{ $stat }レイテンシは { $limit } 未満に収まらなかった
 search-load-rate = 要求レート
 search-load-qd = キュー深度
 search-load-threads = スレッド数
 search-threads-iops = { $threads } スレッド（{ $iops } IOPS）
 search-threads = { $threads } スレッド
-search-bound-rate = { $stat } レイテンシ { $limit } 未満、要求レートを上げる
-search-bound-qd = { $stat } レイテンシ { $limit } 未満、キュー深度を上げる
-search-bound-threads = { $stat } レイテンシ { $limit } 未満、スレッド数を上げる
+search-bound-rate = { $stat }レイテンシ { $limit } 未満、要求レートを上げる
+search-bound-qd = { $stat }レイテンシ { $limit } 未満、キュー深度を上げる
+search-bound-threads = { $stat }レイテンシ { $limit } 未満、スレッド数を上げる
 search-steps-table = { $name }: 探索の段（{ $bound }）
 search-line-steps = { $name }（{ $steps } 段）
 search-line-limit = 上限 { $limit }
@@ -348,9 +348,9 @@ col-probe = 予備測定
 col-climb = 上昇
 col-descend = 下降
 col-refine = 絞り込み
-search-chart-title = { $name }: 負荷ごとの { $stat } レイテンシ
+search-chart-title = { $name }: 負荷ごとの { $stat }レイテンシ
 search-axis-qd = スレッドあたりのキュー深度
-search-axis-latency = { $stat } レイテンシ（対数目盛）
+search-axis-latency = { $stat }レイテンシ（対数目盛）
 search-none-held-cell = 維持した段なし
 
 ## tiobench (src/report/tiobench_table.rs, runs.rs)
