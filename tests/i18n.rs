@@ -628,7 +628,7 @@ fn suite_tables_explain_and_their_report_in_japanese() {
         let shot = support::screenshot(
             &format!("file://{}", d.join("r.html").display()),
             "report-ja-suites",
-            3000,
+            5200,
         );
         eprintln!("screenshot: {}", shot.display());
     }
