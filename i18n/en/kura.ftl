@@ -511,3 +511,12 @@ col-create = create
 col-delete = delete
 warning-bonnie-file-cached = the { $size_mb } MiB test file fits in the { $memory_mb } MiB of RAM kura may use: the page cache can hold it, so the I/O numbers will measure memory, not the device (bonnie++ uses twice the RAM)
 compare-run-stopped-early = { $name }: run { $id } was stopped early; its numbers cover only what ran
+
+## Lines on stderr (src/commands/)
+note-prefix = kura: note:{" "}
+note-separator = {"; "}
+note-testing-in-directory = testing in directory { $dir }: test file { $file }
+note-smaller-than-default-size = { $path } is { $size }, smaller than the default --size { $default }: measuring all of it
+output-replacing = kura: replacing { $path }
+output-wrote = kura: wrote { $path }
+output-wrote-report = kura: wrote { $path } ({ $runs } runs, { $kib } KiB)

@@ -494,3 +494,12 @@ col-create = 作成
 col-delete = 削除
 warning-bonnie-file-cached = { $size_mb } MiB のテストファイルは kura が使えるメモリ { $memory_mb } MiB に収まる: ページキャッシュに全部入るので、I/O の数値はデバイスではなくメモリを測ることになる（bonnie++ は RAM の 2 倍を使う）
 compare-run-stopped-early = { $name }: 実行 { $id } は途中で止められた。数値は実行できた分だけのもの
+
+## stderr の行 (src/commands/)
+note-prefix = kura: 注:{" "}
+note-separator = 。
+note-testing-in-directory = ディレクトリ { $dir } で測る: テストファイル { $file }
+note-smaller-than-default-size = { $path } は { $size } で既定の --size { $default } より小さい: 全体を測る
+output-replacing = kura: { $path } を置き換える
+output-wrote = kura: { $path } に書いた
+output-wrote-report = kura: { $path } に書いた（実行 { $runs } 件、{ $kib } KiB）
