@@ -810,3 +810,42 @@ fn bonnie_headings_keep_their_columns_in_every_language() {
         }
     }
 }
+
+/// The progress display on a terminal (a pty from `script`) in Japanese:
+/// preparing, the pre-fill, the rate now and each job's result.
+#[test]
+fn progress_in_japanese_on_a_terminal() {
+    if !common::have("script") {
+        return;
+    }
+    let dir = tmp();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let command = format!(
+        "{} --db {} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
+        bin.display(),
+        dir.path().join("k.db").display(),
+        dir.path().join("t.dat").display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    for word in ["を準備中", "書き込み中", "現在 ", "完了: ", "（ジョブの結果）"] {
+        assert!(screen.contains(word), "{word} missing: {screen:?}");
+    }
+    for english in [
+        "preparing",
+        "writing ",
+        "now ",
+        "done:",
+        "the job's result",
+        " left",
+    ] {
+        assert!(!screen.contains(english), "{english} left in: {screen:?}");
+    }
+}
