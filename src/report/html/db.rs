@@ -48,17 +48,22 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         &crate::t!("html-db-chart-caption"),
     ));
     page.html("</div>");
-    let mut columns = vec!["test".to_string()];
+    // Shown in the reader's language, downloaded with English names.
+    let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
     for i in &idx {
-        columns.push(format!("{} s", names[*i]));
-        columns.push(format!("{} commit p99", names[*i]));
+        shown.push(format!("{} s", names[*i]));
+        exported.push(format!("{} s", names[*i]));
+        shown.push(format!("{} {}", names[*i], crate::i18n::heading("commit p99")));
+        exported.push(format!("{} commit p99", names[*i]));
     }
-    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+    let export: Vec<&str> = exported.iter().map(String::as_str).collect();
     let mut t = Table::new(
         "db-tests",
         "Seconds per test, and the 99th percentile of commits",
         &cols,
-    );
+    )
+    .with_export_columns(&export);
     for test in &tests {
         let mut row = vec![Cell::text(test.as_str())];
         for r in &rows {

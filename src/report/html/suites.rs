@@ -90,17 +90,22 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             ));
         }
         page.html("</div>");
-        let mut columns = vec!["test".to_string()];
+        // Shown in the reader's language, downloaded with English names.
+        let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
         for i in idx {
-            columns.push(format!("{} read MB/s", names[*i]));
-            columns.push(format!("{} write MB/s", names[*i]));
+            for dir in ["read", "write"] {
+                shown.push(format!("{} {} MB/s", names[*i], crate::i18n::heading(dir)));
+                exported.push(format!("{} {dir} MB/s", names[*i]));
+            }
         }
-        let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+        let export: Vec<&str> = exported.iter().map(String::as_str).collect();
         let mut t = Table::new(
             &format!("mark-{}", format_size(*size)),
             &crate::t!("html-mark-table", size = size_text.as_str()),
             &cols,
-        );
+        )
+        .with_export_columns(&export);
         for test in &tests {
             let mut row = vec![Cell::text(test.as_str())];
             for k in 0..idx.len() {
