@@ -16,7 +16,7 @@ fn main() {
     let code = match kura::commands::dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kura: error: {}", term(&error_text(&e)));
+            eprintln!("kura: {}{}", kura::t!("error-prefix"), term(&error_text(&e)));
             2
         }
     };

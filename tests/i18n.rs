@@ -849,3 +849,62 @@ fn progress_in_japanese_on_a_terminal() {
         assert!(!screen.contains(english), "{english} left in: {screen:?}");
     }
 }
+
+/// The most common errors in Japanese: one line, exit 2; English under
+/// `--json` (for programs) and by default.
+#[test]
+fn common_errors_in_japanese() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let failed = |args: &[&str]| -> String {
+        let out = assert_cmd::Command::cargo_bin("kura")
+            .unwrap()
+            .env_remove("LANG")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .current_dir(dir.path())
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "kura {}", args.join(" "));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let ja = failed(&["--lang", "ja", "history"]);
+    assert!(
+        ja.starts_with("kura: エラー: ") && ja.contains("データベースがない"),
+        "{ja}"
+    );
+    let ja = failed(&[
+        "--lang",
+        "ja",
+        "run",
+        "--target",
+        "/nonexistent-kura/x",
+        "--size",
+        "1m",
+    ]);
+    assert!(ja.contains("ディレクトリ /nonexistent-kura がない"), "{ja}");
+    kura(
+        &db,
+        dir.path(),
+        &[],
+        &["run", "--engine", "null", "--io-count", "100"],
+    );
+    for args in [&["show", "99"][..], &["compare", "1"]] {
+        let ja = failed(&[&["--lang", "ja"][..], args].concat());
+        assert!(
+            ja.starts_with("kura: エラー: ") && has_japanese(&ja["kura: エラー: ".len()..]),
+            "{ja}"
+        );
+        let json = failed(&[&["--lang", "ja", "--json"][..], args].concat());
+        assert!(
+            json.starts_with("kura: error: ") && !has_japanese(&json),
+            "{json}"
+        );
+        assert!(!has_japanese(&failed(args)));
+    }
+}

@@ -520,3 +520,12 @@ note-smaller-than-default-size = { $path } is { $size }, smaller than the defaul
 output-replacing = kura: replacing { $path }
 output-wrote = kura: wrote { $path }
 output-wrote-report = kura: wrote { $path } ({ $runs } runs, { $kib } KiB)
+
+## The most common errors (src/main.rs, store/, targets/file.rs, commands/compare.rs);
+## the others stay English (docs/i18n.md)
+error-prefix = error:{" "}
+error-no-database = no database at { $path } (check --db; a verb that stores a run creates it)
+error-no-run = no run matches '{ $spec }' (see `kura history`)
+error-ambiguous-run = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, or add --latest
+error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
+error-no-directory = directory { $dir } does not exist

@@ -503,3 +503,12 @@ note-smaller-than-default-size = { $path } は { $size } で既定の --size { $
 output-replacing = kura: { $path } を置き換える
 output-wrote = kura: { $path } に書いた
 output-wrote-report = kura: { $path } に書いた（実行 { $runs } 件、{ $kib } KiB）
+
+## よく出るエラー (src/main.rs, store/, targets/file.rs, commands/compare.rs)。
+## ほかは英語のまま（docs/i18n.md）
+error-prefix = エラー:{" "}
+error-no-database = { $path } にデータベースがない（--db を確かめる。実行を保存する動詞なら作られる）
+error-no-run = 「{ $spec }」に合う実行がない（kura history で確かめる）
+error-ambiguous-run = 「{ $spec }」は { $count } 件の実行に合う（{ $ids }）。実行 ID を指定するか、--latest を付ける
+error-compare-two-runs = 比べる実行を 2 つ以上指定する（ID、ラベル、または latest）
+error-no-directory = ディレクトリ { $dir } がない

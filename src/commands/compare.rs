@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
         targets.push(Target { name, runs });
     }
     if targets.len() < 2 {
-        bail!("give at least two runs to compare (ids, labels or `latest`)");
+        bail!("{}", crate::t!("error-compare-two-runs"));
     }
     let baseline = match &args.baseline {
         None => 0,
