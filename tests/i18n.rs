@@ -583,6 +583,15 @@ fn suite_tables_explain_and_their_report_in_japanese() {
         keys(&serde_json::from_str(&ja).unwrap(), "", &mut kj);
         assert_eq!(ke, kj, "{args:?}");
     }
+    // CSV is for programs too.
+    for args in [
+        &["compare", "1", "2", "--format", "csv"][..],
+        &["history", "--format", "csv"],
+    ] {
+        let csv = ja(args);
+        assert!(!has_japanese(&csv), "{args:?}: {csv}");
+        assert_eq!(csv, kura(&db, d, &[], args), "{args:?}");
+    }
     // The report of the suite runs, with a CrystalDiskMark run for its charts.
     kura(
         &db,
