@@ -18,7 +18,7 @@ fn main() {
         Err(e) => {
             // One write, not eprintln!'s three: a launcher forwarding a rank's
             // output (mpirun) put its own banner inside the line otherwise.
-            let line = format!("kura: error: {}\n", term(&error_text(&e)));
+            let line = format!("kura: {}{}\n", kura::t!("error-prefix"), term(&error_text(&e)));
             let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             2
         }

@@ -3,6 +3,8 @@
 //! default, and JSON in English whatever the language.
 
 mod common;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::path::Path;
 
@@ -424,6 +426,10 @@ fn every_warning_kind_has_japanese_text() {
             span_mb: 1024,
             device_mb: 100000,
         },
+        Warning::BonnieFileCached {
+            size_mb: 4,
+            memory_mb: 24105,
+        },
     ];
     // The process-wide language of this test binary; the other tests run kura itself.
     kura::i18n::set_lang(kura::i18n::Lang::Ja);
@@ -438,5 +444,476 @@ fn every_warning_kind_has_japanese_text() {
         for fact in ["/p", "j:", "EPERM", "docker", "tmpfs"] {
             assert_eq!(ja.contains(fact), en.contains(fact), "{w:?}: {fact}: {ja} / {en}");
         }
+    }
+}
+
+/// Lines of `text` wider than 80 columns (display width: a Japanese
+/// character takes two).
+fn over_80(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| kura::report::width::display_width(l) > 80)
+        .map(String::from)
+        .collect()
+}
+
+/// The keys of a JSON value, everywhere in it, with their paths.
+fn keys(v: &serde_json::Value, path: &str, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                let p = format!("{path}.{k}");
+                out.insert(p.clone());
+                keys(v, &p, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for v in a {
+                keys(v, &format!("{path}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// tiobench's and bonnie++'s tables, explain's and the HTML report of the
+/// suites in Japanese, at 80 columns; their JSON unchanged by the language.
+#[test]
+fn suite_tables_explain_and_their_report_in_japanese() {
+    let dir = tmp();
+    let (d, db) = (dir.path(), dir.path().join("k.db"));
+    let ja = |args: &[&str]| kura(&db, d, &[], &[&["--lang", "ja"][..], args].concat());
+    let tio = ja(&[
+        "suite",
+        "tiobench",
+        ".",
+        "--file-size",
+        "1m",
+        "--random-ops",
+        "100",
+        "--threads",
+        "2",
+        "--runs",
+        "2",
+    ]);
+    for word in [
+        "テスト",
+        "シーケンシャル",
+        "ランダム",
+        "書き込み",
+        "読み込み",
+        "平均ms",
+        "各テストを 2 回実行した",
+        "tiotest と意図して違う点",
+        "スレッド × 1.0 MiB のファイル",
+        "MiB/s",
+    ] {
+        assert!(tio.contains(word), "{word} missing:\n{tio}");
+    }
+    for english in [
+        "Sequential",
+        "Random",
+        "Each test ran",
+        "Differs from",
+        " threads x ",
+    ] {
+        assert!(!tio.contains(english), "{english} left in:\n{tio}");
+    }
+    let bon = ja(&["suite", "bonnie", ".", "--size", "4m", "--files", "1"]);
+    for word in [
+        "シーケンシャル出力",
+        "シーケンシャル入力",
+        "ランダム作成",
+        "名前:サイズ等",
+        "ファイル数",
+        "レイテンシ",
+        "/sec %CP",
+        "4.0 MiB のファイル",
+    ] {
+        assert!(bon.contains(word), "{word} missing:\n{bon}");
+    }
+    for english in ["Sequential", "Latency", "Name:Size", " files "] {
+        assert!(!bon.contains(english), "{english} left in:\n{bon}");
+    }
+    // bonnie++'s columns stay where bonnie++ puts them: each heading line
+    // is as wide as the English one, and the numbers line up under them.
+    let en_bon = kura(&db, d, &[], &["show", "2"]);
+    let widths = |t: &str| -> Vec<usize> {
+        t.lines()
+            .filter(|l| l.contains("/sec %CP") || l.starts_with("kura 0"))
+            .map(kura::report::width::display_width)
+            .collect()
+    };
+    assert_eq!(widths(&bon), widths(&en_bon), "{bon}\n{en_bon}");
+    std::fs::write(
+        d.join("j.fio"),
+        "[global]\nsize=4m\nruntime=1\n[seqread]\nrw=read\nbs=128k\niodepth=16\n\
+         [randmix]\nrw=randrw\nrwmixread=70\nbs=4k\nnumjobs=2\npercentage_random=50\n",
+    )
+    .unwrap();
+    let explain = ja(&["explain", "j.fio"]);
+    for word in [
+        "fio ファイル、ジョブ 2 件",
+        "ジョブ",
+        "スレッド",
+        "オフセット",
+        "停止",
+        "ダイレクト",
+        "いいえ",
+        "対象: ",
+    ] {
+        assert!(explain.contains(word), "{word} missing:\n{explain}");
+    }
+    for english in [" job(s)", "offset", "direct", " target: ", "passes", " or "] {
+        assert!(!explain.contains(english), "{english} left in:\n{explain}");
+    }
+    let over: Vec<String> = [&tio, &bon, &explain].iter().flat_map(|t| over_80(t)).collect();
+    assert!(over.is_empty(), "over 80 columns:\n{}", over.join("\n"));
+    // JSON is for programs: the same keys, and English, whatever the language.
+    for args in [&["show", "1"][..], &["show", "2"], &["explain", "j.fio"]] {
+        let en = kura(&db, d, &[], &[&["--json"][..], args].concat());
+        let ja = kura(
+            &db,
+            d,
+            &[("LANG", "ja_JP.UTF-8")],
+            &[&["--lang", "ja", "--json"][..], args].concat(),
+        );
+        assert!(!has_japanese(&ja), "{args:?}: {ja}");
+        let (mut ke, mut kj) = Default::default();
+        keys(&serde_json::from_str(&en).unwrap(), "", &mut ke);
+        keys(&serde_json::from_str(&ja).unwrap(), "", &mut kj);
+        assert_eq!(ke, kj, "{args:?}");
+    }
+    // CSV is for programs too.
+    for args in [
+        &["compare", "1", "2", "--format", "csv"][..],
+        &["history", "--format", "csv"],
+    ] {
+        let csv = ja(args);
+        assert!(!has_japanese(&csv), "{args:?}: {csv}");
+        assert_eq!(csv, kura(&db, d, &[], args), "{args:?}");
+    }
+    // The report of the suite runs, with a CrystalDiskMark run for its charts.
+    kura(
+        &db,
+        d,
+        &[],
+        &[
+            "mark",
+            "--engine",
+            "null",
+            "--size",
+            "4m",
+            "--runs",
+            "1",
+            "--runtime",
+            "100ms",
+            "--interval",
+            "0s",
+        ],
+    );
+    ja(&["report", "1", "2", "3", "-o", "r.html"]);
+    let html = std::fs::read_to_string(d.join("r.html")).unwrap();
+    for word in [
+        "シーケンシャル出力",
+        "各テストを 2 回実行した",
+        "MB/s（10^6 バイト/秒）",
+        "実行 1",
+        "レイテンシ（対数目盛）",
+        "測定開始からの時間",
+    ] {
+        assert!(html.contains(word), "{word} missing from the report");
+    }
+    for english in [
+        "MB/s (10^6 bytes/s)",
+        // Job names stay as stored ("Sequential Output Per Chr #1"); the table does not.
+        "------Sequential Output------",
+        "latency (log scale)",
+        "time from start of measurement",
+        ">run 1<",
+    ] {
+        assert!(!html.contains(english), "{english} left in the report");
+    }
+    if common::have("chromium") {
+        let shot = support::screenshot(
+            &format!("file://{}", d.join("r.html").display()),
+            "report-ja-suites",
+            5200,
+        );
+        eprintln!("screenshot: {}", shot.display());
+    }
+}
+
+/// The sentences a long run's series gives (steps, drifts, spikes, rounds)
+/// and a latency search's result, in Japanese with their figures, English
+/// when stored.
+#[test]
+fn change_and_steady_sentences_in_japanese() {
+    use kura::metrics::Warning;
+    use kura::metrics::changes::{Drift, Figure, Spikes, Step, Unsteady};
+    use kura::metrics::steady::{Rounds, Tracked, Window};
+    let step = |before: f64, after: f64, to_end: bool| Step {
+        figure: Figure::Iops,
+        period: 41,
+        at_ns: 2_470_000_000_000,
+        before,
+        after,
+        change_pct: (after / before - 1.0) * 100.0,
+        lasted_periods: 7,
+        to_end,
+    };
+    let window = Window {
+        first_round: 3,
+        last_round: 7,
+        average: 1234.5,
+        range_pct: 4.2,
+        slope_pct: 1.5,
+    };
+    let ws = vec![
+        Warning::SeriesStep {
+            job: "j".into(),
+            step: step(26100.0, 4960.0, true),
+            start_unix_ms: 1_700_000_000_000,
+        },
+        Warning::SeriesStep {
+            job: "j".into(),
+            step: step(1000.0, 1500.0, false),
+            start_unix_ms: 0,
+        },
+        Warning::SeriesStep {
+            job: "j".into(),
+            step: Step {
+                figure: Figure::MeanLatency,
+                ..step(1000.0, 0.0, true)
+            },
+            start_unix_ms: 0,
+        },
+        Warning::SeriesDrift {
+            job: "j".into(),
+            drift: Drift {
+                figure: Figure::MeanLatency,
+                from: 200_000.0,
+                to: 400_000.0,
+                change_pct: 100.0,
+                over_ns: 3_600_000_000_000,
+            },
+        },
+        Warning::LatencySpikes {
+            job: "j".into(),
+            spikes: Spikes {
+                factor: 5.0,
+                median_p99_ns: 300_000,
+                count: 3,
+                periods: 600,
+                first_at_ns: 60_000_000_000,
+                worst_at_ns: 120_000_000_000,
+                worst_p99_ns: 9_000_000,
+            },
+            start_unix_ms: 0,
+        },
+        Warning::SeriesUnsteady {
+            job: "j".into(),
+            unsteady: Unsteady {
+                figure: Figure::Iops,
+                steps: 19,
+                periods: 600,
+                shift_pct: 20.0,
+            },
+        },
+        Warning::Rounds {
+            job: "j".into(),
+            rounds: Rounds {
+                tracked: Tracked::Iops,
+                values: vec![1.0; 7],
+                window: Some(window.clone()),
+                steady: true,
+            },
+        },
+        Warning::Rounds {
+            job: "j".into(),
+            rounds: Rounds {
+                tracked: Tracked::Bw,
+                values: vec![1.0; 25],
+                window: Some(window),
+                steady: false,
+            },
+        },
+        Warning::Rounds {
+            job: "j".into(),
+            rounds: Rounds {
+                tracked: Tracked::Lat,
+                values: vec![1.0; 2],
+                window: None,
+                steady: false,
+            },
+        },
+    ];
+    kura::i18n::set_lang(kura::i18n::Lang::Ja);
+    for w in &ws {
+        let ja = w.to_string();
+        let en = kura::i18n::in_english(|| w.to_string());
+        assert!(has_japanese(&ja) && !has_japanese(&en), "{w:?}: {ja} / {en}");
+        assert!(!ja.contains('{') && !ja.contains('$'), "{w:?}: {ja}");
+        // The figures are the same in both languages.
+        let figures = |t: &str| -> Vec<String> {
+            t.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
+                .map(String::from)
+                .collect()
+        };
+        let (mut fe, mut fj) = (figures(&en), figures(&ja));
+        fe.sort();
+        fj.sort();
+        assert_eq!(fe, fj, "{w:?}: {ja} / {en}");
+    }
+    let ja = ws[0].to_string();
+    assert!(
+        ja.contains("IOPS は 00:41:10 (22:54:30 UTC) に 81 % 低下した（26.1 k から 5.0 k へ）"),
+        "{ja}"
+    );
+    assert!(
+        kura::i18n::in_english(|| ws[0].to_string())
+            .contains("IOPS fell 81 % at 00:41:10 (22:54:30 UTC), from 26.1 k to 5.0 k, and stayed")
+    );
+}
+
+/// bonnie++'s heading lines keep bonnie++'s columns in every language:
+/// each dash-framed cell as wide as the English one.
+#[test]
+fn bonnie_headings_keep_their_columns_in_every_language() {
+    let line = |catalogue: &str, id: &str| -> String {
+        catalogue
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{id} = ")))
+            .unwrap_or_else(|| panic!("{id}"))
+            .to_string()
+    };
+    let cells = |l: &str| -> Vec<usize> { l.split(' ').map(kura::report::width::display_width).collect() };
+    let en = kura::i18n::CATALOGUES[0].1;
+    for (_, text) in kura::i18n::CATALOGUES {
+        for id in [
+            "bonnie-io-groups",
+            "bonnie-io-tests",
+            "bonnie-file-groups",
+            "bonnie-file-tests",
+        ] {
+            let (e, t) = (line(en, id), line(text, id));
+            assert_eq!(
+                kura::report::width::display_width(&e),
+                kura::report::width::display_width(&t),
+                "{id}: {t}"
+            );
+            // Japanese cells have no spaces inside; English ones may.
+            if !t.contains(|c: char| c.is_ascii_alphabetic()) {
+                let mut starts = Vec::new();
+                let mut at = 0;
+                for w in cells(&e) {
+                    starts.push(at);
+                    at += w + 1;
+                }
+                let mut at = 0;
+                for w in cells(&t) {
+                    assert!(starts.contains(&at), "{id}: a cell of {t} starts at column {at}");
+                    at += w + 1;
+                }
+            }
+        }
+    }
+}
+
+/// The progress display on a terminal (a pty from `script`) in Japanese:
+/// preparing, the pre-fill, the rate now and each job's result.
+#[test]
+fn progress_in_japanese_on_a_terminal() {
+    if !common::have("script") {
+        return;
+    }
+    let dir = tmp();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let command = format!(
+        "{} --db {} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
+        bin.display(),
+        dir.path().join("k.db").display(),
+        dir.path().join("t.dat").display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    for word in ["を準備中", "書き込み中", "現在 ", "完了: ", "（ジョブの結果）"] {
+        assert!(screen.contains(word), "{word} missing: {screen:?}");
+    }
+    for english in [
+        "preparing",
+        "writing ",
+        "now ",
+        "done:",
+        "the job's result",
+        " left",
+    ] {
+        assert!(!screen.contains(english), "{english} left in: {screen:?}");
+    }
+}
+
+/// The most common errors in Japanese: one line, exit 2; English under
+/// `--json` (for programs) and by default.
+#[test]
+fn common_errors_in_japanese() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let failed = |args: &[&str]| -> String {
+        let out = assert_cmd::Command::cargo_bin("kura")
+            .unwrap()
+            .env_remove("LANG")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .current_dir(dir.path())
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "kura {}", args.join(" "));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let ja = failed(&["--lang", "ja", "history"]);
+    assert!(
+        ja.starts_with("kura: エラー: ") && ja.contains("データベースがない"),
+        "{ja}"
+    );
+    let ja = failed(&[
+        "--lang",
+        "ja",
+        "run",
+        "--target",
+        "/nonexistent-kura/x",
+        "--size",
+        "1m",
+    ]);
+    assert!(ja.contains("ディレクトリ /nonexistent-kura がない"), "{ja}");
+    kura(
+        &db,
+        dir.path(),
+        &[],
+        &["run", "--engine", "null", "--io-count", "100"],
+    );
+    for args in [&["show", "99"][..], &["compare", "1"]] {
+        let ja = failed(&[&["--lang", "ja"][..], args].concat());
+        assert!(
+            ja.starts_with("kura: エラー: ") && has_japanese(&ja["kura: エラー: ".len()..]),
+            "{ja}"
+        );
+        let json = failed(&[&["--lang", "ja", "--json"][..], args].concat());
+        assert!(
+            json.starts_with("kura: error: ") && !has_japanese(&json),
+            "{json}"
+        );
+        assert!(!has_japanese(&failed(args)));
     }
 }

@@ -307,3 +307,225 @@ html-latency-curve-caption = One point per measured step, by the load it offered
 col-held = held
 col-crossed = crossed
 col-short = short
+
+## What a long run's series showed (src/metrics/changes.rs, steady.rs)
+change-figure-iops = IOPS
+change-figure-mean-latency = mean latency
+change-stopped = { $figure } stopped at { $when }, from { $before } to 0
+change-resumed = { $figure } resumed at { $when }, from 0 to { $after }
+change-rose = { $figure } rose { $size } at { $when }, from { $before } to { $after }
+change-fell = { $figure } fell { $size } at { $when }, from { $before } to { $after }
+change-changed-again = { $what }, for { $periods } periods, then changed again
+change-stayed = { $what }, and stayed: { $why }
+change-why-iops-fell = burst credits running out, throttling, or the device's cache filling?
+change-why-iops-rose = a cache or tier warming up, or other load on the device ending?
+change-why-latency-rose = with IOPS steady: a rate cap holding while the device slowed?
+change-why-latency-fell = with IOPS steady: the device got faster under a rate cap
+change-unsteady = { $figure } moved between levels { $steps } times by more than { $shift } % over { $periods } periods: no one step explains the run, the { $told } largest are told; a longer interval (--interval) smooths what is only noise
+change-drift-up = { $figure } drifted up { $pct } % over { $over } (from { $from } to { $to } on a straight-line fit), with no single step: the device filling, wearing or collecting garbage, or load from elsewhere growing?
+change-drift-down = { $figure } drifted down { $pct } % over { $over } (from { $from } to { $to } on a straight-line fit), with no single step: the device filling, wearing or collecting garbage, or load from elsewhere growing?
+change-spikes = p99 latency exceeded { $factor }x its median ({ $median }) in { $count } of { $periods } periods ({ $share } %), first at { $first }, worst { $worst } at { $worst_at }
+change-marker-rose = rose { $size }
+change-marker-fell = fell { $size }
+change-marker-worst-p99 = worst p99
+steady-reached = steady state (SNIA PTS 2.0.2) after round { $last }: over rounds { $first }-{ $last } { $unit } averaged { $average }, ranged { $range } % of that (limit 20 %), and its fitted line moved { $slope } % (limit 10 %)
+steady-not-reached = not steady after { $rounds } rounds (SNIA PTS 2.0.2's rule): over rounds { $first }-{ $last } { $unit } ranged { $range } % of its average (limit 20 %) and its fitted line moved { $slope } % (limit 10 %); the figures are not the device's steady state
+steady-too-few = stopped after { $rounds } round(s), before the 5 that steady state is judged on
+steady-chart-title = Rounds until steady · { $job }
+steady-window = steady window
+steady-last-window = last window (not steady)
+steady-round = round
+
+## A latency-bounded search's result (src/metrics/latency_bound.rs, src/report/latency_table.rs)
+search-never-crossed = { $stat } latency stayed under { $limit } even unthrottled: { $iops } IOPS ({ $latency } { $stat }); the limit was never crossed
+search-highest = highest { $what } holding { $stat } latency under { $limit }: { $load }
+search-none-held = no { $what } tried held { $stat } latency under { $limit }
+search-load-rate = rate
+search-load-qd = queue depth
+search-load-threads = thread count
+search-threads-iops = { $threads } threads ({ $iops } IOPS)
+search-threads = { $threads } threads
+search-bound-rate = { $stat } latency under { $limit }, raising the offered rate
+search-bound-qd = { $stat } latency under { $limit }, raising the queue depth
+search-bound-threads = { $stat } latency under { $limit }, raising the thread count
+search-steps-table = { $name }: steps of the search ({ $bound })
+search-line-steps = { $name } ({ $steps } steps)
+search-line-limit = limit { $limit }
+col-probe = probe
+col-climb = climb
+col-descend = descend
+col-refine = refine
+search-chart-title = { $name }: { $stat } latency by offered load
+search-axis-qd = queue depth per thread
+search-axis-latency = { $stat } latency (log scale)
+search-none-held-cell = none held
+
+## tiobench (src/report/tiobench_table.rs, runs.rs)
+io-buffered = buffered
+tiobench-setup = { $threads } threads x { $size } file, { $bs } blocks, { $io }, engine { $engine }
+tiobench-runs-note = Each test ran { $runs } times; a row is all of its runs together.
+tiobench-differences =
+    Differs from tiotest on purpose: --file-size is per thread (tiotest -f;
+    tiobench.pl's --size is the total); new files are pre-filled with random
+    data (tiotest ftruncates them).
+col-sequential-write = Sequential Write
+col-sequential-read = Sequential Read
+col-random-write = Random Write
+col-random-read = Random Read
+col-avg-ms = avg ms
+col-max-ms = max ms
+col-avg-lat-ms = avg lat ms
+col-max-lat-ms = max lat ms
+col-cpu-eff = CPU eff
+tiobench-cpu-eff-short = CPU eff
+
+## bonnie++'s report (src/report/bonnie_table.rs): the lines keep bonnie++'s
+## columns, so each heading line has the display width of the English one
+## (a test checks).
+bonnie-io-groups = ------Sequential Output------ --Sequential Input- --Random-
+bonnie-io-tests = -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+bonnie-file-groups = ------Sequential Create------ --------Random Create--------
+bonnie-file-tests = -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+bonnie-name-size = Name:Size etc
+bonnie-files = files
+bonnie-latency = Latency
+bonnie-mean = mean
+bonnie-too-short =
+    +++++: the test took less than 0.5 s, too short for bonnie++ to report;
+    --json has kura's measured rate.
+bonnie-mean-note = mean: all runs' work over their total time; its latency is the worst of all runs.
+bonnie-file = { $size } file
+bonnie-small-files = { $count } small files
+list-separator = {", "}
+
+## vdbench's summary (src/report/vdbench_summary.rs): its column headings are vdbench's own
+vdbench-title = vdbench-style report
+vdbench-note = (resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores)
+
+## kura suite db (src/report/db_table.rs, html/db.rs): the test names are sql-bench's and sysbench's own
+dbrun-differences =
+    Seconds per test as sql-bench's total; counts are sql-bench's times --scale,
+    in each database's dialect (docs/db.md says what differs). The commit
+    columns are where the storage shows (every write outside a transaction is
+    a commit); SELECTs are mostly answered from cache.
+dbrun-stopped-early = * stopped early: the seconds cover what ran
+dbrun-oltp-shape = oltp_read_write: { $tables ->
+    [one] { $tables } table
+   *[other] { $tables } tables
+} x { $rows } rows, { $threads ->
+    [one] { $threads } thread
+   *[other] { $threads } threads
+}, { $seconds } s
+dbrun-oltp-transactions = transactions: { $transactions } ({ $tps } per sec.)   queries: { $qps } per sec.
+dbrun-oltp-latency = latency: min { $min }  avg { $avg }  max { $max }
+dbrun-oltp-percentiles = 95th percentile { $p95 }  99th percentile { $p99 }
+dbrun-server-in = { $server } in { $place }
+dbrun-runs-differ = note: the runs differ in { $setting } ({ $values })
+dbrun-compare-legend =
+    xNAME = NAME / { $base }, the baseline.
+    Lower is better for s and p95 ms, higher for tps.
+col-seconds = seconds
+col-queries-s = queries/s
+col-commits = commits
+col-commit-p50 = commit p50
+col-commit-p99 = commit p99
+col-select-p50 = select p50
+col-unit = unit
+html-db-chart = Seconds per test (lower is faster)
+html-db-chart-caption = Seconds per test, as sql-bench reports them; one colour per run.
+col-seconds-per-test-and-the-99th-percentile-of-commits = Seconds per test, and the 99th percentile of commits
+col-oltp-mix-sysbench-oltp-read-write = OLTP mix (sysbench oltp_read_write)
+col-tables-x-rows = tables x rows
+col-transactions-s = transactions/s
+
+## kura explain (src/report/explain.rs): fio's option names (rw, bs, qd) stay as they are
+explain-file = { $file }: { $format } file, { $jobs } job(s)
+explain-cannot-run = cannot run: { $why }
+explain-note = note:{" "}
+explain-ios = { $count } I/Os
+explain-passes = { $passes ->
+    [one] { $passes } pass
+   *[other] { $passes } passes
+}
+explain-or = { $amount } or { $runtime }
+explain-default-runtime = 10s (default)
+explain-rate-searched = searched
+explain-rate-of-max = { $pct }% of max
+explain-rate-max = max
+explain-seek = {" "}({ $pct }% seek)
+explain-read-pct = read%
+explain-target = target: { $target }
+col-group = group
+col-offset = offset
+col-stop = stop
+col-ramp = ramp
+col-rate = rate
+col-direct = direct
+
+## The progress display on stderr (src/runner/progress.rs)
+progress-writing = writing
+progress-left = { $time } left
+progress-now = now { $iops } IOPS { $mbps } MB/s
+progress-last-min = last min { $iops } IOPS { $mbps } MB/s
+progress-done = done: { $iops } IOPS  { $mbps } MB/s over { $secs } s (the job's result)
+progress-preparing = { $job }: preparing { $path }
+progress-preparing-file-set = { $job }: preparing the file set in { $path }
+progress-round = { $job }: round { $round } (until { $tracked } is steady)
+progress-together = running at the same time: { $jobs }
+progress-latency-step = { $job }: latency step { $step } ({ $phase }): { $load }
+
+## Charts and names of the HTML report (src/report/html/mod.rs, suites.rs)
+html-run-unstored = run #{ $n }
+html-axis-mbps = MB/s (10^6 bytes/s)
+html-axis-mibps = MiB/s (2^20 bytes/s)
+html-sweep-mix = { $mix } read/write
+html-sweep-chart = { $what } by block size, { $mix }
+html-sweep-caption = { $what } against block size, one line per target; read and write added, repetitions averaged.
+html-sweep-table = Sweep, { $mix }
+html-sweep-axis = block size (bytes, log scale)
+html-axis-time-of-day = time of day (UTC)
+html-axis-time = time from start of measurement ({ $unit })
+html-band-ramp = ramp (not measured)
+html-band-measure = measure
+html-line-write-iops = write IOPS
+html-line-read-iops = read IOPS
+html-iops-over-time = IOPS over time · { $title }
+html-axis-percentile = percentile (%), log scale of 1 - p
+html-axis-latency = latency (log scale)
+html-axis-share = share of I/Os (%)
+html-axis-latency-unit = latency ({ $unit })
+# bonnie++'s test names, as rows of compare and the HTML report
+col-sequential-output-per-chr = Sequential Output Per Chr
+col-sequential-output-block = Sequential Output Block
+col-sequential-output-rewrite = Sequential Output Rewrite
+col-sequential-input-per-chr = Sequential Input Per Chr
+col-sequential-input-block = Sequential Input Block
+col-random-seeks = Random Seeks
+col-sequential-create = Sequential Create
+col-sequential-stat = Sequential Stat
+col-sequential-delete = Sequential Delete
+col-random-create = Random Create
+col-random-stat = Random Stat
+col-random-delete = Random Delete
+col-create = create
+col-delete = delete
+warning-bonnie-file-cached = the { $size_mb } MiB test file fits in the { $memory_mb } MiB of RAM kura may use: the page cache can hold it, so the I/O numbers will measure memory, not the device (bonnie++ uses twice the RAM)
+compare-run-stopped-early = { $name }: run { $id } was stopped early; its numbers cover only what ran
+
+## Lines on stderr (src/commands/)
+note-prefix = kura: note:{" "}
+note-separator = {"; "}
+note-testing-in-directory = testing in directory { $dir }: test file { $file }
+note-smaller-than-default-size = { $path } is { $size }, smaller than the default --size { $default }: measuring all of it
+output-replacing = kura: replacing { $path }
+output-wrote = kura: wrote { $path }
+output-wrote-report = kura: wrote { $path } ({ $runs } runs, { $kib } KiB)
+
+## The most common errors (src/main.rs, store/, targets/file.rs, commands/compare.rs);
+## the others stay English (docs/i18n.md)
+error-prefix = error:{" "}
+error-no-database = no database at { $path } (check --db; a verb that stores a run creates it)
+error-no-run = no run matches '{ $spec }' (see `kura history`)
+error-ambiguous-run = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, or add --latest
+error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
+error-no-directory = directory { $dir } does not exist

@@ -300,3 +300,215 @@ html-latency-curve-caption = 測った段ごとに 1 点、要求した負荷の
 col-held = 維持
 col-crossed = 超過
 col-short = 不足
+
+## 長い実行の系列に起きたこと (src/metrics/changes.rs, steady.rs)
+change-figure-iops = IOPS
+change-figure-mean-latency = 平均レイテンシ
+change-stopped = { $figure } は { $when } に止まった（{ $before } から 0 へ）
+change-resumed = { $figure } は { $when } に再開した（0 から { $after } へ）
+change-rose = { $figure } は { $when } に { $size } 上昇した（{ $before } から { $after } へ）
+change-fell = { $figure } は { $when } に { $size } 低下した（{ $before } から { $after } へ）
+change-changed-again = { $what }。{ $periods } 区間続いた後、再び変わった
+change-stayed = { $what }。その後も戻らなかった: { $why }
+change-why-iops-fell = バーストクレジットの枯渇、スロットリング、またはデバイスのキャッシュが一杯になったか？
+change-why-iops-rose = キャッシュや階層（ティア）が温まったか、デバイスへの他の負荷が終わったか？
+change-why-latency-rose = IOPS は一定: レート上限が保たれたままデバイスが遅くなったか？
+change-why-latency-fell = IOPS は一定: レート上限の下でデバイスが速くなった
+change-unsteady = { $figure } は { $periods } 区間で { $shift } % を超える水準の変化を { $steps } 回繰り返した: 一つの段差では説明できないので、大きい順に { $told } 件を示す。ノイズだけなら、長い区間（--interval）でならされる
+change-drift-up = { $figure } は { $over } かけて { $pct } % 上がり続けた（直線あてはめで { $from } から { $to } へ）。単一の段差はない: デバイスの使用領域の増加、摩耗、ガベージコレクション、または他からの負荷の増加か？
+change-drift-down = { $figure } は { $over } かけて { $pct } % 下がり続けた（直線あてはめで { $from } から { $to } へ）。単一の段差はない: デバイスの使用領域の増加、摩耗、ガベージコレクション、または他からの負荷の増加か？
+change-spikes = p99 レイテンシが中央値（{ $median }）の { $factor } 倍を超えた区間は { $periods } 区間中 { $count }（{ $share } %）。最初は { $first }、最悪は { $worst_at } の { $worst }
+change-marker-rose = { $size } 上昇
+change-marker-fell = { $size } 低下
+change-marker-worst-p99 = 最悪の p99
+steady-reached = ラウンド { $last } で定常状態（SNIA PTS 2.0.2）: ラウンド { $first }-{ $last } の { $unit } は平均 { $average }、その範囲は平均の { $range } %（上限 20 %）、近似直線の変化は { $slope } %（上限 10 %）
+steady-not-reached = { $rounds } ラウンド後も定常でない（SNIA PTS 2.0.2 の規則）: ラウンド { $first }-{ $last } の { $unit } の範囲は平均の { $range } %（上限 20 %）、近似直線の変化は { $slope } %（上限 10 %）。数値はデバイスの定常状態ではない
+steady-too-few = { $rounds } ラウンドで止まった。定常状態の判定に要る 5 ラウンドに届かない
+steady-chart-title = 定常になるまでのラウンド · { $job }
+steady-window = 定常の窓
+steady-last-window = 最後の窓（定常でない）
+steady-round = ラウンド
+
+## レイテンシ上限の探索の結果 (src/metrics/latency_bound.rs, src/report/latency_table.rs)
+search-never-crossed = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかった
+search-highest = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }
+search-none-held = 試したどの{ $what }でも{ $stat }レイテンシは { $limit } 未満に収まらなかった
+search-load-rate = 要求レート
+search-load-qd = キュー深度
+search-load-threads = スレッド数
+search-threads-iops = { $threads } スレッド（{ $iops } IOPS）
+search-threads = { $threads } スレッド
+search-bound-rate = { $stat }レイテンシ { $limit } 未満、要求レートを上げる
+search-bound-qd = { $stat }レイテンシ { $limit } 未満、キュー深度を上げる
+search-bound-threads = { $stat }レイテンシ { $limit } 未満、スレッド数を上げる
+search-steps-table = { $name }: 探索の段（{ $bound }）
+search-line-steps = { $name }（{ $steps } 段）
+search-line-limit = 上限 { $limit }
+col-probe = 予備測定
+col-climb = 上昇
+col-descend = 下降
+col-refine = 絞り込み
+search-chart-title = { $name }: 負荷ごとの { $stat }レイテンシ
+search-axis-qd = スレッドあたりのキュー深度
+search-axis-latency = { $stat }レイテンシ（対数目盛）
+search-none-held-cell = 維持した段なし
+
+## tiobench (src/report/tiobench_table.rs, runs.rs)
+io-buffered = バッファード
+tiobench-setup = { $threads } スレッド × { $size } のファイル、{ $bs } ブロック、{ $io }、エンジン { $engine }
+tiobench-runs-note = 各テストを { $runs } 回実行した。行はその全実行を合わせたもの。
+tiobench-differences =
+    tiotest と意図して違う点: --file-size はスレッドごとの大きさ（tiotest の -f。
+    tiobench.pl の --size は合計）。新しいファイルはランダムなデータで埋める
+    （tiotest は ftruncate するだけ）。
+col-sequential-write = シーケンシャル 書き込み
+col-sequential-read = シーケンシャル 読み込み
+col-random-write = ランダム 書き込み
+col-random-read = ランダム 読み込み
+col-avg-ms = 平均ms
+col-max-ms = 最大ms
+col-avg-lat-ms = 平均遅延 ms
+col-max-lat-ms = 最大遅延 ms
+col-cpu-eff = CPU効率
+tiobench-cpu-eff-short = 効率
+
+## bonnie++ の表 (src/report/bonnie_table.rs): bonnie++ の桁位置を保つので、
+## 見出しの行は英語版と同じ表示幅にする（テストが確かめる）。
+bonnie-io-groups = -----シーケンシャル出力------ シーケンシャル入力- -ランダム
+bonnie-io-tests = -文字単位 -ブロック -書き換え -文字単位 -ブロック -シーク--
+bonnie-file-groups = -----シーケンシャル作成------ --------ランダム作成---------
+bonnie-file-tests = ---作成-- -読み込み ---削除-- ---作成-- -読み込み ---削除--
+bonnie-name-size = 名前:サイズ等
+bonnie-files = ファイル数
+bonnie-latency = レイテンシ
+bonnie-mean = 平均
+bonnie-too-short =
+    +++++: テストが 0.5 秒未満で終わり、bonnie++ が報告するには短すぎる。
+    kura が測った速度は --json にある。
+bonnie-mean-note = 平均: 全実行の仕事量を合計時間で割ったもの。レイテンシは全実行の最悪値。
+bonnie-file = { $size } のファイル
+bonnie-small-files = 小ファイル { $count } 個
+list-separator = 、
+
+## vdbench の集計 (src/report/vdbench_summary.rs): 列見出しは vdbench のまま
+vdbench-title = vdbench 形式のレポート
+vdbench-note = （列見出しは vdbench のまま。resp は応答時間でミリ秒、queue depth はキュー深度で rate × resp、cpu% は全コアに対する kura のスレッドの割合）
+
+## kura suite db (src/report/db_table.rs, html/db.rs): テスト名は sql-bench と sysbench のまま
+dbrun-differences =
+    秒数は sql-bench の合計と同じくテストごと。回数は sql-bench の回数の
+    --scale 倍で、各データベースの方言で実行する（違いは docs/db.md）。
+    ストレージの差が出るのはコミットの列（トランザクション外の書き込みは
+    それぞれコミット）。SELECT はほとんどキャッシュから応える。
+dbrun-stopped-early = * 途中で停止: 秒数は実行できた分
+dbrun-oltp-shape = oltp_read_write: { $tables } テーブル × { $rows } 行、{ $threads } スレッド、{ $seconds } 秒
+dbrun-oltp-transactions = トランザクション: { $transactions }（毎秒 { $tps }）   クエリ: 毎秒 { $qps }
+dbrun-oltp-latency = レイテンシ: 最小 { $min }  平均 { $avg }  最大 { $max }
+dbrun-oltp-percentiles = 95 パーセンタイル { $p95 }  99 パーセンタイル { $p99 }
+dbrun-server-in = { $place } の { $server }
+dbrun-runs-differ = 注: 実行ごとに { $setting } が違う（{ $values }）
+dbrun-compare-legend =
+    x名前 = 名前 / { $base }（基準）。
+    s と p95 ms は小さいほど良く、tps は大きいほど良い。
+col-seconds = 秒
+col-queries-s = クエリ/秒
+col-commits = コミット
+col-commit-p50 = コミットp50
+col-commit-p99 = コミットp99
+col-select-p50 = SELECT p50
+col-unit = 単位
+html-db-chart = テストごとの秒数（短いほど速い）
+html-db-chart-caption = テストごとの秒数（sql-bench の報告と同じ）。実行ごとに 1 色。
+col-seconds-per-test-and-the-99th-percentile-of-commits = テストごとの秒数とコミットの 99 パーセンタイル
+col-oltp-mix-sysbench-oltp-read-write = OLTP 混合負荷（sysbench oltp_read_write）
+col-tables-x-rows = テーブル × 行
+col-transactions-s = トランザクション/秒
+
+## kura explain (src/report/explain.rs): fio のオプション名（rw、bs、qd）はそのまま
+explain-file = { $file }: { $format } ファイル、ジョブ { $jobs } 件
+explain-cannot-run = 実行できない: { $why }
+explain-note = 注:{" "}
+explain-ios = { $count } I/O
+explain-passes = { $passes } パス
+explain-or = { $amount }か { $runtime }
+explain-default-runtime = 10s（既定）
+explain-rate-searched = 探索
+explain-rate-of-max = 最大の { $pct }%
+explain-rate-max = 最大
+explain-seek = {" "}(シーク{ $pct }%)
+explain-read-pct = 読込%
+explain-target = 対象: { $target }
+col-group = グループ
+col-offset = オフセット
+col-stop = 停止
+col-ramp = ランプ
+col-rate = レート
+col-direct = ダイレクト
+
+## 進行表示（stderr） (src/runner/progress.rs)
+progress-writing = 書き込み中
+progress-left = 残り { $time }
+progress-now = 現在 { $iops } IOPS { $mbps } MB/s
+progress-last-min = 直近 1 分 { $iops } IOPS { $mbps } MB/s
+progress-done = 完了: { $iops } IOPS  { $mbps } MB/s、{ $secs } 秒間（ジョブの結果）
+progress-preparing = { $job }: { $path } を準備中
+progress-preparing-file-set = { $job }: { $path } にファイルセットを準備中
+progress-round = { $job }: ラウンド { $round }（{ $tracked } が定常になるまで）
+progress-together = 同時に実行: { $jobs }
+progress-latency-step = { $job }: レイテンシの段 { $step }（{ $phase }）: { $load }
+
+## HTML レポートのグラフと名前 (src/report/html/mod.rs, suites.rs)
+html-run-unstored = 実行 #{ $n }
+html-axis-mbps = MB/s（10^6 バイト/秒）
+html-axis-mibps = MiB/s（2^20 バイト/秒）
+html-sweep-mix = 読み込み/書き込み { $mix }
+html-sweep-chart = ブロックサイズごとの { $what }、{ $mix }
+html-sweep-caption = ブロックサイズに対する { $what }。対象ごとに 1 本の線、読み込みと書き込みの合計、繰り返しの平均。
+html-sweep-table = スイープ、{ $mix }
+html-sweep-axis = ブロックサイズ（バイト、対数目盛）
+html-axis-time-of-day = 時刻（UTC）
+html-axis-time = 測定開始からの時間（{ $unit }）
+html-band-ramp = ランプ（測定しない）
+html-band-measure = 測定
+html-line-write-iops = 書き込み IOPS
+html-line-read-iops = 読み込み IOPS
+html-iops-over-time = IOPS の推移 · { $title }
+html-axis-percentile = パーセンタイル（%）、1 - p の対数目盛
+html-axis-latency = レイテンシ（対数目盛）
+html-axis-share = I/O の割合（%）
+html-axis-latency-unit = レイテンシ（{ $unit }）
+# bonnie++ のテスト名（compare と HTML レポートの行）
+col-sequential-output-per-chr = シーケンシャル出力 文字単位
+col-sequential-output-block = シーケンシャル出力 ブロック
+col-sequential-output-rewrite = シーケンシャル出力 書き換え
+col-sequential-input-per-chr = シーケンシャル入力 文字単位
+col-sequential-input-block = シーケンシャル入力 ブロック
+col-random-seeks = ランダムシーク
+col-sequential-create = シーケンシャル作成
+col-sequential-stat = シーケンシャル stat
+col-sequential-delete = シーケンシャル削除
+col-random-create = ランダム作成
+col-random-stat = ランダム stat
+col-random-delete = ランダム削除
+col-create = 作成
+col-delete = 削除
+warning-bonnie-file-cached = { $size_mb } MiB のテストファイルは kura が使えるメモリ { $memory_mb } MiB に収まる: ページキャッシュに全部入るので、I/O の数値はデバイスではなくメモリを測ることになる（bonnie++ は RAM の 2 倍を使う）
+compare-run-stopped-early = { $name }: 実行 { $id } は途中で止められた。数値は実行できた分だけのもの
+
+## stderr の行 (src/commands/)
+note-prefix = kura: 注:{" "}
+note-separator = 。
+note-testing-in-directory = ディレクトリ { $dir } で測る: テストファイル { $file }
+note-smaller-than-default-size = { $path } は { $size } で既定の --size { $default } より小さい: 全体を測る
+output-replacing = kura: { $path } を置き換える
+output-wrote = kura: { $path } に書いた
+output-wrote-report = kura: { $path } に書いた（実行 { $runs } 件、{ $kib } KiB）
+
+## よく出るエラー (src/main.rs, store/, targets/file.rs, commands/compare.rs)。
+## ほかは英語のまま（docs/i18n.md）
+error-prefix = エラー:{" "}
+error-no-database = { $path } にデータベースがない（--db を確かめる。実行を保存する動詞なら作られる）
+error-no-run = 「{ $spec }」に合う実行がない（kura history で確かめる）
+error-ambiguous-run = 「{ $spec }」は { $count } 件の実行に合う（{ $ids }）。実行 ID を指定するか、--latest を付ける
+error-compare-two-runs = 比べる実行を 2 つ以上指定する（ID、ラベル、または latest）
+error-no-directory = ディレクトリ { $dir } がない

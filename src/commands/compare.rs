@@ -26,13 +26,16 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
             .map(|id| store.load(*id))
             .collect::<Result<Vec<_>, _>>()?;
         let name = match &runs[..] {
-            [one] => one.label.clone().unwrap_or_else(|| format!("run {}", ids[0])),
+            [one] => one
+                .label
+                .clone()
+                .unwrap_or_else(|| crate::t!("run-id", id = ids[0])),
             _ => spec.clone(),
         };
         targets.push(Target { name, runs });
     }
     if targets.len() < 2 {
-        bail!("give at least two runs to compare (ids, labels or `latest`)");
+        bail!("{}", crate::t!("error-compare-two-runs"));
     }
     let baseline = match &args.baseline {
         None => 0,

@@ -8,6 +8,8 @@ use crate::report::export::{self, Format};
 use crate::report::{emit, history, to_json};
 
 pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
+    // First: CSV and JSON are rendered in English, the figures of the runs too.
+    let format = output_format(ctx, args.format)?;
     let store = ctx.read_store()?;
     let mut runs = store.list(args.label.as_deref(), args.suite.as_deref(), args.limit)?;
     history::represent(&store, &mut runs);
@@ -19,7 +21,6 @@ pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
             );
         }
     }
-    let format = output_format(ctx, args.format)?;
     if runs.is_empty() && format == Format::Table && (args.label.is_some() || args.suite.is_some()) {
         let stored = store.suite_counts()?;
         emit(&history::nothing_matched(

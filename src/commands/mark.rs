@@ -47,7 +47,10 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if let Some(note) = note
         && !ctx.quiet
     {
-        eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
+        eprint!(
+            "{}",
+            crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+        );
     }
     let mut opts = run_options(&args.common, ctx.quiet);
     opts.suite = Some(SuiteKind::Mark(Some(profile.name())));

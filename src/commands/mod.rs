@@ -263,8 +263,8 @@ pub fn output_format(ctx: &Ctx, format: Option<Format>) -> Result<Format> {
         (true, _) => Ok(Format::Json),
         (false, f) => Ok(f.unwrap_or(Format::Table)),
     };
-    // JSON is for programs: its text stays English whatever the language.
-    if matches!(format, Ok(Format::Json)) {
+    // JSON and CSV are for programs: their text stays English whatever the language.
+    if matches!(format, Ok(Format::Json | Format::Csv)) {
         crate::i18n::set_lang(crate::i18n::Lang::En);
     }
     format

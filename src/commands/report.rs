@@ -33,16 +33,22 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
             let mut out = crate::targets::output::create_output(path, Some(&db))?;
             if out.replaced {
                 // Said even with --quiet: a file that was there is gone.
-                eprintln!("kura: replacing {}", path.display());
+                eprintln!(
+                    "{}",
+                    crate::t!("output-replacing", path = path.display().to_string())
+                );
             }
             std::io::Write::write_all(&mut out.file, html.as_bytes())
                 .with_context(|| format!("writing {}", path.display()))?;
             if !ctx.quiet {
                 eprintln!(
-                    "kura: wrote {} ({} runs, {} KiB)",
-                    path.display(),
-                    runs.len(),
-                    html.len().div_ceil(1024)
+                    "{}",
+                    crate::t!(
+                        "output-wrote-report",
+                        path = path.display().to_string(),
+                        runs = runs.len(),
+                        kib = html.len().div_ceil(1024)
+                    )
                 );
             }
         }

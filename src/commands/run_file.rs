@@ -72,7 +72,10 @@ pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
             Ok(mut out) => {
                 if out.replaced {
                     // Said even with --quiet: a file that was there is gone.
-                    eprintln!("kura: replacing {}", path.display());
+                    eprintln!(
+                        "{}",
+                        crate::t!("output-replacing", path = path.display().to_string())
+                    );
                 }
                 match std::io::Write::write_all(&mut out.file, text.as_bytes()) {
                     Ok(()) => Ok(()),
@@ -88,7 +91,9 @@ pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
             }
         };
         match written {
-            Ok(()) if !ctx.quiet => eprintln!("kura: wrote {}", path.display()),
+            Ok(()) if !ctx.quiet => {
+                eprintln!("{}", crate::t!("output-wrote", path = path.display().to_string()))
+            }
             Ok(()) => {}
             Err(why) => {
                 eprintln!("kura: error: the log {} was not written: {why}", path.display());

@@ -78,13 +78,20 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     cfg.runs = runs;
     cfg.label = opts.label.clone();
     measure::check_target(&cfg).map_err(|e| anyhow!(e))?;
-    let cache = measure::cache_warning(size, memory);
+    let cache = measure::cache_warning(size, memory).map(|_| crate::metrics::Warning::BonnieFileCached {
+        size_mb: size >> 20,
+        memory_mb: memory >> 20,
+    });
     if let Some(w) = &cache
         && !ctx.quiet
     {
         eprint!(
             "{}",
-            crate::report::width::wrap("kura: warning: ", &w.to_string(), 2)
+            crate::report::width::wrap(
+                &format!("kura: {}", crate::t!("warning-prefix")),
+                &w.to_string(),
+                2
+            )
         );
     }
     let stop = stop_flag()?;
@@ -99,9 +106,7 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         .collect();
     let mut rec = store.begin_run(&header)?;
     let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
-    result
-        .warnings
-        .splice(0..0, cache.map(crate::metrics::Warning::from));
+    result.warnings.splice(0..0, cache);
     result
         .warnings
         .extend(bonnie_table::disagreement_warnings(&result));

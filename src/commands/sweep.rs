@@ -52,7 +52,10 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     if let Some(note) = note
         && !ctx.quiet
     {
-        eprint!("{}", crate::report::width::wrap("kura: note: ", &note, 2));
+        eprint!(
+            "{}",
+            crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+        );
     }
     let ranked = super::cluster::Ranked {
         opts: opts.clone(),

@@ -30,9 +30,10 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
         base.set("target", &chosen.to_string_lossy())
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         if in_dir {
-            note = Some(format!(
-                "testing in directory {t}: test file {}",
-                chosen.display()
+            note = Some(crate::t!(
+                "note-testing-in-directory",
+                dir = t,
+                file = chosen.display().to_string()
             ));
         }
     }
@@ -43,13 +44,14 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
                 // Left unset: the file is used at its own size, as `run` does.
                 base.size_bytes = None;
                 let path = crate::targets::job_path(base);
-                let text = format!(
-                    "{} is {}, smaller than the default --size {DEFAULT_SIZE}: measuring all of it",
-                    path.display(),
-                    format_size(len)
+                let text = crate::t!(
+                    "note-smaller-than-default-size",
+                    path = path.display().to_string(),
+                    size = format_size(len),
+                    default = DEFAULT_SIZE
                 );
                 note = Some(match note {
-                    Some(n) => format!("{n}; {text}"),
+                    Some(n) => format!("{n}{}{text}", crate::t!("note-separator")),
                     None => text,
                 });
             }

@@ -540,79 +540,93 @@ pub fn size_text(change_pct: f64) -> String {
     }
 }
 
+/// The figure's name in the language shown.
+fn figure_text(figure: Figure) -> String {
+    match figure {
+        Figure::Iops => crate::t!("change-figure-iops"),
+        Figure::MeanLatency => crate::t!("change-figure-mean-latency"),
+    }
+}
+
 /// The sentence of a step; `start_unix_ms` adds the time of day.
 pub fn step_text(st: &Step, start_unix_ms: u64) -> String {
     let rose = st.change_pct > 0.0;
-    let verb = if rose { "rose" } else { "fell" };
     let when = format!("{}{}", clock(st.at_ns), wall_clock(start_unix_ms, st.at_ns));
+    let figure = figure_text(st.figure);
+    let before = amount(st.figure, st.before);
+    let after = amount(st.figure, st.after);
     let what = if st.after == 0.0 {
-        format!(
-            "{} stopped at {when}, from {} to 0",
-            st.figure.name(),
-            amount(st.figure, st.before)
-        )
+        crate::t!("change-stopped", figure = figure, when = when, before = before)
     } else if st.before == 0.0 {
-        format!(
-            "{} resumed at {when}, from 0 to {}",
-            st.figure.name(),
-            amount(st.figure, st.after)
-        )
+        crate::t!("change-resumed", figure = figure, when = when, after = after)
     } else {
-        format!(
-            "{} {verb} {} at {when}, from {} to {}",
-            st.figure.name(),
-            size_text(st.change_pct),
-            amount(st.figure, st.before),
-            amount(st.figure, st.after)
+        crate::t!(
+            if rose { "change-rose" } else { "change-fell" },
+            figure = figure,
+            size = size_text(st.change_pct),
+            when = when,
+            before = before,
+            after = after
         )
     };
     if !st.to_end {
-        return format!("{what}, for {} periods, then changed again", st.lasted_periods);
+        return crate::t!("change-changed-again", what = what, periods = st.lasted_periods);
     }
     let why = match (st.figure, rose) {
-        (Figure::Iops, false) => "burst credits running out, throttling, or the device's cache filling?",
-        (Figure::Iops, true) => "a cache or tier warming up, or other load on the device ending?",
-        (Figure::MeanLatency, true) => "with IOPS steady: a rate cap holding while the device slowed?",
-        (Figure::MeanLatency, false) => "with IOPS steady: the device got faster under a rate cap",
+        (Figure::Iops, false) => crate::t!("change-why-iops-fell"),
+        (Figure::Iops, true) => crate::t!("change-why-iops-rose"),
+        (Figure::MeanLatency, true) => crate::t!("change-why-latency-rose"),
+        (Figure::MeanLatency, false) => crate::t!("change-why-latency-fell"),
     };
-    format!("{what}, and stayed: {why}")
+    crate::t!("change-stayed", what = what, why = why)
 }
 
 pub fn unsteady_text(u: &Unsteady) -> String {
-    format!(
-        "{} moved between levels {} times by more than {:.0} % over {} periods: no one step explains the run, the {MAX_STEPS_TOLD} largest are told; a longer interval (--interval) smooths what is only noise",
-        u.figure.name(),
-        u.steps,
-        u.shift_pct,
-        u.periods
+    crate::t!(
+        "change-unsteady",
+        figure = figure_text(u.figure),
+        steps = u.steps,
+        shift = format!("{:.0}", u.shift_pct),
+        periods = u.periods,
+        told = MAX_STEPS_TOLD
     )
 }
 
 pub fn drift_text(d: &Drift) -> String {
-    let verb = if d.change_pct > 0.0 { "up" } else { "down" };
-    format!(
-        "{} drifted {verb} {:.0} % over {} (from {} to {} on a straight-line fit), with no single step: the device filling, wearing or collecting garbage, or load from elsewhere growing?",
-        d.figure.name(),
-        d.change_pct.abs(),
-        clock(d.over_ns),
-        amount(d.figure, d.from),
-        amount(d.figure, d.to)
+    crate::t!(
+        if d.change_pct > 0.0 {
+            "change-drift-up"
+        } else {
+            "change-drift-down"
+        },
+        figure = figure_text(d.figure),
+        pct = format!("{:.0}", d.change_pct.abs()),
+        over = clock(d.over_ns),
+        from = amount(d.figure, d.from),
+        to = amount(d.figure, d.to)
     )
 }
 
 pub fn spikes_text(sp: &Spikes, start_unix_ms: u64) -> String {
     let share = sp.count as f64 / sp.periods.max(1) as f64 * 100.0;
-    format!(
-        "p99 latency exceeded {:.0}x its median ({}) in {} of {} periods ({share:.1} %), first at {}{}, worst {} at {}{}",
-        sp.factor,
-        amount(Figure::MeanLatency, sp.median_p99_ns as f64),
-        sp.count,
-        sp.periods,
-        clock(sp.first_at_ns),
-        wall_clock(start_unix_ms, sp.first_at_ns),
-        amount(Figure::MeanLatency, sp.worst_p99_ns as f64),
-        clock(sp.worst_at_ns),
-        wall_clock(start_unix_ms, sp.worst_at_ns),
+    crate::t!(
+        "change-spikes",
+        factor = format!("{:.0}", sp.factor),
+        median = amount(Figure::MeanLatency, sp.median_p99_ns as f64),
+        count = sp.count,
+        periods = sp.periods,
+        share = format!("{share:.1}"),
+        first = format!(
+            "{}{}",
+            clock(sp.first_at_ns),
+            wall_clock(start_unix_ms, sp.first_at_ns)
+        ),
+        worst = amount(Figure::MeanLatency, sp.worst_p99_ns as f64),
+        worst_at = format!(
+            "{}{}",
+            clock(sp.worst_at_ns),
+            wall_clock(start_unix_ms, sp.worst_at_ns)
+        )
     )
 }
 

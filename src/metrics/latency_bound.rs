@@ -183,28 +183,38 @@ impl Curve {
     pub fn sentence(&self, fmt_latency: fn(f64) -> String, fmt_count: fn(f64) -> String) -> String {
         let limit = fmt_latency(self.latency_limit_ns as f64);
         let what = match self.load {
-            LatencyLoad::Rate => "rate",
-            LatencyLoad::Qd => "queue depth",
-            LatencyLoad::Threads => "thread count",
+            LatencyLoad::Rate => crate::t!("search-load-rate"),
+            LatencyLoad::Qd => crate::t!("search-load-qd"),
+            LatencyLoad::Threads => crate::t!("search-load-threads"),
         };
-        let stat = self.stat.name();
+        let stat = crate::i18n::heading(self.stat.name());
         match self.best_point() {
-            Some(p) if p.phase == Phase::Probe => format!(
-                "{stat} latency stayed under {limit} even unthrottled: {} IOPS ({} {stat}); the limit was never crossed",
-                fmt_count(p.achieved_iops),
-                p.latency_ns.map(fmt_latency).unwrap_or_default(),
+            Some(p) if p.phase == Phase::Probe => crate::t!(
+                "search-never-crossed",
+                stat = stat,
+                limit = limit,
+                iops = fmt_count(p.achieved_iops),
+                latency = p.latency_ns.map(fmt_latency).unwrap_or_default()
             ),
             Some(p) => {
                 let load = match self.load {
                     LatencyLoad::Rate => format!("{} IOPS", fmt_count(p.offered_iops.unwrap_or(0) as f64)),
                     LatencyLoad::Qd => format!("qd {} ({} IOPS)", p.qd, fmt_count(p.achieved_iops)),
-                    LatencyLoad::Threads => {
-                        format!("{} threads ({} IOPS)", p.threads, fmt_count(p.achieved_iops))
-                    }
+                    LatencyLoad::Threads => crate::t!(
+                        "search-threads-iops",
+                        threads = p.threads,
+                        iops = fmt_count(p.achieved_iops)
+                    ),
                 };
-                format!("highest {what} holding {stat} latency under {limit}: {load}")
+                crate::t!(
+                    "search-highest",
+                    what = what,
+                    stat = stat,
+                    limit = limit,
+                    load = load
+                )
             }
-            None => format!("no {what} tried held {stat} latency under {limit}"),
+            None => crate::t!("search-none-held", what = what, stat = stat, limit = limit),
         }
     }
 }

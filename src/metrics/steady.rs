@@ -129,22 +129,25 @@ pub struct Rounds {
 pub fn rounds_text(r: &Rounds) -> String {
     let unit = r.tracked.unit();
     match (&r.window, r.steady) {
-        (Some(w), true) => format!(
-            "steady state (SNIA PTS 2.0.2) after round {}: over rounds {}-{} {unit} averaged {:.1}, ranged {:.1} % of that (limit 20 %), and its fitted line moved {:.1} % (limit 10 %)",
-            w.last_round, w.first_round, w.last_round, w.average, w.range_pct, w.slope_pct
+        (Some(w), true) => crate::t!(
+            "steady-reached",
+            first = w.first_round,
+            last = w.last_round,
+            unit = unit,
+            average = format!("{:.1}", w.average),
+            range = format!("{:.1}", w.range_pct),
+            slope = format!("{:.1}", w.slope_pct)
         ),
-        (Some(w), false) => format!(
-            "not steady after {} rounds (SNIA PTS 2.0.2's rule): over rounds {}-{} {unit} ranged {:.1} % of its average (limit 20 %) and its fitted line moved {:.1} % (limit 10 %); the figures are not the device's steady state",
-            r.values.len(),
-            w.first_round,
-            w.last_round,
-            w.range_pct,
-            w.slope_pct
+        (Some(w), false) => crate::t!(
+            "steady-not-reached",
+            rounds = r.values.len(),
+            first = w.first_round,
+            last = w.last_round,
+            unit = unit,
+            range = format!("{:.1}", w.range_pct),
+            slope = format!("{:.1}", w.slope_pct)
         ),
-        (None, _) => format!(
-            "stopped after {} round(s), before the 5 that steady state is judged on",
-            r.values.len()
-        ),
+        (None, _) => crate::t!("steady-too-few", rounds = r.values.len()),
     }
 }
 

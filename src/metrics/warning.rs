@@ -200,6 +200,9 @@ pub enum Warning {
     // Issue 17: fio's rate_min / rate_iops_min (jobs/extras.rs).
     /// A thread fell below the job's minimum rate and stopped; the run fails, as fio's job does.
     BelowMinRate { job: String, thread: u32, what: String },
+    // Issue 17 (Japanese): bonnie++'s page-cache warning, typed so it shows in the reader's language.
+    /// bonnie++'s test file is smaller than the memory kura may use: the page cache can hold it.
+    BonnieFileCached { size_mb: u64, memory_mb: u64 },
 }
 
 /// One block verify found wrong.
@@ -547,6 +550,11 @@ impl fmt::Display for Warning {
                 job = job,
                 thread = thread,
                 what = what
+            )),
+            Warning::BonnieFileCached { size_mb, memory_mb } => f.write_str(&t!(
+                "warning-bonnie-file-cached",
+                size_mb = size_mb,
+                memory_mb = memory_mb
             )),
         }
     }

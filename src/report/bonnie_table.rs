@@ -316,8 +316,9 @@ fn name_cell(name: &str, size: &str) -> String {
     if width == 0 {
         return size.to_string();
     }
-    let name: String = name.chars().take(width).collect();
-    format!("{name:<width$} {size}")
+    // By display width: the mean's row starts with a translated word.
+    let name = super::pad::cut(name, width);
+    format!("{} {size}", super::pad::left(&name, width))
 }
 
 /// bonnie++'s latency text: whole µs, ms or s.
@@ -402,7 +403,10 @@ fn data_lines(first: &str, tests: &[Test], samples: &[Option<Sample>]) -> String
     for (t, s) in tests.iter().zip(samples) {
         out.push_str(&text_cells(*t, s.as_ref()));
     }
-    out.push_str("\nLatency          ");
+    out.push_str(&format!(
+        "\n{}",
+        super::pad::left(&crate::t!("bonnie-latency"), 17)
+    ));
     for s in samples {
         out.push_str(&format!(
             " {:>9}",
@@ -431,10 +435,13 @@ fn lines_of(run: &RunResult, tests: &[Test], first_cell: &dyn Fn(&str) -> String
         out.push_str(&data_lines(&first_cell(&name), tests, &samples));
     }
     if many {
-        out.push_str(&data_lines(&first_cell("mean"), tests, &total));
+        out.push_str(&data_lines(&first_cell(&crate::t!("bonnie-mean")), tests, &total));
     }
     out
 }
+
+/// The units row after the first 20 columns, as bonnie++ prints it.
+const PER_SEC: &str = " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP";
 
 fn version_cell() -> String {
     format!("{:<20}", format!("kura {}", env!("CARGO_PKG_VERSION")))
@@ -455,9 +462,12 @@ pub fn render(run: &RunResult) -> String {
     if has(&IO_TESTS) {
         let size = size_label(&l, l.size_bytes.unwrap_or(0));
         out.push_str(&version_cell());
-        out.push_str("------Sequential Output------ --Sequential Input- --Random-\n");
-        out.push_str("                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n");
-        out.push_str("Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+        out.push_str(&format!("{}\n", crate::t!("bonnie-io-groups")));
+        out.push_str(&format!("{:20}{}\n", "", crate::t!("bonnie-io-tests")));
+        out.push_str(&format!(
+            "{}{PER_SEC}\n",
+            super::pad::left(&crate::t!("bonnie-name-size"), 20)
+        ));
         let cell = |tag: &str| {
             let name = if tag.is_empty() {
                 l.name.clone()
@@ -471,10 +481,13 @@ pub fn render(run: &RunResult) -> String {
     if has(&FILE_TESTS) {
         let files = l.files.unwrap_or(0) / FILES_UNIT;
         out.push_str(&version_cell());
-        out.push_str("------Sequential Create------ --------Random Create--------\n");
+        out.push_str(&format!("{}\n", crate::t!("bonnie-file-groups")));
         out.push_str(&format!("{:<19.19} ", l.name));
-        out.push_str("-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
-        out.push_str("              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+        out.push_str(&format!("{}\n", crate::t!("bonnie-file-tests")));
+        out.push_str(&format!(
+            "{} {PER_SEC}\n",
+            super::pad::right(&crate::t!("bonnie-files"), 19)
+        ));
         let cell = |tag: &str| {
             let text = if tag.is_empty() {
                 files.to_string()
@@ -490,13 +503,10 @@ pub fn render(run: &RunResult) -> String {
         .iter()
         .any(|j| j.test.as_deref().and_then(Test::from_name).is_some() && j.elapsed_ns < MIN_TIME_NS);
     if short {
-        out.push_str(
-            "+++++: the test took less than 0.5 s, too short for bonnie++ to report;\n\
-             --json has kura's measured rate.\n",
-        );
+        out.push_str(&format!("{}\n", crate::t!("bonnie-too-short")));
     }
     if repetitions(run).len() > 1 {
-        out.push_str("mean: all runs' work over their total time; its latency is the worst of all runs.\n");
+        out.push_str(&format!("{}\n", crate::t!("bonnie-mean-note")));
     }
     out
 }

@@ -140,28 +140,52 @@ columns are where the storage shows (every write outside a transaction is
 a commit); SELECTs are mostly answered from cache.
 ";
 
+/// The table's columns: English heading and width; a translated heading
+/// wider than its column widens it (Japanese takes two columns a character).
+const COLUMNS: [(&str, usize); 7] = [
+    ("test", 15),
+    ("seconds", 9),
+    ("queries/s", 9),
+    ("commits", 7),
+    ("commit p50", 11),
+    ("commit p99", 11),
+    ("select p50", 11),
+];
+
 /// The table of tests (80 columns), then sysbench's OLTP lines.
 pub fn render(rows: &[DbRow]) -> String {
-    let mut out = format!(
-        "{:<15} {:>9} {:>9} {:>7} {:>11} {:>11} {:>11}\n",
-        "test", "seconds", "queries/s", "commits", "commit p50", "commit p99", "select p50"
-    );
+    use super::pad::{left, right};
+    let headings: Vec<String> = COLUMNS.iter().map(|(h, _)| crate::i18n::heading(h)).collect();
+    let widths: Vec<usize> = COLUMNS
+        .iter()
+        .zip(&headings)
+        .map(|((_, w), h)| (*w).max(super::width::display_width(h)))
+        .collect();
+    let line = |cells: [String; 7]| {
+        let mut out = left(&cells[0], widths[0]);
+        for (c, w) in cells[1..].iter().zip(&widths[1..]) {
+            out.push(' ');
+            out.push_str(&right(c, *w));
+        }
+        out.push('\n');
+        out
+    };
+    let mut out = line(std::array::from_fn(|i| headings[i].clone()));
     for r in rows {
         let mark = if r.incomplete { "*" } else { "" };
         let name: String = format!("{}{mark}", r.test).chars().take(15).collect();
-        out.push_str(&format!(
-            "{:<15} {:>9.2} {:>9.1} {:>7} {:>11} {:>11} {:>11}\n",
+        out.push_str(&line([
             name,
-            r.seconds,
-            r.queries_per_sec,
-            r.commits,
+            format!("{:.2}", r.seconds),
+            format!("{:.1}", r.queries_per_sec),
+            r.commits.to_string(),
             opt_lat(r.commit_p50_ns),
             opt_lat(r.commit_p99_ns),
-            opt_lat(r.select_p50_ns)
-        ));
+            opt_lat(r.select_p50_ns),
+        ]));
     }
     if rows.iter().any(|r| r.incomplete) {
-        out.push_str("* stopped early: the seconds cover what ran\n");
+        out.push_str(&format!("{}\n", crate::t!("dbrun-stopped-early")));
     }
     for r in rows {
         if let Some(o) = &r.oltp {
@@ -173,24 +197,31 @@ pub fn render(rows: &[DbRow]) -> String {
 
 fn oltp_lines(o: &OltpFigures, seconds: f64) -> String {
     format!(
-        "\noltp_read_write: {} table{} x {} rows, {} thread{}, {:.1} s\n\
-         \x20 transactions: {} ({:.2} per sec.)   queries: {:.2} per sec.\n\
-         \x20 latency: min {}  avg {}  max {}\n\
-         \x20 95th percentile {}  99th percentile {}\n",
-        o.tables,
-        if o.tables == 1 { "" } else { "s" },
-        o.table_size,
-        o.threads,
-        if o.threads == 1 { "" } else { "s" },
-        seconds,
-        o.transactions,
-        o.transactions_per_sec,
-        o.queries_per_sec,
-        latency(o.lat_min_ns as f64),
-        latency(o.lat_mean_ns),
-        latency(o.lat_max_ns as f64),
-        opt_lat(o.lat_p95_ns),
-        opt_lat(o.lat_p99_ns),
+        "\n{}\n  {}\n  {}\n  {}\n",
+        crate::t!(
+            "dbrun-oltp-shape",
+            tables = o.tables,
+            rows = o.table_size,
+            threads = o.threads,
+            seconds = format!("{seconds:.1}")
+        ),
+        crate::t!(
+            "dbrun-oltp-transactions",
+            transactions = o.transactions,
+            tps = format!("{:.2}", o.transactions_per_sec),
+            qps = format!("{:.2}", o.queries_per_sec)
+        ),
+        crate::t!(
+            "dbrun-oltp-latency",
+            min = latency(o.lat_min_ns as f64),
+            avg = latency(o.lat_mean_ns),
+            max = latency(o.lat_max_ns as f64)
+        ),
+        crate::t!(
+            "dbrun-oltp-percentiles",
+            p95 = opt_lat(o.lat_p95_ns),
+            p99 = opt_lat(o.lat_p99_ns)
+        ),
     )
 }
 
@@ -204,7 +235,10 @@ pub fn header(run: &RunResult) -> String {
             if let Some(fs) = &j.target.fs_type {
                 s.push_str(&format!(" ({}", super::escape::term(fs)));
                 if let Some(dev) = &j.target.device {
-                    s.push_str(&format!(" on {}", super::escape::term(dev)));
+                    s.push_str(&format!(
+                        " {}",
+                        crate::t!("target-on", dev = super::escape::term(dev))
+                    ));
                 }
                 s.push(')');
             }
@@ -231,12 +265,13 @@ pub fn header(run: &RunResult) -> String {
     let label = run
         .label
         .as_ref()
-        .map(|l| format!(" · label \"{}\"", super::escape::term(l)))
+        .map(|l| crate::t!("run-label", label = super::escape::term(l)))
         .unwrap_or_default();
     format!(
-        "kura db run {} · {}{label}\n{server} in {place}\n{settings}\n",
-        run.id.unwrap_or(0),
-        utc(run.started_unix_s)
+        "kura db {} · {}{label}\n{}\n{settings}\n",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
+        utc(run.started_unix_s),
+        crate::t!("dbrun-server-in", server = server, place = place)
     )
 }
 
@@ -326,7 +361,11 @@ pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
             .map(|p| p.as_ref().map_or_else(|| "-".to_string(), show))
             .collect();
         if values.iter().any(|v| v != &values[0]) {
-            out.push(format!("note: the runs differ in {name} ({})", values.join(", ")));
+            out.push(crate::t!(
+                "dbrun-runs-differ",
+                setting = name,
+                values = values.join(", ")
+            ));
         }
     }
     out
@@ -335,7 +374,11 @@ pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
 /// The comparison as text: test rows, a column per run, then ratio columns.
 pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) -> String {
     let short = |s: &str| -> String { s.chars().take(10).collect() };
-    let mut out = format!("{:<16} {:<6}", "test", "unit");
+    let mut out = format!(
+        "{} {}",
+        super::pad::left(&crate::i18n::heading("test"), 16),
+        super::pad::left(&crate::i18n::heading("unit"), 6)
+    );
     for n in names {
         out.push_str(&format!(" {:>10}", short(n)));
     }
@@ -376,9 +419,7 @@ pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) ->
         .chars()
         .take(30)
         .collect();
-    out.push_str(&format!(
-        "xNAME = NAME / {base}, the baseline.\nLower is better for s and p95 ms, higher for tps.\n"
-    ));
+    out.push_str(&format!("{}\n", crate::t!("dbrun-compare-legend", base = base)));
     out
 }
 

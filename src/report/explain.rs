@@ -13,29 +13,34 @@ pub fn stop_text(job: &Job) -> String {
     let amount = job
         .io_size_bytes
         .map(format_size)
-        .or(job.io_count.map(|n| format!("{n} I/Os")))
-        .or(job
-            .passes
-            .map(|p| format!("{p} pass{}", if p == 1 { "" } else { "es" })));
+        .or(job.io_count.map(|n| crate::t!("explain-ios", count = n)))
+        .or(job.passes.map(|p| crate::t!("explain-passes", passes = p)));
     match (amount, job.runtime) {
-        (Some(a), Some(r)) => format!("{a} or {}", format_duration(r)),
+        (Some(a), Some(r)) => crate::t!("explain-or", amount = a, runtime = format_duration(r)),
         (Some(a), None) => a,
         (None, Some(r)) => format_duration(r),
-        (None, None) => "10s (default)".into(),
+        (None, None) => crate::t!("explain-default-runtime"),
     }
 }
 
 pub fn render_plan(plan: &Plan, file: &str) -> String {
     let mut out = format!(
-        "{file}: {} file, {} job(s)\n",
-        plan.format.name(),
-        plan.jobs.len()
+        "{}\n",
+        crate::t!(
+            "explain-file",
+            file = file,
+            format = plan.format.name(),
+            jobs = plan.jobs.len()
+        )
     );
     if let Some(why) = &plan.cannot_run {
-        out.push_str(&format!("cannot run: {why}\n"));
+        out.push_str(&format!(
+            "{}\n",
+            crate::t!("explain-cannot-run", why = why.as_str())
+        ));
     }
     for w in &plan.warnings {
-        out.push_str(&super::width::wrap("note: ", &term(w), 2));
+        out.push_str(&super::width::wrap(&crate::t!("explain-note"), &term(w), 2));
     }
     if plan.jobs.is_empty() {
         return out;
@@ -54,14 +59,14 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
                 && j.latency_load.unwrap_or(crate::jobs::latency::LatencyLoad::Rate)
                     == crate::jobs::latency::LatencyLoad::Rate;
             let rate = match (&p.curve, j.rate_iops) {
-                _ if searched => "searched".into(),
-                (Some(c), _) => format!("{}% of max", c.pct),
+                _ if searched => crate::t!("explain-rate-searched"),
+                (Some(c), _) => crate::t!("explain-rate-of-max", pct = c.pct.to_string()),
                 (None, Some(r)) => format!("{r}/s"),
-                (None, None) => "max".into(),
+                (None, None) => crate::t!("explain-rate-max"),
             };
             let mut bs = j.bs_text();
             if j.rw.is_random() && j.random_pct < 100 {
-                bs.push_str(&format!(" ({}% seek)", j.random_pct));
+                bs.push_str(&crate::t!("explain-seek", pct = j.random_pct));
             }
             vec![
                 (i + 1).to_string(),
@@ -83,7 +88,7 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
                 format_duration(j.ramp),
                 rate,
                 j.engine.for_io(j.direct).name().to_string(),
-                if j.direct { "yes" } else { "no" }.to_string(),
+                crate::i18n::heading(if j.direct { "yes" } else { "no" }),
                 j.target
                     .as_ref()
                     .map(|t| term(&t.display().to_string()).into_owned())
@@ -102,7 +107,18 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
         ]
     };
     for cols in parts {
-        let header: Vec<&str> = cols.iter().map(|c| HEADER[*c]).collect();
+        // `read%` has a heading of its own: `heading` would read it as `read`.
+        let read_pct = crate::t!("explain-read-pct");
+        let header: Vec<&str> = cols
+            .iter()
+            .map(|c| {
+                if HEADER[*c] == "read%" {
+                    read_pct.as_str()
+                } else {
+                    HEADER[*c]
+                }
+            })
+            .collect();
         let mut t = new_table(&header);
         // Numbers and short words keep their width; the job name wraps when it must.
         for (k, c) in cols.iter().enumerate() {
@@ -121,7 +137,11 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
     if !super::width::wide() {
         // Paths are as long as they are: one line each, under the tables.
         for (i, row) in rows.iter().enumerate() {
-            out.push_str(&format!("  #{} target: {}\n", i + 1, row[HEADER.len() - 1]));
+            out.push_str(&format!(
+                "  #{} {}\n",
+                i + 1,
+                crate::t!("explain-target", target = row[HEADER.len() - 1].as_str())
+            ));
         }
     }
     let extras: Vec<String> = plan

@@ -36,15 +36,14 @@ pub fn limit_text(ns: f64) -> String {
 
 /// `latency_limit 6 ms (mean), load rate`: what decides whether two searches compare.
 pub fn bound_text(c: &Curve) -> String {
-    format!(
-        "{} latency under {}, raising the {}",
-        c.stat.name(),
-        limit_text(c.latency_limit_ns as f64),
+    crate::t!(
         match c.load {
-            LatencyLoad::Rate => "offered rate",
-            LatencyLoad::Qd => "queue depth",
-            LatencyLoad::Threads => "thread count",
-        }
+            LatencyLoad::Rate => "search-bound-rate",
+            LatencyLoad::Qd => "search-bound-qd",
+            LatencyLoad::Threads => "search-bound-threads",
+        },
+        stat = crate::i18n::heading(c.stat.name()),
+        limit = limit_text(c.latency_limit_ns as f64)
     )
 }
 
@@ -75,7 +74,7 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
                 .map(|r| format!("{} IOPS", grouped(r as f64)))
                 .unwrap_or_else(|| crate::t!("search-unthrottled")),
             LatencyLoad::Qd => format!("qd {}", p.qd),
-            LatencyLoad::Threads => format!("{} threads", p.threads),
+            LatencyLoad::Threads => crate::t!("search-threads", threads = p.threads),
         };
         let mark = if c.best == Some(i) {
             crate::t!("search-best", verdict = crate::i18n::heading(p.verdict.name()))
@@ -84,7 +83,7 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
         };
         t.add_row(vec![
             p.step.to_string(),
-            p.phase.name().to_string(),
+            crate::i18n::heading(p.phase.name()),
             offered,
             grouped(p.achieved_iops),
             p.latency_ns.map(latency).unwrap_or_else(|| "-".into()),

@@ -18,6 +18,7 @@ pub mod history;
 pub mod html;
 pub mod latency_table;
 pub mod mark_grid;
+pub mod pad;
 pub mod run_table;
 pub mod runs;
 pub mod serve;

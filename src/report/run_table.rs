@@ -99,7 +99,7 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
     let mut t = new_table(&header);
     for (name, d) in job.directions() {
         let mut row = vec![
-            name.to_string(),
+            crate::i18n::heading(name),
             rate(d.iops),
             mb_per_sec(d.bytes_per_sec),
             mib_per_sec(d.bytes_per_sec),
@@ -148,7 +148,7 @@ fn percentile_table(job: &JobResult) -> String {
         header.extend(PERCENTILES.iter().map(|p| format!("p{p}")));
         let mut p = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
         for (name, d) in job.directions() {
-            let mut row = vec![name.to_string()];
+            let mut row = vec![crate::i18n::heading(name)];
             row.extend(PERCENTILES.iter().map(|q| value(d, q)));
             p.add_row(row);
         }

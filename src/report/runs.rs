@@ -11,7 +11,7 @@ use super::mark_grid::{self, Figure, MarkUnit};
 use super::span::span_text;
 use super::{bonnie_table, run_table, sweep_table, tiobench_table, to_json, vdbench_summary};
 use crate::jobs::presets::Profile;
-use crate::jobs::suites::{SuiteKind, TIOBENCH_DIFFERENCES};
+use crate::jobs::suites::SuiteKind;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::summarize_mark;
 
@@ -96,7 +96,8 @@ fn run_json(run: &RunResult) -> String {
                 "best_threads": best.map(|p| p.threads),
                 "best_achieved_iops": best.map(|p| p.achieved_iops),
                 "best_latency_ns": best.and_then(|p| p.latency_ns),
-                "result": super::latency_table::sentence(c),
+                // Read by programs: English, whatever the language shown.
+                "result": crate::i18n::in_english(|| super::latency_table::sentence(c)),
             })
         })
         .collect();
@@ -254,24 +255,27 @@ fn tiobench(run: &RunResult, json: bool) -> String {
     }
     let first = run.jobs.first();
     let mut out = format!(
-        "kura tiobench run {} · {}\n{} threads x {} file, {} blocks, {}, engine {}\n",
-        run.id.unwrap_or(0),
+        "kura tiobench {} · {}\n{}\n",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
-        first.map(|j| j.job.threads).unwrap_or(0),
-        first
-            .map(|j| bytes_human(j.job.size_bytes.unwrap_or(0)))
-            .unwrap_or_default(),
-        first.map(|j| j.job.bs_text()).unwrap_or_default(),
-        if first.is_some_and(|j| j.job.direct) {
-            "O_DIRECT"
-        } else {
-            "buffered"
-        },
-        first.map(|j| j.engine.as_str()).unwrap_or_default(),
+        crate::t!(
+            "tiobench-setup",
+            threads = first.map(|j| j.job.threads).unwrap_or(0),
+            size = first
+                .map(|j| bytes_human(j.job.size_bytes.unwrap_or(0)))
+                .unwrap_or_default(),
+            bs = first.map(|j| j.job.bs_text()).unwrap_or_default(),
+            io = if first.is_some_and(|j| j.job.direct) {
+                "O_DIRECT".to_string()
+            } else {
+                crate::t!("io-buffered")
+            },
+            engine = first.map(|j| j.engine.as_str()).unwrap_or_default()
+        ),
     );
     out.push_str(&incomplete_line(run));
     out.push_str(&tiobench_table::render(&rows));
-    out.push_str(TIOBENCH_DIFFERENCES);
+    out.push_str(&format!("{}\n", crate::t!("tiobench-differences")));
     out.push_str(&warning_lines(run));
     out
 }
@@ -320,7 +324,7 @@ fn db(run: &RunResult, json: bool) -> String {
     let mut out = super::db_table::header(run);
     out.push_str(&incomplete_line(run));
     out.push_str(&super::db_table::render(&rows));
-    out.push_str(super::db_table::DB_DIFFERENCES);
+    out.push_str(&format!("{}\n", crate::t!("dbrun-differences")));
     out.push_str(&warning_lines(run));
     out
 }
@@ -348,15 +352,19 @@ fn bonnie(run: &RunResult, view: &View) -> String {
         .and_then(|j| j.job.io_count);
     let mut what = Vec::new();
     if let Some(size) = io {
-        what.push(format!("{} file", bytes_human(size)));
+        what.push(crate::t!("bonnie-file", size = bytes_human(size)));
     }
     if let Some(n) = files {
-        what.push(format!("{n} small files"));
+        what.push(crate::t!("bonnie-small-files", count = n));
     }
     let mut out = format!(
-        "kura bonnie run {} · {}\n{}{} · {}, buffered\n",
-        run.id.unwrap_or(0),
+        "kura bonnie {} · {}\n",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
+    );
+    // Wrapped: a long directory and Japanese words can pass 80 columns.
+    let place = format!(
+        "{}{} · {}{}{}",
         first
             .map(|j| term(
                 &Path::new(&j.target.path)
@@ -371,8 +379,11 @@ fn bonnie(run: &RunResult, view: &View) -> String {
             .and_then(|j| j.target.fs_type.as_deref())
             .map(|fs| format!(" ({})", term(fs)))
             .unwrap_or_default(),
-        what.join(", "),
+        what.join(&crate::t!("list-separator")),
+        crate::t!("list-separator"),
+        crate::t!("io-buffered"),
     );
+    out.push_str(&super::width::wrap("", &place, 2));
     out.push_str(&incomplete_line(run));
     out.push_str(&bonnie_table::render(run));
     out.push_str(&warning_lines(run));
@@ -416,7 +427,7 @@ mod tests {
                 "{out}"
             );
         }
-        assert!(text("tiobench").contains(TIOBENCH_DIFFERENCES));
+        assert!(text("tiobench").contains(crate::jobs::suites::TIOBENCH_DIFFERENCES));
     }
 
     #[test]

@@ -305,7 +305,7 @@ fn legend(out: &mut String, items: &[(String, &str, bool)]) {
     out.push_str(r#"<g class="legend">"#);
     let (mut x, mut y) = (LEFT, 38.0);
     for (name, colour, dashed) in items {
-        let w = 26.0 + name.chars().count() as f64 * CHAR_PX + 14.0;
+        let w = 26.0 + super::width::display_width(name) as f64 * CHAR_PX + 14.0;
         if x + w > WIDTH - RIGHT && x > LEFT {
             x = LEFT;
             y += 14.0;
@@ -337,7 +337,7 @@ fn legend_rows(items: &[(String, &str, bool)]) -> f64 {
     let mut rows = 1.0;
     let mut x = LEFT;
     for (name, _, _) in items {
-        let w = 26.0 + name.chars().count() as f64 * CHAR_PX + 14.0;
+        let w = 26.0 + super::width::display_width(name) as f64 * CHAR_PX + 14.0;
         if x + w > WIDTH - RIGHT && x > LEFT {
             x = LEFT;
             rows += 1.0;
@@ -416,7 +416,7 @@ pub fn line_chart(c: &LineChart) -> String {
         let (x1, x2) = (p.px(b.from), p.px(b.to));
         // A band too narrow for its label (5 min of ramp before 8 h) gets it
         // beside it, one line lower, instead of centred over it.
-        let fits = b.label.chars().count() as f64 * CHAR_PX <= x2 - x1;
+        let fits = super::width::display_width(&b.label) as f64 * CHAR_PX <= x2 - x1;
         let (tx, ty, anchor) = if fits {
             ((x1 + x2) / 2.0, p.top + 12.0, "middle")
         } else {
@@ -507,7 +507,13 @@ pub fn bar_chart(c: &BarChart) -> String {
     let plot_w = WIDTH - LEFT - RIGHT;
     let groups = c.groups.len().max(1) as f64;
     let group_w = plot_w / groups;
-    let longest = c.groups.iter().map(|g| g.chars().count()).max().unwrap_or(0) as f64 * CHAR_PX;
+    let longest = c
+        .groups
+        .iter()
+        .map(|g| super::width::display_width(g))
+        .max()
+        .unwrap_or(0) as f64
+        * CHAR_PX;
     // Group names that do not fit under their group are drawn slanted.
     let slanted = longest > group_w - 6.0;
     let label_h = if slanted { longest * 0.6 + 12.0 } else { 0.0 };
@@ -530,7 +536,7 @@ pub fn bar_chart(c: &BarChart) -> String {
         .iter()
         .flat_map(|(_, v)| v.iter().flatten())
         .map(|v| {
-            let w = (c.value_fmt)(*v).chars().count() as f64 * CHAR_PX;
+            let w = super::width::display_width(&(c.value_fmt)(*v)) as f64 * CHAR_PX;
             if w <= bar_w + 4.0 { 16.0 } else { w + 8.0 }
         })
         .fold(16.0, f64::max)
@@ -593,7 +599,7 @@ pub fn bar_chart(c: &BarChart) -> String {
                 t = esc(&text),
             );
             let cx = x0 + bar_w / 2.0;
-            if text.chars().count() as f64 * CHAR_PX <= bar_w + 4.0 {
+            if super::width::display_width(&text) as f64 * CHAR_PX <= bar_w + 4.0 {
                 let _ = write!(
                     out,
                     r#"<text class="value" x="{cx:.1}" y="{ty:.1}" text-anchor="middle">{t}</text>"#,
@@ -696,7 +702,13 @@ pub fn hbar_chart(c: &HBarChart) -> String {
     let bar_h = 13.0;
     let row_h = bar_h * n + 8.0;
     let plot_h = (row_h * c.rows.len() as f64).max(40.0);
-    let longest = c.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) as f64 * CHAR_PX;
+    let longest = c
+        .rows
+        .iter()
+        .map(|r| super::width::display_width(r))
+        .max()
+        .unwrap_or(0) as f64
+        * CHAR_PX;
     let left = (longest + 14.0).clamp(LEFT, WIDTH * 0.45);
     let height = top + plot_h + BOTTOM;
     open(&mut out, "hbar-chart", &c.title, height);

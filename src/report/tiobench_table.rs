@@ -98,6 +98,12 @@ pub fn render(rows: &[TiobenchRow]) -> String {
             "test", "MiB/s", "CPU %", "avg ms", "max ms", "% >2s", "% >10s", "CPU eff",
         ]
     };
+    // Japanese test names are wider ("シーケンシャル"): at 80 columns the
+    // efficiency column takes the heading its numbers need.
+    let eff_short = crate::t!("tiobench-cpu-eff-short");
+    if !wide {
+        header[7] = &eff_short;
+    }
     if runs {
         header.push("runs");
     }
@@ -107,9 +113,23 @@ pub fn render(rows: &[TiobenchRow]) -> String {
             c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
         }
     }
-    for r in rows {
+    // A test name wraps between its words, never inside one ("シーケンシャル").
+    let names: Vec<String> = rows.iter().map(|r| crate::i18n::heading(&r.test)).collect();
+    let longest_word = names
+        .iter()
+        .flat_map(|n| n.split(' '))
+        .map(super::width::display_width)
+        .max()
+        .unwrap_or(0);
+    if let Some(c) = t.column_mut(0) {
+        c.set_constraint(comfy_table::ColumnConstraint::LowerBoundary(
+            comfy_table::Width::Fixed(longest_word as u16 + 2),
+        ));
+    }
+    for (i, r) in rows.iter().enumerate() {
         let mut row = vec![
-            r.test.clone(),
+            // tiobench's own test names, in the reader's language.
+            names[i].clone(),
             format!("{:.2}", r.bytes_per_sec / (1u64 << 20) as f64),
             format!("{:.2}", r.cpu_pct),
             format!("{:.3}", r.lat_mean_ns / 1e6),
@@ -126,9 +146,7 @@ pub fn render(rows: &[TiobenchRow]) -> String {
     let mut out = format!("{t}\n");
     let most = rows.iter().map(|r| r.runs).max().unwrap_or(0);
     if !wide && most > 1 {
-        out.push_str(&format!(
-            "Each test ran {most} times; a row is all of its runs together.\n"
-        ));
+        out.push_str(&format!("{}\n", crate::t!("tiobench-runs-note", runs = most)));
     }
     out
 }

@@ -124,15 +124,15 @@ fn run_title(jobs: &[&JobResult]) -> String {
 /// The vdbench-shaped report of a stored run.
 pub fn render(run: &RunResult) -> String {
     let mut out = format!(
-        "kura {} · vdbench-style report · {}\n",
+        "kura {} · {} · {}\n",
         run.id
-            .map(|i| format!("run {i}"))
-            .unwrap_or_else(|| "run (not stored)".into()),
+            .map(|i| crate::t!("run-id", id = i))
+            .unwrap_or_else(|| crate::t!("run-not-stored")),
+        crate::t!("vdbench-title"),
         utc(run.started_unix_s)
     );
-    out.push_str(
-        "(resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores)\n",
-    );
+    // vdbench's own column headings stay as vdbench prints them; the note says what they mean.
+    out.push_str(&super::width::wrap("", &crate::t!("vdbench-note"), 1));
     out.push_str(&super::runs::incomplete_line(run));
     out.push_str(&super::runs::warning_lines(run));
     let cores = run.host.cores;

@@ -58,10 +58,10 @@ impl Sets {
         match sets.iter().position(|(a, s, _)| *a == anchor && *s == shape) {
             Some(i) => Ok(i),
             None => {
-                progress.message(&format!(
-                    "{}: preparing the file set in {}",
-                    job.name,
-                    anchor.display()
+                progress.message(&crate::t!(
+                    "progress-preparing-file-set",
+                    job = job.name.as_str(),
+                    path = anchor.display().to_string()
                 ));
                 let report = |m: &str| progress.message(m);
                 let set = sets::prepare(&anchor, &shape, job.seed.unwrap_or(0), job.threads, stop, &report)

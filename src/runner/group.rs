@@ -53,7 +53,7 @@ pub(super) fn run_together(
         }
     }
     let names: Vec<&str> = ready.iter().map(|(j, _)| j.name.as_str()).collect();
-    progress.message(&format!("running at the same time: {}", names.join(", ")));
+    progress.message(&crate::t!("progress-together", jobs = names.join(", ")));
     // fio's exitall: the first job of the group to end stops the others.
     let exit_all = ready.iter().any(|(j, _)| j.exit_all);
     let group_stop: StopFlag = std::sync::Arc::new(AtomicBool::new(false));

@@ -268,14 +268,17 @@ pub fn step_message(job: &Job) -> String {
         LatencyLoad::Qd => Some(job.qd.into()),
         LatencyLoad::Threads => Some(job.threads.into()),
     };
-    format!(
-        "{}: latency step {} ({}): {}",
-        job.name,
-        step.index,
-        step.phase.name(),
-        match (step.phase, offered) {
-            (Phase::Probe, _) | (_, None) => "unthrottled".to_string(),
-            (_, Some(n)) => format!("{n} {}", load.unit()),
+    crate::t!(
+        "progress-latency-step",
+        job = job.name.as_str(),
+        step = step.index,
+        phase = crate::i18n::heading(step.phase.name()),
+        load = match (step.phase, offered) {
+            (Phase::Probe, _) | (_, None) => crate::t!("search-unthrottled"),
+            (_, Some(n)) => match load {
+                LatencyLoad::Threads => crate::t!("search-threads", threads = n),
+                _ => format!("{n} {}", load.unit()),
+            },
         }
     )
 }

@@ -314,10 +314,10 @@ fn prepare_job(
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
     }
-    progress.message(&format!(
-        "{}: preparing {}",
-        job.name,
-        targets::job_path(job).display()
+    progress.message(&crate::t!(
+        "progress-preparing",
+        job = job.name.as_str(),
+        path = targets::job_path(job).display().to_string()
     ));
     // A new test file's pre-fill shows its share done and its rate (file targets only).
     let path = targets::job_path(job);

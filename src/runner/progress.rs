@@ -110,12 +110,16 @@ impl Progress {
         }
         // Hidden until the first chunk is written: most jobs find their file ready.
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        // indicatif's placeholders inside the catalogue's words: `{eta} left`, `残り {eta}`.
+        let template = format!(
+            "{{prefix}}{} {{msg}} [{{bar:20}}] {{percent:>3}}% {{bytes}}/{{total_bytes}} {{bytes_per_sec}} {}",
+            crate::t!("progress-writing"),
+            crate::t!("progress-left", time = "{eta}")
+        );
         bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix}writing {msg} [{bar:20}] {percent:>3}% {bytes}/{total_bytes} {bytes_per_sec} {eta} left",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
         );
         bar.set_prefix(self.step_prefix());
         bar.set_message(
@@ -168,7 +172,10 @@ impl Progress {
         match p.after_current() {
             Some(after) if job_total_ms > 0 => {
                 let this = Duration::from_millis(job_total_ms.saturating_sub(job_done_ms));
-                format!("· {} left", short_duration(this + after))
+                format!(
+                    "· {}",
+                    crate::t!("progress-left", time = short_duration(this + after))
+                )
             }
             _ => String::new(),
         }
@@ -233,19 +240,22 @@ impl Progress {
 fn rate_message(recent: &VecDeque<(u64, u64)>, period_s: f64, minute: usize) -> String {
     let mut msg = String::new();
     if let Some((ops, bytes)) = recent.back() {
-        msg.push_str(&format!(
-            "now {:.0} IOPS {:.1} MB/s",
-            *ops as f64 / period_s,
-            *bytes as f64 / period_s / 1e6
+        msg.push_str(&crate::t!(
+            "progress-now",
+            iops = format!("{:.0}", *ops as f64 / period_s),
+            mbps = format!("{:.1}", *bytes as f64 / period_s / 1e6)
         ));
     }
     if minute > 1 && recent.len() >= minute {
         let (ops, bytes) = recent.iter().fold((0, 0), |(o, b), (po, pb)| (o + po, b + pb));
         let secs = period_s * recent.len() as f64;
         msg.push_str(&format!(
-            " · last min {:.0} IOPS {:.1} MB/s",
-            ops as f64 / secs,
-            bytes as f64 / secs / 1e6
+            " · {}",
+            crate::t!(
+                "progress-last-min",
+                iops = format!("{:.0}", ops as f64 / secs),
+                mbps = format!("{:.1}", bytes as f64 / secs / 1e6)
+            )
         ));
     }
     msg
@@ -257,9 +267,11 @@ pub fn result_message(r: &JobResult) -> String {
     let (iops, bytes_per_sec) = r
         .directions()
         .fold((0.0, 0.0), |(i, b), (_, d)| (i + d.iops, b + d.bytes_per_sec));
-    format!(
-        "done: {iops:.0} IOPS  {:.1} MB/s over {secs:.2} s (the job's result)",
-        bytes_per_sec / 1e6
+    crate::t!(
+        "progress-done",
+        iops = format!("{iops:.0}"),
+        mbps = format!("{:.1}", bytes_per_sec / 1e6),
+        secs = format!("{secs:.2}")
     )
 }
 

@@ -63,10 +63,11 @@ pub(super) fn run_rounds(
         if cx.stop.load(Ordering::Relaxed) {
             break;
         }
-        cx.progress.message(&format!(
-            "{}: round {round} (until {} is steady)",
-            sj.job.name,
-            tracked.name()
+        cx.progress.message(&crate::t!(
+            "progress-round",
+            job = sj.job.name.as_str(),
+            round = round,
+            tracked = tracked.name()
         ));
         let test = format!("{base} round {round}");
         let live = Live {

@@ -25,7 +25,7 @@ pub use schema::SCHEMA_VERSION;
 pub enum StoreError {
     #[error("--db {path}: {why}")]
     Path { path: String, why: String },
-    #[error("no database at {path} (check --db; a verb that stores a run creates it)")]
+    #[error("{}", crate::t!("error-no-database", path = path.as_str()))]
     Missing { path: String },
     #[error("database {path} is refused: {why}")]
     Foreign { path: String, why: String },
@@ -33,9 +33,9 @@ pub enum StoreError {
     Db { path: String, why: String },
     #[error("stored run {id} cannot be read: {why}")]
     Corrupt { id: i64, why: String },
-    #[error("no run matches '{0}' (see `kura history`)")]
+    #[error("{}", crate::t!("error-no-run", spec = .0.as_str()))]
     NoSuchRun(String),
-    #[error("'{spec}' matches {count} runs ({ids}); give a run id, or add --latest")]
+    #[error("{}", crate::t!("error-ambiguous-run", spec = spec.as_str(), count = *count, ids = ids.as_str()))]
     Ambiguous { spec: String, count: usize, ids: String },
 }
 

@@ -127,7 +127,7 @@ fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
         } else if !parent.is_dir() {
             return Err(refused(
                 path,
-                format!("directory {} does not exist", parent.display()),
+                crate::t!("error-no-directory", dir = parent.display().to_string()),
             ));
         }
     }

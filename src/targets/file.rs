@@ -74,7 +74,7 @@ pub fn prepare_file(
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     return Err(invalid(
                         path,
-                        format!("directory {} does not exist", dir.display()),
+                        crate::t!("error-no-directory", dir = dir.display().to_string()),
                     ));
                 }
                 Err(e) => return Err(io_error(dir, e)),

@@ -343,7 +343,7 @@ pub fn build(runs: &[RunResult], opts: &CompareOptions) -> Result<Comparison, Co
             name: r
                 .label
                 .clone()
-                .unwrap_or_else(|| format!("run {}", r.id.unwrap_or(0))),
+                .unwrap_or_else(|| crate::t!("run-id", id = r.id.unwrap_or(0))),
             runs: vec![r.clone()],
         })
         .collect();
@@ -435,13 +435,17 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
     // A number that may not be the device's carries its reason wherever it is compared.
     for r in &t.runs {
         for w in r.warnings.iter().filter(|w| w.is_data_source()) {
-            warnings.push(format!("{name}: run {}: {w}", r.id.unwrap_or(0)));
+            warnings.push(format!(
+                "{name}: {}: {w}",
+                crate::t!("run-id", id = r.id.unwrap_or(0))
+            ));
         }
     }
     for r in t.runs.iter().filter(|r| r.incomplete) {
-        warnings.push(format!(
-            "{name}: run {} was stopped early; its numbers cover only what ran",
-            r.id.unwrap_or(0)
+        warnings.push(crate::t!(
+            "compare-run-stopped-early",
+            name = name,
+            id = r.id.unwrap_or(0)
         ));
     }
     // Long runs (issue 14): a step, drift or spike in a compared run's series
@@ -456,7 +460,10 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
                     | crate::metrics::Warning::LatencySpikes { .. }
             )
         }) {
-            warnings.push(format!("{name}: run {}: {w}", r.id.unwrap_or(0)));
+            warnings.push(format!(
+                "{name}: {}: {w}",
+                crate::t!("run-id", id = r.id.unwrap_or(0))
+            ));
         }
     }
     Ok(TargetSummary {

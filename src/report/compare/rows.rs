@@ -491,7 +491,7 @@ fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String,
     // A test runs both directions and a mixed job has three rows: say which.
     let with_dir = |s: String| {
         if test.is_some() || p.mixed() || p.job.workload.fileset().is_some() {
-            format!("{s} {}", dir.name())
+            format!("{s} {}", crate::i18n::heading(dir.name()))
         } else {
             s
         }
@@ -499,7 +499,12 @@ fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String,
     match by {
         By::Test => (
             String::new(),
-            with_dir(test.clone().unwrap_or_else(|| p.summary())),
+            // A suite's test name, in the reader's language where the catalogue has it.
+            with_dir(
+                test.as_deref()
+                    .map(crate::i18n::heading)
+                    .unwrap_or_else(|| p.summary()),
+            ),
         ),
         By::Bs => (
             format!("{}, {}, {}", p.pattern(), p.mix_text(), p.queue_text()),

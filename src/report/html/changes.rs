@@ -24,17 +24,24 @@ pub fn markers(job: &JobResult, figure: Figure, div: f64) -> Vec<(f64, String)> 
         .iter()
         .filter(|s| s.figure == figure)
         .map(|s| {
-            let verb = if s.change_pct > 0.0 { "rose" } else { "fell" };
+            let id = if s.change_pct > 0.0 {
+                "change-marker-rose"
+            } else {
+                "change-marker-fell"
+            };
             (
                 s.at_ns as f64 / 1e9 / div,
-                format!("{verb} {}", changes::size_text(s.change_pct)),
+                crate::t!(id, size = changes::size_text(s.change_pct)),
             )
         })
         .collect();
     if figure == Figure::MeanLatency
         && let Some(sp) = &f.spikes
     {
-        out.push((sp.worst_at_ns as f64 / 1e9 / div, "worst p99".into()));
+        out.push((
+            sp.worst_at_ns as f64 / 1e9 / div,
+            crate::t!("change-marker-worst-p99"),
+        ));
     }
     out
 }
@@ -75,17 +82,16 @@ fn rounds_chart(job: &str, r: &Rounds) -> String {
             from: w.first_round as f64 - 0.5,
             to: w.last_round as f64 + 0.5,
             label: if r.steady {
-                "steady window"
+                crate::t!("steady-window")
             } else {
-                "last window (not steady)"
-            }
-            .into(),
+                crate::t!("steady-last-window")
+            },
             class: "measure",
         });
     }
     let chart = LineChart {
-        title: format!("Rounds until steady · {job}"),
-        x: Axis::span("round", 0.5, n + 0.5, svg::num_tick),
+        title: crate::t!("steady-chart-title", job = job),
+        x: Axis::span(&crate::t!("steady-round"), 0.5, n + 0.5, svg::num_tick),
         y: Axis::linear(r.tracked.unit(), 0.0, max * 1.1, true, svg::num_tick),
         lines: vec![Line {
             name: r.tracked.unit().into(),

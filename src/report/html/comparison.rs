@@ -227,7 +227,13 @@ fn rows_table(c: &Comparison) -> Table {
     )
     .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
     for r in &c.rows {
-        let mut row = vec![Cell::text(row_name(r)), Cell::text(r.direction.name())];
+        let mut row = vec![
+            Cell::text(row_name(r)),
+            Cell::shown(
+                crate::i18n::heading(r.direction.name()),
+                Value::Text(r.direction.name().into()),
+            ),
+        ];
         for cell in &r.cells {
             row.push(match cell {
                 Some(cell) => {

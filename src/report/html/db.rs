@@ -31,8 +31,8 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let value = |k: usize, test: &str| rows[k].iter().find(|r| r.test == test).map(|r| r.seconds);
     page.html(&format!(r#"<section id="db"><h2>{}</h2>"#, crate::t!("html-db")));
     let chart = BarChart {
-        title: "Seconds per test (lower is faster)".to_string(),
-        y_title: "seconds".to_string(),
+        title: crate::t!("html-db-chart"),
+        y_title: crate::i18n::heading("seconds"),
         groups: tests.clone(),
         series: idx
             .iter()
@@ -45,20 +45,25 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     page.html(r#"<div class="charts">"#);
     page.html(&figure(
         &svg::bar_chart(&chart),
-        "Seconds per test, as sql-bench reports them; one colour per run.",
+        &crate::t!("html-db-chart-caption"),
     ));
     page.html("</div>");
-    let mut columns = vec!["test".to_string()];
+    // Shown in the reader's language, downloaded with English names.
+    let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
     for i in &idx {
-        columns.push(format!("{} s", names[*i]));
-        columns.push(format!("{} commit p99", names[*i]));
+        shown.push(format!("{} s", names[*i]));
+        exported.push(format!("{} s", names[*i]));
+        shown.push(format!("{} {}", names[*i], crate::i18n::heading("commit p99")));
+        exported.push(format!("{} commit p99", names[*i]));
     }
-    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+    let export: Vec<&str> = exported.iter().map(String::as_str).collect();
     let mut t = Table::new(
         "db-tests",
         "Seconds per test, and the 99th percentile of commits",
         &cols,
-    );
+    )
+    .with_export_columns(&export);
     for test in &tests {
         let mut row = vec![Cell::text(test.as_str())];
         for r in &rows {

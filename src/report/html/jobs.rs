@@ -310,14 +310,14 @@ fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
     let axis = match wall_clock_ticks(job.measure_start_unix_ms, -ramp_s, end_s, div) {
         // Long runs read better against the clock: "IOPS rose at 02:00" (seed 4).
         Some(ticks) => Axis::custom(
-            "time of day (UTC)",
+            &crate::t!("html-axis-time-of-day"),
             Scale::Linear,
             -ramp_s / div,
             end_s / div,
             ticks,
         ),
         None => Axis::span(
-            &format!("time from start of measurement ({unit})"),
+            &crate::t!("html-axis-time", unit = unit),
             -ramp_s / div,
             end_s / div,
             svg::num_tick,
@@ -328,14 +328,14 @@ fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
         bands.push(Band {
             from: -ramp_s / div,
             to: 0.0,
-            label: "ramp (not measured)".into(),
+            label: crate::t!("html-band-ramp"),
             class: "ramp",
         });
     }
     bands.push(Band {
         from: 0.0,
         to: end_s / div,
-        label: "measure".into(),
+        label: crate::t!("html-band-measure"),
         class: "measure",
     });
     let mut markers = Vec::new();
@@ -383,7 +383,7 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
             ("write", |p: &IntervalPoint| p.write_ops),
         ] {
             lines.push(Line {
-                name: name.into(),
+                name: crate::i18n::heading(name),
                 points: series.iter().map(|p| (mid(p), per_sec(f(p), p))).collect(),
                 dashed: false,
                 values: Vec::new(),
@@ -392,11 +392,11 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
     }
     lines.push(Line {
         name: if reads && writes {
-            "total".into()
+            crate::i18n::heading("total")
         } else if writes {
-            "write IOPS".into()
+            crate::t!("html-line-write-iops")
         } else {
-            "read IOPS".into()
+            crate::t!("html-line-read-iops")
         },
         points: series.iter().map(|p| (mid(p), p.iops)).collect(),
         dashed: reads && writes,
@@ -404,7 +404,7 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
     });
     let max = series.iter().map(|p| p.iops).fold(0.0, f64::max);
     let chart = LineChart {
-        title: format!("IOPS over time · {title}"),
+        title: crate::t!("html-iops-over-time", title = title),
         x,
         y: Axis::linear("IOPS", 0.0, max * 1.1, true, svg::num_tick),
         lines,
@@ -452,7 +452,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
     let busy = |p: &&IntervalPoint| p.read_ops + p.write_ops > 0;
     let lines = vec![
         Line {
-            name: "mean".into(),
+            name: crate::i18n::heading("mean"),
             points: series
                 .iter()
                 .filter(busy)
@@ -476,7 +476,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
         title: crate::t!("html-latency-over-time", title = title),
         x,
         y: Axis::linear(
-            &format!("latency ({unit})"),
+            &crate::t!("html-axis-latency-unit", unit = unit),
             0.0,
             max / unit_ns * 1.1,
             true,
@@ -558,14 +558,13 @@ fn percentile_chart(job: &JobResult, title: &str) -> Option<String> {
         .collect();
     let chart = LineChart {
         title: crate::t!("html-latency-percentiles", title = title),
-        x: Axis::custom(
-            "percentile (%), log scale of 1 - p",
-            Scale::Linear,
-            0.0,
-            5.0,
-            ticks,
+        x: Axis::custom(&crate::t!("html-axis-percentile"), Scale::Linear, 0.0, 5.0, ticks),
+        y: Axis::log10(
+            &crate::t!("html-axis-latency"),
+            min.max(1.0),
+            max,
+            svg::latency_tick,
         ),
-        y: Axis::log10("latency (log scale)", min.max(1.0), max, svg::latency_tick),
         lines,
         bands: Vec::new(),
         markers: Vec::new(),
@@ -614,8 +613,14 @@ fn histogram_chart(job: &JobResult, title: &str) -> Option<String> {
     }
     let chart = BinChart {
         title: crate::t!("html-latency-histogram", title = title),
-        x: Axis::log10("latency (log scale)", lo, hi, svg::latency_tick),
-        y: Axis::linear("share of I/Os (%)", 0.0, top * 1.05, true, svg::num_tick),
+        x: Axis::log10(&crate::t!("html-axis-latency"), lo, hi, svg::latency_tick),
+        y: Axis::linear(
+            &crate::t!("html-axis-share"),
+            0.0,
+            top * 1.05,
+            true,
+            svg::num_tick,
+        ),
         series,
     };
     Some(figure(

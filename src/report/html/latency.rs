@@ -38,12 +38,16 @@ pub fn curve_chart(c: &Curve, name: &str) -> String {
         points.iter().position(|p| p.0 == x_of(b) && p.1 == y)
     });
     let chart = LineChart {
-        title: format!("{name}: {} latency by offered load", c.stat.name()),
+        title: crate::t!(
+            "search-chart-title",
+            name = name,
+            stat = crate::i18n::heading(c.stat.name())
+        ),
         x: Axis::linear(
-            match c.load {
-                LatencyLoad::Rate => "offered IOPS",
-                LatencyLoad::Qd => "queue depth per thread",
-                LatencyLoad::Threads => "threads",
+            &match c.load {
+                LatencyLoad::Rate => crate::i18n::heading("offered IOPS"),
+                LatencyLoad::Qd => crate::t!("search-axis-qd"),
+                LatencyLoad::Threads => crate::i18n::heading("threads"),
             },
             0.0,
             max_x,
@@ -51,20 +55,23 @@ pub fn curve_chart(c: &Curve, name: &str) -> String {
             svg::num_tick,
         ),
         y: Axis::log10(
-            &format!("{} latency (log scale)", c.stat.name()),
+            &crate::t!("search-axis-latency", stat = crate::i18n::heading(c.stat.name())),
             lo,
             hi,
             svg::latency_tick,
         ),
         lines: vec![
             Line {
-                name: format!("{name} ({} steps)", c.points.len()),
+                name: crate::t!("search-line-steps", name = name, steps = c.points.len()),
                 points,
                 dashed: false,
                 values: best.into_iter().collect(),
             },
             Line {
-                name: format!("limit {}", crate::report::latency_table::limit_text(limit)),
+                name: crate::t!(
+                    "search-line-limit",
+                    limit = crate::report::latency_table::limit_text(limit)
+                ),
                 points: vec![(0.0, limit), (max_x, limit)],
                 dashed: true,
                 values: Vec::new(),
@@ -78,10 +85,13 @@ pub fn curve_chart(c: &Curve, name: &str) -> String {
 }
 
 fn steps_table(index: usize, name: &str, c: &Curve) -> Table {
-    let stat = format!("{} latency", c.stat.name());
+    let stat = crate::t!(
+        "direction-latency",
+        direction = crate::i18n::heading(c.stat.name())
+    );
     let mut t = Table::new(
         &format!("latency-bound-{index}"),
-        &format!("{name}: steps of the search ({})", bound_text(c)),
+        &crate::t!("search-steps-table", name = name, bound = bound_text(c)),
         &[
             "step",
             "phase",
@@ -105,16 +115,19 @@ fn steps_table(index: usize, name: &str, c: &Curve) -> Table {
     ]);
     for (i, p) in c.points.iter().enumerate() {
         let verdict = if c.best == Some(i) {
-            format!("{} (best)", p.verdict.name())
+            crate::t!("search-best", verdict = crate::i18n::heading(p.verdict.name()))
         } else {
-            p.verdict.name().to_string()
+            crate::i18n::heading(p.verdict.name())
         };
         t.rows.push(vec![
             Cell::int(p.step.into()),
-            Cell::text(p.phase.name()),
+            Cell::shown(
+                crate::i18n::heading(p.phase.name()),
+                Value::Text(p.phase.name().into()),
+            ),
             match p.offered_iops {
                 Some(r) => Cell::shown(grouped(r as f64), Value::Int(r as i64)),
-                None => Cell::shown("unthrottled", Value::Null),
+                None => Cell::shown(crate::t!("search-unthrottled"), Value::Null),
             },
             Cell::int(p.qd.into()),
             Cell::int(p.threads.into()),
@@ -148,19 +161,21 @@ pub fn scores_table(c: &Comparison) -> Option<Table> {
             Cell::text(c.targets[s.target].name.clone()),
             match s.score_iops {
                 Some(v) => Cell::num(v, format!("{} IOPS", grouped(v))),
-                None => Cell::shown("none held", Value::Null),
+                None => Cell::shown(crate::t!("search-none-held-cell"), Value::Null),
             },
             Cell::int(s.repetitions as i64),
             match s.ratio {
                 Some(r) => Cell::num(r, format!("{r:.2}")),
                 None => Cell::empty(),
             },
-            Cell::opt_text(
-                s.not_comparable
-                    .as_ref()
-                    .map(|w| format!("not comparable: {w}"))
-                    .as_deref(),
-            ),
+            match &s.not_comparable {
+                // Shown in the reader's language, downloaded in English.
+                Some(w) => Cell::shown(
+                    crate::t!("compare-not-comparable", why = w.as_str()),
+                    Value::Text(format!("not comparable: {w}")),
+                ),
+                None => Cell::empty(),
+            },
         ]);
     }
     Some(t)

@@ -132,8 +132,8 @@ pub fn figure(svg: &str, caption: &str) -> String {
 /// a label shared by several runs gets the id too.
 pub fn run_names(runs: &[RunResult]) -> Vec<String> {
     let id = |i: usize, r: &RunResult| match r.id {
-        Some(id) => format!("run {id}"),
-        None => format!("run #{}", i + 1),
+        Some(id) => crate::t!("run-id", id = id),
+        None => crate::t!("html-run-unstored", n = i + 1),
     };
     runs.iter()
         .enumerate()
@@ -221,6 +221,7 @@ svg.chart { width: 100%; height: auto; display: block; }
 .events li { color: #8a3b00; }
 .chart .marker text { fill: #555; }
 pre.suite { background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; padding: 8px 12px; overflow-x: auto; font: 12px/1.35 ui-monospace, "SF Mono", Menlo, monospace; }
+html:lang(ja) pre.suite { font-family: "IPAGothic", "Noto Sans Mono CJK JP", "MS Gothic", "Osaka-Mono", monospace; }
 details.job { background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; margin: 8px 0; padding: 4px 12px; }
 details.job > summary { cursor: pointer; font-weight: 600; padding: 4px 0; overflow-wrap: anywhere; }
 form.filter input[type=text] { width: 160px; }

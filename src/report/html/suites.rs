@@ -69,7 +69,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         for (write, dir) in [(false, crate::t!("mark-read")), (true, crate::t!("mark-write"))] {
             let chart = BarChart {
                 title: format!("{dir}, {size_text}"),
-                y_title: "MB/s (10^6 bytes/s)".to_string(),
+                y_title: crate::t!("html-axis-mbps"),
                 groups: tests.clone(),
                 series: idx
                     .iter()
@@ -90,17 +90,22 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             ));
         }
         page.html("</div>");
-        let mut columns = vec!["test".to_string()];
+        // Shown in the reader's language, downloaded with English names.
+        let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
         for i in idx {
-            columns.push(format!("{} read MB/s", names[*i]));
-            columns.push(format!("{} write MB/s", names[*i]));
+            for dir in ["read", "write"] {
+                shown.push(format!("{} {} MB/s", names[*i], crate::i18n::heading(dir)));
+                exported.push(format!("{} {dir} MB/s", names[*i]));
+            }
         }
-        let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+        let export: Vec<&str> = exported.iter().map(String::as_str).collect();
         let mut t = Table::new(
             &format!("mark-{}", format_size(*size)),
             &crate::t!("html-mark-table", size = size_text.as_str()),
             &cols,
-        );
+        )
+        .with_export_columns(&export);
         for test in &tests {
             let mut row = vec![Cell::text(test.as_str())];
             for k in 0..idx.len() {
@@ -129,12 +134,17 @@ pub struct Mix {
 impl Mix {
     pub fn label(self) -> String {
         let reads = 100 - self.writes_pct;
-        let kind = if self.sequential { "sequential" } else { "random" };
-        match reads {
-            100 => format!("{kind}, 100 % read"),
-            0 => format!("{kind}, 100 % write"),
-            r => format!("{kind}, {r}/{} read/write", 100 - r),
-        }
+        let kind = if self.sequential {
+            crate::t!("sweep-sequential")
+        } else {
+            crate::t!("sweep-random")
+        };
+        let mix = match reads {
+            100 => crate::t!("sweep-all-read"),
+            0 => crate::t!("sweep-all-write"),
+            r => crate::t!("html-sweep-mix", mix = format!("{r}/{}", 100 - r)),
+        };
+        format!("{kind}{}{mix}", crate::t!("list-separator"))
     }
 }
 
@@ -197,7 +207,7 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         };
         let ticks: Vec<(f64, String)> = sizes.iter().map(|s| (*s as f64, format_size(*s))).collect();
         let x = Axis::custom(
-            "block size (bytes, log scale)",
+            &crate::t!("html-sweep-axis"),
             Scale::Log2,
             first as f64 / 1.4,
             last as f64 * 1.4,
@@ -234,19 +244,19 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         page.html(&format!("<h3>{}</h3>", svg::esc(&label)));
         page.html(r#"<div class="charts">"#);
         for (what, unit, ls, fmt) in [
-            ("IOPS", "IOPS", iops_lines, rate as fn(f64) -> String),
+            ("IOPS", "IOPS".to_string(), iops_lines, rate as fn(f64) -> String),
             (
                 "MiB/s",
-                "MiB/s (2^20 bytes/s)",
+                crate::t!("html-axis-mibps"),
                 mib_lines,
                 rate as fn(f64) -> String,
             ),
         ] {
             let max = max_of(&ls) * 1.12;
             let chart = LineChart {
-                title: format!("{what} by block size, {label}"),
+                title: crate::t!("html-sweep-chart", what = what, mix = label.as_str()),
                 x: x.clone(),
-                y: Axis::linear(unit, 0.0, max, true, svg::num_tick),
+                y: Axis::linear(&unit, 0.0, max, true, svg::num_tick),
                 lines: ls,
                 bands: Vec::new(),
                 markers: Vec::new(),
@@ -254,7 +264,7 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             };
             page.html(&figure(
                 &svg::line_chart(&chart),
-                &format!("{what} against block size, one line per target; read and write added, repetitions averaged."),
+                &crate::t!("html-sweep-caption", what = what),
             ));
         }
         page.html("</div>");
@@ -286,7 +296,7 @@ fn sweep_table(
         if mix.sequential { "seq" } else { "rand" },
         100 - mix.writes_pct
     );
-    let mut t = Table::new(&name, &format!("Sweep, {}", mix.label()), &cols);
+    let mut t = Table::new(&name, &crate::t!("html-sweep-table", mix = mix.label()), &cols);
     for bs in sizes {
         let mut row = vec![Cell::shown(format_size(*bs), Value::Int(*bs as i64))];
         let at = |c: &SweepCurves| c.get(mix).and_then(|m| m.get(bs)).copied();
@@ -332,7 +342,12 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
     ));
     for i in own {
         let suite = runs[i].suite.as_ref().map(|s| s.to_string()).unwrap_or_default();
-        let text = crate::report::render_run(&runs[i], &crate::report::View::default());
+        let mut text = crate::report::render_run(&runs[i], &crate::report::View::default());
+        if crate::i18n::lang() == crate::i18n::Lang::Ja {
+            // Japanese monospace fonts (the page's `:lang(ja)` font) draw box
+            // lines two columns wide, as East Asian text does; a hyphen is one.
+            text = text.replace('─', "-");
+        }
         page.html(&format!(
             r#"<h3>{} · {}</h3><pre class="suite">{}</pre>"#,
             svg::esc(&names[i]),

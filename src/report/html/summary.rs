@@ -244,9 +244,13 @@ pub fn results_table(runs: &[RunResult], names: &[String]) -> Table {
                 t.rows.push(vec![
                     run_cell(run, name),
                     Cell::text(job.job.name.as_str()),
-                    Cell::opt_text(job.test.as_deref()),
+                    // Shown in the reader's language, downloaded as stored.
+                    match job.test.as_deref() {
+                        Some(t) => Cell::shown(crate::i18n::heading(t), Value::Text(t.into())),
+                        None => Cell::empty(),
+                    },
                     Cell::text(job.job.summary()),
-                    Cell::text(dir),
+                    Cell::shown(crate::i18n::heading(dir), Value::Text(dir.into())),
                     Cell::num(d.iops, rate(d.iops)),
                     Cell::num(d.bytes_per_sec / 1e6, mb_per_sec(d.bytes_per_sec)),
                     Cell::num(
