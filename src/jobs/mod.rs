@@ -25,6 +25,8 @@ pub mod units;
 pub mod vdbench_file;
 pub mod vdbench_fs;
 pub mod workload;
+// issue 17: a job's JSON with the read share it issued
+pub mod issued;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};
 pub use options::{Opt, Value};
