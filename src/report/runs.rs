@@ -72,7 +72,7 @@ fn with_searches(mut page: String, run: &RunResult) -> String {
 }
 
 /// A run as JSON; with latency-bounded searches, their curves and results
-/// beside it (`{"run": ..., "latency_bound": [...]}`, as suites add their tables).
+/// beside its fields (`"latency_bound": [...]`, as suites add their tables).
 fn run_json(run: &RunResult) -> String {
     let curves = crate::metrics::latency_bound::curves(run);
     if curves.is_empty() {
