@@ -193,6 +193,7 @@ fn mark(run: &RunResult, view: &View) -> String {
         figure: view.figure,
         random_in_three_units: profile.is_some_and(|p| p.random_in_three_units()),
         color: view.color,
+        demo: profile.is_some_and(|p| p.kind == crate::jobs::presets::ProfileKind::Demo),
     };
     out.push_str(&mark_grid::render(&summaries, &grid));
     // Many ranks (issue 16): each host's part, so a slow one stands out.
