@@ -325,6 +325,9 @@ fn prepare_job(
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
     }
+    if job.does_writes() {
+        targets::protected::check_writable(&targets::job_path(job)).map_err(RunError::Invalid)?;
+    }
     progress.message(&format!(
         "{}: preparing {}",
         job.name,
