@@ -197,11 +197,13 @@ impl Progress {
             }
             let measured_ms = (sample.index + 1) * (secs * 1000.0) as u64;
             // The time left is the whole run's (every step after this one too).
-            let msg = format!(
-                "{} {}",
-                rate_message(&s.recent, secs, keep),
-                self.left(s.total_ms, measured_ms)
-            );
+            // Time left first: at 80 columns the message is cut at its end.
+            let rate = rate_message(&s.recent, secs, keep);
+            let left = self.left(s.total_ms, measured_ms);
+            let msg = match left.strip_prefix("· ") {
+                Some(left) => format!("{left} · {rate}"),
+                None => rate,
+            };
             if let Some(bar) = &s.bar {
                 bar.set_message(msg);
                 bar.set_position(measured_ms);
