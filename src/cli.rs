@@ -330,6 +330,13 @@ pub struct ShowArgs {
     /// table, markdown, csv, json, or fio-json / fio-json+ (fio's --output-format=json/json+) [default: table]
     #[arg(long, value_enum)]
     pub format: Option<ShowFormat>,
+    // issue 17: a mark run's grid in the unit and figure it was run with
+    /// A mark run's grid: mbps (MB/s), gbps (GB/s), iops or us (latency, µs) [default: mbps]
+    #[arg(long)]
+    pub unit: Option<String>,
+    /// A mark run's grid: best (the best pass, as CrystalDiskMark) or mean (KDiskMark's Default) [default: best]
+    #[arg(long)]
+    pub figure: Option<String>,
 }
 
 /// What `show --format` takes: the formats every verb has, and fio's JSON.

@@ -273,3 +273,99 @@ fn japanese_fits_80_columns() {
     assert!(out.contains("読み込み") && out.contains("警告: "), "{out}");
     assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
 }
+
+/// The verbs and kinds of run the test above leaves out: a vdbench file, a
+/// file set, a latency-bounded search, `suite db`, `import fio`, `serve`'s
+/// line and `launch` without MPI, each shown again by `show`. (`completions`
+/// and `man` print a shell script and roff, read by a shell and by man.)
+#[test]
+fn other_verbs_and_kinds_of_run_fit_80_columns() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let mut over = Vec::new();
+    std::fs::write(
+        d.join("raw.vdb"),
+        format!(
+            "sd=sd1,lun={}/v.dat,size=4m,threads=2\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n\
+             rd=rd1,wd=wd1,iorate=max,elapsed=2,interval=1\n",
+            d.display()
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("set")).unwrap();
+    std::fs::create_dir(d.join("sql")).unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["run", "raw.vdb"],
+        vec![
+            "run",
+            "--target",
+            "set",
+            "--mix",
+            "sfs97",
+            "--files",
+            "40",
+            "--runtime",
+            "300ms",
+        ],
+        vec![
+            "run",
+            "--engine",
+            "null",
+            "--latency-limit",
+            "1ms",
+            "--runtime",
+            "100ms",
+        ],
+        vec![
+            "suite",
+            "db",
+            "sql",
+            "--scale",
+            "0.001",
+            "--tests",
+            "connect,create",
+        ],
+    ];
+    for r in &runs {
+        at_80(&db, d, r, &mut over);
+    }
+    for id in 1..=runs.len() {
+        at_80(&db, d, &["show", &id.to_string()], &mut over);
+    }
+    if common::have("fio") {
+        common::sh(&format!(
+            "fio --name=x --ioengine=null --size=1m --rw=randrw --output-format=json --output={}",
+            d.join("fio.json").display()
+        ));
+        at_80(&db, d, &["import", "fio", "fio.json"], &mut over);
+        at_80(&db, d, &["show", "latest"], &mut over);
+    }
+    at_80(&db, d, &["history"], &mut over);
+    at_80(&db, d, &["compare", "1", "2", "3"], &mut over);
+
+    // serve: the line it prints when it listens.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .env("COLUMNS", "80")
+        .arg("--db")
+        .arg(&db)
+        .args(["serve", "--port", "0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let read = std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    read.unwrap();
+    assert!(line.contains("http://127.0.0.1:"), "serve says where: {line:?}");
+    if display_width(line.trim_end()) > 80 {
+        over.push(format!("kura serve: {line}"));
+    }
+    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+}

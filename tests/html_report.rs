@@ -392,3 +392,85 @@ fn suite_runs_show_their_own_table_in_the_report() {
         );
     }
 }
+
+/// The CrystalDiskMark grid in the report, as the terminal prints it: each
+/// direction's best MB/s with the spread of its passes beside it, a Mix
+/// column for Mix profiles, the figure it shows said under it, and a device
+/// named by the span measured (not its whole size).
+#[test]
+fn mark_grid_has_spread_per_direction_mix_and_the_device_span() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let short = ["--runtime", "50ms", "--interval", "0s", "--size", "4m"];
+    kura(&db)
+        .args(["mark", "--engine", "null", "--runs", "2", "--label", "two passes"])
+        .args(short)
+        .assert()
+        .success();
+    kura(&db)
+        .args(["mark", "--engine", "null", "--runs", "2", "--profile", "peak-mix"])
+        .args(["--label", "mixed"])
+        .args(short)
+        .assert()
+        .success();
+    let mut names = vec!["two passes", "mixed"];
+    let dev = common::LoopDevice::new(d, 32 << 20);
+    let dev_path = dev.as_ref().map(|l| l.path.display().to_string());
+    if let Some(path) = &dev_path {
+        kura(&db)
+            .args(["mark", path, "--runs", "1", "--allow-destroy", path])
+            .args(["--label", "device"])
+            .args(short)
+            .assert()
+            .success();
+        names.push("device");
+    }
+    let out = d.join("grid.html");
+    kura(&db)
+        .arg("report")
+        .args(&names)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    let mark = html
+        .split(r#"<section id="mark">"#)
+        .nth(1)
+        .and_then(|s| s.split("</section>").next())
+        .expect("the CrystalDiskMark section");
+    for column in [
+        "two passes read ±",
+        "two passes write ±",
+        "mixed mix MB/s",
+        "mixed mix ±",
+    ] {
+        assert!(mark.contains(&format!(">{column}<")), "column {column}");
+    }
+    // A spread in percent beside a value, and what the grid shows said under it.
+    assert!(regex_lite_percent(mark), "a spread like 12% in the grid");
+    assert!(mark.contains("the best of 2 passes and the lowest latency"));
+    assert!(mark.contains("(max - min) / mean"));
+    if dev_path.is_some() {
+        assert!(
+            mark.contains("first 4.0 MiB of a 32.0 MiB device"),
+            "the device's span, not its size"
+        );
+        assert!(!mark.contains("32.0 MiB test file"));
+    }
+    if have("chromium") {
+        let dom = dump_dom(&file_url(&out));
+        assert!(dom.contains("mixed mix ±"));
+        screenshot(&file_url(&out), "report-mark-grid", 3600);
+    }
+}
+
+/// A table cell holding a whole percentage, `<td ...>NN%</td>`.
+fn regex_lite_percent(html: &str) -> bool {
+    html.split('>').any(|piece| {
+        piece
+            .strip_suffix("%</td")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    })
+}

@@ -322,3 +322,79 @@ fn runs_stored_before_schema_2_show_in_it() {
         }
     }
 }
+
+/// Runs of every other kind validate too: a file set (its `lookup` and
+/// `close`), `suite db` (its `commit`), a vdbench file, a latency-bounded
+/// search; and a pure job's `read_pct` is what it issued, 100 or 0.
+#[test]
+fn runs_of_every_kind_are_of_the_one_schema() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let set = d.join("set");
+    std::fs::create_dir(&set).unwrap();
+    let fileset = stdout_json(kura(&db).args(["--json", "run", "--target"]).arg(&set).args([
+        "--mix",
+        "sfs97",
+        "--files",
+        "40",
+        "--runtime",
+        "300ms",
+    ]));
+    assert_valid("run", &fileset, "run --mix sfs97");
+    let ops = fileset["jobs"][0]["operations"].as_object().unwrap();
+    assert!(ops.contains_key("lookup"), "sfs97 looks up: {:?}", ops.keys());
+
+    let dbdir = d.join("db");
+    std::fs::create_dir(&dbdir).unwrap();
+    let sql = stdout_json(
+        kura(&db)
+            .args(["--json", "suite", "db", "--scale", "0.001", "--tests", "connect"])
+            .arg(&dbdir),
+    );
+    assert_valid("run", &sql, "suite db");
+    assert!(sql["jobs"][0]["operations"].get("commit").is_some());
+
+    let vdb = d.join("raw.vdb");
+    std::fs::write(
+        &vdb,
+        format!(
+            "sd=sd1,lun={}/v.dat,size=4m,threads=1\nwd=wd1,sd=sd1,xfersize=4k,rdpct=100\n\
+             rd=rd1,wd=wd1,iorate=max,elapsed=2,interval=1\n",
+            d.display()
+        ),
+    )
+    .unwrap();
+    let vdbench = stdout_json(kura(&db).args(["--json", "run"]).arg(&vdb));
+    assert_valid("run", &vdbench, "run FILE.vdb");
+
+    let bound = stdout_json(kura(&db).args([
+        "--json",
+        "run",
+        "--engine",
+        "null",
+        "--latency-limit",
+        "1ms",
+        "--runtime",
+        "100ms",
+    ]));
+    assert_valid("run", &bound, "run --latency-limit");
+    assert!(bound["latency_bound"].is_array());
+
+    // A pure read says 100, a pure write 0, in the run and when shown.
+    for (rw, pct) in [("randread", 100), ("write", 0)] {
+        let run = stdout_json(kura(&db).args([
+            "--json",
+            "run",
+            "--engine",
+            "null",
+            "--io-count",
+            "100",
+            "--rw",
+            rw,
+        ]));
+        assert_eq!(run["jobs"][0]["job"]["read_pct"], pct, "{rw}");
+        let shown = stdout_json(kura(&db).args(["--json", "show", &run["id"].to_string()]));
+        assert_eq!(shown["jobs"][0]["job"]["read_pct"], pct, "show of {rw}");
+    }
+}

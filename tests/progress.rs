@@ -90,3 +90,88 @@ fn mark_progress_shows_the_step_the_time_left_and_the_prefill() {
         .unwrap_or_else(|| panic!("no pre-fill line in {screen:?}"));
     assert!(fill.contains("100%") && fill.contains("/s"), "{fill}");
 }
+
+/// On an 80-column terminal every progress line fits: the pre-fill bar and a
+/// job's bar shrink to what the line leaves, and a finished job's line is
+/// short enough after the longest CrystalDiskMark step name.
+#[test]
+fn progress_lines_fit_an_80_column_terminal() {
+    if !common::have("script") || !common::have("stty") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let command = format!(
+        "stty cols 80 rows 24; {} --db {} mark {} --setting nvme --runs 1 --runtime 1200ms --interval 0s --size 32m",
+        bin.display(),
+        db.display(),
+        dir.path().display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    // Lines as the terminal shows them: split at line moves, colours dropped.
+    let mut plain = String::new();
+    let mut chars = screen.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ params final-letter; a cursor move ends a line.
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            plain.push('\n');
+        } else {
+            plain.push(c);
+        }
+    }
+    // A step's line ("[3/8] ...") starts a line of its own, also right after
+    // a previous line that filled all 80 columns (the terminal wraps there).
+    let plain = split_at_steps(&plain);
+    let mut over = Vec::new();
+    for line in plain.split(['\r', '\n']) {
+        // indicatif pads a line to the width; what follows the padding is the next line.
+        let mut rest = line;
+        while kura::report::width::display_width(rest) > 80 {
+            let cut: usize = rest.char_indices().nth(80).map(|(i, _)| i).unwrap_or(rest.len());
+            if rest[..cut].ends_with(' ') {
+                rest = &rest[cut..];
+            } else {
+                over.push(rest.to_string());
+                break;
+            }
+        }
+    }
+    assert!(screen.contains("RND4K Q32T16"), "the longest test name ran");
+    assert!(screen.contains("writing kura-test.dat"), "the pre-fill showed");
+    assert!(over.is_empty(), "progress lines over 80 columns: {over:#?}");
+}
+
+/// `text` with a newline before every `[N/M] ` step prefix.
+fn split_at_steps(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '[' {
+            let tail = &text[i + 1..];
+            let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).count();
+            let a = digits(tail);
+            if a > 0 && tail[a..].starts_with('/') {
+                let b = digits(&tail[a + 1..]);
+                if b > 0 && tail[a + 1 + b..].starts_with("] ") {
+                    out.push('\n');
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}

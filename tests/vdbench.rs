@@ -44,7 +44,8 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
     let out = kura(&db)
         .arg("run")
         .arg(&file)
-        .args(["--runtime", "3s", "--interval", "1s"])
+        // vdbench's 13 columns; within 80 columns three of them wait for --wide.
+        .args(["--runtime", "3s", "--interval", "1s", "--wide"])
         .assert()
         .success()
         .get_output()

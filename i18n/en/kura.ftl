@@ -401,6 +401,7 @@ list-separator = {", "}
 ## vdbench's summary (src/report/vdbench_summary.rs): its column headings are vdbench's own
 vdbench-title = vdbench-style report
 vdbench-note = (resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores)
+vdbench-note-narrow = (resp in milliseconds; queue depth = rate x resp; cpu% is kura's threads as a share of all cores; resp max, resp stddev and cpu% sys with --wide)
 
 ## kura suite db (src/report/db_table.rs, html/db.rs): the test names are sql-bench's and sysbench's own
 dbrun-differences =
@@ -467,7 +468,7 @@ progress-writing = writing
 progress-left = { $time } left
 progress-now = now { $iops } IOPS { $mbps } MB/s
 progress-last-min = last min { $iops } IOPS { $mbps } MB/s
-progress-done = done: { $iops } IOPS  { $mbps } MB/s over { $secs } s (the job's result)
+progress-done = done: { $iops } IOPS { $mbps } MB/s (the job's result)
 progress-preparing = { $job }: preparing { $path }
 progress-preparing-file-set = { $job }: preparing the file set in { $path }
 progress-round = { $job }: round { $round } (until { $tracked } is steady)

@@ -393,6 +393,7 @@ list-separator = 、
 ## vdbench の集計 (src/report/vdbench_summary.rs): 列見出しは vdbench のまま
 vdbench-title = vdbench 形式のレポート
 vdbench-note = （列見出しは vdbench のまま。resp は応答時間でミリ秒、queue depth はキュー深度で rate × resp、cpu% は全コアに対する kura のスレッドの割合）
+vdbench-note-narrow = （列見出しは vdbench のまま。resp は応答時間でミリ秒、queue depth はキュー深度で rate × resp、cpu% は全コアに対する kura のスレッドの割合。resp max、resp stddev、cpu% sys は --wide で表示）
 
 ## kura suite db (src/report/db_table.rs, html/db.rs): テスト名は sql-bench と sysbench のまま
 dbrun-differences =
@@ -450,7 +451,7 @@ progress-writing = 書き込み中
 progress-left = 残り { $time }
 progress-now = 現在 { $iops } IOPS { $mbps } MB/s
 progress-last-min = 直近 1 分 { $iops } IOPS { $mbps } MB/s
-progress-done = 完了: { $iops } IOPS  { $mbps } MB/s、{ $secs } 秒間（ジョブの結果）
+progress-done = 完了: { $iops } IOPS { $mbps } MB/s（ジョブの結果）
 progress-preparing = { $job }: { $path } を準備中
 progress-preparing-file-set = { $job }: { $path } にファイルセットを準備中
 progress-round = { $job }: ラウンド { $round }（{ $tracked } が定常になるまで）

@@ -49,7 +49,9 @@ impl Ctx {
 
     /// The database for a verb that stores: created when new, migrated when old.
     pub fn store(&self) -> Result<Store> {
-        Ok(Store::open(&self.db_path(), self.db.is_none())?)
+        let path = self.db_path();
+        crate::targets::protected::protect_database(&path);
+        Ok(Store::open(&path, self.db.is_none())?)
     }
 
     /// The database for a verb that only reads it: never created, migrated or written.

@@ -30,10 +30,12 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
             });
             println!("{doc}");
         } else {
-            println!(
+            // The address first, whole; the rest wraps at 80 columns.
+            let line = format!(
                 "kura serve: http://{addr}/ (database {}; Ctrl-C stops)",
                 path.display()
             );
+            print!("{}", crate::report::width::wrap("", &line, 2));
         }
     })?;
     if !ctx.quiet {

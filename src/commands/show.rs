@@ -2,11 +2,12 @@
 
 use std::io::IsTerminal;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 
 use super::{Ctx, output_format};
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::report::export::{self, Format};
+use crate::report::mark_grid::{Figure, MarkUnit};
 use crate::report::{View, emit, fio_json, render_run};
 
 pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
@@ -26,6 +27,18 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
         anyhow::bail!("--json and --format fio-json disagree: give one of them");
     }
     let format = output_format(ctx, format)?;
+    // A mark grid as `kura mark --unit U --figure F` printed it.
+    let unit = match &args.unit {
+        Some(u) => MarkUnit::parse(u)
+            .ok_or_else(|| anyhow!("--unit: '{u}' is not a unit (mbps, gbps, iops or us)"))?,
+        None => MarkUnit::MbPerSec,
+    };
+    let figure = match &args.figure {
+        Some(f) => {
+            Figure::parse(f).ok_or_else(|| anyhow!("--figure: '{f}' is not valid: expected best or mean"))?
+        }
+        None => Figure::Best,
+    };
     let store = ctx.read_store()?;
     let id = store.resolve(&args.run, args.latest)?;
     let run = store.load(id)?;
@@ -41,6 +54,8 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
             &View {
                 json: format == Format::Json,
                 color: std::io::stdout().is_terminal(),
+                unit,
+                figure,
                 ..View::default()
             },
         ),

@@ -27,6 +27,8 @@ pub mod vdbench_fs;
 pub mod workload;
 // Issue 16: the IO500-like suite.
 pub mod io500;
+// issue 17: a job's JSON with the read share it issued
+pub mod issued;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};
 pub use options::{Opt, Value};

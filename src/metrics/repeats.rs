@@ -21,13 +21,9 @@ pub struct RepeatStats {
     pub min_bytes_per_sec: f64,
     /// (max - min) / mean of throughput across repetitions.
     pub spread: f64,
-    // Not in the JSON yet: `kura show --json` of stored runs stays as it was
-    // until the JSON schema (issue 17, another branch) takes them in.
     /// The lowest mean latency of any repetition (CrystalDiskMark's latency figure).
-    #[serde(skip)]
     pub min_lat_mean_ns: f64,
     /// The mean of the repetitions' mean latencies (KDiskMark's Default).
-    #[serde(skip)]
     pub mean_lat_mean_ns: f64,
 }
 

@@ -65,7 +65,9 @@ pub struct TargetFacts {
 /// One job's measurement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {
-    /// The job as resolved, every parameter, so the run can be repeated.
+    /// The job as resolved, every parameter, so the run can be repeated;
+    /// `read_pct` as issued (100 for a pure read, 0 for a pure write).
+    #[serde(serialize_with = "crate::jobs::issued::serialize")]
     pub job: Job,
     /// Test name within a suite (`SEQ1M Q8T1`), if any.
     pub test: Option<String>,

@@ -3,8 +3,8 @@
 //! and Mix columns, each followed by the spread of its passes.
 //!
 //! Number formats follow `CDiskMarkDlg::SetMeter` (CrystalDiskMark 9.0.1):
-//! MB/s with two decimals, GB/s with three, IOPS and µs with two below a
-//! million and none above.
+//! MB/s, IOPS and µs with two decimals below a million and none above,
+//! GB/s with three; the Demo profile has its own (`MarkUnit::demo_value`).
 
 use comfy_table::Cell;
 
@@ -37,7 +37,7 @@ impl MarkUnit {
             MarkUnit::LatencyUs => "µs",
         }
     }
-    fn value(self, s: &RepeatStats, figure: Figure) -> String {
+    fn value(self, s: &RepeatStats, figure: Figure, demo: bool) -> String {
         let (bps, iops, lat_ns) = match figure {
             Figure::Best => (s.best_bytes_per_sec, s.best_iops, s.min_lat_mean_ns),
             Figure::Mean => (s.mean_bytes_per_sec, s.mean_iops, s.mean_lat_mean_ns),
@@ -49,11 +49,37 @@ impl MarkUnit {
                 format!("{x:.2}")
             }
         };
+        if demo {
+            return self.demo_value(bps, iops, lat_ns);
+        }
         match self {
-            MarkUnit::MbPerSec => format!("{:.2}", bps / 1e6),
+            // SetMeter: "%d" from 1,000,000 MB/s up, as IOPS and µs.
+            MarkUnit::MbPerSec => two_or_none(bps / 1e6),
             MarkUnit::GbPerSec => format!("{:.3}", bps / 1e9),
             MarkUnit::Iops => two_or_none(iops),
             MarkUnit::LatencyUs => two_or_none(lat_ns / 1e3),
+        }
+    }
+}
+
+impl MarkUnit {
+    /// The Demo profile's numbers (`SetMeter` under `PROFILE_DEMO`): MB/s
+    /// whole from 1000 up, else one decimal; GB/s one decimal; IOPS whole,
+    /// in thousands (`123k`) from 100,000 up; µs with one decimal, whole
+    /// from 1000 µs, and whole ms from a second.
+    fn demo_value(self, bps: f64, iops: f64, lat_ns: f64) -> String {
+        let mb = bps / 1e6;
+        let us = lat_ns / 1e3;
+        match self {
+            MarkUnit::MbPerSec if mb >= 1000.0 => format!("{}", mb as u64),
+            MarkUnit::MbPerSec => format!("{mb:.1}"),
+            MarkUnit::GbPerSec => format!("{:.1}", mb / 1000.0),
+            MarkUnit::Iops if iops >= 100_000.0 => format!("{}k", iops as u64 / 1000),
+            MarkUnit::Iops => format!("{}", iops as u64),
+            MarkUnit::LatencyUs if bps <= 0.0 => "0.0".to_string(),
+            MarkUnit::LatencyUs if us >= 1e6 => format!("{} ms", us as u64 / 1000),
+            MarkUnit::LatencyUs if us >= 1000.0 => format!("{}", us as u64),
+            MarkUnit::LatencyUs => format!("{us:.1}"),
         }
     }
 }
@@ -93,6 +119,8 @@ pub struct Grid {
     /// Peak and Real World: the random tests in MB/s, IOPS and µs, whatever `unit` says.
     pub random_in_three_units: bool,
     pub color: bool,
+    /// The Demo profile: CrystalDiskMark's Demo number formats.
+    pub demo: bool,
 }
 
 pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
@@ -137,7 +165,7 @@ pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
         let first_of_test = i == 0 || rows[i - 1].0.test != s.test;
         let cells = |st: &Option<RepeatStats>, c: comfy_table::Color| match st {
             Some(st) => {
-                let mut value = Cell::new(unit.value(st, grid.figure));
+                let mut value = Cell::new(unit.value(st, grid.figure, grid.demo));
                 if grid.color {
                     value = value.fg(c);
                 }
@@ -175,4 +203,23 @@ pub fn passes(summaries: &[TestSummary]) -> usize {
         .map(|st| st.runs)
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod demo_tests {
+    use super::MarkUnit;
+
+    #[test]
+    fn demo_numbers_are_as_set_meter_writes_them_under_profile_demo() {
+        let v = |u: MarkUnit, bps: f64, iops: f64, lat_ns: f64| u.demo_value(bps, iops, lat_ns);
+        assert_eq!(v(MarkUnit::MbPerSec, 3_456_789_000.0, 0.0, 0.0), "3456");
+        assert_eq!(v(MarkUnit::MbPerSec, 512_340_000.0, 0.0, 0.0), "512.3");
+        assert_eq!(v(MarkUnit::GbPerSec, 3_456_789_000.0, 0.0, 0.0), "3.5");
+        assert_eq!(v(MarkUnit::Iops, 1.0, 123_456.0, 0.0), "123k");
+        assert_eq!(v(MarkUnit::Iops, 1.0, 99_999.7, 0.0), "99999");
+        assert_eq!(v(MarkUnit::LatencyUs, 1.0, 0.0, 81_300.0), "81.3");
+        assert_eq!(v(MarkUnit::LatencyUs, 1.0, 0.0, 2_500_000.0), "2500");
+        assert_eq!(v(MarkUnit::LatencyUs, 1.0, 0.0, 3_200_000_000.0), "3200 ms");
+        assert_eq!(v(MarkUnit::LatencyUs, 0.0, 0.0, 0.0), "0.0");
+    }
 }

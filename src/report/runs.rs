@@ -73,7 +73,7 @@ fn with_searches(mut page: String, run: &RunResult) -> String {
 }
 
 /// A run as JSON; with latency-bounded searches, their curves and results
-/// beside it (`{"run": ..., "latency_bound": [...]}`, as suites add their tables).
+/// beside its fields (`"latency_bound": [...]`, as suites add their tables).
 fn run_json(run: &RunResult) -> String {
     let curves = crate::metrics::latency_bound::curves(run);
     if curves.is_empty() {
@@ -195,6 +195,7 @@ fn mark(run: &RunResult, view: &View) -> String {
         figure: view.figure,
         random_in_three_units: profile.is_some_and(|p| p.random_in_three_units()),
         color: view.color,
+        demo: profile.is_some_and(|p| p.kind == crate::jobs::presets::ProfileKind::Demo),
     };
     out.push_str(&mark_grid::render(&summaries, &grid));
     // Many ranks (issue 16): each host's part, so a slow one stands out.

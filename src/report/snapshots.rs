@@ -25,6 +25,7 @@ fn mark_grid() {
             figure,
             random_in_three_units: three,
             color: false,
+            demo: false,
         };
         super::mark_grid::render(&summarize_mark(&r), &g)
     };

@@ -59,25 +59,60 @@ impl Line {
         let mean_ns = per(self.read_lat_sum + self.write_lat_sum, ops);
         let stddev_ns = (per(self.square_sum, ops) - mean_ns * mean_ns).max(0.0).sqrt();
         let cpu = |ns: u64| per(ns as f64 / 1e9, self.secs * cores.max(1) as f64) * 100.0;
-        format!(
-            "{label:>14} {rate:>10.2} {:>8.2} {:>7} {:>6.2} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>5.1} {:>5.1} {:>5.1}\n",
-            per(self.bytes as f64, self.secs) / (1024.0 * 1024.0),
-            per(self.bytes as f64, ops).round() as u64,
-            per(self.reads as f64 * 100.0, ops),
-            mean_ns / 1e6,
-            per(self.read_lat_sum, self.reads as f64) / 1e6,
-            per(self.write_lat_sum, self.writes as f64) / 1e6,
-            self.max_ns as f64 / 1e6,
-            stddev_ns / 1e6,
+        let cells = [
+            label.to_string(),
+            format!("{rate:.2}"),
+            format!("{:.2}", per(self.bytes as f64, self.secs) / (1024.0 * 1024.0)),
+            format!("{}", per(self.bytes as f64, ops).round() as u64),
+            format!("{:.2}", per(self.reads as f64 * 100.0, ops)),
+            format!("{:.3}", mean_ns / 1e6),
+            format!("{:.3}", per(self.read_lat_sum, self.reads as f64) / 1e6),
+            format!("{:.3}", per(self.write_lat_sum, self.writes as f64) / 1e6),
+            format!("{:.3}", self.max_ns as f64 / 1e6),
+            format!("{:.3}", stddev_ns / 1e6),
             // Little's law: I/Os in flight on average.
-            rate * mean_ns / 1e9,
-            cpu(self.cpu_ns),
-            cpu(self.cpu_sys_ns),
-        )
+            format!("{:.1}", rate * mean_ns / 1e9),
+            format!("{:.1}", cpu(self.cpu_ns)),
+            format!("{:.1}", cpu(self.cpu_sys_ns)),
+        ];
+        row(&cells)
     }
 }
 
+/// vdbench's columns and their widths, as vdbench prints them (`--wide`).
 const WIDTHS: [usize; 13] = [14, 10, 8, 7, 6, 8, 8, 8, 8, 8, 5, 5, 5];
+
+/// Within 80 columns: the same columns but `resp max`, `resp stddev` and
+/// `cpu% sys` (in `--wide` and the JSON), a little narrower.
+const NARROW: [(usize, usize); 10] = [
+    (0, 10),
+    (1, 10),
+    (2, 7),
+    (3, 6),
+    (4, 6),
+    (5, 7),
+    (6, 7),
+    (7, 7),
+    (10, 5),
+    (11, 5),
+];
+
+/// One line of the table from all 13 cells, right-aligned.
+fn row<S: AsRef<str>>(cells: &[S; 13]) -> String {
+    let shown: Vec<String> = if super::width::wide() {
+        cells
+            .iter()
+            .zip(WIDTHS)
+            .map(|(c, w)| format!("{:>w$}", c.as_ref()))
+            .collect()
+    } else {
+        NARROW
+            .iter()
+            .map(|&(i, w)| format!("{:>w$}", cells[i].as_ref()))
+            .collect()
+    };
+    shown.join(" ") + "\n"
+}
 
 fn header() -> String {
     let top = [
@@ -87,11 +122,7 @@ fn header() -> String {
     let bottom = [
         "", "rate", "1024**2", "i/o", "pct", "time", "resp", "resp", "max", "stddev", "depth", "sys+u", "sys",
     ];
-    let row = |cols: [&str; 13]| {
-        let cells: Vec<String> = cols.iter().zip(WIDTHS).map(|(c, w)| format!("{c:>w$}")).collect();
-        cells.join(" ") + "\n"
-    };
-    row(top) + &row(bottom)
+    row(&top) + &row(&bottom)
 }
 
 fn run_title(jobs: &[&JobResult]) -> String {
@@ -132,7 +163,12 @@ pub fn render(run: &RunResult) -> String {
         utc(run.started_unix_s)
     );
     // vdbench's own column headings stay as vdbench prints them; the note says what they mean.
-    out.push_str(&super::width::wrap("", &crate::t!("vdbench-note"), 1));
+    let note = if super::width::wide() {
+        crate::t!("vdbench-note")
+    } else {
+        crate::t!("vdbench-note-narrow")
+    };
+    out.push_str(&super::width::wrap("", &note, 1));
     out.push_str(&super::runs::incomplete_line(run));
     out.push_str(&super::runs::warning_lines(run));
     let cores = run.host.cores;
@@ -148,7 +184,7 @@ pub fn render(run: &RunResult) -> String {
         let jobs: Vec<&JobResult> = run.jobs[i..i + n].iter().collect();
         i += n;
         out.push('\n');
-        out.push_str(&run_title(&jobs));
+        out.push_str(&super::width::wrap("", run_title(&jobs).trim_end(), 2));
         out.push_str(&header());
         let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
         // vdbench prints whole intervals; the sliver after the last one would show absurd rates.
@@ -215,6 +251,8 @@ mod tests {
         assert_eq!(cols[3], "8192");
         assert_eq!(cols[4], "75.00");
         assert_eq!(cols[5], "4.000");
-        assert_eq!(cols[10], "8.0");
+        // Within 80 columns: queue depth after the three response times.
+        assert_eq!(cols[8], "8.0");
+        assert!(text.len() <= 80, "{text}");
     }
 }

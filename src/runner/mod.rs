@@ -15,6 +15,8 @@ mod rounds;
 mod stall;
 mod thread_span;
 mod verify_pass;
+// issue 17: a job's threads start their clocks together, after setup
+mod start_gate;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,6 +182,7 @@ fn worker_thread(
     target: &PreparedTarget,
     engine: EngineKind,
     verify: Option<verify_pass::VerifySetup>,
+    gate: start_gate::StartGate<'_>,
 ) -> WorkerOutput {
     let job = plan.job.clone();
     let file = if engine == EngineKind::Null {
@@ -219,15 +222,22 @@ fn worker_thread(
         queue_depth: job.qd,
         buffers: &buffers,
     };
-    fn go<E: Engine>(plan: WorkerPlan, mut e: E, v: Option<crate::worker::Verifier>) -> WorkerOutput {
+    // The clock starts when every thread of the job is set up (start_gate.rs).
+    fn go<E: Engine>(
+        mut plan: WorkerPlan,
+        mut e: E,
+        v: Option<crate::worker::Verifier>,
+        mut gate: start_gate::StartGate<'_>,
+    ) -> WorkerOutput {
+        plan.start = gate.pass();
         run_worker_checked(plan, &mut e, v)
     }
     match engine {
-        EngineKind::Null => go(plan, NullEngine::new(job.qd), verifier),
-        EngineKind::Sync => go(plan, SyncEngine::new(&setup), verifier),
+        EngineKind::Null => go(plan, NullEngine::new(job.qd), verifier, gate),
+        EngineKind::Sync => go(plan, SyncEngine::new(&setup), verifier, gate),
         EngineKind::Auto => unreachable!("resolve() picks the engine"),
         EngineKind::IoUring => match UringEngine::new(&setup) {
-            Ok(e) => go(plan, e, verifier),
+            Ok(e) => go(plan, e, verifier, gate),
             Err(e) => WorkerOutput {
                 fatal: Some(format!("io_uring setup failed: {e}")),
                 ..Default::default()
@@ -313,6 +323,9 @@ fn prepare_job(
     check_buffer_memory(&[job], available_memory())?;
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
+    }
+    if job.modifies() {
+        targets::protected::check_writable(&targets::job_path(job)).map_err(RunError::Invalid)?;
     }
     progress.message(&crate::t!(
         "progress-preparing",
@@ -526,6 +539,7 @@ fn measure(
         });
     }
     let interval_ns = job.interval.as_nanos() as u64;
+    let start_line = std::sync::Barrier::new(job.threads as usize);
     let (mut outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..job.threads)
             .map(|thread| {
@@ -548,7 +562,18 @@ fn measure(
                 };
                 std::thread::Builder::new()
                     .name(thread_name(&job.name, &format!("-{thread}")))
-                    .spawn_scoped(scope, move || worker_thread(plan, prepared, engine, verify))
+                    .spawn_scoped(scope, {
+                        let start_line = &start_line;
+                        move || {
+                            worker_thread(
+                                plan,
+                                prepared,
+                                engine,
+                                verify,
+                                start_gate::StartGate::new(start_line),
+                            )
+                        }
+                    })
                     .expect("spawning a worker thread")
             })
             .collect();

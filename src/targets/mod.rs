@@ -9,6 +9,8 @@ pub mod fileset;
 pub mod output;
 mod safety;
 mod verdicts;
+// issue 17 (a hostile user's find): never write over kura's own database
+pub mod protected;
 
 pub use caveats::{Context as CaveatContext, caveats};
 pub use facts::{host_facts, target_facts};

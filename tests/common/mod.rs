@@ -253,6 +253,15 @@ pub fn as_schema_2(mut v: serde_json::Value) -> serde_json::Value {
                 job.insert(format!("{key}_ns"), serde_json::json!(ns));
             }
         }
+        // read_pct as issued: a pure read 100, a pure write 0 (issue 17).
+        let issued = match job["rw"].as_str() {
+            Some("read" | "randread") => Some(100),
+            Some("write" | "randwrite") => Some(0),
+            _ => None,
+        };
+        if let Some(pct) = issued {
+            job.insert("read_pct".into(), serde_json::json!(pct));
+        }
     }
     v["schema_version"] = serde_json::json!(2);
     v

@@ -275,10 +275,10 @@ pub fn table(c: &Comparison) -> String {
     let mut out = crate::report::width::wrap("", &headline(c), 2);
     out.push_str(&targets_grid(c).to_table());
     if let Some((heading, g)) = capacity_grid(c) {
-        out.push_str(&format!("\n{}\n", term(&heading)));
-        out.push_str(&g.to_table());
-        out.push_str(CAPACITY_NOTE);
         out.push('\n');
+        out.push_str(&crate::report::width::wrap("", &term(&heading), 2));
+        out.push_str(&g.to_table());
+        out.push_str(&crate::report::width::wrap("", CAPACITY_NOTE, 0));
     }
     // Runs of latency searches alone have their scores above and no rows.
     let only_scores = c.rows.is_empty() && c.latency_bound.is_some();

@@ -26,6 +26,19 @@ fn mark_mb(v: f64) -> String {
     format!("{v:.2}")
 }
 
+/// The bytes a mark measured and how to say it: a whole file as "1.0 GiB
+/// test file", anything else as `span_text` says it.
+fn mark_span(j: &crate::metrics::JobResult) -> (u64, String) {
+    let whole = j.target.size_bytes;
+    let span = j.job.size_bytes.unwrap_or(whole).min(whole);
+    let file = j.target.kind == crate::metrics::TargetKind::File;
+    if file && span == whole && j.job.offset_bytes == 0 {
+        (span, crate::t!("html-mark-size", size = bytes_human(whole)))
+    } else {
+        (span, crate::report::span::span_text(j))
+    }
+}
+
 pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let marks: Vec<usize> = (0..runs.len()).filter(|i| is_mark(&runs[*i])).collect();
     if marks.is_empty() {
@@ -33,17 +46,19 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     }
     // The seed article publishes one table per test-file size: a 4 GiB file
     // defeats a controller cache that a 1 GiB file fits in.
-    let mut by_size: Vec<(u64, Vec<usize>)> = Vec::new();
+    // A device is grouped and named by the span measured ("first 1.0 GiB
+    // of a 931.5 GiB device"), as the terminal's header says it.
+    let mut by_size: Vec<((u64, String), Vec<usize>)> = Vec::new();
     for i in marks {
-        let size = runs[i].jobs.first().map(|j| j.target.size_bytes).unwrap_or(0);
-        match by_size.iter_mut().find(|(s, _)| *s == size) {
+        let key = runs[i].jobs.first().map(mark_span).unwrap_or_default();
+        match by_size.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(i),
-            None => by_size.push((size, vec![i])),
+            None => by_size.push((key, vec![i])),
         }
     }
     page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
-    for (size, idx) in &by_size {
-        let size_text = crate::t!("html-mark-size", size = bytes_human(*size));
+    for ((size, size_text), idx) in &by_size {
+        let size_text = size_text.clone();
         let summaries: Vec<_> = idx.iter().map(|i| summarize_mark(&runs[*i])).collect();
         let mut tests: Vec<String> = Vec::new();
         for s in summaries.iter().flatten() {
@@ -59,11 +74,15 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             .map(|st| st.runs)
             .max()
             .unwrap_or(0);
-        let value = |k: usize, test: &str, write: bool| -> Option<f64> {
+        // A direction's stats: 0 read, 1 write, 2 mix (a Mix profile's mixed passes).
+        let stats = |k: usize, test: &str, dir: usize| -> Option<crate::metrics::repeats::RepeatStats> {
             let s = summaries[k].iter().find(|s| s.test == test)?;
-            let st = if write { s.write.as_ref() } else { s.read.as_ref() }?;
-            Some(st.best_bytes_per_sec / 1e6)
+            [&s.read, &s.write, &s.mix][dir].clone()
         };
+        let value = |k: usize, test: &str, write: bool| -> Option<f64> {
+            stats(k, test, usize::from(write)).map(|st| st.best_bytes_per_sec / 1e6)
+        };
+        let mixed = summaries.iter().flatten().any(|s| s.mix.is_some());
         page.html(&format!("<h3>{}</h3>", svg::esc(&size_text)));
         page.html(r#"<div class="charts">"#);
         for (write, dir) in [(false, crate::t!("mark-read")), (true, crate::t!("mark-write"))] {
@@ -90,12 +109,22 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             ));
         }
         page.html("</div>");
-        // Shown in the reader's language, downloaded with English names.
+        // As the terminal's grid: each direction's best MB/s and the spread
+        // of its passes beside it, (max - min) / mean; a Mix column for Mix
+        // profiles. Shown in the reader's language, downloaded with English names.
+        let dirs: &[(usize, &str)] = if mixed {
+            &[(0, "read"), (1, "write"), (2, "mix")]
+        } else {
+            &[(0, "read"), (1, "write")]
+        };
         let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
         for i in idx {
-            for dir in ["read", "write"] {
-                shown.push(format!("{} {} MB/s", names[*i], crate::i18n::heading(dir)));
+            for (_, dir) in dirs {
+                let local = crate::i18n::heading(dir);
+                shown.push(format!("{} {local} MB/s", names[*i]));
+                shown.push(format!("{} {local} ±", names[*i]));
                 exported.push(format!("{} {dir} MB/s", names[*i]));
+                exported.push(format!("{} {dir} ±", names[*i]));
             }
         }
         let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
@@ -109,16 +138,31 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         for test in &tests {
             let mut row = vec![Cell::text(test.as_str())];
             for k in 0..idx.len() {
-                for write in [false, true] {
-                    row.push(match value(k, test, write) {
-                        Some(v) => Cell::num(v, mark_mb(v)),
-                        None => Cell::text("-"),
-                    });
+                for (dir, _) in dirs {
+                    match stats(k, test, *dir) {
+                        Some(st) => {
+                            let v = st.best_bytes_per_sec / 1e6;
+                            row.push(Cell::num(v, mark_mb(v)));
+                            row.push(if st.runs > 1 {
+                                Cell::num(st.spread * 100.0, format!("{:.0}%", st.spread * 100.0))
+                            } else {
+                                Cell::text("")
+                            });
+                        }
+                        None => row.extend([Cell::text("-"), Cell::text("")]),
+                    }
                 }
             }
             t.rows.push(row);
         }
         page.table(t);
+        // Which figure the grid shows, and what ± is, as under the terminal's grid.
+        let note = format!(
+            "{} {}",
+            crate::report::mark_grid::Figure::Best.caption(best_runs),
+            crate::t!("mark-spread-note")
+        );
+        page.html(&format!(r#"<p class="note">{}</p>"#, svg::esc(&note)));
     }
     page.html("</section>");
 }

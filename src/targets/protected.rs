@@ -1,0 +1,46 @@
+//! Files kura must never measure writes on: its own database (and SQLite's
+//! -wal, -shm and -journal beside it). `kura run --target k.db --rw write
+//! --db k.db` would otherwise write random blocks over the runs it stores.
+//! The command layer names the database when it opens it; a job that
+//! writes is refused when its target is that same file (device and inode,
+//! so another path to it is caught too).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Marks the database at `db` (and its SQLite companions) as never written by a job.
+pub fn protect_database(db: &Path) {
+    let mut list = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = db.as_os_str().to_owned();
+        p.push(suffix);
+        let p = PathBuf::from(p);
+        if !list.contains(&p) {
+            list.push(p);
+        }
+    }
+}
+
+/// `Err` with a sentence when `target` is a protected file.
+pub fn check_writable(target: &Path) -> Result<(), String> {
+    let Ok(t) = std::fs::metadata(target) else {
+        return Ok(());
+    };
+    let list = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    for p in list.iter() {
+        if let Ok(m) = std::fs::metadata(p)
+            && m.dev() == t.dev()
+            && m.ino() == t.ino()
+        {
+            return Err(format!(
+                "{}: is kura's database ({}); a job that writes would overwrite the runs stored there: give another target",
+                target.display(),
+                p.display()
+            ));
+        }
+    }
+    Ok(())
+}
