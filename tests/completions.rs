@@ -68,3 +68,26 @@ fn the_man_page_lists_every_verb_and_each_verb_has_its_own() {
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("'bogus' is not a verb"));
 }
+
+/// A script that asks `completions` or `man` for JSON is refused in one
+/// line (exit 2) rather than handed a shell script or roff to parse.
+#[test]
+fn completions_and_man_refuse_json_in_one_line() {
+    let dir = common::tmp();
+    let db = dir.path().join("k.db");
+    for (args, prints) in [
+        (&["--json", "completions", "bash"][..], "a shell script"),
+        (&["completions", "zsh", "--json"][..], "a shell script"),
+        (&["--json", "man"][..], "a roff page"),
+        (&["--json", "man", "run"][..], "a roff page"),
+    ] {
+        let out = kura(&db).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("{prints}, not JSON")), "{err}");
+        assert!(err.trim_end().chars().count() <= 80, "{err}");
+    }
+    assert!(!db.exists());
+}

@@ -4,17 +4,29 @@
 use anyhow::{Result, bail};
 use clap::CommandFactory;
 
+use super::Ctx;
 use crate::cli::{Cli, CompletionsArgs, ManArgs};
 use crate::report::emit;
 
-pub fn completions(args: CompletionsArgs) -> Result<i32> {
+/// A script that asked for JSON is told it gets none, rather than parsing
+/// a shell script or roff as JSON.
+fn refuse_json(ctx: &Ctx, verb: &str, prints: &str) -> Result<()> {
+    if ctx.json {
+        bail!("--json: {verb} prints {prints}, not JSON");
+    }
+    Ok(())
+}
+
+pub fn completions(ctx: &Ctx, args: CompletionsArgs) -> Result<i32> {
+    refuse_json(ctx, "completions", "a shell script")?;
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "kura", &mut out);
     emit(&String::from_utf8_lossy(&out))?;
     Ok(0)
 }
 
-pub fn man(args: ManArgs) -> Result<i32> {
+pub fn man(ctx: &Ctx, args: ManArgs) -> Result<i32> {
+    refuse_json(ctx, "man", "a roff page")?;
     let mut cmd = Cli::command();
     cmd.build();
     let mut page = cmd;
