@@ -71,6 +71,7 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
     let err = stderr_of(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("built without MPI"), "{err}");
+    assert!(err.trim_end().chars().count() <= 80, "fits 80 columns: {err}");
 }
 
 #[cfg(feature = "mpi")]

@@ -267,3 +267,96 @@ fn fio_plot_draws_a_kura_run() {
         let _ = std::fs::copy(&png, keep.join("fio-plot-kura.png"));
     }
 }
+
+/// With kura's sync engine its latency is the system call's time, fio's
+/// `clat` for psync: the document has fio's default shape, percentiles (and
+/// json+ bins) under `clat_ns`, as a script written against fio's default
+/// output reads them.
+#[test]
+fn a_sync_run_has_fios_default_shape_with_clat_percentiles() {
+    let dir = tmp();
+    let d = dir.path();
+    let db = d.join("k.db");
+    let ours = json(
+        &kura(&db)
+            .args(["run", "--rw", "randread", "--bs", "4k", "--size", "8m"])
+            .args(["--runtime", "300ms", "--engine", "sync", "--format", "fio-json+"])
+            .arg("--target")
+            .arg(d.join("t.dat"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let job = &ours["jobs"][0];
+    assert_eq!(job["job options"]["ioengine"], "psync");
+    assert!(
+        job["job options"].get("lat_percentiles").is_none(),
+        "fio's defaults are not written"
+    );
+    let read = &job["read"];
+    let clat = &read["clat_ns"];
+    let p = clat["percentile"].as_object().expect("clat_ns/percentile");
+    assert_eq!(p.keys().next().map(String::as_str), Some("1.000000"));
+    assert!(p["50.000000"].as_u64().unwrap() > 0);
+    let bins: u64 = clat["bins"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(bins, clat["N"].as_u64().unwrap());
+    assert!(clat["N"].as_u64().unwrap() > 0);
+    // lat_ns: the same numbers without percentiles, as fio writes it by default.
+    for k in ["min", "max", "mean", "N"] {
+        assert_eq!(read["lat_ns"][k], clat[k], "lat_ns/{k}");
+    }
+    assert!(read["lat_ns"].get("percentile").is_none());
+    assert!(read["lat_ns"].get("bins").is_none());
+    assert_eq!(read["slat_ns"]["N"], 0);
+
+    // Key by key against fio's default json+ of a psync job.
+    if !have("fio") {
+        missing("fio");
+        return;
+    }
+    let fio_out = d.join("fio.json");
+    let ran = std::process::Command::new("fio")
+        .args([
+            "--name=x",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--ioengine=psync",
+        ])
+        .args(["--runtime=300ms", "--output-format=json+"])
+        .arg(format!("--filename={}", d.join("f.dat").display()))
+        .arg(format!("--output={}", fio_out.display()))
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    let theirs = json(&std::fs::read(&fio_out).unwrap());
+    assert!(theirs["jobs"][0]["read"]["clat_ns"]["percentile"].is_object());
+    assert!(theirs["jobs"][0]["read"]["lat_ns"].get("percentile").is_none());
+    let (mut a, mut b) = (Default::default(), Default::default());
+    shape(&ours, "", &mut a);
+    shape(&theirs, "", &mut b);
+    for (key, ty) in b.iter().filter(|(k, _)| !k.starts_with("/disk_util")) {
+        assert_eq!(a.get(key), Some(ty), "{key}: fio writes a {ty}");
+    }
+
+    // kura's fio importer takes the percentiles from clat_ns.
+    let file = d.join("kura-as-fio.json");
+    std::fs::write(&file, ours.to_string()).unwrap();
+    let back = json(
+        &kura(&db)
+            .args(["--json", "import", "fio"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let imported = &back["jobs"][0]["read"]["lat_ns"];
+    assert_eq!(imported["percentiles"]["50.000000"], p["50.000000"], "{imported}");
+}

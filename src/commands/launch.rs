@@ -13,10 +13,8 @@ use crate::cluster::launch::{condense, is_mpi_line};
 
 pub fn run(ctx: &Ctx, args: LaunchArgs) -> Result<i32> {
     if !cfg!(feature = "mpi") {
-        bail!(
-            "kura launch starts kura as MPI ranks, but this kura was built without MPI; build it \
-             with `cargo build --release --features mpi` (docs/cluster.md)"
-        );
+        // One line within 80 columns with "kura: error: " before it.
+        bail!("launch: this kura was built without MPI; build with --features mpi");
     }
     if args.ranks == 0 {
         bail!("-n: 0 ranks; give 1 or more");

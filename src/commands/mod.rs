@@ -324,8 +324,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Import(args) => import::run(&ctx, args),
         Command::Report(args) => report::run(&ctx, args),
         Command::Serve(args) => serve::run(&ctx, args),
-        Command::Completions(args) => completions::completions(args),
-        Command::Man(args) => completions::man(args),
+        Command::Completions(args) => completions::completions(&ctx, args),
+        Command::Man(args) => completions::man(&ctx, args),
         Command::Launch(args) => launch::run(&ctx, args),
     }
 }

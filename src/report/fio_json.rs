@@ -2,9 +2,17 @@
 //! fio-plot and scripts written against fio's JSON read a kura run. The
 //! shape follows fio's stat.c (`show_thread_status_json`,
 //! `add_ddir_status_json`, `add_ddir_lat_json`); what kura measures maps as
-//! fio does it with `lat_percentiles=1 clat_percentiles=0`: kura's latency is
-//! fio's `lat` (submit to completion), so percentiles and json+ `bins` sit
-//! under `lat_ns`, and `clat_ns`/`slat_ns` are present with `N` 0. Percentiles
+//! fio does it. kura's latency runs from the clock read before the submitting
+//! call to the one after the reaping call. With kura's sync engine that is the
+//! system call's time, which is fio's `clat` for psync (ioengines.c,
+//! `td_io_queue`, sets `issue_time` just before a FIO_SYNCIO engine's call;
+//! such engines record no `slat`): there the document has fio's default
+//! shape, percentiles and json+ `bins` under `clat_ns`, `lat_ns` with the same
+//! numbers and no percentiles, `slat_ns` with `N` 0. With io_uring (and null)
+//! it is fio's `lat`, which includes the submission that fio's `clat` leaves
+//! out: there it is written as fio does with `lat_percentiles=1
+//! clat_percentiles=0`, percentiles and bins under `lat_ns`, `clat_ns` and
+//! `slat_ns` with `N` 0 (kura does not measure them apart). Percentiles
 //! and bins are computed from kura's HDR histogram bucketed as fio buckets
 //! (`plat_val_to_idx`, `plat_idx_to_val`: 64 buckets per power of two).
 //! Differences are listed in docs/json.md ("fio's JSON").
@@ -176,10 +184,20 @@ fn job_options(job: &Job, target: &str) -> Map<String, Value> {
     if let Some(seed) = job.seed {
         put("randseed", seed.to_string());
     }
-    // kura's percentiles are of fio's lat, not clat (module docs).
-    put("lat_percentiles", "1".to_string());
-    put("clat_percentiles", "0".to_string());
+    // With io_uring kura's percentiles are of fio's lat, not clat (module docs);
+    // with the sync engine they are fio's default, clat.
+    if !latency_is_clat(job) {
+        put("lat_percentiles", "1".to_string());
+        put("clat_percentiles", "0".to_string());
+    }
     o
+}
+
+/// Whether kura's latency of this job is what fio calls `clat`: with the sync
+/// engine it times the system call alone, as fio's psync `clat` does
+/// (module docs).
+fn latency_is_clat(job: &Job) -> bool {
+    matches!(job.engine.for_io(job.direct), EngineKind::Sync | EngineKind::Auto)
 }
 
 fn zero_lat() -> Value {
@@ -213,6 +231,7 @@ fn direction_json(
     series: &[IntervalPoint],
     reads: bool,
     plus: bool,
+    clat: bool,
 ) -> Value {
     let Some(d) = d else {
         return empty_direction();
@@ -262,6 +281,17 @@ fn direction_json(
         }
         None => {}
     }
+    // fio's default shape: the percentiles under clat_ns, lat_ns the same numbers without.
+    let (clat_ns, lat_ns) = if clat {
+        let mut total = lat.clone();
+        if let Some(o) = total.as_object_mut() {
+            o.remove("percentile");
+            o.remove("bins");
+        }
+        (lat, total)
+    } else {
+        (zero_lat(), lat)
+    };
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes >> 10,
@@ -273,8 +303,8 @@ fn direction_json(
         "short_ios": 0,
         "drop_ios": 0,
         "slat_ns": zero_lat(),
-        "clat_ns": zero_lat(),
-        "lat_ns": lat,
+        "clat_ns": clat_ns,
+        "lat_ns": lat_ns,
         "bw_min": bw_min as u64,
         "bw_max": bw_max as u64,
         "bw_agg": if bw_kib > 0 { bw_mean * 100.0 / bw_kib as f64 } else { 0.0 },
@@ -400,6 +430,7 @@ fn job_json(j: &JobResult, index: usize, plus: bool) -> Value {
         .find_map(|(_, d)| d.error_samples.first().map(|e| e.errno))
         .unwrap_or(0);
     let name = j.test.clone().unwrap_or_else(|| j.job.name.clone());
+    let clat = latency_is_clat(&j.job);
     json!({
         "jobname": name,
         "groupid": j.job.group.map(u64::from).unwrap_or(index as u64),
@@ -407,10 +438,10 @@ fn job_json(j: &JobResult, index: usize, plus: bool) -> Value {
         "eta": 0,
         "elapsed": (j.elapsed_ns + j.ramp_ns).div_ceil(1_000_000_000),
         "job options": Value::Object(job_options(&j.job, &j.target.path)),
-        "read": direction_json(j.read.as_ref(), j.elapsed_ns, &j.series, true, plus),
-        "write": direction_json(j.write.as_ref(), j.elapsed_ns, &j.series, false, plus),
+        "read": direction_json(j.read.as_ref(), j.elapsed_ns, &j.series, true, plus, clat),
+        "write": direction_json(j.write.as_ref(), j.elapsed_ns, &j.series, false, plus, clat),
         // Trims: the series counts them with writes, so their samples are writes' too.
-        "trim": direction_json(j.operation(OpKind::Trim), j.elapsed_ns, &j.series, false, plus),
+        "trim": direction_json(j.operation(OpKind::Trim), j.elapsed_ns, &j.series, false, plus, clat),
         "sync": { "total_ios": j.syncs, "lat_ns": zero_lat() },
         "job_runtime": runtime_ms,
         "usr_cpu": cpu_pct(j.cpu_user_ns),
