@@ -78,6 +78,25 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
 }
 
 pub fn render(rows: &[TiobenchRow]) -> String {
+    // tiobench's own decimals first; at 80 columns, when large values (a
+    // page-cache rate in the thousands of MiB/s) or wider Japanese names
+    // would push the row past the terminal, fewer decimals rather than a
+    // wrapped line.
+    let mut out = String::new();
+    // Decimals of (MiB/s, shares over 2 s and 10 s, CPU eff, latencies).
+    for decimals in [(2, 5, 1, 3), (1, 3, 0, 3), (0, 2, 0, 1)] {
+        out = render_with(rows, decimals);
+        let fits = out
+            .lines()
+            .all(|l| super::width::display_width(l) <= super::width::COLUMNS);
+        if fits || super::width::wide() {
+            break;
+        }
+    }
+    out
+}
+
+fn render_with(rows: &[TiobenchRow], decimals: (usize, usize, usize, usize)) -> String {
     let wide = super::width::wide();
     // At 80 columns: shorter headers, the test name over two lines, and the
     // repetitions said under the table instead of in a column.
@@ -127,16 +146,17 @@ pub fn render(rows: &[TiobenchRow]) -> String {
         ));
     }
     for (i, r) in rows.iter().enumerate() {
+        let (rate, share, eff, lat) = decimals;
         let mut row = vec![
             // tiobench's own test names, in the reader's language.
             names[i].clone(),
-            format!("{:.2}", r.bytes_per_sec / (1u64 << 20) as f64),
+            format!("{:.rate$}", r.bytes_per_sec / (1u64 << 20) as f64),
             format!("{:.2}", r.cpu_pct),
-            format!("{:.3}", r.lat_mean_ns / 1e6),
-            format!("{:.3}", r.lat_max_ns as f64 / 1e6),
-            format!("{:.5}", r.pct_over_2s),
-            format!("{:.5}", r.pct_over_10s),
-            format!("{:.1}", r.cpu_efficiency),
+            format!("{:.lat$}", r.lat_mean_ns / 1e6),
+            format!("{:.lat$}", r.lat_max_ns as f64 / 1e6),
+            format!("{:.share$}", r.pct_over_2s),
+            format!("{:.share$}", r.pct_over_10s),
+            format!("{:.eff$}", r.cpu_efficiency),
         ];
         if runs {
             row.push(r.runs.to_string());
@@ -149,4 +169,38 @@ pub fn render(rows: &[TiobenchRow]) -> String {
         out.push_str(&format!("{}\n", crate::t!("tiobench-runs-note", runs = most)));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(test: &str, mib: f64, cpu_pct: f64, max_ms: f64, slow_pct: f64) -> TiobenchRow {
+        let bytes_per_sec = mib * (1u64 << 20) as f64;
+        TiobenchRow {
+            test: test.into(),
+            runs: 1,
+            bytes_per_sec,
+            cpu_pct,
+            lat_mean_ns: 2.5e6,
+            lat_max_ns: (max_ms * 1e6) as u64,
+            pct_over_2s: slow_pct,
+            pct_over_10s: slow_pct,
+            cpu_efficiency: mib / (cpu_pct / 100.0),
+        }
+    }
+
+    #[test]
+    fn large_values_take_fewer_decimals_rather_than_wrap_at_80_columns() {
+        let small = render(&[row("Sequential Write", 123.4, 50.0, 12.0, 0.0)]);
+        assert!(small.contains(" 0.00000 "), "tiobench's decimals kept:\n{small}");
+        let large = render(&[
+            row("Sequential Write", 23456.78, 5.0, 12345.678, 100.0),
+            row("Random Read", 19999.99, 4.0, 9999.0, 0.0),
+        ]);
+        for line in large.lines() {
+            assert!(super::super::width::display_width(line) <= 80, "{line}\n{large}");
+        }
+        assert!(!large.contains("100.00000"), "{large}");
+    }
 }
