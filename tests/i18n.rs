@@ -917,3 +917,117 @@ fn common_errors_in_japanese() {
         assert!(!has_japanese(&failed(args)));
     }
 }
+
+/// `compare`'s reasons for a row that is not comparable (the parameters
+/// that differ, the null engine), its capacity scores and its Markdown in
+/// Japanese, at 80 columns; CSV and JSON keep them English.
+#[test]
+fn compare_reasons_capacity_and_markdown_in_japanese() {
+    let dir = tmp();
+    let (d, db) = (dir.path(), dir.path().join("k.db"));
+    let null = [
+        "run",
+        "--engine",
+        "null",
+        "--rw",
+        "randread",
+        "--io-count",
+        "20000",
+    ];
+    kura(&db, d, &[], &null);
+    kura(&db, d, &[], &[&null[..], &["--qd", "4"]].concat());
+    kura(
+        &db,
+        d,
+        &[],
+        &[
+            "run",
+            "--target",
+            "t.dat",
+            "--size",
+            "1m",
+            "--rw",
+            "randread",
+            "--runtime",
+            "100ms",
+        ],
+    );
+    let ja = |args: &[&str]| kura(&db, d, &[], &[&["--lang", "ja"][..], args].concat());
+    let table = ja(&["compare", "1", "2", "3"]);
+    let md = ja(&["compare", "1", "2", "3", "--format", "markdown"]);
+    // Markdown does not wrap: the reasons are whole there.
+    for word in [
+        "比較できない",
+        "キュー深度 1 対 4",
+        "テストサイズ",
+        "null エンジン（I/O なし） 対 実際の I/O",
+    ] {
+        assert!(md.contains(word), "{word} missing:\n{md}");
+    }
+    assert!(table.contains("キュー深度"), "{table}");
+    for english in [
+        "queue depth",
+        " vs ",
+        "real I/O",
+        "no I/O)",
+        "test size",
+        "not comparable",
+        "Guidance",
+        "**warning**",
+    ] {
+        assert!(!table.contains(english), "{english} left in:\n{table}");
+        assert!(!md.contains(english), "{english} left in:\n{md}");
+    }
+    assert!(md.contains("### 助言") && md.contains("- **警告**: "), "{md}");
+    // Latency-bounded capacity: a score whose bound differs says why.
+    for (label, stat) in [("a", "mean"), ("b", "p99")] {
+        kura(
+            &db,
+            d,
+            &[],
+            &[
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "200ms",
+                "--latency-limit",
+                "1s",
+                "--latency-stat",
+                stat,
+                "--label",
+                label,
+            ],
+        );
+    }
+    let cap = ja(&["compare", "a", "b"]);
+    for word in [
+        "レイテンシ上限内の性能",
+        "a（基準）",
+        "スコア",
+        "相対",
+        "注記",
+        "スコア: 上限を保てた",
+    ] {
+        assert!(cap.contains(word), "{word} missing:\n{cap}");
+    }
+    for english in ["Latency-bounded", "baseline", "score", "relative", "Score:"] {
+        assert!(!cap.contains(english), "{english} left in:\n{cap}");
+    }
+    let over: Vec<String> = [&table, &cap].iter().flat_map(|t| over_80(t)).collect();
+    assert!(over.is_empty(), "over 80 columns:\n{}", over.join("\n"));
+    // For programs: English, as without --lang.
+    for args in [
+        &["compare", "1", "2", "3", "--format", "csv"][..],
+        &["compare", "a", "b", "--format", "csv"],
+    ] {
+        let csv = ja(args);
+        assert!(
+            !has_japanese(&csv) && csv.contains("queue depth 1 vs 4") == (args[1] == "1"),
+            "{csv}"
+        );
+        assert_eq!(csv, kura(&db, d, &[], args));
+    }
+    let json = kura(&db, d, &[], &["--lang", "ja", "--json", "compare", "1", "2", "3"]);
+    assert!(!has_japanese(&json) && json.contains("real I/O"), "{json}");
+}

@@ -530,3 +530,64 @@ error-no-run = no run matches '{ $spec }' (see `kura history`)
 error-ambiguous-run = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, or add --latest
 error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
 error-no-directory = directory { $dir } does not exist
+
+## Why a compare row is not comparable (src/report/compare/rows.rs, capacity.rs);
+## a diff- noun is looked up by its English text (i18n::phrase), names have none
+diff-none = none
+diff-both = { $a } vs { $b }
+diff-param = { $noun } { $a } vs { $b }
+diff-null-engine = null engine (no I/O)
+diff-real-io = real I/O
+diff-target = { $name }: { $why }
+diffword-direct = direct
+diffword-buffered = buffered
+diff-access = access
+diff-block-size = block size
+diff-read-share = read share
+diff-queue-depth = queue depth
+diff-threads = threads
+diff-test-size = test size
+diff-distribution = distribution
+diff-gap = gap
+diff-mix = mix
+diff-depth = depth
+diff-width = width
+diff-files-per-directory = files per directory
+diff-file-size = file size
+diff-memory-limit = memory limit
+diff-synchronous-writes = synchronous writes
+col-p99-latency = p99 latency
+capacity-short-bound = { $stat } under { $limit }, by { $load }
+capacity-no-search = no latency-bounded search in this run
+capacity-other-bound = bound { $bound } (baseline: { $baseline })
+capacity-heading = Latency-bounded capacity · { $bound } · relative to { $baseline }
+capacity-none-held = none held
+capacity-note = Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.
+compare-per-price-heading = { $name } { $unit } per { $currency }/month
+compare-per-price-ratio-heading = { $name }/{ $baseline } per { $currency } (price { $ratio }x)
+compare-guidance-markdown = Guidance
+compare-markdown-warning = warning
+compare-name-with-runs = { $name } (run { $ids })
+compare-prices-differ = { $name }: its runs carry different prices ({ $first } and { $other }); the first is used
+compare-no-price = { $name } has no price, so it has no price-performance; give one with `kura label RUN --price "AMOUNT CUR/month"`
+compare-currencies-differ = prices are in different currencies ({ $currencies }): kura does not convert currencies, so price ratios are given only against a baseline in the same currency
+
+## What bonnie++'s and `suite db`'s steps do, for the progress line
+## (src/bonnie/measure.rs, src/database/mod.rs)
+step-repetition = {" "}(run { $repetition } of { $runs })
+bonnie-step-put-char = writing { $size } one byte per write call
+bonnie-step-put-block = writing { $size } in { $block } blocks
+bonnie-step-rewrite = rewriting { $size }
+bonnie-step-get-char = reading { $size } one byte per read call
+bonnie-step-get-block = reading { $size } in { $block } blocks
+bonnie-step-seeks = { $seeks } seeks by { $seekers } seekers
+bonnie-step-files = { $files } files
+db-step-atis = airline tables: create, load row by row, joins and groups
+db-step-alter-table = add and drop columns and indexes one ALTER at a time
+db-step-big-tables = a table with 1000 columns: select and insert whole rows
+db-step-connect = connect and disconnect, simple selects, a 65000-byte blob
+db-step-create = create, count and drop many tables; create+drop in a loop
+db-step-insert = insert 3 x N rows one commit each, selects, updates, deletes
+db-step-select = selects on keys of many parts: ranges, min/max, groups
+db-step-wisconsin = the Wisconsin benchmark's tables and queries
+db-step-oltp-read-write = sysbench's oltp_read_write transactions

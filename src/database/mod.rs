@@ -257,9 +257,23 @@ impl DbRun {
 
     /// What the job is about to do, for the progress line.
     pub fn describe(&self, p: &DbParams) -> String {
-        let what = Test::from_name(&p.test).map(Test::what).unwrap_or("");
+        let what = Test::from_name(&p.test)
+            .map(|t| {
+                crate::t!(match t {
+                    Test::Atis => "db-step-atis",
+                    Test::AlterTable => "db-step-alter-table",
+                    Test::BigTables => "db-step-big-tables",
+                    Test::Connect => "db-step-connect",
+                    Test::Create => "db-step-create",
+                    Test::Insert => "db-step-insert",
+                    Test::Select => "db-step-select",
+                    Test::Wisconsin => "db-step-wisconsin",
+                    Test::OltpReadWrite => "db-step-oltp-read-write",
+                })
+            })
+            .unwrap_or_default();
         let round = if p.runs > 1 {
-            format!(" (run {} of {})", p.repetition, p.runs)
+            crate::t!("step-repetition", repetition = p.repetition, runs = p.runs)
         } else {
             String::new()
         };

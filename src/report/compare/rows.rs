@@ -154,28 +154,31 @@ fn differences(base: &Params, other: &Params) -> Vec<String> {
             continue;
         }
         let text = |v: &Option<Value>| match (v, ident.show) {
-            (None, _) => "none".to_string(),
+            (None, _) => crate::t!("diff-none"),
             (Some(Value::Count(n)), Show::Percent) => format!("{n} %"),
             (Some(Value::Bytes(n)), Show::Size) => bytes_human(*n),
-            (Some(Value::Bool(on)), Show::Words(yes, no)) => if *on { yes } else { no }.to_string(),
+            (Some(Value::Bool(on)), Show::Words(yes, no)) => {
+                crate::i18n::phrase("diffword", if *on { yes } else { no })
+            }
             (Some(v), _) => v.to_string(),
         };
         if ident.show == Show::Size && (a.is_none() || b.is_none()) {
             continue;
         }
-        let both = format!("{} vs {}", text(&a), text(&b));
+        let (a, b) = (text(&a), text(&b));
         out.push(if ident.noun.is_empty() {
-            both
+            crate::t!("diff-both", a = a, b = b)
         } else {
-            format!("{} {both}", ident.noun)
+            let noun = crate::i18n::phrase("diff", ident.noun);
+            crate::t!("diff-param", noun = noun, a = a, b = b)
         });
     }
     if base.null_engine != other.null_engine {
-        let name = |null: bool| if null { "null engine (no I/O)" } else { "real I/O" };
-        out.push(format!(
-            "{} vs {}",
-            name(base.null_engine),
-            name(other.null_engine)
+        let name = |null: bool| crate::t!(if null { "diff-null-engine" } else { "diff-real-io" });
+        out.push(crate::t!(
+            "diff-both",
+            a = name(base.null_engine),
+            b = name(other.null_engine)
         ));
     }
     out
@@ -381,7 +384,11 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
     for (t, c) in cells.iter_mut().enumerate() {
         let Some(c) = c else { continue };
         if let Some(why) = &c.not_comparable {
-            reasons.push(format!("{}: {why}", summaries[t].name));
+            reasons.push(crate::t!(
+                "diff-target",
+                name = summaries[t].name.as_str(),
+                why = why.as_str()
+            ));
         }
         compare_to_base(c, base_cell.as_ref(), t == base);
         prices(c, &summaries[t], &summaries[base], opts.metric);
@@ -401,7 +408,7 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
         workload: reference.workload(),
         class: reference.class(g.dir),
         cells,
-        not_comparable: (!reasons.is_empty()).then(|| reasons.join("; ")),
+        not_comparable: (!reasons.is_empty()).then(|| reasons.join(&crate::t!("note-separator"))),
     }
 }
 
@@ -433,7 +440,7 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric) -> Option<
         lat_p99_ns: (p99s.len() == mine.len()).then(|| p99s.iter().sum::<f64>() / n),
         ratio: None,
         noise: None,
-        not_comparable: (!diffs.is_empty()).then(|| diffs.join(", ")),
+        not_comparable: (!diffs.is_empty()).then(|| diffs.join(&crate::t!("list-separator"))),
         iops_per_price: None,
         mbps_per_price: None,
         value_per_price_ratio: None,
