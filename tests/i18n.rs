@@ -1031,3 +1031,125 @@ fn compare_reasons_capacity_and_markdown_in_japanese() {
     let json = kura(&db, d, &[], &["--lang", "ja", "--json", "compare", "1", "2", "3"]);
     assert!(!has_japanese(&json) && json.contains("real I/O"), "{json}");
 }
+
+/// The IO500-like suite's page in Japanese at 80 columns: its title line,
+/// table headings, stonewall lines and note; phase names and IO500's
+/// `[SCORE]` line as IO500 prints them; JSON unchanged.
+#[test]
+fn io500_page_in_japanese() {
+    let dir = tmp();
+    let (d, db) = (dir.path(), dir.path().join("k.db"));
+    std::fs::create_dir(d.join("io")).unwrap();
+    let args = [
+        "suite",
+        "io500",
+        "io",
+        "--stonewall",
+        "200ms",
+        "--easy-size",
+        "4m",
+        "--hard-segments",
+        "20",
+        "--easy-files",
+        "50",
+        "--hard-files",
+        "20",
+    ];
+    let ja = kura(&db, d, &[], &[&["--lang", "ja"][..], &args].concat());
+    for word in [
+        "IO500 相当（公式のハーネスではない）· ランク 1、ストーンウォール 200ms",
+        "段階",
+        "値",
+        "単位",
+        "時間 秒",
+        "操作数",
+        "未実行",
+        "[SCORE] Bandwidth ",
+        " : IOPS ",
+        " : TOTAL ",
+        "ストーンウォール mdtest-easy-write: 期限 ",
+        "意図して違う点: find は実行しない",
+        "ior-easy-write",
+        "mdtest-hard-delete",
+        "GiB/s",
+        "kIOPS",
+    ] {
+        assert!(ja.contains(word), "{word} missing:\n{ja}");
+    }
+    for english in [
+        "IO500-like",
+        "official harness",
+        "rank,",
+        " value ",
+        " operations",
+        "not run",
+        "stonewall:",
+        "at the deadline",
+        "wear-out",
+        "ended before",
+        "Differs on purpose",
+    ] {
+        assert!(!ja.contains(english), "{english} left in:\n{ja}");
+    }
+    let over = over_80(&ja);
+    assert!(over.is_empty(), "over 80 columns:\n{}", over.join("\n"));
+    // English as before: the note is jobs::io500's text.
+    let en = kura(&db, d, &[], &["show", "1"]);
+    assert!(
+        en.contains("IO500-like (not the official harness) · 1 rank, stonewall 200ms")
+            && en.contains(kura::jobs::io500::DIFFERENCES)
+            && en.contains("(IO500-like)")
+            && en.contains("stonewall: mdtest-easy-write "),
+        "{en}"
+    );
+    assert!(!has_japanese(&en), "{en}");
+    let json = kura(&db, d, &[], &["--lang", "ja", "--json", "show", "1"]);
+    assert!(!has_japanese(&json), "{json}");
+}
+
+/// bonnie++'s and `suite db`'s steps in the progress line, in Japanese.
+#[test]
+fn bonnie_steps_in_japanese_on_a_terminal() {
+    if !common::have("script") {
+        return;
+    }
+    let dir = tmp();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let command = format!(
+        "{} --db {} --lang ja suite bonnie {} --size 4m --files 1",
+        bin.display(),
+        dir.path().join("k.db").display(),
+        dir.path().display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    for word in [
+        "シーケンシャル出力 文字単位: ",
+        "を 1 バイトずつ書き込み中",
+        "バイトのブロックで読み込み中",
+        "回シーク中",
+        "ファイル 1024 個",
+    ] {
+        assert!(screen.contains(word), "{word} missing: {screen:?}");
+    }
+    for english in ["one byte per", " blocks", "seekers", "rewriting", " files"] {
+        assert!(!screen.contains(english), "{english} left in: {screen:?}");
+    }
+    // The database's steps, as the catalogue has them in both languages.
+    kura::i18n::set_lang(kura::i18n::Lang::Ja);
+    assert_eq!(
+        kura::t!("dbrun-step-connect"),
+        "接続と切断、単純な SELECT、65000 バイトの BLOB"
+    );
+    assert_eq!(
+        kura::i18n::in_english(|| kura::t!("step-repetition", repetition = 2, runs = 3)),
+        " (run 2 of 3)"
+    );
+}

@@ -582,12 +582,32 @@ bonnie-step-get-char = reading { $size } one byte per read call
 bonnie-step-get-block = reading { $size } in { $block } blocks
 bonnie-step-seeks = { $seeks } seeks by { $seekers } seekers
 bonnie-step-files = { $files } files
-db-step-atis = airline tables: create, load row by row, joins and groups
-db-step-alter-table = add and drop columns and indexes one ALTER at a time
-db-step-big-tables = a table with 1000 columns: select and insert whole rows
-db-step-connect = connect and disconnect, simple selects, a 65000-byte blob
-db-step-create = create, count and drop many tables; create+drop in a loop
-db-step-insert = insert 3 x N rows one commit each, selects, updates, deletes
-db-step-select = selects on keys of many parts: ranges, min/max, groups
-db-step-wisconsin = the Wisconsin benchmark's tables and queries
-db-step-oltp-read-write = sysbench's oltp_read_write transactions
+dbrun-step-atis = airline tables: create, load row by row, joins and groups
+dbrun-step-alter-table = add and drop columns and indexes one ALTER at a time
+dbrun-step-big-tables = a table with 1000 columns: select and insert whole rows
+dbrun-step-connect = connect and disconnect, simple selects, a 65000-byte blob
+dbrun-step-create = create, count and drop many tables; create+drop in a loop
+dbrun-step-insert = insert 3 x N rows one commit each, selects, updates, deletes
+dbrun-step-select = selects on keys of many parts: ranges, min/max, groups
+dbrun-step-wisconsin = the Wisconsin benchmark's tables and queries
+dbrun-step-oltp-read-write = sysbench's oltp_read_write transactions
+
+## The IO500-like suite's page (src/report/runs.rs, io500_table.rs); phase
+## names and IO500's [SCORE] line stay as IO500 prints them
+io500-title = IO500-like (not the official harness) · { $ranks ->
+    [one] { $ranks } rank
+   *[other] { $ranks } ranks
+}, stonewall { $stonewall }
+io500-not-run = not run
+io500-like-mark = (IO500-like)
+io500-stonewall = stonewall: { $phase } { $at } at the deadline (per rank { $min } to { $max }), { $ops } after wear-out
+io500-before-stonewall = ended before the stonewall, their files done (IO500 marks such a phase INVALID; give larger sizes): { $phases }
+io500-differences =
+    IO500-like (not the official harness). Differs on purpose: find is not run
+    (not in the metadata mean); each mdtest family runs its phases back to back
+    in one job (create, stat, [read,] delete), not between the ior phases; files
+    have fixed sizes (--easy-size, --hard-segments), pre-filled when made, and a
+    write phase ends at the stonewall or at the end of its file.
+col-value = value
+col-time-s = time s
+col-operations = operations

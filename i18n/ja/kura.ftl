@@ -563,12 +563,28 @@ bonnie-step-get-char = { $size } を 1 バイトずつ読み込み中
 bonnie-step-get-block = { $size } を { $block } バイトのブロックで読み込み中
 bonnie-step-seeks = { $seekers } プロセスで { $seeks } 回シーク中
 bonnie-step-files = ファイル { $files } 個
-db-step-atis = 航空会社の表: 作成、1 行ずつの投入、結合と集計
-db-step-alter-table = 列とインデックスを ALTER 1 回ずつ追加・削除
-db-step-big-tables = 1000 列の表: 行全体の SELECT と INSERT
-db-step-connect = 接続と切断、単純な SELECT、65000 バイトの BLOB
-db-step-create = 多数の表の作成・件数・削除、作成と削除の繰り返し
-db-step-insert = 3 × N 行を 1 行 1 コミットで INSERT、SELECT、UPDATE、DELETE
-db-step-select = 多部分キーでの SELECT: 範囲、min/max、集計
-db-step-wisconsin = Wisconsin ベンチマークの表とクエリ
-db-step-oltp-read-write = sysbench の oltp_read_write トランザクション
+dbrun-step-atis = 航空会社の表: 作成、1 行ずつの投入、結合と集計
+dbrun-step-alter-table = 列とインデックスを ALTER 1 回ずつ追加・削除
+dbrun-step-big-tables = 1000 列の表: 行全体の SELECT と INSERT
+dbrun-step-connect = 接続と切断、単純な SELECT、65000 バイトの BLOB
+dbrun-step-create = 多数の表の作成・件数・削除、作成と削除の繰り返し
+dbrun-step-insert = 3 × N 行を 1 行 1 コミットで INSERT、SELECT、UPDATE、DELETE
+dbrun-step-select = 多部分キーでの SELECT: 範囲、min/max、集計
+dbrun-step-wisconsin = Wisconsin ベンチマークの表とクエリ
+dbrun-step-oltp-read-write = sysbench の oltp_read_write トランザクション
+
+## IO500 相当のスイートのページ（段階の名前と [SCORE] の行は IO500 のまま）
+io500-title = IO500 相当（公式のハーネスではない）· ランク { $ranks }、ストーンウォール { $stonewall }
+io500-not-run = 未実行
+io500-like-mark = （IO500 相当）
+io500-stonewall = ストーンウォール { $phase }: 期限 { $at }（ランク別 { $min }〜{ $max }）、ウェアアウト後 { $ops }
+io500-before-stonewall = ストーンウォールの前にファイルを終えた段階（IO500 はこれを INVALID とする。大きいサイズを指定する）: { $phases }
+io500-differences =
+    IO500 相当（公式のハーネスではない）。意図して違う点: find は実行しない
+    （メタデータの平均に入らない）。mdtest の各系列は段階を 1 つのジョブで
+    続けて実行する（create、stat、[read、] delete）。ior の段階の間ではない。
+    ファイルは固定の大きさ（--easy-size、--hard-segments）で、作るときに
+    埋める。書き込みの段階はストーンウォールかファイルの終わりで終わる。
+col-value = 値
+col-time-s = 時間 秒
+col-operations = 操作数

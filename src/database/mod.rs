@@ -260,15 +260,15 @@ impl DbRun {
         let what = Test::from_name(&p.test)
             .map(|t| {
                 crate::t!(match t {
-                    Test::Atis => "db-step-atis",
-                    Test::AlterTable => "db-step-alter-table",
-                    Test::BigTables => "db-step-big-tables",
-                    Test::Connect => "db-step-connect",
-                    Test::Create => "db-step-create",
-                    Test::Insert => "db-step-insert",
-                    Test::Select => "db-step-select",
-                    Test::Wisconsin => "db-step-wisconsin",
-                    Test::OltpReadWrite => "db-step-oltp-read-write",
+                    Test::Atis => "dbrun-step-atis",
+                    Test::AlterTable => "dbrun-step-alter-table",
+                    Test::BigTables => "dbrun-step-big-tables",
+                    Test::Connect => "dbrun-step-connect",
+                    Test::Create => "dbrun-step-create",
+                    Test::Insert => "dbrun-step-insert",
+                    Test::Select => "dbrun-step-select",
+                    Test::Wisconsin => "dbrun-step-wisconsin",
+                    Test::OltpReadWrite => "dbrun-step-oltp-read-write",
                 })
             })
             .unwrap_or_default();
