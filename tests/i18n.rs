@@ -430,6 +430,14 @@ fn every_warning_kind_has_japanese_text() {
             size_mb: 4,
             memory_mb: 24105,
         },
+        Warning::DatabaseUnderMemLimit {
+            data_mb: 40,
+            limit_mb: 256,
+        },
+        Warning::OltpRetried {
+            job: s("j"),
+            count: 3,
+        },
     ];
     // The process-wide language of this test binary; the other tests run kura itself.
     kura::i18n::set_lang(kura::i18n::Lang::Ja);
@@ -1151,5 +1159,44 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
     assert_eq!(
         kura::i18n::in_english(|| kura::t!("step-repetition", repetition = 2, runs = 3)),
         " (run 2 of 3)"
+    );
+}
+
+/// The hosts' table of a run of many ranks (in `show` and `compare`):
+/// headings and the spread sentence in Japanese, English as it was.
+#[test]
+fn hosts_table_of_many_ranks_in_japanese() {
+    use kura::report::cluster_hosts::{HostRow, spread_line, table};
+    let row = |host: &str, vs_fastest: f64, slowest_in_jobs: u32| HostRow {
+        host: host.into(),
+        ranks: 2,
+        ops: 1000,
+        ops_per_sec_per_rank: 500.0 * vs_fastest,
+        vs_fastest,
+        slowest_in_jobs,
+    };
+    let rows = [row("node0", 1.0, 1), row("node1", 0.62, 12)];
+    kura::i18n::set_lang(kura::i18n::Lang::Ja);
+    let ja = format!("{}\n{}", table(&rows, Some("a")), spread_line(&rows, 16).unwrap());
+    for word in [
+        "ランク数",
+        "操作/秒/ランク",
+        "最速との比",
+        "最遅ランク",
+        "12 ジョブ",
+        "ばらつき: 最も遅いホスト node1",
+        "0.62 倍",
+        "16 ジョブ中 12 ジョブ",
+    ] {
+        assert!(ja.contains(word), "{word} missing:\n{ja}");
+    }
+    for english in ["ranks", "per rank", "fastest", "slowest", " jobs", "spread"] {
+        assert!(!ja.contains(english), "{english} left in:\n{ja}");
+    }
+    assert!(over_80(&table(&rows, Some("a"))).is_empty(), "{ja}");
+    let en = kura::i18n::in_english(|| spread_line(&rows, 16).unwrap());
+    assert_eq!(
+        en,
+        "spread: the slowest host node1 ran 0.62x the fastest's rate per rank (node0); it ran the slowest rank in 12 of 16 jobs"
     );
 }

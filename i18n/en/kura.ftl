@@ -611,3 +611,21 @@ io500-differences =
 col-value = value
 col-time-s = time s
 col-operations = operations
+warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
+warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
+
+## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
+hosts-title = { $ranks } ranks on { $hosts ->
+    [one] { $hosts } host
+   *[other] { $hosts } hosts
+}, every job of the run together:
+hosts-jobs = { $jobs } jobs
+hosts-spread = spread: the slowest host { $slowest } ran { $ratio }x the fastest's rate per rank ({ $fastest }); it ran the slowest rank in { $count } of { $jobs } jobs
+compare-hosts-title = Per host (runs of many ranks), every job together
+compare-hosts-markdown-title = Per host (runs of many ranks)
+col-ranks = ranks
+col-ops-s-per-rank = ops/s per rank
+col-vs-fastest = vs fastest
+col-slowest-in = slowest in
+html-compare-prices-left-out = Prices left out of the comparison: { $why }
+html-compare-no-shared-row = No row of the baseline was measured by another run.

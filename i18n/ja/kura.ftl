@@ -588,3 +588,18 @@ io500-differences =
 col-value = 値
 col-time-s = 時間 秒
 col-operations = 操作数
+warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
+warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
+
+## 多数のランクの実行: ホストごとの表
+hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:
+hosts-jobs = { $jobs } ジョブ
+hosts-spread = ばらつき: 最も遅いホスト { $slowest } のランクあたりの速さは最速（{ $fastest }）の { $ratio } 倍。最も遅いランクを { $jobs } ジョブ中 { $count } ジョブで出した
+compare-hosts-title = ホストごと（多数のランクの実行）、全ジョブの合計
+compare-hosts-markdown-title = ホストごと（多数のランクの実行）
+col-ranks = ランク数
+col-ops-s-per-rank = 操作/秒/ランク
+col-vs-fastest = 最速との比
+col-slowest-in = 最遅ランク
+html-compare-prices-left-out = 価格は比較に入れなかった: { $why }
+html-compare-no-shared-row = 基準の行を測った実行がほかにない。

@@ -315,12 +315,10 @@ impl DbRun {
         let (rec, elapsed_ns, error) = if test.is_oltp() {
             let out = oltp::run(connector, p, stop);
             if out.retried > 0 {
-                let text = format!(
-                    "{}: {} transactions met a deadlock or a duplicate key, were rolled back and run again \
-                     (sysbench's \"ignored errors\"); they are not counted",
-                    job.name, out.retried
-                );
-                self.notes.push(crate::metrics::Warning::Other { text });
+                self.notes.push(crate::metrics::Warning::OltpRetried {
+                    job: job.name.clone(),
+                    count: out.retried,
+                });
             }
             (out.rec, out.elapsed.as_nanos() as u64, out.error)
         } else {
@@ -403,14 +401,11 @@ impl DbRun {
     /// The warning that the database fit in memory, when it did; once per run.
     pub fn memory_note(&self) -> Option<crate::metrics::Warning> {
         if let Some(limit) = self.mem_limit_bytes {
-            return (self.largest_bytes > 0 && self.largest_bytes < limit).then(|| crate::metrics::Warning::Other {
-                text: format!(
-                    "the database directory held at most {} MB and --mem-limit let kura and the server keep {} MB \
-                     in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes \
-                     the reads reach the storage",
-                    self.largest_bytes.div_ceil(1_000_000),
-                    limit / 1_000_000
-                ),
+            return (self.largest_bytes > 0 && self.largest_bytes < limit).then(|| {
+                crate::metrics::Warning::DatabaseUnderMemLimit {
+                    data_mb: self.largest_bytes.div_ceil(1_000_000),
+                    limit_mb: limit / 1_000_000,
+                }
             });
         }
         let memory = crate::targets::host_facts().memory_bytes;
