@@ -987,6 +987,24 @@ fn compare_reasons_capacity_and_markdown_in_japanese() {
         assert!(!md.contains(english), "{english} left in:\n{md}");
     }
     assert!(md.contains("### 助言") && md.contains("- **警告**: "), "{md}");
+    // Rows by block size and by mix: their section headings and labels.
+    let bs = ja(&["compare", "1", "2", "--by", "bs"]);
+    let mix = ja(&["compare", "1", "2", "--by", "mix"]);
+    assert!(bs.contains("ランダム、読み込み、qd1 x1"), "{bs}");
+    assert!(
+        mix.contains("ランダム 4k、qd1 x1") && mix.contains(" 読み込み "),
+        "{mix}"
+    );
+    for english in ["random", "read", "write"] {
+        assert!(
+            !bs.contains(english) && !mix.contains(english),
+            "{english}:\n{bs}\n{mix}"
+        );
+    }
+    assert!(
+        kura(&db, d, &[], &["compare", "1", "2", "--by", "bs"]).contains("random, read, qd1 x1"),
+        "English as before"
+    );
     // Latency-bounded capacity: a score whose bound differs says why.
     for (label, stat) in [("a", "mean"), ("b", "p99")] {
         kura(

@@ -76,20 +76,34 @@ impl Params {
 
     fn mix_text(&self) -> String {
         match self.job.read_pct {
-            100 => "read".to_string(),
-            0 => "write".to_string(),
-            p => format!("{p} % read"),
+            100 => crate::t!("section-read"),
+            0 => crate::t!("section-write"),
+            p => crate::t!("section-read-pct", pct = p),
         }
     }
 
-    fn pattern(&self) -> &'static str {
-        if self.random() { "random" } else { "sequential" }
+    fn pattern(&self) -> String {
+        crate::t!(if self.random() {
+            "section-random"
+        } else {
+            "section-sequential"
+        })
     }
 
-    fn queue_text(&self) -> String {
+    /// `qd1 x1 buffered`, as in the summary, which stays English (a job summary).
+    fn queue_summary(&self) -> String {
         let mut s = format!("qd{} x{}", self.job.qd, self.job.threads);
         if !self.job.direct {
             s.push_str(" buffered");
+        }
+        s
+    }
+
+    /// The same in the reader's language, for a section heading.
+    fn queue_text(&self) -> String {
+        let mut s = format!("qd{} x{}", self.job.qd, self.job.threads);
+        if !self.job.direct {
+            s.push_str(&crate::t!("section-buffered"));
         }
         s
     }
@@ -100,7 +114,12 @@ impl Params {
         if self.job.workload.fileset().is_some() {
             return self.job.summary();
         }
-        let mut s = format!("{} {} {}", self.job.rw.name(), self.bs_text(), self.queue_text());
+        let mut s = format!(
+            "{} {} {}",
+            self.job.rw.name(),
+            self.bs_text(),
+            self.queue_summary()
+        );
         if self.job.rw.is_mixed() {
             s.insert_str(
                 s.find(" qd").unwrap_or(s.len()),
@@ -514,11 +533,11 @@ fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String,
             ),
         ),
         By::Bs => (
-            format!("{}, {}, {}", p.pattern(), p.mix_text(), p.queue_text()),
+            [p.pattern(), p.mix_text(), p.queue_text()].join(&crate::t!("list-separator")),
             with_dir(p.bs_text()),
         ),
         By::Mix => (
-            format!("{} {}, {}", p.pattern(), p.bs_text(), p.queue_text()),
+            [format!("{} {}", p.pattern(), p.bs_text()), p.queue_text()].join(&crate::t!("list-separator")),
             with_dir(p.mix_text()),
         ),
     }
