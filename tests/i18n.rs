@@ -1054,6 +1054,17 @@ fn compare_reasons_capacity_and_markdown_in_japanese() {
         );
         assert_eq!(csv, kura(&db, d, &[], args));
     }
+    // history: when nothing matches, in Japanese; its Markdown has no unnamed column.
+    let none = ja(&["history", "--suite", "nope"]);
+    assert!(
+        none.contains("--suite nope に合う実行はない。保存されている実行は 5 件"),
+        "{none}"
+    );
+    let md = ja(&["history", "--format", "markdown"]);
+    assert!(
+        md.starts_with("| id | date | label | price | suite | target | workload | IOPS | MB/s | figure |\n"),
+        "{md}"
+    );
     let json = kura(&db, d, &[], &["--lang", "ja", "--json", "compare", "1", "2", "3"]);
     assert!(!has_japanese(&json) && json.contains("real I/O"), "{json}");
 }

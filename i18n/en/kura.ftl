@@ -635,3 +635,10 @@ section-read = read
 section-write = write
 section-read-pct = { $pct } % read
 section-buffered = {" "}buffered
+history-incomplete = {" "}(incomplete)
+history-unreadable = unreadable: { $why }
+history-none-stored = no runs stored yet: try `kura mark` or `kura run`
+history-none-matched = no runs match { $filter }; { $total ->
+    [one] { $total } run is
+   *[other] { $total } runs are
+} stored: { $suites }

@@ -609,3 +609,7 @@ section-read = 読み込み
 section-write = 書き込み
 section-read-pct = 読み込み { $pct } %
 section-buffered = {" "}バッファード
+history-incomplete = （未完了）
+history-unreadable = 読めない: { $why }
+history-none-stored = 保存された実行はまだない: `kura mark` か `kura run` を試す
+history-none-matched = { $filter } に合う実行はない。保存されている実行は { $total } 件: { $suites }

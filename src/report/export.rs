@@ -206,11 +206,11 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
             mb_per_sec(r.bytes_per_sec),
             {
                 let mut figure = match &r.unreadable {
-                    Some(why) => format!("unreadable: {why}"),
+                    Some(why) => crate::t!("history-unreadable", why = why.as_str()),
                     None => r.figure.clone(),
                 };
                 if r.incomplete {
-                    figure.push_str(" (incomplete)");
+                    figure.push_str(&crate::t!("history-incomplete"));
                 }
                 figure
             },
