@@ -144,6 +144,26 @@ pub fn heading(text: &str) -> String {
     format_in(lang(), id, None).unwrap_or_else(|| text.to_string())
 }
 
+/// Like `heading`, for words other than column headings: the message
+/// `PREFIX-SLUG` (`phrase("diff", "queue depth")` is `diff-queue-depth`) in
+/// the current language, or the text as it is when there is none (names:
+/// `rate_iops`, `xfersize`).
+pub fn phrase(prefix: &str, text: &str) -> String {
+    if lang() == Lang::En || text.is_empty() {
+        return text.to_string();
+    }
+    let mut id = format!("{prefix}-");
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-');
+    format_in(lang(), id, None).unwrap_or_else(|| text.to_string())
+}
+
 /// A message of the catalogue in the current language:
 /// `t!("mark-read")`, `t!("warning-sync-engine-queue-depth", job = job, qd = qd)`.
 #[macro_export]

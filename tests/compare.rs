@@ -661,7 +661,7 @@ fn history_and_show_speak_every_format() {
     let db = dir.path().join("k.db");
     seed1(&db);
     let md = stdout(&db, &["history", "--format", "markdown"]);
-    assert!(md.starts_with("| id | date | label | price | suite | target | workload | IOPS | MB/s | figure |  |\n|---|---|---|---|---|---|---|--:|--:|--:|--:|\n| 2 |"), "{md}");
+    assert!(md.starts_with("| id | date | label | price | suite | target | workload | IOPS | MB/s | figure |\n|---|---|---|---|---|---|---|--:|--:|---|\n| 2 |"), "{md}");
     assert!(md.contains("| SEQ1M Q8T1 read, best of 3 |"), "{md}");
     let csv = stdout(&db, &["history", "--format", "csv"]);
     assert!(csv.starts_with("id,started_unix_s,label,price,suite,hostname,jobs,target,workload,iops,bytes_per_sec,figure,incomplete\n2,1795316411,cloud fast,,mark:default,vm1,9,"), "{csv}");

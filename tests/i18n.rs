@@ -430,6 +430,14 @@ fn every_warning_kind_has_japanese_text() {
             size_mb: 4,
             memory_mb: 24105,
         },
+        Warning::DatabaseUnderMemLimit {
+            data_mb: 40,
+            limit_mb: 256,
+        },
+        Warning::OltpRetried {
+            job: s("j"),
+            count: 3,
+        },
     ];
     // The process-wide language of this test binary; the other tests run kura itself.
     kura::i18n::set_lang(kura::i18n::Lang::Ja);
@@ -916,4 +924,327 @@ fn common_errors_in_japanese() {
         );
         assert!(!has_japanese(&failed(args)));
     }
+}
+
+/// `compare`'s reasons for a row that is not comparable (the parameters
+/// that differ, the null engine), its capacity scores and its Markdown in
+/// Japanese, at 80 columns; CSV and JSON keep them English.
+#[test]
+fn compare_reasons_capacity_and_markdown_in_japanese() {
+    let dir = tmp();
+    let (d, db) = (dir.path(), dir.path().join("k.db"));
+    let null = [
+        "run",
+        "--engine",
+        "null",
+        "--rw",
+        "randread",
+        "--io-count",
+        "20000",
+    ];
+    kura(&db, d, &[], &null);
+    kura(&db, d, &[], &[&null[..], &["--qd", "4"]].concat());
+    kura(
+        &db,
+        d,
+        &[],
+        &[
+            "run",
+            "--target",
+            "t.dat",
+            "--size",
+            "1m",
+            "--rw",
+            "randread",
+            "--runtime",
+            "100ms",
+        ],
+    );
+    let ja = |args: &[&str]| kura(&db, d, &[], &[&["--lang", "ja"][..], args].concat());
+    let table = ja(&["compare", "1", "2", "3"]);
+    let md = ja(&["compare", "1", "2", "3", "--format", "markdown"]);
+    // Markdown does not wrap: the reasons are whole there.
+    for word in [
+        "比較できない",
+        "キュー深度 1 対 4",
+        "テストサイズ",
+        "null エンジン（I/O なし） 対 実際の I/O",
+    ] {
+        assert!(md.contains(word), "{word} missing:\n{md}");
+    }
+    assert!(table.contains("キュー深度"), "{table}");
+    for english in [
+        "queue depth",
+        " vs ",
+        "real I/O",
+        "no I/O)",
+        "test size",
+        "not comparable",
+        "Guidance",
+        "**warning**",
+    ] {
+        assert!(!table.contains(english), "{english} left in:\n{table}");
+        assert!(!md.contains(english), "{english} left in:\n{md}");
+    }
+    assert!(md.contains("### 助言") && md.contains("- **警告**: "), "{md}");
+    // Rows by block size and by mix: their section headings and labels.
+    let bs = ja(&["compare", "1", "2", "--by", "bs"]);
+    let mix = ja(&["compare", "1", "2", "--by", "mix"]);
+    assert!(bs.contains("ランダム、読み込み、qd1 x1"), "{bs}");
+    assert!(
+        mix.contains("ランダム 4k、qd1 x1") && mix.contains(" 読み込み "),
+        "{mix}"
+    );
+    for english in ["random", "read", "write"] {
+        assert!(
+            !bs.contains(english) && !mix.contains(english),
+            "{english}:\n{bs}\n{mix}"
+        );
+    }
+    assert!(
+        kura(&db, d, &[], &["compare", "1", "2", "--by", "bs"]).contains("random, read, qd1 x1"),
+        "English as before"
+    );
+    // Latency-bounded capacity: a score whose bound differs says why.
+    for (label, stat) in [("a", "mean"), ("b", "p99")] {
+        kura(
+            &db,
+            d,
+            &[],
+            &[
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "200ms",
+                "--latency-limit",
+                "1s",
+                "--latency-stat",
+                stat,
+                "--label",
+                label,
+            ],
+        );
+    }
+    let cap = ja(&["compare", "a", "b"]);
+    for word in [
+        "レイテンシ上限内の性能",
+        "a（基準）",
+        "スコア",
+        "相対",
+        "注記",
+        "スコア: 上限を保てた",
+    ] {
+        assert!(cap.contains(word), "{word} missing:\n{cap}");
+    }
+    for english in ["Latency-bounded", "baseline", "score", "relative", "Score:"] {
+        assert!(!cap.contains(english), "{english} left in:\n{cap}");
+    }
+    let over: Vec<String> = [&table, &cap].iter().flat_map(|t| over_80(t)).collect();
+    assert!(over.is_empty(), "over 80 columns:\n{}", over.join("\n"));
+    // For programs: English, as without --lang.
+    for args in [
+        &["compare", "1", "2", "3", "--format", "csv"][..],
+        &["compare", "a", "b", "--format", "csv"],
+    ] {
+        let csv = ja(args);
+        assert!(
+            !has_japanese(&csv) && csv.contains("queue depth 1 vs 4") == (args[1] == "1"),
+            "{csv}"
+        );
+        assert_eq!(csv, kura(&db, d, &[], args));
+    }
+    // history: when nothing matches, in Japanese; its Markdown has no unnamed column.
+    let none = ja(&["history", "--suite", "nope"]);
+    assert!(
+        none.contains("--suite nope に合う実行はない。保存されている実行は 5 件"),
+        "{none}"
+    );
+    let md = ja(&["history", "--format", "markdown"]);
+    assert!(
+        md.starts_with("| id | date | label | price | suite | target | workload | IOPS | MB/s | figure |\n"),
+        "{md}"
+    );
+    let json = kura(&db, d, &[], &["--lang", "ja", "--json", "compare", "1", "2", "3"]);
+    assert!(!has_japanese(&json) && json.contains("real I/O"), "{json}");
+}
+
+/// The IO500-like suite's page in Japanese at 80 columns: its title line,
+/// table headings, stonewall lines and note; phase names and IO500's
+/// `[SCORE]` line as IO500 prints them; JSON unchanged.
+#[test]
+fn io500_page_in_japanese() {
+    let dir = tmp();
+    let (d, db) = (dir.path(), dir.path().join("k.db"));
+    std::fs::create_dir(d.join("io")).unwrap();
+    let args = [
+        "suite",
+        "io500",
+        "io",
+        "--stonewall",
+        "200ms",
+        "--easy-size",
+        "4m",
+        "--hard-segments",
+        "20",
+        "--easy-files",
+        "50",
+        "--hard-files",
+        "20",
+    ];
+    let ja = kura(&db, d, &[], &[&["--lang", "ja"][..], &args].concat());
+    for word in [
+        "IO500 相当（公式のハーネスではない）· ランク 1、ストーンウォール 200ms",
+        "段階",
+        "値",
+        "単位",
+        "時間 秒",
+        "操作数",
+        "未実行",
+        "[SCORE] Bandwidth ",
+        " : IOPS ",
+        " : TOTAL ",
+        "ストーンウォール mdtest-easy-write: 期限 ",
+        "意図して違う点: find は実行しない",
+        "ior-easy-write",
+        "mdtest-hard-delete",
+        "GiB/s",
+        "kIOPS",
+    ] {
+        assert!(ja.contains(word), "{word} missing:\n{ja}");
+    }
+    for english in [
+        "IO500-like",
+        "official harness",
+        "rank,",
+        " value ",
+        " operations",
+        "not run",
+        "stonewall:",
+        "at the deadline",
+        "wear-out",
+        "ended before",
+        "Differs on purpose",
+    ] {
+        assert!(!ja.contains(english), "{english} left in:\n{ja}");
+    }
+    let over = over_80(&ja);
+    assert!(over.is_empty(), "over 80 columns:\n{}", over.join("\n"));
+    // English as before: the note is jobs::io500's text.
+    let en = kura(&db, d, &[], &["show", "1"]);
+    assert!(
+        en.contains("IO500-like (not the official harness) · 1 rank, stonewall 200ms")
+            && en.contains(kura::jobs::io500::DIFFERENCES)
+            && en.contains("(IO500-like)")
+            && en.contains("stonewall: mdtest-easy-write "),
+        "{en}"
+    );
+    assert!(!has_japanese(&en), "{en}");
+    let json = kura(&db, d, &[], &["--lang", "ja", "--json", "show", "1"]);
+    assert!(!has_japanese(&json), "{json}");
+}
+
+/// bonnie++'s and `suite db`'s steps in the progress line, in Japanese.
+#[test]
+fn bonnie_steps_in_japanese_on_a_terminal() {
+    if !common::have("script") {
+        return;
+    }
+    let dir = tmp();
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let command = format!(
+        "{} --db {} --lang ja suite bonnie {} --size 4m --files 1",
+        bin.display(),
+        dir.path().join("k.db").display(),
+        dir.path().display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    for word in [
+        "シーケンシャル出力 文字単位: ",
+        "を 1 バイトずつ書き込み中",
+        "バイトのブロックで読み込み中",
+        "回シーク中",
+        "ファイル 1024 個",
+    ] {
+        assert!(screen.contains(word), "{word} missing: {screen:?}");
+    }
+    for english in ["one byte per", " blocks", "seekers", "rewriting", " files"] {
+        assert!(!screen.contains(english), "{english} left in: {screen:?}");
+    }
+    // The database's steps (SQLite is built in), with the repetition.
+    std::fs::create_dir(dir.path().join("db")).unwrap();
+    let command = format!(
+        "{} --db {} --lang ja suite db {} --server sqlite --tests connect --scale 0.01 --runs 2",
+        bin.display(),
+        dir.path().join("k.db").display(),
+        dir.path().join("db").display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        screen.contains("connect（2 回中 1 回目）: 接続と切断、単純な SELECT、65000 バイトの BLOB"),
+        "{screen:?}"
+    );
+    assert!(
+        !screen.contains(" of 2") && !screen.contains("disconnect"),
+        "{screen:?}"
+    );
+    assert_eq!(
+        kura::i18n::in_english(|| kura::t!("step-repetition", repetition = 2, runs = 3)),
+        " (run 2 of 3)"
+    );
+}
+
+/// The hosts' table of a run of many ranks (in `show` and `compare`):
+/// headings and the spread sentence in Japanese, English as it was.
+#[test]
+fn hosts_table_of_many_ranks_in_japanese() {
+    use kura::report::cluster_hosts::{HostRow, spread_line, table};
+    let row = |host: &str, vs_fastest: f64, slowest_in_jobs: u32| HostRow {
+        host: host.into(),
+        ranks: 2,
+        ops: 1000,
+        ops_per_sec_per_rank: 500.0 * vs_fastest,
+        vs_fastest,
+        slowest_in_jobs,
+    };
+    let rows = [row("node0", 1.0, 1), row("node1", 0.62, 12)];
+    kura::i18n::set_lang(kura::i18n::Lang::Ja);
+    let ja = format!("{}\n{}", table(&rows, Some("a")), spread_line(&rows, 16).unwrap());
+    for word in [
+        "ランク数",
+        "操作/秒/ランク",
+        "最速との比",
+        "最遅ランク",
+        "12 ジョブ",
+        "ばらつき: 最も遅いホスト node1",
+        "0.62 倍",
+        "16 ジョブ中 12 ジョブ",
+    ] {
+        assert!(ja.contains(word), "{word} missing:\n{ja}");
+    }
+    for english in ["ranks", "per rank", "fastest", "slowest", " jobs", "spread"] {
+        assert!(!ja.contains(english), "{english} left in:\n{ja}");
+    }
+    assert!(over_80(&table(&rows, Some("a"))).is_empty(), "{ja}");
+    let en = kura::i18n::in_english(|| spread_line(&rows, 16).unwrap());
+    assert_eq!(
+        en,
+        "spread: the slowest host node1 ran 0.62x the fastest's rate per rank (node0); it ran the slowest rank in 12 of 16 jobs"
+    );
 }

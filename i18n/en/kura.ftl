@@ -530,3 +530,115 @@ error-no-run = no run matches '{ $spec }' (see `kura history`)
 error-ambiguous-run = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, or add --latest
 error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
 error-no-directory = directory { $dir } does not exist
+
+## Why a compare row is not comparable (src/report/compare/rows.rs, capacity.rs);
+## a diff- noun is looked up by its English text (i18n::phrase), names have none
+diff-none = none
+diff-both = { $a } vs { $b }
+diff-param = { $noun } { $a } vs { $b }
+diff-null-engine = null engine (no I/O)
+diff-real-io = real I/O
+diff-target = { $name }: { $why }
+diffword-direct = direct
+diffword-buffered = buffered
+diff-access = access
+diff-block-size = block size
+diff-read-share = read share
+diff-queue-depth = queue depth
+diff-threads = threads
+diff-test-size = test size
+diff-distribution = distribution
+diff-gap = gap
+diff-mix = mix
+diff-depth = depth
+diff-width = width
+diff-files-per-directory = files per directory
+diff-file-size = file size
+diff-memory-limit = memory limit
+diff-synchronous-writes = synchronous writes
+col-p99-latency = p99 latency
+capacity-short-bound = { $stat } under { $limit }, by { $load }
+capacity-no-search = no latency-bounded search in this run
+capacity-other-bound = bound { $bound } (baseline: { $baseline })
+capacity-heading = Latency-bounded capacity · { $bound } · relative to { $baseline }
+capacity-none-held = none held
+capacity-note = Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.
+compare-per-price-heading = { $name } { $unit } per { $currency }/month
+compare-per-price-ratio-heading = { $name }/{ $baseline } per { $currency } (price { $ratio }x)
+compare-guidance-markdown = Guidance
+compare-markdown-warning = warning
+compare-name-with-runs = { $name } (run { $ids })
+compare-prices-differ = { $name }: its runs carry different prices ({ $first } and { $other }); the first is used
+compare-no-price = { $name } has no price, so it has no price-performance; give one with `kura label RUN --price "AMOUNT CUR/month"`
+compare-currencies-differ = prices are in different currencies ({ $currencies }): kura does not convert currencies, so price ratios are given only against a baseline in the same currency
+
+## What bonnie++'s and `suite db`'s steps do, for the progress line
+## (src/bonnie/measure.rs, src/database/mod.rs)
+step-repetition = {" "}(run { $repetition } of { $runs })
+bonnie-step-put-char = writing { $size } one byte per write call
+bonnie-step-put-block = writing { $size } in { $block } blocks
+bonnie-step-rewrite = rewriting { $size }
+bonnie-step-get-char = reading { $size } one byte per read call
+bonnie-step-get-block = reading { $size } in { $block } blocks
+bonnie-step-seeks = { $seeks } seeks by { $seekers } seekers
+bonnie-step-files = { $files } files
+dbrun-step-atis = airline tables: create, load row by row, joins and groups
+dbrun-step-alter-table = add and drop columns and indexes one ALTER at a time
+dbrun-step-big-tables = a table with 1000 columns: select and insert whole rows
+dbrun-step-connect = connect and disconnect, simple selects, a 65000-byte blob
+dbrun-step-create = create, count and drop many tables; create+drop in a loop
+dbrun-step-insert = insert 3 x N rows one commit each, selects, updates, deletes
+dbrun-step-select = selects on keys of many parts: ranges, min/max, groups
+dbrun-step-wisconsin = the Wisconsin benchmark's tables and queries
+dbrun-step-oltp-read-write = sysbench's oltp_read_write transactions
+
+## The IO500-like suite's page (src/report/runs.rs, io500_table.rs); phase
+## names and IO500's [SCORE] line stay as IO500 prints them
+io500-title = IO500-like (not the official harness) · { $ranks ->
+    [one] { $ranks } rank
+   *[other] { $ranks } ranks
+}, stonewall { $stonewall }
+io500-not-run = not run
+io500-like-mark = (IO500-like)
+io500-stonewall = stonewall: { $phase } { $at } at the deadline (per rank { $min } to { $max }), { $ops } after wear-out
+io500-before-stonewall = ended before the stonewall, their files done (IO500 marks such a phase INVALID; give larger sizes): { $phases }
+io500-differences =
+    IO500-like (not the official harness). Differs on purpose: find is not run
+    (not in the metadata mean); each mdtest family runs its phases back to back
+    in one job (create, stat, [read,] delete), not between the ior phases; files
+    have fixed sizes (--easy-size, --hard-segments), pre-filled when made, and a
+    write phase ends at the stonewall or at the end of its file.
+col-value = value
+col-time-s = time s
+col-operations = operations
+warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
+warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
+
+## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
+hosts-title = { $ranks } ranks on { $hosts ->
+    [one] { $hosts } host
+   *[other] { $hosts } hosts
+}, every job of the run together:
+hosts-jobs = { $jobs } jobs
+hosts-spread = spread: the slowest host { $slowest } ran { $ratio }x the fastest's rate per rank ({ $fastest }); it ran the slowest rank in { $count } of { $jobs } jobs
+compare-hosts-title = Per host (runs of many ranks), every job together
+compare-hosts-markdown-title = Per host (runs of many ranks)
+col-ranks = ranks
+col-ops-s-per-rank = ops/s per rank
+col-vs-fastest = vs fastest
+col-slowest-in = slowest in
+html-compare-prices-left-out = Prices left out of the comparison: { $why }
+html-compare-no-shared-row = No row of the baseline was measured by another run.
+section-random = random
+section-sequential = sequential
+section-read = read
+section-write = write
+section-read-pct = { $pct } % read
+section-buffered = {" "}buffered
+history-incomplete = {" "}(incomplete)
+history-unreadable = unreadable: { $why }
+history-none-stored = no runs stored yet: try `kura mark` or `kura run`
+history-none-matched = no runs match { $filter }; { $total ->
+    [one] { $total } run is
+   *[other] { $total } runs are
+} stored: { $suites }

@@ -513,3 +513,103 @@ error-no-run = 「{ $spec }」に合う実行がない（kura history で確か�
 error-ambiguous-run = 「{ $spec }」は { $count } 件の実行に合う（{ $ids }）。実行 ID を指定するか、--latest を付ける
 error-compare-two-runs = 比べる実行を 2 つ以上指定する（ID、ラベル、または latest）
 error-no-directory = ディレクトリ { $dir } がない
+
+## 比較できない行の理由（src/report/compare/rows.rs、capacity.rs）
+diff-none = なし
+diff-both = { $a } 対 { $b }
+diff-param = { $noun } { $a } 対 { $b }
+diff-null-engine = null エンジン（I/O なし）
+diff-real-io = 実際の I/O
+diff-target = { $name }: { $why }
+diffword-direct = ダイレクト
+diffword-buffered = バッファード
+diff-access = アクセス
+diff-block-size = ブロックサイズ
+diff-read-share = 読み込みの割合
+diff-queue-depth = キュー深度
+diff-threads = スレッド数
+diff-test-size = テストサイズ
+diff-distribution = 分布
+diff-gap = 間隔
+diff-mix = 操作の比率
+diff-depth = 深さ
+diff-width = 幅
+diff-files-per-directory = ディレクトリあたりのファイル数
+diff-file-size = ファイルサイズ
+diff-memory-limit = メモリ上限
+diff-synchronous-writes = 同期書き込み
+col-p99-latency = p99 レイテンシ
+capacity-short-bound = { $stat } { $limit } 未満・{ $load }
+capacity-no-search = この実行にレイテンシ上限の探索がない
+capacity-other-bound = 上限 { $bound }（基準: { $baseline }）
+capacity-heading = レイテンシ上限内の性能 · { $bound } · { $baseline } に対する比
+capacity-none-held = 保てた負荷なし
+capacity-note = スコア: 上限を保てた最も高い負荷、IOPS（実行の平均）。相対: スコア / 基準のスコア。スコアを並べるのは上限、統計量、負荷の種類がそろうときだけ。
+compare-per-price-heading = { $name } { $unit }（{ $currency }/月あたり）
+compare-per-price-ratio-heading = { $name }/{ $baseline }（{ $currency } あたり、価格 { $ratio } 倍）
+compare-guidance-markdown = 助言
+compare-markdown-warning = 警告
+compare-name-with-runs = { $name }（実行 { $ids }）
+compare-prices-differ = { $name }: 実行ごとに価格が違う（{ $first } と { $other }）。最初のものを使う
+compare-no-price = { $name } には価格がないので、価格あたりの性能もない。`kura label RUN --price "金額 通貨/month"` で付ける
+compare-currencies-differ = 価格の通貨が違う（{ $currencies }）: kura は通貨を換算しないので、価格比は同じ通貨の基準に対してだけ出す
+
+## bonnie++ と suite db の各段の説明（進捗表示）
+step-repetition = {"（"}{ $runs } 回中 { $repetition } 回目）
+bonnie-step-put-char = { $size } を 1 バイトずつ書き込み中
+bonnie-step-put-block = { $size } を { $block } バイトのブロックで書き込み中
+bonnie-step-rewrite = { $size } を書き換え中
+bonnie-step-get-char = { $size } を 1 バイトずつ読み込み中
+bonnie-step-get-block = { $size } を { $block } バイトのブロックで読み込み中
+bonnie-step-seeks = { $seekers } プロセスで { $seeks } 回シーク中
+bonnie-step-files = ファイル { $files } 個
+dbrun-step-atis = 航空会社の表: 作成、1 行ずつの投入、結合と集計
+dbrun-step-alter-table = 列とインデックスを ALTER 1 回ずつ追加・削除
+dbrun-step-big-tables = 1000 列の表: 行全体の SELECT と INSERT
+dbrun-step-connect = 接続と切断、単純な SELECT、65000 バイトの BLOB
+dbrun-step-create = 多数の表の作成・件数・削除、作成と削除の繰り返し
+dbrun-step-insert = 3 × N 行を 1 行 1 コミットで INSERT、SELECT、UPDATE、DELETE
+dbrun-step-select = 多部分キーでの SELECT: 範囲、min/max、集計
+dbrun-step-wisconsin = Wisconsin ベンチマークの表とクエリ
+dbrun-step-oltp-read-write = sysbench の oltp_read_write トランザクション
+
+## IO500 相当のスイートのページ（段階の名前と [SCORE] の行は IO500 のまま）
+io500-title = IO500 相当（公式のハーネスではない）· ランク { $ranks }、ストーンウォール { $stonewall }
+io500-not-run = 未実行
+io500-like-mark = （IO500 相当）
+io500-stonewall = ストーンウォール { $phase }: 期限 { $at }（ランク別 { $min }〜{ $max }）、ウェアアウト後 { $ops }
+io500-before-stonewall = ストーンウォールの前にファイルを終えた段階（IO500 はこれを INVALID とする。大きいサイズを指定する）: { $phases }
+io500-differences =
+    IO500 相当（公式のハーネスではない）。意図して違う点: find は実行しない
+    （メタデータの平均に入らない）。mdtest の各系列は段階を 1 つのジョブで
+    続けて実行する（create、stat、[read、] delete）。ior の段階の間ではない。
+    ファイルは固定の大きさ（--easy-size、--hard-segments）で、作るときに
+    埋める。書き込みの段階はストーンウォールかファイルの終わりで終わる。
+col-value = 値
+col-time-s = 時間 秒
+col-operations = 操作数
+warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
+warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
+
+## 多数のランクの実行: ホストごとの表
+hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:
+hosts-jobs = { $jobs } ジョブ
+hosts-spread = ばらつき: 最も遅いホスト { $slowest } のランクあたりの速さは最速（{ $fastest }）の { $ratio } 倍。最も遅いランクを { $jobs } ジョブ中 { $count } ジョブで出した
+compare-hosts-title = ホストごと（多数のランクの実行）、全ジョブの合計
+compare-hosts-markdown-title = ホストごと（多数のランクの実行）
+col-ranks = ランク数
+col-ops-s-per-rank = 操作/秒/ランク
+col-vs-fastest = 最速との比
+col-slowest-in = 最遅ランク
+html-compare-prices-left-out = 価格は比較に入れなかった: { $why }
+html-compare-no-shared-row = 基準の行を測った実行がほかにない。
+section-random = ランダム
+section-sequential = シーケンシャル
+section-read = 読み込み
+section-write = 書き込み
+section-read-pct = 読み込み { $pct } %
+section-buffered = {" "}バッファード
+history-incomplete = （未完了）
+history-unreadable = 読めない: { $why }
+history-none-stored = 保存された実行はまだない: `kura mark` か `kura run` を試す
+history-none-matched = { $filter } に合う実行はない。保存されている実行は { $total } 件: { $suites }

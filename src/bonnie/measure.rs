@@ -1180,13 +1180,21 @@ fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFacts) -> JobRe
 fn describe(cfg: &Config, test: Test) -> String {
     let mib = |b: u64| format!("{:.1} MiB", b as f64 / MIB as f64);
     match test {
-        Test::PutChar => format!("writing {} one byte per write call", mib(cfg.char_bytes)),
-        Test::PutBlock => format!("writing {} in {} blocks", mib(cfg.size_bytes), cfg.chunk_bytes),
-        Test::Rewrite => format!("rewriting {}", mib(cfg.size_bytes)),
-        Test::GetChar => format!("reading {} one byte per read call", mib(cfg.char_bytes)),
-        Test::GetBlock => format!("reading {} in {} blocks", mib(cfg.size_bytes), cfg.chunk_bytes),
-        Test::Seeks => format!("{} seeks by {} seekers", cfg.seeks, cfg.seekers),
-        _ => format!("{} files", cfg.files),
+        Test::PutChar => crate::t!("bonnie-step-put-char", size = mib(cfg.char_bytes)),
+        Test::PutBlock => crate::t!(
+            "bonnie-step-put-block",
+            size = mib(cfg.size_bytes),
+            block = cfg.chunk_bytes
+        ),
+        Test::Rewrite => crate::t!("bonnie-step-rewrite", size = mib(cfg.size_bytes)),
+        Test::GetChar => crate::t!("bonnie-step-get-char", size = mib(cfg.char_bytes)),
+        Test::GetBlock => crate::t!(
+            "bonnie-step-get-block",
+            size = mib(cfg.size_bytes),
+            block = cfg.chunk_bytes
+        ),
+        Test::Seeks => crate::t!("bonnie-step-seeks", seeks = cfg.seeks, seekers = cfg.seekers),
+        _ => crate::t!("bonnie-step-files", files = cfg.files),
     }
 }
 
@@ -1297,11 +1305,15 @@ impl BonnieRun {
             return p.test.clone();
         };
         let round = if p.runs > 1 {
-            format!(" (run {} of {})", p.repetition, p.runs)
+            crate::t!("step-repetition", repetition = p.repetition, runs = p.runs)
         } else {
             String::new()
         };
-        format!("{}{round}: {}", test.name(), describe(&self.cfg, test))
+        format!(
+            "{}{round}: {}",
+            crate::i18n::heading(test.name()),
+            describe(&self.cfg, test)
+        )
     }
 
     /// Measures one test. `Err` when nothing was measured (a setup

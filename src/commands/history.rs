@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: HistoryArgs) -> Result<i32> {
     match format {
         Format::Json => emit(&to_json(&serde_json::json!({ "runs": runs })))?,
         Format::Table => emit(&history::render(&runs))?,
-        Format::Markdown => emit(&export::history_grid(&runs, false).to_markdown())?,
+        Format::Markdown => emit(&export::history_markdown(&runs))?,
         Format::Csv => emit(&export::history_grid(&runs, true).to_csv())?,
     }
     Ok(0)

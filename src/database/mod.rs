@@ -257,9 +257,23 @@ impl DbRun {
 
     /// What the job is about to do, for the progress line.
     pub fn describe(&self, p: &DbParams) -> String {
-        let what = Test::from_name(&p.test).map(Test::what).unwrap_or("");
+        let what = Test::from_name(&p.test)
+            .map(|t| {
+                crate::t!(match t {
+                    Test::Atis => "dbrun-step-atis",
+                    Test::AlterTable => "dbrun-step-alter-table",
+                    Test::BigTables => "dbrun-step-big-tables",
+                    Test::Connect => "dbrun-step-connect",
+                    Test::Create => "dbrun-step-create",
+                    Test::Insert => "dbrun-step-insert",
+                    Test::Select => "dbrun-step-select",
+                    Test::Wisconsin => "dbrun-step-wisconsin",
+                    Test::OltpReadWrite => "dbrun-step-oltp-read-write",
+                })
+            })
+            .unwrap_or_default();
         let round = if p.runs > 1 {
-            format!(" (run {} of {})", p.repetition, p.runs)
+            crate::t!("step-repetition", repetition = p.repetition, runs = p.runs)
         } else {
             String::new()
         };
@@ -301,12 +315,10 @@ impl DbRun {
         let (rec, elapsed_ns, error) = if test.is_oltp() {
             let out = oltp::run(connector, p, stop);
             if out.retried > 0 {
-                let text = format!(
-                    "{}: {} transactions met a deadlock or a duplicate key, were rolled back and run again \
-                     (sysbench's \"ignored errors\"); they are not counted",
-                    job.name, out.retried
-                );
-                self.notes.push(crate::metrics::Warning::Other { text });
+                self.notes.push(crate::metrics::Warning::OltpRetried {
+                    job: job.name.clone(),
+                    count: out.retried,
+                });
             }
             (out.rec, out.elapsed.as_nanos() as u64, out.error)
         } else {
@@ -389,14 +401,11 @@ impl DbRun {
     /// The warning that the database fit in memory, when it did; once per run.
     pub fn memory_note(&self) -> Option<crate::metrics::Warning> {
         if let Some(limit) = self.mem_limit_bytes {
-            return (self.largest_bytes > 0 && self.largest_bytes < limit).then(|| crate::metrics::Warning::Other {
-                text: format!(
-                    "the database directory held at most {} MB and --mem-limit let kura and the server keep {} MB \
-                     in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes \
-                     the reads reach the storage",
-                    self.largest_bytes.div_ceil(1_000_000),
-                    limit / 1_000_000
-                ),
+            return (self.largest_bytes > 0 && self.largest_bytes < limit).then(|| {
+                crate::metrics::Warning::DatabaseUnderMemLimit {
+                    data_mb: self.largest_bytes.div_ceil(1_000_000),
+                    limit_mb: limit / 1_000_000,
+                }
             });
         }
         let memory = crate::targets::host_facts().memory_bytes;

@@ -372,7 +372,7 @@ impl ServerProcess {
 impl Drop for ServerProcess {
     fn drop(&mut self) {
         if let Err(e) = self.stop() {
-            eprintln!("kura: warning: {e}");
+            eprintln!("kura: {}{e}", crate::t!("warning-prefix"));
         }
     }
 }

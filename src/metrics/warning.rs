@@ -203,6 +203,11 @@ pub enum Warning {
     // Issue 17 (Japanese): bonnie++'s page-cache warning, typed so it shows in the reader's language.
     /// bonnie++'s test file is smaller than the memory kura may use: the page cache can hold it.
     BonnieFileCached { size_mb: u64, memory_mb: u64 },
+    // Issue 17 (Japanese): `suite db`'s notes, typed so they show in the reader's language.
+    /// `suite db --mem-limit`: the database never outgrew the limit, so its reads may have come from memory.
+    DatabaseUnderMemLimit { data_mb: u64, limit_mb: u64 },
+    /// OLTP transactions that met a deadlock or a duplicate key, rolled back and run again.
+    OltpRetried { job: String, count: u64 },
 }
 
 /// One block verify found wrong.
@@ -556,6 +561,14 @@ impl fmt::Display for Warning {
                 size_mb = size_mb,
                 memory_mb = memory_mb
             )),
+            Warning::DatabaseUnderMemLimit { data_mb, limit_mb } => f.write_str(&t!(
+                "warning-database-under-mem-limit",
+                data_mb = data_mb,
+                limit_mb = limit_mb
+            )),
+            Warning::OltpRetried { job, count } => {
+                f.write_str(&t!("warning-oltp-retried", job = job, count = count))
+            }
         }
     }
 }

@@ -93,9 +93,8 @@ pub fn render(run: &RunResult) -> String {
     let ranks: u32 = rows.iter().map(|r| r.ranks).sum();
     let jobs = run.jobs.iter().filter(|j| j.cluster.is_some()).count();
     let mut out = format!(
-        "\n{ranks} ranks on {} host{}, every job of the run together:\n",
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
+        "\n{}\n",
+        crate::t!("hosts-title", ranks = ranks, hosts = rows.len())
     );
     out.push_str(&table(&rows, None));
     out.push('\n');
@@ -131,7 +130,7 @@ pub fn table(rows: &[HostRow], target: Option<&str>) -> String {
             r.ops.to_string(),
             rate(r.ops_per_sec_per_rank),
             format!("{:.2}x", r.vs_fastest),
-            format!("{} jobs", r.slowest_in_jobs),
+            crate::t!("hosts-jobs", jobs = r.slowest_in_jobs),
         ]);
         t.add_row(row);
     }
@@ -145,12 +144,13 @@ pub fn spread_line(rows: &[HostRow], jobs: usize) -> Option<String> {
         return None;
     }
     let (fastest, slowest) = (rows.first()?, rows.last()?);
-    Some(format!(
-        "spread: the slowest host {} ran {:.2}x the fastest's rate per rank ({}); it ran the slowest rank in {} of {jobs} jobs",
-        term(&slowest.host),
-        slowest.vs_fastest,
-        term(&fastest.host),
-        slowest.slowest_in_jobs
+    Some(crate::t!(
+        "hosts-spread",
+        slowest = term(&slowest.host).into_owned(),
+        ratio = format!("{:.2}", slowest.vs_fastest),
+        fastest = term(&fastest.host).into_owned(),
+        count = slowest.slowest_in_jobs,
+        jobs = jobs
     ))
 }
 

@@ -82,6 +82,12 @@ impl Grid {
     }
 
     pub fn to_markdown(&self) -> String {
+        self.to_markdown_aligned(|i| i < self.left)
+    }
+
+    /// Markdown with the columns `left` says read from the left (words),
+    /// the others aligned right (numbers).
+    pub fn to_markdown_aligned(&self, left: impl Fn(usize) -> bool) -> String {
         let cell = |s: &str| term(s).replace('|', "\\|");
         let mut out = String::new();
         out.push_str(&format!(
@@ -93,7 +99,7 @@ impl Grid {
                 .join(" | ")
         ));
         let rule: Vec<&str> = (0..self.header.len())
-            .map(|i| if i < self.left { "---" } else { "--:" })
+            .map(|i| if left(i) { "---" } else { "--:" })
             .collect();
         out.push_str(&format!("|{}|\n", rule.join("|")));
         for row in &self.rows {
@@ -177,8 +183,10 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
         }
         return g;
     }
+    // A run that stopped early or cannot be read says so after its figure,
+    // as the terminal table does, not in a column of its own with no name.
     let mut g = Grid::new([
-        "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "figure", "",
+        "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "figure",
     ]);
     g.left = 7;
     for r in runs {
@@ -196,11 +204,26 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
-            r.figure.clone(),
-            if r.incomplete { "incomplete" } else { "" }.to_string(),
+            {
+                let mut figure = match &r.unreadable {
+                    Some(why) => crate::t!("history-unreadable", why = why.as_str()),
+                    None => r.figure.clone(),
+                };
+                if r.incomplete {
+                    figure.push_str(&crate::t!("history-incomplete"));
+                }
+                figure
+            },
         ]);
     }
     g
+}
+
+/// `history --format markdown`: the grid, its figure (words) read from the left.
+pub fn history_markdown(runs: &[RunSummary]) -> String {
+    let g = history_grid(runs, false);
+    let figure = g.header.len() - 1;
+    g.to_markdown_aligned(|i| i < g.left || i == figure)
 }
 
 /// One stored run as one row per job and direction.
@@ -360,5 +383,51 @@ mod tests {
         let mut g = Grid::new(["test", "MB/s"]);
         g.push(["a|b", "1.0"]);
         assert_eq!(g.to_markdown(), "| test | MB/s |\n|---|--:|\n| a\\|b | 1.0 |\n");
+    }
+
+    /// `history --format markdown` had a last column with no name, empty
+    /// but for "incomplete": every column is named now, the figure reads from
+    /// the left, and a run that stopped early says so after its figure.
+    #[test]
+    fn history_markdown_names_every_column() {
+        let run = |id: i64, incomplete: bool| RunSummary {
+            id,
+            started_unix_s: 1_795_316_411,
+            label: None,
+            price: None,
+            suite: Some("mark:default".into()),
+            hostname: "vm".into(),
+            incomplete,
+            jobs: 1,
+            target: "/t".into(),
+            workload: "read 1m qd8 x1".into(),
+            iops: 100.0,
+            bytes_per_sec: 1e8,
+            unreadable: None,
+            figure: "SEQ1M Q8T1 read, one run".into(),
+        };
+        let md = history_markdown(&[run(2, true), run(1, false)]);
+        let lines: Vec<&str> = md.lines().collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "| id | date | label | price | suite | target | workload | IOPS | MB/s | figure |",
+                "|---|---|---|---|---|---|---|--:|--:|---|",
+            ],
+            "{md}"
+        );
+        let cells = |l: &str| l.matches('|').count();
+        assert!(lines.iter().all(|l| cells(l) == cells(lines[0])), "{md}");
+        assert!(
+            lines[0]
+                .split(" | ")
+                .all(|h| !h.trim_matches('|').trim().is_empty()),
+            "{md}"
+        );
+        assert!(
+            lines[2].ends_with("| SEQ1M Q8T1 read, one run (incomplete) |"),
+            "{md}"
+        );
+        assert!(lines[3].ends_with("| SEQ1M Q8T1 read, one run |"), "{md}");
     }
 }

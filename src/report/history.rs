@@ -161,19 +161,19 @@ pub fn nothing_matched(label: Option<&str>, suite: Option<&str>, stored: &[(Opti
     }
     let total: u64 = stored.iter().map(|(_, n)| n).sum();
     if total == 0 {
-        return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
+        return format!("{}\n", crate::t!("history-none-stored"));
     }
     let suites: Vec<String> = stored
         .iter()
         .map(|(s, n)| format!("{} ({n})", term(s.as_deref().unwrap_or("run"))))
         .collect();
-    let are = if total == 1 { "run is" } else { "runs are" };
     super::width::wrap(
         "",
-        &format!(
-            "no runs match {}; {total} {are} stored: {}",
-            filter.join(" "),
-            suites.join(", ")
+        &crate::t!(
+            "history-none-matched",
+            filter = filter.join(" "),
+            total = total,
+            suites = suites.join(", ")
         ),
         2,
     )
@@ -181,7 +181,7 @@ pub fn nothing_matched(label: Option<&str>, suite: Option<&str>, stored: &[(Opti
 
 pub fn render(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
-        return "no runs stored yet: try `kura mark` or `kura run`\n".to_string();
+        return format!("{}\n", crate::t!("history-none-stored"));
     }
     let wide = super::width::wide();
     // At 80 columns: what tells runs apart and their figure; the target and
@@ -230,11 +230,11 @@ pub fn render(runs: &[RunSummary]) -> String {
             });
         }
         let mut figure = match &r.unreadable {
-            Some(why) => format!("unreadable: {}", term(why)),
+            Some(why) => crate::t!("history-unreadable", why = term(why).into_owned()),
             None => term(&r.figure).into_owned(),
         };
         if r.incomplete {
-            figure.push_str(" (incomplete)");
+            figure.push_str(&crate::t!("history-incomplete"));
         }
         row.extend([mb_per_sec(r.bytes_per_sec), rate(r.iops), figure]);
         t.add_row(row);

@@ -138,7 +138,7 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
             r.phase.clone(),
             r.value.map_or("-".into(), |v| format!("{v:.6}")),
             r.unit.to_string(),
-            r.time_s.map_or("not run".into(), |s| format!("{s:.3}")),
+            r.time_s.map_or(crate::t!("io500-not-run"), |s| format!("{s:.3}")),
             r.ops.map_or(String::new(), |o| o.to_string()),
         ]);
     }
@@ -146,8 +146,11 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
     out.push_str(&crate::report::width::wrap(
         "",
         &format!(
-            "[SCORE] Bandwidth {:.6} GiB/s : IOPS {:.6} kiops : TOTAL {:.6} (IO500-like)",
-            score.bandwidth_gib_s, score.metadata_kiops, score.score
+            "[SCORE] Bandwidth {:.6} GiB/s : IOPS {:.6} kiops : TOTAL {:.6} {}",
+            score.bandwidth_gib_s,
+            score.metadata_kiops,
+            score.score,
+            crate::t!("io500-like-mark")
         ),
         2,
     ));
@@ -157,9 +160,13 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
         {
             out.push_str(&crate::report::width::wrap(
                 "",
-                &format!(
-                    "stonewall: {} {at} at the deadline (per rank {min} to {max}), {ops} after wear-out",
-                    r.phase
+                &crate::t!(
+                    "io500-stonewall",
+                    phase = r.phase.as_str(),
+                    at = at.to_string(),
+                    min = min.to_string(),
+                    max = max.to_string(),
+                    ops = ops.to_string()
                 ),
                 2,
             ));
@@ -173,11 +180,7 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
     if !early.is_empty() {
         out.push_str(&crate::report::width::wrap(
             "",
-            &format!(
-                "ended before the stonewall, their files done (IO500 marks such a phase INVALID; \
-                 give larger sizes): {}",
-                early.join(", ")
-            ),
+            &crate::t!("io500-before-stonewall", phases = early.join(", ")),
             2,
         ));
     }

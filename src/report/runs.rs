@@ -300,19 +300,23 @@ fn io500(run: &RunResult, json: bool) -> String {
         .and_then(|j| j.cluster.as_ref())
         .map_or(1, |c| c.ranks.len());
     let mut out = format!(
-        "kura io500 run {} · {}\nIO500-like (not the official harness) · {} rank{}, stonewall {}\n",
-        run.id.unwrap_or(0),
+        "kura io500 {} · {}\n{}\n",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
-        ranks,
-        if ranks == 1 { "" } else { "s" },
-        run.jobs
-            .iter()
-            .find_map(|j| j.job.runtime)
-            .map_or("-".to_string(), |d| format!("{:?}", d)),
+        crate::t!(
+            "io500-title",
+            ranks = ranks,
+            stonewall = run
+                .jobs
+                .iter()
+                .find_map(|j| j.job.runtime)
+                .map_or("-".to_string(), |d| format!("{:?}", d)),
+        )
     );
     out.push_str(&incomplete_line(run));
     out.push_str(&io500_table::render(&rows, &score));
-    out.push_str(crate::jobs::io500::DIFFERENCES);
+    // English keeps the note as jobs::io500 wrote it; the catalogue's is the same text.
+    out.push_str(&format!("{}\n", crate::t!("io500-differences")));
     out.push_str(&warning_lines(run));
     out
 }

@@ -46,11 +46,11 @@ fn bound_of(c: &Curve) -> String {
 
 /// `p99 under 5 ms, by rate`: a bound in a few words, for notes.
 fn short_bound(c: &Curve) -> String {
-    format!(
-        "{} under {}, by {}",
-        c.stat.name(),
-        crate::report::latency_table::limit_text(c.latency_limit_ns as f64),
-        c.load.name()
+    crate::t!(
+        "capacity-short-bound",
+        stat = crate::i18n::heading(c.stat.name()),
+        limit = crate::report::latency_table::limit_text(c.latency_limit_ns as f64),
+        load = c.load.name()
     )
 }
 
@@ -81,11 +81,11 @@ pub fn build(targets: &[Target], baseline: usize) -> Option<Capacity> {
         .map(|(i, cs)| {
             let differing = cs.iter().find(|c| !agrees(c));
             let not_comparable = match (cs.is_empty(), differing) {
-                (true, _) => Some("no latency-bounded search in this run".to_string()),
-                (false, Some(c)) => Some(format!(
-                    "bound {} (baseline: {})",
-                    short_bound(c),
-                    short_bound(&reference)
+                (true, _) => Some(crate::t!("capacity-no-search")),
+                (false, Some(c)) => Some(crate::t!(
+                    "capacity-other-bound",
+                    bound = short_bound(c),
+                    baseline = short_bound(&reference)
                 )),
                 (false, None) => None,
             };

@@ -47,7 +47,7 @@ pub fn table(hosts: &[TargetHosts]) -> String {
     if hosts.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\nPer host (runs of many ranks), every job together\n");
+    let mut out = format!("\n{}\n", crate::t!("compare-hosts-title"));
     for h in hosts {
         out.push_str(&cluster_hosts::table(&h.hosts, Some(&h.target)));
         out.push('\n');
@@ -63,14 +63,32 @@ pub fn markdown(hosts: &[TargetHosts]) -> String {
     if hosts.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
-        "\n### Per host (runs of many ranks)\n\n| target | host | ranks | ops | ops/s per rank | vs fastest | slowest in |\n|---|---|---:|---:|---:|---:|---:|\n",
+    let headings = [
+        "target",
+        "host",
+        "ranks",
+        "ops",
+        "ops/s per rank",
+        "vs fastest",
+        "slowest in",
+    ]
+    .map(crate::i18n::heading);
+    let mut out = format!(
+        "\n### {}\n\n| {} |\n|---|---|---:|---:|---:|---:|---:|\n",
+        crate::t!("compare-hosts-markdown-title"),
+        headings.join(" | ")
     );
     for h in hosts {
         for r in &h.hosts {
             out.push_str(&format!(
-                "| {} | {} | {} | {} | {:.0} | {:.2}x | {} jobs |\n",
-                h.target, r.host, r.ranks, r.ops, r.ops_per_sec_per_rank, r.vs_fastest, r.slowest_in_jobs
+                "| {} | {} | {} | {} | {:.0} | {:.2}x | {} |\n",
+                h.target,
+                r.host,
+                r.ranks,
+                r.ops,
+                r.ops_per_sec_per_rank,
+                r.vs_fastest,
+                crate::t!("hosts-jobs", jobs = r.slowest_in_jobs)
             ));
         }
     }

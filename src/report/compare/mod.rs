@@ -399,7 +399,11 @@ fn unique_names(targets: &[Target]) -> Vec<String> {
                     .filter_map(|r| r.id)
                     .map(|i| i.to_string())
                     .collect();
-                format!("{} (run {})", t.name, ids.join(","))
+                crate::t!(
+                    "compare-name-with-runs",
+                    name = t.name.as_str(),
+                    ids = ids.join(",")
+                )
             } else {
                 t.name.clone()
             }
@@ -423,9 +427,11 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
                 price = Some(parsed);
                 price_text = Some(text.clone());
             }
-            Some(p) if *p != parsed => warnings.push(format!(
-                "{name}: its runs carry different prices ({} and {text}); the first is used",
-                price_text.as_deref().unwrap_or("")
+            Some(p) if *p != parsed => warnings.push(crate::t!(
+                "compare-prices-differ",
+                name = name,
+                first = price_text.as_deref().unwrap_or(""),
+                other = text.as_str()
             )),
             Some(_) => {}
         }
@@ -492,10 +498,7 @@ fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut V
         return;
     }
     for t in targets.iter().filter(|t| t.price.is_none()) {
-        warnings.push(format!(
-            "{} has no price, so it has no price-performance; give one with `kura label RUN --price \"AMOUNT CUR/month\"`",
-            t.name
-        ));
+        warnings.push(crate::t!("compare-no-price", name = t.name.as_str()));
     }
     let base_currency = targets[baseline].currency.clone();
     let base_month = targets[baseline].price_per_month;
@@ -503,9 +506,9 @@ fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut V
     currencies.sort();
     currencies.dedup();
     if currencies.len() > 1 {
-        warnings.push(format!(
-            "prices are in different currencies ({}): kura does not convert currencies, so price ratios are given only against a baseline in the same currency",
-            currencies.join(", ")
+        warnings.push(crate::t!(
+            "compare-currencies-differ",
+            currencies = currencies.join(", ")
         ));
     }
     for t in targets.iter_mut() {

@@ -51,7 +51,7 @@ fn headline(c: &Comparison) -> String {
     };
     crate::t!(
         "compare-headline",
-        metric = c.metric.title(),
+        metric = crate::i18n::heading(c.metric.title()),
         better = better,
         baseline = term(&c.targets[c.baseline].name),
         by = by_title(c.by)
@@ -139,7 +139,7 @@ fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
     let base = c.baseline;
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;
-    let unit = c.metric.title();
+    let unit = crate::i18n::heading(c.metric.title());
     let mut header = vec![by_title(c.by)];
     header.extend(c.targets.iter().map(|t| format!("{} {unit}", t.name)));
     header.extend(others.iter().map(|t| format!("{}/{bn}", c.targets[*t].name)));
@@ -155,15 +155,21 @@ fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
     if prices {
         for t in &priced {
             let cur = c.targets[*t].currency.as_deref().unwrap_or("");
-            header.push(format!("{} {unit} per {cur}/month", c.targets[*t].name));
+            header.push(crate::t!(
+                "compare-per-price-heading",
+                name = c.targets[*t].name.as_str(),
+                unit = unit.as_str(),
+                currency = cur
+            ));
         }
         for t in &price_ratioed {
             let tt = &c.targets[*t];
-            header.push(format!(
-                "{}/{bn} per {} (price {:.2}x)",
-                tt.name,
-                tt.currency.as_deref().unwrap_or(""),
-                tt.price_ratio.unwrap_or(0.0)
+            header.push(crate::t!(
+                "compare-per-price-ratio-heading",
+                name = tt.name.as_str(),
+                baseline = bn.as_str(),
+                currency = tt.currency.as_deref().unwrap_or(""),
+                ratio = format!("{:.2}", tt.price_ratio.unwrap_or(0.0))
             ));
         }
     }
@@ -218,7 +224,7 @@ fn legend(c: &Comparison) -> Vec<String> {
     let mut out = vec![crate::t!(
         "compare-legend-ratios",
         baseline = c.targets[c.baseline].name.as_str(),
-        metric = c.metric.title(),
+        metric = crate::i18n::heading(c.metric.title()),
         better = better
     )];
     if c.rows
@@ -238,32 +244,31 @@ fn legend(c: &Comparison) -> Vec<String> {
     out
 }
 
-const CAPACITY_NOTE: &str = "Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.";
-
 /// The capacity scores: a heading with the bound, and a grid.
 fn capacity_grid(c: &Comparison) -> Option<(String, Grid)> {
     let cap = c.latency_bound.as_ref()?;
-    let heading = format!(
-        "Latency-bounded capacity · {} · relative to {}",
-        cap.bound, c.targets[c.baseline].name
+    let heading = crate::t!(
+        "capacity-heading",
+        bound = cap.bound.as_str(),
+        baseline = c.targets[c.baseline].name.as_str()
     );
-    let mut g = Grid::new(["target", "score", "runs", "relative", "note"]);
+    let mut g = Grid::new(["target", "score", "runs", "relative", "note"].map(crate::i18n::heading));
     g.left = 1;
     for s in &cap.scores {
         let t = &c.targets[s.target];
         g.push([
             if s.target == c.baseline {
-                format!("{} (baseline)", t.name)
+                crate::t!("compare-baseline-name", name = t.name.as_str())
             } else {
                 t.name.clone()
             },
             s.score_iops
                 .map(|v| format!("{} IOPS", crate::report::latency_table::grouped(v)))
-                .unwrap_or_else(|| "none held".into()),
+                .unwrap_or_else(|| crate::t!("capacity-none-held")),
             s.repetitions.to_string(),
             s.ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| "-".into()),
             match &s.not_comparable {
-                Some(why) => format!("not comparable: {why}"),
+                Some(why) => crate::t!("compare-not-comparable", why = why.as_str()),
                 None => String::new(),
             },
         ]);
@@ -278,7 +283,7 @@ pub fn table(c: &Comparison) -> String {
         out.push('\n');
         out.push_str(&crate::report::width::wrap("", &term(&heading), 2));
         out.push_str(&g.to_table());
-        out.push_str(&crate::report::width::wrap("", CAPACITY_NOTE, 0));
+        out.push_str(&crate::report::width::wrap("", &crate::t!("capacity-note"), 0));
     }
     // Runs of latency searches alone have their scores above and no rows.
     let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
@@ -322,11 +327,11 @@ pub fn markdown(c: &Comparison) -> String {
         out.push_str(&format!("\n### {heading}\n\n"));
         out.push_str(&g.to_markdown());
         out.push('\n');
-        out.push_str(CAPACITY_NOTE);
+        out.push_str(&crate::t!("capacity-note"));
         out.push('\n');
     }
     if c.rows.is_empty() && c.latency_bound.is_none() {
-        out.push_str("\nNo measured rows.\n");
+        out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
     for (section, rows) in sections(c) {
         out.push('\n');
@@ -339,11 +344,11 @@ pub fn markdown(c: &Comparison) -> String {
     if !c.warnings.is_empty() {
         out.push('\n');
         for w in &c.warnings {
-            out.push_str(&format!("- **warning**: {w}\n"));
+            out.push_str(&format!("- **{}**: {w}\n", crate::t!("compare-markdown-warning")));
         }
     }
     if !c.guidance.is_empty() {
-        out.push_str("\n### Guidance\n\n");
+        out.push_str(&format!("\n### {}\n\n", crate::t!("compare-guidance-markdown")));
         for g in &c.guidance {
             out.push_str(&format!("- {}\n", g.text));
         }

@@ -76,20 +76,34 @@ impl Params {
 
     fn mix_text(&self) -> String {
         match self.job.read_pct {
-            100 => "read".to_string(),
-            0 => "write".to_string(),
-            p => format!("{p} % read"),
+            100 => crate::t!("section-read"),
+            0 => crate::t!("section-write"),
+            p => crate::t!("section-read-pct", pct = p),
         }
     }
 
-    fn pattern(&self) -> &'static str {
-        if self.random() { "random" } else { "sequential" }
+    fn pattern(&self) -> String {
+        crate::t!(if self.random() {
+            "section-random"
+        } else {
+            "section-sequential"
+        })
     }
 
-    fn queue_text(&self) -> String {
+    /// `qd1 x1 buffered`, as in the summary, which stays English (a job summary).
+    fn queue_summary(&self) -> String {
         let mut s = format!("qd{} x{}", self.job.qd, self.job.threads);
         if !self.job.direct {
             s.push_str(" buffered");
+        }
+        s
+    }
+
+    /// The same in the reader's language, for a section heading.
+    fn queue_text(&self) -> String {
+        let mut s = format!("qd{} x{}", self.job.qd, self.job.threads);
+        if !self.job.direct {
+            s.push_str(&crate::t!("section-buffered"));
         }
         s
     }
@@ -100,7 +114,12 @@ impl Params {
         if self.job.workload.fileset().is_some() {
             return self.job.summary();
         }
-        let mut s = format!("{} {} {}", self.job.rw.name(), self.bs_text(), self.queue_text());
+        let mut s = format!(
+            "{} {} {}",
+            self.job.rw.name(),
+            self.bs_text(),
+            self.queue_summary()
+        );
         if self.job.rw.is_mixed() {
             s.insert_str(
                 s.find(" qd").unwrap_or(s.len()),
@@ -154,28 +173,31 @@ fn differences(base: &Params, other: &Params) -> Vec<String> {
             continue;
         }
         let text = |v: &Option<Value>| match (v, ident.show) {
-            (None, _) => "none".to_string(),
+            (None, _) => crate::t!("diff-none"),
             (Some(Value::Count(n)), Show::Percent) => format!("{n} %"),
             (Some(Value::Bytes(n)), Show::Size) => bytes_human(*n),
-            (Some(Value::Bool(on)), Show::Words(yes, no)) => if *on { yes } else { no }.to_string(),
+            (Some(Value::Bool(on)), Show::Words(yes, no)) => {
+                crate::i18n::phrase("diffword", if *on { yes } else { no })
+            }
             (Some(v), _) => v.to_string(),
         };
         if ident.show == Show::Size && (a.is_none() || b.is_none()) {
             continue;
         }
-        let both = format!("{} vs {}", text(&a), text(&b));
+        let (a, b) = (text(&a), text(&b));
         out.push(if ident.noun.is_empty() {
-            both
+            crate::t!("diff-both", a = a, b = b)
         } else {
-            format!("{} {both}", ident.noun)
+            let noun = crate::i18n::phrase("diff", ident.noun);
+            crate::t!("diff-param", noun = noun, a = a, b = b)
         });
     }
     if base.null_engine != other.null_engine {
-        let name = |null: bool| if null { "null engine (no I/O)" } else { "real I/O" };
-        out.push(format!(
-            "{} vs {}",
-            name(base.null_engine),
-            name(other.null_engine)
+        let name = |null: bool| crate::t!(if null { "diff-null-engine" } else { "diff-real-io" });
+        out.push(crate::t!(
+            "diff-both",
+            a = name(base.null_engine),
+            b = name(other.null_engine)
         ));
     }
     out
@@ -381,7 +403,11 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
     for (t, c) in cells.iter_mut().enumerate() {
         let Some(c) = c else { continue };
         if let Some(why) = &c.not_comparable {
-            reasons.push(format!("{}: {why}", summaries[t].name));
+            reasons.push(crate::t!(
+                "diff-target",
+                name = summaries[t].name.as_str(),
+                why = why.as_str()
+            ));
         }
         compare_to_base(c, base_cell.as_ref(), t == base);
         prices(c, &summaries[t], &summaries[base], opts.metric);
@@ -401,7 +427,7 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
         workload: reference.workload(),
         class: reference.class(g.dir),
         cells,
-        not_comparable: (!reasons.is_empty()).then(|| reasons.join("; ")),
+        not_comparable: (!reasons.is_empty()).then(|| reasons.join(&crate::t!("note-separator"))),
     }
 }
 
@@ -433,7 +459,7 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric) -> Option<
         lat_p99_ns: (p99s.len() == mine.len()).then(|| p99s.iter().sum::<f64>() / n),
         ratio: None,
         noise: None,
-        not_comparable: (!diffs.is_empty()).then(|| diffs.join(", ")),
+        not_comparable: (!diffs.is_empty()).then(|| diffs.join(&crate::t!("list-separator"))),
         iops_per_price: None,
         mbps_per_price: None,
         value_per_price_ratio: None,
@@ -507,11 +533,11 @@ fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String,
             ),
         ),
         By::Bs => (
-            format!("{}, {}, {}", p.pattern(), p.mix_text(), p.queue_text()),
+            [p.pattern(), p.mix_text(), p.queue_text()].join(&crate::t!("list-separator")),
             with_dir(p.bs_text()),
         ),
         By::Mix => (
-            format!("{} {}, {}", p.pattern(), p.bs_text(), p.queue_text()),
+            [format!("{} {}", p.pattern(), p.bs_text()), p.queue_text()].join(&crate::t!("list-separator")),
             with_dir(p.mix_text()),
         ),
     }

@@ -24,8 +24,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             // A price stored before prices were checked must not hide the
             // comparison: compare without prices and say why.
             page.html(&format!(
-                r#"<div class="banner warn">Prices left out of the comparison: {}</div>"#,
-                esc(&e.to_string())
+                r#"<div class="banner warn">{}</div>"#,
+                esc(&crate::t!("html-compare-prices-left-out", why = e.to_string()))
             ));
             let unpriced: Vec<RunResult> = runs
                 .iter()
@@ -63,13 +63,16 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             &svg::hbar_chart(&ratio_chart(&c)),
             &crate::t!(
                 "html-compare-chart",
-                metric = c.metric.title(),
+                metric = crate::i18n::heading(c.metric.title()),
                 baseline = base.as_str()
             ),
         ));
         page.html("</div>");
     } else {
-        page.html(r#"<p class="note">No row of the baseline was measured by another run.</p>"#);
+        page.html(&format!(
+            r#"<p class="note">{}</p>"#,
+            esc(&crate::t!("html-compare-no-shared-row"))
+        ));
     }
     page.table(targets_table(&c));
     if let Some(t) = super::latency::scores_table(&c) {
@@ -122,7 +125,7 @@ pub fn ratio_chart(c: &Comparison) -> HBarChart {
     HBarChart {
         title: crate::t!(
             "html-ratio-chart",
-            metric = c.metric.title(),
+            metric = crate::i18n::heading(c.metric.title()),
             baseline = c.targets[c.baseline].name.as_str()
         ),
         x_title: crate::t!("html-ratio-axis"),
