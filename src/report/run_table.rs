@@ -31,6 +31,19 @@ pub fn new_table(header: &[&str]) -> Table {
     t
 }
 
+/// Whether the table fits the terminal without any cell or heading wrapped.
+pub fn natural_fit(t: &Table) -> bool {
+    if super::width::wide() {
+        return true;
+    }
+    let mut natural = t.clone();
+    natural.set_content_arrangement(ContentArrangement::Disabled);
+    natural
+        .to_string()
+        .lines()
+        .all(|l| super::width::display_width(l) <= super::width::COLUMNS)
+}
+
 pub fn target_line(job: &JobResult) -> String {
     let t = &job.target;
     let kind = match t.kind {
@@ -91,30 +104,46 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
     ));
     // The errors column only when there are errors (a warning says so too), so the table fits 80 columns.
     let errors = super::width::wide() || job.directions().any(|(_, d)| d.errors > 0);
-    let mut header = vec!["", "IOPS", "MB/s", "MiB/s", "ops"];
-    if errors {
-        header.push("errors");
-    }
-    header.extend(["lat min", "mean", "stddev", "max"]);
-    let mut t = new_table(&header);
-    for (name, d) in job.directions() {
-        let mut row = vec![
-            crate::i18n::heading(name),
-            rate(d.iops),
-            mb_per_sec(d.bytes_per_sec),
-            mib_per_sec(d.bytes_per_sec),
-            d.ops.to_string(),
-        ];
-        if errors {
-            row.push(d.errors.to_string());
+    let table = |mib: bool| {
+        let mut header = vec!["", "IOPS", "MB/s"];
+        if mib {
+            header.push("MiB/s");
         }
-        row.extend([
-            latency(d.lat_ns.min as f64),
-            latency(d.lat_ns.mean),
-            latency(d.lat_ns.stddev),
-            latency(d.lat_ns.max as f64),
-        ]);
-        t.add_row(row);
+        header.push("ops");
+        if errors {
+            header.push("errors");
+        }
+        header.extend(["lat min", "mean", "stddev", "max"]);
+        let mut t = new_table(&header);
+        for (name, d) in job.directions() {
+            let mut row = vec![
+                crate::i18n::heading(name),
+                rate(d.iops),
+                mb_per_sec(d.bytes_per_sec),
+            ];
+            if mib {
+                row.push(mib_per_sec(d.bytes_per_sec));
+            }
+            row.push(d.ops.to_string());
+            if errors {
+                row.push(d.errors.to_string());
+            }
+            row.extend([
+                latency(d.lat_ns.min as f64),
+                latency(d.lat_ns.mean),
+                latency(d.lat_ns.stddev),
+                latency(d.lat_ns.max as f64),
+            ]);
+            t.add_row(row);
+        }
+        t
+    };
+    // MiB/s goes (MB/s stays, --wide shows both) rather than a heading or a
+    // number breaking inside its column: wide latencies, large counts or the
+    // wider Japanese headings can leave 80 columns too few.
+    let mut t = table(true);
+    if !natural_fit(&t) {
+        t = table(false);
     }
     out.push_str(&t.to_string());
     out.push('\n');
@@ -217,4 +246,44 @@ pub fn render_run(run: &RunResult) -> String {
         out.push_str(&searches);
     }
     out
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn a_job_with_wide_numbers_drops_mib_s_rather_than_wrap_a_cell() {
+        let narrow = render_job(
+            &fixtures::job("a", crate::jobs::Rw::RandRw, 4096, 50, Some(900), Some(100)),
+            false,
+        );
+        assert!(narrow.contains("MiB/s"), "{narrow}");
+        let mut job = fixtures::job("b", crate::jobs::Rw::RandRw, 4096, 50, Some(1), Some(1));
+        // A long run's counts and a slow tail: every cell at its widest.
+        let lat = [34_300, 112_700, 1_160_000, 121_180_000];
+        for d in [&mut job.read, &mut job.write] {
+            *d = Some(fixtures::direction(4, 1 << 20, &lat));
+            let d = d.as_mut().unwrap();
+            d.ops = 123_456_789;
+            d.iops = 123_456.0;
+            d.bytes_per_sec = 1_234_567_890.0;
+        }
+        let wide = render_job(&job, false);
+        let table: Vec<&str> = wide.lines().skip_while(|l| !l.contains("IOPS")).take(4).collect();
+        assert!(!table[0].contains("MiB/s"), "{wide}");
+        assert!(
+            table[0].contains("lat min") && table[0].contains("stddev"),
+            "{wide}"
+        );
+        assert!(table[2].trim_start().starts_with("read"), "{wide}");
+        assert!(
+            table[3].trim_start().starts_with("write"),
+            "one line per direction:\n{wide}"
+        );
+        for line in wide.lines() {
+            assert!(super::super::width::display_width(line) <= 80, "{line}\n{wide}");
+        }
+    }
 }
