@@ -843,15 +843,7 @@ fn progress_in_japanese_on_a_terminal() {
         dir.path().join("k.db").display(),
         dir.path().join("t.dat").display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .env_remove("LANG")
-        .env_remove("LC_ALL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[]);
     for word in ["を準備中", "書き込み中", "現在 ", "完了: ", "（ジョブの結果）"] {
         assert!(screen.contains(word), "{word} missing: {screen:?}");
     }
@@ -1158,15 +1150,7 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
         dir.path().join("k.db").display(),
         dir.path().display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .env_remove("LANG")
-        .env_remove("LC_ALL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[]);
     for word in [
         "シーケンシャル出力 文字単位: ",
         "を 1 バイトずつ書き込み中",
@@ -1187,15 +1171,7 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
         dir.path().join("k.db").display(),
         dir.path().join("db").display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .env_remove("LANG")
-        .env_remove("LC_ALL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[]);
     assert!(
         screen.contains("connect（2 回中 1 回目）: 接続と切断、単純な SELECT、65000 バイトの BLOB"),
         "{screen:?}"

@@ -21,13 +21,7 @@ fn a_finished_job_shows_its_result_not_the_tail_period() {
         db.display(),
         target.display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[]);
     let line = screen
         .split(['\r', '\n'])
         .rfind(|l| l.contains("done:"))
@@ -67,14 +61,7 @@ fn mark_progress_shows_the_step_the_time_left_and_the_prefill() {
         db.display(),
         dir.path().display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .env("COLUMNS", "100")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[("COLUMNS", "100")]);
     for step in [
         "[1/4] SEQ1M Q8T1 read #1",
         "[2/4]",
@@ -108,13 +95,7 @@ fn progress_lines_fit_an_80_column_terminal() {
         db.display(),
         dir.path().display()
     );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("TERM", "xterm")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::on_terminal(&command, &[]);
     // Lines as the terminal shows them: split at line moves, colours dropped.
     let mut plain = String::new();
     let mut chars = screen.chars().peekable();

@@ -82,11 +82,7 @@ impl Sets {
         progress: &Progress,
         warnings: &mut Vec<Warning>,
     ) -> Result<(), RunError> {
-        let job = resolve(job, warnings);
-        let r = p
-            .resolve()
-            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
-        self.open_for(&job, &r, stop, progress, warnings).map(|_| ())
+        self.open_resolved(job, p, stop, progress, warnings).map(|_| ())
     }
 
     /// One file-set job: its set prepared, then `ready` (one rank of many
@@ -102,14 +98,28 @@ impl Sets {
         live: Option<Live<'_>>,
         ready: &mut dyn FnMut() -> Result<(), RunError>,
     ) -> Result<JobResult, RunError> {
+        let (job, index) = self.open_resolved(job, p, stop, progress, warnings)?;
+        ready()?;
+        let set = &self.open[index].2;
+        crate::fileset::measure(&job, p, set, stop, progress, warnings, live).map_err(RunError::Invalid)
+    }
+
+    /// The job with its set's parameters resolved, and the index of the set
+    /// it runs on, made or found.
+    fn open_resolved(
+        &mut self,
+        job: &Job,
+        p: &FileSetParams,
+        stop: &StopFlag,
+        progress: &Progress,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(Job, usize), RunError> {
         let job = resolve(job, warnings);
         let r = p
             .resolve()
             .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
         let index = self.open_for(&job, &r, stop, progress, warnings)?;
-        ready()?;
-        let set = &self.open[index].2;
-        crate::fileset::measure(&job, p, set, stop, progress, warnings, live).map_err(RunError::Invalid)
+        Ok((job, index))
     }
 }
 
@@ -127,11 +137,7 @@ impl Sets {
         ready: &mut dyn FnMut() -> Result<(), RunError>,
         wall: &mut crate::fileset::Stonewall<'_>,
     ) -> Result<JobResult, RunError> {
-        let job = resolve(job, warnings);
-        let r = p
-            .resolve()
-            .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
-        let index = self.open_for(&job, &r, stop, progress, warnings)?;
+        let (job, index) = self.open_resolved(job, p, stop, progress, warnings)?;
         ready()?;
         let set = &self.open[index].2;
         crate::fileset::measure_stonewalled(&job, p, set, stop, progress, warnings, wall)

@@ -323,3 +323,20 @@ pub fn finished_jobs(db: &Path) -> i64 {
     })
     .unwrap_or(0)
 }
+
+/// Runs a shell command line on a pseudo-terminal (`script`), as someone at
+/// a terminal would, with `env` set and the locale variables unset (the
+/// language is the command's own); returns what the terminal was sent.
+/// The command must succeed.
+pub fn on_terminal(command: &str, env: &[(&str, &str)]) -> String {
+    let out = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
