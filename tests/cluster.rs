@@ -533,7 +533,12 @@ mod mpi {
         let left: Vec<_> = std::fs::read_dir(export.dir.path().join("sets"))
             .unwrap()
             .collect();
-        assert!(left.is_empty(), "rank 0 removed the set: {left:?}");
+        assert!(
+            left.is_empty(),
+            "rank 0 removed the set: {:?}; warnings: {}",
+            super::walk(&export.dir.path().join("sets")),
+            run["warnings"]
+        );
     }
 
     /// One rank throttled (a blkio cgroup on the loop device) falls behind;
@@ -1000,4 +1005,23 @@ mod mpi {
             "{err}"
         );
     }
+}
+
+/// Every path under `dir`, for a failure's message.
+#[cfg(feature = "mpi")]
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            out.push(e.path().display().to_string());
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(e.path());
+            }
+        }
+    }
+    out
 }

@@ -848,13 +848,44 @@ fn kura_entry(name: &[u8], level: u32, depth: u32, width: u32) -> Option<bool> {
 /// Removes, below `dir`, what kura names (regular files as files,
 /// directories as directories once emptied); leaves the rest, noted in `left`.
 fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, left: &mut Vec<String>) {
+    // A client that caches listings (sshfs for 20 s, NFS by its attribute
+    // cache) lists what other clients of a shared set have removed and misses
+    // what they made. Removing through it refreshes its listing of that
+    // directory, so it is listed again until a listing holds nothing to remove.
+    const PASSES: u32 = 4;
+    for pass in 1..=PASSES {
+        let mut this_pass = Vec::new();
+        let changed = remove_listed(dir, path, level, depth, width, &mut this_pass);
+        if !changed || pass == PASSES {
+            left.append(&mut this_pass);
+            break;
+        }
+    }
+    if level == 0 && left.is_empty() {
+        // SAFETY: the name is NUL-terminated and `dir` open for the call.
+        unsafe { libc::unlinkat(dir, MANIFEST_C.as_ptr(), 0) };
+    }
+}
+
+/// One pass of `remove_contents` over one listing of `dir`: whether it
+/// removed anything or found the listing stale (a name already gone).
+fn remove_listed(
+    dir: RawFd,
+    path: &Path,
+    level: u32,
+    depth: u32,
+    width: u32,
+    left: &mut Vec<String>,
+) -> bool {
     let names = match entry_names(dir) {
         Ok(n) => n,
         Err(e) => {
             left.push(format!("{}: cannot list: {e}", path.display()));
-            return;
+            return false;
         }
     };
+    let gone = |e: &io::Error| e.raw_os_error() == Some(libc::ENOENT);
+    let mut changed = false;
     for name in names {
         let shown = path.join(String::from_utf8_lossy(&name).as_ref());
         let Ok(c) = std::ffi::CString::new(name.clone()) else {
@@ -866,6 +897,10 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
         };
         let st = match stat_at(dir, &c) {
             Ok(st) => st,
+            Err(e) if gone(&e) => {
+                changed = true;
+                continue;
+            }
             Err(e) => {
                 left.push(format!("{}: left: {e}", shown.display()));
                 continue;
@@ -876,6 +911,10 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
             if level < depth {
                 match open_dir_at(dir, &c) {
                     Ok(fd) => remove_contents(fd.as_raw_fd(), &shown, level + 1, depth, width, left),
+                    Err(e) if gone(&e) => {
+                        changed = true;
+                        continue;
+                    }
                     Err(e) => {
                         left.push(format!("{}: left: {e}", shown.display()));
                         continue;
@@ -883,9 +922,13 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
                 }
             }
             // SAFETY: `c` is NUL-terminated and `dir` open for the call.
-            if unsafe { libc::unlinkat(dir, c.as_ptr(), libc::AT_REMOVEDIR) } != 0 {
+            if unsafe { libc::unlinkat(dir, c.as_ptr(), libc::AT_REMOVEDIR) } == 0 {
+                changed = true;
+            } else {
                 let e = io::Error::last_os_error();
-                if e.raw_os_error() != Some(libc::ENOTEMPTY) || left.is_empty() {
+                if gone(&e) {
+                    changed = true;
+                } else if e.raw_os_error() != Some(libc::ENOTEMPTY) || left.is_empty() {
                     left.push(format!("{}: left: {e}", shown.display()));
                 }
             }
@@ -895,12 +938,15 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
                 continue;
             }
             // SAFETY: as above.
-            if unsafe { libc::unlinkat(dir, c.as_ptr(), 0) } != 0 {
-                left.push(format!(
-                    "{}: left: {}",
-                    shown.display(),
-                    io::Error::last_os_error()
-                ));
+            if unsafe { libc::unlinkat(dir, c.as_ptr(), 0) } == 0 {
+                changed = true;
+            } else {
+                let e = io::Error::last_os_error();
+                if gone(&e) {
+                    changed = true;
+                } else {
+                    left.push(format!("{}: left: {e}", shown.display()));
+                }
             }
         } else {
             left.push(format!(
@@ -910,10 +956,7 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
             ));
         }
     }
-    if level == 0 && left.is_empty() {
-        // SAFETY: the name is NUL-terminated and `dir` open for the call.
-        unsafe { libc::unlinkat(dir, MANIFEST_C.as_ptr(), 0) };
-    }
+    changed
 }
 
 #[cfg(test)]
