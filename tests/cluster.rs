@@ -539,6 +539,69 @@ mod mpi {
             super::walk(&export.dir.path().join("sets")),
             run["warnings"]
         );
+
+        // The IO500-like suite on 2 hosts, 2 ranks each (ranks 0 and 1 on
+        // node0): each ior read phase reads what a rank on the other host
+        // wrote, as IOR's -C -Q 1 (two ranks on, node0's count).
+        std::fs::create_dir(export.dir.path().join("io500")).unwrap();
+        let data = hosts.nas().join("io500");
+        let out = hosts
+            .mpirun(2)
+            .args(["-n", "4"])
+            .arg(kura_bin())
+            .arg("--db")
+            .arg(&db)
+            .args(["--quiet", "suite", "io500"])
+            .arg(&data)
+            .args([
+                "--stonewall",
+                "200ms",
+                "--easy-size",
+                "4m",
+                "--easy-transfer",
+                "1m",
+                "--hard-segments",
+                "16",
+                "--easy-files",
+                "50",
+                "--hard-files",
+                "16",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let run = show(&db);
+        let job = |test: &str| {
+            run["jobs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|j| j["test"] == test)
+                .unwrap()
+                .clone()
+        };
+        let written = rows_of(&job("ior-easy-write"));
+        let read = rows_of(&job("ior-easy-read"));
+        for r in 0..4 {
+            assert_eq!(written[r]["host"], format!("node{}", r / 2), "{written:?}");
+            assert_eq!(
+                written[r]["target"],
+                format!("{}/kura-io500-easy.dat.{r}", data.display())
+            );
+            assert_eq!(
+                read[r]["target"],
+                format!("{}/kura-io500-easy.dat.{}", data.display(), (r + 2) % 4),
+                "rank {r} reads node{}'s file",
+                (r / 2 + 1) % 2
+            );
+        }
+        let hard = |test: &str, dir: &str| job(test)[dir]["bytes"].as_u64().unwrap();
+        assert_eq!(hard("ior-hard-read", "read"), hard("ior-hard-write", "write"));
+        assert_eq!(hard("ior-hard-read", "read"), 4 * 16 * 47008);
+        assert_eq!(
+            super::walk(&export.dir.path().join("io500")),
+            Vec::<String>::new()
+        );
     }
 
     /// One rank throttled (a blkio cgroup on the loop device) falls behind;

@@ -82,6 +82,9 @@ fn two_ranks_run_every_phase_each_its_own_way_and_store_one_run() {
             .ends_with("kura-io500-easy.dat.1"),
         "{easy:?}"
     );
+    // Both ranks on one host: IOR's -C -Q 1 shifts by 0, each reads its own.
+    let easy_read = ranks("ior-easy-read");
+    assert_eq!(easy_read[1]["target"], easy[1]["target"], "{easy_read:?}");
     let hard = ranks("ior-hard-write");
     assert_eq!(hard[0]["target"], hard[1]["target"]);
     let w = &job("ior-hard-write")["write"];

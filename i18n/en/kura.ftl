@@ -605,9 +605,10 @@ io500-before-stonewall = ended before the stonewall, their files done (IO500 mar
 io500-differences =
     IO500-like (not the official harness). Differs on purpose: find is not run
     (not in the metadata mean); each mdtest family runs its phases back to back
-    in one job (create, stat, [read,] delete), not between the ior phases; files
-    have fixed sizes (--easy-size, --hard-segments), pre-filled when made, and a
-    write phase ends at the stonewall or at the end of its file.
+    in one job (create, stat, [read,] delete), not between the ior phases, on
+    each rank's own files (mdtest -N 1 takes a neighbour's); files have fixed
+    sizes (--easy-size, --hard-segments), pre-filled when made, and a write
+    phase ends at the stonewall or at the end of its file.
 col-value = value
 col-time-s = time s
 col-operations = operations

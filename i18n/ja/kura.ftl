@@ -582,7 +582,8 @@ io500-before-stonewall = ストーンウォールの前にファイルを終え�
 io500-differences =
     IO500 相当（公式のハーネスではない）。意図して違う点: find は実行しない
     （メタデータの平均に入らない）。mdtest の各系列は段階を 1 つのジョブで
-    続けて実行する（create、stat、[read、] delete）。ior の段階の間ではない。
+    続けて実行する（create、stat、[read、] delete）。ior の段階の間ではなく、
+    各ランクは自分のファイルを扱う（mdtest -N 1 は隣のランクのもの）。
     ファイルは固定の大きさ（--easy-size、--hard-segments）で、作るときに
     埋める。書き込みの段階はストーンウォールかファイルの終わりで終わる。
 col-value = 値

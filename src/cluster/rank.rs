@@ -52,11 +52,15 @@ pub struct JobCluster {
     /// A shared sequential file in IOR's segments: rank r of N moves the
     /// block at `(s * N + r) * bs` for s = 0, 1, ... (IOR without -F).
     pub interleave: bool,
+    /// IOR's `-C -Q 1` on a read: each rank reads what a rank one host
+    /// away wrote (`read_shift`), so it cannot read its own writes back
+    /// from its client's cache.
+    pub reorder: bool,
 }
 
 impl ClusterOptions {
     /// The options of job `i`.
-    fn for_job(&self, i: usize) -> (ClusterOptions, bool) {
+    fn for_job(&self, i: usize) -> (ClusterOptions, JobCluster) {
         match self.jobs.get(i) {
             Some(j) => (
                 ClusterOptions {
@@ -64,17 +68,53 @@ impl ClusterOptions {
                     stonewall: j.stonewall,
                     jobs: Vec::new(),
                 },
-                j.interleave,
+                j.clone(),
             ),
             None => (
                 ClusterOptions {
                     jobs: Vec::new(),
                     ..self.clone()
                 },
-                false,
+                JobCluster::default(),
             ),
         }
     }
+}
+
+/// How many ranks away the rank whose data a rank reads with IOR's
+/// `-C -Q 1` is (hpc/ior 5fcf0ba, src/ior.c: `rankOffset =
+/// (taskPerNodeOffset * shift) % numTasks`, shift 1 when ranks are dealt
+/// to hosts round-robin, the number of ranks on rank 0's host when they
+/// fill one host after another; src/utilities.c `QueryNodeMapping` calls
+/// it the latter when rank 1 is on rank 0's host). `same_host_as_zero[r]`:
+/// whether rank r runs on rank 0's host. 0 when all ranks share one host.
+pub fn read_shift(same_host_as_zero: &[bool]) -> u32 {
+    let size = same_host_as_zero.len() as u32;
+    if size < 2 {
+        return 0;
+    }
+    let by_host = same_host_as_zero[1];
+    let shift = if by_host {
+        same_host_as_zero.iter().filter(|s| **s).count() as u32
+    } else {
+        1
+    };
+    shift % size
+}
+
+/// Whether each rank runs on rank 0's host, known to every rank (its
+/// hostname's hash against rank 0's, which the ranks agree on by a MAX).
+fn same_host_as_zero<C: Communicator + ?Sized>(comm: &C, hostname: &str) -> Vec<bool> {
+    use std::hash::{Hash, Hasher};
+    // DefaultHasher::new() has fixed keys: the same name hashes the same in every rank.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    hostname.hash(&mut h);
+    let mine = h.finish().max(1);
+    let zero = comm.all_max(if comm.rank() == 0 { mine } else { 0 });
+    let same = mine == zero;
+    (0..comm.size())
+        .map(|r| comm.all_max(u64::from(comm.rank() == r && same)) == 1)
+        .collect()
 }
 
 /// Rank `rank` of `size` on its blocks of a shared file in IOR's segments
@@ -352,15 +392,23 @@ pub fn run_suite<C: Communicator + ?Sized>(
             _ => ClusterError::EndedByRankZero,
         });
     }
-    let each: Vec<(ClusterOptions, bool)> = (0..jobs.len()).map(|i| cluster.for_job(i)).collect();
+    let each: Vec<(ClusterOptions, JobCluster)> = (0..jobs.len()).map(|i| cluster.for_job(i)).collect();
+    // Every rank takes this branch or none: the jobs were checked equal above.
+    let shift = if each.iter().any(|(_, j)| j.reorder) {
+        read_shift(&same_host_as_zero(comm, &host.hostname))
+    } else {
+        0
+    };
     let mine: Result<Vec<Job>, String> = jobs
         .iter()
         .zip(&each)
-        .map(|(j, (c, interleave))| {
+        .map(|(j, (c, how))| {
             check_kind(&j.job, c)?;
-            match interleave {
-                true => interleaved(&j.job, rank, size),
-                false => rank_job(&j.job, rank, size, c.shared),
+            // The rank whose file or segments this one moves.
+            let as_rank = if how.reorder { (rank + shift) % size } else { rank };
+            match how.interleave {
+                true => interleaved(&j.job, as_rank, size),
+                false => rank_job(&j.job, as_rank, size, c.shared),
             }
         })
         .collect();

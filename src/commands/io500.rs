@@ -73,6 +73,7 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
             shared: io500::shared(t.test),
             stonewall: io500::stonewalled(t.test).then_some(p.stonewall),
             interleave: io500::shared(t.test) && t.job.workload.fileset().is_none(),
+            reorder: io500::reorders(t.test),
         })
         .collect();
     let jobs = suite_jobs(tests);

@@ -104,9 +104,10 @@ pub const PHASES: [Phase; 12] = [
 pub const DIFFERENCES: &str = "\
 IO500-like (not the official harness). Differs on purpose: find is not run
 (not in the metadata mean); each mdtest family runs its phases back to back
-in one job (create, stat, [read,] delete), not between the ior phases; files
-have fixed sizes (--easy-size, --hard-segments), pre-filled when made, and a
-write phase ends at the stonewall or at the end of its file.
+in one job (create, stat, [read,] delete), not between the ior phases, on
+each rank's own files (mdtest -N 1 takes a neighbour's); files have fixed
+sizes (--easy-size, --hard-segments), pre-filled when made, and a write
+phase ends at the stonewall or at the end of its file.
 ";
 
 /// The jobs of the suite in the order kura runs them: ior-easy-write,
@@ -198,6 +199,13 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
 /// (ior-hard, mdtest-hard) rather than one per rank (ior-easy, mdtest-easy).
 pub fn shared(test: &str) -> bool {
     test == IOR_HARD_WRITE || test == IOR_HARD_READ || test == MDTEST_HARD
+}
+
+/// Whether the suite's job `test` reads what another host's rank wrote
+/// (IOR's `-C -Q 1`, which IO500 gives both ior families: `src/phase_ior_easy.c`,
+/// `src/phase_ior_hard.c`).
+pub fn reorders(test: &str) -> bool {
+    test == IOR_EASY_READ || test == IOR_HARD_READ
 }
 
 /// Whether the suite's job `test` is stonewalled (the write phases).

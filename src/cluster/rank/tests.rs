@@ -233,3 +233,32 @@ fn a_stop_on_one_rank_stops_every_rank_after_the_job() {
     assert_eq!(run.jobs.len(), 1, "every rank stopped after the first job");
     assert!(run.incomplete);
 }
+
+#[test]
+fn a_reordered_read_shifts_by_a_host_as_ior_does() {
+    // IOR's -C -Q 1: one host over, however the ranks were dealt to hosts.
+    assert_eq!(read_shift(&[true]), 0, "one rank reads its own");
+    assert_eq!(read_shift(&[true, true, true, true]), 0, "one host: its own");
+    // Round-robin over 4 hosts (rank 1 on another host): the next rank.
+    assert_eq!(read_shift(&[true, false, false, false]), 1);
+    // Round-robin over 2 hosts, 2 each: still the next rank, on the other host.
+    assert_eq!(read_shift(&[true, false, true, false]), 1);
+    // Host after host, 2 ranks each: two ranks on, the other host's first.
+    assert_eq!(read_shift(&[true, true, false, false]), 2);
+    assert_eq!(read_shift(&[true, true, true, false, false, false]), 3);
+}
+
+#[test]
+fn ranks_learn_which_of_them_share_rank_zeros_host() {
+    let hosts = ["a", "b", "a", "c"];
+    let seen: Vec<Vec<bool>> = std::thread::scope(|s| {
+        let handles: Vec<_> = ThreadComm::group(4)
+            .into_iter()
+            .map(|c| s.spawn(move || same_host_as_zero(&c, hosts[c.rank() as usize])))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for each in seen {
+        assert_eq!(each, vec![true, false, true, false]);
+    }
+}
