@@ -284,6 +284,9 @@ struct Group {
     test: Option<String>,
     dir: Direction,
     members: Vec<Measurement>,
+    /// The mixed job of a test that also has read-only or write-only jobs
+    /// (a mark Mix profile): its rows are named `mix`.
+    mixed_of_test: bool,
 }
 
 impl Group {
@@ -305,10 +308,13 @@ impl Group {
 fn group(all: Vec<Measurement>) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for m in all {
+        // A test's repetitions are averaged into one row, but a Mix
+        // profile's test also holds a mixed job beside its read and write
+        // jobs: that job's reads are another row than the read job's.
         let found = groups.iter_mut().find(|g| {
             g.dir == m.dir
                 && match (&g.test, &m.test) {
-                    (Some(a), Some(b)) => a == b,
+                    (Some(a), Some(b)) => a == b && g.params().mixed() == m.params.mixed(),
                     (None, None) => *g.params() == m.params,
                     _ => false,
                 }
@@ -319,6 +325,7 @@ fn group(all: Vec<Measurement>) -> Vec<Group> {
                 test: m.test.clone(),
                 dir: m.dir,
                 members: vec![m],
+                mixed_of_test: false,
             }),
         }
     }
@@ -376,7 +383,15 @@ fn join(groups: &mut Vec<Group>, strict: bool, fits: impl Fn(&Group, &Group) -> 
 }
 
 pub(super) fn build_rows(targets: &[Target], summaries: &[TargetSummary], opts: &CompareOptions) -> Vec<Row> {
-    let groups = group(measurements(targets));
+    let mut groups = group(measurements(targets));
+    let pure: Vec<Option<String>> = groups
+        .iter()
+        .filter(|g| g.test.is_some() && !g.params().mixed())
+        .map(|g| g.test.clone())
+        .collect();
+    for g in &mut groups {
+        g.mixed_of_test = g.params().mixed() && pure.contains(&g.test);
+    }
     let mut rows: Vec<Row> = groups
         .into_iter()
         .map(|g| row(g, targets.len(), summaries, opts))
@@ -414,10 +429,20 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
     }
     let test = g.test.clone();
     let key = match &test {
+        Some(t) if g.mixed_of_test => format!("test:{t}:mix:{}", g.dir.name()),
         Some(t) => format!("test:{t}:{}", g.dir.name()),
         None => format!("{}:{}", reference.summary(), g.dir.name()),
     };
-    let (section, label) = naming(&test, g.dir, &reference, opts.by);
+    // The mixed job of a test that also has pure ones: "SEQ1M Q8T1 mix read".
+    let shown = match &test {
+        Some(t) if g.mixed_of_test => Some(format!(
+            "{} {}",
+            crate::i18n::heading(t),
+            crate::i18n::heading("mix")
+        )),
+        _ => test.clone(),
+    };
+    let (section, label) = naming(&shown, g.dir, &reference, opts.by);
     Row {
         key,
         label,
@@ -564,6 +589,49 @@ fn order(rows: &mut [Row], by: By) {
 mod tests {
     use super::*;
     use crate::jobs::{BlockSize, Rw};
+
+    /// A mark Mix profile's test holds a read, a write and a 70/30 job: the
+    /// mixed job's reads are a row of their own, never averaged into the
+    /// read job's row (which made both "not comparable" and their numbers wrong).
+    #[test]
+    fn a_mix_profiles_mixed_job_is_its_own_row() {
+        use crate::report::fixtures::{job, run};
+        let mark = |read_ops: u64| {
+            let mut r = run(
+                "mark:default-mix",
+                vec![
+                    job("SEQ1M Q8T1", Rw::Read, 1 << 20, 100, Some(read_ops), None),
+                    job("SEQ1M Q8T1", Rw::Write, 1 << 20, 0, None, Some(500)),
+                    job("SEQ1M Q8T1", Rw::Rw, 1 << 20, 70, Some(70), Some(30)),
+                ],
+            );
+            r.id = Some(read_ops as i64);
+            r
+        };
+        let c = crate::report::compare::build(&[mark(1000), mark(2000)], &Default::default()).unwrap();
+        let keys: Vec<&str> = c.rows.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "test:SEQ1M Q8T1:read",
+                "test:SEQ1M Q8T1:write",
+                "test:SEQ1M Q8T1:mix:read",
+                "test:SEQ1M Q8T1:mix:write",
+                "test:SEQ1M Q8T1:mix:total",
+            ]
+        );
+        for row in &c.rows {
+            assert_eq!(row.not_comparable, None, "{}", row.key);
+            for cell in row.cells.iter().flatten() {
+                assert_eq!(cell.repetitions, 1, "{}", row.key);
+            }
+        }
+        assert_eq!(c.rows[0].label, "SEQ1M Q8T1 read");
+        assert_eq!(c.rows[2].label, "SEQ1M Q8T1 mix read");
+        let ratio = c.rows[0].cells[1].as_ref().unwrap().ratio.unwrap();
+        assert!((ratio - 2.0).abs() < 1e-9, "the read job's reads alone: {ratio}");
+        assert_eq!(c.rows[2].cells[1].as_ref().unwrap().ratio, Some(1.0));
+    }
 
     #[test]
     fn the_null_engine_is_not_comparable_with_real_io() {
