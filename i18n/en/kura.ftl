@@ -239,6 +239,7 @@ html-compare-chart = Each run's { $metric } over { $baseline }'s, per row; above
 html-mark-size = { $size } test file
 html-mark-chart = { $dir } throughput per test, best of { $runs } runs, one colour per target.
 html-mark-table = CrystalDiskMark, { $size }: best MB/s
+html-mark-table-dir = CrystalDiskMark, { $size }, { $dir }: best MB/s
 html-latency-over-time = Latency over time · { $title }
 html-latency-over-time-caption = Mean and 99th percentile latency of the I/Os completed in each period, reads and writes together.
 html-latency-percentiles = Latency percentiles · { $title }

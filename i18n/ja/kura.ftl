@@ -232,6 +232,7 @@ html-compare-chart = 行ごとの各実行の { $metric }（{ $baseline } に対
 html-mark-size = { $size } のテストファイル
 html-mark-chart = テストごとの{ $dir }速度。{ $runs } 回の最高値、対象ごとに 1 色。
 html-mark-table = CrystalDiskMark、{ $size }: 最高 MB/s
+html-mark-table-dir = CrystalDiskMark、{ $size }、{ $dir }: 最高 MB/s
 html-latency-over-time = レイテンシの推移 · { $title }
 html-latency-over-time-caption = 各区間に完了した I/O の平均と 99 パーセンタイルのレイテンシ。読み書き合算。
 html-latency-percentiles = レイテンシのパーセンタイル · { $title }

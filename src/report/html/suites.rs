@@ -79,13 +79,18 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             let s = summaries[k].iter().find(|s| s.test == test)?;
             [&s.read, &s.write, &s.mix][dir].clone()
         };
-        let value = |k: usize, test: &str, write: bool| -> Option<f64> {
-            stats(k, test, usize::from(write)).map(|st| st.best_bytes_per_sec / 1e6)
+        let value = |k: usize, test: &str, dir: usize| -> Option<f64> {
+            stats(k, test, dir).map(|st| st.best_bytes_per_sec / 1e6)
         };
         let mixed = summaries.iter().flatten().any(|s| s.mix.is_some());
         page.html(&format!("<h3>{}</h3>", svg::esc(&size_text)));
         page.html(r#"<div class="charts">"#);
-        for (write, dir) in [(false, crate::t!("mark-read")), (true, crate::t!("mark-write"))] {
+        // A Mix profile's mixed passes get a chart too, reads and writes together.
+        let mut charted = vec![(0, crate::t!("mark-read")), (1, crate::t!("mark-write"))];
+        if mixed {
+            charted.push((2, crate::t!("mark-mix")));
+        }
+        for (d, dir) in charted {
             let chart = BarChart {
                 title: format!("{dir}, {size_text}"),
                 y_title: crate::t!("html-axis-mbps"),
@@ -93,12 +98,7 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
                 series: idx
                     .iter()
                     .enumerate()
-                    .map(|(k, i)| {
-                        (
-                            names[*i].clone(),
-                            tests.iter().map(|t| value(k, t, write)).collect(),
-                        )
-                    })
+                    .map(|(k, i)| (names[*i].clone(), tests.iter().map(|t| value(k, t, d)).collect()))
                     .collect(),
                 value_fmt: mark_mb,
                 reference: None,
@@ -111,35 +111,29 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         page.html("</div>");
         // As the terminal's grid: each direction's best MB/s and the spread
         // of its passes beside it, (max - min) / mean; a Mix column for Mix
-        // profiles. Shown in the reader's language, downloaded with English names.
+        // profiles. Shown in the reader's language, downloaded with English
+        // names. One run is one grid, as CrystalDiskMark shows it; several
+        // runs get a table per direction (as the charts above), so that a
+        // column pair per run still fits a page.
         let dirs: &[(usize, &str)] = if mixed {
             &[(0, "read"), (1, "write"), (2, "mix")]
         } else {
             &[(0, "read"), (1, "write")]
         };
-        let (mut shown, mut exported) = (vec!["test".to_string()], vec!["test".to_string()]);
-        for i in idx {
-            for (_, dir) in dirs {
-                let local = crate::i18n::heading(dir);
-                shown.push(format!("{} {local} MB/s", names[*i]));
-                shown.push(format!("{} {local} ±", names[*i]));
-                exported.push(format!("{} {dir} MB/s", names[*i]));
-                exported.push(format!("{} {dir} ±", names[*i]));
+        let grid = |name: String, title: String, columns: Vec<(usize, usize, String, String)>| {
+            let mut shown = vec![crate::i18n::heading("test")];
+            let mut exported = vec!["test".to_string()];
+            for (_, _, local, english) in &columns {
+                shown.extend([format!("{local} MB/s"), format!("{local} ±")]);
+                exported.extend([format!("{english} MB/s"), format!("{english} ±")]);
             }
-        }
-        let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
-        let export: Vec<&str> = exported.iter().map(String::as_str).collect();
-        let mut t = Table::new(
-            &format!("mark-{}", format_size(*size)),
-            &crate::t!("html-mark-table", size = size_text.as_str()),
-            &cols,
-        )
-        .with_export_columns(&export);
-        for test in &tests {
-            let mut row = vec![Cell::text(test.as_str())];
-            for k in 0..idx.len() {
-                for (dir, _) in dirs {
-                    match stats(k, test, *dir) {
+            let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+            let export: Vec<&str> = exported.iter().map(String::as_str).collect();
+            let mut t = Table::new(&name, &title, &cols).with_export_columns(&export);
+            for test in &tests {
+                let mut row = vec![Cell::text(test.as_str())];
+                for (k, dir, _, _) in &columns {
+                    match stats(*k, test, *dir) {
                         Some(st) => {
                             let v = st.best_bytes_per_sec / 1e6;
                             row.push(Cell::num(v, mark_mb(v)));
@@ -152,10 +146,33 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
                         None => row.extend([Cell::text("-"), Cell::text("")]),
                     }
                 }
+                t.rows.push(row);
             }
-            t.rows.push(row);
+            t
+        };
+        let name = format!("mark-{}", format_size(*size));
+        if idx.len() == 1 {
+            let columns = dirs
+                .iter()
+                .map(|(d, dir)| (0, *d, crate::i18n::heading(dir), dir.to_string()))
+                .collect();
+            let title = crate::t!("html-mark-table", size = size_text.as_str());
+            page.table(grid(name, title, columns));
+        } else {
+            for (d, dir) in dirs {
+                let columns = idx
+                    .iter()
+                    .enumerate()
+                    .map(|(k, i)| (k, *d, names[*i].clone(), names[*i].clone()))
+                    .collect();
+                let title = crate::t!(
+                    "html-mark-table-dir",
+                    size = size_text.as_str(),
+                    dir = crate::i18n::heading(dir)
+                );
+                page.table(grid(format!("{name}-{dir}"), title, columns));
+            }
         }
-        page.table(t);
         // Which figure the grid shows, and what ± is, as under the terminal's grid.
         let note = format!(
             "{} {}",
