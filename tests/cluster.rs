@@ -602,6 +602,52 @@ mod mpi {
             super::walk(&export.dir.path().join("io500")),
             Vec::<String>::new()
         );
+
+        // Seed 3 (fstress): the SPECsfs97-like mix from every host on one
+        // shared set, the offered load (the total of the 4 hosts) raised
+        // until the mean latency crosses a bound. Each step is one merged
+        // job with a row per host.
+        let stdout = on_hosts(&[
+            "run",
+            "--target",
+            sets.to_str().unwrap(),
+            "--mix",
+            "sfs97",
+            "--width",
+            "2",
+            "--files",
+            "40",
+            "--threads",
+            "1",
+            "--runtime",
+            "400ms",
+            "--latency-limit",
+            "1us",
+            "--shared",
+        ]);
+        assert!(stdout.contains("latency-bounded search"), "{stdout}");
+        let run = show(&db);
+        let steps = run["jobs"].as_array().unwrap();
+        assert!(steps.len() >= 3, "probe, climb, descend: {}", steps.len());
+        for (i, step) in steps.iter().enumerate() {
+            assert_eq!(step["job"]["latency_step"]["index"], i as u64);
+            let rows = rows_of(step);
+            let hosts: Vec<&str> = rows.iter().map(|r| r["host"].as_str().unwrap()).collect();
+            assert_eq!(hosts, ["node0", "node1", "node2", "node3"], "step {i}");
+            let ops: u64 = rows.iter().map(|r| r["ops"].as_u64().unwrap()).sum();
+            // A file set's reads and writes are its directions; the rest its operations.
+            let merged: u64 = step["operations"]
+                .as_object()
+                .unwrap()
+                .values()
+                .chain([&step["read"], &step["write"]])
+                .filter_map(|o| o["ops"].as_u64())
+                .sum();
+            assert_eq!(ops, merged, "step {i}: the hosts' ops are the step's");
+        }
+        let rate = |i: usize| steps[i]["job"]["rate_iops"].as_u64().unwrap();
+        assert!(rate(2) < rate(1), "the search descended after crossing 1 µs");
+        assert_eq!(super::walk(&export.dir.path().join("sets")), Vec::<String>::new());
     }
 
     /// One rank throttled (a blkio cgroup on the loop device) falls behind;
