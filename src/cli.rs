@@ -543,6 +543,9 @@ pub struct BonnieArgs {
     /// Small files for the create/stat/delete tests, in multiples of 1024 (bonnie++ -n)
     #[arg(long, default_value = "16")]
     pub files: String,
+    /// Bytes moved one byte per call in each per-character test, whole MiB (bonnie++ -f SIZE); 0 skips them (bonnie++ -f) [default: 3m, as bonnie++ 2.0's code, at most --size]
+    #[arg(long = "char-size")]
+    pub char_size: Option<String>,
     /// Also print bonnie++'s CSV line (format version 2), for bon_csv2html
     #[arg(long)]
     pub csv: bool,

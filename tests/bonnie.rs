@@ -217,7 +217,9 @@ fn seekers_take_tickets_from_a_pipe_as_bonnie_does() {
         .arg(&db)
         .args(["--quiet", "suite", "bonnie"])
         .arg(&work)
-        .args(["--size", "1m", "--files", "0"])
+        // No per-char tests (bonnie++ -f): their million one-byte reads,
+        // each a stop under strace, took two minutes here.
+        .args(["--size", "1m", "--files", "0", "--char-size", "0"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -334,6 +336,8 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec![d, "--size", "1500k"], "--size: '1500k' is not valid"),
         (vec![d, "--size", "1q"], "--size: '1q' is not a size"),
         (vec![d, "--size", "0", "--files", "0"], "no test to run"),
+        (vec![d, "--char-size", "1k"], "--char-size: '1k' is not valid"),
+        (vec![d, "--char-size", "x"], "--char-size: 'x'"),
         (vec![d, "--runs", "0"], "--runs: '0' is not valid"),
         (vec![file.to_str().unwrap()], "is not a directory"),
         (vec!["/nonexistent/dir"], "No such file"),
@@ -454,4 +458,66 @@ fn each_test_is_stored_as_it_ends() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
+}
+
+/// `--char-size` is bonnie++'s `-f SIZE`: the per-char tests move that many
+/// bytes; 0 leaves them out (bonnie++'s `-f`), blank in the table and CSV.
+#[test]
+fn char_size_sets_or_skips_the_per_char_tests() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let run = |char_size: &str| {
+        json(
+            &kura(&db)
+                .args(["--json", "suite", "bonnie"])
+                .arg(dir.path())
+                .args(["--size", "4m", "--files", "0", "--char-size", char_size])
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone(),
+        )
+    };
+    let tests = |v: &serde_json::Value| -> Vec<String> {
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["test"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let two = run("2m");
+    let put = two["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["test"] == Test::PutChar.name())
+        .unwrap();
+    assert_eq!(put["write"]["bytes"], 2 << 20, "2 MiB one byte at a time");
+    let none = run("0");
+    let names = tests(&none);
+    assert!(!names.contains(&Test::PutChar.name().to_string()), "{names:?}");
+    assert!(!names.contains(&Test::GetChar.name().to_string()), "{names:?}");
+    assert!(names.contains(&Test::PutBlock.name().to_string()), "{names:?}");
+    let out = kura(&db)
+        .args(["suite", "bonnie"])
+        .arg(dir.path())
+        .args(["--size", "4m", "--files", "0", "--char-size", "0", "--csv"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out).to_string();
+    // bonnie++'s CSV after -f: the per-char fields (rate and %CPU, output
+    // and input, and their latencies) are empty; the block ones are not.
+    let fields: Vec<&str> = text.lines().last().unwrap().split(',').collect();
+    assert_eq!(fields.len(), Test::ALL.len() * 3 + 14, "{text}");
+    for i in [9, 10, 15, 16, 38, 41] {
+        assert_eq!(fields[i], "", "field {i} in {text}");
+    }
+    for i in [11, 17, 39, 42] {
+        assert_ne!(fields[i], "", "field {i} in {text}");
+    }
 }

@@ -138,6 +138,18 @@ pub fn parse_file_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// `--char-size`: whole MiB, as bonnie++'s `-f SIZE`; 0 skips the
+/// per-character tests, as bonnie++'s `-f` alone.
+pub fn parse_char_size(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text).map_err(|e| e.to_string())?;
+    if !bytes.is_multiple_of(MIB) {
+        return Err(format!(
+            "'{text}' is not valid: must be a whole number of MiB (bonnie++ -f counts MiB), or 0 to skip the per-character tests"
+        ));
+    }
+    Ok(bytes)
+}
+
 /// `--files`: thousands (1024) of files as bonnie++'s -n counts them; 0 skips the file tests.
 pub fn parse_files(text: &str) -> Result<u64, String> {
     text.trim()

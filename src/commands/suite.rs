@@ -75,6 +75,10 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         bail!("--size 0 and --files 0 leave no test to run");
     }
     let mut cfg = measure::Config::new(dir, size, chunk, files);
+    if let Some(text) = &args.char_size {
+        let bytes = measure::parse_char_size(text).map_err(|e| anyhow!("--char-size: {e}"))?;
+        cfg.char_bytes = bytes.min(size);
+    }
     cfg.runs = runs;
     cfg.label = opts.label.clone();
     measure::check_target(&cfg).map_err(|e| anyhow!(e))?;
