@@ -55,6 +55,6 @@ pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
     }
     anyhow::bail!(
         "{verb} does not run on many ranks (started as one of {n}, {var}={n}): only `kura run`, \
-         `mark` and `sweep` do (docs/cluster.md); run it on one host"
+         `mark`, `sweep`, `suite tiobench` and `suite io500` do (docs/cluster.md); run it on one host"
     )
 }

@@ -16,9 +16,6 @@ use crate::runner;
 
 /// tiobench's four tests (jobs::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
 pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
-    if let Some(code) = crate::cluster::refuse_many_ranks("kura suite tiobench")? {
-        return Ok(code);
-    }
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Tiobench)?;
     let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));
     let mut base = Job::default();
@@ -36,21 +33,28 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     base.file_per_thread = true;
     base.direct = args.direct;
     let jobs = super::suite_jobs(tiobench_jobs(&base, random_ops, runs)?);
+    let view = View {
+        json: ctx.json,
+        ..View::default()
+    };
+    // On ranks, each rank runs tiotest's threads on files of its own
+    // (DIR/kura-tiobench.dat.RANK.THREAD), every test started together;
+    // the run's rates are the ranks' totals, as tiotest's are its threads'.
+    let ranked = super::cluster::Ranked {
+        opts: opts.clone(),
+        view,
+        finish: &|_| {},
+    };
+    let per_rank = vec![crate::cluster::rank::JobCluster::default(); jobs.len()];
+    if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_rank, ranked)? {
+        return Ok(code);
+    }
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
     let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(
-        emit(&render_run(
-            &result,
-            &View {
-                json: ctx.json,
-                ..View::default()
-            },
-        )),
-        &result,
-    );
+    let printed = super::printed(emit(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }
 

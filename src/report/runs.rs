@@ -276,6 +276,8 @@ fn tiobench(run: &RunResult, json: bool) -> String {
     );
     out.push_str(&incomplete_line(run));
     out.push_str(&tiobench_table::render(&rows));
+    // Many ranks: each host's part, so a slow one stands out.
+    out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&format!("{}\n", crate::t!("tiobench-differences")));
     out.push_str(&warning_lines(run));
     out
