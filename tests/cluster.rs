@@ -28,6 +28,23 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         "{err}"
     );
     assert!(!db.exists(), "nothing was stored");
+    // The other ranks leave quietly: the refusal is rank 0's one line.
+    for args in [
+        &["run", "--engine", "null", "--runtime", "1s"][..],
+        &["suite", "tiobench", dir.path().to_str().unwrap()][..],
+    ] {
+        let out = kura(&db)
+            .env("OMPI_COMM_WORLD_SIZE", "4")
+            .env("OMPI_COMM_WORLD_RANK", "2")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
+        assert_eq!(stderr_of(&out), "", "{args:?}: rank 0 says why");
+    }
+    assert!(!db.exists(), "nothing was stored");
+    let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(made.is_empty(), "nothing was made: {made:?}");
     let out = kura(&db)
         .args(["run", "--engine", "null", "--runtime", "1s", "--shared"])
         .output()

@@ -36,6 +36,13 @@ pub fn launched_as_rank() -> Option<(&'static str, u32)> {
 /// `LAUNCHER_SIZE_VARS`.
 const LAUNCHER_RANK_VARS: [&str; 4] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"];
 
+/// This process's rank as its launcher numbered it, when it says.
+pub fn launched_rank() -> Option<u32> {
+    LAUNCHER_RANK_VARS
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
+}
+
 /// A verb that does not run on many ranks (`kura suite bonnie`, `db`,
 /// `tiobench`) started as one of several: each process would measure alone
 /// and store its own run. `Ok(None)` when this is one process (or one
@@ -47,10 +54,7 @@ pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
     let Some((var, n)) = launched_as_rank().filter(|(_, n)| *n > 1) else {
         return Ok(None);
     };
-    let rank: Option<u32> = LAUNCHER_RANK_VARS
-        .iter()
-        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok());
-    if rank.is_some_and(|r| r > 0) {
+    if launched_rank().is_some_and(|r| r > 0) {
         return Ok(Some(0));
     }
     anyhow::bail!(

@@ -99,6 +99,9 @@ fn run_ranks(
     launched: Option<(&str, u32)>,
 ) -> Result<Option<i32>> {
     match launched {
+        // Rank 0 says why; the others leave quietly (exit 0), so that the
+        // refusal is one line and the launcher does not end rank 0 first.
+        Some((_, n)) if n > 1 && crate::cluster::launched_rank().is_some_and(|r| r > 0) => Ok(Some(0)),
         // Without refusing, each of the N processes would measure alone and store its own run.
         Some((var, n)) if n > 1 => bail!(
             "kura was started as one of {n} ranks ({var}={n}) but was built without MPI; build it \
