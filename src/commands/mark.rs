@@ -44,8 +44,10 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if jobs.is_empty() {
         bail!("the profile has no tests");
     }
+    // On many ranks, rank 0 says it once.
     if let Some(note) = note
         && !ctx.quiet
+        && crate::cluster::launched_rank().unwrap_or(0) == 0
     {
         eprint!(
             "{}",

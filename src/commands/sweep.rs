@@ -49,8 +49,10 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
             })
         })
         .collect::<Result<_, _>>()?;
+    // On many ranks, rank 0 says it once.
     if let Some(note) = note
         && !ctx.quiet
+        && crate::cluster::launched_rank().unwrap_or(0) == 0
     {
         eprint!(
             "{}",
