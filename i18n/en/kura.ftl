@@ -521,7 +521,10 @@ note-testing-in-directory = testing in directory { $dir }: test file { $file }
 note-smaller-than-default-size = { $path } is { $size }, smaller than the default --size { $default }: measuring all of it
 output-replacing = kura: replacing { $path }
 output-wrote = kura: wrote { $path }
-output-wrote-report = kura: wrote { $path } ({ $runs } runs, { $kib } KiB)
+output-wrote-report = kura: wrote { $path } ({ $runs ->
+    [one] { $runs } run
+   *[other] { $runs } runs
+}, { $kib } KiB)
 
 ## The most common errors (src/main.rs, store/, targets/file.rs, commands/compare.rs);
 ## the others stay English (docs/i18n.md)
