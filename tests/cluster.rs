@@ -830,6 +830,16 @@ mod mpi {
                 "rank 1, a thread of it: {target}"
             );
         }
+        // Both ranks' files are on this one host: its page cache holds
+        // 2 ranks x 2 threads x 1 MiB, not one rank's 2 MiB.
+        let cache: Vec<&serde_json::Value> = run["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["kind"] == "page_cache_holds_data")
+            .collect();
+        assert_eq!(cache.len(), 1, "{}", run["warnings"]);
+        assert_eq!(cache[0]["data_mb"], 4, "{}", run["warnings"]);
         let left: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .flatten()

@@ -8,6 +8,7 @@ pub mod comm;
 pub mod launch;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod page_cache;
 pub mod rank;
 pub mod stonewall;
 

@@ -578,6 +578,7 @@ impl<C: Communicator + ?Sized> Rank<'_, C> {
         if fileset.is_some() && shared {
             crate::fileset::share_between_ranks(Some((rank * mine.threads, size * mine.threads)));
         }
+        let warned_before = self.warnings.len();
         let outcome = measure(
             comm,
             mine,
@@ -607,6 +608,21 @@ impl<C: Communicator + ?Sized> Rank<'_, C> {
         if let Some(all) = gathered {
             let (parts, failed) = unpack(&all);
             if !parts.is_empty() {
+                // Rank 0's runner judged its own data against its host's
+                // memory; the run's page cache is judged per host.
+                let mut i = warned_before;
+                while i < self.warnings.len() {
+                    if matches!(self.warnings[i], Warning::PageCacheHoldsData { .. }) {
+                        self.warnings.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+                if let Some(w) = crate::cluster::page_cache::warning(&parts)
+                    && !self.warnings.contains(&w)
+                {
+                    self.warnings.push(w);
+                }
                 let cluster = self.cluster;
                 match merging::merge(&parts, shared, cluster.stonewall.map(|d| d.as_nanos() as u64)) {
                     Ok(mut merged) => {

@@ -68,6 +68,6 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> String {
 }
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod snapshots;
