@@ -613,7 +613,9 @@ mod mpi {
             );
         }
         let hard = |test: &str, dir: &str| job(test)[dir]["bytes"].as_u64().unwrap();
-        assert_eq!(hard("ior-hard-read", "read"), hard("ior-hard-write", "write"));
+        // The stonewall may end the write early on a slow NAS; the read
+        // takes every segment of the (pre-filled) file.
+        assert!(hard("ior-hard-write", "write") > 0);
         assert_eq!(hard("ior-hard-read", "read"), 4 * 16 * 47008);
         assert_eq!(
             super::walk(&export.dir.path().join("io500")),
