@@ -129,19 +129,7 @@ fn format_in(lang: Lang, id: &str, args: Option<&FluentArgs>) -> Option<String> 
 /// (`"lat min"` is `col-lat-min`) in the current language, or the text as it
 /// is when the catalogue has none (units: MB/s, IOPS, p99).
 pub fn heading(text: &str) -> String {
-    if lang() == Lang::En || text.is_empty() {
-        return text.to_string();
-    }
-    let mut id = String::from("col-");
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
-        } else if !id.ends_with('-') {
-            id.push('-');
-        }
-    }
-    let id = id.trim_end_matches('-');
-    format_in(lang(), id, None).unwrap_or_else(|| text.to_string())
+    phrase("col", text)
 }
 
 /// Like `heading`, for words other than column headings: the message
