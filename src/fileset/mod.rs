@@ -12,7 +12,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::jobs::Job;
 use crate::jobs::fileset::{FileOp, FileSetParams, Mix, Resolved};
-use crate::metrics::collect::{DirCollector, SeriesBuilder};
+use crate::metrics::collect::{DirCollector, SeriesFanIn};
 use crate::metrics::{JobResult, TargetKind, Warning};
 use crate::runner::{Live, Progress};
 use crate::targets::fileset::FileSet;
@@ -181,9 +181,7 @@ fn measure_with(
             })
             .collect();
         drop(tx);
-        let mut series = SeriesBuilder::default();
-        let mut reported: Vec<Option<u64>> = vec![None; threads as usize];
-        let mut next_final = 0u64;
+        let mut fan_in = SeriesFanIn::new(threads, interval_ns);
         loop {
             // A stonewall's threads wait for the agreement made here: look often.
             let poll = match wall {
@@ -203,26 +201,18 @@ fn measure_with(
             if let Some(w) = wall.as_deref_mut() {
                 w.settle_when_heard();
             }
-            series.add(&sample);
             progress.sample(&sample, threads);
-            if let Some(live) = &mut live {
-                if let Some(slot) = reported.get_mut(sample.thread as usize) {
-                    *slot = Some(sample.index);
+            fan_in.add(&sample, |point| {
+                if let Some(live) = &mut live {
+                    live.sink.interval(point);
                 }
-                let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
-                while reported.iter().all(Option::is_some) && next_final < all_past {
-                    if let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX) {
-                        live.sink.interval(&point);
-                    }
-                    next_final += 1;
-                }
-            }
+            });
         }
         let outputs: Vec<ThreadOutput> = handles
             .into_iter()
             .map(|h| h.join().expect("file-set thread panicked"))
             .collect();
-        (outputs, series)
+        (outputs, fan_in.into_series())
     });
     let mut by_op: Vec<DirCollector> = FileOp::ALL.iter().map(|_| DirCollector::default()).collect();
     // mdtest's phases: each op's time is its phase's, the slowest thread's (they start together).

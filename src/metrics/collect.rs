@@ -237,6 +237,56 @@ impl SeriesBuilder {
     }
 }
 
+/// The threads' samples of one job merged as they arrive, for every kind:
+/// a period that every thread has moved past is final, handed once to the
+/// caller (the live sink stores it) and then sealed, so a job's memory stays
+/// flat over hours whatever its kind.
+#[derive(Debug)]
+pub struct SeriesFanIn {
+    series: SeriesBuilder,
+    /// The newest period each thread has reported.
+    reported: Vec<Option<u64>>,
+    next_final: u64,
+    interval_ns: u64,
+}
+
+impl SeriesFanIn {
+    pub fn new(threads: u32, interval_ns: u64) -> Self {
+        SeriesFanIn {
+            series: SeriesBuilder::default(),
+            reported: vec![None; threads as usize],
+            next_final: 0,
+            interval_ns,
+        }
+    }
+
+    /// Adds one thread's sample; `on_final` sees each period that became
+    /// final, before its histogram is dropped.
+    pub fn add(&mut self, sample: &IntervalSample, mut on_final: impl FnMut(&IntervalPoint)) {
+        self.series.add(sample);
+        if let Some(slot) = self.reported.get_mut(sample.thread as usize) {
+            *slot = Some(sample.index);
+        }
+        if !self.reported.iter().all(Option::is_some) {
+            return;
+        }
+        let all_past = self.reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
+        while self.next_final < all_past {
+            let i = self.next_final as usize;
+            if let Some(point) = self.series.point(i, self.interval_ns, u64::MAX) {
+                on_final(&point);
+            }
+            self.series.seal(i);
+            self.next_final += 1;
+        }
+    }
+
+    /// The series so far, its final periods sealed.
+    pub fn into_series(self) -> SeriesBuilder {
+        self.series
+    }
+}
+
 /// Set by a process that is one rank of many (`cluster`): its series goes to
 /// rank 0 with each period's histogram, so rank 0 can read each merged
 /// period's p99 off the added histograms instead of guessing it from the
@@ -324,6 +374,49 @@ mod tests {
         b.seal(0);
         assert!(b.periods[0].hist.is_none());
         assert_eq!(figures(b.build(1_000_000_000, 2_000_000_000)), before);
+    }
+
+    fn sample(thread: u32, index: u64) -> IntervalSample {
+        let mut hist = new_histogram();
+        record(&mut hist, 1000 + u64::from(thread));
+        IntervalSample {
+            thread,
+            index,
+            read_ops: 1,
+            write_ops: 0,
+            bytes: 4096,
+            hist,
+            read_lat_ns: 1000,
+            write_lat_ns: 0,
+            cpu_user_ns: 0,
+            cpu_system_ns: 0,
+            dir_hists: None,
+        }
+    }
+
+    #[test]
+    fn the_fan_in_hands_over_and_seals_a_period_once_every_thread_is_past_it() {
+        let mut fan = SeriesFanIn::new(2, 1_000_000_000);
+        let mut finals = Vec::new();
+        // Thread 0 runs ahead: nothing is final while thread 1 has not reported.
+        for index in 0..3 {
+            fan.add(&sample(0, index), |p| finals.push(p.start_ns));
+        }
+        assert!(finals.is_empty());
+        fan.add(&sample(1, 0), |p| finals.push(p.start_ns));
+        assert!(finals.is_empty(), "thread 1 may still add to period 0");
+        fan.add(&sample(1, 1), |p| finals.push(p.start_ns));
+        assert_eq!(finals, [0]);
+        fan.add(&sample(1, 2), |p| finals.push(p.start_ns));
+        assert_eq!(finals, [0, 1_000_000_000]);
+        let series = fan.into_series();
+        // Sealed periods kept their figures but not their histograms: memory stays flat.
+        assert!(series.periods[0].hist.is_none() && series.periods[1].hist.is_none());
+        assert!(series.periods[2].hist.is_some());
+        let points = series.build(1_000_000_000, 3_000_000_000);
+        assert_eq!(points.len(), 3);
+        assert_eq!(points[0].read_ops, 2);
+        assert!(points[0].lat_max_ns >= 1000);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, pr
 use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::jobs::{EngineKind, Job, Workload};
-use crate::metrics::collect::{DirCollector, SeriesBuilder};
+use crate::metrics::collect::{DirCollector, SeriesBuilder, SeriesFanIn};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
 use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker_checked};
@@ -578,34 +578,21 @@ fn measure(
             })
             .collect();
         drop(tx);
-        let mut series = SeriesBuilder::default();
-        // The newest period each thread has reported; a period every thread has moved past is final.
-        let mut reported: Vec<Option<u64>> = vec![None; job.threads as usize];
-        let mut next_final = 0u64;
+        let mut fan_in = SeriesFanIn::new(job.threads, interval_ns);
         progress.start_job(&job);
         for sample in rx.iter() {
-            series.add(&sample);
             progress.sample(&sample, job.threads);
-            if let Some(slot) = reported.get_mut(sample.thread as usize) {
-                *slot = Some(sample.index);
-            }
-            let all_past = reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
-            while reported.iter().all(Option::is_some) && next_final < all_past {
-                if let Some(live) = &mut live
-                    && let Some(point) = series.point(next_final as usize, interval_ns, u64::MAX)
-                {
-                    live.sink.interval(&point);
+            fan_in.add(&sample, |point| {
+                if let Some(live) = &mut live {
+                    live.sink.interval(point);
                 }
-                // A final period keeps its figures, not its histogram: memory stays flat over hours.
-                series.seal(next_final as usize);
-                next_final += 1;
-            }
+            });
         }
         let outputs = handles
             .into_iter()
             .map(|h| h.join().expect("worker thread panicked"))
             .collect();
-        (outputs, series)
+        (outputs, fan_in.into_series())
     });
 
     if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
