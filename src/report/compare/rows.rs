@@ -146,6 +146,12 @@ impl Params {
     }
 
     fn class(&self, dir: Direction) -> Option<WorkloadClass> {
+        // The classes are shapes of block I/O: a file set's, bonnie's or a
+        // database's job keeps the block fields at their defaults (randread
+        // 4k qd1), which say nothing of what it did.
+        if !matches!(self.job.workload, crate::jobs::Workload::Block) {
+            return None;
+        }
         if self.mixed() {
             return (dir == Direction::Total).then_some(WorkloadClass::Mixed);
         }
@@ -687,6 +693,14 @@ mod tests {
         assert_eq!(c(Rw::RandRead, 64 << 10, 1, Direction::Read), None);
         assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Total), Some(Mixed));
         assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Read), None);
+    }
+
+    #[test]
+    fn only_block_jobs_have_a_class() {
+        let mut p = params(Rw::RandRead, 4096, 1);
+        assert!(p.class(Direction::Read).is_some());
+        p.job.workload = crate::jobs::Workload::FileSet(Default::default());
+        assert_eq!(p.class(Direction::Read), None, "a file set is not a 4k qd1 read");
     }
 
     /// An option the table marks as identity keeps rows apart, with no code here.
