@@ -98,6 +98,9 @@ fn sfs97_on(dir: &Path, db: &Path) {
     let job = &v["jobs"][0];
     assert_eq!(job["job"]["workload"]["fileset"]["mix"], "sfs97");
     assert_eq!(job["target"]["created"], true);
+    // 400 KB of files, buffered: the page cache holds them, as a block job would be told.
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("page_cache_holds_data"), "{warnings}");
     assert_eq!(listing(dir), before, "the set is removed, and nothing else");
 }
 
@@ -710,6 +713,9 @@ fn sfs97_runs_on_sshfs_and_leaves_the_export_as_it_was() {
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     let v = json(&out.stdout);
     assert_eq!(v["jobs"][0]["target"]["fs_type"], "fuse.sshfs");
+    // The server's cache is out of kura's reach, as for a block job on sshfs.
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("unreachable_cache"), "{warnings}");
     let counts = op_counts(&v);
     assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 400);
     for op in ["lookup", "stat", "read", "readdir"] {

@@ -97,6 +97,34 @@ fn push_once(warnings: &mut Vec<Warning>, warning: Warning) {
     }
 }
 
+/// Buffered I/O over data the page cache can hold (all of the host's
+/// memory, or the job's `mem_limit`) measures memory, not the device:
+/// every kind that goes through the cache says so the same way.
+pub(crate) fn page_cache_verdict(data_bytes: u64, mem_limit: Option<u64>, warnings: &mut Vec<Warning>) {
+    if let Some(limit) = mem_limit {
+        if data_bytes < limit {
+            push_once(
+                warnings,
+                Warning::PageCacheHoldsDataUnderLimit {
+                    data_mb: data_bytes / 1_000_000,
+                    limit_mb: limit / 1_000_000,
+                },
+            );
+        }
+        return;
+    }
+    let memory = targets::host_facts().memory_bytes;
+    if data_bytes < memory {
+        push_once(
+            warnings,
+            Warning::PageCacheHoldsData {
+                data_mb: data_bytes / 1_000_000,
+                memory_mb: memory / 1_000_000,
+            },
+        );
+    }
+}
+
 /// Fills in what the job left to defaults, so the stored job repeats exactly.
 pub fn resolve(job: &Job, warnings: &mut Vec<Warning>) -> Job {
     let mut job = job.clone();
@@ -490,25 +518,8 @@ fn measure(
     // Held until the workers are joined; dropping it leaves and removes the group.
     let _memory_cap = cap_memory(job, targets)?;
     if !job.direct {
-        let memory = targets::host_facts().memory_bytes;
         let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
-        if let Some(limit) = job.mem_limit_bytes {
-            if span < limit {
-                push_once(
-                    warnings,
-                    Warning::PageCacheHoldsDataUnderLimit {
-                        data_mb: span / 1_000_000,
-                        limit_mb: limit / 1_000_000,
-                    },
-                );
-            }
-        } else if span < memory {
-            let warning = Warning::PageCacheHoldsData {
-                data_mb: span / 1_000_000,
-                memory_mb: memory / 1_000_000,
-            };
-            push_once(warnings, warning);
-        }
+        page_cache_verdict(span, job.mem_limit_bytes, warnings);
     }
     let job = Arc::new(job.clone());
     let (tx, rx) = mpsc::channel();

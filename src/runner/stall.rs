@@ -19,7 +19,14 @@ pub fn warning(r: &JobResult) -> Option<Warning> {
     let job = &r.job;
     let ops: u64 = r.directions().map(|(_, d)| d.ops).sum();
     if ops == 0 {
-        return None;
+        // A job stopped before its first completion (Ctrl-C) says so already.
+        return (!r.incomplete && r.elapsed_ns > 0).then(|| Warning::Stalled {
+            job: job.name.clone(),
+            reasons: vec![format!(
+                "no operation completed in {:.1} s",
+                r.elapsed_ns as f64 / 1e9
+            )],
+        });
     }
     let fastest = r
         .directions()
@@ -120,5 +127,15 @@ mod tests {
         let mut short = job(50, 90_000, 30_000_000, &[50]);
         short.job.io_count = Some(50);
         assert_eq!(warning(&short), None);
+    }
+
+    #[test]
+    fn a_job_that_completed_nothing_is_a_stall_unless_it_was_stopped() {
+        let nothing = job(0, 0, 5_000_000_000, &[0, 0, 0, 0, 0]);
+        let w = warning(&nothing).expect("a warning").to_string();
+        assert!(w.contains("no operation completed in 5.0 s"), "{w}");
+        let mut stopped = nothing.clone();
+        stopped.incomplete = true;
+        assert_eq!(warning(&stopped), None);
     }
 }

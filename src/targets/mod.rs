@@ -15,7 +15,7 @@ pub mod protected;
 pub use caveats::{Context as CaveatContext, caveats};
 pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
-pub use verdicts::{after as verdict_after, before as verdicts_before};
+pub use verdicts::{after as verdict_after, before as verdicts_before, unreachable_cache_at};
 
 use std::ffi::OsString;
 use std::fs::File;

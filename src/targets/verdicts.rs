@@ -62,13 +62,9 @@ pub fn before(job: &Job, target: &PreparedTarget, already: &[Warning]) -> Vec<Wa
         });
     }
     if let Some(fs) = &fs_type
-        && let Some(why) = unreachable_cache(fs)
+        && let Some(w) = unreachable_cache_on(fs, &path)
     {
-        out.push(Warning::UnreachableCache {
-            path: path.clone(),
-            fs_type: fs.clone(),
-            why: why.to_string(),
-        });
+        out.push(w);
     }
     if !job.direct
         && let Some(runtime) = container(
@@ -79,6 +75,21 @@ pub fn before(job: &Job, target: &PreparedTarget, already: &[Warning]) -> Vec<Wa
         out.push(Warning::InContainer { runtime });
     }
     out
+}
+
+/// The verdict for a directory a file set lives in: its file system's
+/// cache cannot be dropped from here (a network or FUSE file system).
+pub fn unreachable_cache_at(dir: &Path) -> Option<Warning> {
+    let fs = mount_of(&canonical(dir))?.fstype;
+    unreachable_cache_on(&fs, &dir.display().to_string())
+}
+
+fn unreachable_cache_on(fs_type: &str, path: &str) -> Option<Warning> {
+    unreachable_cache(fs_type).map(|why| Warning::UnreachableCache {
+        path: path.to_string(),
+        fs_type: fs_type.to_string(),
+        why: why.to_string(),
+    })
 }
 
 /// Verdicts that need the job's numbers.
