@@ -25,7 +25,7 @@ pub fn fio_output(args: &JobFileArgs) -> Option<bool> {
 /// The run as `--format` and `--json` ask for it.
 pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::RunResult) -> String {
     match fio_output(args) {
-        Some(plus) => crate::report::fio_json::render(result, plus),
+        Some(plus) => crate::report::fio_output::render(result, plus),
         None => render_run(
             result,
             &View {

@@ -8,7 +8,7 @@ use super::{Ctx, output_format};
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::report::export::{self, Format};
 use crate::report::mark_grid::{Figure, MarkUnit};
-use crate::report::{View, emit, fio_json, render_run};
+use crate::report::{View, emit, fio_output, render_run};
 
 pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
     let fio = match args.format {
@@ -43,7 +43,7 @@ pub fn run(ctx: &Ctx, args: ShowArgs) -> Result<i32> {
     let id = store.resolve(&args.run, args.latest)?;
     let run = store.load(id)?;
     if let Some(plus) = fio {
-        emit(&fio_json::render(&run, plus))?;
+        emit(&fio_output::render(&run, plus))?;
         return Ok(0);
     }
     let text = match format {

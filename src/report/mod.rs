@@ -11,7 +11,7 @@ pub mod explain;
 pub mod export;
 pub mod fileset_table;
 pub mod fio_hist_log;
-pub mod fio_json;
+pub mod fio_output;
 pub mod fio_logs;
 pub mod format;
 pub mod history;
