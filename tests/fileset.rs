@@ -727,3 +727,41 @@ fn sfs97_runs_on_sshfs_and_leaves_the_export_as_it_was() {
         "the set is removed over the network, and only it"
     );
 }
+
+/// Rounds until steady are measured as any job of their kind: a file set's
+/// rounds run on its set (they used to go down the block path and were
+/// refused: "is a directory; give a file or a block device").
+#[test]
+fn a_file_set_runs_in_rounds_until_steady() {
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let out = kura(&dir.path().join("k.db"))
+        .arg("--json")
+        .args(["run", "--target"])
+        .arg(&set)
+        .args(["--mix", "sfs97", "--files", "20", "--width", "2"])
+        .args(["--until-steady", "iops", "--runtime", "100ms"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let v = json(&out.stdout);
+    let jobs = v["jobs"].as_array().unwrap();
+    assert!(jobs.len() >= 5, "PTS's window needs 5 rounds: {}", jobs.len());
+    for (i, j) in jobs.iter().enumerate() {
+        assert_eq!(j["test"], format!("job round {}", i + 1));
+        assert_eq!(j["job"]["workload"]["fileset"]["mix"], "sfs97");
+        let ops = op_counts(&serde_json::json!({ "jobs": [j] }));
+        assert!(ops.iter().map(|(_, n)| n).sum::<u64>() > 0, "{ops:?}");
+    }
+    assert!(
+        v["warnings"].to_string().contains("\"rounds\""),
+        "{}",
+        v["warnings"]
+    );
+    assert_eq!(
+        listing(&set),
+        Vec::<String>::new(),
+        "the set is removed once, at the end"
+    );
+}

@@ -824,16 +824,35 @@ pub fn run_suite(
         if let (Some(tracked), 1) = (jobs[i].job.until_steady, together)
             && jobs[i].job.workload.bonnie().is_none()
         {
-            let cx = rounds::Ctx {
-                opts,
-                stop,
-                warnings: &mut warnings,
-                progress: &progress,
-                created: &mut created,
-                sink: &mut *sink,
+            // Each round through `Kinds::measure`, as any job: a file set's rounds run on its set.
+            let rounds = {
+                let mut measure =
+                    |job: &Job, test: &str, sink: &mut dyn RunSink, warnings: &mut Vec<Warning>| {
+                        let cx = rounds::Ctx {
+                            opts,
+                            stop,
+                            warnings,
+                            progress: &progress,
+                            created: &mut created,
+                            sink,
+                        };
+                        kinds.measure(job, Some(test), cx, &mut failure)
+                    };
+                rounds::run_rounds(
+                    &jobs[i],
+                    tracked,
+                    stop,
+                    &progress,
+                    &mut warnings,
+                    &mut *sink,
+                    &mut results,
+                    &mut measure,
+                )
             };
-            if let Err(e) = rounds::run_rounds(&jobs[i], tracked, cx, &mut results) {
-                failure = Some(e);
+            if let Err(e) = rounds {
+                failure = failure.or(Some(e));
+            }
+            if failure.is_some() {
                 break;
             }
             i += 1;

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{Live, Progress, RunError, RunOptions, RunSink, StopFlag, SuiteJob, run_job};
+use super::{Progress, RunError, RunOptions, RunSink, StopFlag, SuiteJob};
 use crate::jobs::EngineKind;
 use crate::metrics::steady::{self, MAX_ROUNDS, Rounds, Tracked};
 use crate::metrics::{JobResult, Warning};
@@ -48,41 +48,39 @@ pub(super) struct Ctx<'a> {
     pub sink: &'a mut dyn RunSink,
 }
 
+/// Measures one round of a job, whatever its kind (`Kinds::measure`), as
+/// test `test`, storing its intervals through the sink.
+pub(super) type MeasureRound<'m> = dyn FnMut(&crate::jobs::Job, &str, &mut dyn RunSink, &mut Vec<Warning>) -> Result<JobResult, RunError>
+    + 'm;
+
 /// Runs `sj` in rounds until `tracked` is steady or 25 rounds ran; each
 /// round is handed to the sink and pushed to `results` as it ends.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_rounds(
     sj: &SuiteJob,
     tracked: Tracked,
-    cx: Ctx<'_>,
+    stop: &StopFlag,
+    progress: &Progress,
+    warnings: &mut Vec<Warning>,
+    sink: &mut dyn RunSink,
     results: &mut Vec<JobResult>,
+    measure: &mut MeasureRound<'_>,
 ) -> Result<(), RunError> {
     let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
     let mut values = Vec::new();
     let mut outcome = Ok(());
     for round in 1..=MAX_ROUNDS {
-        if cx.stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             break;
         }
-        cx.progress.message(&crate::t!(
+        progress.message(&crate::t!(
             "progress-round",
             job = sj.job.name.as_str(),
             round = round,
             tracked = tracked.name()
         ));
         let test = format!("{base} round {round}");
-        let live = Live {
-            sink: &mut *cx.sink,
-            test: Some(&test),
-        };
-        let mut r = match run_job(
-            &sj.job,
-            cx.opts,
-            cx.stop,
-            cx.warnings,
-            cx.progress,
-            cx.created,
-            Some(live),
-        ) {
+        let mut r = match measure(&sj.job, &test, &mut *sink, warnings) {
             Ok(r) => r,
             Err(e) => {
                 outcome = Err(e);
@@ -91,9 +89,9 @@ pub(super) fn run_rounds(
         };
         r.test = Some(test);
         if r.job.engine != EngineKind::Null {
-            cx.warnings.extend(crate::metrics::changes::warnings(&r));
+            warnings.extend(crate::metrics::changes::warnings(&r));
         }
-        cx.sink.job_done(&r);
+        sink.job_done(&r);
         let incomplete = r.incomplete;
         values.push(tracked.of(&r));
         results.push(r);
@@ -104,7 +102,7 @@ pub(super) fn run_rounds(
     if !values.is_empty() {
         let window = steady::window(&values);
         let steady = window.as_ref().is_some_and(|w| w.steady());
-        cx.warnings.push(Warning::Rounds {
+        warnings.push(Warning::Rounds {
             job: sj.job.name.clone(),
             rounds: Rounds {
                 tracked,
