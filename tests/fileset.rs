@@ -765,3 +765,28 @@ fn a_file_set_runs_in_rounds_until_steady() {
         "the set is removed once, at the end"
     );
 }
+
+/// explain lists a file-set job as one: not as the randread 4k qd1 on
+/// io_uring, direct, that its unused block fields would say.
+#[test]
+fn explain_names_a_file_set_job_by_its_kind() {
+    let dir = tmp();
+    let file = dir.path().join("fs.toml");
+    std::fs::write(
+        &file,
+        "[[job]]\nname = \"fs\"\ntarget = \"/mnt/nas\"\nmix = \"sfs97\"\nfiles = 20\n",
+    )
+    .unwrap();
+    let out = kura(&dir.path().join("k.db"))
+        .arg("explain")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("fileset"), "{text}");
+    assert!(text.contains("mix sfs97"), "{text}");
+    for block_only in ["randread", "io_uring", "4k"] {
+        assert!(!text.contains(block_only), "{block_only} in:\n{text}");
+    }
+}

@@ -30,6 +30,17 @@ impl Workload {
         matches!(self, Workload::Block)
     }
 
+    /// The kind's name where a job is listed (`explain`): the block
+    /// fields of a job of another kind are defaults, not what it does.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Workload::Block => "block",
+            Workload::Bonnie(_) => "bonnie",
+            Workload::FileSet(_) => "fileset",
+            Workload::Database(_) => "db",
+        }
+    }
+
     pub fn bonnie(&self) -> Option<&BonnieParams> {
         match self {
             Workload::Bonnie(p) => Some(p),

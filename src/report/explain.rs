@@ -68,27 +68,36 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
             if j.rw.is_random() && j.random_pct < 100 {
                 bs.push_str(&crate::t!("explain-seek", pct = j.random_pct));
             }
+            // Another kind's job (a file set, bonnie, a database) keeps the
+            // block fields at their defaults: they say nothing of what it does,
+            // so its kind is named and its own keys follow under the tables.
+            let block = j.workload.is_block();
+            let for_block = |text: String| if block { text } else { "-".to_string() };
             vec![
                 (i + 1).to_string(),
                 term(&j.name).into_owned(),
                 term(p.test.as_deref().unwrap_or_default()).into_owned(),
                 j.group.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
-                j.rw.name().to_string(),
-                bs,
-                if j.rw.is_mixed() {
+                if block {
+                    j.rw.name().to_string()
+                } else {
+                    j.workload.kind_name().to_string()
+                },
+                for_block(bs),
+                for_block(if j.rw.is_mixed() {
                     j.read_pct.to_string()
                 } else {
                     j.effective_read_pct().to_string()
-                },
-                j.qd.to_string(),
+                }),
+                for_block(j.qd.to_string()),
                 j.threads.to_string(),
-                j.size_bytes.map(format_size).unwrap_or_else(|| "-".into()),
-                format_size(j.offset_bytes),
+                for_block(j.size_bytes.map(format_size).unwrap_or_else(|| "-".into())),
+                for_block(format_size(j.offset_bytes)),
                 stop_text(j),
                 format_duration(j.ramp),
                 rate,
-                j.engine.for_io(j.direct).name().to_string(),
-                crate::i18n::heading(if j.direct { "yes" } else { "no" }),
+                for_block(j.engine.for_io(j.direct).name().to_string()),
+                for_block(crate::i18n::heading(if j.direct { "yes" } else { "no" })),
                 j.target
                     .as_ref()
                     .map(|t| term(&t.display().to_string()).into_owned())
