@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::OpKind;
+use crate::jobs::OpKind;
 
 /// Test files in DIR, named like kura's other test files.
 pub const DATA_FILE: &str = "kura-bonnie.dat";

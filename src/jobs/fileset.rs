@@ -9,7 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::units::{format_size, parse_size};
-use crate::metrics::OpKind;
+use crate::jobs::OpKind;
 
 /// Files in a set above this need `--force`: past it a typo (width 100 for
 /// 10) fills a disk with inodes.

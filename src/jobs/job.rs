@@ -377,7 +377,7 @@ pub struct Job {
     pub precondition: Option<super::precondition::Precondition>,
     /// Run in rounds until this figure is steady by SNIA PTS 2.0.2's rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub until_steady: Option<crate::metrics::steady::Tracked>,
+    pub until_steady: Option<crate::jobs::Tracked>,
     // Caches and verify (issue 14): left out of JSON when unset, so jobs
     // without them store as they always did.
     /// Run the workload in a memory cgroup capped at this many bytes, so

@@ -925,7 +925,7 @@ options! {
         |j, v| {
             let text = take!(v, Text);
             j.until_steady = Some(
-                crate::metrics::steady::Tracked::parse(&text).ok_or("expected iops, bw or lat")?,
+                crate::jobs::Tracked::parse(&text).ok_or("expected iops, bw or lat")?,
             );
             Ok(())
         })

@@ -130,57 +130,10 @@ impl JobResult {
     }
 }
 
-/// A kind of operation a job counts separately: block I/O, file-set and
-/// metadata operations, SQL. Stored by its lowercase name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OpKind {
-    Read,
-    Write,
-    Trim,
-    Fsync,
-    Create,
-    Open,
-    Stat,
-    Setattr,
-    Readdir,
-    Rename,
-    Delete,
-    Mkdir,
-    Rmdir,
-    Query,
-    Transaction,
-    // file sets (issue 13)
-    Close,
-    Lookup,
-    /// A database commit (the db kind): where a database waits for its fsyncs.
-    Commit,
-}
-
-impl OpKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            OpKind::Read => "read",
-            OpKind::Write => "write",
-            OpKind::Trim => "trim",
-            OpKind::Fsync => "fsync",
-            OpKind::Create => "create",
-            OpKind::Open => "open",
-            OpKind::Stat => "stat",
-            OpKind::Setattr => "setattr",
-            OpKind::Readdir => "readdir",
-            OpKind::Rename => "rename",
-            OpKind::Delete => "delete",
-            OpKind::Mkdir => "mkdir",
-            OpKind::Rmdir => "rmdir",
-            OpKind::Query => "query",
-            OpKind::Transaction => "transaction",
-            OpKind::Close => "close",
-            OpKind::Lookup => "lookup",
-            OpKind::Commit => "commit",
-        }
-    }
-}
+// The job model names a kind's operations (a file set's mix, bonnie's
+// tests); results count by them. Defined with the jobs, so the job model
+// needs no result type.
+pub use crate::jobs::OpKind;
 
 /// One kind of operation of one job (its reads, its writes, its creates...).
 /// Named for block I/O's two directions before other kinds existed; `OpResult` says what it is.

@@ -18,51 +18,18 @@ pub const MAX_SLOPE_PCT: f64 = 10.0;
 /// Rounds after which a job that is not steady stops (the PTS's 25).
 pub const MAX_ROUNDS: u32 = 25;
 
-/// The variable tracked from round to round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tracked {
-    Iops,
-    /// Bytes per second.
-    Bw,
-    /// Mean latency, nanoseconds.
-    Lat,
-}
+pub use crate::jobs::Tracked;
 
-impl Tracked {
-    pub fn parse(text: &str) -> Option<Tracked> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "iops" => Some(Tracked::Iops),
-            "bw" | "bandwidth" => Some(Tracked::Bw),
-            "lat" | "latency" => Some(Tracked::Lat),
-            _ => None,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Tracked::Iops => "iops",
-            Tracked::Bw => "bw",
-            Tracked::Lat => "lat",
-        }
-    }
-    pub fn unit(self) -> &'static str {
-        match self {
-            Tracked::Iops => "IOPS",
-            Tracked::Bw => "MB/s",
-            Tracked::Lat => "µs",
-        }
-    }
-    /// A round's value in the unit above.
-    pub fn of(self, r: &JobResult) -> f64 {
-        let dirs: Vec<_> = r.directions().map(|(_, d)| d).collect();
-        match self {
-            Tracked::Iops => dirs.iter().map(|d| d.iops).sum(),
-            Tracked::Bw => dirs.iter().map(|d| d.bytes_per_sec).sum::<f64>() / 1e6,
-            Tracked::Lat => {
-                let ops: u64 = dirs.iter().map(|d| d.ops).sum();
-                let weighted: f64 = dirs.iter().map(|d| d.lat_ns.mean * d.ops as f64).sum();
-                if ops > 0 { weighted / ops as f64 / 1e3 } else { 0.0 }
-            }
+/// A round's value of the tracked variable, in its unit.
+pub fn value_of(tracked: Tracked, r: &JobResult) -> f64 {
+    let dirs: Vec<_> = r.directions().map(|(_, d)| d).collect();
+    match tracked {
+        Tracked::Iops => dirs.iter().map(|d| d.iops).sum(),
+        Tracked::Bw => dirs.iter().map(|d| d.bytes_per_sec).sum::<f64>() / 1e6,
+        Tracked::Lat => {
+            let ops: u64 = dirs.iter().map(|d| d.ops).sum();
+            let weighted: f64 = dirs.iter().map(|d| d.lat_ns.mean * d.ops as f64).sum();
+            if ops > 0 { weighted / ops as f64 / 1e3 } else { 0.0 }
         }
     }
 }

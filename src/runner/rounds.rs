@@ -93,7 +93,7 @@ pub(super) fn run_rounds(
         }
         sink.job_done(&r);
         let incomplete = r.incomplete;
-        values.push(tracked.of(&r));
+        values.push(steady::value_of(tracked, &r));
         results.push(r);
         if incomplete || steady::window(&values).is_some_and(|w| w.steady()) {
             break;
