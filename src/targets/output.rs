@@ -21,6 +21,10 @@ pub enum OutputError {
     NotRegular { path: String, what: &'static str },
     #[error("{path} is the database kura reads ({db}); write the output somewhere else")]
     Database { path: String, db: String },
+    #[error(
+        "{path} has {links} names (hard links); kura would write into the file under its other names too: name a new file"
+    )]
+    HardLinked { path: String, links: u64 },
     #[error("{path} changed while kura was opening it; try again")]
     Changed { path: String },
     #[error("{path} exists and is not {what}; kura does not overwrite it: name a new file")]
@@ -128,6 +132,18 @@ fn look(path: &Path) -> Result<Option<Metadata>, OutputError> {
     Ok(Some(before))
 }
 
+/// An existing file with a second name is someone's file under that name
+/// (a log name hard-linked to their notes): emptying it empties both.
+fn single_name(path: &Path, meta: &Metadata) -> Result<(), OutputError> {
+    if meta.nlink() > 1 {
+        return Err(OutputError::HardLinked {
+            path: path.display().to_string(),
+            links: meta.nlink(),
+        });
+    }
+    Ok(())
+}
+
 /// Refuses `meta` when it is the database `db` or one of SQLite's files beside it.
 fn not_the_database(path: &Path, meta: &Metadata, db: Option<&Path>) -> Result<(), OutputError> {
     let Some(db) = db else {
@@ -156,6 +172,22 @@ fn not_a_target(path: &Path, meta: &Metadata, targets: &[PathBuf]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Whether two paths name the same entry of the same directory (the
+/// directories resolved, so a symlink or `..` on the way does not hide it).
+fn same_name(a: &Path, b: &Path) -> bool {
+    let split = |p: &Path| -> Option<(PathBuf, std::ffi::OsString)> {
+        let dir = match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(d) => d.to_path_buf(),
+            None => PathBuf::from("."),
+        };
+        Some((dir.canonicalize().ok()?, p.file_name()?.to_os_string()))
+    };
+    match (split(a), split(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Refuses an existing file `replace` does not allow, reading its first bytes from `file`.
@@ -193,6 +225,7 @@ pub fn check_output(
         Some(meta) => {
             not_the_database(path, &meta, db)?;
             not_a_target(path, &meta, targets)?;
+            single_name(path, &meta)?;
             if let Replace::Only { .. } = replace {
                 let file = OpenOptions::new()
                     .read(true)
@@ -221,6 +254,13 @@ pub fn check_output(
                 Some(p) => p.to_path_buf(),
                 None => PathBuf::from("."),
             };
+            // A target that does not exist yet is created at its name before the outputs are.
+            if let Some(target) = targets.iter().find(|t| same_name(path, t)) {
+                return Err(OutputError::Target {
+                    path: shown,
+                    target: target.display().to_string(),
+                });
+            }
             match std::fs::metadata(&dir) {
                 Ok(m) if m.is_dir() => writable(path, &dir),
                 Ok(_) => Err(OutputError::Directory {
@@ -321,6 +361,7 @@ pub fn create_output_with(
     }
     not_the_database(path, &meta, db)?;
     not_a_target(path, &meta, targets)?;
+    single_name(path, &meta)?;
     may_replace(path, &file, meta.len(), replace)?;
     file.set_len(0).map_err(io_err)?;
     Ok(Output {
