@@ -392,3 +392,53 @@ fn an_image_that_backs_a_loop_device_is_refused_while_the_device_is_in_use() {
         "the image under a mounted loop was written"
     );
 }
+
+/// A loop device attached by the test with options `LoopDevice` does not
+/// take; detached by its own name on drop.
+struct Detach(PathBuf);
+
+impl Drop for Detach {
+    fn drop(&mut self) {
+        let status = std::process::Command::new("losetup")
+            .arg("-d")
+            .arg(&self.0)
+            .status();
+        if !matches!(status, Ok(s) if s.success()) {
+            eprintln!("warning: could not detach {}: {status:?}", self.0.display());
+        }
+    }
+}
+
+#[test]
+fn a_loop_device_with_an_offset_is_checked_through_its_whole_backing_file() {
+    if !need(&["losetup", "mkfs.ext4"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let img = dir.path().join("disk.img");
+    std::fs::File::create(&img).unwrap().set_len(64 << 20).unwrap();
+    common::mkfs_ext4(&img);
+    // Past the file system's first superblock: the device alone shows no signature.
+    let lo = Detach(PathBuf::from(common::sh(&format!(
+        "losetup -f --show -o 1048576 {}",
+        img.display()
+    ))));
+    assert!(
+        lo.0.to_string_lossy().starts_with("/dev/loop"),
+        "{}",
+        lo.0.display()
+    );
+    let before = bytes(&img);
+    let out = kura(&db)
+        .args(["run", "--rw", "randwrite", "--io-count", "64", "--target"])
+        .arg(&lo.0)
+        .output()
+        .unwrap();
+    refused(&out, "backing file");
+    assert!(
+        bytes(&img) == before,
+        "the image behind {} was written",
+        lo.0.display()
+    );
+}

@@ -229,6 +229,23 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
             }
         }
     }
+    if found.is_empty()
+        && is_block
+        && let Some(lo) = loop_of(meta.rdev())
+    {
+        // A loop device with an offset or a size limit shows part of its file: what
+        // lies outside (a partition table before the offset) is data all the same.
+        let backing = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
+            .open(&lo.backing_name)
+            .ok()
+            .filter(|f| f.metadata().is_ok_and(|m| (m.dev(), m.ino()) == lo.backing));
+        if let Some(backing) = backing {
+            found = find_signatures(&backing).map_err(unchecked)?;
+            where_found = format!(" (in its backing file {})", lo.backing_name);
+        }
+    }
     if found.is_empty() {
         return Ok(Checked { file, meta });
     }
