@@ -442,3 +442,21 @@ fn a_loop_device_with_an_offset_is_checked_through_its_whole_backing_file() {
         lo.0.display()
     );
 }
+
+#[test]
+fn a_new_database_beside_a_planted_side_file_is_refused_and_not_made() {
+    let dir = tmp();
+    let db = dir.path().join("new.db");
+    let user = dir.path().join("precious.bin");
+    let data = random_bytes(200_000);
+    std::fs::write(&user, &data).unwrap();
+    std::fs::hard_link(&user, side(&db, "-wal")).unwrap();
+    let out = kura(&db)
+        .args(["run", "--engine", "null", "--io-count", "10"])
+        .output()
+        .unwrap();
+    refused(&out, "-wal");
+    assert!(bytes(&user) == data, "the file linked at -wal was written");
+    assert!(!db.exists(), "an empty database was left");
+    assert!(side(&db, "-wal").exists(), "the user's name at -wal was removed");
+}

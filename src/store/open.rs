@@ -145,7 +145,12 @@ fn checked_file(path: &Path, access: Access, create_parent: bool) -> Result<Chec
                     let Ok(m) = std::fs::symlink_metadata(&side) else {
                         continue;
                     };
-                    check_side_file(path, &side, &m, &meta)?;
+                    if let Err(e) = check_side_file(path, &side, &m, &meta) {
+                        if created {
+                            remove_created_alone(&real, (meta.dev(), meta.ino()));
+                        }
+                        return Err(e);
+                    }
                     // Pages not yet in the database itself, or a rollback to make first.
                     pending |= suffix != "-shm" && m.len() > 0;
                 }
@@ -288,6 +293,17 @@ fn file_uri(real: &Path, query: &str) -> String {
     uri
 }
 
+/// The empty database file this call created, when refused for what lies
+/// beside it: removed while its name still leads to it; the file beside it
+/// is someone else's and stays.
+fn remove_created_alone(real: &Path, identity: (u64, u64)) {
+    if std::fs::symlink_metadata(real)
+        .is_ok_and(|m| m.file_type().is_file() && (m.dev(), m.ino()) == identity && m.len() == 0)
+    {
+        let _ = std::fs::remove_file(real);
+    }
+}
+
 /// A database this run created and could not make (a full disk, say) is
 /// removed again, so a failed first run leaves no empty file to puzzle over
 /// or to be refused later. Only while it is still the empty file made here.
@@ -377,4 +393,28 @@ fn open_checked(
             .map_err(|e| store.sql(e))?;
     }
     Ok(store)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_with_uri_characters_reads_immutable() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("a?b#c%d &e.db");
+        drop(open(&db, Access::Write, false).unwrap());
+        let uri = file_uri(&db, "immutable=1");
+        assert!(uri.ends_with("a%3Fb%23c%25d%20%26e.db?immutable=1"), "{uri}");
+        let store = open(&db, Access::Read, false).unwrap();
+        assert!(store.schema > 0);
+        for suffix in ["-wal", "-shm"] {
+            let mut side = db.clone().into_os_string();
+            side.push(suffix);
+            assert!(
+                !PathBuf::from(side).exists(),
+                "{suffix} beside a database read immutable"
+            );
+        }
+    }
 }

@@ -417,6 +417,29 @@ mod tests {
     }
 
     #[test]
+    fn a_file_with_a_second_name_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes");
+        std::fs::write(&notes, b"keep me").unwrap();
+        let log = dir.path().join("x_bw.1.log");
+        std::fs::hard_link(&notes, &log).unwrap();
+        let err = check_output(&log, None, Replace::Any, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("2 names"), "{err}");
+        let err = create_output(&log, None).unwrap_err().to_string();
+        assert!(err.contains("2 names"), "{err}");
+        assert_eq!(std::fs::read(&notes).unwrap(), b"keep me");
+        // A new file at the name of a target not created yet is that target.
+        let target = dir.path().join("t.dat");
+        let spelled = dir.path().join(".").join("t.dat");
+        let err = check_output(&spelled, None, Replace::Any, std::slice::from_ref(&target))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the target of a job"), "{err}");
+    }
+
+    #[test]
     fn only_what_replace_allows_is_replaced_and_checks_create_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let only = Replace::Only {
