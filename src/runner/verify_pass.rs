@@ -98,7 +98,7 @@ pub fn setups(job: &Job, targets: &[PreparedTarget]) -> Result<Vec<Option<Verify
             (Some(path), true) => Some(
                 JournalWriter::create_beside(
                     path,
-                    &[t.path.clone()],
+                    std::slice::from_ref(&t.path),
                     JournalHead {
                         tag,
                         block,
