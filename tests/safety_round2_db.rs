@@ -460,3 +460,24 @@ fn a_new_database_beside_a_planted_side_file_is_refused_and_not_made() {
     assert!(!db.exists(), "an empty database was left");
     assert!(side(&db, "-wal").exists(), "the user's name at -wal was removed");
 }
+
+#[test]
+fn the_verify_journal_is_never_one_of_the_databases_files() {
+    let dir = tmp();
+    let db = database_with_a_run(dir.path());
+    for suffix in ["-journal", "-wal", "-shm"] {
+        let out = kura(&db)
+            .args(["run", "--rw", "write", "--verify", "--size", "1m", "--target"])
+            .arg(dir.path().join("t.dat"))
+            .arg("--journal")
+            .arg(side(&db, suffix))
+            .output()
+            .unwrap();
+        refused(&out, "database");
+        assert!(!dir.path().join("t.dat").exists(), "the test file was left");
+        assert!(
+            !side(&db, suffix).exists(),
+            "{suffix} was left by the refused run"
+        );
+    }
+}

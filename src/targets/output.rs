@@ -144,12 +144,30 @@ fn single_name(path: &Path, meta: &Metadata) -> Result<(), OutputError> {
     Ok(())
 }
 
+/// The database `db` and the one a writing verb of this process opened
+/// (`targets::protected`), with SQLite's files beside them.
+fn all_database_files(db: Option<&Path>) -> Vec<PathBuf> {
+    let mut all = db.map(database_files).unwrap_or_default();
+    all.extend(super::protected::protected_paths());
+    all
+}
+
+/// Refuses `path` when it names the database or one of SQLite's files beside
+/// it, existing or not: SQLite creates `-journal`, `-wal` and `-shm` when it
+/// needs them, and would take a file kura put there for its own.
+fn not_a_database_name(path: &Path, db: Option<&Path>) -> Result<(), OutputError> {
+    match all_database_files(db).into_iter().find(|p| same_name(path, p)) {
+        Some(protected) => Err(OutputError::Database {
+            path: path.display().to_string(),
+            db: protected.display().to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Refuses `meta` when it is the database `db` or one of SQLite's files beside it.
 fn not_the_database(path: &Path, meta: &Metadata, db: Option<&Path>) -> Result<(), OutputError> {
-    let Some(db) = db else {
-        return Ok(());
-    };
-    for protected in database_files(db) {
+    for protected in all_database_files(db) {
         if std::fs::metadata(&protected).is_ok_and(|p| (p.dev(), p.ino()) == (meta.dev(), meta.ino())) {
             return Err(OutputError::Database {
                 path: path.display().to_string(),
@@ -221,6 +239,7 @@ pub fn check_output(
     targets: &[PathBuf],
 ) -> Result<(), OutputError> {
     let shown = path.display().to_string();
+    not_a_database_name(path, db)?;
     match look(path)? {
         Some(meta) => {
             not_the_database(path, &meta, db)?;
@@ -329,6 +348,7 @@ pub fn create_output_with(
         path: shown.clone(),
         source,
     };
+    not_a_database_name(path, db)?;
     let before = look(path)?;
     // O_NOFOLLOW and O_NONBLOCK: a link or a pipe swapped in since the look above
     // fails or returns at once instead of being followed or blocking.

@@ -24,6 +24,11 @@ pub fn protect_database(db: &Path) {
     }
 }
 
+/// The protected names: the database a writing verb opened and its side files.
+pub fn protected_paths() -> Vec<PathBuf> {
+    PROTECTED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// `Err` with a sentence when `target` is a protected file, or a loop
 /// device whose backing file is one (the driver's device and inode of it,
 /// so a renamed or hard-linked backing file is caught too).
