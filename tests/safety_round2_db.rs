@@ -336,6 +336,29 @@ fn a_loop_device_over_kuras_database_is_refused() {
             .unwrap();
         assert_eq!(runs, 2);
     }
+    // In a job file, before the first job measures anything.
+    let jobs = dir.path().join("jobs.toml");
+    std::fs::write(
+        &jobs,
+        format!(
+            "[[job]]\nname = \"r\"\nrw = \"randread\"\ntarget = \"{}\"\nsize = \"1m\"\nio_count = 64\n\n\
+             [[job]]\nname = \"w\"\nrw = \"randwrite\"\nbs = \"512\"\ntarget = \"{}\"\nio_count = 16\n",
+            dir.path().join("t.dat").display(),
+            lo.path.display()
+        ),
+    )
+    .unwrap();
+    let out = kura(&db).arg("run").arg(&jobs).output().unwrap();
+    refused(&out, "kura's database");
+    assert!(
+        out.stdout.is_empty(),
+        "a job ran: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        !dir.path().join("t.dat").exists(),
+        "the first job's test file was made"
+    );
 }
 
 #[test]

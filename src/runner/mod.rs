@@ -1040,6 +1040,8 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
                 .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
         }
         let path = targets::job_path(job);
+        // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
+        targets::protected::check_writable(&path).map_err(RunError::Invalid)?;
         if targets::is_block_device(&path) {
             targets::check_device_writable(&path, opts.target.allow_destroy.as_deref())
                 .map_err(TargetError::from)?;
