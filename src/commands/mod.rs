@@ -42,21 +42,36 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// The database path: `--db`, or the default one.
+    /// The database path: `--db`, or the default one. Where there is no
+    /// default (no absolute HOME) the empty path, which names no file: the
+    /// verbs that open the database refuse first (`checked_db_path`).
     pub fn db_path(&self) -> PathBuf {
-        self.db.clone().unwrap_or_else(store::default_path)
+        self.checked_db_path().unwrap_or_default()
+    }
+
+    /// `--db`, or the default database; an error when there is none.
+    pub fn checked_db_path(&self) -> Result<PathBuf, store::StoreError> {
+        match &self.db {
+            Some(p) => Ok(p.clone()),
+            None => store::default_path(),
+        }
     }
 
     /// The database for a verb that stores: created when new, migrated when old.
     pub fn store(&self) -> Result<Store> {
-        let path = self.db_path();
+        let path = self.checked_db_path()?;
         crate::targets::protected::protect_database(&path);
         Ok(Store::open(&path, self.db.is_none())?)
     }
 
     /// The database for a verb that only reads it: never created, migrated or written.
     pub fn read_store(&self) -> Result<Store> {
-        Ok(Store::open_read_only(&self.db_path())?)
+        Ok(Store::open_read_only(&self.checked_db_path()?)?)
+    }
+
+    /// `read_store` for `kura serve`, which shows runs stored while it serves.
+    pub fn following_store(&self) -> Result<Store> {
+        Ok(Store::open_following(&self.checked_db_path()?)?)
     }
 }
 

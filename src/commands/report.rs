@@ -29,7 +29,7 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     };
     match &args.output {
         Some(path) => {
-            let db = ctx.db.clone().unwrap_or_else(crate::store::default_path);
+            let db = ctx.db_path();
             let mut out = crate::targets::output::create_output(path, Some(&db))?;
             if out.replaced {
                 // Said even with --quiet: a file that was there is gone.

@@ -10,7 +10,7 @@ use crate::report::serve::{listen_on, serve};
 pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
     let listen = listen_on(&args.port, args.listen.as_deref())?;
     let path = ctx.db_path();
-    let store = ctx.read_store()?;
+    let store = ctx.following_store()?;
     let stop = stop_flag()?;
     if listen.explicit && !listen.addr.ip().is_loopback() {
         eprintln!(

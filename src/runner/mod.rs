@@ -1044,16 +1044,21 @@ impl Kinds {
 /// A write to a device that would be refused is refused before the first
 /// job runs, not after the jobs before it have measured.
 fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
+    let jobs: Vec<&Job> = jobs.into_iter().collect();
+    // A journal written over a target truncates it: the verify then reports the damage as bad blocks.
+    let all_targets: Vec<_> = jobs.iter().map(|j| targets::job_path(j)).collect();
     for job in jobs {
         if job.engine == EngineKind::Null || !job.modifies() {
             continue;
         }
         // The verify journal is written too: checked now, before any target is prepared.
         if let (Some(journal), true) = (&job.journal, job.verify) {
-            targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &[])
+            targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &all_targets)
                 .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
         }
         let path = targets::job_path(job);
+        // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
+        targets::protected::check_writable(&path).map_err(RunError::Invalid)?;
         if targets::is_block_device(&path) {
             targets::check_device_writable(&path, opts.target.allow_destroy.as_deref())
                 .map_err(TargetError::from)?;

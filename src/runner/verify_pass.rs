@@ -96,8 +96,9 @@ pub fn setups(job: &Job, targets: &[PreparedTarget]) -> Result<Vec<Option<Verify
         };
         let journal = match (&job.journal, job.does_writes()) {
             (Some(path), true) => Some(
-                JournalWriter::create(
+                JournalWriter::create_beside(
                     path,
+                    std::slice::from_ref(&t.path),
                     JournalHead {
                         tag,
                         block,

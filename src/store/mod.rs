@@ -27,6 +27,10 @@ pub enum StoreError {
     Path { path: String, why: String },
     #[error("{}", crate::t!("error-no-database", path = path.as_str()))]
     Missing { path: String },
+    #[error(
+        "no place for the default database: {why} and XDG_DATA_HOME is not an absolute path; give --db PATH"
+    )]
+    NoDefault { why: &'static str },
     #[error("database {path} is refused: {why}")]
     Foreign { path: String, why: String },
     #[error("database {path}: {why}")]
@@ -129,14 +133,28 @@ pub struct Store {
     wait: Arc<AtomicBool>,
 }
 
-/// `$XDG_DATA_HOME/kura/kura.db`, else `~/.local/share/kura/kura.db`.
-pub fn default_path() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("kura").join("kura.db")
+/// `$XDG_DATA_HOME/kura/kura.db`, else `$HOME/.local/share/kura/kura.db`.
+/// The XDG Base Directory spec says a relative `XDG_DATA_HOME` is invalid
+/// and ignored; with no absolute `HOME` either there is no default (it used
+/// to be the current directory, wherever kura happened to start).
+pub fn default_path() -> Result<PathBuf, StoreError> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if let Some(base) = absolute("XDG_DATA_HOME") {
+        return Ok(base.join("kura").join("kura.db"));
+    }
+    if let Some(home) = absolute("HOME") {
+        return Ok(home.join(".local/share").join("kura").join("kura.db"));
+    }
+    let why = match std::env::var_os("HOME") {
+        None => "HOME is not set",
+        Some(h) if h.is_empty() => "HOME is empty",
+        Some(_) => "HOME is not an absolute path",
+    };
+    Err(StoreError::NoDefault { why })
 }
 
 const JOB_RESULT_INSERT: &str = "INSERT INTO job_results (run_id, job_index, direction, name, test,
@@ -194,6 +212,13 @@ impl Store {
     /// process show up (WAL).
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         open::open(path, Access::Read, false)
+    }
+
+    /// `open_read_only` for a reader that lives on (`kura serve`): runs
+    /// stored later show up, through SQLite's WAL index (`-shm`), which
+    /// SQLite may create for that.
+    pub fn open_following(path: &Path) -> Result<Store, StoreError> {
+        open::open(path, Access::Follow, false)
     }
 
     fn wait_for_locks(&self, wait: bool) {

@@ -19,8 +19,13 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
-    /// Never creates, migrates, converts or writes anything.
+    /// Never creates, migrates, converts or writes anything; with no
+    /// `-wal` or `-journal` to read, not even SQLite's `-wal` and `-shm`.
     Read,
+    /// Reads like `Read`, for as long as the process lives (`kura serve`):
+    /// through SQLite's WAL index, so runs stored meanwhile show up; SQLite
+    /// may create `-wal` and `-shm` beside a WAL database for that.
+    Follow,
     /// Creates a new file, and creates or migrates kura's tables.
     Write,
 }
@@ -54,13 +59,64 @@ fn refused(path: &Path, why: impl Into<String>) -> StoreError {
     }
 }
 
-/// The regular file to hand to SQLite (symlinks resolved), its identity,
-/// and whether this call created it.
-fn checked_file(
+/// The file `checked_file` found, ready for SQLite.
+struct Checked {
+    /// The regular file to hand to SQLite, symlinks resolved.
+    real: PathBuf,
+    /// Its device and inode.
+    identity: (u64, u64),
+    /// Whether this call created it.
+    created: bool,
+    /// A non-empty `-wal` or `-journal` beside it: SQLite's own files must be
+    /// read, so a reading verb cannot open the database `immutable`.
+    pending: bool,
+}
+
+/// SQLite opens, writes, truncates and removes `-wal`, `-shm` and `-journal`
+/// beside the database by name, even for a reader (the `-shm` index is reset
+/// to 32 KiB): a file there with another name (a hard link) or another
+/// owner is someone else's, and SQLite's writes would land in it.
+fn check_side_file(
     path: &Path,
-    access: Access,
-    create_parent: bool,
-) -> Result<(PathBuf, (u64, u64), bool), StoreError> {
+    side: &Path,
+    m: &std::fs::Metadata,
+    db: &std::fs::Metadata,
+) -> Result<(), StoreError> {
+    if let Some(what) = not_regular(m) {
+        return Err(refused(
+            path,
+            format!(
+                "{} beside it is {what}; SQLite would write into it",
+                side.display()
+            ),
+        ));
+    }
+    if m.nlink() > 1 {
+        return Err(refused(
+            path,
+            format!(
+                "{} beside it has {} names (a hard link to another file); SQLite would write into that file: remove this name",
+                side.display(),
+                m.nlink()
+            ),
+        ));
+    }
+    if m.uid() != db.uid() {
+        return Err(refused(
+            path,
+            format!(
+                "{} beside it is owned by uid {}, not by the database's owner (uid {}); SQLite would write into another user's file: remove it",
+                side.display(),
+                m.uid(),
+                db.uid()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The regular file to hand to SQLite and what is beside it.
+fn checked_file(path: &Path, access: Access, create_parent: bool) -> Result<Checked, StoreError> {
     let mut created = false;
     // Two tries: a file that appears between the look and the exclusive create is looked at again.
     for _ in 0..2 {
@@ -81,26 +137,32 @@ fn checked_file(
                         format!("is {shown}; the database must be a regular file or a new file"),
                     ));
                 }
+                let mut pending = false;
                 for suffix in ["-wal", "-shm", "-journal"] {
                     let mut side = real.clone().into_os_string();
                     side.push(suffix);
                     let side = PathBuf::from(side);
-                    if let Ok(m) = std::fs::symlink_metadata(&side)
-                        && let Some(what) = not_regular(&m)
-                    {
-                        return Err(refused(
-                            path,
-                            format!(
-                                "{} beside it is {what}; SQLite would write into it",
-                                side.display()
-                            ),
-                        ));
+                    let Ok(m) = std::fs::symlink_metadata(&side) else {
+                        continue;
+                    };
+                    if let Err(e) = check_side_file(path, &side, &m, &meta) {
+                        if created {
+                            remove_created_alone(&real, (meta.dev(), meta.ino()));
+                        }
+                        return Err(e);
                     }
+                    // Pages not yet in the database itself, or a rollback to make first.
+                    pending |= suffix != "-shm" && m.len() > 0;
                 }
-                return Ok((real, (meta.dev(), meta.ino()), created));
+                return Ok(Checked {
+                    real,
+                    identity: (meta.dev(), meta.ino()),
+                    created,
+                    pending,
+                });
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if access == Access::Read {
+                if access != Access::Write {
                     return Err(StoreError::Missing {
                         path: path.display().to_string(),
                     });
@@ -202,12 +264,44 @@ fn install_busy_handler(
 }
 
 pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, StoreError> {
-    let (real, identity, created) = checked_file(path, access, create_parent)?;
-    open_checked(path, &real, identity, access).inspect_err(|_| {
-        if created {
-            remove_empty_created(&real, identity);
+    let checked = checked_file(path, access, create_parent)?;
+    let (real, identity) = (&checked.real, checked.identity);
+    // Nothing beside the file to read: SQLite reads the file alone, and creates no
+    // -wal or -shm (which a read-only open of a WAL database otherwise does).
+    let immutable = access == Access::Read && !checked.pending;
+    open_checked(path, real, identity, access, immutable).inspect_err(|_| {
+        if checked.created {
+            remove_empty_created(real, identity);
         }
     })
+}
+
+/// `file:` URI of an absolute path, every byte outside the unreserved set
+/// escaped (RFC 3986), so `?`, `#` and `%` in a name stay part of it.
+fn file_uri(real: &Path, query: &str) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut uri = String::from("file:");
+    for &b in real.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push('?');
+    uri.push_str(query);
+    uri
+}
+
+/// The empty database file this call created, when refused for what lies
+/// beside it: removed while its name still leads to it; the file beside it
+/// is someone else's and stays.
+fn remove_created_alone(real: &Path, identity: (u64, u64)) {
+    if std::fs::symlink_metadata(real)
+        .is_ok_and(|m| m.file_type().is_file() && (m.dev(), m.ino()) == identity && m.len() == 0)
+    {
+        let _ = std::fs::remove_file(real);
+    }
 }
 
 /// A database this run created and could not make (a full disk, say) is
@@ -230,14 +324,26 @@ fn remove_empty_created(real: &Path, identity: (u64, u64)) {
     }
 }
 
-fn open_checked(path: &Path, real: &Path, identity: (u64, u64), access: Access) -> Result<Store, StoreError> {
+fn open_checked(
+    path: &Path,
+    real: &Path,
+    identity: (u64, u64),
+    access: Access,
+    immutable: bool,
+) -> Result<Store, StoreError> {
     let shown = path.display().to_string();
     let flags = match access {
-        Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+        Access::Read | Access::Follow => OpenFlags::SQLITE_OPEN_READ_ONLY,
         Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_NOFOLLOW;
-    let mut conn = Connection::open_with_flags(real, flags).map_err(|e| StoreError::Db {
+    let opened = if immutable {
+        // immutable=1: no locks, no -shm, no -wal; the file as it is on disk.
+        Connection::open_with_flags(file_uri(real, "immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)
+    } else {
+        Connection::open_with_flags(real, flags)
+    };
+    let mut conn = opened.map_err(|e| StoreError::Db {
         path: shown.clone(),
         why: super::sqlite_text(&e),
     })?;
@@ -270,7 +376,7 @@ fn open_checked(path: &Path, real: &Path, identity: (u64, u64), access: Access) 
         wait,
     };
     store.schema = match access {
-        Access::Read => schema::check_readable(&store)?,
+        Access::Read | Access::Follow => schema::check_readable(&store)?,
         Access::Write => schema::create_or_migrate(&mut store)?,
     };
     if access == Access::Write {
@@ -287,4 +393,28 @@ fn open_checked(path: &Path, real: &Path, identity: (u64, u64), access: Access) 
             .map_err(|e| store.sql(e))?;
     }
     Ok(store)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_with_uri_characters_reads_immutable() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("a?b#c%d &e.db");
+        drop(open(&db, Access::Write, false).unwrap());
+        let uri = file_uri(&db, "immutable=1");
+        assert!(uri.ends_with("a%3Fb%23c%25d%20%26e.db?immutable=1"), "{uri}");
+        let store = open(&db, Access::Read, false).unwrap();
+        assert!(store.schema > 0);
+        for suffix in ["-wal", "-shm"] {
+            let mut side = db.clone().into_os_string();
+            side.push(suffix);
+            assert!(
+                !PathBuf::from(side).exists(),
+                "{suffix} beside a database read immutable"
+            );
+        }
+    }
 }

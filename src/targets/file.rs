@@ -334,6 +334,7 @@ fn check_file_writable(
     meta: &std::fs::Metadata,
     allow_destroy: Option<&Path>,
 ) -> Result<(), TargetError> {
+    super::safety::check_loop_backing(path, meta, allow_destroy)?;
     if let Some(allowed) = allow_destroy
         && std::fs::metadata(allowed).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
     {

@@ -21,6 +21,10 @@ pub enum OutputError {
     NotRegular { path: String, what: &'static str },
     #[error("{path} is the database kura reads ({db}); write the output somewhere else")]
     Database { path: String, db: String },
+    #[error(
+        "{path} has {links} names (hard links); kura would write into the file under its other names too: name a new file"
+    )]
+    HardLinked { path: String, links: u64 },
     #[error("{path} changed while kura was opening it; try again")]
     Changed { path: String },
     #[error("{path} exists and is not {what}; kura does not overwrite it: name a new file")]
@@ -128,12 +132,42 @@ fn look(path: &Path) -> Result<Option<Metadata>, OutputError> {
     Ok(Some(before))
 }
 
+/// An existing file with a second name is someone's file under that name
+/// (a log name hard-linked to their notes): emptying it empties both.
+fn single_name(path: &Path, meta: &Metadata) -> Result<(), OutputError> {
+    if meta.nlink() > 1 {
+        return Err(OutputError::HardLinked {
+            path: path.display().to_string(),
+            links: meta.nlink(),
+        });
+    }
+    Ok(())
+}
+
+/// The database `db` and the one a writing verb of this process opened
+/// (`targets::protected`), with SQLite's files beside them.
+fn all_database_files(db: Option<&Path>) -> Vec<PathBuf> {
+    let mut all = db.map(database_files).unwrap_or_default();
+    all.extend(super::protected::protected_paths());
+    all
+}
+
+/// Refuses `path` when it names the database or one of SQLite's files beside
+/// it, existing or not: SQLite creates `-journal`, `-wal` and `-shm` when it
+/// needs them, and would take a file kura put there for its own.
+fn not_a_database_name(path: &Path, db: Option<&Path>) -> Result<(), OutputError> {
+    match all_database_files(db).into_iter().find(|p| same_name(path, p)) {
+        Some(protected) => Err(OutputError::Database {
+            path: path.display().to_string(),
+            db: protected.display().to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Refuses `meta` when it is the database `db` or one of SQLite's files beside it.
 fn not_the_database(path: &Path, meta: &Metadata, db: Option<&Path>) -> Result<(), OutputError> {
-    let Some(db) = db else {
-        return Ok(());
-    };
-    for protected in database_files(db) {
+    for protected in all_database_files(db) {
         if std::fs::metadata(&protected).is_ok_and(|p| (p.dev(), p.ino()) == (meta.dev(), meta.ino())) {
             return Err(OutputError::Database {
                 path: path.display().to_string(),
@@ -156,6 +190,22 @@ fn not_a_target(path: &Path, meta: &Metadata, targets: &[PathBuf]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Whether two paths name the same entry of the same directory (the
+/// directories resolved, so a symlink or `..` on the way does not hide it).
+fn same_name(a: &Path, b: &Path) -> bool {
+    let split = |p: &Path| -> Option<(PathBuf, std::ffi::OsString)> {
+        let dir = match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(d) => d.to_path_buf(),
+            None => PathBuf::from("."),
+        };
+        Some((dir.canonicalize().ok()?, p.file_name()?.to_os_string()))
+    };
+    match (split(a), split(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Refuses an existing file `replace` does not allow, reading its first bytes from `file`.
@@ -189,10 +239,12 @@ pub fn check_output(
     targets: &[PathBuf],
 ) -> Result<(), OutputError> {
     let shown = path.display().to_string();
+    not_a_database_name(path, db)?;
     match look(path)? {
         Some(meta) => {
             not_the_database(path, &meta, db)?;
             not_a_target(path, &meta, targets)?;
+            single_name(path, &meta)?;
             if let Replace::Only { .. } = replace {
                 let file = OpenOptions::new()
                     .read(true)
@@ -221,6 +273,13 @@ pub fn check_output(
                 Some(p) => p.to_path_buf(),
                 None => PathBuf::from("."),
             };
+            // A target that does not exist yet is created at its name before the outputs are.
+            if let Some(target) = targets.iter().find(|t| same_name(path, t)) {
+                return Err(OutputError::Target {
+                    path: shown,
+                    target: target.display().to_string(),
+                });
+            }
             match std::fs::metadata(&dir) {
                 Ok(m) if m.is_dir() => writable(path, &dir),
                 Ok(_) => Err(OutputError::Directory {
@@ -289,6 +348,7 @@ pub fn create_output_with(
         path: shown.clone(),
         source,
     };
+    not_a_database_name(path, db)?;
     let before = look(path)?;
     // O_NOFOLLOW and O_NONBLOCK: a link or a pipe swapped in since the look above
     // fails or returns at once instead of being followed or blocking.
@@ -321,6 +381,7 @@ pub fn create_output_with(
     }
     not_the_database(path, &meta, db)?;
     not_a_target(path, &meta, targets)?;
+    single_name(path, &meta)?;
     may_replace(path, &file, meta.len(), replace)?;
     file.set_len(0).map_err(io_err)?;
     Ok(Output {
@@ -373,6 +434,29 @@ mod tests {
         let err = create_output(&hard, Some(&db)).unwrap_err().to_string();
         assert!(err.contains("the database kura reads"), "{err}");
         assert_eq!(std::fs::read(&db).unwrap(), b"SQLite format 3\0");
+    }
+
+    #[test]
+    fn a_file_with_a_second_name_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes");
+        std::fs::write(&notes, b"keep me").unwrap();
+        let log = dir.path().join("x_bw.1.log");
+        std::fs::hard_link(&notes, &log).unwrap();
+        let err = check_output(&log, None, Replace::Any, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("2 names"), "{err}");
+        let err = create_output(&log, None).unwrap_err().to_string();
+        assert!(err.contains("2 names"), "{err}");
+        assert_eq!(std::fs::read(&notes).unwrap(), b"keep me");
+        // A new file at the name of a target not created yet is that target.
+        let target = dir.path().join("t.dat");
+        let spelled = dir.path().join(".").join("t.dat");
+        let err = check_output(&spelled, None, Replace::Any, std::slice::from_ref(&target))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the target of a job"), "{err}");
     }
 
     #[test]

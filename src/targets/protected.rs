@@ -5,7 +5,7 @@
 //! writes is refused when its target is that same file (device and inode,
 //! so another path to it is caught too).
 
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -24,19 +24,36 @@ pub fn protect_database(db: &Path) {
     }
 }
 
-/// `Err` with a sentence when `target` is a protected file.
+/// The protected names: the database a writing verb opened and its side files.
+pub fn protected_paths() -> Vec<PathBuf> {
+    PROTECTED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// `Err` with a sentence when `target` is a protected file, or a loop
+/// device whose backing file is one (the driver's device and inode of it,
+/// so a renamed or hard-linked backing file is caught too).
 pub fn check_writable(target: &Path) -> Result<(), String> {
     let Ok(t) = std::fs::metadata(target) else {
         return Ok(());
     };
+    let (identity, through) = if t.file_type().is_block_device() {
+        match super::safety::loop_of(t.rdev()) {
+            Some(lo) => (
+                lo.backing,
+                format!(" through the loop device over {}", lo.backing_name),
+            ),
+            None => return Ok(()),
+        }
+    } else {
+        ((t.dev(), t.ino()), String::new())
+    };
     let list = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
     for p in list.iter() {
         if let Ok(m) = std::fs::metadata(p)
-            && m.dev() == t.dev()
-            && m.ino() == t.ino()
+            && (m.dev(), m.ino()) == identity
         {
             return Err(format!(
-                "{}: is kura's database ({}); a job that writes would overwrite the runs stored there: give another target",
+                "{}: is kura's database ({}){through}; a job that writes would overwrite the runs stored there: give another target",
                 target.display(),
                 p.display()
             ));

@@ -48,6 +48,17 @@ pub enum WriteRefusal {
         what: String,
         named: String,
     },
+    #[error("{file} backs the loop device {device}, which kura may not write: {why}")]
+    BacksLoopInUse {
+        file: String,
+        device: String,
+        why: String,
+    },
+    #[error(
+        "{file} backs the loop device {device}; kura writes to it only when --allow-destroy names {file} \
+         (whatever uses {device} loses its data)"
+    )]
+    BacksLoop { file: String, device: String },
     #[error(
         "cannot check {device} before writing to it: {source}; kura will not write to a device or file it cannot check"
     )]
@@ -106,9 +117,11 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
     let mut members = vec![Member {
         path: canonical.clone(),
         devnum: is_block.then(|| devnum(first_look.rdev())),
+        note: None,
     }];
     if is_block {
         members.extend(partitions(first_look.rdev()));
+        members.extend(loop_siblings(first_look.rdev()));
     }
 
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(unchecked)?;
@@ -150,6 +163,14 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
                 // such as mounts in another mount namespace. Partitions first: once kura
                 // claims the whole disk, its own claim would make them look busy.
                 for member in &members[1..] {
+                    // A loop device over the same file that this run already holds is one the user named.
+                    if member.note.is_some()
+                        && member
+                            .devnum
+                            .is_some_and(|(ma, mi)| held_device(libc::makedev(ma, mi)).is_some())
+                    {
+                        continue;
+                    }
                     match open_exclusive(&member.path) {
                         Ok(_) => {}
                         Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(member)),
@@ -208,6 +229,23 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
             }
         }
     }
+    if found.is_empty()
+        && is_block
+        && let Some(lo) = loop_of(meta.rdev())
+    {
+        // A loop device with an offset or a size limit shows part of its file: what
+        // lies outside (a partition table before the offset) is data all the same.
+        let backing = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
+            .open(&lo.backing_name)
+            .ok()
+            .filter(|f| f.metadata().is_ok_and(|m| (m.dev(), m.ino()) == lo.backing));
+        if let Some(backing) = backing {
+            found = find_signatures(&backing).map_err(unchecked)?;
+            where_found = format!(" (in its backing file {})", lo.backing_name);
+        }
+    }
     if found.is_empty() {
         return Ok(Checked { file, meta });
     }
@@ -219,6 +257,188 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
         device: shown,
         what: format!("{}{where_found}", describe_all(&found)),
         named,
+    })
+}
+
+/// `LOOP_GET_STATUS64` and its answer, `struct loop_info64` of
+/// `linux/loop.h` (the libc crate has neither).
+const LOOP_GET_STATUS64: u32 = 0x4C05;
+
+#[repr(C)]
+struct LoopInfo64 {
+    lo_device: u64,
+    lo_inode: u64,
+    lo_rdevice: u64,
+    lo_offset: u64,
+    lo_sizelimit: u64,
+    lo_number: u32,
+    lo_encrypt_type: u32,
+    lo_encrypt_key_size: u32,
+    lo_flags: u32,
+    lo_file_name: [u8; 64],
+    lo_crypt_name: [u8; 64],
+    lo_encrypt_key: [u8; 32],
+    lo_init: [u64; 2],
+}
+
+/// An attached loop device and the file behind it.
+#[derive(Debug, Clone)]
+pub(crate) struct LoopDevice {
+    pub path: PathBuf,
+    pub rdev: u64,
+    /// Device and inode of the backing file.
+    pub backing: (u64, u64),
+    /// The backing file's name as the kernel keeps it (it may have been renamed since).
+    pub backing_name: String,
+}
+
+/// The backing file's identity from the driver itself: exact even when the
+/// file was renamed or the name now leads elsewhere.
+fn loop_status(file: &File) -> io::Result<(u64, u64)> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: LoopInfo64 is plain integers and arrays, for which all zeroes is a valid value.
+    let mut info: LoopInfo64 = unsafe { std::mem::zeroed() };
+    // SAFETY: the descriptor is open for the call, and `info` is a live, writable
+    // `struct loop_info64`, the size LOOP_GET_STATUS64 writes.
+    let rc = unsafe {
+        libc::ioctl(
+            file.as_raw_fd(),
+            LOOP_GET_STATUS64 as _,
+            &mut info as *mut LoopInfo64,
+        )
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // The kernel reports the device number in its "huge" encoding (new_encode_dev).
+    let d = info.lo_device;
+    let major = ((d & 0xfff00) >> 8) as u32;
+    let minor = ((d & 0xff) | ((d >> 12) & 0xfff00)) as u32;
+    Ok((libc::makedev(major, minor), info.lo_inode))
+}
+
+/// The loop device with device number `rdev`, when it is one and attached.
+fn loop_device(name: &std::ffi::OsStr) -> Option<LoopDevice> {
+    let sys = Path::new("/sys/block").join(name);
+    let backing_name = std::fs::read_to_string(sys.join("loop/backing_file")).ok()?;
+    let backing_name = backing_name.trim_end_matches('\n').to_string();
+    let (major, minor) = parse_devnum(std::fs::read_to_string(sys.join("dev")).ok()?.trim())?;
+    let rdev = libc::makedev(major, minor);
+    let path = Path::new("/dev").join(name);
+    let from_driver = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
+        .open(&path)
+        .ok()
+        .filter(|f| {
+            f.metadata()
+                .is_ok_and(|m| m.file_type().is_block_device() && m.rdev() == rdev)
+        })
+        .and_then(|f| loop_status(&f).ok());
+    // Without a node in /dev, the name sysfs gives (a file removed since matches nothing).
+    let backing = match from_driver {
+        Some(b) => b,
+        None => {
+            let m = std::fs::metadata(&backing_name).ok()?;
+            (m.dev(), m.ino())
+        }
+    };
+    Some(LoopDevice {
+        path,
+        rdev,
+        backing,
+        backing_name,
+    })
+}
+
+/// Every attached loop device.
+pub(crate) fn loop_devices() -> Vec<LoopDevice> {
+    let Ok(entries) = std::fs::read_dir("/sys/block") else {
+        return Vec::new();
+    };
+    let mut out: Vec<LoopDevice> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("loop"))
+        .filter_map(|e| loop_device(&e.file_name()))
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The loop device `rdev` is, when it is an attached one.
+pub(crate) fn loop_of(rdev: u64) -> Option<LoopDevice> {
+    let sys = sysfs_dir(rdev)?;
+    loop_device(sys.file_name()?)
+}
+
+/// The other loop devices over the file behind loop device `rdev`, and
+/// their partitions: mounted or held, they are the same bytes in use.
+fn loop_siblings(rdev: u64) -> Vec<Member> {
+    let Some(me) = loop_of(rdev) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for other in loop_devices() {
+        if other.rdev == rdev || other.backing != me.backing {
+            continue;
+        }
+        let shown = other.path.display().to_string();
+        out.push(Member {
+            path: other.path.clone(),
+            devnum: Some(devnum(other.rdev)),
+            note: Some(format!(
+                "through {shown}, a loop device over the same file {}",
+                me.backing_name
+            )),
+        });
+        for mut part in partitions(other.rdev) {
+            part.note = Some(format!(
+                "through {}, a partition of {shown}, a loop device over the same file {}",
+                part.path.display(),
+                me.backing_name
+            ));
+            out.push(part);
+        }
+    }
+    out
+}
+
+/// A file about to be written that backs an attached loop device: refused
+/// while any such device is mounted, swap, held or busy (the file is that
+/// device's data, whatever `--allow-destroy` says), and while free unless
+/// `--allow-destroy` names this file.
+pub(super) fn check_loop_backing(
+    path: &Path,
+    meta: &std::fs::Metadata,
+    allow_destroy: Option<&Path>,
+) -> Result<(), WriteRefusal> {
+    let loops: Vec<LoopDevice> = loop_devices()
+        .into_iter()
+        .filter(|l| l.backing == (meta.dev(), meta.ino()))
+        .collect();
+    let Some(first) = loops.first() else {
+        return Ok(());
+    };
+    let shown = path.display().to_string();
+    for lo in &loops {
+        // The device's own checks; naming it as allowed skips only its signature probe.
+        if let Err(e) = check_writable(&lo.path, Some(&lo.path)) {
+            return Err(WriteRefusal::BacksLoopInUse {
+                file: shown,
+                device: lo.path.display().to_string(),
+                why: e.to_string(),
+            });
+        }
+    }
+    let named = allow_destroy.is_some_and(|allowed| {
+        std::fs::metadata(allowed).is_ok_and(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()))
+    });
+    if named {
+        return Ok(());
+    }
+    Err(WriteRefusal::BacksLoop {
+        file: shown,
+        device: first.path.display().to_string(),
     })
 }
 
@@ -244,7 +464,9 @@ fn open_exclusive(path: &Path) -> io::Result<File> {
 }
 
 fn via(member: &Member, device: &Path) -> String {
-    if member.path == device {
+    if let Some(note) = &member.note {
+        format!(" ({note})")
+    } else if member.path == device {
         String::new()
     } else {
         format!(" (its partition {})", member.path.display())
@@ -267,12 +489,15 @@ fn same_device(allowed: &Path, canonical: &Path, meta: &std::fs::Metadata) -> bo
         && allowed_meta.rdev() == meta.rdev()
 }
 
-/// The device or one of its partitions.
-#[derive(Debug, Clone, PartialEq)]
+/// The device or one of its partitions, or another loop device over the
+/// same backing file (and its partitions): writing to one writes to all.
+#[derive(Debug, Clone, PartialEq, Default)]
 struct Member {
     path: PathBuf,
     /// `(major, minor)`; `None` when the path is not a block device.
     devnum: Option<(u32, u32)>,
+    /// How it relates to the device named, when not as its partition.
+    note: Option<String>,
 }
 
 fn devnum(rdev: u64) -> (u32, u32) {
@@ -307,6 +532,7 @@ fn partitions(rdev: u64) -> Vec<Member> {
         out.push(Member {
             path: Path::new("/dev").join(entry.file_name()),
             devnum: Some(devnum),
+            note: None,
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -858,6 +1084,7 @@ mod tests {
         let member = Member {
             path: PathBuf::from("/dev/null"),
             devnum: Some((250, 7)),
+            note: None,
         };
         let by_number = "30 1 250:7 / /mnt/a rw - ext4 /dev/whatever rw\n";
         let by_source = "30 1 0:99 / /mnt/b rw - btrfs /dev/null rw\n";
@@ -879,6 +1106,7 @@ mod tests {
         let members = [Member {
             path: path.clone(),
             devnum: None,
+            note: None,
         }];
         assert!(find_swap(&members, &swaps).is_some());
         assert!(find_swap(&members, "Filename Type Size Used Priority\n").is_none());

@@ -59,8 +59,18 @@ impl JournalWriter {
     /// symlink): the journal is the only file written there. The checks are
     /// `targets::output`'s, made on the descriptor that is then written.
     pub fn create(path: &Path, head: JournalHead) -> Result<JournalWriter, String> {
+        Self::create_beside(path, &[], head)
+    }
+
+    /// `create`, refusing a path that is one of `targets` (by device and
+    /// inode): the journal must never be written over the data it checks.
+    pub fn create_beside(
+        path: &Path,
+        targets: &[std::path::PathBuf],
+        head: JournalHead,
+    ) -> Result<JournalWriter, String> {
         let out =
-            output::create_output_with(path, None, REPLACE, &[]).map_err(|e| format!("journal: {e}"))?;
+            output::create_output_with(path, None, REPLACE, targets).map_err(|e| format!("journal: {e}"))?;
         let mut h = [0u8; HEADER as usize];
         h[..8].copy_from_slice(&MAGIC);
         for (i, v) in [head.tag, head.block, head.span_start, head.blocks]
