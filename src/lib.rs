@@ -1,5 +1,5 @@
 //! kura: storage benchmarks with honest numbers.
-//! Data flows one way: spec -> runner -> worker (workload + engine) ->
+//! Data flows one way: jobs -> runner -> worker (workload + engine) ->
 //! metrics -> store -> report.
 
 pub mod bonnie;
@@ -11,6 +11,7 @@ pub mod engine;
 pub mod fileset;
 pub mod i18n;
 pub mod import;
+pub mod io_text;
 pub mod jobs;
 pub mod metrics;
 pub mod report;

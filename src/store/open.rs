@@ -207,14 +207,7 @@ fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
     }
 }
 
-/// An I/O error's text without the "(os error N)" tail that doubles it in chains.
-pub fn io_text(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use crate::io_text::io_text;
 
 /// Whether the descriptors of this process that name `real` are all the
 /// checked file (and there is one): SQLite opens by name, so the file it got

@@ -290,7 +290,7 @@ pub fn check_output(
                 Err(e) => Err(OutputError::Directory {
                     path: shown,
                     dir: dir.display().to_string(),
-                    why: format!("cannot be used: {}", crate::store::io_text(&e)),
+                    why: format!("cannot be used: {}", crate::io_text::io_text(&e)),
                 }),
             }
         }
@@ -321,7 +321,7 @@ fn writable(path: &Path, what: &Path) -> Result<(), OutputError> {
         Err(OutputError::Directory {
             path: path.display().to_string(),
             dir: what.display().to_string(),
-            why: format!("cannot be written: {}", crate::store::io_text(&e)),
+            why: format!("cannot be written: {}", crate::io_text::io_text(&e)),
         })
     }
 }
