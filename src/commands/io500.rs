@@ -92,6 +92,9 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_job, ranked)? {
         return Ok(code);
     }
+    // Every phase's files and sets checked before the first phase writes:
+    // a foreign `kura-fileset` used to be refused after three phases had run.
+    crate::runner::check_before_io(&jobs, &opts)?;
     // One process is one rank: the stonewall and its wear-out run as on many.
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
