@@ -1048,6 +1048,8 @@ pub fn refuse_up_front<'a>(
     opts: &RunOptions,
 ) -> Result<(), RunError> {
     let allowed = opts.target.allow_destroy.as_deref();
+    // A suite writes one target in many jobs: probed once.
+    let mut probed: Vec<std::path::PathBuf> = Vec::new();
     for job in jobs {
         if job.engine == EngineKind::Null {
             continue;
@@ -1079,8 +1081,9 @@ pub fn refuse_up_front<'a>(
             // A new test file is kura's; an existing file or a device is probed as `prepare` would.
             let exists =
                 std::fs::metadata(&path).is_ok_and(|m| m.is_file() || m.file_type().is_block_device());
-            if exists {
+            if exists && !probed.contains(&path) {
                 targets::check_device_writable(&path, allowed).map_err(TargetError::from)?;
+                probed.push(path);
             }
         }
     }
