@@ -394,3 +394,51 @@ fn mdtest_with_more_files_than_free_inodes_is_refused_up_front() {
     assert!(err.contains("inodes"), "{err}");
     assert_eq!(snapshot(mount.dir.path()), before, "something was created");
 }
+
+/// io500's files are kura's names: a symlink put at one used to be followed
+/// when its phase came, into the file it points at, after the phases before
+/// it had run.
+#[test]
+fn io500_refuses_a_symlink_at_its_file_names_before_any_phase() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let victim = dir.path().join("thesis.pdf");
+    let bytes: Vec<u8> = (0..(8u32 << 20)).map(|i| (i % 253) as u8).collect();
+    std::fs::write(&victim, &bytes).unwrap();
+    std::os::unix::fs::symlink(&victim, data.join("kura-io500-hard.dat")).unwrap();
+    let before = snapshot(&data);
+    let out = kura(&db)
+        .args(["suite", "io500"])
+        .arg(&data)
+        .args([
+            "--stonewall",
+            "200ms",
+            "--easy-size",
+            "8m",
+            "--easy-transfer",
+            "1m",
+        ])
+        .args([
+            "--hard-segments",
+            "64",
+            "--easy-files",
+            "1000",
+            "--hard-files",
+            "64",
+        ])
+        .output()
+        .unwrap();
+    let err = one_line_refusal(&out);
+    assert!(
+        err.contains("kura-io500-hard.dat") && err.contains("symbolic link"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read(&victim).unwrap() == bytes,
+        "the linked file was written"
+    );
+    assert_eq!(snapshot(&data).len(), before.len(), "a phase made a file");
+    assert!(!db.exists());
+}
