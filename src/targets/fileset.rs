@@ -1302,6 +1302,40 @@ mod tests {
     }
 
     #[test]
+    fn a_rebuild_refused_for_an_unlisted_entry_removes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        drop(prepare(tmp.path(), &shape(1, 2, 2), 1, 1, &stop, &|_| {}).unwrap());
+        // Written by a kura without `made`: only the set's own files are listed.
+        let manifest = tmp.path().join("kura-fileset/kura-manifest");
+        let old = std::fs::read_to_string(&manifest)
+            .unwrap()
+            .replace("made=2\n", "");
+        std::fs::write(&manifest, &old).unwrap();
+        std::fs::write(tmp.path().join("kura-fileset/d1/f2"), b"theirs").unwrap();
+        let before = tree(tmp.path());
+        let e = prepare(tmp.path(), &shape(1, 2, 3), 1, 1, &stop, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d1/f2") && e.contains("removes nothing"), "{e}");
+        assert_eq!(tree(tmp.path()), before);
+        assert_eq!(
+            std::fs::read_to_string(&manifest).unwrap(),
+            old,
+            "the manifest was rewritten"
+        );
+        let e = check_before(tmp.path(), &shape(1, 2, 3), &shape(1, 2, 3)).unwrap_err();
+        assert!(e.to_string().contains("d1/f2"), "{e}");
+        // Once it is gone, the set is rebuilt, and the manifest says what it holds.
+        std::fs::remove_file(tmp.path().join("kura-fileset/d1/f2")).unwrap();
+        check_before(tmp.path(), &shape(1, 2, 3), &shape(1, 2, 3)).unwrap();
+        let set = prepare(tmp.path(), &shape(1, 2, 3), 1, 1, &stop, &|_| {}).unwrap();
+        assert!(set.created);
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        assert!(text.contains("files=3\n") && text.contains("made=3\n") && text.contains("state=complete\n"));
+    }
+
+    #[test]
     fn names_are_built_without_allocating() {
         let mut n = NameBuf::default();
         assert_eq!(n.file(0).to_bytes(), b"f0");
