@@ -88,6 +88,7 @@ warning-verify-failed = { $job }: verify found { $count ->
 warning-verify-failed-more = ; and { $more } more (all offsets are in the JSON)
 warning-verify-mismatch = offset { $offset_bytes }: { $field } expected { $expected }, found { $found }
 warning-verify-incomplete = { $job }: the verify read-back stopped: { $error }; blocks after it were not checked
+warning-verify-checked-nothing = { $job }: verify checked no block: nothing it read was a block this job wrote or its journal lists, so nothing is known about the data (exit 1)
 warning-journal-not-written = { $job }: the verify journal could not be updated after a flush ({ $error }); it lists less than was flushed, so a verify with it checks less
 warning-max-errors-reached = { $job }: stopped after { $errors } errors (max_errors { $max }); what was measured until then is kept
 warning-reads-of-zeros = { $path }: { $zero_blocks } of { $sampled } blocks sampled across the span read as zeros (never written, trimmed, or written as zeros): thin-provisioned, compressing and deduplicating storage, and SSDs for unmapped blocks, return such reads without reading media, so the numbers may be far better than the device's (write the span with random data first)

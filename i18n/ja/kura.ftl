@@ -83,6 +83,7 @@ warning-verify-failed = { $job }: verify が確かめた { $blocks } ブロッ�
 warning-verify-failed-more = 。ほか { $more } 件（全オフセットは JSON にある）
 warning-verify-mismatch = オフセット { $offset_bytes }: { $field } は { $expected } のはずが { $found }
 warning-verify-incomplete = { $job }: verify の読み返しが止まった: { $error }。それ以降のブロックは確かめていない
+warning-verify-checked-nothing = { $job }: verify は 1 ブロックも確かめていない: 読んだ中に、このジョブが書いたブロックもジャーナルにあるブロックもなかった。データについては何もわからない（終了コード 1）
 warning-journal-not-written = { $job }: フラッシュの後で verify のジャーナルを更新できなかった（{ $error }）。フラッシュした分より少なく記録しているので、それを使う verify が確かめる範囲も少ない
 warning-max-errors-reached = { $job }: エラー { $errors } 件で停止した（max_errors { $max }）。それまでに測った分は残す
 warning-reads-of-zeros = { $path }: 範囲全体から抜き出した { $sampled } ブロックのうち { $zero_blocks } ブロックがゼロを読んだ（未書き込み、trim 済み、またはゼロを書いた）: シンプロビジョニング、圧縮・重複排除するストレージ、未割り当てブロックの SSD は媒体を読まずにこうした読み込みに応えるので、数値はデバイス本来よりずっと良く見えるかもしれない（先に範囲をランダムなデータで書く）

@@ -52,6 +52,22 @@ fn params(args: &Io500Args, ranks: u32) -> Result<Io500Params> {
     })
 }
 
+/// The ior files are names kura chose in DIR, but a job's target is
+/// followed through a link like a path the user named: a symlink put at
+/// `kura-io500-hard.dat` led the ior-hard phase into the file it points at.
+fn refuse_links_at_own_names(jobs: &[crate::runner::SuiteJob]) -> Result<()> {
+    for sj in jobs.iter().filter(|sj| sj.job.workload.fileset().is_none()) {
+        let path = crate::targets::job_path(&sj.job);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            bail!(
+                "{}: is a symbolic link, and kura does not follow links at the file names it chooses; remove it",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
     let launched = crate::cluster::launched_as_rank();
     let ranks = launched.map_or(1, |(_, n)| n);
@@ -92,6 +108,10 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_job, ranked)? {
         return Ok(code);
     }
+    // Every phase's files and sets checked before the first phase writes:
+    // a foreign `kura-fileset` used to be refused after three phases had run.
+    crate::runner::check_before_io(&jobs, &opts)?;
+    refuse_links_at_own_names(&jobs)?;
     // One process is one rank: the stonewall and its wear-out run as on many.
     let stop = stop_flag()?;
     let mut store = ctx.store()?;

@@ -76,6 +76,8 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
         return Ok(code);
     }
+    // Before the database: a write that would be refused is refused before any read is measured.
+    runner::check_before_io(&jobs, &opts)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

@@ -207,7 +207,10 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
     let bad_data = result.warnings.iter().any(|w| {
         matches!(
             w,
-            crate::metrics::Warning::VerifyFailed { .. } | crate::metrics::Warning::BelowMinRate { .. }
+            crate::metrics::Warning::VerifyFailed { .. }
+                | crate::metrics::Warning::BelowMinRate { .. }
+                // A verify that checked nothing proved nothing: not a pass.
+                | crate::metrics::Warning::VerifyCheckedNothing { .. }
         )
     });
     if result.incomplete || failed_io || bad_data || !stored {

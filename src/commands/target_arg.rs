@@ -64,11 +64,23 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
 }
 
 /// The length of the job's target when it is an existing regular file (not
-/// followed through a link) smaller than the default size, and not empty.
+/// followed through a link) or a block device smaller than the default
+/// size, and not empty. A device of 256 MiB used to be refused for the
+/// default 1 GiB, where `run` measures the whole device.
 fn smaller_file(job: &Job) -> Option<u64> {
+    use std::os::unix::fs::FileTypeExt;
     let path = crate::targets::job_path(job);
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    (meta.is_file() && meta.len() > 0 && meta.len() < DEFAULT_SIZE_BYTES).then_some(meta.len())
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    let len = if meta.is_file() {
+        meta.len()
+    } else if std::fs::metadata(&path).ok()?.file_type().is_block_device() {
+        // A device is named through links (/dev/disk/by-id/...); opening one to read has no effect.
+        let mut dev = std::fs::File::open(&path).ok()?;
+        std::io::Seek::seek(&mut dev, std::io::SeekFrom::End(0)).ok()?
+    } else {
+        return None;
+    };
+    (len > 0 && len < DEFAULT_SIZE_BYTES).then_some(len)
 }
 
 #[cfg(test)]

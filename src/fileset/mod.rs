@@ -124,7 +124,11 @@ fn measure_with(
     job.target = Some(set.anchor.clone());
     let target =
         crate::targets::target_facts(&set.anchor, TargetKind::File, set.total_bytes(), 512, set.created);
-    set.begin_use().map_err(|e| e.to_string())?;
+    let began = match r.mix.makes_files() {
+        true => set.begin_use_making(r.files),
+        false => set.begin_use(),
+    };
+    began.map_err(|e| e.to_string())?;
     let start = Instant::now();
     let measure_start_unix_ms = (SystemTime::now() + job.ramp)
         .duration_since(SystemTime::UNIX_EPOCH)

@@ -596,6 +596,8 @@ impl<'a> Thread<'a> {
         let size = set.sizes.size_of(set.seed, index);
         match op {
             FileOp::Create => {
+                // Before the clock: a few bytes per 4 KiB block, so no two files share a block.
+                crate::targets::fileset::stamp(&mut self.buf, set.seed, index);
                 let t0 = Instant::now();
                 match write_new_file(dir, self.name.file(j), size, &self.buf) {
                     Ok(()) => {
@@ -915,6 +917,7 @@ impl<'a> Thread<'a> {
                     _ => Err(io::Error::last_os_error()),
                 }
             } else {
+                crate::targets::fileset::stamp(&mut self.buf, set.seed, index);
                 write_new_file(
                     dir,
                     self.name.file(j),

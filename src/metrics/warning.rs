@@ -122,6 +122,8 @@ pub enum Warning {
     },
     /// The read-back after the writes could not be done in full.
     VerifyIncomplete { job: String, error: String },
+    /// Verify read no block it could check: nothing is known of the data.
+    VerifyCheckedNothing { job: String },
     /// The verify journal could not be updated after a flush.
     JournalNotWritten { job: String, error: String },
     /// `max_errors` stopped the job.
@@ -461,6 +463,9 @@ impl fmt::Display for Warning {
             }
             Warning::VerifyIncomplete { job, error } => {
                 f.write_str(&t!("warning-verify-incomplete", job = job, error = error))
+            }
+            Warning::VerifyCheckedNothing { job } => {
+                f.write_str(&t!("warning-verify-checked-nothing", job = job))
             }
             Warning::JournalNotWritten { job, error } => {
                 f.write_str(&t!("warning-journal-not-written", job = job, error = error))

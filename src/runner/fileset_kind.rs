@@ -64,7 +64,8 @@ impl Sets {
                     path = anchor.display().to_string()
                 ));
                 let report = |m: &str| progress.message(m);
-                let set = sets::prepare(&anchor, &shape, job.seed.unwrap_or(0), job.threads, stop, &report)
+                let seed = job.seed.unwrap_or(0);
+                let set = sets::prepare_for(&anchor, &shape, r, seed, job.threads, stop, &report)
                     .map_err(|e| RunError::Invalid(e.to_string()))?;
                 sets.push((anchor.clone(), shape, set));
                 Ok(sets.len() - 1)
@@ -170,6 +171,19 @@ fn judge_after(result: &JobResult, warnings: &mut Vec<Warning>) {
     if let Some(w) = super::stall::warning(result) {
         warnings.push(w);
     }
+}
+
+/// What `Sets::open_for` would refuse for `job`, checked before a run's
+/// first I/O (`runner::refuse_up_front`); creates nothing.
+pub(super) fn check_up_front(job: &Job, p: &FileSetParams) -> Result<(), RunError> {
+    let job = resolve(job, &mut Vec::new());
+    let r = p
+        .resolve()
+        .map_err(|e| RunError::Invalid(format!("{}: {e}", job.name)))?;
+    crate::fileset::check(&job, &r).map_err(RunError::Invalid)?;
+    let anchor = job.target.clone().unwrap_or_else(|| PathBuf::from("."));
+    sets::check_before(&anchor, &crate::fileset::set_shape(&r), &r)
+        .map_err(|e| RunError::Invalid(e.to_string()))
 }
 
 impl Kinds {

@@ -18,6 +18,7 @@ mod verify_pass;
 // issue 17: a job's threads start their clocks together, after setup
 mod start_gate;
 
+use std::os::unix::fs::FileTypeExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -748,8 +749,7 @@ pub fn run_suite(
     sink: &mut dyn RunSink,
 ) -> Result<RunResult, RunError> {
     // Preconditioning runs as jobs of its own, checked before anything runs like the others.
-    let jobs = &rounds::expand(jobs)?[..];
-    refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
+    let jobs = &check_before_io(jobs, opts)?[..];
     let started_unix_s = now_unix_s();
     let progress = Progress::new(opts.quiet);
     let mut warnings = Vec::new();
@@ -1041,14 +1041,45 @@ impl Kinds {
     }
 }
 
-/// A write to a device that would be refused is refused before the first
-/// job runs, not after the jobs before it have measured.
-fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
+/// A suite's jobs, each preconditioning placed before its job, once every
+/// one passed [`refuse_up_front`]. The suites call it before they open the
+/// database, so a refusal leaves nothing behind; `run_suite` calls it again
+/// for every other caller.
+pub fn check_before_io(jobs: &[SuiteJob], opts: &RunOptions) -> Result<Vec<SuiteJob>, RunError> {
+    rounds::refuse_preconditioning_reads(jobs, opts)?;
+    // Preconditioning runs as jobs of its own, checked like the others.
+    let jobs = rounds::expand(jobs)?;
+    refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
+    Ok(jobs)
+}
+
+/// Every job of a run checked before the first one does any I/O: a write
+/// that would be refused (a device or file that carries data, kura's own
+/// database or a loop device over it, a journal that is not kura's or is a
+/// job's target, a read job's preconditioning over a file kura did not
+/// make) and a file set that would be refused (not kura's, of another shape
+/// holding what kura did not make, too large for its file system). A suite
+/// used to measure its reads for minutes and store them before its first
+/// write was refused. Creates, removes and writes nothing.
+pub fn refuse_up_front<'a>(
+    jobs: impl IntoIterator<Item = &'a Job>,
+    opts: &RunOptions,
+) -> Result<(), RunError> {
     let jobs: Vec<&Job> = jobs.into_iter().collect();
+    let allowed = opts.target.allow_destroy.as_deref();
     // A journal written over a target truncates it: the verify then reports the damage as bad blocks.
     let all_targets: Vec<_> = jobs.iter().map(|j| targets::job_path(j)).collect();
+    // A suite writes one target in many jobs: probed once.
+    let mut probed: Vec<std::path::PathBuf> = Vec::new();
     for job in jobs {
-        if job.engine == EngineKind::Null || !job.modifies() {
+        if job.engine == EngineKind::Null {
+            continue;
+        }
+        if let Workload::FileSet(p) = &job.workload {
+            fileset_kind::check_up_front(job, p)?;
+            continue;
+        }
+        if !job.modifies() {
             continue;
         }
         // The verify journal is written too: checked now, before any target is prepared.
@@ -1059,9 +1090,24 @@ fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOption
         let path = targets::job_path(job);
         // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
         targets::protected::check_writable(&path).map_err(RunError::Invalid)?;
-        if targets::is_block_device(&path) {
-            targets::check_device_writable(&path, opts.target.allow_destroy.as_deref())
-                .map_err(TargetError::from)?;
+        let mut paths = vec![path.clone()];
+        if job.file_per_thread {
+            paths = (0..job.threads)
+                .map(|i| {
+                    let mut name = path.clone().into_os_string();
+                    name.push(format!(".{i}"));
+                    name.into()
+                })
+                .collect();
+        }
+        for path in paths {
+            // A new test file is kura's; an existing file or a device is probed as `prepare` would.
+            let exists =
+                std::fs::metadata(&path).is_ok_and(|m| m.is_file() || m.file_type().is_block_device());
+            if exists && !probed.contains(&path) {
+                targets::check_device_writable(&path, allowed).map_err(TargetError::from)?;
+                probed.push(path);
+            }
         }
     }
     Ok(())

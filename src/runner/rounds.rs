@@ -38,6 +38,40 @@ pub(super) fn expand(jobs: &[SuiteJob]) -> Result<Vec<SuiteJob>, RunError> {
     Ok(out)
 }
 
+/// Preconditioning writes the whole span. A job that writes has been handed
+/// its target for writing and is checked as any write; a job that only reads
+/// has not: its preconditioning may write a test file kura creates, but a
+/// file or device that is already there only when `--allow-destroy` names it
+/// (it used to rewrite a user's file that `--rw read` was asked to read).
+pub(super) fn refuse_preconditioning_reads(jobs: &[SuiteJob], opts: &RunOptions) -> Result<(), RunError> {
+    for sj in jobs {
+        let job = &sj.job;
+        if job.precondition.is_none() || job.modifies() || job.engine == EngineKind::Null {
+            continue;
+        }
+        let path = crate::targets::job_path(job);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        let named = opts
+            .target
+            .allow_destroy
+            .as_deref()
+            .and_then(|a| std::fs::metadata(a).ok())
+            .is_some_and(|a| crate::targets::Identity::of(&a).matches(&meta));
+        if !named {
+            return Err(RunError::Invalid(format!(
+                "{}: {} only reads, but its preconditioning would write over all of it, and kura did not \
+                 create it; pass --allow-destroy {} to let it be overwritten (everything in it will be lost)",
+                path.display(),
+                job.name,
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// What a run's loop lends to the rounds of one job.
 pub(super) struct Ctx<'a> {
     pub opts: &'a RunOptions,

@@ -174,15 +174,19 @@ struct Manifest {
     files: u64,
     file_size: String,
     seed: u64,
-    /// `complete`, `formatting` or `in-use`: only a complete set is reused.
+    /// `complete`, `formatting`, `in-use` or `removing`: only a complete set is reused.
     state: String,
+    /// Files per leaf a job may have made (`f0` up to `f<made - 1>`): the
+    /// files of the set, or more while a job whose mix makes files (mdtest)
+    /// uses it. Only these names are ever removed.
+    made: u64,
 }
 
 impl Manifest {
     fn text(&self) -> String {
         format!(
-            "kura file set\nversion=1\ndepth={}\nwidth={}\nfiles={}\nfile_size={}\nseed={}\nstate={}\n",
-            self.depth, self.width, self.files, self.file_size, self.seed, self.state
+            "kura file set\nversion=1\ndepth={}\nwidth={}\nfiles={}\nfile_size={}\nseed={}\nstate={}\nmade={}\n",
+            self.depth, self.width, self.files, self.file_size, self.seed, self.state, self.made
         )
     }
 
@@ -199,6 +203,11 @@ impl Manifest {
             file_size: map.get("file_size")?.to_string(),
             seed: map.get("seed")?.parse().ok()?,
             state: map.get("state")?.to_string(),
+            // Manifests written before `made` name only the set's files.
+            made: match map.get("made") {
+                Some(m) => m.parse().ok()?,
+                None => map.get("files")?.parse().ok()?,
+            },
         })
     }
 
@@ -227,6 +236,8 @@ pub struct FileSet {
     pub seed: u64,
     /// kura made the set in this run (it removes it unless --keep).
     pub created: bool,
+    /// Files per leaf a job may have made: see `Manifest::made`.
+    made: AtomicU64,
 }
 
 impl FileSet {
@@ -260,6 +271,7 @@ impl FileSet {
     }
 
     fn write_manifest(&self, state: &str) -> Result<(), FileSetError> {
+        let made = self.made.load(Ordering::Relaxed).max(self.files_per_leaf);
         write_manifest(
             self.root_fd(),
             &self.root,
@@ -270,6 +282,7 @@ impl FileSet {
                 file_size: self.sizes.to_string(),
                 seed: self.seed,
                 state: state.to_string(),
+                made,
             },
         )
     }
@@ -277,6 +290,14 @@ impl FileSet {
     /// Marks the set as being changed by a job: a run killed now leaves a
     /// set the next run rebuilds rather than trusts.
     pub fn begin_use(&self) -> Result<(), FileSetError> {
+        self.write_manifest("in-use")
+    }
+
+    /// [`begin_use`](Self::begin_use) for a job whose mix makes files of its
+    /// own, up to `f<files_per_leaf - 1>` in each leaf: recorded first, so a
+    /// later removal knows those names are kura's and no others.
+    pub fn begin_use_making(&self, files_per_leaf: u64) -> Result<(), FileSetError> {
+        self.made.fetch_max(files_per_leaf, Ordering::Relaxed);
         self.write_manifest("in-use")
     }
 
@@ -295,7 +316,12 @@ impl FileSet {
             left.push(e.to_string());
             return left;
         }
-        remove_contents(self.root_fd(), &self.root, 0, self.depth, self.width, &mut left);
+        let layout = Layout {
+            depth: self.depth,
+            width: self.width,
+            made: self.made.load(Ordering::Relaxed).max(self.files_per_leaf),
+        };
+        remove_contents(self.root_fd(), &self.root, 0, layout, &mut left);
         drop(self.leaves);
         let FileSet {
             root,
@@ -420,27 +446,73 @@ pub fn open_anchor(anchor: &Path) -> Result<OwnedFd, FileSetError> {
 
 /// Refuses a set too large without `force`, or one that cannot fit. Creates nothing.
 pub fn check_room(anchor: &Path, anchor_fd: RawFd, shape: &Resolved) -> Result<(), FileSetError> {
+    check_limit(anchor, anchor_fd, shape)?;
+    check_fit(anchor, anchor_fd, shape, shape, false)
+}
+
+fn room(anchor: &Path, anchor_fd: RawFd) -> Result<(u64, Option<u64>, String), FileSetError> {
     let (free, inodes) = free_space(anchor_fd).map_err(io_err(anchor, "statvfs"))?;
-    let room = || {
-        let inodes = inodes.map_or_else(|| "uncounted".to_string(), |n| n.to_string());
-        format!("there are {} and {inodes} inodes free", format_size(free))
-    };
+    let shown = inodes.map_or_else(|| "uncounted".to_string(), |n| n.to_string());
+    Ok((
+        free,
+        inodes,
+        format!("there are {} and {shown} inodes free", format_size(free)),
+    ))
+}
+
+/// More than `FILE_LIMIT` files formatted needs `force`.
+fn check_limit(anchor: &Path, anchor_fd: RawFd, shape: &Resolved) -> Result<(), FileSetError> {
     let files = shape.total_files();
     if files > FILE_LIMIT && !shape.force {
         return Err(FileSetError::Refused(format!(
             "{}: the file set would create {}, more than {FILE_LIMIT} files; {}; pass --force to create it",
             anchor.display(),
             describe(shape),
-            room()
+            room(anchor, anchor_fd)?.2
         )));
     }
-    let need_inodes = files.saturating_add(shape.dirs()).saturating_add(2);
-    if shape.total_bytes() > free || inodes.is_some_and(|n| need_inodes > n) {
+    Ok(())
+}
+
+/// Whether the set formatted as `shape`, and the files the job's mix makes
+/// as it runs (`full`: mdtest's phases make every file), fit in the free
+/// bytes and inodes; for a set `reused`, only what the mix makes counts.
+/// One check for every mix: mdtest's files used to be left to fail one by one.
+fn check_fit(
+    anchor: &Path,
+    anchor_fd: RawFd,
+    shape: &Resolved,
+    full: &Resolved,
+    reused: bool,
+) -> Result<(), FileSetError> {
+    let (files, bytes) = if reused {
+        (
+            full.total_files().saturating_sub(shape.total_files()),
+            full.total_bytes().saturating_sub(shape.total_bytes()),
+        )
+    } else {
+        (
+            full.total_files()
+                .max(shape.total_files())
+                .saturating_add(shape.dirs())
+                .saturating_add(2),
+            full.total_bytes().max(shape.total_bytes()),
+        )
+    };
+    if files == 0 && bytes == 0 {
+        return Ok(());
+    }
+    let (free, inodes, room) = room(anchor, anchor_fd)?;
+    if bytes > free || inodes.is_some_and(|n| files > n) {
+        let made = if full.total_files() > shape.total_files() {
+            " (the job's mix makes its files as it runs)"
+        } else {
+            ""
+        };
         return Err(FileSetError::Refused(format!(
-            "{}: the file set does not fit: it needs {}; {}",
+            "{}: the file set does not fit: it needs {}{made}; {room}",
             anchor.display(),
-            describe(shape),
-            room()
+            describe(full),
         )));
     }
     Ok(())
@@ -454,6 +526,20 @@ pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
 pub fn prepare(
     anchor: &Path,
     shape: &Resolved,
+    seed: u64,
+    threads: u32,
+    stop: &AtomicBool,
+    report: Report<'_>,
+) -> Result<FileSet, FileSetError> {
+    prepare_for(anchor, shape, shape, seed, threads, stop, report)
+}
+
+/// [`prepare`] for a job whose mix may make more files than the set holds
+/// (`full`, the job's own shape): they must fit too.
+pub fn prepare_for(
+    anchor: &Path,
+    shape: &Resolved,
+    full: &Resolved,
     seed: u64,
     threads: u32,
     stop: &AtomicBool,
@@ -477,6 +563,7 @@ pub fn prepare(
         file_size: shape.sizes.to_string(),
         seed,
         state: "complete".into(),
+        made: shape.files,
     };
     let existing = match open_dir_at(anchor_fd.as_raw_fd(), ROOT_C) {
         Ok(fd) => Some(fd),
@@ -497,6 +584,7 @@ pub fn prepare(
             )));
         };
         if found.same_shape(&want) && found.state == "complete" {
+            check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, true)?;
             let mut set = FileSet {
                 anchor: anchor.to_path_buf(),
                 root,
@@ -510,6 +598,7 @@ pub fn prepare(
                 sizes: shape.sizes.clone(),
                 seed: found.seed,
                 created: false,
+                made: AtomicU64::new(found.made),
             };
             open_leaves(&mut set)?;
             report(&format!(
@@ -519,15 +608,27 @@ pub fn prepare(
             ));
             return Ok(set);
         }
-        // kura's own set of another shape, or one a run left half made: rebuilt.
+        // kura's own set of another shape, or one a run left half made: rebuilt,
+        // but only when everything in it is an entry its manifest lists; the
+        // check comes first, so a refusal has removed nothing.
+        refuse_unlisted(root_fd.as_raw_fd(), &root, &found)?;
         report(&format!(
             "{}: kura's set there is {} ({}); removing it",
             set_desc(&found),
             found.state,
             root.display()
         ));
+        // A removal that stops half way must not leave a manifest saying the set is whole.
+        write_manifest(
+            root_fd.as_raw_fd(),
+            &root,
+            &Manifest {
+                state: "removing".into(),
+                ..found.clone()
+            },
+        )?;
         let mut left = Vec::new();
-        remove_contents(root_fd.as_raw_fd(), &root, 0, found.depth, found.width, &mut left);
+        remove_contents(root_fd.as_raw_fd(), &root, 0, found.layout(), &mut left);
         if !left.is_empty() {
             return Err(FileSetError::Refused(format!(
                 "{}: cannot rebuild the file set: {}",
@@ -542,7 +643,8 @@ pub fn prepare(
         check(unsafe { libc::unlinkat(anchor_fd.as_raw_fd(), ROOT_C.as_ptr(), libc::AT_REMOVEDIR) })
             .map_err(io_err(&root, "removing the old file set"))?;
     }
-    check_room(anchor, anchor_fd.as_raw_fd(), shape)?;
+    check_limit(anchor, anchor_fd.as_raw_fd(), shape)?;
+    check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, false)?;
     // SAFETY: the name is NUL-terminated and the anchor fd is open.
     check(unsafe { libc::mkdirat(anchor_fd.as_raw_fd(), ROOT_C.as_ptr(), 0o755) })
         .map_err(io_err(&root, "creating"))?;
@@ -560,6 +662,7 @@ pub fn prepare(
         sizes: shape.sizes.clone(),
         seed,
         created: true,
+        made: AtomicU64::new(shape.files),
     };
     match format(&mut set, threads, stop, report) {
         Ok(()) => Ok(set),
@@ -575,6 +678,125 @@ pub fn prepare(
                     left.join("; ")
                 )))
             }
+        }
+    }
+}
+
+/// What [`prepare_for`] would refuse, found before a run's first I/O, so
+/// that a suite is refused before its first job rather than at its file-set
+/// job: a root that is not kura's, kura's set of another shape holding an
+/// entry its manifest does not list, a set or a mix's files that do not
+/// fit. Creates, removes and writes nothing.
+pub fn check_before(anchor: &Path, shape: &Resolved, full: &Resolved) -> Result<(), FileSetError> {
+    let anchor_fd = open_anchor(anchor)?;
+    let root = anchor.join(ROOT);
+    match open_dir_at(anchor_fd.as_raw_fd(), ROOT_C) {
+        Ok(root_fd) => {
+            let Some(found) = read_manifest(root_fd.as_raw_fd()) else {
+                return Err(FileSetError::Refused(format!(
+                    "{}: exists without kura's manifest, so kura did not make it; remove it or choose another directory",
+                    root.display()
+                )));
+            };
+            let same = (found.depth, found.width, found.files, found.file_size.as_str())
+                == (
+                    shape.depth,
+                    shape.width,
+                    shape.files,
+                    shape.sizes.to_string().as_str(),
+                );
+            if same && found.state == "complete" {
+                return check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, true);
+            }
+            // Rebuilt by `prepare_for`, which checks the room once the old set is gone.
+            refuse_unlisted(root_fd.as_raw_fd(), &root, &found)
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+            check_limit(anchor, anchor_fd.as_raw_fd(), shape)?;
+            check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, false)
+        }
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+            Err(FileSetError::Refused(format!(
+                "{}: is not a directory kura made (a symlink or a file); kura neither follows nor removes it",
+                root.display()
+            )))
+        }
+        Err(e) => Err(io_err(&root, "opening")(e)),
+    }
+}
+
+/// Refuses a set kura would rebuild when anything in it is not an entry its
+/// manifest lists: a user's file put inside, a link, a file numbered past
+/// the set's. A rebuild used to remove the set around such a file, then
+/// refuse, leaving a manifest that still said `state=complete`.
+fn refuse_unlisted(root_fd: RawFd, root: &Path, found: &Manifest) -> Result<(), FileSetError> {
+    let mut foreign = Vec::new();
+    find_unlisted(root_fd, root, 0, found.layout(), &mut foreign);
+    let Some(first) = foreign.first() else {
+        return Ok(());
+    };
+    let more = match foreign.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    Err(FileSetError::Refused(format!(
+        "{}: kura's file set there ({}, {}) would be rebuilt for this job, but it holds {first}{more}, which its \
+         manifest does not list; kura removes nothing of it: move that out, or choose another directory",
+        root.display(),
+        set_desc(found),
+        found.state
+    )))
+}
+
+/// Entries below `dir` that are not what the manifest's layout names, or
+/// not of the kind it names (at most 16, for a message).
+fn find_unlisted(dir: RawFd, path: &Path, level: u32, layout: Layout, out: &mut Vec<String>) {
+    let names = match entry_names(dir) {
+        Ok(n) => n,
+        Err(e) => {
+            out.push(format!("{} (cannot list it: {e})", path.display()));
+            return;
+        }
+    };
+    for name in names {
+        if out.len() >= 16 {
+            return;
+        }
+        let shown = path.join(String::from_utf8_lossy(&name).as_ref());
+        let Ok(c) = std::ffi::CString::new(name.clone()) else {
+            continue;
+        };
+        let Some(want_dir) = kura_entry(&name, level, layout) else {
+            out.push(shown.display().to_string());
+            continue;
+        };
+        let kind = match stat_at(dir, &c) {
+            Ok(st) => st.st_mode & libc::S_IFMT,
+            Err(e) => {
+                out.push(format!("{} ({e})", shown.display()));
+                continue;
+            }
+        };
+        match (want_dir, kind) {
+            (true, libc::S_IFDIR) => match open_dir_at(dir, &c) {
+                // Directories of the last level (`x<t>-<n>`) hold nothing of kura's.
+                Ok(fd) if level < layout.depth => {
+                    find_unlisted(fd.as_raw_fd(), &shown, level + 1, layout, out)
+                }
+                Ok(fd) => match entry_names(fd.as_raw_fd()) {
+                    Ok(inside) if inside.is_empty() => {}
+                    Ok(inside) => out.push(
+                        shown
+                            .join(String::from_utf8_lossy(&inside[0]).as_ref())
+                            .display()
+                            .to_string(),
+                    ),
+                    Err(e) => out.push(format!("{} ({e})", shown.display())),
+                },
+                Err(e) => out.push(format!("{} ({e})", shown.display())),
+            },
+            (false, libc::S_IFREG) => {}
+            _ => out.push(format!("{} (a symlink or another kind of file)", shown.display())),
         }
     }
 }
@@ -608,7 +830,7 @@ fn format(
                 let done = &done;
                 let failed = &failed;
                 scope.spawn(move || -> Result<(), FileSetError> {
-                    let buf = fill_buffer(
+                    let mut buf = fill_buffer(
                         set_ref.sizes.max().min(1 << 20) as usize,
                         set_ref.seed ^ u64::from(t),
                     );
@@ -619,6 +841,7 @@ fn format(
                             return Ok(());
                         }
                         let (leaf, j) = set_ref.locate(i);
+                        stamp(&mut buf, set_ref.seed, i);
                         if let Err(e) =
                             write_new_file(set_ref.leaf_fd(leaf), name.file(j), set_ref.size_of(i), &buf)
                         {
@@ -683,6 +906,21 @@ pub fn fill_buffer(len: usize, seed: u64) -> Vec<u8> {
             x as u8
         })
         .collect()
+}
+
+/// Makes `buf` the content of file `index` of the set made with `seed`:
+/// each 4 KiB block starts with the seed and the file's number, so no two
+/// files share a block. With one buffer for every file, files of one size
+/// were byte for byte the same and a deduplicating file system kept one.
+pub fn stamp(buf: &mut [u8], seed: u64, index: u64) {
+    for block in buf.chunks_mut(4096) {
+        for (b, v) in block
+            .iter_mut()
+            .zip(seed.to_le_bytes().into_iter().chain(index.to_le_bytes()))
+        {
+            *b = v;
+        }
+    }
 }
 
 /// Creates a file that must not exist, writes `size` bytes from `buf` over and over, closes it.
@@ -819,10 +1057,30 @@ fn digits(s: &[u8]) -> Option<u64> {
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
-/// What kura names in a directory at `level` of a set of `depth`: `d<n>`
-/// directories above the last level; `f<n>`, `f<n>.r` files and `x<t>-<n>`
-/// directories in it; the manifest in the root.
-fn kura_entry(name: &[u8], level: u32, depth: u32, width: u32) -> Option<bool> {
+/// The names a manifest lists: its levels, their width, and the files per leaf.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    depth: u32,
+    width: u32,
+    made: u64,
+}
+
+impl Manifest {
+    fn layout(&self) -> Layout {
+        Layout {
+            depth: self.depth,
+            width: self.width,
+            made: self.made.max(self.files),
+        }
+    }
+}
+
+/// What kura names in a directory at `level` of a set: `d<n>` directories
+/// (n below the width) above the last level; `f<n>` and `f<n>.r` files (n
+/// below the files made) and `x<t>-<n>` directories in it; the manifest in
+/// the root. Whether it is a directory; `None` for a name that is not kura's.
+fn kura_entry(name: &[u8], level: u32, layout: Layout) -> Option<bool> {
+    let Layout { depth, width, made } = layout;
     let is_dir = true;
     if level == 0 && name == MANIFEST.as_bytes() {
         return Some(!is_dir);
@@ -836,7 +1094,7 @@ fn kura_entry(name: &[u8], level: u32, depth: u32, width: u32) -> Option<bool> {
     }
     if let Some(rest) = name.strip_prefix(b"f") {
         let num = rest.strip_suffix(b".r").unwrap_or(rest);
-        return digits(num).map(|_| !is_dir);
+        return digits(num).filter(|n| *n < made).map(|_| !is_dir);
     }
     if let Some(rest) = name.strip_prefix(b"x") {
         let (t, n) = rest.split_at(rest.iter().position(|b| *b == b'-')?);
@@ -847,7 +1105,7 @@ fn kura_entry(name: &[u8], level: u32, depth: u32, width: u32) -> Option<bool> {
 
 /// Removes, below `dir`, what kura names (regular files as files,
 /// directories as directories once emptied); leaves the rest, noted in `left`.
-fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, left: &mut Vec<String>) {
+fn remove_contents(dir: RawFd, path: &Path, level: u32, layout: Layout, left: &mut Vec<String>) {
     // A client that caches listings (sshfs for 20 s, NFS by its attribute
     // cache) lists what other clients of a shared set have removed and misses
     // what they made. Removing through it refreshes its listing of that
@@ -855,7 +1113,7 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
     const PASSES: u32 = 4;
     for pass in 1..=PASSES {
         let mut this_pass = Vec::new();
-        let changed = remove_listed(dir, path, level, depth, width, &mut this_pass);
+        let changed = remove_listed(dir, path, level, layout, &mut this_pass);
         if !changed || pass == PASSES {
             left.append(&mut this_pass);
             break;
@@ -869,14 +1127,7 @@ fn remove_contents(dir: RawFd, path: &Path, level: u32, depth: u32, width: u32, 
 
 /// One pass of `remove_contents` over one listing of `dir`: whether it
 /// removed anything or found the listing stale (a name already gone).
-fn remove_listed(
-    dir: RawFd,
-    path: &Path,
-    level: u32,
-    depth: u32,
-    width: u32,
-    left: &mut Vec<String>,
-) -> bool {
+fn remove_listed(dir: RawFd, path: &Path, level: u32, layout: Layout, left: &mut Vec<String>) -> bool {
     let names = match entry_names(dir) {
         Ok(n) => n,
         Err(e) => {
@@ -891,7 +1142,7 @@ fn remove_listed(
         let Ok(c) = std::ffi::CString::new(name.clone()) else {
             continue;
         };
-        let Some(want_dir) = kura_entry(&name, level, depth, width) else {
+        let Some(want_dir) = kura_entry(&name, level, layout) else {
             left.push(format!("{}: left: kura did not make it", shown.display()));
             continue;
         };
@@ -908,9 +1159,9 @@ fn remove_listed(
         };
         let kind = st.st_mode & libc::S_IFMT;
         if want_dir && kind == libc::S_IFDIR {
-            if level < depth {
+            if level < layout.depth {
                 match open_dir_at(dir, &c) {
-                    Ok(fd) => remove_contents(fd.as_raw_fd(), &shown, level + 1, depth, width, left),
+                    Ok(fd) => remove_contents(fd.as_raw_fd(), &shown, level + 1, layout, left),
                     Err(e) if gone(&e) => {
                         changed = true;
                         continue;
@@ -1051,15 +1302,59 @@ mod tests {
     }
 
     #[test]
+    fn a_rebuild_refused_for_an_unlisted_entry_removes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        drop(prepare(tmp.path(), &shape(1, 2, 2), 1, 1, &stop, &|_| {}).unwrap());
+        // Written by a kura without `made`: only the set's own files are listed.
+        let manifest = tmp.path().join("kura-fileset/kura-manifest");
+        let old = std::fs::read_to_string(&manifest)
+            .unwrap()
+            .replace("made=2\n", "");
+        std::fs::write(&manifest, &old).unwrap();
+        std::fs::write(tmp.path().join("kura-fileset/d1/f2"), b"theirs").unwrap();
+        let before = tree(tmp.path());
+        let e = prepare(tmp.path(), &shape(1, 2, 3), 1, 1, &stop, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d1/f2") && e.contains("removes nothing"), "{e}");
+        assert_eq!(tree(tmp.path()), before);
+        assert_eq!(
+            std::fs::read_to_string(&manifest).unwrap(),
+            old,
+            "the manifest was rewritten"
+        );
+        let e = check_before(tmp.path(), &shape(1, 2, 3), &shape(1, 2, 3)).unwrap_err();
+        assert!(e.to_string().contains("d1/f2"), "{e}");
+        // Once it is gone, the set is rebuilt, and the manifest says what it holds.
+        std::fs::remove_file(tmp.path().join("kura-fileset/d1/f2")).unwrap();
+        check_before(tmp.path(), &shape(1, 2, 3), &shape(1, 2, 3)).unwrap();
+        let set = prepare(tmp.path(), &shape(1, 2, 3), 1, 1, &stop, &|_| {}).unwrap();
+        assert!(set.created);
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        assert!(text.contains("files=3\n") && text.contains("made=3\n") && text.contains("state=complete\n"));
+    }
+
+    #[test]
     fn names_are_built_without_allocating() {
         let mut n = NameBuf::default();
         assert_eq!(n.file(0).to_bytes(), b"f0");
         assert_eq!(n.file(1234567).to_bytes(), b"f1234567");
         assert_eq!(n.renamed(5).to_bytes(), b"f5.r");
         assert_eq!(n.extra_dir(2, 10).to_bytes(), b"x2-10");
-        assert_eq!(kura_entry(b"f12.r", 1, 1, 3), Some(false));
-        assert_eq!(kura_entry(b"d2", 0, 1, 3), Some(true));
-        assert_eq!(kura_entry(b"d3", 0, 1, 3), None);
-        assert_eq!(kura_entry(b"fx", 1, 1, 3), None);
+        let layout = Layout {
+            depth: 1,
+            width: 3,
+            made: 13,
+        };
+        assert_eq!(kura_entry(b"f12.r", 1, layout), Some(false));
+        assert_eq!(
+            kura_entry(b"f13", 1, layout),
+            None,
+            "past the files the manifest lists"
+        );
+        assert_eq!(kura_entry(b"d2", 0, layout), Some(true));
+        assert_eq!(kura_entry(b"d3", 0, layout), None);
+        assert_eq!(kura_entry(b"fx", 1, layout), None);
     }
 }
