@@ -112,6 +112,11 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
     let canonical = dev.canonicalize().map_err(unchecked)?;
     let first_look = std::fs::metadata(&canonical).map_err(unchecked)?;
     let is_block = first_look.file_type().is_block_device();
+    // An image behind an attached loop device is that device's data: judged
+    // by the device first, since no --allow-destroy overrides a mounted one.
+    if first_look.file_type().is_file() {
+        check_loop_backing(dev, &first_look, allow_destroy)?;
+    }
 
     // The device and every partition on it: writing to the disk destroys them all.
     let mut members = vec![Member {
