@@ -230,9 +230,23 @@ fn number(v: &Value, key: &str) -> Result<f64, String> {
     measured(field(v, key).map_err(|_| format!("{key}: missing"))?, key)
 }
 
+/// A count (operations, bytes, nanoseconds) as an integer. Beyond what the
+/// database stores (SQLite's 64-bit signed integer) it cannot be a
+/// measurement; `as u64` would clamp it without a word.
+fn count(v: &Value, key: &str) -> Result<u64, String> {
+    let x = number(v, key)?;
+    if x >= i64::MAX as f64 {
+        return Err(format!(
+            "{key}: {x} is larger than any count kura can store ({}): not a measurement",
+            i64::MAX
+        ));
+    }
+    Ok(x as u64)
+}
+
 /// A direction with no operations is `None`: fio writes zeros for directions a job does not do.
 fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
-    let ops = number(v, "total_ios")? as u64;
+    let ops = count(v, "total_ios")?;
     if ops == 0 {
         return Ok(None);
     }
@@ -254,22 +268,25 @@ fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
                 return Err(format!("{at}: not a percentile from 0 to 100"));
             }
             let p = measured(p, &at)?;
+            if p >= i64::MAX as f64 {
+                return Err(format!("{at}: {p} is larger than any latency kura can store"));
+            }
             percentiles.insert(k.clone(), p as u64);
         }
     }
     let lat_number = |key: &str| number(lat, key).map_err(|e| format!("lat_ns.{e}"));
     Ok(Some(DirectionResult {
         ops,
-        bytes: number(v, "io_bytes")? as u64,
+        bytes: count(v, "io_bytes")?,
         errors: 0,
         error_samples: Vec::new(),
         iops: number(v, "iops")?,
         bytes_per_sec: number(v, "bw_bytes")?,
         lat_ns: LatencySummary {
-            min: lat_number("min")? as u64,
+            min: count(lat, "min").map_err(|e| format!("lat_ns.{e}"))?,
             mean: lat_number("mean")?,
             stddev: lat_number("stddev")?,
-            max: lat_number("max")? as u64,
+            max: count(lat, "max").map_err(|e| format!("lat_ns.{e}"))?,
             percentiles,
         },
         histogram: String::new(),
