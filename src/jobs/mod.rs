@@ -14,6 +14,8 @@ pub mod jobfile;
 pub mod label;
 pub mod latency;
 pub mod options;
+// issue 22: placeholders are not paths
+pub mod placeholder;
 pub mod precondition;
 pub mod presets;
 pub mod price;
