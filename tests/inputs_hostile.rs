@@ -211,10 +211,18 @@ fn a_new_test_file_is_never_created_in_dev() {
     let existed = target.exists();
     refused(&out, &[&target.display().to_string(), "/dev"]);
     assert!(!existed, "a test file was created in /dev");
+    assert!(
+        !db.exists(),
+        "nothing created before the refusal, not even the database"
+    );
 }
 
 /// The stored run's warnings of `kind`, and what the terminal said.
 fn memory_warnings(db: &Path, target: &Path) -> (Vec<serde_json::Value>, String) {
+    warnings_of(db, target, "memory_file_system")
+}
+
+fn warnings_of(db: &Path, target: &Path, kind: &str) -> (Vec<serde_json::Value>, String) {
     let out = kura(db)
         .args(["run", "--target"])
         .arg(target)
@@ -241,7 +249,7 @@ fn memory_warnings(db: &Path, target: &Path) -> (Vec<serde_json::Value>, String)
                 .iter()
                 .flat_map(|j| j["warnings"].as_array().into_iter().flatten()),
         )
-        .filter(|w| w["kind"] == "memory_file_system")
+        .filter(|w| w["kind"] == kind)
         .cloned()
         .collect();
     (warnings, terminal)
@@ -274,6 +282,52 @@ fn a_target_in_ram_is_flagged_as_memory() {
         vec![7u8; 4 << 20],
         "read, never written"
     );
+}
+
+/// A zram device of this test's own, reset and removed on drop.
+struct Zram(u32);
+
+impl Zram {
+    fn new(bytes: u64) -> Option<Zram> {
+        let control = Path::new("/sys/class/zram-control/hot_add");
+        if !control.exists() {
+            common::missing("zram (/sys/class/zram-control)");
+            return None;
+        }
+        let n: u32 = std::fs::read_to_string(control).unwrap().trim().parse().unwrap();
+        let z = Zram(n);
+        std::fs::write(format!("/sys/block/zram{n}/disksize"), bytes.to_string()).unwrap();
+        Some(z)
+    }
+
+    fn path(&self) -> PathBuf {
+        PathBuf::from(format!("/dev/zram{}", self.0))
+    }
+}
+
+impl Drop for Zram {
+    fn drop(&mut self) {
+        let _ = std::fs::write(format!("/sys/block/zram{}/reset", self.0), "1");
+        if let Err(e) = std::fs::write("/sys/class/zram-control/hot_remove", self.0.to_string()) {
+            eprintln!("warning: could not remove zram{}: {e}", self.0);
+        }
+    }
+}
+
+#[test]
+fn a_zram_device_is_flagged_as_memory() {
+    if !common::is_root() {
+        return;
+    }
+    let Some(zram) = Zram::new(16 << 20) else {
+        return;
+    };
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let (w, terminal) = warnings_of(&db, &zram.path(), "memory_block_device");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0]["device"], format!("zram{}", zram.0));
+    assert!(terminal.contains("a block device kept in RAM"), "{terminal}");
 }
 
 /// A run JSON with `host.hostname` and the first job's name replaced.

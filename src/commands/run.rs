@@ -23,6 +23,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     job.validate()?;
     let jobs = vec![job];
     super::run_file::check_fio_logs(ctx, &jobs)?;
+    crate::targets::check_new_file_places(&jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }

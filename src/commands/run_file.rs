@@ -157,6 +157,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
     check_fio_logs(ctx, &jobs)?;
+    crate::targets::check_new_file_places(&jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }

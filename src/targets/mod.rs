@@ -175,6 +175,14 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
     }
 }
 
+/// [`refuse_new_file_in_dev`] for every job's target, before the database
+/// is opened: the refusal then leaves nothing behind, not even a new
+/// database.
+pub fn check_new_file_places(jobs: &[Job]) -> Result<(), TargetError> {
+    jobs.iter()
+        .try_for_each(|job| refuse_new_file_in_dev(&job_path(job)))
+}
+
 /// A new test file is never created in /dev (or anywhere on devtmpfs): it
 /// is where device nodes live, and it is RAM, so the file would fill memory
 /// and its numbers would be memory's (a vdbench `lun=/dev/{device}` did
