@@ -379,6 +379,12 @@ fn a_giant_imported_name_is_cut_for_display() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.len() < 8_000, "history is {} bytes", text.len());
     assert!(text.contains('…'), "{text}");
+    // The run's own table shows the name's start too.
+    let out = kura(&db).args(["show", "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() < 8_000, "show is {} bytes", text.len());
+    assert!(text.contains('…'), "{text}");
     // Stored as it was.
     let shown = json(&kura(&db).args(["show", "1", "--json"]).output().unwrap().stdout);
     assert_eq!(shown["jobs"][0]["job"]["name"], name.as_str());
