@@ -215,6 +215,27 @@ fn a_new_test_file_is_never_created_in_dev() {
         !db.exists(),
         "nothing created before the refusal, not even the database"
     );
+    // The suites make their test files the same way.
+    let mark = PathBuf::from(format!("/dev/kura-test-mark-{}.dat", std::process::id()));
+    let _mark = RemoveFile(mark.clone());
+    let _tio: Vec<RemoveFile> = (0..8)
+        .map(|i| RemoveFile(PathBuf::from(format!("/dev/kura-tiobench.dat.{i}"))))
+        .collect();
+    for args in [
+        vec!["mark", mark.to_str().unwrap(), "--size", "1m"],
+        vec!["sweep", mark.to_str().unwrap(), "--size", "1m"],
+        vec!["suite", "tiobench", "/dev", "--file-size", "1m"],
+    ] {
+        let out = kura(&db)
+            .args(&args)
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let made = mark.exists() || Path::new("/dev/kura-tiobench.dat.0").exists();
+        refused(&out, &["/dev"]);
+        assert!(!made, "{args:?}: a test file was created in /dev");
+        assert!(!db.exists(), "{args:?}: nothing created, not even the database");
+    }
 }
 
 /// The stored run's warnings of `kind`, and what the terminal said.

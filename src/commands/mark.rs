@@ -76,6 +76,7 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
         return Ok(code);
     }
+    crate::targets::check_new_file_places(jobs.iter().map(|j| &j.job))?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

@@ -178,8 +178,8 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
 /// [`refuse_new_file_in_dev`] for every job's target, before the database
 /// is opened: the refusal then leaves nothing behind, not even a new
 /// database.
-pub fn check_new_file_places(jobs: &[Job]) -> Result<(), TargetError> {
-    jobs.iter()
+pub fn check_new_file_places<'a>(jobs: impl IntoIterator<Item = &'a Job>) -> Result<(), TargetError> {
+    jobs.into_iter()
         .try_for_each(|job| refuse_new_file_in_dev(&job_path(job)))
 }
 
