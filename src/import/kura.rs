@@ -97,17 +97,11 @@ fn parse_bytes(text: &[u8], source: &str) -> Result<RunResult, KuraImportError> 
     // Straight into the run's types: a tree of JSON values first would take
     // several times the file's size in memory.
     let head: Head = serde_json::from_slice(text).map_err(|e| not_run(format!("not JSON ({e})")))?;
-    let mut run = if head.run.is_some() {
-        serde_json::from_slice::<Wrapped>(text)
-            .map_err(|e| not_run(e.to_string()))?
-            .run
-    } else {
-        serde_json::from_slice::<RunResult>(text).map_err(|e| not_run(e.to_string()))?
-    };
     let invalid = |why: String| KuraImportError::Invalid {
         path: source.to_string(),
         why,
     };
+    // Before the run's types are tried: a newer kura's run may not fit them.
     if let Some(v) = head.schema_version
         && v > u64::from(crate::report::SCHEMA_VERSION)
     {
@@ -116,6 +110,13 @@ fn parse_bytes(text: &[u8], source: &str) -> Result<RunResult, KuraImportError> 
             crate::report::SCHEMA_VERSION
         )));
     }
+    let mut run = if head.run.is_some() {
+        serde_json::from_slice::<Wrapped>(text)
+            .map_err(|e| not_run(e.to_string()))?
+            .run
+    } else {
+        serde_json::from_slice::<RunResult>(text).map_err(|e| not_run(e.to_string()))?
+    };
     if let Some(label) = &run.label {
         crate::jobs::label::parse_label(label).map_err(|e| invalid(e.to_string()))?;
     }
@@ -126,6 +127,18 @@ fn parse_bytes(text: &[u8], source: &str) -> Result<RunResult, KuraImportError> 
         return Err(invalid(format!(
             "started_unix_s {} is not a date a run can have started (before 1970, or more than a year after this machine's clock)",
             run.started_unix_s
+        )));
+    }
+    let latest_ms = now.saturating_add(FUTURE_SKEW_S).saturating_mul(1000) as u64;
+    if let Some((i, j)) = run
+        .jobs
+        .iter()
+        .enumerate()
+        .find(|(_, j)| j.measure_start_unix_ms > latest_ms)
+    {
+        return Err(invalid(format!(
+            "jobs[{i}].measure_start_unix_ms {} is more than a year after this machine's clock",
+            j.measure_start_unix_ms
         )));
     }
     run.id = None;
@@ -144,6 +157,13 @@ mod tests {
         assert_eq!(run.label.as_deref(), Some("first"));
         let wrapped = format!("{{\"run\": {text}, \"tests\": []}}");
         assert_eq!(parse(&wrapped, "x").unwrap(), run);
+        let mut doc: serde_json::Value = serde_json::from_str(text).unwrap();
+        doc["jobs"][0]["measure_start_unix_ms"] = serde_json::json!(u64::MAX / 2);
+        let err = parse(&doc.to_string(), "x").unwrap_err().to_string();
+        assert!(err.contains("jobs[0].measure_start_unix_ms"), "{err}");
+        let future = "{\"schema_version\": 3, \"jobs\": \"a shape this kura does not know\"}";
+        let err = parse(future, "x").unwrap_err().to_string();
+        assert!(err.contains("schema_version 3 is newer"), "{err}");
         assert!(
             parse("{\"jobs\": 3}", "x")
                 .unwrap_err()
