@@ -305,6 +305,49 @@ fn a_target_in_ram_is_flagged_as_memory() {
     );
 }
 
+#[test]
+fn writes_to_a_loop_device_over_ram_are_flagged_too() {
+    if !need(&["mount", "losetup"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mnt = TempMount::new(&["-t", "tmpfs", "-o", "size=24m"], Path::new("tmpfs"));
+    let backing = mnt.dir.path().join("disk.img");
+    std::fs::File::create(&backing)
+        .unwrap()
+        .set_len(16 << 20)
+        .unwrap();
+    let dev = LoopDevice::over_file(&backing);
+    let out = kura(&db)
+        .args(["run", "--target"])
+        .arg(&dev.path)
+        .args(["--rw", "randwrite", "--runtime", "1s"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let shown = json(
+        &kura(&db)
+            .args(["show", "latest", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let jobs = shown["jobs"].as_array().unwrap();
+    let kinds: Vec<&str> = shown["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(
+            jobs.iter()
+                .flat_map(|j| j["warnings"].as_array().into_iter().flatten()),
+        )
+        .filter_map(|w| w["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"loop_over_memory"), "{kinds:?}");
+    drop(dev);
+}
+
 /// A zram device of this test's own, reset and removed on drop.
 struct Zram(u32);
 

@@ -58,20 +58,22 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
         {
             out.push(w);
         }
-        if let Some(backing) = loop_backing_file(target) {
-            if let Some(w) = sparse_warning(&backing, target.span_bytes, Some(&path)) {
-                out.push(w);
-            }
-            if let Some((fstype, _)) = mount_options(&backing)
-                && MEMORY_FILE_SYSTEMS.contains(&fstype.as_str())
-            {
-                out.push(Warning::LoopOverMemory {
-                    path: path.clone(),
-                    backing: backing.display().to_string(),
-                    fs_type: fstype,
-                });
-            }
+        if let Some(backing) = loop_backing_file(target)
+            && let Some(w) = sparse_warning(&backing, target.span_bytes, Some(&path))
+        {
+            out.push(w);
         }
+    }
+    // Writes to it land in RAM as much as reads come from it.
+    if let Some(backing) = loop_backing_file(target)
+        && let Some((fstype, _)) = mount_options(&backing)
+        && MEMORY_FILE_SYSTEMS.contains(&fstype.as_str())
+    {
+        out.push(Warning::LoopOverMemory {
+            path: path.clone(),
+            backing: backing.display().to_string(),
+            fs_type: fstype,
+        });
     }
     if target.kind == TargetKind::Block
         && let Some(dev) = backing_device(&target.path)
