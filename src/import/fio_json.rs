@@ -145,11 +145,17 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         return Err(not_fio("no job did any reads or writes"));
     }
     let incomplete = results.iter().any(|r| r.incomplete);
+    // fio's timestamp is when it wrote the result.
+    let started_unix_s = top.get("timestamp").and_then(Value::as_i64).unwrap_or(0);
+    if !super::kura::plausible_start(started_unix_s) {
+        return Err(not_fio(&format!(
+            "timestamp: {started_unix_s} is not a date fio can have written it (before 1970, or more than a year after this machine's clock)"
+        )));
+    }
     Ok(RunResult {
         id: None,
         kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        // fio's timestamp is when it wrote the result.
-        started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
+        started_unix_s,
         label: None,
         price: None,
         suite: Some(crate::jobs::suites::SuiteKind::ImportFio),
@@ -665,7 +671,7 @@ mod tests {
         };
         assert!(doc(&|_| {}).is_ok());
         type Edit<'a> = &'a dyn Fn(&mut Value);
-        let cases: [(Edit, &str); 8] = [
+        let cases: [(Edit, &str); 11] = [
             (
                 &|d| d["jobs"][0]["read"]["iops"] = (-5.0).into(),
                 "jobs[0].read.iops: -5 is not a measurement",
@@ -697,6 +703,18 @@ mod tests {
             (
                 &|d| d["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] = (-9).into(),
                 "jobs[0].read.clat_ns.percentile.99.000000: -9",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["io_bytes"] = 2f64.powi(70).into(),
+                "jobs[0].read.io_bytes: 1180591620717411300000 is larger than any count",
+            ),
+            (
+                &|d| d["jobs"][0]["write"]["lat_ns"]["max"] = 1e30.into(),
+                "jobs[0].write.lat_ns.max: 1000000000000000000000000000000 is larger",
+            ),
+            (
+                &|d| d["timestamp"] = (-86_400).into(),
+                "timestamp: -86400 is not a date",
             ),
         ];
         for (edit, path) in cases {

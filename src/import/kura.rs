@@ -71,6 +71,18 @@ pub fn import_file(path: &Path) -> Result<RunResult, KuraImportError> {
     parse_bytes(&text, &shown)
 }
 
+fn now_s() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Whether a run can have started at `unix_s`: not before 1970, not more
+/// than a year after this machine's clock.
+pub(crate) fn plausible_start(unix_s: i64) -> bool {
+    (0..=now_s().saturating_add(FUTURE_SKEW_S)).contains(&unix_s)
+}
+
 /// What is read before the run itself: its schema and whether it is wrapped.
 #[derive(Deserialize)]
 struct Head {
@@ -120,10 +132,8 @@ fn parse_bytes(text: &[u8], source: &str) -> Result<RunResult, KuraImportError> 
     if let Some(label) = &run.label {
         crate::jobs::label::parse_label(label).map_err(|e| invalid(e.to_string()))?;
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    if !(0..=now.saturating_add(FUTURE_SKEW_S)).contains(&run.started_unix_s) {
+    let now = now_s();
+    if !plausible_start(run.started_unix_s) {
         return Err(invalid(format!(
             "started_unix_s {} is not a date a run can have started (before 1970, or more than a year after this machine's clock)",
             run.started_unix_s
