@@ -32,6 +32,10 @@ fn refused(out: &std::process::Output, words: &[&str]) {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        !err.contains('\u{1b}'),
+        "escape sequences are shown escaped: {err:?}"
+    );
     for w in words {
         assert!(err.contains(w), "{w:?} not in: {err}");
     }
@@ -105,6 +109,11 @@ fn import_run_refuses_what_no_kura_could_have_saved() {
             "before 1970",
             serde_json::json!({"started_unix_s": -5}),
             "started_unix_s",
+        ),
+        (
+            "price",
+            serde_json::json!({"price": "9 JPY\u{1b}[2J/month"}),
+            "price: '9 JPY\\u{1b}[2J/month' is not a price",
         ),
     ];
     for (what, change, why) in cases {

@@ -132,6 +132,11 @@ fn parse_bytes(text: &[u8], source: &str) -> Result<RunResult, KuraImportError> 
     if let Some(label) = &run.label {
         crate::jobs::label::parse_label(label).map_err(|e| invalid(e.to_string()))?;
     }
+    // As `--price` is checked: compare reads it back, and would fail there.
+    if let Some(price) = &run.price {
+        crate::jobs::price::Price::parse(price)
+            .map_err(|e| invalid(format!("price: {}", crate::report::escape::term(&e.to_string()))))?;
+    }
     let now = now_s();
     if !plausible_start(run.started_unix_s) {
         return Err(invalid(format!(
