@@ -4,13 +4,16 @@
 //! `Job::validate`, whichever reader set it: flags, TOML, fio, vdbench.
 
 /// The first placeholder in `path`: `{device}`, `${DEV}` or `$DEV` (a
-/// variable the shell or the reader did not expand), `<device>`.
+/// variable the shell or the reader did not expand), `<device>` (two
+/// characters or more between the brackets).
 pub fn find(path: &str) -> Option<&str> {
     let bytes = path.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
         let found = match b {
             b'{' => closed(path, i, b'}'),
-            b'<' => closed(path, i, b'>'),
+            // `<i>` and `<b>` are markup, and a file may be named so (to
+            // test a report's escaping); `<device>`, `<dev>` are placeholders.
+            b'<' => closed(path, i, b'>').filter(|end| end - i > 3),
             b'$' if bytes.get(i + 1) == Some(&b'{') => closed(path, i + 1, b'}'),
             b'$' => {
                 let name = path[i + 1..]
@@ -67,6 +70,7 @@ mod tests {
             "/mnt/{}",
             "/mnt/price$5",
             "/mnt/x<y",
+            "/mnt/<i>x.dat",
             "ラベル/t.dat",
         ] {
             assert_eq!(find(path), None, "{path}");
