@@ -55,6 +55,7 @@ warning-memory-file-system-direct = { $path } は { $fs_type } 上にあり、�
 warning-sparse-file = { $path } はスパースファイル: { $data_mb } MB のデータに対して領域は { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
 warning-sparse-file-loop = { $dev } は { $path } 上のループデバイス: { $path } はスパースファイルで、ループデバイスの元ファイルは { $data_mb } MB のデータに対して領域が { $allocated_mb } MB しかない。穴の読み込みはデバイスを読まずにメモリからゼロを返す（先に全体を書き込むか、kura に新しいテストファイルを作らせる）
 warning-loop-over-memory = { $path } は { $fs_type } 上の { $backing } を元にしたループデバイス: 数値はストレージデバイスではなく RAM を測っている（ループデバイスはディスク上のファイルを元にする）
+warning-memory-block-device = { $path } は RAM 上のブロックデバイス { $device }（zram か brd）: 数値はストレージデバイスではなくメモリを測っている（ディスクを指定する）
 warning-compressed-fill = { $path } に fill { $fill }、{ $fs_type } は { $option } でマウントされている: 書いたパターンは圧縮で消え、デバイスが動かすバイト数は数値よりずっと少ない。--fill random を使う
 warning-host-write-back-cache = { $path }（{ $size_mb } MB）はこの実行で { $disk } に書かれた。これはライトバックキャッシュを持つ仮想ディスクで、ファイルはこのマシンの RAM より小さい: ホストのキャッシュがデバイスより速く読み込みに応えるかもしれない（ホストのキャッシュより大きいファイルか、ずっと前に書いたファイルを使う）
 warning-worker-stopped = { $job }: ワーカーが途中で止まった: { $error }。このジョブの数値は最後まで動いたワーカーの分だけ

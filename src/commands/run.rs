@@ -28,6 +28,8 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     let stop = stop_flag()?;
     let opts = run_options(&args.common, ctx.quiet);
+    // Before the database: a job that would be refused leaves nothing behind.
+    runner::check_jobs_before_io(&jobs, &opts)?;
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

@@ -165,6 +165,8 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     if plan.format == Format::Vdbench {
         opts.suite = Some(crate::jobs::suites::SuiteKind::Vdbench);
     }
+    // Before the database: a job that would be refused leaves nothing behind.
+    crate::runner::check_jobs_before_io(&jobs, &opts)?;
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

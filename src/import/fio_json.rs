@@ -145,11 +145,17 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         return Err(not_fio("no job did any reads or writes"));
     }
     let incomplete = results.iter().any(|r| r.incomplete);
+    // fio's timestamp is when it wrote the result.
+    let started_unix_s = top.get("timestamp").and_then(Value::as_i64).unwrap_or(0);
+    if !super::kura::plausible_start(started_unix_s) {
+        return Err(not_fio(&format!(
+            "timestamp: {started_unix_s} is not a date fio can have written it (before 1970, or more than a year after this machine's clock)"
+        )));
+    }
     Ok(RunResult {
         id: None,
         kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        // fio's timestamp is when it wrote the result.
-        started_unix_s: top.get("timestamp").and_then(Value::as_i64).unwrap_or(0),
+        started_unix_s,
         label: None,
         price: None,
         suite: Some(crate::jobs::suites::SuiteKind::ImportFio),
@@ -230,9 +236,23 @@ fn number(v: &Value, key: &str) -> Result<f64, String> {
     measured(field(v, key).map_err(|_| format!("{key}: missing"))?, key)
 }
 
+/// A count (operations, bytes, nanoseconds) as an integer. Beyond what the
+/// database stores (SQLite's 64-bit signed integer) it cannot be a
+/// measurement; `as u64` would clamp it without a word.
+fn count(v: &Value, key: &str) -> Result<u64, String> {
+    let x = number(v, key)?;
+    if x >= i64::MAX as f64 {
+        return Err(format!(
+            "{key}: {x} is larger than any count kura can store ({}): not a measurement",
+            i64::MAX
+        ));
+    }
+    Ok(x as u64)
+}
+
 /// A direction with no operations is `None`: fio writes zeros for directions a job does not do.
 fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
-    let ops = number(v, "total_ios")? as u64;
+    let ops = count(v, "total_ios")?;
     if ops == 0 {
         return Ok(None);
     }
@@ -254,22 +274,25 @@ fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
                 return Err(format!("{at}: not a percentile from 0 to 100"));
             }
             let p = measured(p, &at)?;
+            if p >= i64::MAX as f64 {
+                return Err(format!("{at}: {p} is larger than any latency kura can store"));
+            }
             percentiles.insert(k.clone(), p as u64);
         }
     }
     let lat_number = |key: &str| number(lat, key).map_err(|e| format!("lat_ns.{e}"));
     Ok(Some(DirectionResult {
         ops,
-        bytes: number(v, "io_bytes")? as u64,
+        bytes: count(v, "io_bytes")?,
         errors: 0,
         error_samples: Vec::new(),
         iops: number(v, "iops")?,
         bytes_per_sec: number(v, "bw_bytes")?,
         lat_ns: LatencySummary {
-            min: lat_number("min")? as u64,
+            min: count(lat, "min").map_err(|e| format!("lat_ns.{e}"))?,
             mean: lat_number("mean")?,
             stddev: lat_number("stddev")?,
-            max: lat_number("max")? as u64,
+            max: count(lat, "max").map_err(|e| format!("lat_ns.{e}"))?,
             percentiles,
         },
         histogram: String::new(),
@@ -648,7 +671,7 @@ mod tests {
         };
         assert!(doc(&|_| {}).is_ok());
         type Edit<'a> = &'a dyn Fn(&mut Value);
-        let cases: [(Edit, &str); 8] = [
+        let cases: [(Edit, &str); 11] = [
             (
                 &|d| d["jobs"][0]["read"]["iops"] = (-5.0).into(),
                 "jobs[0].read.iops: -5 is not a measurement",
@@ -680,6 +703,18 @@ mod tests {
             (
                 &|d| d["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] = (-9).into(),
                 "jobs[0].read.clat_ns.percentile.99.000000: -9",
+            ),
+            (
+                &|d| d["jobs"][0]["read"]["io_bytes"] = 2f64.powi(70).into(),
+                "jobs[0].read.io_bytes: 1180591620717411300000 is larger than any count",
+            ),
+            (
+                &|d| d["jobs"][0]["write"]["lat_ns"]["max"] = 1e30.into(),
+                "jobs[0].write.lat_ns.max: 1000000000000000000000000000000 is larger",
+            ),
+            (
+                &|d| d["timestamp"] = (-86_400).into(),
+                "timestamp: -86400 is not a date",
             ),
         ];
         for (edit, path) in cases {

@@ -652,6 +652,20 @@ struct Translator<'a> {
     sources: &'a Sources<'a>,
 }
 
+/// fio turns an unset `${VAR}` into nothing; in a file name that leaves a
+/// different path (`/dev/${DEV}` is `/dev/`), so the variable is a
+/// placeholder nobody filled in, and kura does not guess the target.
+fn refuse_unset_in_path(e: &Entry) -> Result<(), FormatError> {
+    if e.unset_vars.is_empty() {
+        return Ok(());
+    }
+    Err(value_err(
+        e,
+        "a placeholder that was not filled in: fio would put nothing in its place and test another path; \
+         set the variable or write the path",
+    ))
+}
+
 fn value_err(e: &Entry, why: impl Into<String>) -> FormatError {
     let mut message = format!("{}: {}", e.key, why.into());
     if !e.unset_vars.is_empty() {
@@ -791,6 +805,7 @@ impl Translator<'_> {
             }
             "filename" => {
                 let n = need()?;
+                refuse_unset_in_path(e)?;
                 let unescaped_colon = n.replace("\\:", "").contains(':');
                 if unescaped_colon {
                     return Err(unsupported_value(e, "several files in one job"));
@@ -799,6 +814,7 @@ impl Translator<'_> {
             }
             "directory" => {
                 let d = need()?;
+                refuse_unset_in_path(e)?;
                 if d.replace("\\:", "").contains(':') {
                     return Err(unsupported_value(e, "several directories in one job"));
                 }

@@ -730,6 +730,19 @@ impl Job {
                 "contains a NUL character",
             ));
         }
+        if let Some(target) = &self.target {
+            let shown = target.to_string_lossy();
+            if let Some(p) = super::placeholder::find(&shown) {
+                return Err(invalid(
+                    "target",
+                    &shown.escape_debug().to_string(),
+                    format!(
+                        "{p} is a placeholder, not a name: put the device or file to test in its place \
+                         (kura creates and writes nothing named after a placeholder)"
+                    ),
+                ));
+            }
+        }
         // A runtime may cap an amount of I/O (whichever comes first, as fio
         // does without time_based); two amounts would contradict each other.
         let amounts = [

@@ -15,6 +15,8 @@ pub mod label;
 pub mod latency;
 pub mod op_kind;
 pub mod options;
+// issue 22: placeholders are not paths
+pub mod placeholder;
 pub mod precondition;
 pub mod presets;
 pub mod price;

@@ -1884,7 +1884,10 @@ mod tests {
 
     #[test]
     fn the_seed_raw_file_translates() {
-        let p = plan(SEED_RAW);
+        // As printed, the seed names a placeholder, which is no target.
+        let err = error(SEED_RAW);
+        assert!(err.contains("{device} is a placeholder"), "{err}");
+        let p = plan(&SEED_RAW.replace("{device}", "sdb"));
         assert_eq!(p.jobs.len(), 1);
         let j = &p.jobs[0].job;
         assert_eq!(j.rw, Rw::RandRw);
@@ -1901,7 +1904,7 @@ mod tests {
         assert_eq!(j.runtime, Some(Duration::from_secs(300)));
         assert_eq!(j.interval, Duration::from_secs(60));
         assert_eq!(j.rate_iops, None);
-        assert_eq!(j.target.as_deref(), Some(Path::new("/dev/{device}")));
+        assert_eq!(j.target.as_deref(), Some(Path::new("/dev/sdb")));
         assert_eq!(p.jobs[0].test.as_deref(), Some("rd1"));
         assert!(p.cannot_run.is_none());
     }

@@ -45,6 +45,8 @@ pub enum Warning {
         backing: String,
         fs_type: String,
     },
+    /// A block device that is RAM: zram, or brd's /dev/ramN.
+    MemoryBlockDevice { path: String, device: String },
     /// A compressible fill on a compressing file system.
     CompressedFill {
         path: String,
@@ -248,6 +250,7 @@ impl Warning {
                 | Warning::MemoryFileSystem { .. }
                 | Warning::SparseFile { .. }
                 | Warning::LoopOverMemory { .. }
+                | Warning::MemoryBlockDevice { .. }
                 | Warning::CompressedFill { .. }
                 | Warning::HostWriteBackCache { .. }
                 | Warning::ReadsOfZeros { .. }
@@ -326,6 +329,9 @@ impl fmt::Display for Warning {
                 backing = backing,
                 fs_type = fs_type
             )),
+            Warning::MemoryBlockDevice { path, device } => {
+                f.write_str(&t!("warning-memory-block-device", path = path, device = device))
+            }
             Warning::CompressedFill {
                 path,
                 fill,

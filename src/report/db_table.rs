@@ -433,6 +433,8 @@ pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[Compa
         }
     }
     let csv_field = |s: &str| {
+        // Names are escaped as on the terminal, where a CSV is read too.
+        let s = super::escape::term(s);
         if s.contains([',', '"', '\n']) {
             format!("\"{}\"", s.replace('"', "\"\""))
         } else {

@@ -21,6 +21,23 @@ pub fn term(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most characters of one name, label or path a table shows: a
+/// 100,000-character job name made `history` 36 MB. What is stored is not
+/// cut (`show --json` and CSV carry all of it).
+pub const SHOWN_CHARS: usize = 120;
+
+/// [`term`] of `text` cut to `max` characters, the cut marked with `…`.
+pub fn term_cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => term(text),
+        Some((end, _)) => {
+            let mut out = term(&text[..end]).into_owned();
+            out.push('…');
+            Cow::Owned(out)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +50,13 @@ mod tests {
             term("a\x1b[2Jb\rc\nd\u{9b}e\x7f"),
             "a\\u{1b}[2Jb\\rc\\nd\\u{9b}e\\u{7f}"
         );
+    }
+
+    #[test]
+    fn long_text_is_cut_with_an_ellipsis() {
+        assert_eq!(term_cut("short", 5), "short");
+        assert_eq!(term_cut("abcdef", 3), "abc…");
+        assert_eq!(term_cut("日本語テキスト", 3), "日本語…");
+        assert_eq!(term_cut("a\x1bbcd", 2), "a\\u{1b}…");
     }
 }

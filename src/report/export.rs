@@ -126,9 +126,12 @@ impl Grid {
 /// take for a formula (starting with `=`, `+`, `-`, `@`, tab or CR: a label
 /// such as `=HYPERLINK(...)`) gets a leading `'` and quotes, as OWASP's
 /// "CSV injection" advice says, so that it opens as text; a plain number
-/// such as `-3.5` is left as it is.
-pub fn csv_field(s: &str) -> String {
-    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+/// such as `-3.5` is left as it is. Control characters are escaped as the
+/// tables escape them (`\u{1b}`): a CSV is read in terminals too (`cat`,
+/// `column`), where a label's escape sequence would rewrite the screen.
+pub fn csv_field(raw: &str) -> String {
+    let formula = raw.starts_with(['=', '+', '-', '@', '\t', '\r']) && raw.parse::<f64>().is_err();
+    let s = term(raw);
     if formula {
         format!("\"'{}\"", s.replace('"', "\"\""))
     } else if s.contains([',', '"', '\n', '\r']) {
@@ -189,25 +192,27 @@ pub fn history_grid(runs: &[RunSummary], raw: bool) -> Grid {
         "id", "date", "label", "price", "suite", "target", "workload", "IOPS", "MB/s", "figure",
     ]);
     g.left = 7;
+    // For reading: a giant imported name is cut (CSV above keeps all of it).
+    let cut = |s: &str| super::escape::term_cut(s, super::escape::SHOWN_CHARS).into_owned();
     for r in runs {
         g.push([
             r.id.to_string(),
             utc(r.started_unix_s),
-            r.label.clone().unwrap_or_default(),
-            r.price.clone().unwrap_or_default(),
-            r.suite.clone().unwrap_or_default(),
-            r.target.clone(),
+            cut(r.label.as_deref().unwrap_or_default()),
+            cut(r.price.as_deref().unwrap_or_default()),
+            cut(r.suite.as_deref().unwrap_or_default()),
+            cut(&r.target),
             if r.jobs > 1 {
-                format!("{} (+{} jobs)", r.workload, r.jobs - 1)
+                format!("{} (+{} jobs)", cut(&r.workload), r.jobs - 1)
             } else {
-                r.workload.clone()
+                cut(&r.workload)
             },
             rate(r.iops),
             mb_per_sec(r.bytes_per_sec),
             {
                 let mut figure = match &r.unreadable {
                     Some(why) => crate::t!("history-unreadable", why = why.as_str()),
-                    None => r.figure.clone(),
+                    None => cut(&r.figure),
                 };
                 if r.incomplete {
                     figure.push_str(&crate::t!("history-incomplete"));
@@ -368,7 +373,8 @@ mod tests {
             ("+1+2", "\"'+1+2\""),
             ("-2+3+cmd|' /C calc'!A0", "\"'-2+3+cmd|' /C calc'!A0\""),
             ("@SUM(A1)", "\"'@SUM(A1)\""),
-            ("\tx", "\"'\tx\""),
+            ("\tx", "\"'\\tx\""),
+            ("a\u{1b}[2Jb\r\n", "a\\u{1b}[2Jb\\r\\n"),
             ("-3.5", "-3.5"),
             ("+7", "+7"),
             ("1e-3", "1e-3"),

@@ -1,7 +1,7 @@
 //! `kura history`: one line per stored run, with the figure that represents
 //! the run and what that figure is.
 
-use super::escape::term;
+use super::escape::{SHOWN_CHARS, term, term_cut};
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
 use crate::jobs::suites::SuiteKind;
@@ -216,22 +216,22 @@ pub fn render(runs: &[RunSummary]) -> String {
             r.id.to_string(),
             // Minutes tell runs apart; the seconds and the zone are in the header and in `show`.
             date.get(..16).unwrap_or(&date).to_string(),
-            term(r.suite.as_deref().unwrap_or("run")).into_owned(),
+            term_cut(r.suite.as_deref().unwrap_or("run"), SHOWN_CHARS).into_owned(),
         ];
         if labels {
-            row.push(term(r.label.as_deref().unwrap_or_default()).into_owned());
+            row.push(term_cut(r.label.as_deref().unwrap_or_default(), SHOWN_CHARS).into_owned());
         }
         if wide {
-            row.push(term(&r.target).into_owned());
+            row.push(term_cut(&r.target, SHOWN_CHARS).into_owned());
             row.push(if r.jobs > 1 {
-                format!("{} (+{} jobs)", term(&r.workload), r.jobs - 1)
+                format!("{} (+{} jobs)", term_cut(&r.workload, SHOWN_CHARS), r.jobs - 1)
             } else {
-                term(&r.workload).into_owned()
+                term_cut(&r.workload, SHOWN_CHARS).into_owned()
             });
         }
         let mut figure = match &r.unreadable {
             Some(why) => crate::t!("history-unreadable", why = term(why).into_owned()),
-            None => term(&r.figure).into_owned(),
+            None => term_cut(&r.figure, SHOWN_CHARS).into_owned(),
         };
         if r.incomplete {
             figure.push_str(&crate::t!("history-incomplete"));

@@ -72,9 +72,11 @@ pub fn target_line(job: &JobResult) -> String {
 
 pub fn render_job(job: &JobResult, measuring: bool) -> String {
     let mut out = String::new();
+    // A name of any length is stored; the title shows its start (issue 22).
+    let name = super::escape::term_cut(&job.job.name, super::escape::SHOWN_CHARS);
     let title = match &job.test {
-        Some(test) => format!("{} [{}]", term(&job.job.name), term(test)),
-        None => term(&job.job.name).into_owned(),
+        Some(test) => format!("{name} [{}]", term(test)),
+        None => name.into_owned(),
     };
     out.push_str(&format!(
         "{title}: {}\n{}  {}{}\n",

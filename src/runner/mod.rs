@@ -1046,11 +1046,25 @@ impl Kinds {
 /// database, so a refusal leaves nothing behind; `run_suite` calls it again
 /// for every other caller.
 pub fn check_before_io(jobs: &[SuiteJob], opts: &RunOptions) -> Result<Vec<SuiteJob>, RunError> {
+    targets::check_new_file_places(jobs.iter().map(|j| &j.job))?;
     rounds::refuse_preconditioning_reads(jobs, opts)?;
     // Preconditioning runs as jobs of its own, checked like the others.
     let jobs = rounds::expand(jobs)?;
     refuse_up_front(jobs.iter().map(|j| &j.job), opts)?;
     Ok(jobs)
+}
+
+/// [`check_before_io`] for jobs of no suite (`kura run`, a job file), before
+/// the database is opened, so a refusal leaves nothing behind.
+pub fn check_jobs_before_io(jobs: &[Job], opts: &RunOptions) -> Result<(), RunError> {
+    let jobs: Vec<SuiteJob> = jobs
+        .iter()
+        .map(|j| SuiteJob {
+            test: None,
+            job: j.clone(),
+        })
+        .collect();
+    check_before_io(&jobs, opts).map(|_| ())
 }
 
 /// Every job of a run checked before the first one does any I/O: a write

@@ -75,6 +75,11 @@ fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreE
             LOCK_WAIT.as_secs()
         ),
         Some(C::NotADatabase) => "not an SQLite database".to_string(),
+        Some(C::DatabaseCorrupt | C::SystemIoFailure) if file_system_fails(path) => {
+            "the file system holding it returned an I/O error (EIO: shut down or failing; see dmesg), \
+             so SQLite could not read it; the database file itself may well be intact"
+                .to_string()
+        }
         Some(C::DatabaseCorrupt) => format!("damaged ({})", sqlite_text(&e)),
         Some(C::DiskFull) => "the disk holding it is full".to_string(),
         Some(C::ReadOnly) => "cannot be written (read-only)".to_string(),
@@ -85,6 +90,16 @@ fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreE
         path: path.to_string(),
         why,
     }
+}
+
+/// Whether reading `path` fails with EIO: after a file system shuts down
+/// (xfs on an I/O error, a pulled disk), SQLite reports the pages it cannot
+/// read as "database disk image is malformed", which would send someone to
+/// repair a database that may be whole.
+fn file_system_fails(path: &str) -> bool {
+    use std::os::unix::fs::FileExt;
+    let read = || -> std::io::Result<usize> { std::fs::File::open(path)?.read_at(&mut [0u8; 512], 0) };
+    matches!(read(), Err(e) if e.raw_os_error() == Some(libc::EIO))
 }
 
 /// One line of `kura history`.

@@ -19,6 +19,10 @@ const SHORT_SPAN_SHARE: f64 = 0.5;
 /// A file counts as sparse when this share of its span or more has no blocks.
 const SPARSE_SHARE: f64 = 0.05;
 
+/// File systems that keep files in RAM. devtmpfs is /dev: a test file made
+/// there from a placeholder (`lun=/dev/{device}`) measured memory as a disk.
+const MEMORY_FILE_SYSTEMS: &[&str] = &["tmpfs", "ramfs", "devtmpfs"];
+
 /// What a warning needs to know about the host and the run beyond the target.
 #[derive(Debug, Clone, Copy)]
 pub struct Context {
@@ -40,7 +44,7 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
         TargetKind::Block => None,
     };
     if let Some((fstype, _)) = &mount
-        && matches!(fstype.as_str(), "tmpfs" | "ramfs")
+        && MEMORY_FILE_SYSTEMS.contains(&fstype.as_str())
     {
         out.push(Warning::MemoryFileSystem {
             path: path.clone(),
@@ -54,20 +58,31 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
         {
             out.push(w);
         }
-        if let Some(backing) = loop_backing_file(target) {
-            if let Some(w) = sparse_warning(&backing, target.span_bytes, Some(&path)) {
-                out.push(w);
-            }
-            if let Some((fstype, _)) = mount_options(&backing)
-                && matches!(fstype.as_str(), "tmpfs" | "ramfs")
-            {
-                out.push(Warning::LoopOverMemory {
-                    path: path.clone(),
-                    backing: backing.display().to_string(),
-                    fs_type: fstype,
-                });
-            }
+        if let Some(backing) = loop_backing_file(target)
+            && let Some(w) = sparse_warning(&backing, target.span_bytes, Some(&path))
+        {
+            out.push(w);
         }
+    }
+    // Writes to it land in RAM as much as reads come from it.
+    if let Some(backing) = loop_backing_file(target)
+        && let Some((fstype, _)) = mount_options(&backing)
+        && MEMORY_FILE_SYSTEMS.contains(&fstype.as_str())
+    {
+        out.push(Warning::LoopOverMemory {
+            path: path.clone(),
+            backing: backing.display().to_string(),
+            fs_type: fstype,
+        });
+    }
+    if target.kind == TargetKind::Block
+        && let Some(dev) = backing_device(&target.path)
+        && is_memory_disk(&dev.disk)
+    {
+        out.push(Warning::MemoryBlockDevice {
+            path: path.clone(),
+            device: dev.disk,
+        });
     }
     if job.fill != Fill::Random
         && let Some((fstype, options)) = &mount
@@ -105,6 +120,15 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
         });
     }
     out
+}
+
+/// zram's `zramN` and brd's `ramN`: block devices whose blocks are RAM.
+fn is_memory_disk(disk: &str) -> bool {
+    let numbered = |prefix: &str| {
+        disk.strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    numbered("zram") || numbered("ram")
 }
 
 fn fill_name(fill: Fill) -> String {
@@ -203,6 +227,16 @@ mod tests {
         );
         assert_eq!(compression_option("rw,relatime,ssd,space_cache=v2"), None);
         assert_eq!(compression_option("rw,compress_extension=txt"), None);
+    }
+
+    #[test]
+    fn zram_and_brd_are_memory_and_disks_are_not() {
+        for disk in ["zram0", "ram0", "ram15"] {
+            assert!(is_memory_disk(disk), "{disk}");
+        }
+        for disk in ["ram", "zram", "nvme0n1", "sda", "loop0", "ramdisk", "vda"] {
+            assert!(!is_memory_disk(disk), "{disk}");
+        }
     }
 
     #[test]

@@ -163,14 +163,52 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
                     .into(),
             });
         }
+        refuse_new_file_in_dev(&path)?;
         return file::prepare_file(&path, job, opts, true);
     }
     if is_block_device(&path) {
         file::prepare_device(&path, job, opts)
     } else {
         refuse_file_trims(&path, job)?;
+        refuse_new_file_in_dev(&path)?;
         file::prepare_file(&path, job, opts, false)
     }
+}
+
+/// [`refuse_new_file_in_dev`] for every job's target, before the database
+/// is opened: the refusal then leaves nothing behind, not even a new
+/// database.
+pub fn check_new_file_places<'a>(jobs: impl IntoIterator<Item = &'a Job>) -> Result<(), TargetError> {
+    jobs.into_iter()
+        .try_for_each(|job| refuse_new_file_in_dev(&job_path(job)))
+}
+
+/// A new test file is never created in /dev (or anywhere on devtmpfs): it
+/// is where device nodes live, and it is RAM, so the file would fill memory
+/// and its numbers would be memory's (a vdbench `lun=/dev/{device}` did
+/// both). An existing file there is judged as any file is.
+fn refuse_new_file_in_dev(path: &Path) -> Result<(), TargetError> {
+    if std::fs::metadata(path).is_ok() {
+        return Ok(());
+    }
+    // A dangling link is created through: judge where it leads as well.
+    let mut places = vec![facts::canonical(path)];
+    if let Ok(link) = std::fs::read_link(path) {
+        let parent = path.parent().unwrap_or(Path::new("."));
+        places.push(facts::canonical(&parent.join(link)));
+    }
+    for place in places {
+        let devtmpfs = || facts::mount_of(&place).is_some_and(|m| m.fstype == "devtmpfs");
+        if place.starts_with("/dev") || devtmpfs() {
+            return Err(TargetError::Invalid {
+                path: path.display().to_string(),
+                why: "no such device, and kura does not create test files in /dev (device nodes live there, \
+                      and it is memory, not a disk); name an existing device, or a file on the disk's file system"
+                    .into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 pub fn is_block_device(path: &Path) -> bool {
