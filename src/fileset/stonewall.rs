@@ -72,18 +72,18 @@ impl<'a> Stonewall<'a> {
         }
     }
 
-    pub(super) fn begin(&mut self, threads: u32, makes_files: bool) {
+    pub fn begin(&mut self, threads: u32, makes_files: bool) {
         self.threads = threads;
         self.reporting = makes_files;
     }
 
     /// What the threads share, when they will report.
-    pub(super) fn sync(&self) -> Option<Arc<WallSync>> {
+    pub fn sync(&self) -> Option<Arc<WallSync>> {
         self.reporting.then(|| self.sync.clone())
     }
 
     /// Once every thread has reported: agree, and let them go on.
-    pub(super) fn settle_when_heard(&mut self) {
+    pub fn settle_when_heard(&mut self) {
         if self.decided || !self.reporting {
             return;
         }
@@ -105,7 +105,7 @@ impl<'a> Stonewall<'a> {
 
     /// After the job: a process whose threads never reported (it failed
     /// first, or its mix makes no files) still agrees once, as every rank must.
-    pub(super) fn settle_unheard(&mut self) {
+    pub fn settle_unheard(&mut self) {
         if !self.decided {
             self.agreed = (self.agree)(0);
             self.decided = true;

@@ -1,6 +1,6 @@
 //! The runner's part for file-set jobs: the sets a run has prepared (a set
 //! is formatted once and reused by the run's later jobs of the same shape
-//! on the same anchor), the job itself measured by `fileset::measure`, and
+//! on the same anchor), the job itself measured by `fileset_measure::measure`, and
 //! removing at the end the sets this run made, unless --keep.
 
 use std::path::PathBuf;
@@ -103,7 +103,7 @@ impl Sets {
         ready()?;
         let set = &self.open[index].2;
         judge_before(&job, set, warnings);
-        let result = crate::fileset::measure(&job, p, set, stop, progress, warnings, live)
+        let result = super::fileset_measure::measure(&job, p, set, stop, progress, warnings, live)
             .map_err(RunError::Invalid)?;
         judge_after(&result, warnings);
         Ok(result)
@@ -146,8 +146,9 @@ impl Sets {
         ready()?;
         let set = &self.open[index].2;
         judge_before(&job, set, warnings);
-        let result = crate::fileset::measure_stonewalled(&job, p, set, stop, progress, warnings, wall)
-            .map_err(RunError::Invalid)?;
+        let result =
+            super::fileset_measure::measure_stonewalled(&job, p, set, stop, progress, warnings, wall)
+                .map_err(RunError::Invalid)?;
         judge_after(&result, warnings);
         Ok(result)
     }

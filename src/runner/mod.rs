@@ -6,6 +6,7 @@
 //! loop. Formats nothing for the reader.
 
 mod fileset_kind;
+mod fileset_measure;
 mod group;
 mod job_file;
 mod latency_bound;
