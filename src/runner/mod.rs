@@ -881,6 +881,8 @@ pub fn run_suite(
                 warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
             }
         }
+    } else {
+        created.iter().for_each(targets::keep);
     }
     if let Some(e) = failure {
         if results.is_empty() {
@@ -1024,10 +1026,30 @@ impl Kinds {
     }
 }
 
+/// Somebody's file, or a running kura's, at a name this job's test files
+/// would take (`kura-test.dat`, `PATH.N`, a suite's names): refused before
+/// the first job of a run, where preparing the job would refuse it later.
+pub(crate) fn own_names_free(job: &Job) -> Result<(), TargetError> {
+    let own = job.target.is_none() || job.own_name || job.file_per_thread;
+    if !own || job.engine == EngineKind::Null || !matches!(job.workload, Workload::Block) {
+        return Ok(());
+    }
+    let path = targets::job_path(job);
+    if !job.file_per_thread {
+        return targets::check_own_name(&path);
+    }
+    (0..job.threads).try_for_each(|i| {
+        let mut name = path.clone().into_os_string();
+        name.push(format!(".{i}"));
+        targets::check_own_name(std::path::Path::new(&name))
+    })
+}
+
 /// A write to a device that would be refused is refused before the first
 /// job runs, not after the jobs before it have measured.
 fn refuse_up_front<'a>(jobs: impl IntoIterator<Item = &'a Job>, opts: &RunOptions) -> Result<(), RunError> {
     for job in jobs {
+        own_names_free(job)?;
         if job.engine == EngineKind::Null || !job.modifies() {
             continue;
         }
