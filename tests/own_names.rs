@@ -281,8 +281,7 @@ fn a_users_file_at_an_io500_name_is_refused() {
 /// A kura killed with SIGKILL while measuring in `work` leaves its test file;
 /// the next run there says whose it was, removes it and runs.
 fn leftover_is_cleaned(work: &Path, db: &Path) {
-    let file = work.join("kura-test.dat");
-    let mut first = spawn(
+    leftovers_are_cleaned(
         work,
         db,
         &[
@@ -295,16 +294,8 @@ fn leftover_is_cleaned(work: &Path, db: &Path) {
             "30s",
             "--buffered",
         ],
-    );
-    wait_for_measuring(&mut first, &file, 4 << 20);
-    let pid = first.id();
-    sigkill(&mut first);
-    let mark = mark_of(&file).expect("the killed kura's file is left, with its mark");
-    assert!(mark.contains(&format!("pid={pid};")), "{mark}");
-
-    let out = kura(db)
-        .current_dir(work)
-        .args([
+        &["kura-test.dat"],
+        &[
             "run",
             "--rw",
             "read",
@@ -313,16 +304,205 @@ fn leftover_is_cleaned(work: &Path, db: &Path) {
             "--io-count",
             "16",
             "--buffered",
+        ],
+    );
+}
+
+/// `slow` (run in `work`) is killed with SIGKILL once each of `files` is
+/// full and marked; `next` then says whose they were, removes them, runs
+/// (exit 0) and leaves none of them.
+fn leftovers_are_cleaned(work: &Path, db: &Path, slow: &[&str], files: &[&str], next: &[&str]) {
+    let mut first = spawn(work, db, slow);
+    for f in files {
+        wait_for_measuring(&mut first, &work.join(f), 2 << 20);
+    }
+    let pid = first.id();
+    sigkill(&mut first);
+    for f in files {
+        let mark = mark_of(&work.join(f)).expect("the killed kura's file is left, with its mark");
+        assert!(mark.contains(&format!("pid={pid};")), "{mark}");
+    }
+
+    let out = kura(db).current_dir(work).args(next).output().unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{next:?}: {err}");
+    for f in files {
+        assert!(
+            err.lines()
+                .any(|l| l.contains(f) && l.contains(&format!("left by kura pid {pid}"))),
+            "says what it removed: {err}"
+        );
+        assert!(
+            !work.join(f).exists(),
+            "the leftover and the new test file are gone"
+        );
+    }
+}
+
+#[test]
+fn leftovers_at_per_thread_names_and_of_mark_dir_are_removed() {
+    let dir = common::tmp();
+    let db = dir.path().join("k.db");
+    leftovers_are_cleaned(
+        dir.path(),
+        &db,
+        &[
+            "run",
+            "--target",
+            "DATA",
+            "--file-per-thread",
+            "--threads",
+            "2",
+            "--rw",
+            "randread",
+            "--size",
+            "2m",
+            "--runtime",
+            "30s",
+            "--buffered",
+        ],
+        &["DATA.0", "DATA.1"],
+        &[
+            "run",
+            "--target",
+            "DATA",
+            "--file-per-thread",
+            "--threads",
+            "2",
+            "--rw",
+            "read",
+            "--size",
+            "1m",
+            "--io-count",
+            "16",
+            "--buffered",
+        ],
+    );
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let w = work.to_str().unwrap().to_string();
+    leftovers_are_cleaned(
+        &work,
+        &db,
+        &[
+            "run",
+            "--rw",
+            "randread",
+            "--size",
+            "2m",
+            "--runtime",
+            "30s",
+            "--buffered",
+        ],
+        &["kura-test.dat"],
+        &[
+            "mark",
+            &w,
+            "--size",
+            "1m",
+            "--runs",
+            "1",
+            "--runtime",
+            "100ms",
+            "--interval",
+            "0s",
+            "--profile",
+            "demo",
+        ],
+    );
+}
+
+#[test]
+fn a_second_kura_refuses_the_per_thread_files_of_a_running_one() {
+    let dir = common::tmp();
+    let db = dir.path().join("k.db");
+    let mut first = spawn(
+        dir.path(),
+        &db,
+        &[
+            "run",
+            "--target",
+            "DATA",
+            "--file-per-thread",
+            "--threads",
+            "2",
+            "--rw",
+            "randread",
+            "--size",
+            "2m",
+            "--runtime",
+            "30s",
+            "--buffered",
+        ],
+    );
+    for f in ["DATA.0", "DATA.1"] {
+        wait_for_measuring(&mut first, &dir.path().join(f), 2 << 20);
+    }
+    let first = Running(Some(first));
+    let pid = first.0.as_ref().unwrap().id();
+    let out = kura(&db)
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "--target",
+            "DATA",
+            "--file-per-thread",
+            "--threads",
+            "3",
+            "--rw",
+            "write",
+            "--size",
+            "2m",
+            "--io-count",
+            "16",
         ])
         .output()
         .unwrap();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
-        err.contains("kura-test.dat") && err.contains(&format!("left by kura pid {pid}")),
-        "says what it removed: {err}"
+        err.contains("DATA.0") && err.contains(&format!("in use by kura pid {pid}")),
+        "{err}"
     );
-    assert!(!file.exists(), "the leftover and the new test file are gone");
+    assert!(
+        !dir.path().join("DATA.2").exists(),
+        "nothing is created before the refusal"
+    );
+    drop(first);
+}
+
+#[test]
+fn without_user_attributes_a_file_at_an_own_name_is_refused_with_the_command_that_removes_it() {
+    if !common::is_root() {
+        return;
+    }
+    // ramfs keeps no user extended attributes (ENOTSUP), as some network file systems.
+    let dir = common::tmp();
+    let mnt = dir.path().join("ramfs");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&format!("mount -t ramfs ramfs {}", mnt.display()));
+    let _mount = common::Mount(mnt.clone());
+    let file = mnt.join("kura-test.dat");
+    std::fs::write(&file, random_bytes(64 << 10)).unwrap();
+    let err = refused_and_untouched(
+        &mnt,
+        &dir.path().join("k.db"),
+        &[
+            "run",
+            "--rw",
+            "write",
+            "--size",
+            "64k",
+            "--io-count",
+            "16",
+            "--buffered",
+        ],
+        &file,
+        "kura-test.dat",
+        "keeps no extended attributes",
+    );
+    assert!(err.contains("rm -- kura-test.dat"), "{err}");
 }
 
 #[test]
