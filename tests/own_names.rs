@@ -599,3 +599,54 @@ fn a_file_kept_with_keep_is_used_by_the_next_run() {
     assert_eq!(std::os::unix::fs::MetadataExt::ino(&meta), ino);
     assert!(mark_of(&file).unwrap().contains("kept"));
 }
+
+#[test]
+fn a_link_at_an_io500_name_is_refused_before_any_phase_runs() {
+    let dir = common::tmp();
+    let db = dir.path().join("k.db");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let victim = dir.path().join("precious.dat");
+    std::fs::write(&victim, random_bytes(MIB)).unwrap();
+    std::os::unix::fs::symlink(&victim, data.join("kura-io500-hard.dat")).unwrap();
+    let d = data.to_str().unwrap();
+    refused_and_untouched(
+        dir.path(),
+        &db,
+        &[
+            "suite",
+            "io500",
+            d,
+            "--stonewall",
+            "200ms",
+            "--easy-size",
+            "1m",
+            "--easy-transfer",
+            "1m",
+            "--hard-segments",
+            "16",
+            "--easy-files",
+            "100",
+            "--hard-files",
+            "16",
+        ],
+        &victim,
+        "kura-io500-hard.dat",
+        "symbolic link",
+    );
+    let left: Vec<PathBuf> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        left,
+        [data.join("kura-io500-hard.dat")],
+        "the ior-easy phase never ran"
+    );
+    // Nothing measured, nothing stored: no database, or one without runs.
+    let history = kura(&db).args(["--json", "history"]).output().unwrap();
+    if history.status.success() {
+        let runs = common::json(&history.stdout)["runs"].clone();
+        assert_eq!(runs.as_array().map(Vec::len), Some(0), "{runs}");
+    }
+}

@@ -157,17 +157,7 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
     let path = job_path(job);
     if own_name {
         refuse_file_trims(&path, job)?;
-        // Our own names are never followed: a link there points at somebody's data.
-        if let Ok(meta) = std::fs::symlink_metadata(&path)
-            && meta.file_type().is_symlink()
-        {
-            return Err(TargetError::Invalid {
-                path: path.display().to_string(),
-                why: "is a symbolic link, and kura does not follow links at the test-file names it \
-                      chooses; remove it, or name the file you mean with --target"
-                    .into(),
-            });
-        }
+        refuse_own_name_link(&path)?;
         return file::prepare_file(&path, job, opts, true);
     }
     if is_block_device(&path) {
@@ -223,7 +213,23 @@ pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
 /// later (somebody's file or a running kura's at the name), so that a suite
 /// refuses before its first job rather than after it; creates nothing.
 pub fn check_own_name(path: &Path) -> Result<(), TargetError> {
+    refuse_own_name_link(path)?;
     file::check_own_name(path)
+}
+
+/// Our own names are never followed: a link there points at somebody's data.
+fn refuse_own_name_link(path: &Path) -> Result<(), TargetError> {
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.file_type().is_symlink()
+    {
+        return Err(TargetError::Invalid {
+            path: path.display().to_string(),
+            why: "is a symbolic link, and kura does not follow links at the test-file names it \
+                  chooses; remove it, or name the file you mean with --target"
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 /// With `--keep`: marks a test file kura created as kept, so that the next
