@@ -221,6 +221,14 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
     if !held.is_file() || held.dev() != meta.dev() || held.ino() != meta.ino() {
         return Err(invalid(path, "changed while kura was checking it; try again"));
     }
+    // An earlier job of this run made it (io500's read phases read the write phases' files).
+    if owner::made_here(held.dev(), held.ino()) {
+        return Ok(Found::Ours(None));
+    }
+    // The ranks of one cluster run share the files other ranks made, each
+    // rank a process of its own: while the run goes on (not in the check
+    // before its first job), a file that is kura's or cannot be told is theirs.
+    let rank = !dry && crate::cluster::launched_as_rank().is_some();
     let shown = shell_quoted(path);
     let mark = match owner::read(&file) {
         Ok(Some(mark)) => mark,
@@ -231,6 +239,7 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
                  itself: remove it, or name it with --target",
             ));
         }
+        Err(e) if e.kind() == io::ErrorKind::Unsupported && rank => return Ok(Found::Ours(None)),
         Err(e) if e.kind() == io::ErrorKind::Unsupported => {
             return Err(invalid(
                 path,
@@ -244,13 +253,7 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
         Err(e) => return Err(io_error(path, e)),
     };
     let maker = mark.maker();
-    // An earlier job of this run made it (io500's read phases read the write phases' files).
-    if maker == Maker::This {
-        return Ok(Found::Ours(None));
-    }
-    // The ranks of one cluster run share the file one rank made; each rank
-    // is a process of its own, so the maker's lock and pid are another's.
-    if crate::cluster::launched_as_rank().is_some() {
+    if maker == Maker::This || rank {
         return Ok(Found::Ours(None));
     }
     let in_use = || {
@@ -262,7 +265,10 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
             ),
         )
     };
-    if !owner::lock(&file).map_err(|e| io_error(path, e))? {
+    // Ranks check the same shared names at the same moment: their probes
+    // of the lock would take each other for a running kura.
+    let probe = !(dry && crate::cluster::launched_as_rank().is_some());
+    if probe && !owner::lock(&file).map_err(|e| io_error(path, e))? {
         return Err(in_use());
     }
     match maker {
@@ -367,6 +373,7 @@ fn prepare_new(
         }
     })?;
     let identity = Identity::of(&file.metadata().map_err(|e| io_error(path, e))?);
+    owner::remember(identity.dev, identity.ino);
     let guard = Guard {
         held: None,
         dir: Some(dir_fd),
@@ -506,6 +513,7 @@ pub(super) fn remove_created(path: &Path, guard: &Guard, identity: &Identity) ->
     if unsafe { libc::unlinkat(dir.as_raw_fd(), c.as_ptr(), 0) } != 0 {
         return Err(io_error(path, io::Error::last_os_error()));
     }
+    owner::forget(identity.dev, identity.ino);
     Ok(())
 }
 
@@ -969,6 +977,30 @@ mod tests {
             )),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_file_this_process_made_is_its_own_even_without_a_mark() {
+        let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+        let path = dir.path().join("kura-test.dat");
+        let first = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
+        // As on a file system that keeps no user attributes (sshfs, some NFS).
+        let c = CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: both strings are NUL-terminated and live for the call.
+        assert_eq!(
+            unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) },
+            0
+        );
+        let again = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
+        assert_eq!((again.created, again.identity), (false, first.identity));
+        super::super::cleanup(&first).unwrap();
+        // Removed, it is forgotten: a file put at the name afterwards is somebody's.
+        std::fs::write(&path, vec![7u8; 1 << 20]).unwrap();
+        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a file kura made"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), vec![7u8; 1 << 20]);
     }
 
     #[test]

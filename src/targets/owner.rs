@@ -171,6 +171,30 @@ pub fn lock(file: &File) -> io::Result<bool> {
     Err(e)
 }
 
+/// The test files this process created (device, inode), still at their
+/// names: an earlier job's file is this run's even where no mark could be
+/// written (a file system without user attributes).
+fn made() -> &'static std::sync::Mutex<Vec<(u64, u64)>> {
+    static MADE: OnceLock<std::sync::Mutex<Vec<(u64, u64)>>> = OnceLock::new();
+    MADE.get_or_init(Default::default)
+}
+
+pub fn remember(dev: u64, ino: u64) {
+    if let Ok(mut m) = made().lock() {
+        m.push((dev, ino));
+    }
+}
+
+pub fn forget(dev: u64, ino: u64) {
+    if let Ok(mut m) = made().lock() {
+        m.retain(|d| *d != (dev, ino));
+    }
+}
+
+pub fn made_here(dev: u64, ino: u64) -> bool {
+    made().lock().is_ok_and(|m| m.contains(&(dev, ino)))
+}
+
 struct Me {
     start: u64,
     host: String,
