@@ -414,6 +414,13 @@ pub fn run_suite<C: Communicator + ?Sized>(
         .collect();
     settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
     let mine = mine.unwrap_or_default();
+    // Somebody's file at one of the suite's own names is refused before the
+    // first job, not after the jobs before it have measured.
+    let own = mine
+        .iter()
+        .try_for_each(runner::own_names_free)
+        .map_err(|e| e.to_string());
+    settle(comm, own)?;
 
     // Never switched off again: the process is a rank until it exits.
     KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
@@ -459,7 +466,9 @@ pub fn run_suite<C: Communicator + ?Sized>(
     // Every rank is past its last I/O (the gather after each job), so a
     // shared file or set can go.
     sets.cleanup(opts.keep, &mut warnings);
-    if !opts.keep {
+    if opts.keep {
+        created.iter().for_each(targets::keep);
+    } else {
         for t in created.iter().rev() {
             if let Err(e) = targets::cleanup(t) {
                 warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });

@@ -29,6 +29,7 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
         };
         base.set("target", &chosen.to_string_lossy())
             .map_err(|e| anyhow::anyhow!("{e}"))?;
+        base.own_name = in_dir;
         if in_dir {
             note = Some(crate::t!(
                 "note-testing-in-directory",

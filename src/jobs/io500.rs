@@ -122,6 +122,7 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
         let mut job = Job {
             name: name.to_string(),
             target: Some(dir.join(file)),
+            own_name: true,
             rw,
             ..Job::default()
         };

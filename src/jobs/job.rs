@@ -298,6 +298,10 @@ pub struct Job {
     /// Each thread works on its own file, `TARGET.N` (tiobench's layout).
     #[serde(default)]
     pub file_per_thread: bool,
+    /// The target is a name kura chose itself (`DIR/kura-test.dat` of
+    /// `mark DIR`, a suite's file): a file there must be one kura made.
+    #[serde(skip)]
+    pub own_name: bool,
     /// Jobs next to each other with the same group run at the same time
     /// (fio's jobs between two stonewalls, vdbench's workloads of one run).
     #[serde(default)]
@@ -488,6 +492,7 @@ impl Default for Job {
             label: None,
             interval: Duration::from_secs(1),
             file_per_thread: false,
+            own_name: false,
             group: None,
             start_delay: Duration::ZERO,
             think_time: None,

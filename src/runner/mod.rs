@@ -899,6 +899,8 @@ pub fn run_suite(
                 warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
             }
         }
+    } else {
+        created.iter().for_each(targets::keep);
     }
     if let Some(e) = failure {
         if results.is_empty() {
@@ -1042,6 +1044,25 @@ impl Kinds {
     }
 }
 
+/// Somebody's file, or a running kura's, at a name this job's test files
+/// would take (`kura-test.dat`, `PATH.N`, a suite's names): refused before
+/// the first job of a run, where preparing the job would refuse it later.
+pub(crate) fn own_names_free(job: &Job) -> Result<(), TargetError> {
+    let own = job.target.is_none() || job.own_name || job.file_per_thread;
+    if !own || job.engine == EngineKind::Null || !matches!(job.workload, Workload::Block) {
+        return Ok(());
+    }
+    let path = targets::job_path(job);
+    if !job.file_per_thread {
+        return targets::check_own_name(&path);
+    }
+    (0..job.threads).try_for_each(|i| {
+        let mut name = path.clone().into_os_string();
+        name.push(format!(".{i}"));
+        targets::check_own_name(std::path::Path::new(&name))
+    })
+}
+
 /// A suite's jobs, each preconditioning placed before its job, once every
 /// one passed [`refuse_up_front`]. The suites call it before they open the
 /// database, so a refusal leaves nothing behind; `run_suite` calls it again
@@ -1087,6 +1108,7 @@ pub fn refuse_up_front<'a>(
     // A suite writes one target in many jobs: probed once.
     let mut probed: Vec<std::path::PathBuf> = Vec::new();
     for job in jobs {
+        own_names_free(job)?;
         if job.engine == EngineKind::Null {
             continue;
         }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::facts::{backing_device, target_facts};
+use super::owner::{self, Maker, Mark};
 use super::safety::{WriteRefusal, check_writable, describe_all, find_signatures};
 use super::{Guard, Identity, PreparedTarget, TargetError, TargetOptions};
 use crate::jobs::Job;
@@ -66,7 +67,11 @@ pub fn prepare_file(
             path,
             "is not a regular file or a block device; give a file or a block device",
         )),
-        Some(meta) => prepare_existing(path, meta, job, opts, own_name),
+        Some(meta) if own_name => match at_own_name(path, meta)? {
+            Found::Ours(lock) => prepare_existing(path, meta, job, opts, true, lock),
+            Found::Leftover => prepare_file(path, job, opts, own_name),
+        },
+        Some(meta) => prepare_existing(path, meta, job, opts, own_name, None),
         None => {
             match std::fs::metadata(dir) {
                 Ok(meta) if meta.is_dir() => {}
@@ -94,6 +99,7 @@ fn prepare_existing(
     job: &Job,
     opts: &TargetOptions,
     own_name: bool,
+    lock: Option<File>,
 ) -> Result<PreparedTarget, TargetError> {
     let len = meta.len();
     if len == 0 {
@@ -166,10 +172,160 @@ fn prepare_existing(
         identity: Some(Identity::of(&held)),
         guard: Some(Arc::new(Guard {
             held: Some(Arc::new(file)),
+            lock,
             ..Guard::default()
         })),
         own_name,
     })
+}
+
+/// What is at a name kura chooses itself, when kura may go on.
+enum Found {
+    /// A file kura made: earlier in this run, or kept by an earlier run with
+    /// `--keep`. Used as it is; the lock (when taken here) is held for the run.
+    Ours(Option<File>),
+    /// A leftover of a kura that died; it was removed, the name is free.
+    Leftover,
+}
+
+/// Decides about a regular file at one of kura's own names by what kura
+/// wrote on it when it created it (see `owner`): anything else is somebody's
+/// data and is refused, and so is the file of a kura that is still running.
+fn at_own_name(path: &Path, meta: &std::fs::Metadata) -> Result<Found, TargetError> {
+    at_own_name_as(path, meta, false)
+}
+
+/// Refuses, before anything runs, what `prepare` would refuse at one of
+/// kura's own names (somebody's file, a running kura's); a leftover is left
+/// for `prepare` to remove, and nothing is created or removed here.
+pub fn check_own_name(path: &Path) -> Result<(), TargetError> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.file_type().is_symlink() || !meta.is_file() {
+            // prepare says what it is, before anything is written.
+            return Ok(());
+        }
+        at_own_name_as(path, &meta, true)?;
+    }
+    Ok(())
+}
+
+/// `dry`: only look (the lock is taken and dropped at once, a leftover stays).
+fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Found, TargetError> {
+    // O_NONBLOCK: a FIFO swapped in since the check must not hang the open.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| io_error(path, e))?;
+    let held = file.metadata().map_err(|e| io_error(path, e))?;
+    if !held.is_file() || held.dev() != meta.dev() || held.ino() != meta.ino() {
+        return Err(invalid(path, "changed while kura was checking it; try again"));
+    }
+    // An earlier job of this run made it (io500's read phases read the write phases' files).
+    if owner::made_here(held.dev(), held.ino()) {
+        return Ok(Found::Ours(None));
+    }
+    // The ranks of one cluster run share the files other ranks made, each
+    // rank a process of its own: while the run goes on (not in the check
+    // before its first job), a file that is kura's or cannot be told is theirs.
+    let rank = !dry && crate::cluster::launched_as_rank().is_some();
+    let shown = shell_quoted(path);
+    let mark = match owner::read(&file) {
+        Ok(Some(mark)) => mark,
+        Ok(None) => {
+            return Err(invalid(
+                path,
+                "is not a file kura made; kura does not write into files at the names it chooses \
+                 itself: remove it, or name it with --target",
+            ));
+        }
+        Err(e) if e.kind() == io::ErrorKind::Unsupported && rank => return Ok(Found::Ours(None)),
+        Err(e) if e.kind() == io::ErrorKind::Unsupported => {
+            return Err(invalid(
+                path,
+                format!(
+                    "is at a name kura chooses itself, and its file system keeps no extended \
+                     attributes, so kura cannot tell whether it made it; if it is a test file \
+                     kura left behind, remove it with: rm -- {shown}; to use it, name it with --target"
+                ),
+            ));
+        }
+        Err(e) => return Err(io_error(path, e)),
+    };
+    let maker = mark.maker();
+    if maker == Maker::This || rank {
+        return Ok(Found::Ours(None));
+    }
+    let in_use = || {
+        invalid(
+            path,
+            format!(
+                "is in use by kura pid {} (its test file); wait for it to finish, or run in another directory",
+                mark.pid
+            ),
+        )
+    };
+    // Ranks check the same shared names at the same moment: their probes
+    // of the lock would take each other for a running kura.
+    let probe = !(dry && crate::cluster::launched_as_rank().is_some());
+    if probe && !owner::lock(&file).map_err(|e| io_error(path, e))? {
+        return Err(in_use());
+    }
+    match maker {
+        Maker::This => Ok(Found::Ours(None)),
+        // Its lock is free, yet the process runs: locks may not work here; kura does not guess.
+        Maker::Running => Err(in_use()),
+        Maker::Elsewhere => Err(invalid(
+            path,
+            format!(
+                "is a test file of kura pid {} on host {}, which kura cannot check from here; if no \
+                 kura runs there, remove it with: rm -- {shown}",
+                mark.pid, mark.host
+            ),
+        )),
+        Maker::Gone if mark.kept => Ok(Found::Ours(Some(file))),
+        Maker::Gone if dry => Ok(Found::Leftover),
+        Maker::Gone => {
+            remove_leftover(path, &held, &mark)?;
+            Ok(Found::Leftover)
+        }
+    }
+}
+
+/// Removes the test file a kura that died left at `path` (the inode checked
+/// in `held`), and says so: the name is then free for a new test file.
+fn remove_leftover(path: &Path, held: &std::fs::Metadata, mark: &Mark) -> Result<(), TargetError> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| invalid(path, "does not end in a file name"))?
+        .to_os_string();
+    let dir = parent_dir(path);
+    let guard = Guard {
+        dir: Some(open_dir(dir).map_err(|e| io_error(dir, e))?),
+        name: Some(name),
+        ..Guard::default()
+    };
+    remove_created(path, &guard, &Identity::of(held))?;
+    eprintln!(
+        "kura: removed {}, a test file left by kura pid {} (created at {} Unix time), which did not finish",
+        crate::report::escape::term(&path.display().to_string()),
+        mark.pid,
+        mark.created_unix_s
+    );
+    Ok(())
+}
+
+/// `path` as one shell word, for a command the user may paste.
+fn shell_quoted(path: &Path) -> String {
+    let text = path.display().to_string();
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b))
+    {
+        return text;
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// A new test file, created exclusively (never through a link) in a directory
@@ -217,18 +373,24 @@ fn prepare_new(
         }
     })?;
     let identity = Identity::of(&file.metadata().map_err(|e| io_error(path, e))?);
+    owner::remember(identity.dev, identity.ino);
     let guard = Guard {
         held: None,
         dir: Some(dir_fd),
         name: Some(name),
+        lock: None,
     };
+    // Marked before any byte is written: a kura killed during the pre-fill
+    // leaves a file the next run recognises.
+    let marked = mark_new(&file);
     // fio's create_on_open: the file is left empty and the measured writes grow it.
-    let filled = if job.create_on_open {
-        Ok(())
-    } else {
-        fill(&file, size, job, opts).and_then(|()| file.sync_data())
-    };
-    drop(file);
+    let filled = marked.and_then(|()| {
+        if job.create_on_open {
+            Ok(())
+        } else {
+            fill(&file, size, job, opts).and_then(|()| file.sync_data())
+        }
+    });
     if let Err(e) = filled {
         // A half-written file of ours is no use to anyone; an error removing it adds nothing.
         let _ = remove_created(path, &guard, &identity);
@@ -243,9 +405,37 @@ fn prepare_new(
         created: true,
         facts: target_facts(path, TargetKind::File, size, logical, true),
         identity: Some(identity),
-        guard: Some(Arc::new(guard)),
+        guard: Some(Arc::new(Guard {
+            lock: Some(file),
+            ..guard
+        })),
         own_name,
     })
+}
+
+/// kura's mark and the run's lock on a file it has just created.
+fn mark_new(file: &File) -> io::Result<()> {
+    match owner::write(file, &Mark::of_this_process(false)) {
+        // Some file systems keep no user attributes; the file is still kura's, unmarked.
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ENOTSUP)) => {}
+        other => other?,
+    }
+    // Nobody else can hold the lock on a file this process has just created.
+    owner::lock(file).map(|_| ())
+}
+
+/// Writes the `--keep` state into the mark of a test file this run created,
+/// so the next run uses it instead of taking it for a leftover.
+pub(super) fn mark_kept(guard: &Guard) -> io::Result<()> {
+    let Some(file) = &guard.lock else {
+        return Ok(());
+    };
+    match owner::read(file) {
+        Ok(Some(_)) => owner::write(file, &Mark::of_this_process(true)),
+        Ok(None) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 fn c_name(name: &OsStr) -> io::Result<CString> {
@@ -323,6 +513,7 @@ pub(super) fn remove_created(path: &Path, guard: &Guard, identity: &Identity) ->
     if unsafe { libc::unlinkat(dir.as_raw_fd(), c.as_ptr(), 0) } != 0 {
         return Err(io_error(path, io::Error::last_os_error()));
     }
+    owner::forget(identity.dev, identity.ino);
     Ok(())
 }
 
@@ -787,6 +978,30 @@ mod tests {
             )),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_file_this_process_made_is_its_own_even_without_a_mark() {
+        let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+        let path = dir.path().join("kura-test.dat");
+        let first = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
+        // As on a file system that keeps no user attributes (sshfs, some NFS).
+        let c = CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: both strings are NUL-terminated and live for the call.
+        assert_eq!(
+            unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) },
+            0
+        );
+        let again = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
+        assert_eq!((again.created, again.identity), (false, first.identity));
+        super::super::cleanup(&first).unwrap();
+        // Removed, it is forgotten: a file put at the name afterwards is somebody's.
+        std::fs::write(&path, vec![7u8; 1 << 20]).unwrap();
+        let err = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a file kura made"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), vec![7u8; 1 << 20]);
     }
 
     #[test]

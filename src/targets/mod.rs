@@ -7,6 +7,8 @@ mod facts;
 mod file;
 pub mod fileset;
 pub mod output;
+// issue 22: test files at kura's own names are recognised by kura's mark
+mod owner;
 mod safety;
 mod verdicts;
 // issue 17 (a hostile user's find): never write over kura's own database
@@ -105,6 +107,9 @@ pub struct Guard {
     pub(crate) held: Option<Arc<File>>,
     pub(crate) dir: Option<OwnedFd>,
     pub(crate) name: Option<OsString>,
+    /// A test file kura made or took over, opened and locked (`flock`) for
+    /// the run: a second kura at the same name sees the lock and refuses.
+    pub(crate) lock: Option<File>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -139,7 +144,7 @@ pub fn job_path(job: &Job) -> PathBuf {
 
 /// Resolves, checks and (for new test files) creates and pre-fills the target.
 pub fn prepare(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, TargetError> {
-    prepare_as(job, opts, job.target.is_none())
+    prepare_as(job, opts, job.target.is_none() || job.own_name)
 }
 
 /// [`prepare`] for a name kura derived itself (`PATH.N` of `file_per_thread`,
@@ -152,17 +157,7 @@ fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<Prepare
     let path = job_path(job);
     if own_name {
         refuse_file_trims(&path, job)?;
-        // Our own names are never followed: a link there points at somebody's data.
-        if let Ok(meta) = std::fs::symlink_metadata(&path)
-            && meta.file_type().is_symlink()
-        {
-            return Err(TargetError::Invalid {
-                path: path.display().to_string(),
-                why: "is a symbolic link, and kura does not follow links at the test-file names it \
-                      chooses; remove it, or name the file you mean with --target"
-                    .into(),
-            });
-        }
+        refuse_own_name_link(&path)?;
         refuse_new_file_in_dev(&path)?;
         return file::prepare_file(&path, job, opts, true);
     }
@@ -250,6 +245,39 @@ pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
         return Ok(());
     };
     file::remove_created(&target.path, guard, identity)
+}
+
+/// Refuses now what preparing `path`, one of kura's own names, would refuse
+/// later (somebody's file or a running kura's at the name), so that a suite
+/// refuses before its first job rather than after it; creates nothing.
+pub fn check_own_name(path: &Path) -> Result<(), TargetError> {
+    refuse_own_name_link(path)?;
+    file::check_own_name(path)
+}
+
+/// Our own names are never followed: a link there points at somebody's data.
+fn refuse_own_name_link(path: &Path) -> Result<(), TargetError> {
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.file_type().is_symlink()
+    {
+        return Err(TargetError::Invalid {
+            path: path.display().to_string(),
+            why: "is a symbolic link, and kura does not follow links at the test-file names it \
+                  chooses; remove it, or name the file you mean with --target"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// With `--keep`: marks a test file kura created as kept, so that the next
+/// run at its name uses it rather than removing it as a leftover. A file
+/// that cannot be marked so is removed by that run and made afresh: only
+/// its pre-fill is lost.
+pub fn keep(target: &PreparedTarget) {
+    if let (true, Some(guard)) = (target.created, &target.guard) {
+        let _ = file::mark_kept(guard);
+    }
 }
 
 /// Logical block size of the device holding `path`, or 512 when it cannot be told.
