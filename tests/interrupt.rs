@@ -99,3 +99,101 @@ fn sigint_during_the_pre_fill_removes_the_half_written_file() {
     assert!(!status.success());
     assert!(!test_file.exists(), "the half-written test file is removed");
 }
+
+/// SIGHUP (the terminal or SSH session went away) is Ctrl-C: the run
+/// stops, what was measured is stored as incomplete, the test file goes,
+/// exit 1. It used to kill kura on the spot, leaving the test file.
+#[test]
+fn sighup_acts_as_sigint() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "--json",
+            "--quiet",
+            "run",
+            "--size",
+            "8m",
+            "--runtime",
+            "60s",
+            "--qd",
+            "4",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let test_file = dir.path().join("kura-test.dat");
+    // Measuring: the first job's first period is stored.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill sends a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out.stdout);
+    assert_eq!(v["incomplete"], true);
+    let ops = v["jobs"][0]["read"]["ops"].as_u64().unwrap();
+    assert!(ops > 0, "what was measured is kept");
+    assert!(!test_file.exists(), "the test file kura created is removed");
+    let stored = common::json(
+        &common::kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(stored["incomplete"], true);
+    assert_eq!(stored["jobs"][0]["read"]["ops"].as_u64().unwrap(), ops);
+}
+
+/// A measuring verb whose report cannot be printed (`kura run | true`: the
+/// reader is gone) says where the run is and exits 1, as for a full disk;
+/// it used to exit 0 without a word.
+#[test]
+fn a_closed_stdout_says_where_the_run_is_and_exits_1() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "run", "--engine", "null", "--runtime", "200ms"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before kura prints.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the result could not be printed on stdout: Broken pipe; the run is stored: `kura show 1` prints it"),
+        "{err}"
+    );
+    let stored = common::json(
+        &common::kura(&db)
+            .args(["--json", "show", "1"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(stored["incomplete"], false);
+}

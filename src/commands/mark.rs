@@ -15,7 +15,7 @@ use crate::jobs::suites::{SuiteKind, mark_jobs};
 use crate::jobs::units::parse_duration;
 use crate::metrics::repeats::{disagreement_warnings, summarize_mark};
 use crate::report::mark_grid::{Figure, MarkUnit};
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
@@ -84,6 +84,6 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         .warnings
         .extend(disagreement_warnings(&summarize_mark(&result)));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

@@ -114,6 +114,16 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
     false
 }
 
+/// A measured run's report on stdout. Unlike `report::emit` (for reading
+/// verbs, where `kura history | head` closing the pipe is no error), a
+/// closed pipe is reported: the run was measured and the user must learn
+/// where it is (`printed`).
+pub fn print_run(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush())
+}
+
 /// After a measured run: what printing its report to stdout gave. When
 /// stdout fails (a full disk, a file that cannot grow) the run is already
 /// stored, or saved as JSON and said so: kura tells where it is and exits 1,
@@ -202,11 +212,18 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
     }
 }
 
-/// Ctrl-C and SIGTERM set the flag instead of killing kura, so a run can
-/// stop, store what it measured and remove its test files.
+/// Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away) set
+/// the flag instead of killing kura, so a run can stop, store what it
+/// measured and remove its test files. Every measuring verb starts here, so
+/// this is also where what a killed kura left is found (`memcg`).
 pub fn stop_flag() -> Result<StopFlag> {
+    crate::runner::memcg::remove_leftovers();
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
         signal_hook::flag::register(signal, stop.clone()).context("installing the Ctrl-C handler")?;
     }
     store::watch_interrupt(stop.clone());

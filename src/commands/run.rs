@@ -5,7 +5,6 @@ use anyhow::{Result, anyhow};
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
 use crate::jobs::Job;
-use crate::report::emit;
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
@@ -23,6 +22,8 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     job.validate()?;
     let jobs = vec![job];
     super::run_file::check_fio_logs(ctx, &jobs)?;
+    // Before the database or a test file exists: a refusal leaves nothing behind.
+    crate::runner::check_memory(&jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -34,7 +35,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
-        emit(&super::run_file::render_result(ctx, &args.file, &result)),
+        super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
         &result,
     );
     let logs = super::run_file::write_fio_logs(ctx, &result);

@@ -9,7 +9,7 @@ use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
 use crate::jobs::jobfile::{self, Format, LoadOptions, Plan};
 use crate::metrics::Warning;
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 use crate::runner;
 
 /// `--format fio-json` / `fio-json+`: print the run as fio's JSON (json+
@@ -157,6 +157,8 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
     check_fio_logs(ctx, &jobs)?;
+    // Before the database or a test file exists: a refusal leaves nothing behind.
+    crate::runner::check_memory(&jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -172,7 +174,10 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_result(ctx, &args.file, &result)), &result);
+    let printed = super::printed(
+        super::print_run(&render_result(ctx, &args.file, &result)),
+        &result,
+    );
     let logs = write_fio_logs(ctx, &result);
     Ok(exit_code(&result, stored)
         .max(printed)
