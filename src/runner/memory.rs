@@ -252,8 +252,11 @@ mod tests {
         capped.mem_limit_bytes = Some(256 << 20);
         let e = check(&[&capped], &rooms[1..]).unwrap_err();
         assert!(e.contains("but mem_limit allows 256.0 MiB"), "{e}");
-        let huge = job(1024, 65536, "64m");
-        assert!(check(&[&huge], &[]).is_err());
+        let mut huge = job(1, 1, "1m");
+        (huge.threads, huge.qd) = (u32::MAX, u32::MAX);
+        assert_eq!(job_bytes(&huge), None);
+        let e = check(&[&huge], &[]).unwrap_err();
+        assert!(e.contains("more than 16 EiB"), "{e}");
     }
 
     #[test]
