@@ -15,6 +15,7 @@ pub mod run;
 pub mod run_file;
 pub mod serve;
 pub mod show;
+pub mod sigbus;
 pub mod suite;
 pub mod sweep;
 pub mod target_arg;
@@ -86,7 +87,11 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
 pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop: &StopFlag) -> bool {
     // The run is over: from here a Ctrl-C only ends a wait for a lock.
     stop.store(false, Ordering::Relaxed);
-    let error = match rec.finish(result) {
+    sigbus::keep_ready(&ctx.db_path(), ctx.db.as_deref(), result);
+    let finished = rec.finish(result);
+    // Stored, or about to be saved below the usual way.
+    sigbus::forget();
+    let error = match finished {
         Ok(_) => return true,
         Err(e) => e,
     };

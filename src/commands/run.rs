@@ -31,8 +31,14 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let opts = run_options(&args.common, ctx.quiet);
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
         super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
