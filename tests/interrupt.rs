@@ -197,3 +197,37 @@ fn a_closed_stdout_says_where_the_run_is_and_exits_1() {
     );
     assert_eq!(stored["incomplete"], false);
 }
+
+/// `nohup kura run ...` asked for the run to outlive the terminal: an
+/// ignored SIGHUP stays ignored, and the run goes on to its end.
+#[test]
+fn sighup_under_nohup_is_still_ignored() {
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let child = Command::new("nohup")
+        .arg(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--json", "--quiet", "run", "--engine", "null", "--runtime", "2s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !db.exists() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill sends a signal to our own child process (nohup has exec'd kura).
+    unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(common::json(&out.stdout)["incomplete"], false);
+}

@@ -223,12 +223,30 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
 /// this is also where what a killed kura left is found (`memcg`).
 pub fn stop_flag() -> Result<StopFlag> {
     crate::runner::memcg::remove_leftovers();
+    signal_flag()
+}
+
+/// Whether `signal` is ignored, as `nohup` leaves SIGHUP.
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction is plain C data; all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a null new action only reads the current one into `old`, which lives for the call.
+    let read = unsafe { libc::sigaction(signal, std::ptr::null(), &mut old) } == 0;
+    read && old.sa_sigaction == libc::SIG_IGN
+}
+
+/// The signals of `stop_flag`, for a verb that measures nothing (`serve`).
+pub fn signal_flag() -> Result<StopFlag> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
+        // `nohup kura run ...` asked for the run to outlive the terminal.
+        if signal == signal_hook::consts::SIGHUP && ignored(signal) {
+            continue;
+        }
         signal_hook::flag::register(signal, stop.clone()).context("installing the Ctrl-C handler")?;
     }
     store::watch_interrupt(stop.clone());
