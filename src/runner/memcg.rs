@@ -114,11 +114,29 @@ fn remove_stale(home: &Path) {
         else {
             continue;
         };
-        if !Path::new(&format!("/proc/{pid}")).exists() && std::fs::remove_dir(entry.path()).is_ok() {
-            eprintln!(
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let path = entry.path();
+        match std::fs::remove_dir(&path) {
+            Ok(()) => eprintln!(
                 "kura: removed the memory cgroup {}, left by a kura (pid {pid}) that was killed",
-                entry.path().display()
-            );
+                path.display()
+            ),
+            Err(_) => {
+                // A server kura started may still be shutting down in it.
+                let procs = std::fs::read_to_string(path.join("cgroup.procs")).unwrap_or_default();
+                let procs: Vec<&str> = procs.split_whitespace().collect();
+                if !procs.is_empty() {
+                    eprintln!(
+                        "kura: the memory cgroup {} of a kura (pid {pid}) that was killed still holds \
+                         processes {}; once they have ended, remove it with: rmdir {}",
+                        path.display(),
+                        procs.join(", "),
+                        path.display()
+                    );
+                }
+            }
         }
     }
 }
