@@ -123,7 +123,38 @@ pub fn check_target(cfg: &Config) -> Result<(), String> {
 pub const MARKER: &str = "kura-owner";
 
 fn marker_text(server: Server) -> String {
-    format!("kura suite db\npid {}\nserver {server}\n", std::process::id())
+    format!(
+        "kura suite db\npid {}\nserver {server}\nhost {}\nboot {}\n",
+        std::process::id(),
+        kernel_text("hostname"),
+        kernel_text("random/boot_id")
+    )
+}
+
+/// A line of /proc/sys/kernel: this machine's name, or this boot's id.
+fn kernel_text(name: &str) -> String {
+    std::fs::read_to_string(format!("/proc/sys/kernel/{name}"))
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// What a marker says about the kura that wrote it.
+struct Marker {
+    pid: u32,
+    server: Server,
+    host: String,
+    boot: String,
+}
+
+impl Marker {
+    /// Whether that kura has certainly ended: this machine wrote the marker
+    /// (a PID means nothing on another one sharing DIR), and it has been
+    /// restarted since or the PID is gone.
+    fn gone(&self) -> bool {
+        self.host == kernel_text("hostname")
+            && (self.boot != kernel_text("random/boot_id") || !pid_alive(self.pid))
+    }
 }
 
 /// Written exclusively in the directory kura has just made.
@@ -141,8 +172,8 @@ fn write_marker(home: &Path, server: Server) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The PID and server a marker names; `None` when the file is not kura's.
-fn read_marker(home: &Path) -> Option<(u32, Server)> {
+/// What the marker in `home` says; `None` when the file is not kura's.
+fn read_marker(home: &Path) -> Option<Marker> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let mut text = String::new();
@@ -152,14 +183,18 @@ fn read_marker(home: &Path) -> Option<(u32, Server)> {
         .open(home.join(MARKER))
         .ok()
         .filter(|f| f.metadata().is_ok_and(|m| m.is_file()))?
-        .take(256)
+        .take(1024)
         .read_to_string(&mut text)
         .ok()?;
     let mut lines = text.lines();
     (lines.next()? == "kura suite db").then_some(())?;
-    let pid = lines.next()?.strip_prefix("pid ")?.parse().ok()?;
-    let server = Server::parse(lines.next()?.strip_prefix("server ")?).ok()?;
-    Some((pid, server))
+    let mut field = |key: &str| lines.next()?.strip_prefix(key).map(str::to_string);
+    Some(Marker {
+        pid: field("pid ")?.parse().ok()?,
+        server: Server::parse(&field("server ")?).ok()?,
+        host: field("host ")?,
+        boot: field("boot ")?,
+    })
 }
 
 fn pid_alive(pid: u32) -> bool {
@@ -167,8 +202,12 @@ fn pid_alive(pid: u32) -> bool {
 }
 
 /// The server process a data directory names (PostgreSQL's
-/// `postmaster.pid`, MariaDB's `run/mysqld.pid`), when it is still running.
+/// `postmaster.pid`, MariaDB's `run/mysqld.pid`), when it is still running
+/// on that data directory (its command line names it: a PID reused by
+/// another program is not it).
 fn server_alive(home: &Path) -> Option<u32> {
+    let data = std::path::absolute(home.join(server::DATA_DIR)).ok()?;
+    let data = data.as_os_str().as_bytes();
     [
         home.join(server::DATA_DIR).join("postmaster.pid"),
         home.join(server::RUN_DIR).join("mysqld.pid"),
@@ -176,7 +215,10 @@ fn server_alive(home: &Path) -> Option<u32> {
     .iter()
     .filter_map(|f| std::fs::read_to_string(f).ok())
     .filter_map(|t| t.lines().next()?.trim().parse::<u32>().ok())
-    .find(|pid| pid_alive(*pid))
+    .find(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|cmd| cmd.windows(data.len()).any(|w| w == data))
+    })
 }
 
 /// Removes from kura's directory the names a run with `server` makes, and
@@ -217,13 +259,15 @@ fn remove_own(home: &Path, server: Server, errors: &mut Vec<String>) {
 /// marker, its PID gone, no server of its still running), what that kura
 /// made is removed and the run goes on; otherwise the caller refuses.
 fn remove_leftover(home: &Path) -> Result<(), String> {
-    let Some((pid, server)) = read_marker(home) else {
+    let Some(marker) = read_marker(home) else {
         return Ok(());
     };
+    let (pid, server) = (marker.pid, marker.server);
     let shown = home.display();
-    if pid_alive(pid) {
+    if !marker.gone() {
         return Err(format!(
-            "{shown} is in use by kura (pid {pid}); wait for it, or choose another directory"
+            "{shown} is in use by kura (pid {pid} on {}); wait for it, or choose another directory",
+            crate::report::escape::term(&marker.host)
         ));
     }
     if let Some(server_pid) = server_alive(home) {
@@ -682,4 +726,58 @@ fn tree_bytes(dir: &Path) -> u64 {
             })
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn home_with(marker: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(MARKER), marker).unwrap();
+        dir
+    }
+
+    #[test]
+    fn only_a_marker_of_this_machine_with_its_pid_gone_is_a_leftover() {
+        let host = kernel_text("hostname");
+        let boot = kernel_text("random/boot_id");
+        // No PID is that large (pid_max is at most 2^22); this process is alive.
+        let gone = home_with(&format!(
+            "kura suite db\npid 999999999\nserver sqlite\nhost {host}\nboot {boot}\n"
+        ));
+        assert!(read_marker(gone.path()).unwrap().gone());
+        let alive = home_with(&format!(
+            "kura suite db\npid {}\nserver postgres\nhost {host}\nboot {boot}\n",
+            std::process::id()
+        ));
+        let m = read_marker(alive.path()).unwrap();
+        assert_eq!(m.server, Server::Postgres);
+        assert!(!m.gone());
+        // A PID on another machine sharing DIR says nothing here.
+        let elsewhere = home_with(&format!(
+            "kura suite db\npid 999999999\nserver sqlite\nhost not-{host}\nboot {boot}\n"
+        ));
+        assert!(!read_marker(elsewhere.path()).unwrap().gone());
+        assert!(
+            remove_leftover(elsewhere.path())
+                .unwrap_err()
+                .contains("in use by kura")
+        );
+        // After a reboot every PID of the last boot is gone.
+        let rebooted = home_with(&format!(
+            "kura suite db\npid {}\nserver sqlite\nhost {host}\nboot other\n",
+            std::process::id()
+        ));
+        assert!(read_marker(rebooted.path()).unwrap().gone());
+        // Not kura's: no marker at all, or another text.
+        assert!(read_marker(home_with("hello\n").path()).is_none());
+        let plain = tempfile::tempdir().unwrap();
+        assert!(read_marker(plain.path()).is_none());
+        assert!(remove_leftover(plain.path()).is_ok());
+        assert!(
+            plain.path().exists(),
+            "a directory without the marker is left alone"
+        );
+    }
 }
