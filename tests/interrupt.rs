@@ -231,3 +231,74 @@ fn sighup_under_nohup_is_still_ignored() {
     );
     assert_eq!(common::json(&out.stdout)["incomplete"], false);
 }
+
+/// SIGHUP from a terminal that is gone (an SSH session dropped): the run
+/// is stored, the test file removed, and kura ends with exit 1. Printing
+/// the report to the dead terminal used to panic (exit 101).
+#[test]
+fn sighup_after_the_terminal_is_gone_exits_1_without_a_panic() {
+    if !common::have("script") {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let db = dir.path().join("k.db");
+    let kura = assert_cmd::cargo::cargo_bin("kura");
+    // The shell outlives the terminal (its SIGHUP is trapped) to tell kura's
+    // exit status; its hang-up ends a `wait` early, so it waits again.
+    let line = format!(
+        "sh -c 'trap true HUP; {} --db {} run --size 8m --runtime 60s & p=$!; echo $p > pid; \
+         wait $p; st=$?; while kill -0 $p 2>/dev/null; do wait $p; st=$?; done; echo $st > rc'",
+        kura.display(),
+        db.display()
+    );
+    let mut term = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let test_file = dir.path().join("kura-test.dat");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
+        if Instant::now() > deadline {
+            let _ = term.kill();
+            panic!("the run never started");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid: i32 = std::fs::read_to_string(dir.path().join("pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The terminal goes away, then its hang-up reaches kura.
+    term.kill().unwrap();
+    term.wait().unwrap();
+    // SAFETY: kill sends a signal to the kura this test started.
+    unsafe { libc::kill(pid, libc::SIGHUP) };
+    let rc = dir.path().join("rc");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&rc).unwrap_or_default().trim().is_empty() {
+        if Instant::now() > deadline {
+            // SAFETY: as above.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("kura did not end after SIGHUP");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "1");
+    assert!(!test_file.exists(), "the test file kura created is removed");
+    let stored = common::json(
+        &common::kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(stored["incomplete"], true);
+    assert!(stored["jobs"][0]["read"]["ops"].as_u64().unwrap() > 0);
+}

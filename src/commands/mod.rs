@@ -95,7 +95,7 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
         Ok(_) => return true,
         Err(e) => e,
     };
-    eprintln!("kura: error: the run could not be stored: {error}");
+    say(&format!("kura: error: the run could not be stored: {error}"));
     let json = crate::report::to_json(&*result);
     match save_beside(&ctx.db_path(), result, &json) {
         Ok(file) => {
@@ -103,17 +103,17 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
                 Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
                 None => String::new(),
             };
-            eprintln!(
+            say(&format!(
                 "kura: the result is saved in {}; store it later with: kura{db} import run {}",
                 file.display(),
                 shell_word(&file.display().to_string())
-            );
+            ));
         }
         Err(why) => {
             // Nowhere to write: stdout still carries the result (printed next).
-            eprintln!(
+            say(&format!(
                 "kura: error: the result could not be saved as a file either ({why}); keep what is printed"
-            );
+            ));
         }
     }
     false
@@ -141,11 +141,18 @@ pub fn printed(outcome: std::io::Result<()>, result: &RunResult) -> i32 {
         Some(id) => format!("the run is stored: `kura show {id}` prints it"),
         None => "the run is not in the database: see the message above for where it was saved".into(),
     };
-    eprintln!(
+    say(&format!(
         "kura: error: the result could not be printed on stdout: {}; {kept}",
         store::io_text(&e)
-    );
+    ));
     1
+}
+
+/// One line on stderr that cannot panic: after SIGHUP the terminal may be
+/// gone, and eprintln! panics when stderr fails (exit 101 instead of 1).
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
 }
 
 /// Quotes a path for a shell command line when it needs it.
