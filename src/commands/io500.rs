@@ -93,6 +93,7 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
         return Ok(code);
     }
     // One process is one rank: the stonewall and its wear-out run as on many.
+    super::check_memory(&jobs)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

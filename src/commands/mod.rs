@@ -292,6 +292,13 @@ pub fn suite_options(suite: &SuiteCommon, quiet: bool, kind: SuiteKind) -> Resul
     Ok((runs, opts))
 }
 
+/// The memory guard for a suite's jobs (they run one after another), before
+/// the database is opened, so a refusal creates nothing.
+pub fn check_memory(jobs: &[SuiteJob]) -> Result<()> {
+    let jobs: Vec<crate::jobs::Job> = jobs.iter().map(|sj| sj.job.clone()).collect();
+    Ok(crate::runner::check_memory(&jobs)?)
+}
+
 /// A suite's tests as the runner takes them.
 pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
     tests

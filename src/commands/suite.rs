@@ -49,6 +49,7 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_rank, ranked)? {
         return Ok(code);
     }
+    super::check_memory(&jobs)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;

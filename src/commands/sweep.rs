@@ -73,6 +73,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
         return Ok(code);
     }
+    super::check_memory(&jobs)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
     let mut rec = store.begin_run(&run_header(&opts))?;
