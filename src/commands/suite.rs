@@ -52,8 +52,14 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     super::check_memory(&jobs)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
@@ -114,7 +120,12 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         })
         .collect();
     let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     result.warnings.splice(0..0, cache);
     result
         .warnings
@@ -256,7 +267,12 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         })
         .collect();
     let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
         super::print_run(&render_run(

@@ -76,8 +76,14 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     super::check_memory(&jobs)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     result
         .warnings
         .extend(disagreement_warnings(&summarize_tests(&result)));
