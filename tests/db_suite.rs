@@ -808,3 +808,63 @@ fn files_planted_in_kura_db_during_a_run_survive() {
     assert_eq!(std::fs::read(home.join("data/mine.txt")).unwrap(), b"my data");
     assert_eq!(std::fs::read(home.join("notes.txt")).unwrap(), b"my notes");
 }
+
+/// A kura killed with SIGKILL while its PostgreSQL server runs: the server
+/// stops (its parent-death signal), and the next run removes the server's
+/// data that kura left in DIR/kura-db and says so.
+#[test]
+fn the_server_data_a_killed_kura_left_is_removed_by_the_next_run() {
+    let dir = tmp();
+    if !have_postgres() {
+        return;
+    }
+    let db = dir.path().join("k.db");
+    let work = dir.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    open_to_all(dir.path());
+    let home = work.join("kura-db");
+    let mut child = spawn_db(
+        &db,
+        &work,
+        &[
+            "--server",
+            "postgres",
+            "--tests",
+            "oltp",
+            "--table-size",
+            "1000",
+            "--time",
+            "60s",
+        ],
+    );
+    let pid = child.id();
+    wait_for(&home.join("data/postmaster.pid"), &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The server ends on its own once kura is gone.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !processes_under(&work).is_empty() {
+        assert!(Instant::now() < deadline, "{:?}", processes_under(&work));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        home.join("data").is_dir(),
+        "the killed kura left its server's data"
+    );
+    let out = kura(&db)
+        .args(["suite", "db"])
+        .arg(&work)
+        .args(["--tests", "connect", "--scale", "0.01"])
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "kura: removed {}, left by a kura (pid {pid}) that was killed",
+            home.display()
+        )),
+        "{err}"
+    );
+    assert!(entries(&work).is_empty(), "{:?}", entries(&work));
+}
