@@ -8,6 +8,56 @@ mod common;
 #[cfg(not(feature = "mpi"))]
 use common::*;
 
+/// kura started by a stand-in launcher: a shell named `mpirun` (a rank is
+/// always a descendant of its launcher), made in `dir`.
+#[cfg(not(feature = "mpi"))]
+fn under_launcher(dir: &std::path::Path, db: &std::path::Path) -> std::process::Command {
+    let sh = dir.join("mpirun");
+    if !sh.exists() {
+        std::os::unix::fs::symlink("/bin/sh", &sh).unwrap();
+    }
+    let mut cmd = std::process::Command::new(sh);
+    // Not the last command, so the shell stays kura's parent.
+    cmd.arg("-c")
+        .arg("\"$0\" \"$@\"; exit $?")
+        .arg(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(db)
+        .arg("--quiet");
+    cmd
+}
+
+/// Launcher variables left in a shell, with no launcher: rank 1 of 4 used
+/// to leave at once with exit 0, having done nothing and said nothing.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn stale_launcher_variables_without_a_launcher_are_refused() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    for args in [
+        &["run", "--engine", "null", "--runtime", "1s"][..],
+        &["suite", "db", dir.path().to_str().unwrap()][..],
+    ] {
+        let out = kura(&db)
+            .env("OMPI_COMM_WORLD_SIZE", "4")
+            .env("OMPI_COMM_WORLD_RANK", "1")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(
+                "OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=1 is set but no MPI launcher (mpirun, mpiexec, srun, ...) started kura"
+            ),
+            "{err}"
+        );
+    }
+    let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(made.is_empty(), "nothing was made: {made:?}");
+}
+
 /// Without MPI, a process started as one of many ranks refuses instead of
 /// measuring alone and storing a run per rank.
 #[cfg(not(feature = "mpi"))]
@@ -29,11 +79,12 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
     );
     assert!(!db.exists(), "nothing was stored");
     // The other ranks leave quietly: the refusal is rank 0's one line.
+    let launcher = tmp();
     for args in [
         &["run", "--engine", "null", "--runtime", "1s"][..],
         &["suite", "tiobench", dir.path().to_str().unwrap()][..],
     ] {
-        let out = kura(&db)
+        let out = under_launcher(launcher.path(), &db)
             .env("OMPI_COMM_WORLD_SIZE", "4")
             .env("OMPI_COMM_WORLD_RANK", "2")
             .args(args)
@@ -68,7 +119,7 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
         ),
         "{err}"
     );
-    let out = kura(&db)
+    let out = under_launcher(launcher.path(), &db)
         .env("OMPI_COMM_WORLD_SIZE", "4")
         .env("OMPI_COMM_WORLD_RANK", "3")
         .args(["suite", "db"])

@@ -682,3 +682,189 @@ fn mem_limit_caps_the_server_too_and_leaves_no_group() {
     let group = Path::new("/sys/fs/cgroup/memory").join(group);
     assert!(!group.exists(), "{} left behind", group.display());
 }
+
+/// `kura suite db` with SQLite, started in the background.
+fn spawn_db(db: &Path, work: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(db)
+        .args(["--quiet", "suite", "db"])
+        .arg(work)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(path: &Path, child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !path.exists() {
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("{} never appeared", path.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A kura killed with SIGKILL leaves DIR/kura-db with its marker: the next
+/// run removes what that kura made and says so (it used to refuse
+/// "already exists" for ever). A file someone else put there is not
+/// kura's: the next run removes kura's own files, names the stranger and
+/// refuses, and the stranger's bytes are as they were.
+#[test]
+fn the_directory_a_killed_kura_left_is_cleaned_by_the_next_run_but_not_a_strangers_file() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let work = dir.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    let home = work.join("kura-db");
+    let args = ["--tests", "oltp", "--table-size", "1000", "--time", "60s"];
+    let mut child = spawn_db(&db, &work, &args);
+    let pid = child.id();
+    wait_for(&home.join("bench.sqlite"), &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mine = home.join("mine.txt");
+    std::fs::write(&mine, b"not kura's").unwrap();
+    let out = kura(&db)
+        .args(["suite", "db"])
+        .arg(&work)
+        .args(["--tests", "connect", "--scale", "0.01"])
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("was left by a kura (pid {pid}) that was killed")) && err.contains("mine.txt"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&mine).unwrap(), b"not kura's");
+    assert_eq!(entries(&home), ["mine.txt"]);
+    // Without the stranger, and with kura's own files back, the next run goes on.
+    std::fs::remove_dir_all(&home).unwrap();
+    let mut child = spawn_db(&db, &work, &args);
+    let pid = child.id();
+    wait_for(&home.join("bench.sqlite"), &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = kura(&db)
+        .args(["suite", "db"])
+        .arg(&work)
+        .args(["--tests", "connect", "--scale", "0.01"])
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "kura: removed {}, left by a kura (pid {pid}) that was killed",
+            home.display()
+        )),
+        "{err}"
+    );
+    assert!(entries(&work).is_empty(), "{:?}", entries(&work));
+}
+
+/// Files someone puts in kura's directory during a run, even at names a
+/// server run would make (`server.log`, `data/`), survive a SQLite run's
+/// clean-up with their bytes; the directory stays, and kura says why.
+#[test]
+fn files_planted_in_kura_db_during_a_run_survive() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let work = dir.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    let home = work.join("kura-db");
+    let mut child = spawn_db(
+        &db,
+        &work,
+        &["--tests", "oltp", "--table-size", "1000", "--time", "3s"],
+    );
+    wait_for(&home.join("bench.sqlite"), &mut child);
+    std::fs::write(home.join("server.log"), b"my log").unwrap();
+    std::fs::create_dir(home.join("data")).unwrap();
+    std::fs::write(home.join("data/mine.txt"), b"my data").unwrap();
+    std::fs::write(home.join("notes.txt"), b"my notes").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(entries(&home), ["data", "notes.txt", "server.log"], "{err}");
+    let shown = json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let warnings = shown["warnings"].to_string();
+    assert!(
+        warnings.contains("kura removed only the files it made there"),
+        "{warnings}"
+    );
+    assert_eq!(std::fs::read(home.join("server.log")).unwrap(), b"my log");
+    assert_eq!(std::fs::read(home.join("data/mine.txt")).unwrap(), b"my data");
+    assert_eq!(std::fs::read(home.join("notes.txt")).unwrap(), b"my notes");
+}
+
+/// A kura killed with SIGKILL while its PostgreSQL server runs: the server
+/// stops (its parent-death signal), and the next run removes the server's
+/// data that kura left in DIR/kura-db and says so.
+#[test]
+fn the_server_data_a_killed_kura_left_is_removed_by_the_next_run() {
+    let dir = tmp();
+    if !have_postgres() {
+        return;
+    }
+    let db = dir.path().join("k.db");
+    let work = dir.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    open_to_all(dir.path());
+    let home = work.join("kura-db");
+    let mut child = spawn_db(
+        &db,
+        &work,
+        &[
+            "--server",
+            "postgres",
+            "--tests",
+            "oltp",
+            "--table-size",
+            "1000",
+            "--time",
+            "60s",
+        ],
+    );
+    let pid = child.id();
+    wait_for(&home.join("data/postmaster.pid"), &mut child);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The server ends on its own once kura is gone.
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !processes_under(&work).is_empty() {
+        assert!(Instant::now() < deadline, "{:?}", processes_under(&work));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        home.join("data").is_dir(),
+        "the killed kura left its server's data"
+    );
+    let out = kura(&db)
+        .args(["suite", "db"])
+        .arg(&work)
+        .args(["--tests", "connect", "--scale", "0.01"])
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "kura: removed {}, left by a kura (pid {pid}) that was killed",
+            home.display()
+        )),
+        "{err}"
+    );
+    assert!(entries(&work).is_empty(), "{:?}", entries(&work));
+}

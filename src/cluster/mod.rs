@@ -44,6 +44,71 @@ pub fn launched_rank() -> Option<u32> {
         .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
 }
 
+/// The names MPI launchers and their per-host daemons run under (Open MPI's
+/// mpirun/orted/prted, MPICH's hydra, Slurm, Flux, Cray, LSF); a rank is
+/// always a descendant of one of them.
+const LAUNCHER_PROCESSES: [&str; 16] = [
+    "mpirun",
+    "mpiexec",
+    "orterun",
+    "orted",
+    "prterun",
+    "prted",
+    "prte",
+    "hydra_pmi_proxy",
+    "pmi_proxy",
+    "slurmstepd",
+    "srun",
+    "flux-shell",
+    "flux-broker",
+    "aprun",
+    "jsrun",
+    "palsd",
+];
+
+/// Whether a process named in `LAUNCHER_PROCESSES` is among this process's
+/// ancestors.
+fn launcher_is_an_ancestor() -> bool {
+    let mut pid = std::process::id();
+    // A loop in /proc cannot happen, but a bound costs nothing.
+    for _ in 0..64 {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // `PID (comm) S PPID ...`: comm may hold spaces and parentheses.
+        let Some((head, tail)) = stat.rsplit_once(')') else {
+            return false;
+        };
+        let comm = head.split_once('(').map_or("", |(_, c)| c);
+        if pid != std::process::id() && LAUNCHER_PROCESSES.iter().any(|l| comm.starts_with(l)) {
+            return true;
+        }
+        match tail.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) {
+            Some(ppid) if ppid > 1 => pid = ppid,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Launcher variables without a launcher: left in the shell from an
+/// earlier `salloc` or a copied environment. Without this check a process
+/// that believes it is rank 1 of 4 leaves at once with exit 0, having done
+/// nothing and said nothing, waiting for a rank 0 that does not exist.
+pub fn check_launcher(var: &str, n: u32) -> anyhow::Result<()> {
+    if launcher_is_an_ancestor() {
+        return Ok(());
+    }
+    let rank = LAUNCHER_RANK_VARS
+        .iter()
+        .find_map(|v| std::env::var(v).ok().map(|r| format!(" {v}={}", r.trim())))
+        .unwrap_or_default();
+    anyhow::bail!(
+        "{var}={n}{rank} is set but no MPI launcher (mpirun, mpiexec, srun, ...) started kura: \
+         these variables are stale; unset them, or start kura with mpirun or srun (docs/cluster.md)"
+    )
+}
+
 /// A verb that does not run on many ranks (`kura suite bonnie`, `db`,
 /// `tiobench`) started as one of several: each process would measure alone
 /// and store its own run. `Ok(None)` when this is one process (or one
@@ -56,6 +121,7 @@ pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
         return Ok(None);
     };
     if launched_rank().is_some_and(|r| r > 0) {
+        check_launcher(var, n)?;
         return Ok(Some(0));
     }
     anyhow::bail!(

@@ -68,6 +68,12 @@ pub fn suite_as_rank(
     if !asked && !many {
         return Ok(None);
     }
+    // Without MPI a stale rank 0 refuses anyway (`run_ranks`); with it, MPI would wait for the others.
+    if cfg!(feature = "mpi")
+        && let Some((var, n)) = launched
+    {
+        crate::cluster::check_launcher(var, n)?;
+    }
     run_ranks(ctx, jobs, how, &cluster, launched)
 }
 
@@ -82,6 +88,11 @@ pub fn suite_as_ranks_per_job(
     let launched = crate::cluster::launched_as_rank();
     if !launched.is_some_and(|(_, n)| n > 1 || cfg!(feature = "mpi")) {
         return Ok(None);
+    }
+    if cfg!(feature = "mpi")
+        && let Some((var, n)) = launched
+    {
+        crate::cluster::check_launcher(var, n)?;
     }
     let cluster = ClusterOptions {
         jobs: per_job,
@@ -101,7 +112,10 @@ fn run_ranks(
     match launched {
         // Rank 0 says why; the others leave quietly (exit 0), so that the
         // refusal is one line and the launcher does not end rank 0 first.
-        Some((_, n)) if n > 1 && crate::cluster::launched_rank().is_some_and(|r| r > 0) => Ok(Some(0)),
+        Some((var, n)) if n > 1 && crate::cluster::launched_rank().is_some_and(|r| r > 0) => {
+            crate::cluster::check_launcher(var, n)?;
+            Ok(Some(0))
+        }
         // Without refusing, each of the N processes would measure alone and store its own run.
         Some((var, n)) if n > 1 => bail!(
             "kura was started as one of {n} ranks ({var}={n}) but was built without MPI; build it \
@@ -125,7 +139,7 @@ fn run_ranks(
     use crate::cluster::Communicator;
     use crate::cluster::mpi::MpiComm;
     use crate::cluster::rank::{self, ClusterError};
-    use crate::report::{emit, render_run};
+    use crate::report::render_run;
 
     let Some(comm) = MpiComm::init() else {
         bail!("MPI could not be initialized");
@@ -171,8 +185,7 @@ fn run_ranks(
     };
     (how.finish)(&mut result);
     let stored = super::keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = emit(&render_run(&result, &how.view));
+    let printed = super::printed(super::print_run(&render_run(&result, &how.view)), &result);
     comm.barrier();
-    printed?;
-    Ok(Some(super::exit_code(&result, stored)))
+    Ok(Some(super::exit_code(&result, stored).max(printed)))
 }

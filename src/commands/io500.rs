@@ -13,7 +13,7 @@ use crate::cluster::rank::{self, ClusterOptions, JobCluster};
 use crate::jobs::io500::{self, Io500Params};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::units::{parse_duration, parse_size};
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 
 /// A positive whole number for a flag.
 fn count(flag: &str, text: &str) -> Result<u64> {
@@ -130,6 +130,6 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
         bail!("the suite ended without a result");
     };
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

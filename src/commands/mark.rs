@@ -15,7 +15,7 @@ use crate::jobs::suites::{SuiteKind, mark_jobs};
 use crate::jobs::units::parse_duration;
 use crate::metrics::repeats::{disagreement_warnings, summarize_mark};
 use crate::report::mark_grid::{Figure, MarkUnit};
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
@@ -80,12 +80,18 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     runner::check_before_io(&jobs, &opts)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     result
         .warnings
         .extend(disagreement_warnings(&summarize_mark(&result)));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

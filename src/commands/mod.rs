@@ -15,6 +15,7 @@ pub mod run;
 pub mod run_file;
 pub mod serve;
 pub mod show;
+pub mod sigbus;
 pub mod suite;
 pub mod sweep;
 pub mod target_arg;
@@ -101,11 +102,15 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
 pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop: &StopFlag) -> bool {
     // The run is over: from here a Ctrl-C only ends a wait for a lock.
     stop.store(false, Ordering::Relaxed);
-    let error = match rec.finish(result) {
+    sigbus::keep_ready(&ctx.db_path(), ctx.db.as_deref(), result);
+    let finished = rec.finish(result);
+    // Stored, or about to be saved below the usual way.
+    sigbus::forget();
+    let error = match finished {
         Ok(_) => return true,
         Err(e) => e,
     };
-    eprintln!("kura: error: the run could not be stored: {error}");
+    say(&format!("kura: error: the run could not be stored: {error}"));
     let json = crate::report::to_json(&*result);
     match save_beside(&ctx.db_path(), result, &json) {
         Ok(file) => {
@@ -113,20 +118,30 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
                 Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
                 None => String::new(),
             };
-            eprintln!(
+            say(&format!(
                 "kura: the result is saved in {}; store it later with: kura{db} import run {}",
                 file.display(),
                 shell_word(&file.display().to_string())
-            );
+            ));
         }
         Err(why) => {
             // Nowhere to write: stdout still carries the result (printed next).
-            eprintln!(
+            say(&format!(
                 "kura: error: the result could not be saved as a file either ({why}); keep what is printed"
-            );
+            ));
         }
     }
     false
+}
+
+/// A measured run's report on stdout. Unlike `report::emit` (for reading
+/// verbs, where `kura history | head` closing the pipe is no error), a
+/// closed pipe is reported: the run was measured and the user must learn
+/// where it is (`printed`).
+pub fn print_run(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush())
 }
 
 /// After a measured run: what printing its report to stdout gave. When
@@ -141,11 +156,18 @@ pub fn printed(outcome: std::io::Result<()>, result: &RunResult) -> i32 {
         Some(id) => format!("the run is stored: `kura show {id}` prints it"),
         None => "the run is not in the database: see the message above for where it was saved".into(),
     };
-    eprintln!(
+    say(&format!(
         "kura: error: the result could not be printed on stdout: {}; {kept}",
         store::io_text(&e)
-    );
+    ));
     1
+}
+
+/// One line on stderr that cannot panic: after SIGHUP the terminal may be
+/// gone, and eprintln! panics when stderr fails (exit 101 instead of 1).
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
 }
 
 /// Quotes a path for a shell command line when it needs it.
@@ -220,11 +242,36 @@ pub fn exit_code(result: &RunResult, stored: bool) -> i32 {
     }
 }
 
-/// Ctrl-C and SIGTERM set the flag instead of killing kura, so a run can
-/// stop, store what it measured and remove its test files.
+/// Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away) set
+/// the flag instead of killing kura, so a run can stop, store what it
+/// measured and remove its test files. Every measuring verb starts here, so
+/// this is also where what a killed kura left is found (`memcg`).
 pub fn stop_flag() -> Result<StopFlag> {
+    crate::runner::memcg::remove_leftovers();
+    signal_flag()
+}
+
+/// Whether `signal` is ignored, as `nohup` leaves SIGHUP.
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction is plain C data; all-zero bytes are a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: a null new action only reads the current one into `old`, which lives for the call.
+    let read = unsafe { libc::sigaction(signal, std::ptr::null(), &mut old) } == 0;
+    read && old.sa_sigaction == libc::SIG_IGN
+}
+
+/// The signals of `stop_flag`, for a verb that measures nothing (`serve`).
+pub fn signal_flag() -> Result<StopFlag> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        // `nohup kura run ...` asked for the run to outlive the terminal.
+        if signal == signal_hook::consts::SIGHUP && ignored(signal) {
+            continue;
+        }
         signal_hook::flag::register(signal, stop.clone()).context("installing the Ctrl-C handler")?;
     }
     store::watch_interrupt(stop.clone());

@@ -5,7 +5,6 @@ use anyhow::{Result, anyhow};
 use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::RunArgs;
 use crate::jobs::Job;
-use crate::report::emit;
 use crate::runner;
 
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
@@ -32,11 +31,17 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     runner::check_jobs_before_io(&jobs, &opts)?;
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
-        emit(&super::run_file::render_result(ctx, &args.file, &result)),
+        super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
         &result,
     );
     let logs = super::run_file::write_fio_logs(ctx, &result);

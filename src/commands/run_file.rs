@@ -9,7 +9,7 @@ use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
 use crate::cli::{JobFileArgs, RunArgs};
 use crate::jobs::jobfile::{self, Format, LoadOptions, Plan};
 use crate::metrics::Warning;
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 use crate::runner;
 
 /// `--format fio-json` / `fio-json+`: print the run as fio's JSON (json+
@@ -169,12 +169,21 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     crate::runner::check_jobs_before_io(&jobs, &opts)?;
     // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_plan(&plan.jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_plan(
+        &plan.jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     result.warnings.splice(0..0, notes);
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_result(ctx, &args.file, &result)), &result);
+    let printed = super::printed(
+        super::print_run(&render_result(ctx, &args.file, &result)),
+        &result,
+    );
     let logs = write_fio_logs(ctx, &result);
     Ok(exit_code(&result, stored)
         .max(printed)

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::{Ctx, stop_flag};
+use super::{Ctx, signal_flag};
 use crate::cli::ServeArgs;
 use crate::report::serve::{listen_on, serve};
 
@@ -11,7 +11,7 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<i32> {
     let listen = listen_on(&args.port, args.listen.as_deref())?;
     let path = ctx.db_path();
     let store = ctx.following_store()?;
-    let stop = stop_flag()?;
+    let stop = signal_flag()?;
     if listen.explicit && !listen.addr.ip().is_loopback() {
         eprintln!(
             "kura: warning: serving on {}: anyone who can reach it reads every stored run (no login)",

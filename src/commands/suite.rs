@@ -11,7 +11,7 @@ use crate::database;
 use crate::jobs::Job;
 use crate::jobs::db_params::{self, DbParams, Journal, Server, Synchronous, Test};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
-use crate::report::{View, bonnie_table, emit, render_run};
+use crate::report::{View, bonnie_table, render_run};
 use crate::runner;
 
 /// tiobench's four tests (jobs::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
@@ -52,10 +52,16 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     runner::check_before_io(&jobs, &opts)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
-    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }
 
@@ -114,14 +120,19 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         })
         .collect();
     let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     result.warnings.splice(0..0, cache);
     result
         .warnings
         .extend(bonnie_table::disagreement_warnings(&result));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
-        emit(&render_run(
+        super::print_run(&render_run(
             &result,
             &View {
                 json: ctx.json,
@@ -256,10 +267,15 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         })
         .collect();
     let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
-        emit(&render_run(
+        super::print_run(&render_run(
             &result,
             &View {
                 json: ctx.json,

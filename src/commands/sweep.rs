@@ -8,7 +8,7 @@ use crate::jobs::Job;
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
-use crate::report::{View, emit, render_run};
+use crate::report::{View, render_run};
 use crate::runner::{self, SuiteJob};
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
@@ -76,8 +76,14 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     runner::check_before_io(&jobs, &opts)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
-    let mut rec = store.begin_run(&run_header(&opts))?;
-    let mut result = runner::run_suite(&jobs, &opts, &stop, &mut rec)?;
+    let header = run_header(&opts);
+    let mut rec = store.begin_run(&header)?;
+    let mut result = runner::run_suite(
+        &jobs,
+        &opts,
+        &stop,
+        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
     result
         .warnings
         .extend(disagreement_warnings(&summarize_tests(&result)));
@@ -86,6 +92,6 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         json: ctx.json,
         ..View::default()
     };
-    let printed = super::printed(emit(&render_run(&result, &view)), &result);
+    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

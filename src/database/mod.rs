@@ -84,6 +84,9 @@ pub fn check_target(cfg: &Config) -> Result<(), String> {
     }
     let home = cfg.home();
     if std::fs::symlink_metadata(&home).is_ok() {
+        remove_leftover(&home)?;
+    }
+    if std::fs::symlink_metadata(&home).is_ok() {
         return Err(format!(
             "{} already exists; kura writes only files it creates: remove it (left by a --keep run?) \
              or choose another directory",
@@ -109,6 +112,193 @@ pub fn check_target(cfg: &Config) -> Result<(), String> {
             format_size(free)
         ));
     }
+    Ok(())
+}
+
+/// kura's mark in the directory it made: `kura suite db`, its PID and its
+/// server, written when the directory is made and removed last (or at once
+/// with `--keep`, which hands the directory to the user). A later run that
+/// finds the directory with this file and the PID gone knows a killed kura
+/// left it, and which names in it that kura made.
+pub const MARKER: &str = "kura-owner";
+
+fn marker_text(server: Server) -> String {
+    format!(
+        "kura suite db\npid {}\nserver {server}\nhost {}\nboot {}\n",
+        std::process::id(),
+        kernel_text("hostname"),
+        kernel_text("random/boot_id")
+    )
+}
+
+/// A line of /proc/sys/kernel: this machine's name, or this boot's id.
+fn kernel_text(name: &str) -> String {
+    std::fs::read_to_string(format!("/proc/sys/kernel/{name}"))
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// What a marker says about the kura that wrote it.
+struct Marker {
+    pid: u32,
+    server: Server,
+    host: String,
+    boot: String,
+}
+
+impl Marker {
+    /// Whether that kura has certainly ended: this machine wrote the marker
+    /// (a PID means nothing on another one sharing DIR), and it has been
+    /// restarted since or the PID is gone.
+    fn gone(&self) -> bool {
+        self.host == kernel_text("hostname")
+            && (self.boot != kernel_text("random/boot_id") || !pid_alive(self.pid))
+    }
+}
+
+/// Written exclusively in the directory kura has just made.
+fn write_marker(home: &Path, server: Server) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = home.join(MARKER);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .and_then(|mut f| f.write_all(marker_text(server).as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// What the marker in `home` says; `None` when the file is not kura's.
+fn read_marker(home: &Path) -> Option<Marker> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut text = String::new();
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(home.join(MARKER))
+        .ok()
+        .filter(|f| f.metadata().is_ok_and(|m| m.is_file()))?
+        .take(1024)
+        .read_to_string(&mut text)
+        .ok()?;
+    let mut lines = text.lines();
+    (lines.next()? == "kura suite db").then_some(())?;
+    let mut field = |key: &str| lines.next()?.strip_prefix(key).map(str::to_string);
+    Some(Marker {
+        pid: field("pid ")?.parse().ok()?,
+        server: Server::parse(&field("server ")?).ok()?,
+        host: field("host ")?,
+        boot: field("boot ")?,
+    })
+}
+
+fn pid_alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The server process a data directory names (PostgreSQL's
+/// `postmaster.pid`, MariaDB's `run/mysqld.pid`), when it is still running
+/// on that data directory (its command line names it: a PID reused by
+/// another program is not it).
+fn server_alive(home: &Path) -> Option<u32> {
+    let data = std::path::absolute(home.join(server::DATA_DIR)).ok()?;
+    let data = data.as_os_str().as_bytes();
+    [
+        home.join(server::DATA_DIR).join("postmaster.pid"),
+        home.join(server::RUN_DIR).join("mysqld.pid"),
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read_to_string(f).ok())
+    .filter_map(|t| t.lines().next()?.trim().parse::<u32>().ok())
+    .find(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|cmd| cmd.windows(data.len()).any(|w| w == data))
+    })
+}
+
+/// Removes from kura's directory the names a run with `server` makes, and
+/// nothing else: a file someone put there stays, and so does the directory.
+fn remove_own(home: &Path, server: Server, errors: &mut Vec<String>) {
+    let mut files: Vec<&str> = Vec::new();
+    if server == Server::Sqlite {
+        files.extend(sqlite::COMPANIONS);
+    } else {
+        // A server's data directory is all its own (initdb and mariadb-install-db made it in
+        // kura's own directory); remove_dir_all does not follow symlinks inside it.
+        for dir in [server::DATA_DIR, server::RUN_DIR] {
+            let path = home.join(dir);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+                && let Err(e) = std::fs::remove_dir_all(&path)
+            {
+                errors.push(format!("{}: {e}", path.display()));
+            }
+        }
+        files.push(server::LOG_FILE);
+    }
+    files.push(MARKER);
+    for name in files {
+        let path = home.join(name);
+        // Only files: a directory or link at one of these names is not what kura made.
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => errors.push(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// DIR/kura-db is there before the run: when a killed kura left it (its
+/// marker, its PID gone, no server of its still running), what that kura
+/// made is removed and the run goes on; otherwise the caller refuses.
+fn remove_leftover(home: &Path) -> Result<(), String> {
+    let Some(marker) = read_marker(home) else {
+        return Ok(());
+    };
+    let (pid, server) = (marker.pid, marker.server);
+    let shown = home.display();
+    if !marker.gone() {
+        return Err(format!(
+            "{shown} is in use by kura (pid {pid} on {}); wait for it, or choose another directory",
+            crate::report::escape::term(&marker.host)
+        ));
+    }
+    if let Some(server_pid) = server_alive(home) {
+        return Err(format!(
+            "{shown} was left by a kura (pid {pid}) that was killed, and its {server} server (pid \
+             {server_pid}) still runs; stop it with: kill {server_pid}"
+        ));
+    }
+    let mut errors = Vec::new();
+    remove_own(home, server, &mut errors);
+    if let Some(e) = errors.first() {
+        return Err(format!(
+            "{shown} was left by a kura (pid {pid}) that was killed; removing it failed: {e}"
+        ));
+    }
+    if let Err(e) = std::fs::remove_dir(home) {
+        let mut others: Vec<String> = std::fs::read_dir(home)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        others.sort();
+        return Err(format!(
+            "{shown} was left by a kura (pid {pid}) that was killed; kura removed what it made \
+             there, but not {} ({e}): these are not kura's; move them and remove the directory",
+            crate::report::escape::term(&others.join(", "))
+        ));
+    }
+    eprintln!("kura: removed {shown}, left by a kura (pid {pid}) that was killed");
     Ok(())
 }
 
@@ -161,6 +351,8 @@ pub struct DbRun {
     oltp_ready: bool,
     /// The server kura started, if the run uses one; stopped at cleanup or drop.
     server: Option<server::ServerProcess>,
+    /// Which names in the directory the run makes (`remove_own`).
+    server_kind: Server,
     /// What the reader should know about the run, for its warnings.
     pub notes: Vec<crate::metrics::Warning>,
     /// The most bytes kura's directory held after any test (SQLite's file keeps its high-water mark).
@@ -196,10 +388,15 @@ impl DbRun {
             .create(&home)
             .map_err(|e| format!("{}: {e}", home.display()))?;
         let home_id = identity(&home);
+        if let Err(e) = write_marker(&home, p.server) {
+            let _ = std::fs::remove_dir(&home);
+            return Err(e);
+        }
         let memory_cap = match job.mem_limit_bytes {
             Some(limit) => match crate::runner::memcg::MemoryCap::enter(limit) {
                 Ok(cap) => Some(cap),
                 Err(e) => {
+                    let _ = std::fs::remove_file(home.join(MARKER));
                     let _ = std::fs::remove_dir(&home);
                     return Err(e);
                 }
@@ -223,6 +420,7 @@ impl DbRun {
             ),
             oltp_ready: false,
             server: None,
+            server_kind: p.server,
             notes: Vec::new(),
             largest_bytes: 0,
             memory_cap,
@@ -426,36 +624,17 @@ impl DbRun {
         // The server has stopped: kura leaves the capped group and removes it.
         self.memory_cap = None;
         if keep {
+            // The directory is the user's now: a later run must not take it for a killed kura's.
+            if self.check_home().is_ok() {
+                let _ = std::fs::remove_file(self.home.join(MARKER));
+            }
             return;
         }
         if let Err(e) = self.check_home() {
             errors.push(e);
             return;
         }
-        // A server's data directory is all kura's (initdb and mariadb-install-db made it in
-        // kura's own directory); remove_dir_all does not follow symlinks inside it.
-        for dir in [server::DATA_DIR, server::RUN_DIR] {
-            let path = self.home.join(dir);
-            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
-                && let Err(e) = std::fs::remove_dir_all(&path)
-            {
-                errors.push(format!("{}: {e}", path.display()));
-            }
-        }
-        let log = self.home.join(server::LOG_FILE);
-        if let Err(e) = std::fs::remove_file(&log)
-            && e.kind() != std::io::ErrorKind::NotFound
-        {
-            errors.push(format!("{}: {e}", log.display()));
-        }
-        for name in sqlite::COMPANIONS {
-            let path = self.home.join(name);
-            match std::fs::remove_file(&path) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => errors.push(format!("{}: {e}", path.display())),
-            }
-        }
+        remove_own(&self.home, self.server_kind, errors);
         if let Err(e) = std::fs::remove_dir(&self.home) {
             errors.push(format!(
                 "{}: {e} (kura removed only the files it made there)",
@@ -547,4 +726,58 @@ fn tree_bytes(dir: &Path) -> u64 {
             })
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn home_with(marker: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(MARKER), marker).unwrap();
+        dir
+    }
+
+    #[test]
+    fn only_a_marker_of_this_machine_with_its_pid_gone_is_a_leftover() {
+        let host = kernel_text("hostname");
+        let boot = kernel_text("random/boot_id");
+        // No PID is that large (pid_max is at most 2^22); this process is alive.
+        let gone = home_with(&format!(
+            "kura suite db\npid 999999999\nserver sqlite\nhost {host}\nboot {boot}\n"
+        ));
+        assert!(read_marker(gone.path()).unwrap().gone());
+        let alive = home_with(&format!(
+            "kura suite db\npid {}\nserver postgres\nhost {host}\nboot {boot}\n",
+            std::process::id()
+        ));
+        let m = read_marker(alive.path()).unwrap();
+        assert_eq!(m.server, Server::Postgres);
+        assert!(!m.gone());
+        // A PID on another machine sharing DIR says nothing here.
+        let elsewhere = home_with(&format!(
+            "kura suite db\npid 999999999\nserver sqlite\nhost not-{host}\nboot {boot}\n"
+        ));
+        assert!(!read_marker(elsewhere.path()).unwrap().gone());
+        assert!(
+            remove_leftover(elsewhere.path())
+                .unwrap_err()
+                .contains("in use by kura")
+        );
+        // After a reboot every PID of the last boot is gone.
+        let rebooted = home_with(&format!(
+            "kura suite db\npid {}\nserver sqlite\nhost {host}\nboot other\n",
+            std::process::id()
+        ));
+        assert!(read_marker(rebooted.path()).unwrap().gone());
+        // Not kura's: no marker at all, or another text.
+        assert!(read_marker(home_with("hello\n").path()).is_none());
+        let plain = tempfile::tempdir().unwrap();
+        assert!(read_marker(plain.path()).is_none());
+        assert!(remove_leftover(plain.path()).is_ok());
+        assert!(
+            plain.path().exists(),
+            "a directory without the marker is left alone"
+        );
+    }
 }

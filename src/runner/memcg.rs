@@ -85,8 +85,21 @@ fn next_index() -> u32 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Removes empty groups named by `group_name` whose process is gone (a kura
-/// killed with SIGKILL cannot remove its own).
+/// Removes the groups a killed kura left beside the one this kura runs in,
+/// and says so; every measuring verb calls it as it starts, so a leftover
+/// does not wait for the next `mem_limit` run.
+pub fn remove_leftovers() {
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    if let Some((_, home)) = where_memory_is(&cgroup) {
+        remove_stale(&home);
+    }
+}
+
+/// Removes groups named by `group_name` (kura's marker) whose process is
+/// gone (a kura killed with SIGKILL cannot remove its own). The kernel
+/// refuses to remove a group that still holds a process, so a group whose
+/// PID was reused by a live kura in it, or that holds a server still
+/// shutting down, stays.
 fn remove_stale(home: &Path) {
     let Ok(entries) = std::fs::read_dir(home) else {
         return;
@@ -101,8 +114,29 @@ fn remove_stale(home: &Path) {
         else {
             continue;
         };
-        if !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir(entry.path());
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let path = entry.path();
+        match std::fs::remove_dir(&path) {
+            Ok(()) => eprintln!(
+                "kura: removed the memory cgroup {}, left by a kura (pid {pid}) that was killed",
+                path.display()
+            ),
+            Err(_) => {
+                // A server kura started may still be shutting down in it.
+                let procs = std::fs::read_to_string(path.join("cgroup.procs")).unwrap_or_default();
+                let procs: Vec<&str> = procs.split_whitespace().collect();
+                if !procs.is_empty() {
+                    eprintln!(
+                        "kura: the memory cgroup {} of a kura (pid {pid}) that was killed still holds \
+                         processes {}; once they have ended, remove it with: rmdir {}",
+                        path.display(),
+                        procs.join(", "),
+                        path.display()
+                    );
+                }
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ mod group;
 mod job_file;
 mod latency_bound;
 pub(crate) mod memcg;
+pub mod memory;
 mod progress;
 mod rounds;
 mod stall;
@@ -404,51 +405,21 @@ pub(super) fn available_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// The I/O buffers a job allocates: two per queue slot and thread, as
-/// `make_buffers` allocates them; `None` when that overflows.
-fn buffer_bytes(job: &Job) -> Option<u64> {
-    u64::from(job.qd)
-        .checked_mul(2)
-        .and_then(|n| n.checked_mul(job.max_bs()))
-        .and_then(|n| n.checked_mul(u64::from(job.threads)))
+/// Refuses jobs (one, or a group that runs at the same time) whose memory
+/// does not fit in what the machine (`available`), kura's memory cgroup or
+/// `mem_limit` allows (`memory.rs`): the kernel would kill kura half way.
+pub(super) fn check_buffer_memory(jobs: &[&Job], available: Option<u64>) -> Result<(), RunError> {
+    memory::check(jobs, &memory::rooms(available)).map_err(RunError::Invalid)
 }
 
-/// Refuses jobs (one, or a group that runs at the same time) whose I/O
-/// buffers do not fit in the memory available now: allocating them would abort.
-pub(super) fn check_buffer_memory(jobs: &[&Job], available: Option<u64>) -> Result<(), RunError> {
-    let needed = jobs
-        .iter()
-        .try_fold(0u64, |sum, j| buffer_bytes(j).and_then(|b| sum.checked_add(b)));
-    let fits = match (needed, available) {
-        (Some(n), Some(a)) => n <= a,
-        (Some(_), None) => true,
-        (None, _) => false,
-    };
-    if fits {
-        return Ok(());
+/// The same check for each job on its own, made by [`check_before_io`]
+/// before the database is opened, so a refusal creates nothing.
+fn check_memory<'a>(jobs: impl IntoIterator<Item = &'a Job>) -> Result<(), RunError> {
+    let rooms = memory::rooms(available_memory());
+    for job in jobs {
+        memory::check(&[job], &rooms).map_err(RunError::Invalid)?;
     }
-    let size = crate::jobs::units::format_size;
-    let needed = needed.map_or_else(|| "more than 16 EiB".to_string(), size);
-    let available = available.map_or_else(|| "an unknown amount".to_string(), size);
-    let what = match jobs {
-        [job] => format!(
-            "{}: the I/O buffers need {needed} (qd {} x 2 x bs {} x {} threads)",
-            job.name,
-            job.qd,
-            size(job.max_bs()),
-            job.threads
-        ),
-        _ => format!(
-            "{}: the I/O buffers of these jobs running at the same time need {needed}",
-            jobs.iter()
-                .map(|j| j.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    Err(RunError::Invalid(format!(
-        "{what} but only {available} of memory is available; lower qd, bs or threads"
-    )))
+    Ok(())
 }
 
 /// A thread name from a job name: std panics on an interior NUL, which a job name may hold.
@@ -1068,6 +1039,8 @@ pub(crate) fn own_names_free(job: &Job) -> Result<(), TargetError> {
 /// database, so a refusal leaves nothing behind; `run_suite` calls it again
 /// for every other caller.
 pub fn check_before_io(jobs: &[SuiteJob], opts: &RunOptions) -> Result<Vec<SuiteJob>, RunError> {
+    // Memory first: a job the kernel would kill half way is refused before any file is looked at.
+    check_memory(jobs.iter().map(|j| &j.job))?;
     targets::check_new_file_places(jobs.iter().map(|j| &j.job))?;
     rounds::refuse_preconditioning_reads(jobs, opts)?;
     // Preconditioning runs as jobs of its own, checked like the others.

@@ -1,0 +1,281 @@
+//! The memory guard: what a job will hold in memory, estimated before
+//! anything is created, against the least of what the machine has free
+//! (`MemAvailable`), what the memory cgroup kura runs in still allows (v1
+//! `memory.limit_in_bytes`, v2 `memory.max`, up to the root), and the job's
+//! own `mem_limit` (kura itself runs inside that group). A job that cannot
+//! fit is refused with both numbers: the kernel's OOM killer would end kura
+//! half way, leaving its test files and cgroup behind, or take down other
+//! processes on the machine.
+//!
+//! The terms were measured (VmHWM of `kura run` on io_uring, docs/safety.md):
+//! about 26 MiB for an idle run, 1.4 MiB more per thread (its stack, its
+//! latency histograms of ~270 KiB each, its interval samples), and per queue
+//! slot its two buffers plus 6.8 to 8.4 KiB (the slot's state and its share
+//! of the io_uring rings). Each term is rounded up.
+
+use std::path::{Path, PathBuf};
+
+use crate::jobs::Job;
+use crate::jobs::units;
+// Readable sizes (`2.4 GiB`): `units::format_size` writes exact ones.
+use crate::targets::fileset::format_size;
+
+/// The process before any job: binary, SQLite, allocator, main thread.
+pub const BASE_BYTES: u64 = 32 << 20;
+/// One worker thread beside its slots: stack pages touched, histograms, samples.
+pub const PER_THREAD_BYTES: u64 = 2 << 20;
+/// One queue slot beside its two buffers: its state and ring entries.
+pub const PER_SLOT_BYTES: u64 = 8 << 10;
+/// One period of a job's interval series kept until the job ends.
+pub const PER_PERIOD_BYTES: u64 = 512;
+
+/// What one job is expected to hold at its peak; `None` when it overflows.
+pub fn job_bytes(job: &Job) -> Option<u64> {
+    let threads = u64::from(job.threads.max(1));
+    let slots = threads.checked_mul(u64::from(job.qd.max(1)))?;
+    let per_slot = job.max_bs().checked_mul(2)?.checked_add(PER_SLOT_BYTES)?;
+    let interval = job.interval.as_nanos().max(1);
+    let length = job.runtime.unwrap_or_default().as_nanos() + job.ramp.as_nanos();
+    let periods = u64::try_from(length / interval + 1).ok()?;
+    slots
+        .checked_mul(per_slot)?
+        .checked_add(threads.checked_mul(PER_THREAD_BYTES)?)?
+        .checked_add(periods.checked_mul(PER_PERIOD_BYTES)?)
+}
+
+/// The smallest room kura has, and who sets it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Room {
+    pub bytes: u64,
+    pub what: String,
+}
+
+/// The machine's room (`available`, MemAvailable) and the cgroup's now.
+/// Empty when the kernel says nothing.
+pub fn rooms(available: Option<u64>) -> Vec<Room> {
+    let mut out = Vec::new();
+    if let Some(bytes) = available {
+        out.push(Room {
+            bytes,
+            what: "available on this machine (MemAvailable)".into(),
+        });
+    }
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    out.extend(cgroup_room(&cgroup, Path::new("/sys/fs/cgroup")));
+    out
+}
+
+/// Room left under the tightest memory limit of kura's cgroup and its
+/// ancestors: the limit less what is charged there and cannot be reclaimed
+/// (page cache can). `root` is where the hierarchies are mounted.
+fn cgroup_room(proc_cgroup: &str, root: &Path) -> Option<Room> {
+    let mut best: Option<Room> = None;
+    let mut consider = |dir: PathBuf, limit_file: &str, usage_file: &str, file_keys: &[&str]| {
+        let mut dir = Some(dir.as_path());
+        while let Some(d) = dir {
+            if !d.starts_with(root) || d == root {
+                break;
+            }
+            let limit = read_number(&d.join(limit_file));
+            // v1 writes "no limit" as a page-rounded i64::MAX; v2 writes "max".
+            if let Some(limit) = limit.filter(|l| *l < 1 << 60) {
+                let usage = read_number(&d.join(usage_file)).unwrap_or(0);
+                let stat = std::fs::read_to_string(d.join("memory.stat")).unwrap_or_default();
+                let file: u64 = stat
+                    .lines()
+                    .filter_map(|l| l.split_once(' '))
+                    .filter(|(k, _)| file_keys.contains(k))
+                    .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
+                    .sum();
+                let room = limit.saturating_sub(usage.saturating_sub(file));
+                if best.as_ref().is_none_or(|b| room < b.bytes) {
+                    best = Some(Room {
+                        bytes: room,
+                        what: format!(
+                            "left under the memory cgroup limit of {} ({limit_file} {})",
+                            d.display(),
+                            format_size(limit)
+                        ),
+                    });
+                }
+            }
+            dir = d.parent();
+        }
+    };
+    for line in proc_cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let rel = path.trim_start_matches('/');
+        if controllers.split(',').any(|c| c == "memory") {
+            let dir = root.join("memory").join(rel);
+            consider(
+                dir,
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+                &["total_inactive_file", "total_active_file"],
+            );
+        } else if controllers.is_empty() {
+            // The unified hierarchy is mounted at the root or, beside v1, at `unified`.
+            for base in [root.to_path_buf(), root.join("unified")] {
+                if base.join("cgroup.controllers").exists() {
+                    consider(
+                        base.join(rel),
+                        "memory.max",
+                        "memory.current",
+                        &["inactive_file", "active_file"],
+                    );
+                }
+            }
+        }
+    }
+    best
+}
+
+fn read_number(path: &Path) -> Option<u64> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// Refuses jobs (one, or a group that runs at the same time) that would
+/// not fit in the memory kura has; the message gives the estimate, its
+/// largest term and the limit it is over.
+pub fn check(jobs: &[&Job], rooms: &[Room]) -> Result<(), String> {
+    let needed = jobs
+        .iter()
+        .try_fold(BASE_BYTES, |sum, j| job_bytes(j).and_then(|b| sum.checked_add(b)));
+    let what = match jobs {
+        [job] => format!(
+            "{}: the job needs about {} of memory ({} threads x qd {} x (2 x bs {} + {} per slot), \
+             {} per thread, {} for kura)",
+            job.name,
+            needed.map_or_else(|| "more than 16 EiB".into(), format_size),
+            job.threads,
+            job.qd,
+            units::format_size(job.max_bs()),
+            format_size(PER_SLOT_BYTES),
+            format_size(PER_THREAD_BYTES),
+            format_size(BASE_BYTES),
+        ),
+        _ => format!(
+            "{}: these jobs running at the same time need about {} of memory",
+            jobs.iter()
+                .map(|j| j.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            needed.map_or_else(|| "more than 16 EiB".into(), format_size),
+        ),
+    };
+    let Some(needed) = needed else {
+        return Err(format!("{what}; lower qd, bs or threads"));
+    };
+    // The job's threads and buffers are made inside the group `mem_limit`
+    // makes; what kura had before it entered stays charged where it was.
+    let own = jobs
+        .iter()
+        .filter_map(|j| j.mem_limit_bytes)
+        .min()
+        .map(|bytes| Room {
+            bytes: bytes.saturating_add(BASE_BYTES),
+            what: String::new(),
+        });
+    let tightest = rooms.iter().chain(own.as_ref()).min_by_key(|r| r.bytes);
+    match tightest {
+        Some(room) if needed > room.bytes && room.what.is_empty() => Err(format!(
+            "{what} but mem_limit allows {} (kura's threads run inside that memory cgroup too); \
+             lower qd, bs or threads, or raise mem_limit",
+            format_size(room.bytes - BASE_BYTES),
+        )),
+        Some(room) if needed > room.bytes => Err(format!(
+            "{what} but only {} is {}; lower qd, bs or threads",
+            format_size(room.bytes),
+            room.what
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(threads: u32, qd: u32, bs: &str) -> Job {
+        let mut j = Job::default();
+        j.set("threads", &threads.to_string()).unwrap();
+        j.set("qd", &qd.to_string()).unwrap();
+        j.set("bs", bs).unwrap();
+        j
+    }
+
+    #[test]
+    fn the_estimate_covers_what_was_measured() {
+        // VmHWM measured on io_uring, in KiB: (threads, qd, bs, peak).
+        for (threads, qd, bs, kib) in [
+            (1, 1, "4k", 26_060u64),
+            (64, 1, "4k", 114_732),
+            (256, 1, "512", 382_168),
+            (8, 4096, "512", 301_200),
+            (4, 1024, "64k", 553_392),
+            (1, 64, "1m", 155_696),
+        ] {
+            let j = job(threads, qd, bs);
+            let est = BASE_BYTES + job_bytes(&j).unwrap();
+            assert!(est >= kib * 1024, "{threads}x{qd}x{bs}: {est} < {kib} KiB");
+            assert!(
+                est <= kib * 1024 * 2,
+                "{threads}x{qd}x{bs}: {est} is far above {kib} KiB"
+            );
+        }
+    }
+
+    #[test]
+    fn the_tightest_room_refuses_with_both_numbers() {
+        let j = job(64, 4096, "512");
+        let rooms = [
+            Room {
+                bytes: 1 << 30,
+                what: "left under the memory cgroup limit of /x".into(),
+            },
+            Room {
+                bytes: 20 << 30,
+                what: "available on this machine (MemAvailable)".into(),
+            },
+        ];
+        let e = check(&[&j], &rooms).unwrap_err();
+        assert!(e.contains("needs about 2.4 GiB"), "{e}");
+        assert!(
+            e.contains("only 1.0 GiB is left under the memory cgroup limit of /x"),
+            "{e}"
+        );
+        assert!(check(&[&j], &rooms[1..]).is_ok());
+        let mut capped = j.clone();
+        capped.mem_limit_bytes = Some(256 << 20);
+        let e = check(&[&capped], &rooms[1..]).unwrap_err();
+        assert!(e.contains("but mem_limit allows 256.0 MiB"), "{e}");
+        let mut huge = job(1, 1, "1m");
+        (huge.threads, huge.qd) = (u32::MAX, u32::MAX);
+        assert_eq!(job_bytes(&huge), None);
+        let e = check(&[&huge], &[]).unwrap_err();
+        assert!(e.contains("more than 16 EiB"), "{e}");
+    }
+
+    #[test]
+    fn a_v1_cgroup_limit_counts_what_cannot_be_reclaimed() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = dir.path().join("memory/outer/inner");
+        std::fs::create_dir_all(&g).unwrap();
+        let outer = dir.path().join("memory/outer");
+        std::fs::write(outer.join("memory.limit_in_bytes"), "1073741824\n").unwrap();
+        std::fs::write(outer.join("memory.usage_in_bytes"), "536870912\n").unwrap();
+        std::fs::write(outer.join("memory.stat"), "total_inactive_file 268435456\n").unwrap();
+        std::fs::write(g.join("memory.limit_in_bytes"), "9223372036854771712\n").unwrap();
+        let room = cgroup_room("4:memory:/outer/inner\n0::/\n", dir.path()).unwrap();
+        assert_eq!(room.bytes, 768 << 20);
+        assert!(
+            room.what.contains("outer (memory.limit_in_bytes 1.0 GiB)"),
+            "{}",
+            room.what
+        );
+        assert!(cgroup_room("4:memory:/\n", dir.path()).is_none());
+    }
+}
