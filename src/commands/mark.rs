@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag, suite_jobs, target_arg};
+use super::{Ctx, exit_code, run_options, suite_jobs, target_arg};
 use crate::cli::MarkArgs;
 use crate::jobs::Job;
 use crate::jobs::presets::Profile;
@@ -16,7 +16,6 @@ use crate::jobs::units::parse_duration;
 use crate::metrics::repeats::{disagreement_warnings, summarize_mark};
 use crate::report::mark_grid::{Figure, MarkUnit};
 use crate::report::{View, render_run};
-use crate::runner;
 
 pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     let profile =
@@ -77,21 +76,15 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         return Ok(code);
     }
     // Before the database: a write that would be refused is refused before any read is measured.
-    runner::check_before_io(&jobs, &opts)?;
-    let stop = stop_flag()?;
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(
-        &jobs,
+    let (result, stored) = super::measure_suite(
+        ctx,
         &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+        |_| jobs,
+        |result| {
+            let disagree = disagreement_warnings(&summarize_mark(result));
+            result.warnings.extend(disagree);
+        },
     )?;
-    result
-        .warnings
-        .extend(disagreement_warnings(&summarize_mark(&result)));
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }

@@ -95,6 +95,35 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
     }
 }
 
+/// What every suite verb does once its options are read, in this order:
+/// its jobs made (`jobs`, from the run's header: some draw their seed from
+/// its start), the one check before the database and the first I/O, the
+/// run's row, the run measured and stored as it goes (kept ready as JSON for
+/// a SIGBUS), `amend` (the suite's own verdicts on the whole run), and the
+/// run kept: stored, or saved as JSON. Returns the run and whether it is stored.
+pub fn measure_suite(
+    ctx: &Ctx,
+    opts: &RunOptions,
+    jobs: impl FnOnce(&RunResult) -> Vec<SuiteJob>,
+    amend: impl FnOnce(&mut RunResult),
+) -> Result<(RunResult, bool)> {
+    let header = run_header(opts);
+    let jobs = jobs(&header);
+    crate::runner::check_before_io(&jobs, opts)?;
+    let stop = stop_flag()?;
+    let mut store = ctx.store()?;
+    let mut rec = store.begin_run(&header)?;
+    let mut result = crate::runner::run_suite(
+        &jobs,
+        opts,
+        &stop,
+        &mut sigbus::Guarded::new(ctx, &mut rec, header),
+    )?;
+    amend(&mut result);
+    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    Ok((result, stored))
+}
+
 /// Stores the end of a measured run. When that fails the run is not lost:
 /// it is written as JSON beside the database (or here, or in the temporary
 /// directory) and the user is told where and how to import it. Returns

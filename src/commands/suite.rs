@@ -4,13 +4,14 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
+use super::{Ctx, exit_code, suite_options};
 use crate::bonnie::measure;
 use crate::cli::{BonnieArgs, DbArgs, TiobenchArgs};
 use crate::database;
 use crate::jobs::Job;
 use crate::jobs::db_params::{self, DbParams, Journal, Server, Synchronous, Test};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
+use crate::metrics::RunResult;
 use crate::report::{View, bonnie_table, render_run};
 use crate::runner;
 
@@ -49,18 +50,7 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_ranks_per_job(ctx, &jobs, per_rank, ranked)? {
         return Ok(code);
     }
-    runner::check_before_io(&jobs, &opts)?;
-    let stop = stop_flag()?;
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(
-        &jobs,
-        &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
-    )?;
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    let (result, stored) = super::measure_suite(ctx, &opts, |_| jobs, |_| {})?;
     let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
 }
@@ -109,28 +99,20 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
             )
         );
     }
-    let stop = stop_flag()?;
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    let jobs: Vec<runner::SuiteJob> = measure::jobs(&cfg, measure::seed_of(header.started_unix_s))
-        .into_iter()
-        .map(|job| runner::SuiteJob {
-            test: job.workload.bonnie().map(|p| p.test.clone()),
-            job,
-        })
-        .collect();
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(
-        &jobs,
-        &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
-    )?;
-    result.warnings.splice(0..0, cache);
-    result
-        .warnings
-        .extend(bonnie_table::disagreement_warnings(&result));
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    let jobs = |header: &RunResult| -> Vec<runner::SuiteJob> {
+        measure::jobs(&cfg, measure::seed_of(header.started_unix_s))
+            .into_iter()
+            .map(|job| runner::SuiteJob {
+                test: job.workload.bonnie().map(|p| p.test.clone()),
+                job,
+            })
+            .collect()
+    };
+    let (result, stored) = super::measure_suite(ctx, &opts, jobs, |result| {
+        result.warnings.splice(0..0, cache);
+        let disagree = bonnie_table::disagreement_warnings(result);
+        result.warnings.extend(disagree);
+    })?;
     let printed = super::printed(
         super::print_run(&render_run(
             &result,
@@ -251,29 +233,21 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         }
     };
     database::check_target(&cfg).map_err(|e| anyhow!(e))?;
-    let stop = stop_flag()?;
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    cfg.params.seed = header.started_unix_s as u64;
-    let jobs: Vec<runner::SuiteJob> = database::jobs(&cfg)
-        .into_iter()
-        .map(|mut job| {
-            job.mem_limit_bytes = mem_limit;
-            job
-        })
-        .map(|job| runner::SuiteJob {
-            test: job.workload.database().map(|p| p.test.clone()),
-            job,
-        })
-        .collect();
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(
-        &jobs,
-        &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
-    )?;
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    let jobs = |header: &RunResult| -> Vec<runner::SuiteJob> {
+        cfg.params.seed = header.started_unix_s as u64;
+        database::jobs(&cfg)
+            .into_iter()
+            .map(|mut job| {
+                job.mem_limit_bytes = mem_limit;
+                job
+            })
+            .map(|job| runner::SuiteJob {
+                test: job.workload.database().map(|p| p.test.clone()),
+                job,
+            })
+            .collect()
+    };
+    let (result, stored) = super::measure_suite(ctx, &opts, jobs, |_| {})?;
     let printed = super::printed(
         super::print_run(&render_run(
             &result,

@@ -2,14 +2,14 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, keep_run, run_header, stop_flag, suite_options};
+use super::{Ctx, exit_code, suite_options};
 use crate::cli::SweepArgs;
 use crate::jobs::Job;
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::{View, render_run};
-use crate::runner::{self, SuiteJob};
+use crate::runner::SuiteJob;
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     let (block_sizes, mixes) = match args.preset.as_deref() {
@@ -73,21 +73,15 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     if let Some(code) = super::cluster::suite_as_rank(ctx, &jobs, &args.cluster, ranked)? {
         return Ok(code);
     }
-    runner::check_before_io(&jobs, &opts)?;
-    let stop = stop_flag()?;
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run_suite(
-        &jobs,
+    let (result, stored) = super::measure_suite(
+        ctx,
         &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
+        |_| jobs,
+        |result| {
+            let disagree = disagreement_warnings(&summarize_tests(result));
+            result.warnings.extend(disagree);
+        },
     )?;
-    result
-        .warnings
-        .extend(disagreement_warnings(&summarize_tests(&result)));
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let view = View {
         json: ctx.json,
         ..View::default()
