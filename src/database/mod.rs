@@ -357,9 +357,6 @@ pub struct DbRun {
     pub notes: Vec<crate::metrics::Warning>,
     /// The most bytes kura's directory held after any test (SQLite's file keeps its high-water mark).
     largest_bytes: u64,
-    /// `--mem-limit`: kura in a capped memory cgroup from before the server
-    /// starts (so the server, its child, is in it too) until it has stopped.
-    memory_cap: Option<crate::runner::memcg::MemoryCap>,
     mem_limit_bytes: Option<u64>,
 }
 
@@ -392,17 +389,6 @@ impl DbRun {
             let _ = std::fs::remove_dir(&home);
             return Err(e);
         }
-        let memory_cap = match job.mem_limit_bytes {
-            Some(limit) => match crate::runner::memcg::MemoryCap::enter(limit) {
-                Ok(cap) => Some(cap),
-                Err(e) => {
-                    let _ = std::fs::remove_file(home.join(MARKER));
-                    let _ = std::fs::remove_dir(&home);
-                    return Err(e);
-                }
-            },
-            None => None,
-        };
         let mut run = DbRun {
             home: home.clone(),
             home_id,
@@ -423,7 +409,6 @@ impl DbRun {
             server_kind: p.server,
             notes: Vec::new(),
             largest_bytes: 0,
-            memory_cap,
             mem_limit_bytes: job.mem_limit_bytes,
         };
         if p.server != Server::Sqlite {
@@ -621,8 +606,6 @@ impl DbRun {
         {
             errors.push(e);
         }
-        // The server has stopped: kura leaves the capped group and removes it.
-        self.memory_cap = None;
         if keep {
             // The directory is the user's now: a later run must not take it for a killed kura's.
             if self.check_home().is_ok() {

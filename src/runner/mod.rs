@@ -914,6 +914,10 @@ struct Kinds {
     // file sets (issue 13)
     filesets: fileset_kind::Sets,
     database: Option<crate::database::DbRun>,
+    /// The memory cap of a database run (`suite db --mem-limit`): entered
+    /// before its server starts, so the server is capped too, and left once
+    /// it stopped. The runner's, not the kind's: a kind never reaches back.
+    database_cap: Option<memcg::MemoryCap>,
 }
 
 impl Kinds {
@@ -977,7 +981,16 @@ impl Kinds {
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
         if self.database.is_none() {
-            self.database = Some(crate::database::DbRun::new(job, p, stop).map_err(RunError::Invalid)?);
+            if let Some(limit) = job.mem_limit_bytes {
+                self.database_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
+            }
+            match crate::database::DbRun::new(job, p, stop) {
+                Ok(run) => self.database = Some(run),
+                Err(e) => {
+                    self.database_cap = None;
+                    return Err(RunError::Invalid(e));
+                }
+            }
         }
         let Some(run) = self.database.as_mut() else {
             unreachable!("set above")
@@ -1003,6 +1016,8 @@ impl Kinds {
                     .map(|error| Warning::TestFileNotRemoved { error }),
             );
         }
+        // The server has stopped: kura leaves the capped group and removes it.
+        self.database_cap = None;
         if let Some(b) = &self.bonnie {
             let mut errors = Vec::new();
             b.cleanup(keep, &mut errors);
