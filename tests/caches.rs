@@ -455,3 +455,67 @@ fn a_buffered_run_in_a_container_says_so_and_a_direct_one_does_not() {
         r["warnings"]
     );
 }
+
+/// `--mem-limit` on a file set: kura measures the set inside its capped
+/// group, as it does a block job (the file-set kind used to ignore the
+/// limit, so a cap changed nothing), and removes the group by its name.
+#[test]
+fn a_file_set_is_measured_inside_the_capped_group() {
+    let Some(home) = memory_home() else {
+        common::missing("cgroup v1 memory");
+        return;
+    };
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(dir.path().join("k.db"))
+        .args(["--quiet", "--json", "run", "--target"])
+        .arg(&set)
+        .args(["--mix", "sfs97", "--files", "20", "--width", "2"])
+        .args(["--mem-limit", "64m", "--runtime", "3s"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let group = format!("kura-mem-{pid}-");
+    let mut seen = false;
+    for _ in 0..100 {
+        let cgroup = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+        if cgroup
+            .lines()
+            .any(|l| l.contains(":memory:") && l.contains(&group))
+        {
+            seen = true;
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        seen,
+        "kura never entered its capped group during the file-set job"
+    );
+    let left: Vec<String> = std::fs::read_dir(&home)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&group))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let v = json(&out.stdout);
+    assert_eq!(v["jobs"][0]["job"]["mem_limit_bytes"], 64 << 20);
+    assert!(
+        v["warnings"]
+            .to_string()
+            .contains("page_cache_holds_data_under_limit"),
+        "{}",
+        v["warnings"]
+    );
+}

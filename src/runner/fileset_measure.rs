@@ -68,6 +68,16 @@ fn measure_with(
     job.target = Some(set.anchor.clone());
     let target =
         crate::targets::target_facts(&set.anchor, TargetKind::File, set.total_bytes(), 512, set.created);
+    // The memory cap, as for a block job: the set's pages evicted first,
+    // then kura in a capped group until its threads are joined.
+    let _memory_cap = match job.mem_limit_bytes {
+        Some(limit) => {
+            set.evict_cache()
+                .map_err(|e| format!("{}: evicting the file set's pages: {e}", set.root.display()))?;
+            Some(super::memcg::MemoryCap::enter(limit)?)
+        }
+        None => None,
+    };
     let began = match r.mix.makes_files() {
         true => set.begin_use_making(r.files),
         false => set.begin_use(),
