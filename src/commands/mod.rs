@@ -211,21 +211,31 @@ fn shell_word(text: &str) -> String {
     }
 }
 
+/// The file a run that could not be stored is saved in: its start and
+/// kura's pid, so two runs never share one.
+pub(crate) fn unsaved_run_name(result: &RunResult) -> String {
+    format!(
+        "kura-unsaved-run-{}-{}.json",
+        result.started_unix_s,
+        std::process::id()
+    )
+}
+
+/// The directory holding the database, where an unsaved run goes first.
+pub(crate) fn beside_db(db: &Path) -> PathBuf {
+    db.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
 /// Writes a run's JSON into a new file beside the database, else in the
 /// current directory, else in the temporary directory.
 fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, String> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let name = format!(
-        "kura-unsaved-run-{}-{}.json",
-        result.started_unix_s,
-        std::process::id()
-    );
-    let beside = db
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+    let name = unsaved_run_name(result);
+    let beside = beside_db(db);
     let mut last = String::new();
     for dir in [beside, PathBuf::from("."), std::env::temp_dir()] {
         let path = dir.join(&name);

@@ -37,16 +37,8 @@ static INSTALL: Once = Once::new();
 /// is the one a SIGBUS from its mapping interrupts.
 pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
     INSTALL.call_once(install);
-    let name = format!(
-        "kura-unsaved-run-{}-{}.json",
-        result.started_unix_s,
-        std::process::id()
-    );
-    let beside = db
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+    let name = super::unsaved_run_name(result);
+    let beside = super::beside_db(db);
     let db_flag = match given_db {
         Some(p) => format!(" --db {}", super::shell_word(&p.display().to_string())),
         None => String::new(),

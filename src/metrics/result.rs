@@ -102,6 +102,30 @@ pub struct JobResult {
 }
 
 impl JobResult {
+    /// A job's result before anything is counted, for every kind: what the
+    /// live sink is told as the job starts (marked incomplete), and what a
+    /// kind fills in as the job ends.
+    pub fn blank(job: Job, target: TargetFacts, engine: &str, measure_start_unix_ms: u64) -> JobResult {
+        JobResult {
+            ramp_ns: job.ramp.as_nanos() as u64,
+            job,
+            test: None,
+            target,
+            engine: engine.to_string(),
+            measure_start_unix_ms,
+            elapsed_ns: 0,
+            read: None,
+            write: None,
+            operations: Default::default(),
+            syncs: 0,
+            cpu_user_ns: 0,
+            cpu_system_ns: 0,
+            series: Vec::new(),
+            incomplete: true,
+            cluster: None,
+        }
+    }
+
     /// Every kind of operation measured, by name: `read` and `write` for
     /// block jobs, then `create`, `stat`... for the kinds that have them.
     pub fn directions(&self) -> impl Iterator<Item = (&'static str, &DirectionResult)> {

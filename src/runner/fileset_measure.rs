@@ -89,22 +89,8 @@ fn measure_with(
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
     let blank = |incomplete| JobResult {
-        job: job.clone(),
-        cluster: None,
-        test: None,
-        target: target.clone(),
-        engine: "sync".to_string(),
-        measure_start_unix_ms,
-        elapsed_ns: 0,
-        ramp_ns: job.ramp.as_nanos() as u64,
-        read: None,
-        write: None,
-        operations: Default::default(),
-        syncs: 0,
-        cpu_user_ns: 0,
-        cpu_system_ns: 0,
-        series: Vec::new(),
         incomplete,
+        ..JobResult::blank(job.clone(), target.clone(), "sync", measure_start_unix_ms)
     };
     if let Some(live) = &mut live {
         live.sink.job_started(&JobResult {

@@ -504,22 +504,13 @@ fn measure(
     let engine = job.engine;
     if let Some(live) = &mut live {
         live.sink.job_started(&JobResult {
-            job: (*job).clone(),
             test: live.test.map(str::to_string),
-            target: first.facts.clone(),
-            engine: engine.name().to_string(),
-            measure_start_unix_ms,
-            elapsed_ns: 0,
-            ramp_ns: job.ramp.as_nanos() as u64,
-            read: None,
-            write: None,
-            operations: Default::default(),
-            syncs: 0,
-            cpu_user_ns: 0,
-            cpu_system_ns: 0,
-            series: Vec::new(),
-            incomplete: true,
-            cluster: None,
+            ..JobResult::blank(
+                (*job).clone(),
+                first.facts.clone(),
+                engine.name(),
+                measure_start_unix_ms,
+            )
         });
     }
     let interval_ns = job.interval.as_nanos() as u64;
@@ -635,13 +626,7 @@ fn measure(
     verify_pass::finish(&job, targets, &mut outputs, warnings);
     let incomplete = stop.load(Ordering::Relaxed);
     let result = JobResult {
-        job: (*job).clone(),
-        test: None,
-        target: first.facts.clone(),
-        engine: engine.name().to_string(),
-        measure_start_unix_ms,
         elapsed_ns: elapsed,
-        ramp_ns: job.ramp.as_nanos() as u64,
         read: job.does_reads().then(|| read.result(elapsed)),
         write: job.does_writes().then(|| write.result(elapsed)),
         // Trims are their own kind of operation, as fio's JSON has its own `trim`.
@@ -655,7 +640,12 @@ fn measure(
         cpu_system_ns: system,
         series: series.build(interval_ns, elapsed),
         incomplete,
-        cluster: None,
+        ..JobResult::blank(
+            (*job).clone(),
+            first.facts.clone(),
+            engine.name(),
+            measure_start_unix_ms,
+        )
     };
     progress.finish_job(Some(&result));
     if job.engine != EngineKind::Null
