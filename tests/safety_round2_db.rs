@@ -504,3 +504,14 @@ fn the_verify_journal_is_never_one_of_the_databases_files() {
         );
     }
 }
+
+/// `label` changes runs already stored: a `--db` that names no database is
+/// said so, as the reading verbs say it, and no empty database is made.
+#[test]
+fn label_on_a_missing_database_makes_none() {
+    let dir = tmp();
+    let typo = dir.path().join("typo.db");
+    let out = kura(&typo).args(["label", "1", "fast"]).output().unwrap();
+    refused(&out, "no database at");
+    assert!(!typo.exists(), "label made an empty database");
+}

@@ -10,7 +10,7 @@ pub fn run(ctx: &Ctx, args: LabelArgs) -> Result<i32> {
     if args.label.is_none() && args.price.is_none() {
         bail!("give a label, --price, or both");
     }
-    let mut store = ctx.store()?;
+    let mut store = ctx.existing_store()?;
     let id = store.resolve(&args.run, false)?;
     store.set_label(id, args.label.as_deref(), args.price.as_deref())?;
     let run = store.load(id)?;

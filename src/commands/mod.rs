@@ -65,6 +65,19 @@ impl Ctx {
         Ok(Store::open(&path, self.db.is_none())?)
     }
 
+    /// The database for a verb that changes runs already stored (`label`):
+    /// written, never created (a typo in `--db` is said, not made a file).
+    pub fn existing_store(&self) -> Result<Store> {
+        let path = self.checked_db_path()?;
+        if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+            return Err(store::StoreError::Missing {
+                path: path.display().to_string(),
+            }
+            .into());
+        }
+        self.store()
+    }
+
     /// The database for a verb that only reads it: never created, migrated or written.
     pub fn read_store(&self) -> Result<Store> {
         Ok(Store::open_read_only(&self.checked_db_path()?)?)
