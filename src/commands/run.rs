@@ -2,7 +2,7 @@
 
 use anyhow::{Result, anyhow};
 
-use super::{Ctx, exit_code, keep_run, run_header, run_options, stop_flag};
+use super::{Ctx, exit_code, run_options};
 use crate::cli::RunArgs;
 use crate::jobs::Job;
 use crate::runner;
@@ -25,21 +25,11 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
-    let stop = stop_flag()?;
     let opts = run_options(&args.common, ctx.quiet);
-    // Before the database: a job that would be refused leaves nothing behind.
-    runner::check_jobs_before_io(&jobs, &opts)?;
-    // The run's row is written before measuring, so an unusable database fails in seconds, not after the run.
-    let mut store = ctx.store()?;
-    let header = run_header(&opts);
-    let mut rec = store.begin_run(&header)?;
-    let mut result = runner::run(
-        &jobs,
-        &opts,
-        &stop,
-        &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
-    )?;
-    let stored = keep_run(ctx, &mut rec, &mut result, &stop);
+    // Checked before the database, then its row written before measuring,
+    // so an unusable database fails in seconds, not after the run.
+    let tests = jobs.iter().cloned().map(runner::SuiteJob::plain).collect();
+    let (result, stored) = super::measure_suite(ctx, &opts, |_| tests, |_| {})?;
     let printed = super::printed(
         super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
         &result,

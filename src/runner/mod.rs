@@ -427,6 +427,23 @@ pub(crate) fn thread_name(job_name: &str, suffix: &str) -> String {
     format!("kura-{}{suffix}", job_name.replace('\0', "\u{fffd}"))
 }
 
+/// Thread `i`'s file of a `file_per_thread` job: `PATH.i`.
+fn per_thread_path(base: &std::path::Path, i: u32) -> std::path::PathBuf {
+    let mut name = base.to_path_buf().into_os_string();
+    name.push(format!(".{i}"));
+    name.into()
+}
+
+/// The paths a job's I/O goes to: its target, or with `file_per_thread`
+/// one file per thread (`PATH.0` ... `PATH.N-1`).
+fn target_paths(job: &Job) -> Vec<std::path::PathBuf> {
+    let base = targets::job_path(job);
+    match job.file_per_thread {
+        true => (0..job.threads).map(|i| per_thread_path(&base, i)).collect(),
+        false => vec![base],
+    }
+}
+
 /// The job's target, or with `file_per_thread` one file per thread (`PATH.N`).
 fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget>, RunError> {
     if !job.file_per_thread {
@@ -442,9 +459,7 @@ fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget
     let mut prepared = Vec::with_capacity(job.threads as usize);
     for i in 0..job.threads {
         let mut per_thread = job.clone();
-        let mut name = base.clone().into_os_string();
-        name.push(format!(".{i}"));
-        per_thread.target = Some(name.into());
+        per_thread.target = Some(per_thread_path(&base, i));
         match targets::prepare_own(&per_thread, opts) {
             Ok(t) => prepared.push(t),
             Err(e) => {
@@ -679,28 +694,18 @@ fn cap_memory(job: &Job, targets: &[PreparedTarget]) -> Result<Option<memcg::Mem
         .map_err(RunError::Invalid)
 }
 
-/// Runs jobs one after another. Stops at Ctrl-C, keeping what was measured.
-pub fn run(
-    jobs: &[Job],
-    opts: &RunOptions,
-    stop: &StopFlag,
-    sink: &mut dyn RunSink,
-) -> Result<RunResult, RunError> {
-    let tests: Vec<SuiteJob> = jobs
-        .iter()
-        .map(|j| SuiteJob {
-            test: None,
-            job: j.clone(),
-        })
-        .collect();
-    run_suite(&tests, opts, stop, sink)
-}
-
 /// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
 #[derive(Debug, Clone)]
 pub struct SuiteJob {
     pub test: Option<String>,
     pub job: Job,
+}
+
+impl SuiteJob {
+    /// A job of no suite (`kura run`, a job file).
+    pub fn plain(job: Job) -> SuiteJob {
+        SuiteJob { test: None, job }
+    }
 }
 
 /// Runs a suite's jobs in order, pausing `opts.pause` between them.
@@ -1028,15 +1033,9 @@ pub(crate) fn own_names_free(job: &Job) -> Result<(), TargetError> {
     if !own || job.engine == EngineKind::Null || !matches!(job.workload, Workload::Block) {
         return Ok(());
     }
-    let path = targets::job_path(job);
-    if !job.file_per_thread {
-        return targets::check_own_name(&path);
-    }
-    (0..job.threads).try_for_each(|i| {
-        let mut name = path.clone().into_os_string();
-        name.push(format!(".{i}"));
-        targets::check_own_name(std::path::Path::new(&name))
-    })
+    target_paths(job)
+        .iter()
+        .try_for_each(|path| targets::check_own_name(path))
 }
 
 /// A suite's jobs, each preconditioning placed before its job, once every
@@ -1057,13 +1056,7 @@ pub fn check_before_io(jobs: &[SuiteJob], opts: &RunOptions) -> Result<Vec<Suite
 /// [`check_before_io`] for jobs of no suite (`kura run`, a job file), before
 /// the database is opened, so a refusal leaves nothing behind.
 pub fn check_jobs_before_io(jobs: &[Job], opts: &RunOptions) -> Result<(), RunError> {
-    let jobs: Vec<SuiteJob> = jobs
-        .iter()
-        .map(|j| SuiteJob {
-            test: None,
-            job: j.clone(),
-        })
-        .collect();
+    let jobs: Vec<SuiteJob> = jobs.iter().cloned().map(SuiteJob::plain).collect();
     check_before_io(&jobs, opts).map(|_| ())
 }
 
@@ -1102,20 +1095,9 @@ pub fn refuse_up_front<'a>(
             targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &all_targets)
                 .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
         }
-        let path = targets::job_path(job);
         // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
-        targets::protected::check_writable(&path).map_err(RunError::Invalid)?;
-        let mut paths = vec![path.clone()];
-        if job.file_per_thread {
-            paths = (0..job.threads)
-                .map(|i| {
-                    let mut name = path.clone().into_os_string();
-                    name.push(format!(".{i}"));
-                    name.into()
-                })
-                .collect();
-        }
-        for path in paths {
+        targets::protected::check_writable(&targets::job_path(job)).map_err(RunError::Invalid)?;
+        for path in target_paths(job) {
             // A new test file is kura's; an existing file or a device is probed as `prepare` would.
             let exists =
                 std::fs::metadata(&path).is_ok_and(|m| m.is_file() || m.file_type().is_block_device());
