@@ -155,17 +155,11 @@ pub fn keep_run(ctx: &Ctx, rec: &mut Recorder<'_>, result: &mut RunResult, stop:
     say(&format!("kura: error: the run could not be stored: {error}"));
     let json = crate::report::to_json(&*result);
     match save_beside(&ctx.db_path(), result, &json) {
-        Ok(file) => {
-            let db = match &ctx.db {
-                Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
-                None => String::new(),
-            };
-            say(&format!(
-                "kura: the result is saved in {}; store it later with: kura{db} import run {}",
-                file.display(),
-                shell_word(&file.display().to_string())
-            ));
-        }
+        Ok(file) => say(&format!(
+            "kura: the result is saved in {}; {}",
+            file.display(),
+            import_hint(ctx.db.as_deref(), &file)
+        )),
         Err(why) => {
             // Nowhere to write: stdout still carries the result (printed next).
             say(&format!(
@@ -210,6 +204,18 @@ pub fn printed(outcome: std::io::Result<()>, result: &RunResult) -> i32 {
 fn say(line: &str) {
     use std::io::Write;
     let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+}
+
+/// How to store a saved run later: `store it later with: kura --db DB import run FILE`.
+pub(crate) fn import_hint(given_db: Option<&Path>, file: &Path) -> String {
+    let db = match given_db {
+        Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
+        None => String::new(),
+    };
+    format!(
+        "store it later with: kura{db} import run {}",
+        shell_word(&file.display().to_string())
+    )
 }
 
 /// Quotes a path for a shell command line when it needs it.

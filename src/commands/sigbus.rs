@@ -39,10 +39,6 @@ pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
     INSTALL.call_once(install);
     let name = super::unsaved_run_name(result);
     let beside = super::beside_db(db);
-    let db_flag = match given_db {
-        Some(p) => format!(" --db {}", super::shell_word(&p.display().to_string())),
-        None => String::new(),
-    };
     let why = format!(
         "kura: error: the database {} failed under kura (SIGBUS: its -shm file was truncated or its disk failed)",
         db.display()
@@ -52,9 +48,10 @@ pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
         .filter_map(|dir| {
             let path = dir.join(&name);
             let shown = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
-            let shown = super::shell_word(&shown.display().to_string());
             let line = format!(
-                "{why}; the result is saved in {shown}; store it later with: kura{db_flag} import run {shown}\n"
+                "{why}; the result is saved in {}; {}\n",
+                super::shell_word(&shown.display().to_string()),
+                super::import_hint(given_db, &shown)
             );
             Some((CString::new(path.as_os_str().as_bytes()).ok()?, line.into_bytes()))
         })
