@@ -120,11 +120,13 @@ pub fn measure_suite(
     jobs: impl FnOnce(&RunResult) -> Vec<SuiteJob>,
     amend: impl FnOnce(&mut RunResult),
 ) -> Result<(RunResult, bool)> {
-    let header = run_header(opts);
-    let jobs = jobs(&header);
+    let jobs = jobs(&run_header(opts));
     crate::runner::check_before_io(&jobs, opts)?;
     let stop = stop_flag()?;
     let mut store = ctx.store()?;
+    // Stamped now, next to the start `run_suite` gives the result: a run
+    // saved as JSON finds this row again by that start (`import run`).
+    let header = run_header(opts);
     let mut rec = store.begin_run(&header)?;
     let mut result = crate::runner::run_suite(
         &jobs,
@@ -209,25 +211,16 @@ fn say(line: &str) {
 /// How to store a saved run later: `store it later with: kura --db DB import run FILE`.
 pub(crate) fn import_hint(given_db: Option<&Path>, file: &Path) -> String {
     let db = match given_db {
-        Some(p) => format!(" --db {}", shell_word(&p.display().to_string())),
+        Some(p) => format!(
+            " --db {}",
+            crate::report::escape::shell_word(&p.display().to_string())
+        ),
         None => String::new(),
     };
     format!(
         "store it later with: kura{db} import run {}",
-        shell_word(&file.display().to_string())
+        crate::report::escape::shell_word(&file.display().to_string())
     )
-}
-
-/// Quotes a path for a shell command line when it needs it.
-fn shell_word(text: &str) -> String {
-    if text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+:,".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
 }
 
 /// The file a run that could not be stored is saved in: its start and

@@ -50,7 +50,7 @@ pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
             let shown = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
             let line = format!(
                 "{why}; the result is saved in {}; {}\n",
-                super::shell_word(&shown.display().to_string()),
+                crate::report::escape::shell_word(&shown.display().to_string()),
                 super::import_hint(given_db, &shown)
             );
             Some((CString::new(path.as_os_str().as_bytes()).ok()?, line.into_bytes()))

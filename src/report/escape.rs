@@ -38,6 +38,19 @@ pub fn term_cut(text: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
+/// `text` (a path) as one shell word, quoted only when it must be, for a
+/// command the user may paste (`rm -- PATH`, `kura import run FILE`).
+pub fn shell_word(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b))
+    {
+        return text.to_string();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,7 +229,7 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
     // rank a process of its own: while the run goes on (not in the check
     // before its first job), a file that is kura's or cannot be told is theirs.
     let rank = !dry && crate::cluster::launched_as_rank().is_some();
-    let shown = shell_quoted(path);
+    let shown = crate::report::escape::shell_word(&path.display().to_string());
     let mark = match owner::read(&file) {
         Ok(Some(mark)) => mark,
         Ok(None) => {
@@ -313,19 +313,6 @@ fn remove_leftover(path: &Path, held: &std::fs::Metadata, mark: &Mark) -> Result
         mark.created_unix_s
     );
     Ok(())
-}
-
-/// `path` as one shell word, for a command the user may paste.
-fn shell_quoted(path: &Path) -> String {
-    let text = path.display().to_string();
-    if !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b))
-    {
-        return text;
-    }
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// A new test file, created exclusively (never through a link) in a directory
