@@ -12,7 +12,7 @@ use crate::jobs::Job;
 use crate::jobs::fileset::{Mix, Resolved};
 
 pub use ops::{ThreadOutput, ThreadPlan, run_thread};
-pub use stonewall::Stonewall;
+pub use stonewall::{Stonewall, WallSync};
 
 /// One rank of many on one shared set (`cluster`, `--shared`): this
 /// process's threads are owners `first..first + threads` of `all` over

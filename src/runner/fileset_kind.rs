@@ -102,10 +102,8 @@ impl Sets {
         let (job, index) = self.open_resolved(job, p, stop, progress, warnings)?;
         ready()?;
         let set = &self.open[index].2;
-        judge_before(&job, set, warnings);
         let result = super::fileset_measure::measure(&job, p, set, stop, progress, warnings, live)
             .map_err(RunError::Invalid)?;
-        judge_after(&result, warnings);
         Ok(result)
     }
 
@@ -145,32 +143,10 @@ impl Sets {
         let (job, index) = self.open_resolved(job, p, stop, progress, warnings)?;
         ready()?;
         let set = &self.open[index].2;
-        judge_before(&job, set, warnings);
         let result =
             super::fileset_measure::measure_stonewalled(&job, p, set, stop, progress, warnings, wall)
                 .map_err(RunError::Invalid)?;
-        judge_after(&result, warnings);
         Ok(result)
-    }
-}
-
-/// The verdicts a block job gets on where its numbers come from, for a
-/// file set: its operations are buffered, so a set the page cache can hold
-/// is read from memory (seed 3's pitfall), and a network or FUSE file
-/// system caches what no eviction from here reaches.
-fn judge_before(job: &Job, set: &FileSet, warnings: &mut Vec<Warning>) {
-    super::page_cache_verdict(set.total_bytes(), job.mem_limit_bytes, warnings);
-    if let Some(w) = crate::targets::unreachable_cache_at(&set.anchor)
-        && !warnings.contains(&w)
-    {
-        warnings.push(w);
-    }
-}
-
-/// Stalls and a job that completed nothing, judged as for a block job.
-fn judge_after(result: &JobResult, warnings: &mut Vec<Warning>) {
-    if let Some(w) = super::stall::warning(result) {
-        warnings.push(w);
     }
 }
 

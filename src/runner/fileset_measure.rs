@@ -5,16 +5,18 @@
 //! itself (`fileset/`) brings the set's thread loop and knows nothing of
 //! the runner.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::{Instant, SystemTime};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
 
-use super::{Live, Progress};
-use crate::fileset::{self, Stonewall, ThreadOutput, ThreadPlan};
+use super::seam::{self, Kind, Merged, ThreadTally};
+use super::{Live, Progress, RunError};
+use crate::fileset::{self, Stonewall, ThreadOutput, ThreadPlan, WallSync};
 use crate::jobs::Job;
-use crate::jobs::fileset::{FileOp, FileSetParams};
-use crate::metrics::collect::{DirCollector, SeriesFanIn};
-use crate::metrics::{JobResult, TargetKind, Warning};
+use crate::jobs::fileset::{FileOp, FileSetParams, Resolved};
+use crate::metrics::collect::IntervalSample;
+use crate::metrics::{JobResult, TargetFacts, TargetKind, Warning};
 use crate::targets::fileset::FileSet;
 
 /// Runs one file-set job on `set` and assembles its result.
@@ -48,6 +50,15 @@ pub fn measure_stonewalled(
     outcome
 }
 
+/// One file-set job on its set.
+struct FileSetKind<'a> {
+    job: &'a Job,
+    r: &'a Resolved,
+    set: &'a FileSet,
+    stop: &'a AtomicBool,
+    wall: Option<Arc<WallSync>>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn measure_with(
     job: &Job,
@@ -56,7 +67,7 @@ fn measure_with(
     stop: &AtomicBool,
     progress: &Progress,
     warnings: &mut Vec<Warning>,
-    mut live: Option<Live<'_>>,
+    live: Option<Live<'_>>,
     mut wall: Option<&mut Stonewall<'_>>,
 ) -> Result<JobResult, String> {
     let r = params.resolve()?;
@@ -66,169 +77,153 @@ fn measure_with(
     let mut job = job.clone();
     job.workload = crate::jobs::Workload::FileSet(params.filled());
     job.target = Some(set.anchor.clone());
-    let target =
-        crate::targets::target_facts(&set.anchor, TargetKind::File, set.total_bytes(), 512, set.created);
-    // The memory cap, as for a block job: the set's pages evicted first,
-    // then kura in a capped group until its threads are joined.
-    let _memory_cap = match job.mem_limit_bytes {
-        Some(limit) => {
-            set.evict_cache()
-                .map_err(|e| format!("{}: evicting the file set's pages: {e}", set.root.display()))?;
-            Some(super::memcg::MemoryCap::enter(limit)?)
-        }
-        None => None,
-    };
     let began = match r.mix.makes_files() {
         true => set.begin_use_making(r.files),
         false => set.begin_use(),
     };
     began.map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let measure_start_unix_ms = (SystemTime::now() + job.ramp)
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0);
-    let blank = |incomplete| JobResult {
-        incomplete,
-        ..JobResult::blank(job.clone(), target.clone(), "sync", measure_start_unix_ms)
+    let kind = FileSetKind {
+        job: &job,
+        r: &r,
+        set,
+        stop,
+        wall: wall.as_deref().and_then(Stonewall::sync),
     };
-    if let Some(live) = &mut live {
-        live.sink.job_started(&JobResult {
-            test: live.test.map(str::to_string),
-            ..blank(true)
-        });
+    // A stonewall's threads wait for the agreement made here: look often.
+    let mut settle = || {
+        if let Some(w) = wall.as_deref_mut() {
+            w.settle_when_heard();
+        }
+    };
+    let on_idle: Option<(Duration, &mut dyn FnMut())> = match kind.wall {
+        Some(_) => Some((Duration::from_millis(2), &mut settle)),
+        None => None,
+    };
+    let cx = seam::Ctx {
+        stop,
+        progress,
+        warnings,
+        live,
+        on_idle,
+    };
+    let inputs = (0..job.threads).map(|_| ()).collect();
+    seam::measure(&kind, &job, inputs, cx).map_err(|e| e.to_string())
+}
+
+impl Kind for FileSetKind<'_> {
+    type Thread = ThreadOutput;
+    type Input = ();
+
+    fn engine_name(&self) -> &'static str {
+        "sync"
     }
-    let interval_ns = job.interval.as_nanos() as u64;
-    let (tx, rx) = mpsc::channel();
-    let threads = job.threads;
-    let barrier = std::sync::Barrier::new(threads as usize);
-    let wall_sync = wall.as_deref().and_then(Stonewall::sync);
-    progress.start_job(&job);
-    let (outputs, series) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|thread| {
-                let plan = ThreadPlan {
-                    stonewall: wall_sync.clone(),
-                    set,
-                    r: &r,
-                    job: &job,
-                    thread,
-                    start,
-                    stop,
-                    samples: tx.clone(),
-                    barrier: &barrier,
-                };
-                std::thread::Builder::new()
-                    .name(super::thread_name(&job.name, &format!("-{thread}")))
-                    .spawn_scoped(scope, move || fileset::run_thread(plan))
-                    .expect("spawning a file-set thread")
-            })
-            .collect();
-        drop(tx);
-        let mut fan_in = SeriesFanIn::new(threads, interval_ns);
-        loop {
-            // A stonewall's threads wait for the agreement made here: look often.
-            let poll = match wall {
-                Some(_) => std::time::Duration::from_millis(2),
-                None => std::time::Duration::from_secs(1),
-            };
-            let sample = match rx.recv_timeout(poll) {
-                Ok(sample) => sample,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if let Some(w) = wall.as_deref_mut() {
-                        w.settle_when_heard();
-                    }
-                    continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            };
-            if let Some(w) = wall.as_deref_mut() {
-                w.settle_when_heard();
+
+    fn facts(&self) -> TargetFacts {
+        let set = self.set;
+        crate::targets::target_facts(&set.anchor, TargetKind::File, set.total_bytes(), 512, set.created)
+    }
+
+    fn judged(&self) -> bool {
+        true
+    }
+
+    fn cached_bytes(&self) -> Option<u64> {
+        // A set's operations are buffered: a set the page cache can hold is read from memory.
+        Some(self.set.total_bytes())
+    }
+
+    fn evict_cache(&self) -> Result<(), RunError> {
+        self.set.evict_cache().map_err(|e| {
+            RunError::Invalid(format!(
+                "{}: evicting the file set's pages: {e}",
+                self.set.root.display()
+            ))
+        })
+    }
+
+    fn run_thread(
+        &self,
+        thread: u32,
+        _: (),
+        start: Instant,
+        samples: Sender<IntervalSample>,
+        start_line: &Barrier,
+    ) -> ThreadOutput {
+        fileset::run_thread(ThreadPlan {
+            stonewall: self.wall.clone(),
+            set: self.set,
+            r: self.r,
+            job: self.job,
+            thread,
+            start,
+            stop: self.stop,
+            samples,
+            barrier: start_line,
+        })
+    }
+
+    fn tally(o: &ThreadOutput) -> ThreadTally<'_> {
+        ThreadTally {
+            counts: FileOp::ALL.iter().map(|op| op.name()).zip(&o.ops).collect(),
+            measured_ns: o.measured_ns,
+            cpu_user_ns: o.cpu_user_ns,
+            cpu_system_ns: o.cpu_system_ns,
+            fatal: o.fatal.as_deref(),
+        }
+    }
+
+    fn place(
+        &self,
+        outputs: &mut [ThreadOutput],
+        merged: Merged,
+        result: &mut JobResult,
+        warnings: &mut Vec<Warning>,
+    ) {
+        let job = self.job;
+        // mdtest's phases: each op's time is its phase's, the slowest thread's (they start together).
+        let mut phase_ns = vec![0u64; FileOp::ALL.len()];
+        for o in outputs.iter() {
+            for (max, ns) in phase_ns.iter_mut().zip(&o.phase_ns) {
+                *max = (*max).max(*ns);
             }
-            progress.sample(&sample, threads);
-            fan_in.add(&sample, |point| {
-                if let Some(live) = &mut live {
-                    live.sink.interval(point);
-                }
-            });
         }
-        let outputs: Vec<ThreadOutput> = handles
-            .into_iter()
-            .map(|h| h.join().expect("file-set thread panicked"))
-            .collect();
-        (outputs, fan_in.into_series())
-    });
-    let mut by_op: Vec<DirCollector> = FileOp::ALL.iter().map(|_| DirCollector::default()).collect();
-    // mdtest's phases: each op's time is its phase's, the slowest thread's (they start together).
-    let mut phase_ns = vec![0u64; FileOp::ALL.len()];
-    for o in &outputs {
-        for (max, ns) in phase_ns.iter_mut().zip(&o.phase_ns) {
-            *max = (*max).max(*ns);
+        let mut restore_errors: Vec<String> = outputs.iter().flat_map(|o| o.restore_errors.clone()).collect();
+        if restore_errors.is_empty()
+            && let Err(e) = self.set.end_use()
+        {
+            restore_errors.push(e.to_string());
         }
-    }
-    let (mut user, mut system, mut elapsed, mut skipped) = (0, 0, 0, 0);
-    let mut restore_errors = Vec::new();
-    for o in &outputs {
-        for (sum, c) in by_op.iter_mut().zip(&o.ops) {
-            sum.merge(c);
+        for e in restore_errors.into_iter().take(4) {
+            warnings.push(Warning::TestFileNotRemoved { error: e });
         }
-        user += o.cpu_user_ns;
-        system += o.cpu_system_ns;
-        elapsed = elapsed.max(o.measured_ns);
-        skipped += o.skipped;
-        restore_errors.extend(o.restore_errors.iter().cloned());
-    }
-    if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
-        warnings.push(Warning::WorkerStopped {
-            job: job.name.clone(),
-            error: fatal,
-        });
-    }
-    if restore_errors.is_empty()
-        && let Err(e) = set.end_use()
-    {
-        restore_errors.push(e.to_string());
-    }
-    for e in restore_errors.into_iter().take(4) {
-        warnings.push(Warning::TestFileNotRemoved { error: e });
-    }
-    if skipped > 0 {
-        warnings.push(Warning::FileOpsSkipped {
-            job: job.name.clone(),
-            count: skipped,
-        });
-    }
-    let mut result = blank(stop.load(Ordering::Relaxed));
-    result.elapsed_ns = elapsed;
-    result.cpu_user_ns = user;
-    result.cpu_system_ns = system;
-    result.series = series.build(interval_ns, elapsed);
-    for (op, c) in FileOp::ALL.iter().zip(&by_op) {
-        if c.ops == 0 && c.errors == 0 {
-            continue;
-        }
-        if c.errors > 0 {
-            warnings.push(Warning::IoErrors {
+        let skipped: u64 = outputs.iter().map(|o| o.skipped).sum();
+        if skipped > 0 {
+            warnings.push(Warning::FileOpsSkipped {
                 job: job.name.clone(),
-                direction: op.name().to_string(),
-                count: c.errors,
-                first_error: c.error_samples[0].message.clone(),
-                offset_bytes: c.error_samples[0].offset_bytes,
+                count: skipped,
             });
         }
-        let over = match phase_ns[*op as usize] {
-            0 => elapsed,
-            ns => ns,
-        };
-        let d = c.result(over);
-        match op {
-            FileOp::Read => result.read = Some(d),
-            FileOp::Write => result.write = Some(d),
-            _ => {
-                result.operations.insert(op.kind(), d);
+        for op in FileOp::ALL.iter() {
+            let Some(c) = merged.get(op.name()).filter(|c| c.ops > 0 || c.errors > 0) else {
+                continue;
+            };
+            let over = match phase_ns[*op as usize] {
+                0 => merged.elapsed_ns,
+                ns => ns,
+            };
+            let d = c.result(over);
+            match op {
+                FileOp::Read => result.read = Some(d),
+                FileOp::Write => result.write = Some(d),
+                _ => {
+                    result.operations.insert(op.kind(), d);
+                }
             }
         }
     }
-    progress.finish_job(Some(&result));
-    Ok(result)
+
+    fn verdict_after(&self, _: &JobResult) -> Option<Warning> {
+        // What a network or FUSE file system caches, no eviction from here reaches.
+        crate::targets::unreachable_cache_at(&self.set.anchor)
+    }
 }

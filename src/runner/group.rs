@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Progress, RunError, RunOptions, StopFlag, SuiteJob, measure, prepare_job, resolve};
+use super::{Progress, RunError, RunOptions, StopFlag, SuiteJob, block_kind, prepare_job, resolve};
 use crate::metrics::JobResult;
 use crate::targets::PreparedTarget;
 
@@ -86,7 +86,7 @@ pub(super) fn run_together(
                         .spawn_scoped(scope, move || {
                             let mut w = Vec::new();
                             // Jobs measured together are stored as each ends, without a live series.
-                            let mut r = measure(job, prepared, job_stop, &mut w, quiet, None);
+                            let mut r = block_kind::measure(job, prepared, job_stop, &mut w, quiet, None);
                             if exit_all {
                                 group_stop.store(true, Ordering::Relaxed);
                                 // Ended by exitall, not by Ctrl-C: a whole result, as fio reports it.

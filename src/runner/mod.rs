@@ -5,6 +5,7 @@
 //! bonnie job is measured by `bonnie::measure::BonnieRun` inside the same
 //! loop. Formats nothing for the reader.
 
+mod block_kind;
 mod fileset_kind;
 mod fileset_measure;
 mod group;
@@ -14,6 +15,7 @@ pub(crate) mod memcg;
 pub mod memory;
 mod progress;
 mod rounds;
+mod seam;
 mod stall;
 mod thread_span;
 mod verify_pass;
@@ -23,20 +25,17 @@ mod start_gate;
 use std::os::unix::fs::FileTypeExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use thiserror::Error;
 
 use crate::bonnie::measure::BonnieRun;
-use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine, probe_io_uring};
+use crate::engine::probe_io_uring;
 use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::jobs::{EngineKind, Job, Workload};
-use crate::metrics::collect::{DirCollector, SeriesBuilder, SeriesFanIn};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
-use crate::worker::{WorkerOutput, WorkerPlan, make_buffers, run_worker_checked};
 
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
@@ -208,75 +207,6 @@ fn split(total: u64, parts: u32, index: u32) -> u64 {
     total / parts as u64 + u64::from((index as u64) < total % parts as u64)
 }
 
-fn worker_thread(
-    plan: WorkerPlan,
-    target: &PreparedTarget,
-    engine: EngineKind,
-    verify: Option<verify_pass::VerifySetup>,
-    gate: start_gate::StartGate<'_>,
-) -> WorkerOutput {
-    let job = plan.job.clone();
-    let file = if engine == EngineKind::Null {
-        None
-    } else {
-        let sync = crate::jobs::extras::OpenSync::flag(job.open_sync);
-        match targets::open_with(target, job.direct, job.modifies(), sync) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                return WorkerOutput {
-                    fatal: Some(e.to_string()),
-                    ..Default::default()
-                };
-            }
-        }
-    };
-    let fd = file.as_ref().map(std::os::fd::AsRawFd::as_raw_fd).unwrap_or(-1);
-    let buffers = make_buffers(&job, plan.seed);
-    let verifier = match verify {
-        Some(v) => Some(v.verifier(plan.thread, plan.span_start, plan.span_bytes, &buffers, job.qd)),
-        // Written data reaches a device: make every written block unique (fio's scramble_buffers).
-        // A buffer_pattern is written as given (fio writes it unscrambled).
-        None if engine != EngineKind::Null
-            && job.does_writes()
-            && job.fill != crate::jobs::Fill::Zero
-            && job.buffer_pattern.is_none() =>
-        {
-            Some(
-                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers)
-                    .with_dedupe(job.dedupe_pct, plan.seed ^ u64::from(plan.thread)),
-            )
-        }
-        None => None,
-    };
-    let setup = EngineSetup {
-        fd,
-        queue_depth: job.qd,
-        buffers: &buffers,
-    };
-    // The clock starts when every thread of the job is set up (start_gate.rs).
-    fn go<E: Engine>(
-        mut plan: WorkerPlan,
-        mut e: E,
-        v: Option<crate::worker::Verifier>,
-        mut gate: start_gate::StartGate<'_>,
-    ) -> WorkerOutput {
-        plan.start = gate.pass();
-        run_worker_checked(plan, &mut e, v)
-    }
-    match engine {
-        EngineKind::Null => go(plan, NullEngine::new(job.qd), verifier, gate),
-        EngineKind::Sync => go(plan, SyncEngine::new(&setup), verifier, gate),
-        EngineKind::Auto => unreachable!("resolve() picks the engine"),
-        EngineKind::IoUring => match UringEngine::new(&setup) {
-            Ok(e) => go(plan, e, verifier, gate),
-            Err(e) => WorkerOutput {
-                fatal: Some(format!("io_uring setup failed: {e}")),
-                ..Default::default()
-            },
-        },
-    }
-}
-
 /// Runs one job to completion (or until `stop`). A test file it creates is
 /// added to `created`, for the caller to remove when all jobs are done.
 pub fn run_job(
@@ -291,7 +221,7 @@ pub fn run_job(
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
     note_caveats(&job, &prepared, created, warnings);
-    let result = measure(&mut job, &prepared, stop, warnings, progress, live);
+    let result = block_kind::measure(&mut job, &prepared, stop, warnings, progress, live);
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
 }
@@ -312,7 +242,8 @@ pub fn run_job_synced(
     let mut job = resolve(job, warnings);
     let prepared = prepare_job(&job, opts, stop, progress)?;
     note_caveats(&job, &prepared, created, warnings);
-    let result = ready().and_then(|()| measure(&mut job, &prepared, stop, warnings, progress, None));
+    let result =
+        ready().and_then(|()| block_kind::measure(&mut job, &prepared, stop, warnings, progress, None));
     created.extend(prepared.into_iter().filter(|p| p.created));
     result
 }
@@ -473,225 +404,6 @@ fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget
         }
     }
     Ok(prepared)
-}
-
-fn measure(
-    job: &mut Job,
-    targets: &[PreparedTarget],
-    stop: &StopFlag,
-    warnings: &mut Vec<Warning>,
-    progress: &Progress,
-    mut live: Option<Live<'_>>,
-) -> Result<JobResult, RunError> {
-    let first = &targets[0];
-    if job.target.is_none() && job.engine != EngineKind::Null {
-        job.target = Some(first.path.clone());
-    }
-    job.size_bytes = Some(first.span_bytes);
-    // With offset_increment a pass is over one thread's span (fio's clone's size).
-    let thread_span = thread_span::each(job, first.span_bytes).map_err(RunError::Invalid)?;
-    // Passes become bytes once the span is known, so the stored job repeats exactly.
-    if let Some(passes) = job.passes.take() {
-        job.io_size_bytes = Some(job.pass_bytes(thread_span).saturating_mul(passes));
-    }
-    if !job.start_delay.is_zero() {
-        pause(job.start_delay, stop);
-    }
-    if !job.direct && !job.keep_cache && job.mem_limit_bytes.is_none() && job.engine != EngineKind::Null {
-        for t in targets {
-            targets::drop_cache(t)?;
-        }
-    }
-    let mut verify_setups = verify_pass::setups(job, targets)?;
-    // Held until the workers are joined; dropping it leaves and removes the group.
-    let _memory_cap = cap_memory(job, targets)?;
-    if !job.direct {
-        let span: u64 = targets.iter().map(|t| t.span_bytes).sum();
-        page_cache_verdict(span, job.mem_limit_bytes, warnings);
-    }
-    let job = Arc::new(job.clone());
-    let (tx, rx) = mpsc::channel();
-    let start = Instant::now();
-    let measure_start_unix_ms = (SystemTime::now() + job.ramp)
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0);
-    let engine = job.engine;
-    if let Some(live) = &mut live {
-        live.sink.job_started(&JobResult {
-            test: live.test.map(str::to_string),
-            ..JobResult::blank(
-                (*job).clone(),
-                first.facts.clone(),
-                engine.name(),
-                measure_start_unix_ms,
-            )
-        });
-    }
-    let interval_ns = job.interval.as_nanos() as u64;
-    let start_line = std::sync::Barrier::new(job.threads as usize);
-    let (mut outputs, series): (Vec<WorkerOutput>, SeriesBuilder) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..job.threads)
-            .map(|thread| {
-                let prepared = &targets[thread as usize % targets.len()];
-                let verify = verify_setups.get_mut(thread as usize).and_then(Option::take);
-                let (span_start, span_bytes) = thread_span::of(&job, prepared, thread);
-                let plan = WorkerPlan {
-                    job: job.clone(),
-                    thread,
-                    span_start,
-                    span_bytes,
-                    seed: job.seed.unwrap_or(0),
-                    start,
-                    ramp: job.ramp,
-                    runtime: job.runtime,
-                    op_limit: job.io_count.map(|c| split(c, job.threads, thread)),
-                    byte_limit: job.io_size_bytes.map(|b| split(b, job.threads, thread)),
-                    stop: stop.clone(),
-                    samples: tx.clone(),
-                };
-                std::thread::Builder::new()
-                    .name(thread_name(&job.name, &format!("-{thread}")))
-                    .spawn_scoped(scope, {
-                        let start_line = &start_line;
-                        move || {
-                            worker_thread(
-                                plan,
-                                prepared,
-                                engine,
-                                verify,
-                                start_gate::StartGate::new(start_line),
-                            )
-                        }
-                    })
-                    .expect("spawning a worker thread")
-            })
-            .collect();
-        drop(tx);
-        let mut fan_in = SeriesFanIn::new(job.threads, interval_ns);
-        progress.start_job(&job);
-        for sample in rx.iter() {
-            progress.sample(&sample, job.threads);
-            fan_in.add(&sample, |point| {
-                if let Some(live) = &mut live {
-                    live.sink.interval(point);
-                }
-            });
-        }
-        let outputs = handles
-            .into_iter()
-            .map(|h| h.join().expect("worker thread panicked"))
-            .collect();
-        (outputs, fan_in.into_series())
-    });
-
-    if let Some(fatal) = outputs.iter().find_map(|o| o.fatal.clone()) {
-        if outputs.iter().all(|o| o.fatal.is_some()) {
-            progress.finish_job(None);
-            return Err(RunError::Invalid(format!("{}: {fatal}", job.name)));
-        }
-        warnings.push(Warning::WorkerStopped {
-            job: job.name.clone(),
-            error: fatal,
-        });
-    }
-    for (thread, o) in outputs.iter().enumerate() {
-        if let Some(what) = &o.below_min_rate {
-            warnings.push(Warning::BelowMinRate {
-                job: job.name.clone(),
-                thread: thread as u32,
-                what: what.clone(),
-            });
-        }
-    }
-    let mut read = DirCollector::default();
-    let mut write = DirCollector::default();
-    let mut trim = DirCollector::default();
-    let (mut user, mut system, mut syncs, mut elapsed) = (0, 0, 0, 0);
-    for o in &outputs {
-        read.merge(&o.read);
-        write.merge(&o.write);
-        trim.merge(&o.trim);
-        user += o.cpu_user_ns;
-        system += o.cpu_system_ns;
-        syncs += o.syncs;
-        elapsed = elapsed.max(o.measured_ns);
-    }
-    for (name, d) in [("read", &read), ("write", &write), ("trim", &trim)] {
-        if d.errors > 0 {
-            warnings.push(Warning::IoErrors {
-                job: job.name.clone(),
-                direction: name.to_string(),
-                count: d.errors,
-                first_error: d.error_samples[0].message.clone(),
-                offset_bytes: d.error_samples[0].offset_bytes,
-            });
-        }
-    }
-    for (name, d) in [("read", &read), ("write", &write), ("trim", &trim)] {
-        if d.short > 0 {
-            warnings.push(Warning::ShortTransfers {
-                job: job.name.clone(),
-                direction: name.to_string(),
-                count: d.short,
-            });
-        }
-    }
-    // Outside the measured time: the read-back of what was written, and what verify found.
-    verify_pass::finish(&job, targets, &mut outputs, warnings);
-    let incomplete = stop.load(Ordering::Relaxed);
-    let result = JobResult {
-        elapsed_ns: elapsed,
-        read: job.does_reads().then(|| read.result(elapsed)),
-        write: job.does_writes().then(|| write.result(elapsed)),
-        // Trims are their own kind of operation, as fio's JSON has its own `trim`.
-        operations: job
-            .does_trims()
-            .then(|| (crate::metrics::OpKind::Trim, trim.result(elapsed)))
-            .into_iter()
-            .collect(),
-        syncs,
-        cpu_user_ns: user,
-        cpu_system_ns: system,
-        series: series.build(interval_ns, elapsed),
-        incomplete,
-        ..JobResult::blank(
-            (*job).clone(),
-            first.facts.clone(),
-            engine.name(),
-            measure_start_unix_ms,
-        )
-    };
-    progress.finish_job(Some(&result));
-    if job.engine != EngineKind::Null
-        && let Some(w) = stall::warning(&result)
-    {
-        warnings.push(w);
-    }
-    if job.engine != EngineKind::Null
-        && let Some(w) = targets::verdict_after(&result, targets)
-    {
-        warnings.push(w);
-    }
-    Ok(result)
-}
-
-/// `mem_limit`: the targets' cached pages are dropped (they stay charged to
-/// the group that loaded them, outside the cap), then kura enters a capped
-/// memory cgroup until the guard is dropped.
-fn cap_memory(job: &Job, targets: &[PreparedTarget]) -> Result<Option<memcg::MemoryCap>, RunError> {
-    let Some(limit) = job.mem_limit_bytes else {
-        return Ok(None);
-    };
-    if job.engine == EngineKind::Null {
-        return Ok(None);
-    }
-    for t in targets {
-        targets::drop_cache(t)?;
-    }
-    memcg::MemoryCap::enter(limit)
-        .map(Some)
-        .map_err(RunError::Invalid)
 }
 
 /// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
