@@ -795,3 +795,54 @@ fn explain_names_a_file_set_job_by_its_kind() {
         assert!(!text.contains(block_only), "{block_only} in:\n{text}");
     }
 }
+
+/// A file-set job is stored (and printed as JSON) with run control and its
+/// set's parameters only: none of the block options that would call it a
+/// `randread` on io_uring, direct. Stored, it still shows and compares.
+#[test]
+fn a_file_set_job_is_stored_without_block_options() {
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let db = dir.path().join("k.db");
+    for _ in 0..2 {
+        let out = kura(&db)
+            .arg("--json")
+            .args(["run", "--target"])
+            .arg(&set)
+            .args([
+                "--mix",
+                "create=20,stat=40,read=40",
+                "--files",
+                "20",
+                "--width",
+                "2",
+            ])
+            .args(["--threads", "2", "--runtime", "300ms"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        let job = &json(&out.stdout)["jobs"][0]["job"];
+        for block_only in [
+            "rw",
+            "bs",
+            "read_pct",
+            "qd",
+            "direct",
+            "engine",
+            "fill",
+            "random_pct",
+        ] {
+            assert!(job.get(block_only).is_none(), "{block_only} in {job}");
+        }
+        assert_eq!(job["threads"], 2, "{job}");
+        assert_eq!(job["workload"]["fileset"]["mix"], "create=20,stat=40,read=40");
+    }
+    let shown = kura(&db).args(["--json", "show", "1"]).output().unwrap();
+    assert!(shown.status.success(), "{}", common::stderr_of(&shown));
+    assert!(json(&shown.stdout)["jobs"][0]["job"].get("rw").is_none());
+    let compared = kura(&db).args(["compare", "1", "2"]).output().unwrap();
+    assert!(compared.status.success(), "{}", common::stderr_of(&compared));
+    let text = String::from_utf8_lossy(&compared.stdout);
+    assert!(!text.contains("randread"), "{text}");
+}

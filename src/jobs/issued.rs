@@ -1,14 +1,34 @@
 //! A job as it was issued, for its stored and printed JSON: `read_pct` is
 //! the share of reads the job made (100 for `read`/`randread`, 0 for
 //! `write`/`randwrite`), not the unused default a pure job carries, so a
-//! script reading `rw` and `read_pct` gets one answer (issue 17).
+//! script reading `rw` and `read_pct` gets one answer (issue 17). A file
+//! set's or a database's job carries only the options of its kind and of
+//! run control: the table's block options (`rw`, `bs`, `qd`, `direct`...)
+//! describe nothing it did, so they are left out, not stored as `randread`.
 
+use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 
-use super::Job;
+use super::options::{OPTIONS, Scope};
+use super::{Job, Workload};
 
 /// Serializes `job` with its effective read share (`serialize_with`).
 pub fn serialize<S: Serializer>(job: &Job, s: S) -> Result<S::Ok, S::Error> {
+    if matches!(job.workload, Workload::FileSet(_) | Workload::Database(_)) {
+        let mut v = serde_json::to_value(job).map_err(S::Error::custom)?;
+        if let Some(fields) = v.as_object_mut() {
+            for d in OPTIONS.iter().filter(|d| d.scope == Scope::Block) {
+                for field in [
+                    d.key.to_string(),
+                    format!("{}_bytes", d.key),
+                    format!("{}_ns", d.key),
+                ] {
+                    fields.remove(&field);
+                }
+            }
+        }
+        return v.serialize(s);
+    }
     let read_pct = job.effective_read_pct();
     if read_pct == job.read_pct {
         return job.serialize(s);

@@ -254,7 +254,9 @@ impl EngineKind {
 }
 
 /// One workload, fully resolved: every parameter a run needs to be repeated.
+// Missing fields take `Job::default()`'s: a file set's stored job has no block options (jobs/issued.rs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Job {
     pub name: String,
     /// File or block device; `None` means `kura-test.dat` in the current directory.

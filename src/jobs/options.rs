@@ -549,7 +549,8 @@ options! {
         |j| Some(Value::Count(j.threads.into())),
         |j, v| { j.threads = take!(v, Count) as u32; Ok(()) })
         .identity("threads", Show::Plain)
-        .example("4");
+        .example("4")
+        .run_control();
     Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
         |j| Some(Value::Bool(j.direct)),
         |j, v| { j.direct = take!(v, Bool); Ok(()) })
@@ -674,7 +675,8 @@ options! {
         |j, v| { j.think_time = nonzero(take!(v, Duration)); Ok(()) })
         .extra()
         .more(" (fio's `thinktime`)")
-        .example("2ms");
+        .example("2ms")
+        .run_control();
     ThinkEvery = opt("think_every", Type::Count { min: 1, max: U32 }, Group::Pacing, "I/Os between pauses",
         |j| j.think_every.map(|n| Value::Count(n.into())),
         |j, v| { j.think_every = Some(take!(v, Count) as u32); Ok(()) })
@@ -682,7 +684,8 @@ options! {
         .unset("1")
         .extra()
         .more(" (fio's `thinktime_blocks`)")
-        .example("4");
+        .example("4")
+        .run_control();
     FsyncEvery = opt("fsync_every", Type::Count { min: 1, max: UNBOUNDED }, Group::Data, "fdatasync after every N writes issued per thread",
         |j| j.fsync_every.map(Value::Count),
         |j, v| { j.fsync_every = Some(take!(v, Count)); Ok(()) })
@@ -933,7 +936,8 @@ options! {
         .unset("one round")
         .extra()
         .more("; each round is the job with its runtime, stored as `ROUND N`; at most 25 rounds")
-        .example("iops");
+        .example("iops")
+        .run_control();
     // Caches and verify (issue 14).
     MemLimit = opt("mem_limit", Type::Bytes { min: 16 << 20, max: UNBOUNDED }, Group::Workload, "Cap the memory (and so the page cache) the job may use",
         |j| j.mem_limit_bytes.map(Value::Bytes),
@@ -941,7 +945,8 @@ options! {
         .identity("memory limit", Show::Plain)
         .extra()
         .more(": the job runs in a memory cgroup of this size after the target's cached pages are dropped, as booting with `mem=512M` did; see docs/caches.md")
-        .example("512m");
+        .example("512m")
+        .run_control();
     Verify = opt("verify", Type::Bool, Group::Data, "Written blocks carry a checked header; reads check it and writes are read back",
         |j| Some(Value::Bool(j.verify)),
         |j, v| { j.verify = take!(v, Bool); Ok(()) })
