@@ -19,6 +19,7 @@ mod seam;
 mod stall;
 mod thread_span;
 mod verify_pass;
+mod whole_kind;
 // issue 17: a job's threads start their clocks together, after setup
 mod start_gate;
 
@@ -36,6 +37,7 @@ use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::jobs::{EngineKind, Job, Workload};
 use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
+use whole_kind::WholeKind as _;
 
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
@@ -639,9 +641,9 @@ impl Kinds {
     ) -> Result<JobResult, RunError> {
         let live = Live { sink: cx.sink, test };
         match &job.workload {
-            Workload::Bonnie(p) => self.bonnie(job, p, cx.stop, cx.progress, failure),
+            Workload::Bonnie(p) => self.bonnie(job, p, cx, failure),
             Workload::FileSet(p) => self.fileset(job, p, cx.stop, cx.progress, cx.warnings, live),
-            Workload::Database(p) => self.database(job, p, cx.stop, cx.progress, failure),
+            Workload::Database(p) => self.database(job, p, cx, failure),
             _ => run_job(
                 job,
                 cx.opts,
@@ -654,44 +656,36 @@ impl Kinds {
         }
     }
 
-    /// One bonnie test. A test that measured and then failed is kept, and
-    /// its failure ends the run like a failed job's.
+    /// One bonnie test, on the files the run's first bonnie test made.
     fn bonnie(
         &mut self,
         job: &Job,
         p: &BonnieParams,
-        stop: &StopFlag,
-        progress: &Progress,
+        cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
-        if self.bonnie.is_none() {
-            self.bonnie = Some(BonnieRun::new(job, p).map_err(RunError::Invalid)?);
-        }
-        let Some(run) = self.bonnie.as_mut() else {
-            unreachable!("set above")
+        let run = match &mut self.bonnie {
+            Some(run) => run,
+            None => self
+                .bonnie
+                .insert(BonnieRun::new(job, p).map_err(RunError::Invalid)?),
         };
-        progress.message(&run.describe(p));
-        let (result, error) = run.run(job, p, stop).map_err(RunError::Invalid)?;
-        if let Some(e) = error {
-            *failure = failure.take().or(Some(RunError::Invalid(e)));
-        }
-        Ok(result)
+        whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
     }
 
-    /// One database test (the db kind), kept and ended like a bonnie test.
+    /// One database test, on the server (or file) the run's first one started.
     fn database(
         &mut self,
         job: &Job,
         p: &crate::jobs::db_params::DbParams,
-        stop: &StopFlag,
-        progress: &Progress,
+        cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
         if self.database.is_none() {
             if let Some(limit) = job.mem_limit_bytes {
                 self.database_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
             }
-            match crate::database::DbRun::new(job, p, stop) {
+            match crate::database::DbRun::new(job, p, cx.stop) {
                 Ok(run) => self.database = Some(run),
                 Err(e) => {
                     self.database_cap = None;
@@ -702,37 +696,18 @@ impl Kinds {
         let Some(run) = self.database.as_mut() else {
             unreachable!("set above")
         };
-        progress.message(&run.describe(p));
-        let (result, error) = run.run(job, p, stop).map_err(RunError::Invalid)?;
-        if let Some(e) = error {
-            *failure = failure.take().or(Some(RunError::Invalid(e)));
-        }
-        Ok(result)
+        whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
     }
 
     fn cleanup(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
         self.filesets.cleanup(keep, warnings);
         if let Some(d) = &mut self.database {
-            warnings.append(&mut d.notes);
-            warnings.extend(d.memory_note());
-            let mut errors = Vec::new();
-            d.cleanup(keep, &mut errors);
-            warnings.extend(
-                errors
-                    .into_iter()
-                    .map(|error| Warning::TestFileNotRemoved { error }),
-            );
+            d.finish(keep, warnings);
         }
         // The server has stopped: kura leaves the capped group and removes it.
         self.database_cap = None;
-        if let Some(b) = &self.bonnie {
-            let mut errors = Vec::new();
-            b.cleanup(keep, &mut errors);
-            warnings.extend(
-                errors
-                    .into_iter()
-                    .map(|error| Warning::TestFileNotRemoved { error }),
-            );
+        if let Some(b) = &mut self.bonnie {
+            b.finish(keep, warnings);
         }
     }
 }

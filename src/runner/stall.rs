@@ -19,14 +19,7 @@ pub fn warning(r: &JobResult) -> Option<Warning> {
     let job = &r.job;
     let ops: u64 = r.directions().map(|(_, d)| d.ops).sum();
     if ops == 0 {
-        // A job stopped before its first completion (Ctrl-C) says so already.
-        return (!r.incomplete && r.elapsed_ns > 0).then(|| Warning::Stalled {
-            job: job.name.clone(),
-            reasons: vec![format!(
-                "no operation completed in {:.1} s",
-                r.elapsed_ns as f64 / 1e9
-            )],
-        });
+        return nothing_completed(r);
     }
     let fastest = r
         .directions()
@@ -65,6 +58,21 @@ pub fn warning(r: &JobResult) -> Option<Warning> {
     (!why.is_empty()).then(|| Warning::Stalled {
         job: job.name.clone(),
         reasons: why,
+    })
+}
+
+/// A job of any kind that ran and completed no operation at all: what
+/// every kind is judged by, its operations I/Os or not (a bonnie test, a
+/// database's queries).
+pub fn nothing_completed(r: &JobResult) -> Option<Warning> {
+    let ops: u64 = r.directions().map(|(_, d)| d.ops).sum();
+    // A job stopped before its first completion (Ctrl-C) says so already.
+    (ops == 0 && !r.incomplete && r.elapsed_ns > 0).then(|| Warning::Stalled {
+        job: r.job.name.clone(),
+        reasons: vec![format!(
+            "no operation completed in {:.1} s",
+            r.elapsed_ns as f64 / 1e9
+        )],
     })
 }
 
