@@ -941,6 +941,144 @@ mod tests {
         }
     }
 
+    fn parse(args: &[&str]) -> Command {
+        Cli::try_parse_from([&["kura"], args].concat())
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+            .command
+    }
+
+    fn tiobench(args: &[&str]) -> SuiteFlags<TiobenchFlags> {
+        match parse(&[&["suite", "tiobench"], args].concat()) {
+            Command::Suite(SuiteCommand::Tiobench(t)) => t.job,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn sweep(args: &[&str]) -> SuiteFlags<SweepFlags> {
+        match parse(&[&["sweep"], args].concat()) {
+            Command::Sweep(s) => s.job,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A suite's flag is the table's: its name and value name, the key and
+    /// the table's aliases accepted, one flag per option.
+    fn check_suite_flags(verb: &[&str], flags: &[SuiteFlag]) {
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let sub = verb.iter().fold(&cmd, |c, name| c.find_subcommand(name).unwrap());
+        for (i, flag) in flags.iter().enumerate() {
+            let d = flag.opt.def();
+            assert!(!matches!(d.flag, Flag::FileOnly(_)), "{}", d.key);
+            assert!(
+                flags[..i].iter().all(|f| f.opt != flag.opt),
+                "{verb:?}: {} twice",
+                d.key
+            );
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_id() == flag.id())
+                .unwrap_or_else(|| panic!("{verb:?}: no --{}", flag.long()));
+            assert_eq!(arg.get_long(), Some(flag.long().as_str()));
+            if flag.long.is_none() {
+                assert_eq!(flag.long(), d.long());
+                let aliases = arg.get_all_aliases().unwrap_or_default();
+                for alias in d.aliases.iter().chain((d.key != d.long()).then_some(&d.key)) {
+                    assert!(aliases.contains(alias), "{verb:?} --{}: {alias}", d.key);
+                }
+            }
+            if d.flag == Flag::Value {
+                let name = arg.get_value_names().unwrap()[0].to_string();
+                assert!(name.starts_with(d.value_name()), "{verb:?} --{}: {name}", d.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_suite_flag_is_a_table_option() {
+        check_suite_flags(&["mark"], MarkFlags::FLAGS);
+        check_suite_flags(&["sweep"], SweepFlags::FLAGS);
+        check_suite_flags(&["suite", "tiobench"], TiobenchFlags::FLAGS);
+        check_suite_flags(&["suite", "io500"], Io500Flags::FLAGS);
+    }
+
+    #[test]
+    fn tiobench_old_names_set_the_same_job_as_the_table_names() {
+        let jobs: Vec<Job> = [
+            &["--block", "8k", "--file-size", "2m"],
+            &["--bs", "8k", "--size", "2m"],
+        ]
+        .iter()
+        .map(|args| {
+            let mut job = Job::default();
+            tiobench(*args).apply(&mut job).unwrap();
+            job
+        })
+        .collect();
+        assert_eq!(jobs[0], jobs[1]);
+        assert_eq!(
+            jobs[0].bs,
+            vec![crate::jobs::BlockSize {
+                bytes: 8192,
+                weight: 100
+            }]
+        );
+        assert_eq!(jobs[0].size_bytes, Some(2 << 20));
+        // tiotest's defaults where the table's differ: 8 threads, buffered.
+        assert_eq!((jobs[0].threads, jobs[0].direct), (8, false));
+        let mut direct = Job::default();
+        tiobench(&["--direct"]).apply(&mut direct).unwrap();
+        assert!(direct.direct);
+    }
+
+    #[test]
+    fn sweep_lists_are_read_item_by_item_by_the_table() {
+        let flags = sweep(&["--qd", "1, 4", "--bs", "4k,1m"]);
+        assert_eq!(flags.values(Opt::Qd).unwrap(), [Value::Count(1), Value::Count(4)]);
+        assert_eq!(flags.values(Opt::Bs).unwrap().len(), 2);
+        // Not given: the suite's default list, or the table's default.
+        assert_eq!(flags.values(Opt::ReadPct).unwrap().len(), 3);
+        assert_eq!(flags.values(Opt::Threads).unwrap(), [Value::Count(1)]);
+        // Lists are the sweep's to place: `apply` leaves them to it.
+        let mut job = Job::default();
+        sweep(&["--qd", "32", "--runtime", "2s"]).apply(&mut job).unwrap();
+        assert_eq!(
+            (job.qd, job.runtime),
+            (1, Some(std::time::Duration::from_secs(2)))
+        );
+    }
+
+    #[test]
+    fn a_bad_value_names_the_flag_once() {
+        let err = |e: FlagError| e.to_string();
+        assert_eq!(
+            err(sweep(&["--bs", "4k,zz"]).values(Opt::Bs).unwrap_err()),
+            "--bs: 'zz' is not a size (examples: 4096, 4k, 1m, 1g, 500mb)"
+        );
+        assert_eq!(
+            err(sweep(&["--qd", "1,0"]).values(Opt::Qd).unwrap_err()),
+            "--qd: '0' is not valid: must be between 1 and 4096"
+        );
+        assert_eq!(
+            err(sweep(&["--read-pct", ","]).values(Opt::ReadPct).unwrap_err()),
+            "--read-pct: ',' is not valid: the list is empty"
+        );
+        let mut job = Job::default();
+        assert_eq!(
+            err(tiobench(&["--threads", "0"]).apply(&mut job).unwrap_err()),
+            "--threads: '0' is not valid: must be between 1 and 1024"
+        );
+        let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {
+            Command::Suite(SuiteCommand::Io500(a)) => a.job,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            err(io500.values(Opt::Runtime).unwrap_err()),
+            "--stonewall: '0' is not valid: must be more than 0"
+        );
+        // Named apart, the option's own flag is not taken.
+        assert!(Cli::try_parse_from(["kura", "suite", "io500", "--runtime", "1s"]).is_err());
+    }
+
     #[test]
     fn every_key_but_the_file_only_ones_is_a_flag() {
         let cmd = <Cli as clap::CommandFactory>::command();
