@@ -1,14 +1,12 @@
 //! The command line: clap definitions, the one source of `--help`.
 
-use std::path::PathBuf;
-
 use std::marker::PhantomData;
+use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
-use crate::jobs::Job;
-use crate::jobs::SpecError;
 use crate::jobs::options::{Flag, Group, OPTIONS, Opt, OptionDef, Type, Value};
+use crate::jobs::{Job, SpecError};
 
 use crate::report::compare::{By, Metric};
 use crate::report::export::Format;
