@@ -1,10 +1,12 @@
 //! The command line: clap definitions, the one source of `--help`.
 
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
-use crate::jobs::options::{Flag, Group, OPTIONS, OptionDef, Type};
+use crate::jobs::options::{Flag, Group, OPTIONS, Opt, OptionDef, Type, Value};
+use crate::jobs::{Job, SpecError};
 
 use crate::report::compare::{By, Metric};
 use crate::report::export::Format;
@@ -121,44 +123,57 @@ impl JobFlags {
 }
 
 fn job_arg(d: &'static OptionDef) -> Option<Arg> {
+    if let Flag::FileOnly(_) = d.flag {
+        return None;
+    }
     // clap wants 'static names; these are made once per process, a few dozen bytes.
     let long: &'static str = Box::leak(d.long().into_boxed_str());
-    let mut help = d.help.to_string();
-    let mut arg = Arg::new(d.key).long(long).help_heading(d.group.heading());
+    let mut arg =
+        option_arg(d, d.key, long, d.help, d.default_text(), d.value_name()).help_heading(d.group.heading());
     if long != d.key {
         arg = arg.alias(d.key);
     }
     for alias in d.aliases {
         arg = arg.alias(*alias);
     }
-    match d.flag {
-        Flag::FileOnly(_) => return None,
-        Flag::Switch => {
-            arg = arg.action(ArgAction::SetTrue);
-            if (d.get)(&crate::jobs::Job::default()) == Some(crate::jobs::Value::Bool(true)) {
-                help.push_str(" (the default)");
-            }
-        }
-        Flag::Value => {
-            arg = arg.action(ArgAction::Set);
-            arg = arg.value_name(d.value_name());
-            if matches!(d.ty, Type::Rw | Type::Distribution | Type::Fill | Type::Choice(_)) {
-                let choices = d.values_text().replace('`', "").replace(' ', ", ");
-                help.push_str(&format!(": {choices}"));
-            }
-            // A negative latency limit reaches its parser and gets its own message.
-            if matches!(d.ty, Type::Latency) {
-                arg = arg.allow_hyphen_values(true);
-            }
-            if let Some(default) = d.default_text() {
-                help.push_str(&format!(" [default: {default}]"));
-            }
-        }
-    }
     if let Some(other) = d.conflicts {
         arg = arg.conflicts_with(other);
     }
-    Some(arg.help(help))
+    Some(arg)
+}
+
+/// The flag of a table option as `--long`: its action, value name, choices,
+/// default and the hyphen rule of its type, with `help` as its first words.
+fn option_arg(
+    d: &'static OptionDef,
+    id: &'static str,
+    long: &'static str,
+    help: &str,
+    default: Option<String>,
+    value_name: &'static str,
+) -> Arg {
+    let mut help = help.to_string();
+    let mut arg = Arg::new(id).long(long);
+    if d.flag == Flag::Switch {
+        arg = arg.action(ArgAction::SetTrue);
+        if default.as_deref() == Some("true") {
+            help.push_str(" (the default)");
+        }
+        return arg.help(help);
+    }
+    arg = arg.action(ArgAction::Set).value_name(value_name);
+    if matches!(d.ty, Type::Rw | Type::Distribution | Type::Fill | Type::Choice(_)) {
+        let choices = d.values_text().replace('`', "").replace(' ', ", ");
+        help.push_str(&format!(": {choices}"));
+    }
+    // A negative latency limit reaches its parser and gets its own message.
+    if matches!(d.ty, Type::Latency) {
+        arg = arg.allow_hyphen_values(true);
+    }
+    if let Some(default) = default {
+        help.push_str(&format!(" [default: {default}]"));
+    }
+    arg.help(help)
 }
 
 impl clap::FromArgMatches for JobFlags {
@@ -196,6 +211,253 @@ impl clap::Args for JobFlags {
             .flat_map(|g| OPTIONS.iter().filter(move |d| d.group == *g))
             .filter_map(job_arg)
             .fold(cmd, |cmd, arg| cmd.arg(arg))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// A job option as one suite's flag. The table gives its name, aliases,
+/// value name, parser and errors, as for `kura run`; the suite may narrow
+/// it (its own line of help, its own default, a comma list of values, the
+/// option for some of its jobs under a name of its own), never redefine it.
+#[derive(Debug, Clone, Copy)]
+pub struct SuiteFlag {
+    pub opt: Opt,
+    /// The flag's name when the option is for some of the suite's jobs
+    /// only (io500's `--easy-transfer` is ior-easy's `bs`).
+    long: Option<&'static str>,
+    /// Names the flag had in this suite before it came from the table.
+    was: &'static [&'static str],
+    /// What the option is in this suite, in place of the table's line.
+    help: Option<&'static str>,
+    default: SuiteDefault,
+    /// A comma list, each item read by the table (`sweep --qd 1,4`).
+    list: bool,
+}
+
+/// What a suite flag not given stands for.
+#[derive(Debug, Clone, Copy)]
+enum SuiteDefault {
+    /// The table's, as in `Job::default()`.
+    Table,
+    /// The suite's own text, handed back as if it were given.
+    Text(&'static str),
+    /// Decided by the suite when it runs; the words say how, for `--help`.
+    Told(&'static str),
+}
+
+impl SuiteFlag {
+    pub const fn of(opt: Opt) -> Self {
+        SuiteFlag {
+            opt,
+            long: None,
+            was: &[],
+            help: None,
+            default: SuiteDefault::Table,
+            list: false,
+        }
+    }
+    /// The line of `--help`, in place of the table's.
+    pub const fn help(mut self, line: &'static str) -> Self {
+        self.help = Some(line);
+        self
+    }
+    /// The suite's default, read by the table as if it were given.
+    pub const fn default(mut self, text: &'static str) -> Self {
+        self.default = SuiteDefault::Text(text);
+        self
+    }
+    /// A default the suite decides when it runs, described for `--help`.
+    pub const fn told(mut self, words: &'static str) -> Self {
+        self.default = SuiteDefault::Told(words);
+        self
+    }
+    /// Old names of the flag in this suite, still accepted and shown.
+    pub const fn was(mut self, names: &'static [&'static str]) -> Self {
+        self.was = names;
+        self
+    }
+    /// The option for some of the suite's jobs, under its own name; the
+    /// suite places its values (`SuiteFlags::values`).
+    pub const fn named(mut self, long: &'static str) -> Self {
+        self.long = Some(long);
+        self
+    }
+    /// A comma list of values; the suite places them (`SuiteFlags::values`).
+    pub const fn list(mut self) -> Self {
+        self.list = true;
+        self
+    }
+
+    /// The flag's name on the command line, without `--`.
+    pub fn long(&self) -> String {
+        self.long.map_or_else(|| self.opt.def().long(), str::to_string)
+    }
+
+    /// clap's name for the flag: the table's key, or the suite's own name.
+    fn id(&self) -> &'static str {
+        self.long.unwrap_or(self.opt.def().key)
+    }
+
+    fn arg(&self) -> Arg {
+        let d = self.opt.def();
+        // clap wants 'static names; these are made once per process, a few dozen bytes.
+        let long: &'static str = Box::leak(self.long().into_boxed_str());
+        let default = match self.default {
+            SuiteDefault::Table => d.default_text(),
+            SuiteDefault::Text(text) | SuiteDefault::Told(text) => Some(text.to_string()),
+        };
+        let value_name = match self.list {
+            true => Box::leak(format!("{},..", d.value_name()).into_boxed_str()),
+            false => d.value_name(),
+        };
+        let help = self.help.unwrap_or(d.help);
+        let mut arg = option_arg(d, self.id(), long, help, default, value_name);
+        if self.long.is_none() {
+            if long != d.key {
+                arg = arg.alias(d.key);
+            }
+            for alias in d.aliases {
+                arg = arg.alias(*alias);
+            }
+        }
+        arg.visible_aliases(self.was.iter().copied())
+    }
+
+    fn error(&self, e: SpecError) -> FlagError {
+        let text = e.to_string();
+        let key = self.opt.def().key;
+        let mut message = text
+            .strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&text)
+            .to_string();
+        // `--stonewall: '0' is not valid: must be more than 0`, not `runtime must ...`.
+        if self.long.is_some() {
+            message = message.replace(&format!(": {key} must"), ": must");
+        }
+        FlagError {
+            flag: self.long(),
+            message,
+        }
+    }
+}
+
+/// A bad value of a suite flag, in one line that names the flag.
+#[derive(Debug, thiserror::Error)]
+#[error("--{flag}: {message}")]
+pub struct FlagError {
+    flag: String,
+    message: String,
+}
+
+/// The job options a suite takes as flags. A suite declares an empty type
+/// with its list and flattens `SuiteFlags` of it into its arguments:
+/// `#[command(flatten)] pub job: SuiteFlags<MarkFlags>`.
+pub trait FlagSet {
+    const FLAGS: &'static [SuiteFlag];
+}
+
+/// The job options given to a suite, as text, read by the table when the
+/// suite's job builder asks: `apply` for the options of every job,
+/// `values` for lists and options named apart.
+pub struct SuiteFlags<S> {
+    given: Vec<(SuiteFlag, String)>,
+    set: PhantomData<S>,
+}
+
+impl<S> std::fmt::Debug for SuiteFlags<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.given.iter().map(|(flag, text)| (flag.id(), text)))
+            .finish()
+    }
+}
+
+impl<S: FlagSet> SuiteFlags<S> {
+    fn find(&self, opt: Opt) -> Option<&(SuiteFlag, String)> {
+        self.given.iter().find(|(flag, _)| flag.opt == opt)
+    }
+
+    /// The text of `opt`'s flag: given, or the suite's own default.
+    pub fn text(&self, opt: Opt) -> Option<&str> {
+        self.find(opt).map(|(_, text)| text.as_str())
+    }
+
+    /// The values of `opt`'s flag read by the table: one, or each item of
+    /// a list; the table's default when neither the user nor the suite
+    /// gave one; none when the suite decides.
+    pub fn values(&self, opt: Opt) -> Result<Vec<Value>, FlagError> {
+        let Some((flag, text)) = self.find(opt) else {
+            let flag = S::FLAGS.iter().find(|f| f.opt == opt);
+            return Ok(match flag.map(|f| f.default) {
+                Some(SuiteDefault::Told(_)) => Vec::new(),
+                _ => (opt.def().get)(&Job::default()).into_iter().collect(),
+            });
+        };
+        let items: Vec<&str> = match flag.list {
+            true => text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect(),
+            false => vec![text.as_str()],
+        };
+        if items.is_empty() {
+            return Err(FlagError {
+                flag: flag.long(),
+                message: format!("'{text}' is not valid: the list is empty"),
+            });
+        }
+        items
+            .into_iter()
+            .map(|item| opt.def().read(item).map_err(|e| flag.error(e)))
+            .collect()
+    }
+
+    /// Sets on `job`, through the table, each option given or defaulted by
+    /// the suite that is for every job: not a list, not named apart.
+    pub fn apply(&self, job: &mut Job) -> Result<(), FlagError> {
+        for (flag, text) in &self.given {
+            if flag.list || flag.long.is_some() {
+                continue;
+            }
+            job.set(flag.opt.def().key, text).map_err(|e| flag.error(e))?;
+        }
+        Ok(())
+    }
+}
+
+impl<S: FlagSet> clap::FromArgMatches for SuiteFlags<S> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for flag in S::FLAGS {
+            let id = flag.id();
+            let text = match flag.opt.def().flag {
+                Flag::Switch => m.get_flag(id).then(|| "true".to_string()),
+                _ => m.get_one::<String>(id).cloned(),
+            };
+            let text = text.or(match flag.default {
+                SuiteDefault::Text(t) => Some(t.to_string()),
+                _ => None,
+            });
+            if let Some(text) = text {
+                given.push((*flag, text));
+            }
+        }
+        Ok(SuiteFlags {
+            given,
+            set: PhantomData,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl<S: FlagSet> clap::Args for SuiteFlags<S> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        S::FLAGS.iter().fold(cmd, |cmd, flag| cmd.arg(flag.arg()))
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
@@ -266,6 +528,20 @@ pub struct ClusterArgs {
     pub stonewall: Option<String>,
 }
 
+/// `kura mark`'s job options; its profile sets the rest.
+#[derive(Debug)]
+pub enum MarkFlags {}
+
+impl FlagSet for MarkFlags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Size).told("1g, or an existing file's own size when smaller"),
+        SuiteFlag::of(Opt::Runtime)
+            .help("Measuring time of each pass")
+            .told("5s; 1s under --setting flash"),
+        SuiteFlag::of(Opt::Engine),
+    ];
+}
+
 #[derive(Debug, Args)]
 pub struct MarkArgs {
     /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
@@ -279,13 +555,9 @@ pub struct MarkArgs {
     /// Scored passes of each test, after one unscored preparation pass (CrystalDiskMark 9 defaults to 3, 8 to 5)
     #[arg(long, default_value = "3")]
     pub runs: String,
-    /// Test-file size, or span of a device [default: 1g, or an existing file's own size when smaller]
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Measuring time of each pass [default: 5s; 1s under --setting flash]
-    #[arg(long)]
-    pub runtime: Option<String>,
-    /// Pause between tests, as CrystalDiskMark's interval [default: 5s; 30s under --setting flash]
+    #[command(flatten)]
+    pub job: SuiteFlags<MarkFlags>,
+    /// Pause between tests, as CrystalDiskMark's interval (not the job option interval, the period of the series) [default: 5s; 30s under --setting flash]
     #[arg(long)]
     pub interval: Option<String>,
     /// mbps (MB/s), gbps (GB/s), iops or us (latency, µs)
@@ -294,9 +566,6 @@ pub struct MarkArgs {
     /// best: the best pass and the lowest latency, as CrystalDiskMark; mean: the mean of the passes, as KDiskMark's Default profile
     #[arg(long, default_value = "best")]
     pub figure: String,
-    /// Engine: io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)
-    #[arg(long, default_value = "auto")]
-    pub engine: String,
     #[command(flatten)]
     pub common: RunCommon,
     // Many ranks at once (issue 16, docs/cluster.md).
@@ -457,37 +726,46 @@ pub struct SuiteCommon {
     pub common: RunCommon,
 }
 
+/// `kura sweep`'s job options: lists are swept, the others set every point.
+#[derive(Debug)]
+pub enum SweepFlags {}
+
+impl FlagSet for SweepFlags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Bs)
+            .help("Block sizes, comma-separated")
+            .default("4k,8k,16k,32k,64k,256k")
+            .list(),
+        SuiteFlag::of(Opt::ReadPct)
+            .help("Read shares of the mixes, comma-separated (100 = read only, 0 = write only)")
+            .default("100,50,0")
+            .list(),
+        SuiteFlag::of(Opt::Qd)
+            .help("Queue depths per thread, comma-separated; several are swept")
+            .list(),
+        SuiteFlag::of(Opt::Threads)
+            .help("Worker threads, comma-separated; several are swept")
+            .list(),
+        SuiteFlag::of(Opt::Size).told("1g, or an existing file's own size when smaller"),
+        SuiteFlag::of(Opt::Runtime)
+            .help("Measuring time of each point")
+            .default("5s"),
+        SuiteFlag::of(Opt::Engine),
+    ];
+}
+
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
     pub target: Option<String>,
-    /// Block sizes, comma-separated
-    #[arg(long, default_value = "4k,8k,16k,32k,64k,256k")]
-    pub bs: String,
-    /// Read shares of the mixes, comma-separated (100 = read only, 0 = write only)
-    #[arg(long = "read-pct", default_value = "100,50,0")]
-    pub read_pct: String,
-    /// Queue depth per thread
-    #[arg(long, default_value = "1")]
-    pub qd: String,
-    /// Worker threads
-    #[arg(long, default_value = "1")]
-    pub threads: String,
+    #[command(flatten)]
+    pub job: SuiteFlags<SweepFlags>,
     /// rand or seq
     #[arg(long, default_value = "rand")]
     pub pattern: String,
     /// iops-matrix-quick: the block sizes and mixes of the SNIA PTS IOPS test (7 mixes x 8 sizes), each measured once, without the PTS's purge, preconditioning or rounds; replaces --bs and --read-pct
     #[arg(long)]
     pub preset: Option<String>,
-    /// Test-file size, or span of a device [default: 1g, or an existing file's own size when smaller]
-    #[arg(long)]
-    pub size: Option<String>,
-    /// Measuring time of each point
-    #[arg(long, default_value = "5s")]
-    pub runtime: String,
-    /// io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)
-    #[arg(long, default_value = "auto")]
-    pub engine: String,
     #[command(flatten)]
     pub suite: SuiteCommon,
     // Many ranks at once (issue 16, docs/cluster.md).
@@ -507,25 +785,38 @@ pub enum SuiteCommand {
     Io500(Io500Args),
 }
 
+/// `kura suite tiobench`'s job options, under tiotest's defaults.
+#[derive(Debug)]
+pub enum TiobenchFlags {}
+
+impl FlagSet for TiobenchFlags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Threads)
+            .help("Threads, each on its own file (tiobench -t)")
+            .default("8"),
+        SuiteFlag::of(Opt::Size)
+            .help("File size per thread (tiobench -f, in MiB there)")
+            .default("128m")
+            .was(&["file-size"]),
+        SuiteFlag::of(Opt::Bs)
+            .help("Block size (tiobench -b)")
+            .default("4k")
+            .was(&["block"]),
+        SuiteFlag::of(Opt::Direct)
+            .help("O_DIRECT instead of tiobench's buffered I/O")
+            .default("false"),
+    ];
+}
+
 #[derive(Debug, Args)]
 pub struct TiobenchArgs {
     /// Directory for the test files [default: .]
     pub dir: Option<String>,
-    /// Threads, each on its own file (tiobench -t)
-    #[arg(long, default_value = "8")]
-    pub threads: String,
-    /// File size per thread (tiobench -f, in MiB there)
-    #[arg(long = "file-size", default_value = "128m")]
-    pub file_size: String,
-    /// Block size (tiobench -b)
-    #[arg(long, default_value = "4k")]
-    pub block: String,
+    #[command(flatten)]
+    pub job: SuiteFlags<TiobenchFlags>,
     /// Random operations of all threads together, split evenly (tiobench.pl --random)
     #[arg(long = "random-ops", default_value = "4000")]
     pub random_ops: String,
-    /// O_DIRECT instead of tiobench's buffered I/O
-    #[arg(long)]
-    pub direct: bool,
     #[command(flatten)]
     pub suite: SuiteCommon,
 }
@@ -595,20 +886,34 @@ pub struct DbArgs {
     pub mem_limit: Option<String>,
 }
 
+/// `kura suite io500`'s job options, each for some of its phases.
+#[derive(Debug)]
+pub enum Io500Flags {}
+
+impl FlagSet for Io500Flags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Runtime)
+            .named("stonewall")
+            .help("IO500's stonewall: the runtime of each write phase (300 s in a valid IO500 run)")
+            .default("300s"),
+        SuiteFlag::of(Opt::Bs)
+            .named("easy-transfer")
+            .help("ior-easy: transfer size, its bs (IO500 transferSize)")
+            .default("2m"),
+        SuiteFlag::of(Opt::Size)
+            .named("easy-size")
+            .help("ior-easy: file size per rank, its size (IO500 blockSize)")
+            .default("9920000m"),
+    ];
+}
+
 /// `kura suite io500` (docs/io500.md): IO500's parameters by default; shrink them for a quick run.
 #[derive(Debug, Args)]
 pub struct Io500Args {
     /// Directory for the test files and sets [default: .]
     pub dir: Option<String>,
-    /// IO500's stonewall: each write phase stops here (300 s in a valid IO500 run)
-    #[arg(long, default_value = "300s")]
-    pub stonewall: String,
-    /// ior-easy: transfer size (IO500 transferSize)
-    #[arg(long = "easy-transfer", default_value = "2m")]
-    pub easy_transfer: String,
-    /// ior-easy: file size per rank (IO500 blockSize)
-    #[arg(long = "easy-size", default_value = "9920000m")]
-    pub easy_size: String,
+    #[command(flatten)]
+    pub job: SuiteFlags<Io500Flags>,
     /// ior-hard: 47008-byte segments per rank (IO500 segmentCount)
     #[arg(long = "hard-segments", default_value = "10000000")]
     pub hard_segments: String,
@@ -632,6 +937,144 @@ mod tests {
             Command::Run(run) => run.job.given(),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn parse(args: &[&str]) -> Command {
+        Cli::try_parse_from([&["kura"], args].concat())
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+            .command
+    }
+
+    fn tiobench(args: &[&str]) -> SuiteFlags<TiobenchFlags> {
+        match parse(&[&["suite", "tiobench"], args].concat()) {
+            Command::Suite(SuiteCommand::Tiobench(t)) => t.job,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn sweep(args: &[&str]) -> SuiteFlags<SweepFlags> {
+        match parse(&[&["sweep"], args].concat()) {
+            Command::Sweep(s) => s.job,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A suite's flag is the table's: its name and value name, the key and
+    /// the table's aliases accepted, one flag per option.
+    fn check_suite_flags(verb: &[&str], flags: &[SuiteFlag]) {
+        let cmd = <Cli as clap::CommandFactory>::command();
+        let sub = verb.iter().fold(&cmd, |c, name| c.find_subcommand(name).unwrap());
+        for (i, flag) in flags.iter().enumerate() {
+            let d = flag.opt.def();
+            assert!(!matches!(d.flag, Flag::FileOnly(_)), "{}", d.key);
+            assert!(
+                flags[..i].iter().all(|f| f.opt != flag.opt),
+                "{verb:?}: {} twice",
+                d.key
+            );
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_id() == flag.id())
+                .unwrap_or_else(|| panic!("{verb:?}: no --{}", flag.long()));
+            assert_eq!(arg.get_long(), Some(flag.long().as_str()));
+            if flag.long.is_none() {
+                assert_eq!(flag.long(), d.long());
+                let aliases = arg.get_all_aliases().unwrap_or_default();
+                for alias in d.aliases.iter().chain((d.key != d.long()).then_some(&d.key)) {
+                    assert!(aliases.contains(alias), "{verb:?} --{}: {alias}", d.key);
+                }
+            }
+            if d.flag == Flag::Value {
+                let name = arg.get_value_names().unwrap()[0].to_string();
+                assert!(name.starts_with(d.value_name()), "{verb:?} --{}: {name}", d.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_suite_flag_is_a_table_option() {
+        check_suite_flags(&["mark"], MarkFlags::FLAGS);
+        check_suite_flags(&["sweep"], SweepFlags::FLAGS);
+        check_suite_flags(&["suite", "tiobench"], TiobenchFlags::FLAGS);
+        check_suite_flags(&["suite", "io500"], Io500Flags::FLAGS);
+    }
+
+    #[test]
+    fn tiobench_old_names_set_the_same_job_as_the_table_names() {
+        let jobs: Vec<Job> = [
+            &["--block", "8k", "--file-size", "2m"],
+            &["--bs", "8k", "--size", "2m"],
+        ]
+        .iter()
+        .map(|args| {
+            let mut job = Job::default();
+            tiobench(*args).apply(&mut job).unwrap();
+            job
+        })
+        .collect();
+        assert_eq!(jobs[0], jobs[1]);
+        assert_eq!(
+            jobs[0].bs,
+            vec![crate::jobs::BlockSize {
+                bytes: 8192,
+                weight: 100
+            }]
+        );
+        assert_eq!(jobs[0].size_bytes, Some(2 << 20));
+        // tiotest's defaults where the table's differ: 8 threads, buffered.
+        assert_eq!((jobs[0].threads, jobs[0].direct), (8, false));
+        let mut direct = Job::default();
+        tiobench(&["--direct"]).apply(&mut direct).unwrap();
+        assert!(direct.direct);
+    }
+
+    #[test]
+    fn sweep_lists_are_read_item_by_item_by_the_table() {
+        let flags = sweep(&["--qd", "1, 4", "--bs", "4k,1m"]);
+        assert_eq!(flags.values(Opt::Qd).unwrap(), [Value::Count(1), Value::Count(4)]);
+        assert_eq!(flags.values(Opt::Bs).unwrap().len(), 2);
+        // Not given: the suite's default list, or the table's default.
+        assert_eq!(flags.values(Opt::ReadPct).unwrap().len(), 3);
+        assert_eq!(flags.values(Opt::Threads).unwrap(), [Value::Count(1)]);
+        // Lists are the sweep's to place: `apply` leaves them to it.
+        let mut job = Job::default();
+        sweep(&["--qd", "32", "--runtime", "2s"]).apply(&mut job).unwrap();
+        assert_eq!(
+            (job.qd, job.runtime),
+            (1, Some(std::time::Duration::from_secs(2)))
+        );
+    }
+
+    #[test]
+    fn a_bad_value_names_the_flag_once() {
+        let err = |e: FlagError| e.to_string();
+        assert_eq!(
+            err(sweep(&["--bs", "4k,zz"]).values(Opt::Bs).unwrap_err()),
+            "--bs: 'zz' is not a size (examples: 4096, 4k, 1m, 1g, 500mb)"
+        );
+        assert_eq!(
+            err(sweep(&["--qd", "1,0"]).values(Opt::Qd).unwrap_err()),
+            "--qd: '0' is not valid: must be between 1 and 4096"
+        );
+        assert_eq!(
+            err(sweep(&["--read-pct", ","]).values(Opt::ReadPct).unwrap_err()),
+            "--read-pct: ',' is not valid: the list is empty"
+        );
+        let mut job = Job::default();
+        assert_eq!(
+            err(tiobench(&["--threads", "0"]).apply(&mut job).unwrap_err()),
+            "--threads: '0' is not valid: must be between 1 and 1024"
+        );
+        let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {
+            Command::Suite(SuiteCommand::Io500(a)) => a.job,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            err(io500.values(Opt::Runtime).unwrap_err()),
+            "--stonewall: '0' is not valid: must be more than 0"
+        );
+        // Named apart, the option's own flag is not taken.
+        assert!(Cli::try_parse_from(["kura", "suite", "io500", "--runtime", "1s"]).is_err());
     }
 
     #[test]

@@ -71,7 +71,10 @@ fn sweep_bad_input_is_refused() {
     let db = dir.path().join("k.db");
     for (args, msg) in [
         (vec!["sweep", "--bs", ""], "the list is empty"),
-        (vec!["sweep", "--read-pct", "150"], "each mix must be 0..100"),
+        (
+            vec!["sweep", "--read-pct", "150"],
+            "--read-pct: '150' is not valid: must be between 0 and 100",
+        ),
         (vec!["sweep", "--pattern", "zigzag"], "--pattern: 'zigzag'"),
         (vec!["sweep", "--preset", "iso"], "unknown preset 'iso'"),
         (
@@ -87,6 +90,172 @@ fn sweep_bad_input_is_refused() {
             .code(2)
             .stderr(predicate::str::contains(msg));
     }
+}
+
+/// A suite's job flags are the option table's: a bad value gets the
+/// table's message in one line that names the flag, and exit 2.
+#[test]
+fn suite_job_flags_are_read_by_the_option_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    for (args, msg) in [
+        (
+            vec!["mark", "--size", "12q"],
+            "--size: '12q' is not a size (examples: 4096, 4k, 1m, 1g, 500mb)",
+        ),
+        (
+            vec!["mark", "--engine", "libaio"],
+            "--engine: 'libaio' is not valid: expected io_uring, sync, null or auto",
+        ),
+        (
+            vec!["suite", "tiobench", "--threads", "0"],
+            "--threads: '0' is not valid: must be between 1 and 1024",
+        ),
+        (
+            vec!["suite", "tiobench", "--block", "0"],
+            "--bs: '0' is not valid: block size must be between 1 byte and 64m",
+        ),
+        (
+            vec!["sweep", "--bs", "4k,zz"],
+            "--bs: 'zz' is not a size (examples: 4096, 4k, 1m, 1g, 500mb)",
+        ),
+        (
+            vec!["sweep", "--bs", "4k/50:8k/50"],
+            "--bs: '4k/50:8k/50' is not valid: a sweep point has one block size",
+        ),
+        (
+            vec!["sweep", "--qd", "1,0"],
+            "--qd: '0' is not valid: must be between 1 and 4096",
+        ),
+        (
+            vec!["suite", "io500", "--easy-transfer", "2q"],
+            "--easy-transfer: '2q' is not a size",
+        ),
+        (
+            vec!["suite", "io500", "--stonewall", "0"],
+            "--stonewall: '0' is not valid: must be more than 0",
+        ),
+    ] {
+        let out = kura(&db)
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(msg), "{args:?}: expected '{msg}' in: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: one line: {stderr}");
+    }
+    assert!(!dir.path().join("kura-test.dat").exists());
+}
+
+/// The jobs of a run, as `--json` stores them, without their seeds.
+fn stored_jobs(db: &std::path::Path, dir: &std::path::Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let v = json(
+        &kura(db)
+            .current_dir(dir)
+            .args(["--json"])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let mut job = j["job"].clone();
+            job["seed"] = serde_json::Value::Null;
+            job
+        })
+        .collect()
+}
+
+#[test]
+fn tiobench_old_flag_names_make_the_same_jobs() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let d = dir.path().to_str().unwrap();
+    let common = ["--threads", "2", "--random-ops", "100"];
+    let old = stored_jobs(
+        &db,
+        dir.path(),
+        &[
+            &["suite", "tiobench", d, "--block", "8k", "--file-size", "1m"][..],
+            &common,
+        ]
+        .concat(),
+    );
+    let new = stored_jobs(
+        &db,
+        dir.path(),
+        &[
+            &["suite", "tiobench", d, "--bs", "8k", "--size", "1m"][..],
+            &common,
+        ]
+        .concat(),
+    );
+    assert_eq!(old, new);
+    assert_eq!(old[0]["bs"][0]["bytes"], 8192);
+    assert_eq!(old[0]["size_bytes"], 1 << 20);
+    assert_eq!(old[0]["direct"], false);
+}
+
+#[test]
+fn mark_size_and_sweep_queue_depths_set_their_jobs() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let quick = ["--engine", "null", "--runtime", "50ms", "--size", "3m"];
+    let mark = stored_jobs(
+        &db,
+        dir.path(),
+        &[
+            &["mark", "--profile", "demo", "--runs", "1", "--interval", "0s"][..],
+            &quick,
+        ]
+        .concat(),
+    );
+    assert!(
+        mark.iter()
+            .all(|j| j["size_bytes"] == 3 << 20 && j["engine"] == "null")
+    );
+    let sweep = stored_jobs(
+        &db,
+        dir.path(),
+        &[
+            &["sweep", "--bs", "4k", "--read-pct", "100", "--qd", "1,4"][..],
+            &quick,
+        ]
+        .concat(),
+    );
+    let points: Vec<(&str, u64)> = sweep
+        .iter()
+        .map(|j| (j["name"].as_str().unwrap(), j["qd"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        points,
+        [("bs=4k mix=100/0 qd=1 #1", 1), ("bs=4k mix=100/0 qd=4 #1", 4)]
+    );
+    assert!(
+        sweep
+            .iter()
+            .all(|j| j["size_bytes"] == 3 << 20 && j["runtime_ns"] == 50_000_000)
+    );
+    // One queue depth is every point's, and the test names stay as they were.
+    let one = stored_jobs(
+        &db,
+        dir.path(),
+        &[
+            &["sweep", "--bs", "4k", "--read-pct", "0", "--qd", "4"][..],
+            &quick,
+        ]
+        .concat(),
+    );
+    assert_eq!(one[0]["name"], "bs=4k mix=0/100 #1");
+    assert_eq!(one[0]["qd"], 4);
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::cluster::ThreadComm;
 use crate::cluster::rank::{self, ClusterOptions, JobCluster};
 use crate::jobs::io500::{self, Io500Params};
 use crate::jobs::suites::SuiteKind;
-use crate::jobs::units::{parse_duration, parse_size};
+use crate::jobs::{Opt, Value};
 use crate::report::{View, render_run};
 
 /// A positive whole number for a flag.
@@ -25,20 +25,30 @@ fn count(flag: &str, text: &str) -> Result<u64> {
 }
 
 fn params(args: &Io500Args, ranks: u32) -> Result<Io500Params> {
-    let stonewall = parse_duration(&args.stonewall).map_err(|e| anyhow!("--stonewall: {e}"))?;
-    if stonewall.is_zero() {
-        bail!(
-            "--stonewall: '{}' is not valid: must be longer than 0",
-            args.stonewall
-        );
-    }
-    let easy_transfer = parse_size(&args.easy_transfer).map_err(|e| anyhow!("--easy-transfer: {e}"))?;
-    let easy_size = parse_size(&args.easy_size).map_err(|e| anyhow!("--easy-size: {e}"))?;
-    if easy_transfer == 0 || easy_size < easy_transfer {
+    let one = |opt: Opt| -> Result<Value> {
+        let mut values = args.job.values(opt)?;
+        values
+            .pop()
+            .ok_or_else(|| anyhow!("no value for {}", opt.def().key))
+    };
+    let Value::Duration(stonewall) = one(Opt::Runtime)? else {
+        bail!("--stonewall: not a duration");
+    };
+    let easy_transfer = match one(Opt::Bs)? {
+        Value::BlockSizes(bs) if bs.len() == 1 => bs[0].bytes,
+        _ => bail!(
+            "--easy-transfer: '{}' is not valid: ior-easy has one transfer size, not a split",
+            args.job.text(Opt::Bs).unwrap_or_default()
+        ),
+    };
+    let Value::Bytes(easy_size) = one(Opt::Size)? else {
+        bail!("--easy-size: not a size");
+    };
+    if easy_size < easy_transfer {
         bail!(
             "--easy-size: '{}' is not valid: must hold at least one transfer of --easy-transfer {}",
-            args.easy_size,
-            args.easy_transfer
+            args.job.text(Opt::Size).unwrap_or_default(),
+            args.job.text(Opt::Bs).unwrap_or_default()
         );
     }
     Ok(Io500Params {

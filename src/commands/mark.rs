@@ -9,10 +9,10 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, run_options, suite_jobs, target_arg};
 use crate::cli::MarkArgs;
-use crate::jobs::Job;
 use crate::jobs::presets::Profile;
 use crate::jobs::suites::{SuiteKind, mark_jobs};
 use crate::jobs::units::parse_duration;
+use crate::jobs::{Job, Opt};
 use crate::metrics::repeats::{disagreement_warnings, summarize_mark};
 use crate::report::mark_grid::{Figure, MarkUnit};
 use crate::report::{View, render_run};
@@ -32,13 +32,12 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         Some(text) => parse_duration(text).map_err(|e| anyhow!("--interval: {e}"))?,
         None => profile.setting.interval(),
     };
-    let mut base = Job::default();
-    match &args.runtime {
-        Some(text) => base.set("runtime", text).map_err(|e| anyhow!("--{e}"))?,
-        None => base.runtime = Some(profile.setting.measure()),
-    }
-    base.set("engine", &args.engine).map_err(|e| anyhow!("--{e}"))?;
-    let note = target_arg::apply(&mut base, args.target.as_deref(), args.size.as_deref())?;
+    let mut base = Job {
+        runtime: Some(profile.setting.measure()),
+        ..Job::default()
+    };
+    args.job.apply(&mut base)?;
+    let note = target_arg::apply(&mut base, args.target.as_deref(), args.job.text(Opt::Size))?;
     let jobs = suite_jobs(mark_jobs(&profile, &base, runs)?);
     if jobs.is_empty() {
         bail!("the profile has no tests");

@@ -20,10 +20,7 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Tiobench)?;
     let dir = std::path::PathBuf::from(args.dir.as_deref().unwrap_or("."));
     let mut base = Job::default();
-    base.set("threads", &args.threads).map_err(|e| anyhow!("--{e}"))?;
-    base.set("size", &args.file_size)
-        .map_err(|e| anyhow!("--file-size: {e}"))?;
-    base.set("bs", &args.block).map_err(|e| anyhow!("--block: {e}"))?;
+    args.job.apply(&mut base)?;
     let random_ops: u64 = args
         .random_ops
         .parse()
@@ -32,7 +29,6 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
         .ok_or_else(|| anyhow!("--random-ops: '{}' is not a positive number", args.random_ops))?;
     base.target = Some(dir.join("kura-tiobench.dat"));
     base.file_per_thread = true;
-    base.direct = args.direct;
     let jobs = super::suite_jobs(tiobench_jobs(&base, random_ops, runs)?);
     let view = View {
         json: ctx.json,

@@ -4,9 +4,9 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, suite_options};
 use crate::cli::SweepArgs;
-use crate::jobs::Job;
 use crate::jobs::suites::SuiteKind;
-use crate::jobs::sweep::{PTS_BLOCK_SIZES, PTS_READ_PCTS, parse_bs_list, parse_mix_list, points};
+use crate::jobs::sweep::{Axes, PTS_BLOCK_SIZES, PTS_READ_PCTS, points};
+use crate::jobs::{Job, Opt, Value};
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
 use crate::report::{View, render_run};
 use crate::runner::SuiteJob;
@@ -20,8 +20,8 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         ),
         Some(other) => bail!("--preset: unknown preset '{other}' (known: iops-matrix-quick)"),
         None => (
-            parse_bs_list(&args.bs).map_err(|e| anyhow!("--{e}"))?,
-            parse_mix_list(&args.read_pct)?,
+            one_size_each(args.job.values(Opt::Bs)?)?,
+            counts(args.job.values(Opt::ReadPct)?)?,
         ),
     };
     let random = match args.pattern.as_str() {
@@ -31,16 +31,15 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     };
     let (runs, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Sweep)?;
     let mut base = Job::default();
-    for (key, value) in [
-        ("runtime", &args.runtime),
-        ("engine", &args.engine),
-        ("qd", &args.qd),
-        ("threads", &args.threads),
-    ] {
-        base.set(key, value).map_err(|e| anyhow!("--{e}"))?;
-    }
-    let note = super::target_arg::apply(&mut base, args.target.as_deref(), args.size.as_deref())?;
-    let jobs: Vec<SuiteJob> = points(&base, &block_sizes, &mixes, random, runs)
+    args.job.apply(&mut base)?;
+    let axes = Axes {
+        block_sizes,
+        mixes,
+        qds: counts(args.job.values(Opt::Qd)?)?,
+        threads: counts(args.job.values(Opt::Threads)?)?,
+    };
+    let note = super::target_arg::apply(&mut base, args.target.as_deref(), args.job.text(Opt::Size))?;
+    let jobs: Vec<SuiteJob> = points(&base, &axes, random, runs)
         .into_iter()
         .map(|p| {
             p.job.validate().map(|_| SuiteJob {
@@ -88,4 +87,30 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
     };
     let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
     Ok(exit_code(&result, stored).max(printed))
+}
+
+/// `--bs`'s items: a sweep point has one block size, so a split is refused.
+fn one_size_each(values: Vec<Value>) -> Result<Vec<u64>> {
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::BlockSizes(bs) if bs.len() == 1 => Ok(bs[0].bytes),
+            Value::BlockSizes(bs) => bail!(
+                "--bs: '{}' is not valid: a sweep point has one block size, not a split",
+                crate::jobs::job::block_sizes_text(&bs)
+            ),
+            other => bail!("--bs: unexpected value {other:?}"),
+        })
+        .collect()
+}
+
+/// The items of a list of counts, each already within its option's bounds.
+fn counts<N: TryFrom<u64>>(values: Vec<Value>) -> Result<Vec<N>> {
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::Count(n) => N::try_from(n).map_err(|_| anyhow!("{n} is out of range")),
+            other => Err(anyhow!("unexpected value {other:?}")),
+        })
+        .collect()
 }

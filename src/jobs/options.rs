@@ -356,6 +356,14 @@ impl OptionDef {
         })
     }
 
+    /// Reads the option's text and checks it against the type's bounds: what
+    /// a flag's value must pass before it reaches a job.
+    pub fn read(&self, text: &str) -> Result<Value, SpecError> {
+        let value = self.parse(text)?;
+        self.check(&value).map_err(|why| invalid(self.key, text, why))?;
+        Ok(value)
+    }
+
     /// Checks a typed value against the type's bounds.
     fn check(&self, v: &Value) -> Result<(), String> {
         let range = |n: u64, min: u64, max: u64, show: fn(u64) -> String| {

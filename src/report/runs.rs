@@ -210,6 +210,17 @@ fn mark(run: &RunResult, view: &View) -> String {
     out
 }
 
+/// A sweep's values of one job field, each once in the order run: `1,4`.
+fn distinct(run: &RunResult, field: fn(&crate::metrics::JobResult) -> u32) -> String {
+    let mut seen: Vec<u32> = Vec::new();
+    for v in run.jobs.iter().map(field) {
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    seen.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
 fn sweep(run: &RunResult, json: bool) -> String {
     let rows = sweep_table::rows(run);
     if json {
@@ -228,8 +239,8 @@ fn sweep(run: &RunResult, json: bool) -> String {
                 } else {
                     crate::t!("sweep-sequential")
                 },
-                j.job.qd,
-                j.job.threads,
+                distinct(run, |j| j.job.qd),
+                distinct(run, |j| j.job.threads),
                 j.engine
             ))
             .unwrap_or_default(),

@@ -14,6 +14,9 @@ pub struct SweepRow {
     pub test: String,
     pub bs_bytes: u64,
     pub read_pct: u8,
+    /// Queue depth and threads of the row's jobs (a sweep may vary them).
+    pub qd: u32,
+    pub threads: u32,
     pub runs: usize,
     pub iops: f64,
     pub bytes_per_sec: f64,
@@ -54,6 +57,8 @@ pub fn rows(run: &RunResult) -> Vec<SweepRow> {
             Some(SweepRow {
                 bs_bytes: job.job.max_bs(),
                 read_pct: job.job.effective_read_pct(),
+                qd: job.job.qd,
+                threads: job.job.threads,
                 runs,
                 iops,
                 bytes_per_sec: dirs.iter().map(|d| d.mean_bytes_per_sec).sum(),
@@ -80,18 +85,19 @@ pub fn render(rows: &[SweepRow]) -> String {
             m => crate::t!("sweep-mix", mix = mix_name(m)),
         };
         out.push_str(&format!("\n{title}\n"));
-        let mut t = new_table(&[
-            "block size",
-            "IOPS",
-            "MiB/s",
-            "MB/s",
-            "mean latency",
-            "runs",
-            "spread",
-        ]);
+        // Queue depth and threads get a column only when the sweep varied them.
+        let varies = |f: fn(&SweepRow) -> u32| rows.iter().any(|r| f(r) != f(&rows[0]));
+        let (by_qd, by_threads) = (varies(|r| r.qd), varies(|r| r.threads));
+        let mut head = vec!["block size"];
+        head.extend(by_qd.then_some("QD"));
+        head.extend(by_threads.then_some("threads"));
+        head.extend(["IOPS", "MiB/s", "MB/s", "mean latency", "runs", "spread"]);
+        let mut t = new_table(&head);
         for r in rows.iter().filter(|r| r.read_pct == mix) {
-            t.add_row(vec![
-                format_size(r.bs_bytes),
+            let mut row = vec![format_size(r.bs_bytes)];
+            row.extend(by_qd.then(|| r.qd.to_string()));
+            row.extend(by_threads.then(|| r.threads.to_string()));
+            row.extend([
                 rate(r.iops),
                 mib_per_sec(r.bytes_per_sec),
                 mb_per_sec(r.bytes_per_sec),
@@ -103,6 +109,7 @@ pub fn render(rows: &[SweepRow]) -> String {
                     String::new()
                 },
             ]);
+            t.add_row(row);
         }
         out.push_str(&format!("{t}\n"));
     }
