@@ -896,6 +896,16 @@ impl Job {
         if let Some(p) = self.workload.fileset() {
             return format!("{} x{}", p.summary(), self.threads);
         }
+        // Each kind by what it ran, not by the block fields it leaves unused.
+        if let Some(p) = self.workload.database() {
+            return match p.test.starts_with("oltp") {
+                true => format!("{} {} x{}", p.server, p.test, p.oltp_threads),
+                false => format!("{} {}", p.server, p.test),
+            };
+        }
+        if let Some(p) = self.workload.bonnie() {
+            return format!("bonnie++ {}", p.test);
+        }
         let mut s = format!(
             "{} {} qd{} x{}",
             self.rw.name(),

@@ -192,8 +192,16 @@ fn insert_job_rows(conn: &Connection, run_id: i64, index: i64, job: &JobResult) 
             job.job.name,
             job.test,
             job.target.path,
-            job.job.rw.name(),
-            job.job.bs_text(),
+            // A kind other than block I/O names itself in `rw` (`bs` empty), so the
+            // run list describes it by what it ran, not by its unused block fields.
+            match job.job.workload {
+                crate::jobs::Workload::Block => job.job.rw.name().to_string(),
+                _ => job.job.summary(),
+            },
+            match job.job.workload {
+                crate::jobs::Workload::Block => job.job.bs_text(),
+                _ => String::new(),
+            },
             job.job.qd,
             job.job.threads,
             d.ops as i64,
@@ -436,7 +444,7 @@ impl Store {
                 "SELECT r.id, r.started_unix_s, r.label, r.price, r.suite, r.hostname, r.incomplete,
                     (SELECT COUNT(DISTINCT job_index) FROM job_results j WHERE j.run_id = r.id),
                     COALESCE((SELECT target_path FROM job_results j WHERE j.run_id = r.id ORDER BY job_index LIMIT 1), ''),
-                    COALESCE((SELECT rw || ' ' || bs || ' qd' || qd || ' x' || threads FROM job_results j
+                    COALESCE((SELECT CASE WHEN bs = '' THEN rw ELSE rw || ' ' || bs || ' qd' || qd || ' x' || threads END FROM job_results j
                               WHERE j.run_id = r.id ORDER BY job_index LIMIT 1), ''),
                     COALESCE((SELECT SUM(iops) FROM job_results j WHERE j.run_id = r.id AND j.job_index = 0), 0),
                     COALESCE((SELECT SUM(bytes_per_sec) FROM job_results j WHERE j.run_id = r.id AND j.job_index = 0), 0)
