@@ -78,7 +78,7 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
     let jobs = super::suite_jobs(settings.jobs(seed_of(super::run_header(&opts).started_unix_s)));
     // Before the warning: a DIR bonnie cannot use is one line.
     runner::refuse_up_front(jobs.iter().map(|j| &j.job), &opts)?;
-    let cache = settings.fits_in(memory).then(|| Warning::BonnieFileCached {
+    let cache = settings.fits_in(memory).then_some(Warning::BonnieFileCached {
         size_mb: settings.size_bytes >> 20,
         memory_mb: memory >> 20,
     });
