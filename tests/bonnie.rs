@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use common::{json, kura, tmp};
-use kura::bonnie::measure::{self, Test};
 use kura::bonnie::thread_io_counters;
+use kura::jobs::bonnie_params::{self, BonnieSettings, Test};
 use kura::runner;
 use predicates::prelude::*;
 
@@ -61,7 +61,7 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
     let csv = text.lines().last().unwrap();
     let fields: Vec<&str> = csv.split(',').collect();
     let reference: Vec<&str> = BONNIE_2_00A_LINE.split(',').collect();
-    assert_eq!(fields.len(), measure::Test::ALL.len() * 3 + 14);
+    assert_eq!(fields.len(), Test::ALL.len() * 3 + 14);
     assert_eq!(fields.len(), reference.len(), "{csv}");
     assert_eq!(fields[0], "1.98");
     assert_eq!(
@@ -136,15 +136,16 @@ fn every_test_runs_is_stored_and_prints_like_bonnie() {
 #[test]
 fn per_char_tests_make_one_system_call_per_byte() {
     let dir = tmp();
-    let cfg = measure::Config::new(dir.path().to_path_buf(), 1 << 20, 8192, 0);
+    let cfg = BonnieSettings::new(dir.path().to_path_buf(), 1 << 20, 8192, 0);
     let stop = Arc::new(AtomicBool::new(false));
     // The I/O tests run on this thread (the seekers have their own), so this
     // thread's counters in /proc hold exactly the calls kura made.
-    let jobs: Vec<runner::SuiteJob> = measure::jobs(&cfg, 1)
+    let jobs: Vec<runner::SuiteJob> = cfg
+        .jobs(1)
         .into_iter()
-        .map(|job| runner::SuiteJob {
-            test: job.workload.bonnie().map(|p| p.test.clone()),
-            job,
+        .map(|t| runner::SuiteJob {
+            test: Some(t.test.to_string()),
+            job: t.job,
         })
         .collect();
     let opts = runner::RunOptions {
@@ -324,7 +325,7 @@ fn bad_input_is_one_line_and_exit_2() {
     let file = dir.path().join("plain");
     std::fs::write(&file, b"x").unwrap();
     std::fs::create_dir(dir.path().join("w")).unwrap();
-    std::fs::write(dir.path().join("w").join(measure::DATA_FILE), b"mine").unwrap();
+    std::fs::write(dir.path().join("w").join(bonnie_params::DATA_FILE), b"mine").unwrap();
     let d = dir.path().to_str().unwrap();
     let w = dir.path().join("w");
     let w = w.to_str().unwrap();
@@ -363,7 +364,7 @@ fn bad_input_is_one_line_and_exit_2() {
         );
     }
     assert_eq!(
-        std::fs::read(dir.path().join("w").join(measure::DATA_FILE)).unwrap(),
+        std::fs::read(dir.path().join("w").join(bonnie_params::DATA_FILE)).unwrap(),
         b"mine"
     );
 }
@@ -382,7 +383,7 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let data = dir.path().join(measure::DATA_FILE);
+    let data = dir.path().join(bonnie_params::DATA_FILE);
     let deadline = Instant::now() + Duration::from_secs(30);
     while !data.exists() {
         assert!(Instant::now() < deadline, "the run never started");

@@ -1,9 +1,44 @@
-//! bonnie++'s tests as a workload kind: `measure` runs each test (called
-//! by the one runner for jobs of the bonnie kind, `jobs::bonnie_params`),
-//! and this file holds the file-system calls they share (directories,
-//! per-thread CPU and I/O counters). Records into `metrics` like the worker.
+//! bonnie++ 2.0's tests, measured with kura's metrics: per-character and
+//! block output, rewrite, per-character and block input, random seeks by
+//! several seekers at once, and small files created, stat-ed and deleted in
+//! sequential and random order. Each test is a job of the bonnie kind
+//! (`jobs::bonnie_params`), run by the one runner, which checks DIR first
+//! (`check_up_front`) and calls `BonnieRun::run` for each test (`measure.rs`).
+//!
+//! What bonnie++ 2.00a does (bonnie++.cpp, bon_io.cpp, bon_file.cpp) and kura
+//! keeps: buffered I/O on one file; the per-character tests cover only the
+//! first 3 MiB (its `-f` default, DefaultByteIO), so they stay bounded
+//! whatever the file size; 8192 seeks handed to 5 seekers through a pipe
+//! as tickets, one seek in ten rewriting its chunk; every I/O test ends with
+//! fsync and close inside the measured time; file names as bonnie++ makes them (a number in hex, with
+//! up to 12 random characters after it for the sequential set and before it
+//! for the random set).
+//!
+//! Counting, per test, in kura's two directions (documented in docs/bonnie.md):
+//! - per-char: one operation per chunk's worth of one-byte read(2) or
+//!   write(2) calls, the unit bonnie++ times;
+//! - rewrite: the read direction holds the chunk reads alone, the write
+//!   direction whole rewrites (read, lseek back, write), as bonnie++ times them;
+//! - seeks: the read direction holds whole seeks (lseek and read, plus lseek
+//!   and write for the rewritten ones), the write direction the rewrites alone;
+//! - files: each test counts its own operation kind (create, stat, delete), 0 bytes each.
+//!
+//! The tests on the data file are in `session.rs`, the seekers in
+//! `seeker.rs`, the small files in `small_files.rs`; `own_files.rs` reopens
+//! and removes only what the run made; `results.rs` makes a test's
+//! `JobResult`. This file holds the file-system calls they share
+//! (directories, per-thread I/O counters).
 
+mod check;
 pub mod measure;
+mod measured;
+mod own_files;
+mod results;
+mod seeker;
+mod session;
+mod small_files;
+
+pub use check::check_up_front;
 
 pub use crate::metrics::collect::thread_cpu_ns;
 

@@ -24,31 +24,15 @@ use std::time::Instant;
 use session::{Connector, DbError, Recorded, Session};
 
 use crate::jobs::Job;
-use crate::jobs::Workload;
-use crate::jobs::db_params::{self, DB_DIR, DbParams, Server, Test};
+use crate::jobs::db_params::{DB_DIR, DbParams, DbSettings, Server, Test};
 // Readable sizes (`11.4 MiB`) in the refusal: `units::format_size` writes exact ones (`11988608`).
 use crate::metrics::{JobResult, TargetFacts, TargetKind};
 use crate::targets::fileset::format_size;
 
-/// What a run of the suite is asked to do, before it becomes jobs.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub dir: PathBuf,
-    pub tests: Vec<Test>,
-    pub params: DbParams,
-    pub label: Option<String>,
-}
-
-impl Config {
-    pub fn home(&self) -> PathBuf {
-        self.dir.join(DB_DIR)
-    }
-}
-
 /// Bytes the tests may need at once: sql-bench's biggest table (big-tables,
 /// 140001 rows of 1000 columns, about 141 MB at full scale) and the OLTP
 /// tables (about 250 bytes a row with its index), doubled for the journal.
-pub fn room_needed(cfg: &Config) -> u64 {
+pub fn room_needed(cfg: &DbSettings) -> u64 {
     let p = &cfg.params;
     let sqlbench = if cfg.tests.iter().any(|t| !t.is_oltp()) {
         (180e6 * p.scale()) as u64
@@ -68,9 +52,56 @@ pub fn room_needed(cfg: &Config) -> u64 {
         .saturating_add(8 << 20)
 }
 
+/// The runner's check of a run's db jobs before anything is made: the
+/// server is installed (one line naming its package when not), and DIR
+/// passes [`check_target`] for every test of the run.
+pub fn check_up_front(jobs: &[&Job]) -> Result<(), String> {
+    let db_jobs: Vec<(&Job, &DbParams)> = jobs
+        .iter()
+        .filter_map(|j| Some((*j, j.workload.database()?)))
+        .collect();
+    let Some(&(first, p)) = db_jobs.first() else {
+        return Ok(());
+    };
+    if p.server != Server::Sqlite {
+        server::find(p.server)?;
+    }
+    let mut cfg = settings_of(first, p);
+    cfg.tests = Vec::new();
+    for test in db_jobs.iter().filter_map(|(_, p)| Test::from_name(&p.test)) {
+        if !cfg.tests.contains(&test) {
+            cfg.tests.push(test);
+        }
+    }
+    check_target(&cfg)
+}
+
+/// The settings a stored job of a run carries: DIR is the directory above
+/// kura's, which holds the job's target.
+fn settings_of(job: &Job, p: &DbParams) -> DbSettings {
+    let file = job
+        .target
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DB_DIR).join(sqlite::FILE));
+    let dir = file
+        .parent()
+        .and_then(Path::parent)
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    DbSettings {
+        dir,
+        tests: Test::from_name(&p.test).into_iter().collect(),
+        params: p.clone(),
+        label: None,
+        mem_limit_bytes: job.mem_limit_bytes,
+    }
+}
+
 /// Checks made before anything is written: DIR is a directory, holds no
-/// `kura-db` already, and has room for the scale asked.
-pub fn check_target(cfg: &Config) -> Result<(), String> {
+/// `kura-db` already (a killed kura's is removed, by its marker), and has
+/// room for the scale asked.
+pub fn check_target(cfg: &DbSettings) -> Result<(), String> {
     let dir = &cfg.dir;
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
@@ -302,28 +333,6 @@ fn remove_leftover(home: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The jobs of a run: every test `runs` times, each a job of the database kind.
-pub fn jobs(cfg: &Config) -> Vec<Job> {
-    let mut out = Vec::new();
-    for repetition in 1..=cfg.params.runs {
-        for &test in &cfg.tests {
-            let mut job = Job {
-                name: db_params::job_name(test, repetition),
-                target: Some(cfg.home().join(sqlite::FILE)),
-                label: cfg.label.clone(),
-                ..Job::default()
-            };
-            job.workload = Workload::Database(DbParams {
-                test: test.name().to_string(),
-                repetition,
-                ..cfg.params.clone()
-            });
-            out.push(job);
-        }
-    }
-    out
-}
-
 /// (device, inode) of a path, not following a last symlink.
 fn identity(path: &Path) -> Option<(u64, u64)> {
     std::fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()))
@@ -368,18 +377,7 @@ impl DbRun {
             .clone()
             .unwrap_or_else(|| PathBuf::from(DB_DIR).join(sqlite::FILE));
         let home = file.parent().map(Path::to_path_buf).unwrap_or_default();
-        let dir = home
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        let cfg = Config {
-            dir,
-            tests: Test::from_name(&p.test).into_iter().collect(),
-            params: p.clone(),
-            label: None,
-        };
-        check_target(&cfg)?;
+        check_target(&settings_of(job, p))?;
         // 0700: the database is nobody else's to read.
         std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
             .create(&home)

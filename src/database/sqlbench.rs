@@ -486,54 +486,111 @@ fn wisconsin(s: &mut Session<'_>, p: &DbParams) -> R {
 /// fares times the scale (sql-bench's data does not scale).
 fn atis(s: &mut Session<'_>, p: &DbParams) -> R {
     let loops = p.scaled(5000, 2);
-    let flights = p.scaled(579, 20);
-    let fares = p.scaled(534, 20);
-    let tables = [
-        "state (state_code char(2) NOT NULL, state_name char(25) NOT NULL, country_name char(25) NOT NULL, primary key (state_code))",
-        "city (city_code char(4) NOT NULL, city_name char(25) NOT NULL, state_code char(2) NOT NULL, country_name char(25) NOT NULL, time_zone_code char(3) NOT NULL, primary key (city_code))",
-        "airport (airport_code char(3) NOT NULL, airport_name char(40) NOT NULL, state_code char(2) NOT NULL, country_name char(25) NOT NULL, time_zone_code char(3) NOT NULL, primary key (airport_code))",
-        "airline (airline_code char(2) NOT NULL, airline_name char(64) NOT NULL, primary key (airline_code))",
-        "aircraft (aircraft_code char(3) NOT NULL, aircraft_type char(64) NOT NULL, engines int NOT NULL, category char(10) NOT NULL, pay_load int NOT NULL, cruising_speed int NOT NULL, range_miles int NOT NULL, primary key (aircraft_code))",
-        "flight (flight_code int NOT NULL, flight_number int NOT NULL, airline_code char(2) NOT NULL, aircraft_code char(3) NOT NULL, from_airport char(3) NOT NULL, to_airport char(3) NOT NULL, departure_time int NOT NULL, arrival_time int NOT NULL, time_elapsed int NOT NULL, stops int NOT NULL, primary key (flight_code))",
-        "fare (fare_code char(8) NOT NULL, from_airport char(3) NOT NULL, to_airport char(3) NOT NULL, fare_class char(3) NOT NULL, one_way_cost int NOT NULL, rnd_trip_cost int NOT NULL, restrict_code char(5) NOT NULL, primary key (fare_code))",
-        "flight_fare (flight_code int NOT NULL, fare_code char(8) NOT NULL, primary key (flight_code, fare_code))",
-        "flight_day (flight_code int NOT NULL, day_code int NOT NULL, primary key (flight_code, day_code))",
-        "day_name (day_code int NOT NULL, day_name char(9) NOT NULL, primary key (day_code))",
-        "month_name (month_number int NOT NULL, month_name char(9) NOT NULL, primary key (month_number))",
-        "restrict_carrier (restrict_code char(5) NOT NULL, airline_code char(2) NOT NULL, primary key (restrict_code, airline_code))",
-        "ground_service (city_code char(4) NOT NULL, airport_code char(3) NOT NULL, transport_code char(1) NOT NULL, ground_fare int NOT NULL, primary key (city_code, airport_code, transport_code))",
-    ];
-    for t in tables {
+    for t in ATIS_TABLES {
         s.write(&format!("create table {t}"))?;
     }
-    let states = ["MA", "PA", "TX", "CA", "CO", "GA", "MD", "DC", "QC", "NY", "WA"];
-    let cities = [
-        "BBOS", "PPHL", "DDFW", "SSFO", "DDEN", "AATL", "BBWI", "WWAS", "MATL", "NNYC", "SSEA",
-    ];
-    let airports = ["BOS", "PHL", "DFW", "SFO", "DEN", "ATL", "BWI", "DCA", "YUL"];
-    for (i, st) in states.iter().enumerate() {
+    atis_places(s)?;
+    atis_flights(s, p.scaled(579, 20), p.scaled(534, 20))?;
+    atis_calendar_and_rules(s)?;
+    for group in ATIS_QUERIES {
+        for _ in 0..loops {
+            for q in group {
+                s.read(q)?;
+            }
+        }
+    }
+    for t in ATIS_TABLES {
+        let name = t.split_once(' ').map_or(t, |(name, _)| name);
+        s.write(&format!("drop table {name}"))?;
+    }
+    Ok(())
+}
+
+/// The 13 ATIS tables kura makes, in the order they are made and dropped.
+const ATIS_TABLES: [&str; 13] = [
+    "state (state_code char(2) NOT NULL, state_name char(25) NOT NULL, country_name char(25) NOT NULL, primary key (state_code))",
+    "city (city_code char(4) NOT NULL, city_name char(25) NOT NULL, state_code char(2) NOT NULL, country_name char(25) NOT NULL, time_zone_code char(3) NOT NULL, primary key (city_code))",
+    "airport (airport_code char(3) NOT NULL, airport_name char(40) NOT NULL, state_code char(2) NOT NULL, country_name char(25) NOT NULL, time_zone_code char(3) NOT NULL, primary key (airport_code))",
+    "airline (airline_code char(2) NOT NULL, airline_name char(64) NOT NULL, primary key (airline_code))",
+    "aircraft (aircraft_code char(3) NOT NULL, aircraft_type char(64) NOT NULL, engines int NOT NULL, category char(10) NOT NULL, pay_load int NOT NULL, cruising_speed int NOT NULL, range_miles int NOT NULL, primary key (aircraft_code))",
+    "flight (flight_code int NOT NULL, flight_number int NOT NULL, airline_code char(2) NOT NULL, aircraft_code char(3) NOT NULL, from_airport char(3) NOT NULL, to_airport char(3) NOT NULL, departure_time int NOT NULL, arrival_time int NOT NULL, time_elapsed int NOT NULL, stops int NOT NULL, primary key (flight_code))",
+    "fare (fare_code char(8) NOT NULL, from_airport char(3) NOT NULL, to_airport char(3) NOT NULL, fare_class char(3) NOT NULL, one_way_cost int NOT NULL, rnd_trip_cost int NOT NULL, restrict_code char(5) NOT NULL, primary key (fare_code))",
+    "flight_fare (flight_code int NOT NULL, fare_code char(8) NOT NULL, primary key (flight_code, fare_code))",
+    "flight_day (flight_code int NOT NULL, day_code int NOT NULL, primary key (flight_code, day_code))",
+    "day_name (day_code int NOT NULL, day_name char(9) NOT NULL, primary key (day_code))",
+    "month_name (month_number int NOT NULL, month_name char(9) NOT NULL, primary key (month_number))",
+    "restrict_carrier (restrict_code char(5) NOT NULL, airline_code char(2) NOT NULL, primary key (restrict_code, airline_code))",
+    "ground_service (city_code char(4) NOT NULL, airport_code char(3) NOT NULL, transport_code char(1) NOT NULL, ground_fare int NOT NULL, primary key (city_code, airport_code, transport_code))",
+];
+
+/// ATIS's query groups: simple joins, a 3-way join, distinct, group by.
+const ATIS_QUERIES: [&[&str]; 4] = [
+    &[
+        "select city.city_name,state.state_name,city.city_code from city,state where city.city_code='MATL' and city.state_code=state.state_code",
+        "select city.city_name,state.state_name,city.city_code from state,city where city.state_code=state.state_code",
+        "select month_name.month_name,day_name.day_name from month_name,day_name where month_name.month_number=day_name.day_code",
+        "select month_name.month_name,day_name.day_name from month_name,day_name where month_name.month_number=day_name.day_code and day_name.day_code >= 4",
+        "select flight.flight_code,aircraft.aircraft_type from flight,aircraft where flight.aircraft_code=aircraft.aircraft_code",
+    ],
+    &[
+        "select airline.airline_name,aircraft.aircraft_type from aircraft,airline,flight where flight.aircraft_code=aircraft.aircraft_code and flight.airline_code=airline.airline_code",
+        "select fare.fare_code from restrict_carrier,airline,fare where restrict_carrier.airline_code=airline.airline_code and fare.restrict_code=restrict_carrier.restrict_code",
+    ],
+    &[
+        "select distinct category from aircraft",
+        "select distinct from_airport from flight",
+        "select distinct aircraft_code from flight",
+        "select distinct * from fare",
+        "select distinct flight_code from flight_fare",
+        "select distinct airline.airline_name,aircraft.aircraft_type from flight,aircraft,airline where flight.aircraft_code=aircraft.aircraft_code and flight.airline_code=airline.airline_code",
+    ],
+    &[
+        "select day_name.day_name,day_name.day_code,count(*) from flight_day,day_name where day_name.day_code=flight_day.day_code group by day_name.day_name,day_name.day_code order by day_name.day_code",
+        "select sum(engines) from aircraft",
+        "select avg(engines) from aircraft where engines>0",
+        "select count(*),min(pay_load),max(pay_load) from aircraft where pay_load>0",
+        "select min(flight_code),min(flight_code) from flight",
+        "select count(*) from flight where flight_code >= 112793",
+        "select city_code, avg(ground_fare) from ground_service where ground_fare<>0 group by city_code",
+        "select category,count(*) from aircraft where engines=2 group by category having count(*)>4",
+    ],
+];
+
+const ATIS_STATES: [&str; 11] = ["MA", "PA", "TX", "CA", "CO", "GA", "MD", "DC", "QC", "NY", "WA"];
+const ATIS_CITIES: [&str; 11] = [
+    "BBOS", "PPHL", "DDFW", "SSFO", "DDEN", "AATL", "BBWI", "WWAS", "MATL", "NNYC", "SSEA",
+];
+const ATIS_AIRPORTS: [&str; 9] = ["BOS", "PHL", "DFW", "SFO", "DEN", "ATL", "BWI", "DCA", "YUL"];
+
+/// One of ATIS's 12 airline codes.
+fn atis_airline(i: u64) -> String {
+    format!("A{}", char::from(b'A' + (i % 12) as u8))
+}
+
+/// States, cities, airports, airlines and aircraft, row by row.
+fn atis_places(s: &mut Session<'_>) -> R {
+    for (i, st) in ATIS_STATES.iter().enumerate() {
         let country = if *st == "QC" { "CANADA" } else { "USA" };
         s.write(&format!(
             "insert into state values ('{st}','STATE {st}','{country}')"
         ))?;
         s.write(&format!(
             "insert into city values ('{}','CITY {i}','{st}','{country}','{}')",
-            cities[i],
+            ATIS_CITIES[i],
             ["EST", "CST", "PST", "MST"][i % 4]
         ))?;
     }
-    for (i, a) in airports.iter().enumerate() {
+    for (i, a) in ATIS_AIRPORTS.iter().enumerate() {
         s.write(&format!(
             "insert into airport values ('{a}','{a} INTERNATIONAL','{}','USA','{}')",
-            states[i],
+            ATIS_STATES[i],
             ["EST", "CST", "PST", "MST"][i % 4]
         ))?;
     }
-    let airline = |i: u64| format!("A{}", char::from(b'A' + (i % 12) as u8));
     for i in 0..12 {
         s.write(&format!(
             "insert into airline values ('{}','AIRLINE {i}')",
-            airline(i)
+            atis_airline(i)
         ))?;
     }
     for i in 0..22u64 {
@@ -553,15 +610,20 @@ fn atis(s: &mut Session<'_>, p: &DbParams) -> R {
             if i % 5 == 0 { 0 } else { 1000 + i * 100 }
         ))?;
     }
+    Ok(())
+}
+
+/// `flights` flights with their days, `fares` fares, two fares a flight.
+fn atis_flights(s: &mut Session<'_>, flights: u64, fares: u64) -> R {
     for f in 0..flights {
-        let from = airports[(f % 9) as usize];
-        let to = airports[((f / 9 + f + 1) % 9) as usize];
+        let from = ATIS_AIRPORTS[(f % 9) as usize];
+        let to = ATIS_AIRPORTS[((f / 9 + f + 1) % 9) as usize];
         let dep = (f * 37) % 2400;
         s.write(&format!(
             "insert into flight values ({},{},'{}','{:03}','{from}','{to}',{dep},{},{},{})",
             112_000 + f * 3,
             f % 1000,
-            airline(f),
+            atis_airline(f),
             f % 22,
             (dep + 300) % 2400,
             60 + f % 300,
@@ -578,8 +640,8 @@ fn atis(s: &mut Session<'_>, p: &DbParams) -> R {
     for c in 0..fares {
         s.write(&format!(
             "insert into fare values ('F{c:05}','{}','{}','{}',{},{},'R{:04}')",
-            airports[(c % 9) as usize],
-            airports[((c / 9) % 9) as usize],
+            ATIS_AIRPORTS[(c % 9) as usize],
+            ATIS_AIRPORTS[((c / 9) % 9) as usize],
             ["Y", "F", "B", "M", "H", "Q", "K"][(c % 7) as usize],
             100 + c * 3 % 900,
             200 + c * 5 % 1800,
@@ -595,6 +657,11 @@ fn atis(s: &mut Session<'_>, p: &DbParams) -> R {
             ))?;
         }
     }
+    Ok(())
+}
+
+/// Day and month names, carrier restrictions and ground services.
+fn atis_calendar_and_rules(s: &mut Session<'_>) -> R {
     for (i, d) in [
         "MONDAY",
         "TUESDAY",
@@ -615,70 +682,15 @@ fn atis(s: &mut Session<'_>, p: &DbParams) -> R {
     for r in 0..40 {
         s.write(&format!(
             "insert into restrict_carrier values ('R{r:04}','{}')",
-            airline(r)
+            atis_airline(r)
         ))?;
     }
-    for (i, c) in cities.iter().enumerate() {
+    for (i, c) in ATIS_CITIES.iter().enumerate() {
         s.write(&format!(
             "insert into ground_service values ('{c}','{}','T',{})",
-            airports[i % 9],
+            ATIS_AIRPORTS[i % 9],
             i * 5
         ))?;
-    }
-    let groups: [&[&str]; 4] = [
-        &[
-            "select city.city_name,state.state_name,city.city_code from city,state where city.city_code='MATL' and city.state_code=state.state_code",
-            "select city.city_name,state.state_name,city.city_code from state,city where city.state_code=state.state_code",
-            "select month_name.month_name,day_name.day_name from month_name,day_name where month_name.month_number=day_name.day_code",
-            "select month_name.month_name,day_name.day_name from month_name,day_name where month_name.month_number=day_name.day_code and day_name.day_code >= 4",
-            "select flight.flight_code,aircraft.aircraft_type from flight,aircraft where flight.aircraft_code=aircraft.aircraft_code",
-        ],
-        &[
-            "select airline.airline_name,aircraft.aircraft_type from aircraft,airline,flight where flight.aircraft_code=aircraft.aircraft_code and flight.airline_code=airline.airline_code",
-            "select fare.fare_code from restrict_carrier,airline,fare where restrict_carrier.airline_code=airline.airline_code and fare.restrict_code=restrict_carrier.restrict_code",
-        ],
-        &[
-            "select distinct category from aircraft",
-            "select distinct from_airport from flight",
-            "select distinct aircraft_code from flight",
-            "select distinct * from fare",
-            "select distinct flight_code from flight_fare",
-            "select distinct airline.airline_name,aircraft.aircraft_type from flight,aircraft,airline where flight.aircraft_code=aircraft.aircraft_code and flight.airline_code=airline.airline_code",
-        ],
-        &[
-            "select day_name.day_name,day_name.day_code,count(*) from flight_day,day_name where day_name.day_code=flight_day.day_code group by day_name.day_name,day_name.day_code order by day_name.day_code",
-            "select sum(engines) from aircraft",
-            "select avg(engines) from aircraft where engines>0",
-            "select count(*),min(pay_load),max(pay_load) from aircraft where pay_load>0",
-            "select min(flight_code),min(flight_code) from flight",
-            "select count(*) from flight where flight_code >= 112793",
-            "select city_code, avg(ground_fare) from ground_service where ground_fare<>0 group by city_code",
-            "select category,count(*) from aircraft where engines=2 group by category having count(*)>4",
-        ],
-    ];
-    for group in groups {
-        for _ in 0..loops {
-            for q in group {
-                s.read(q)?;
-            }
-        }
-    }
-    for t in [
-        "state",
-        "city",
-        "airport",
-        "airline",
-        "aircraft",
-        "flight",
-        "fare",
-        "flight_fare",
-        "flight_day",
-        "day_name",
-        "month_name",
-        "restrict_carrier",
-        "ground_service",
-    ] {
-        s.write(&format!("drop table {t}"))?;
     }
     Ok(())
 }

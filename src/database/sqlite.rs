@@ -11,8 +11,8 @@ use super::session::{Conn, Connector, DbError, Dialect, Param};
 use crate::jobs::db_params::{Journal, Synchronous};
 
 /// The database file's name inside kura's directory; SQLite adds
-/// `-journal`, `-wal` and `-shm` beside it.
-pub const FILE: &str = "bench.sqlite";
+/// `-journal`, `-wal` and `-shm` beside it. Every db job names it as its target.
+pub const FILE: &str = crate::jobs::db_params::DB_FILE;
 pub const COMPANIONS: [&str; 4] = [
     "bench.sqlite",
     "bench.sqlite-journal",

@@ -1,10 +1,15 @@
 //! bonnie++'s tests as a kind of workload: their names and order, what each
-//! counts, bonnie++'s defaults, and the parameters a stored bonnie job
-//! carries. What the tests do lives in `bonnie::measure`; reports read this.
+//! counts, bonnie++'s defaults, the parameters a stored bonnie job carries,
+//! and a run's settings read from `kura suite bonnie`'s flags and made into
+//! its jobs (`BonnieSettings`). What the tests do lives in `bonnie`; reports
+//! read this.
+
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::jobs::OpKind;
+use super::suites::{SuiteTest, flag_text};
+use crate::jobs::{BlockSize, EngineKind, Fill, Job, OpKind, Opt, Rw, Value, Workload};
 
 /// Test files in DIR, named like kura's other test files.
 pub const DATA_FILE: &str = "kura-bonnie.dat";
@@ -20,6 +25,10 @@ pub const FILES_UNIT: u64 = 1024;
 pub const MAX_FILES_UNITS: u64 = 1024;
 /// bonnie++ prints `+++++` for tests shorter than this: too short to trust.
 pub const MIN_TIME_NS: u64 = 500_000_000;
+/// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
+const FILE_CHUNK: u64 = 8192;
+const MIB: u64 = 1 << 20;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Test {
     PutChar,
@@ -163,4 +172,379 @@ pub struct BonnieParams {
     pub runs: u32,
     /// Seed of the seeks and file names.
     pub seed: u32,
+}
+
+/// `kura suite bonnie`'s flags as typed, before they are read.
+#[derive(Debug, Clone, Copy)]
+pub struct BonnieFlags<'a> {
+    pub size: Option<&'a str>,
+    pub chunk: &'a str,
+    pub files: &'a str,
+    pub char_size: Option<&'a str>,
+}
+
+/// What a bonnie run is asked to do: DIR and bonnie++'s sizes, shared by
+/// every test of the run (and by the bonnie kind while it measures them).
+#[derive(Debug, Clone)]
+pub struct BonnieSettings {
+    pub dir: PathBuf,
+    /// Size of the I/O test file; 0 skips the I/O tests (bonnie++ -s 0).
+    pub size_bytes: u64,
+    pub chunk_bytes: u64,
+    /// Bytes moved one byte per call in each per-character test.
+    pub char_bytes: u64,
+    pub seeks: u64,
+    pub seekers: u32,
+    /// Number of small files; 0 skips the file tests (bonnie++ -n 0).
+    pub files: u64,
+    pub runs: u32,
+    pub label: Option<String>,
+}
+
+impl BonnieSettings {
+    pub fn new(dir: PathBuf, size_bytes: u64, chunk_bytes: u64, files: u64) -> BonnieSettings {
+        BonnieSettings {
+            dir,
+            size_bytes,
+            chunk_bytes,
+            char_bytes: size_bytes.min(CHAR_IO_BYTES),
+            seeks: SEEKS,
+            seekers: SEEKERS,
+            files,
+            runs: 1,
+            label: None,
+        }
+    }
+
+    /// From the flags; without `--size`, twice `memory_bytes` as bonnie++.
+    /// An error names the flag.
+    pub fn from_flags(
+        dir: PathBuf,
+        flags: BonnieFlags<'_>,
+        memory_bytes: u64,
+    ) -> Result<BonnieSettings, String> {
+        let chunk = parse_chunk(flags.chunk)?;
+        let size = match flags.size {
+            Some(text) => parse_file_size(text)?,
+            None => default_size(memory_bytes),
+        };
+        let files = parse_files(flags.files)?;
+        if size == 0 && files == 0 {
+            return Err("--size 0 and --files 0 leave no test to run".into());
+        }
+        let mut settings = BonnieSettings::new(dir, size, chunk, files);
+        if let Some(text) = flags.char_size {
+            settings.char_bytes = parse_char_size(text)?.min(size);
+        }
+        Ok(settings)
+    }
+
+    /// The settings a stored job of a run carries; DIR is its target's directory.
+    pub fn of_job(job: &Job, p: &BonnieParams) -> BonnieSettings {
+        let dir = job
+            .target
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        BonnieSettings {
+            char_bytes: p.char_bytes,
+            seeks: p.seeks,
+            seekers: p.seekers,
+            runs: p.runs,
+            label: job.label.clone(),
+            ..BonnieSettings::new(dir, p.size_bytes, p.chunk_bytes, p.files)
+        }
+    }
+
+    pub fn data_path(&self) -> PathBuf {
+        self.dir.join(DATA_FILE)
+    }
+
+    pub fn files_path(&self) -> PathBuf {
+        self.dir.join(FILES_DIR)
+    }
+
+    pub fn chunks(&self) -> u64 {
+        self.size_bytes / self.chunk_bytes
+    }
+
+    /// Whether the page cache can hold the test file in `memory_bytes`: the
+    /// I/O numbers would measure memory (bonnie++ uses twice the RAM).
+    pub fn fits_in(&self, memory_bytes: u64) -> bool {
+        self.size_bytes > 0 && self.size_bytes < memory_bytes
+    }
+
+    /// The tests these settings run, in bonnie++'s order.
+    pub fn tests(&self) -> Vec<Test> {
+        Test::ALL
+            .into_iter()
+            .filter(|t| match t.kind() {
+                Kind::Io | Kind::Seeks => {
+                    self.size_bytes > 0
+                        && (self.char_bytes > 0 || !matches!(t, Test::PutChar | Test::GetChar))
+                }
+                Kind::Files => self.files > 0,
+            })
+            .collect()
+    }
+
+    /// The jobs of a run: every test `runs` times in bonnie++'s order, each
+    /// a job of the bonnie kind.
+    pub fn jobs(&self, seed: u32) -> Vec<SuiteTest> {
+        (1..=self.runs)
+            .flat_map(|repetition| {
+                self.tests().into_iter().map(move |test| SuiteTest {
+                    test: test.name(),
+                    job: self.job(test, repetition, seed),
+                })
+            })
+            .collect()
+    }
+
+    /// The job as stored: what the test does, in kura's job terms.
+    fn job(&self, test: Test, repetition: u32, seed: u32) -> Job {
+        let size = |bytes| BlockSize { bytes, weight: 100 };
+        let mut job = Job {
+            name: job_name(test, repetition),
+            target: Some(self.data_path()),
+            bs: vec![size(self.chunk_bytes)],
+            size_bytes: Some(self.size_bytes),
+            direct: false,
+            keep_cache: true,
+            engine: EngineKind::Sync,
+            fill: Fill::Zero,
+            label: self.label.clone(),
+            workload: Workload::Bonnie(BonnieParams {
+                test: test.name().to_string(),
+                repetition,
+                size_bytes: self.size_bytes,
+                chunk_bytes: self.chunk_bytes,
+                char_bytes: self.char_bytes,
+                seeks: self.seeks,
+                seekers: self.seekers,
+                files: self.files,
+                runs: self.runs,
+                seed,
+            }),
+            ..Job::default()
+        };
+        let random = matches!(test, Test::RandCreate | Test::RandStat | Test::RandDelete);
+        match test {
+            Test::PutChar | Test::GetChar => {
+                job.rw = if test == Test::PutChar {
+                    Rw::Write
+                } else {
+                    Rw::Read
+                };
+                job.bs = vec![size(1)];
+                job.io_size_bytes = Some(self.char_bytes);
+            }
+            Test::PutBlock | Test::GetBlock => {
+                job.rw = if test == Test::PutBlock {
+                    Rw::Write
+                } else {
+                    Rw::Read
+                };
+                job.io_size_bytes = Some(self.size_bytes);
+            }
+            Test::Rewrite => {
+                job.rw = Rw::Rw;
+                job.read_pct = 50;
+                job.io_size_bytes = Some(2 * self.size_bytes);
+            }
+            Test::Seeks => {
+                job.rw = Rw::RandRw;
+                // Every seek reads; one in ten also writes: 10 reads per write.
+                job.read_pct = 91;
+                job.threads = self.seekers;
+                job.io_count = Some(self.seeks);
+            }
+            _ => {
+                job.rw = match (test.counts_writes(), random) {
+                    (true, false) => Rw::Write,
+                    (true, true) => Rw::RandWrite,
+                    (false, false) => Rw::Read,
+                    (false, true) => Rw::RandRead,
+                };
+                job.target = Some(self.files_path());
+                job.bs = vec![size(FILE_CHUNK)];
+                job.size_bytes = None;
+                job.io_count = Some(self.files);
+            }
+        }
+        job
+    }
+}
+
+/// A size flag read by the option table's parser for `opt`.
+fn flag_bytes(flag: &str, opt: Opt, text: &str) -> Result<u64, String> {
+    match flag_text(flag, opt, text)? {
+        Value::Bytes(bytes) => Ok(bytes),
+        Value::BlockSizes(sizes) if sizes.len() == 1 => Ok(sizes[0].bytes),
+        _ => Err(format!("{flag}: '{text}' is not valid: give one size")),
+    }
+}
+
+/// `--chunk`, a block size: bonnie++ takes powers of two from 256 bytes to 1 MiB.
+pub fn parse_chunk(text: &str) -> Result<u64, String> {
+    let bytes = flag_bytes("--chunk", Opt::Bs, text)?;
+    if !(256..=MIB).contains(&bytes) || !bytes.is_power_of_two() {
+        return Err(format!(
+            "--chunk: '{text}' is not valid: must be a power of two from 256 bytes to 1m, as in bonnie++"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--size`: whole MiB as bonnie++'s -s counts them; 0 skips the I/O tests.
+pub fn parse_file_size(text: &str) -> Result<u64, String> {
+    let bytes = flag_bytes("--size", Opt::Size, text)?;
+    if !bytes.is_multiple_of(MIB) {
+        return Err(format!(
+            "--size: '{text}' is not valid: must be a whole number of MiB (bonnie++ -s counts MiB), or 0 to skip the I/O tests"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--char-size`: whole MiB, as bonnie++'s `-f SIZE`; 0 skips the
+/// per-character tests, as bonnie++'s `-f` alone.
+pub fn parse_char_size(text: &str) -> Result<u64, String> {
+    let bytes = flag_bytes("--char-size", Opt::Size, text)?;
+    if !bytes.is_multiple_of(MIB) {
+        return Err(format!(
+            "--char-size: '{text}' is not valid: must be a whole number of MiB (bonnie++ -f counts MiB), or 0 to skip the per-character tests"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--files`: thousands (1024) of files as bonnie++'s -n counts them; 0 skips the file tests.
+pub fn parse_files(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n <= MAX_FILES_UNITS)
+        .map(|n| n * FILES_UNIT)
+        .ok_or_else(|| {
+            format!(
+                "--files: '{text}' is not valid: must be a whole number from 0 to {MAX_FILES_UNITS} \
+                 (multiples of 1024 files, as bonnie++ -n; 0 skips the file tests)"
+            )
+        })
+}
+
+/// bonnie++'s default file size: twice the RAM, rounded up to a whole GiB
+/// when more than half a GiB over one (bonnie++.cpp).
+pub fn default_size(memory_bytes: u64) -> u64 {
+    let mut mib = 2 * (memory_bytes / MIB);
+    if mib % 1024 > 512 {
+        mib += 1024 - mib % 1024;
+    }
+    mib.max(1) * MIB
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_follow_bonnies_rules() {
+        assert_eq!(parse_chunk("8k"), Ok(8192));
+        assert_eq!(parse_chunk("256"), Ok(256));
+        assert_eq!(parse_chunk("1m"), Ok(1 << 20));
+        for bad in ["128", "3k", "2m", "x", "4k/50:8k/50"] {
+            let e = parse_chunk(bad).unwrap_err();
+            assert!(e.starts_with(&format!("--chunk: '{bad}'")), "{e}");
+        }
+        assert_eq!(parse_file_size("4m"), Ok(4 << 20));
+        assert_eq!(parse_file_size("0"), Ok(0));
+        assert!(
+            parse_file_size("1500k")
+                .unwrap_err()
+                .contains("whole number of MiB")
+        );
+        // The table's own words for a size it cannot read.
+        assert!(
+            parse_file_size("1q")
+                .unwrap_err()
+                .starts_with("--size: '1q' is not a size")
+        );
+        assert_eq!(parse_char_size("0"), Ok(0));
+        assert!(
+            parse_char_size("1k")
+                .unwrap_err()
+                .starts_with("--char-size: '1k' is not valid")
+        );
+        assert_eq!(parse_files("16"), Ok(16 * 1024));
+        assert_eq!(parse_files("0"), Ok(0));
+        assert!(parse_files("-1").is_err() && parse_files("2000").is_err() && parse_files("1k").is_err());
+    }
+
+    #[test]
+    fn default_size_is_twice_the_ram_rounded_like_bonnie() {
+        const GIB: u64 = 1 << 30;
+        assert_eq!(default_size(24 * GIB), 48 * GIB);
+        // 2 x 1.3 GiB = 2.6 GiB: more than half a GiB over 2 GiB, so 3 GiB.
+        assert_eq!(default_size(1331 * MIB), 3 * GIB);
+        // 2 x 1.1 GiB = 2.2 GiB stays.
+        assert_eq!(default_size(1126 * MIB), 2252 * MIB);
+        assert_eq!(default_size(0), MIB);
+        let settings = BonnieSettings::new(PathBuf::from("d"), 16 * MIB, 8192, 0);
+        assert!(settings.fits_in(GIB));
+        assert!(!BonnieSettings::new(PathBuf::from("d"), 2 * GIB, 8192, 0).fits_in(GIB));
+    }
+
+    #[test]
+    fn flags_make_the_tests_they_ask_for_and_the_jobs_carry_them_back() {
+        let flags = BonnieFlags {
+            size: Some("4m"),
+            chunk: "16k",
+            files: "0",
+            char_size: Some("0"),
+        };
+        let mut settings = BonnieSettings::from_flags(PathBuf::from("/d"), flags, 0).unwrap();
+        settings.runs = 2;
+        let jobs = settings.jobs(7);
+        // No per-character and no file tests: put block, rewrite, get block, seeks; twice.
+        assert_eq!(jobs.len(), 8);
+        assert_eq!(jobs[3].test, "Random Seeks");
+        assert_eq!(jobs[7].job.name, "Random Seeks #2");
+        let Workload::Bonnie(p) = &jobs[3].job.workload else {
+            panic!("not a bonnie job");
+        };
+        let back = BonnieSettings::of_job(&jobs[3].job, p);
+        assert_eq!(
+            (back.dir, back.size_bytes, back.chunk_bytes),
+            (PathBuf::from("/d"), 4 * MIB, 16 << 10)
+        );
+        assert_eq!(p.seed, 7);
+        let none = BonnieFlags {
+            size: Some("0"),
+            files: "0",
+            ..flags
+        };
+        assert!(
+            BonnieSettings::from_flags(PathBuf::from("/d"), none, 0)
+                .unwrap_err()
+                .contains("no test to run")
+        );
+        let default = BonnieFlags { size: None, ..flags };
+        assert_eq!(
+            BonnieSettings::from_flags(PathBuf::from("/d"), default, 3 * MIB)
+                .unwrap()
+                .size_bytes,
+            6 * MIB
+        );
+    }
+
+    #[test]
+    fn repetitions_round_trip_through_job_names() {
+        assert_eq!(repetition_of(&job_name(Test::Seeks, 12)), Some(12));
+        assert_eq!(repetition_of("job"), None);
+        for t in Test::ALL {
+            assert_eq!(Test::from_name(t.name()), Some(t));
+        }
+    }
 }

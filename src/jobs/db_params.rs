@@ -1,14 +1,21 @@
 //! The database kind of workload (`kura suite db`): the tests by name (the
 //! eight of MySQL's sql-bench and sysbench's `oltp_read_write`), the
-//! durability settings a run is made with, and the parameters a stored db
-//! job carries. What the tests do lives in `database`; reports read this.
+//! durability settings a run is made with, the parameters a stored db job
+//! carries, and a run's settings read from the flags and made into its jobs
+//! (`DbSettings`). What the tests do lives in `database`; reports read this.
 
 use std::fmt;
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::suites::{SuiteTest, flag_value};
+use crate::jobs::{Job, Opt, Value, Workload};
+
 /// The directory kura creates in DIR for the database files, and removes.
 pub const DB_DIR: &str = "kura-db";
+/// The SQLite database file in it: every db job's target.
+pub const DB_FILE: &str = "bench.sqlite";
 /// sql-bench's loop counts are multiplied by this unless `--scale` says otherwise.
 pub const DEFAULT_SCALE: f64 = 0.01;
 /// sysbench's defaults (oltp_common.lua, 1.0.20): `--tables`, `--table-size`, `--time`.
@@ -236,6 +243,170 @@ pub fn job_name(test: Test, repetition: u32) -> String {
     format!("{} #{repetition}", test.name())
 }
 
+/// `kura suite db`'s flags as typed, before they are read.
+#[derive(Debug, Clone, Copy)]
+pub struct DbFlags<'a> {
+    pub scale: &'a str,
+    pub tests: &'a str,
+    pub synchronous: &'a str,
+    pub journal: &'a str,
+    pub tables: &'a str,
+    pub table_size: &'a str,
+    pub threads: &'a str,
+    pub time: &'a str,
+    pub server: &'a str,
+    pub server_sync: Option<&'a str>,
+    pub mem_limit: Option<&'a str>,
+}
+
+/// What a db run is asked to do, before it becomes jobs: DIR, the tests and
+/// the settings every job of the run carries.
+#[derive(Debug, Clone)]
+pub struct DbSettings {
+    pub dir: PathBuf,
+    pub tests: Vec<Test>,
+    /// Every job's parameters but its test and repetition.
+    pub params: DbParams,
+    pub label: Option<String>,
+    pub mem_limit_bytes: Option<u64>,
+}
+
+impl DbSettings {
+    /// From the flags, each run `runs` times. An error names the flag.
+    pub fn from_flags(dir: PathBuf, flags: DbFlags<'_>, runs: u32) -> Result<DbSettings, String> {
+        let time = match flag_value("--time", Opt::Runtime, flags.time)? {
+            Value::Duration(d) => d,
+            other => return Err(format!("--time: '{other}' is not a duration")),
+        };
+        let server = Server::parse(flags.server).map_err(|e| format!("--server: {e}"))?;
+        let server_sync = server_sync(server, flags.server_sync)?;
+        let params = DbParams {
+            test: String::new(),
+            repetition: 0,
+            runs,
+            server,
+            scale_permille: parse_scale(flags.scale).map_err(|e| format!("--scale: {e}"))?,
+            synchronous: Synchronous::parse(flags.synchronous).map_err(|e| format!("--synchronous: {e}"))?,
+            journal: Journal::parse(flags.journal).map_err(|e| format!("--journal: {e}"))?,
+            oltp_tables: count_flag("--tables", flags.tables, 1000)? as u32,
+            oltp_table_size: count_flag("--table-size", flags.table_size, 1_000_000_000)?,
+            oltp_threads: table_count("--threads", Opt::Threads, flags.threads)? as u32,
+            oltp_time_ms: time.as_millis() as u64,
+            seed: 0,
+            server_sync,
+        };
+        let tests = parse_tests(flags.tests)?;
+        let mem_limit_bytes = match flags.mem_limit {
+            None => None,
+            Some(text) => match flag_value("--mem-limit", Opt::MemLimit, text)? {
+                Value::Bytes(bytes) => Some(bytes),
+                other => return Err(format!("--mem-limit: '{other}' is not a size")),
+            },
+        };
+        Ok(DbSettings {
+            dir,
+            tests,
+            params,
+            label: None,
+            mem_limit_bytes,
+        })
+    }
+
+    /// DIR/kura-db: the directory kura makes for the database.
+    pub fn home(&self) -> PathBuf {
+        self.dir.join(DB_DIR)
+    }
+
+    /// The jobs of a run: every test `runs` times, each a job of the
+    /// database kind, the OLTP mix drawing from `seed`.
+    pub fn jobs(&self, seed: u64) -> Vec<SuiteTest> {
+        let mut out = Vec::new();
+        for repetition in 1..=self.params.runs {
+            for &test in &self.tests {
+                let job = Job {
+                    name: job_name(test, repetition),
+                    target: Some(self.home().join(DB_FILE)),
+                    label: self.label.clone(),
+                    mem_limit_bytes: self.mem_limit_bytes,
+                    workload: Workload::Database(DbParams {
+                        test: test.name().to_string(),
+                        repetition,
+                        seed,
+                        ..self.params.clone()
+                    }),
+                    ..Job::default()
+                };
+                out.push(SuiteTest {
+                    test: test.name(),
+                    job,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A whole number for a db flag from 1 to `max`.
+fn count_flag(flag: &str, text: &str, max: u64) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("{flag}: '{text}' is not valid: must be between 1 and {max}"))
+}
+
+/// A count the option table defines (`threads`), with its bounds.
+fn table_count(flag: &str, opt: Opt, text: &str) -> Result<u64, String> {
+    match flag_value(flag, opt, text)? {
+        Value::Count(n) => Ok(n),
+        other => Err(format!("{flag}: '{other}' is not a whole number")),
+    }
+}
+
+/// `--tests`: names from the list, or `all`.
+pub fn parse_tests(text: &str) -> Result<Vec<Test>, String> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(Test::ALL.to_vec());
+    }
+    let mut tests = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let test = Test::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Test::ALL.iter().map(|t| t.name()).collect();
+            format!("--tests: '{name}' is not one of {}, all", names.join(", "))
+        })?;
+        if !tests.contains(&test) {
+            tests.push(test);
+        }
+    }
+    if tests.is_empty() {
+        return Err("--tests: name at least one test".into());
+    }
+    Ok(tests)
+}
+
+/// `--server-sync`, checked against the server it is for; a server's default when not given.
+fn server_sync(server: Server, text: Option<&str>) -> Result<Option<String>, String> {
+    let allowed: &[&str] = match server {
+        Server::Sqlite if text.is_some() => {
+            return Err(
+                "--server-sync is for --server postgres or mariadb; SQLite takes --synchronous and --journal"
+                    .into(),
+            );
+        }
+        Server::Sqlite => return Ok(None),
+        Server::Postgres => &["on", "off", "local", "remote_write", "remote_apply"],
+        Server::Mariadb => &["0", "1", "2"],
+    };
+    let value = text.unwrap_or(allowed[if server == Server::Postgres { 0 } else { 1 }]);
+    if !allowed.contains(&value) {
+        return Err(format!(
+            "--server-sync: '{value}' is not one of {} for {server}",
+            allowed.join(", ")
+        ));
+    }
+    Ok(Some(value.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +428,113 @@ mod tests {
         for bad in ["0", "2", "x", "0.0001"] {
             assert!(parse_scale(bad).is_err(), "{bad}");
         }
+    }
+
+    fn flags() -> DbFlags<'static> {
+        DbFlags {
+            scale: "0.01",
+            tests: "create,oltp,create",
+            synchronous: "full",
+            journal: "delete",
+            tables: "1",
+            table_size: "10000",
+            threads: "4",
+            time: "2s",
+            server: "sqlite",
+            server_sync: None,
+            mem_limit: Some("64m"),
+        }
+    }
+
+    #[test]
+    fn flags_become_one_job_per_test_and_repetition() {
+        let settings = DbSettings::from_flags(PathBuf::from("/d"), flags(), 2).unwrap();
+        assert_eq!(settings.tests, [Test::Create, Test::OltpReadWrite]);
+        let jobs = settings.jobs(99);
+        let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "create #1",
+                "oltp_read_write #1",
+                "create #2",
+                "oltp_read_write #2"
+            ]
+        );
+        let job = &jobs[1].job;
+        assert_eq!(job.target, Some(PathBuf::from("/d/kura-db/bench.sqlite")));
+        assert_eq!(job.mem_limit_bytes, Some(64 << 20));
+        let Workload::Database(p) = &job.workload else {
+            panic!("not a db job");
+        };
+        assert_eq!(
+            (p.oltp_threads, p.oltp_time_ms, p.seed, p.repetition),
+            (4, 2000, 99, 1)
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_named_with_the_tables_words() {
+        let bad = |f: DbFlags<'static>| DbSettings::from_flags(PathBuf::from("/d"), f, 1).unwrap_err();
+        assert!(
+            bad(DbFlags {
+                threads: "0",
+                ..flags()
+            })
+            .starts_with("--threads: '0' is not valid")
+        );
+        assert!(
+            bad(DbFlags {
+                threads: "2000",
+                ..flags()
+            })
+            .starts_with("--threads: '2000' is not valid")
+        );
+        assert!(bad(DbFlags { time: "0", ..flags() }).starts_with("--time: '0' is not valid"));
+        assert!(
+            bad(DbFlags {
+                time: "soon",
+                ..flags()
+            })
+            .starts_with("--time: 'soon' is not a duration")
+        );
+        assert!(
+            bad(DbFlags {
+                mem_limit: Some("8m"),
+                ..flags()
+            })
+            .starts_with("--mem-limit: '8m' is not valid")
+        );
+        assert!(
+            bad(DbFlags {
+                tables: "0",
+                ..flags()
+            })
+            .starts_with("--tables: '0' is not valid")
+        );
+        assert!(
+            bad(DbFlags {
+                tests: "nope",
+                ..flags()
+            })
+            .starts_with("--tests: 'nope' is not one of")
+        );
+        assert!(
+            bad(DbFlags {
+                server_sync: Some("on"),
+                ..flags()
+            })
+            .contains("--server-sync is for")
+        );
+        let pg = DbSettings::from_flags(
+            PathBuf::from("/d"),
+            DbFlags {
+                server: "postgres",
+                ..flags()
+            },
+            1,
+        )
+        .unwrap();
+        assert_eq!(pg.params.server_sync.as_deref(), Some("on"));
     }
 }

@@ -1,12 +1,14 @@
 //! The built-in suites beside CrystalDiskMark's profiles (presets.rs): which
 //! suite made a run (`SuiteKind`, stored with it under today's names), and
-//! tiobench's four tests as jobs.
+//! tiobench's four tests as jobs; a suite's flags read through the option
+//! table (`flag_value`).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::job::{Job, Rw, SpecError};
+use super::options::{Opt, Value};
 use super::presets::{MarkDir, Profile};
 
 /// The built-in suite (or importer) that produced a run. Stored as the text
@@ -103,6 +105,33 @@ pub enum SuiteError {
     Job(#[from] SpecError),
     #[error("{test}: {source}")]
     Test { test: &'static str, source: SpecError },
+}
+
+/// A suite's flag read by the option table's parser for `opt`, so its units
+/// and its words for a bad value are the table's; the error names the flag
+/// (`--chunk`), not the key (`bs`). Bounds are the suite's to add: a suite
+/// may take what the table would not (`--size 0` skips bonnie's I/O tests).
+pub fn flag_text(flag: &str, opt: Opt, text: &str) -> Result<Value, String> {
+    opt.def().parse(text).map_err(|e| flag_error(flag, text, e))
+}
+
+/// [`flag_text`] held to the table's bounds for `opt` too.
+pub fn flag_value(flag: &str, opt: Opt, text: &str) -> Result<Value, String> {
+    let value = flag_text(flag, opt, text)?;
+    // The table's bounds are checked where a value is set: on a job no one runs.
+    Job::default()
+        .apply(opt, value.clone())
+        .map_err(|e| flag_error(flag, text, e))?;
+    Ok(value)
+}
+
+/// The table's error with the flag in place of the key, quoting what was typed.
+fn flag_error(flag: &str, text: &str, e: SpecError) -> String {
+    match e {
+        SpecError::Unit { source, .. } => format!("{flag}: {source}"),
+        SpecError::Invalid { why, .. } => format!("{flag}: '{text}' is not valid: {why}"),
+        SpecError::UnknownKey(_) => format!("{flag}: {e}"),
+    }
 }
 
 /// `kura mark`'s jobs in CrystalDiskMark 9's order: every test's read, then

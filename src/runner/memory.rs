@@ -69,35 +69,86 @@ pub fn rooms(available: Option<u64>) -> Vec<Room> {
 /// ancestors: the limit less what is charged there and cannot be reclaimed
 /// (page cache can). `root` is where the hierarchies are mounted.
 fn cgroup_room(proc_cgroup: &str, root: &Path) -> Option<Room> {
-    let mut best: Option<Room> = None;
-    let mut consider = |dir: PathBuf, limit_file: &str, usage_file: &str, file_keys: &[&str]| {
+    limits(proc_cgroup, root)
+        .into_iter()
+        .map(|l| {
+            let usage = read_number(&l.dir.join(l.usage_file)).unwrap_or(0);
+            let stat = std::fs::read_to_string(l.dir.join("memory.stat")).unwrap_or_default();
+            let file: u64 = stat
+                .lines()
+                .filter_map(|line| line.split_once(' '))
+                .filter(|(k, _)| l.file_keys.contains(k))
+                .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
+                .sum();
+            Room {
+                bytes: l.bytes.saturating_sub(usage.saturating_sub(file)),
+                what: format!(
+                    "left under the memory cgroup limit of {} ({} {})",
+                    l.dir.display(),
+                    l.limit_file,
+                    format_size(l.bytes)
+                ),
+            }
+        })
+        .min_by_key(|r| r.bytes)
+}
+
+/// The memory kura may use at all: MemTotal, or less where a memory limit
+/// is set on its cgroup or one above it. bonnie++ sizes its file from this.
+pub fn usable_memory_bytes() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total = mem_total(&meminfo).unwrap_or(0);
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let limit = limits(&cgroup, Path::new("/sys/fs/cgroup"))
+        .into_iter()
+        .map(|l| l.bytes)
+        .min();
+    match limit {
+        Some(l) if total == 0 || l < total => l,
+        _ => total,
+    }
+}
+
+fn mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(1024)
+}
+
+/// A memory limit set on kura's cgroup or one of its ancestors, and the
+/// files beside it that say what is charged there.
+struct Limit {
+    dir: PathBuf,
+    limit_file: &'static str,
+    usage_file: &'static str,
+    /// The keys of `memory.stat` that count reclaimable page cache.
+    file_keys: &'static [&'static str],
+    bytes: u64,
+}
+
+/// Every memory limit on kura's cgroups (v1's memory controller, v2) and
+/// their ancestors, read from `/proc/self/cgroup`'s text; `root` is where
+/// the hierarchies are mounted.
+fn limits(proc_cgroup: &str, root: &Path) -> Vec<Limit> {
+    let mut out = Vec::new();
+    let mut walk = |dir: PathBuf, limit_file, usage_file, file_keys| {
         let mut dir = Some(dir.as_path());
         while let Some(d) = dir {
             if !d.starts_with(root) || d == root {
                 break;
             }
-            let limit = read_number(&d.join(limit_file));
             // v1 writes "no limit" as a page-rounded i64::MAX; v2 writes "max".
-            if let Some(limit) = limit.filter(|l| *l < 1 << 60) {
-                let usage = read_number(&d.join(usage_file)).unwrap_or(0);
-                let stat = std::fs::read_to_string(d.join("memory.stat")).unwrap_or_default();
-                let file: u64 = stat
-                    .lines()
-                    .filter_map(|l| l.split_once(' '))
-                    .filter(|(k, _)| file_keys.contains(k))
-                    .filter_map(|(_, v)| v.trim().parse::<u64>().ok())
-                    .sum();
-                let room = limit.saturating_sub(usage.saturating_sub(file));
-                if best.as_ref().is_none_or(|b| room < b.bytes) {
-                    best = Some(Room {
-                        bytes: room,
-                        what: format!(
-                            "left under the memory cgroup limit of {} ({limit_file} {})",
-                            d.display(),
-                            format_size(limit)
-                        ),
-                    });
-                }
+            if let Some(bytes) = read_number(&d.join(limit_file)).filter(|l| *l < 1 << 60) {
+                out.push(Limit {
+                    dir: d.to_path_buf(),
+                    limit_file,
+                    usage_file,
+                    file_keys,
+                    bytes,
+                });
             }
             dir = d.parent();
         }
@@ -109,9 +160,8 @@ fn cgroup_room(proc_cgroup: &str, root: &Path) -> Option<Room> {
         };
         let rel = path.trim_start_matches('/');
         if controllers.split(',').any(|c| c == "memory") {
-            let dir = root.join("memory").join(rel);
-            consider(
-                dir,
+            walk(
+                root.join("memory").join(rel),
                 "memory.limit_in_bytes",
                 "memory.usage_in_bytes",
                 &["total_inactive_file", "total_active_file"],
@@ -120,7 +170,7 @@ fn cgroup_room(proc_cgroup: &str, root: &Path) -> Option<Room> {
             // The unified hierarchy is mounted at the root or, beside v1, at `unified`.
             for base in [root.to_path_buf(), root.join("unified")] {
                 if base.join("cgroup.controllers").exists() {
-                    consider(
+                    walk(
                         base.join(rel),
                         "memory.max",
                         "memory.current",
@@ -130,7 +180,7 @@ fn cgroup_room(proc_cgroup: &str, root: &Path) -> Option<Room> {
             }
         }
     }
-    best
+    out
 }
 
 fn read_number(path: &Path) -> Option<u64> {
@@ -277,5 +327,29 @@ mod tests {
             room.what
         );
         assert!(cgroup_room("4:memory:/\n", dir.path()).is_none());
+    }
+
+    #[test]
+    fn usable_memory_is_the_tightest_limit_of_v1_and_v2_with_parents() {
+        let root = tempfile::tempdir().unwrap();
+        let v1 = root.path().join("memory/a/b");
+        std::fs::create_dir_all(&v1).unwrap();
+        std::fs::write(v1.join("memory.limit_in_bytes"), "536870912\n").unwrap();
+        std::fs::write(
+            root.path().join("memory/a/memory.limit_in_bytes"),
+            "9223372036854771712\n",
+        )
+        .unwrap();
+        let v2 = root.path().join("unified/c");
+        std::fs::create_dir_all(&v2).unwrap();
+        std::fs::write(root.path().join("unified/cgroup.controllers"), "memory\n").unwrap();
+        std::fs::write(v2.join("memory.max"), "max\n").unwrap();
+        std::fs::write(root.path().join("unified/memory.max"), "1073741824\n").unwrap();
+        let text = "4:memory:/a/b\n3:cpu:/x\n0::/c\n";
+        let mut found: Vec<u64> = limits(text, root.path()).iter().map(|l| l.bytes).collect();
+        found.sort();
+        assert_eq!(found, vec![1 << 29, 1 << 30]);
+        assert_eq!(mem_total("MemTotal:  1024 kB\n"), Some(1 << 20));
+        assert!(usable_memory_bytes() > 0);
     }
 }

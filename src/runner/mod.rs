@@ -751,15 +751,20 @@ pub fn check_jobs_before_io(jobs: &[Job], opts: &RunOptions) -> Result<(), RunEr
 /// that would be refused (a device or file that carries data, kura's own
 /// database or a loop device over it, a journal that is not kura's or is a
 /// job's target, a read job's preconditioning over a file kura did not
-/// make) and a file set that would be refused (not kura's, of another shape
-/// holding what kura did not make, too large for its file system). A suite
-/// used to measure its reads for minutes and store them before its first
-/// write was refused. Creates, removes and writes nothing.
+/// make), a file set that would be refused (not kura's, of another shape
+/// holding what kura did not make, too large for its file system) and a
+/// DIR bonnie or the database cannot use (not a directory, their files
+/// there already, no room, no server installed). A suite used to measure
+/// its reads for minutes and store them before its first write was
+/// refused. Creates and writes nothing; removes only a database directory
+/// a killed kura left (by its marker).
 pub fn refuse_up_front<'a>(
     jobs: impl IntoIterator<Item = &'a Job>,
     opts: &RunOptions,
 ) -> Result<(), RunError> {
     let jobs: Vec<&Job> = jobs.into_iter().collect();
+    crate::bonnie::check_up_front(&jobs).map_err(RunError::Invalid)?;
+    crate::database::check_up_front(&jobs).map_err(RunError::Invalid)?;
     let allowed = opts.target.allow_destroy.as_deref();
     // A journal written over a target truncates it: the verify then reports the damage as bad blocks.
     let all_targets: Vec<_> = jobs.iter().map(|j| targets::job_path(j)).collect();
