@@ -601,21 +601,33 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
             result: m.result,
         });
         let bytes = serde_json::to_vec(&payload).unwrap_or_default();
-        let gathered = comm.gather(&bytes);
-        let any_failed = comm.all_max(u64::from(payload.is_err())) != 0;
-        let Some(all) = gathered else {
+        let (parts, failed) = comm.gather(&bytes).as_deref().map(unpack).unwrap_or_default();
+        // A part rank 0 could not read ends the run too: every rank hears it here.
+        let any_failed = comm.all_max(u64::from(payload.is_err() || !failed.is_empty())) != 0;
+        if rank != 0 {
             return match any_failed {
                 true => Err(self.fail(ClusterError::EndedByRankZero)),
                 false => Ok(None),
             };
-        };
-        let (parts, failed) = unpack(&all);
+        }
         let merged = match parts.is_empty() {
             true => None,
-            false => merge_at_zero(job, &parts, !failed.is_empty(), cluster, bench.warnings(), warned_before),
+            false => merge_at_zero(
+                job,
+                &parts,
+                !failed.is_empty(),
+                cluster,
+                bench.warnings(),
+                warned_before,
+            ),
         };
-        if any_failed || !failed.is_empty() {
-            let e = self.fail(ClusterError::Refused(failed.join("; ")));
+        if any_failed {
+            let why = match failed.is_empty() {
+                // Every failed rank stopped for another's failure, which that one named.
+                true => "a rank stopped the run".to_string(),
+                false => failed.join("; "),
+            };
+            let e = self.fail(ClusterError::Refused(why));
             match merged {
                 // What the ranks measured is kept, and the run ends after it.
                 Some(_) => bench.fail(e),

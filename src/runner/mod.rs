@@ -747,10 +747,12 @@ impl Kinds {
         match (&job.workload, start) {
             (Workload::Bonnie(p), Start::Now(_)) => self.bonnie(job, p, stop, progress, failure),
             (Workload::Database(p), Start::Now(_)) => self.database(job, p, stop, progress, failure),
-            (Workload::Bonnie(_) | Workload::Database(_), Start::Synced(_)) => Err(RunError::Invalid(format!(
-                "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
-                job.name
-            ))),
+            (Workload::Bonnie(_) | Workload::Database(_), Start::Synced(_)) => {
+                Err(RunError::Invalid(format!(
+                    "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
+                    job.name
+                )))
+            }
             (Workload::FileSet(p), Start::Now(test)) => {
                 let live = Live { sink: cx.sink, test };
                 self.fileset(job, p, stop, progress, cx.warnings, live)

@@ -232,7 +232,10 @@ fn a_stop_on_one_rank_stops_every_rank_at_the_same_job() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
     });
-    assert!(out.iter().all(|(_, stopped)| *stopped), "every rank took the stop");
+    assert!(
+        out.iter().all(|(_, stopped)| *stopped),
+        "every rank took the stop"
+    );
     let run = out[0].0.as_ref().unwrap().as_ref().unwrap();
     assert!(run.jobs.is_empty(), "no rank measured a job the others skipped");
     assert!(run.incomplete);
@@ -312,4 +315,19 @@ fn a_failing_job_keeps_the_jobs_before_it_on_one_process_and_on_ranks() {
         assert!(why[0].contains("is a directory"), "{why:?}");
     }
     assert!(two.jobs[0].cluster.is_some(), "the ranks' job is merged");
+}
+
+/// Jobs that run together or in rounds would each run alone on every rank:
+/// refused by name on every rank, before anything is made.
+#[test]
+fn group_and_until_steady_are_refused_on_ranks() {
+    for (key, value) in [("group", "1"), ("until_steady", "iops")] {
+        let j = job(&[("engine", "null"), ("runtime", "100ms"), (key, value)]);
+        let out = run_threads(vec![vec![j]; 2], ClusterOptions::default());
+        let Err(ClusterError::Refused(why)) = &out[0] else {
+            panic!("{key} was not refused")
+        };
+        assert!(why.contains("group and until_steady do not run on many ranks yet"), "{why}");
+        assert!(matches!(out[1], Err(ClusterError::EndedByRankZero)));
+    }
 }
