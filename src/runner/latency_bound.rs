@@ -219,6 +219,10 @@ fn check(job: &Job, together: usize) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Measures one step of a search where the suite runs and keeps it:
+/// `None` ends the search, `Some(None)` is a rank whose steps rank 0 keeps.
+pub(super) type MeasureStep<'m> = dyn FnMut(&mut dyn Placement, Job) -> Option<Option<StepVerdict>> + 'm;
+
 /// Measures the steps of `sj`'s search one by one, each through `step`
 /// (any kind of workload, on one process or many ranks), which stores the
 /// step it keeps and says how it went: `None` ends the search (a failure,
@@ -230,7 +234,7 @@ pub(super) fn run_search(
     together: usize,
     place: &mut dyn Placement,
     stop: &StopFlag,
-    step: &mut dyn FnMut(&mut dyn Placement, Job) -> Option<Option<StepVerdict>>,
+    step: &mut MeasureStep<'_>,
 ) -> Result<(), RunError> {
     check(&sj.job, together)?;
     // Every rank's steps draw with one seed, rank 0's.

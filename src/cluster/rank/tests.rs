@@ -327,7 +327,10 @@ fn group_and_until_steady_are_refused_on_ranks() {
         let Err(ClusterError::Refused(why)) = &out[0] else {
             panic!("{key} was not refused")
         };
-        assert!(why.contains("group and until_steady do not run on many ranks yet"), "{why}");
+        assert!(
+            why.contains("group and until_steady do not run on many ranks yet"),
+            "{why}"
+        );
         assert!(matches!(out[1], Err(ClusterError::EndedByRankZero)));
     }
 }
