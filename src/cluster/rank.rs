@@ -2,7 +2,8 @@
 //! on every rank (checked), each rank on its own file (the rank appended to
 //! the name, as IOR's file-per-process) or on its share of one shared file,
 //! the ranks meeting before preparation, before the ramp and after
-//! measuring, and rank 0 merging every job as it ends and storing it.
+//! measuring, and rank 0 merging every job as it ends. The suite's loop is
+//! the runner's (`runner::run_placed`); `Ranks` is what ranks add to it.
 //!
 //! Every rank makes the same collective calls in the same order whatever
 //! happens to it (a failure is a value it brings to the next meeting), so
@@ -25,11 +26,10 @@ use crate::jobs::job::DEFAULT_FILE_SIZE;
 use crate::jobs::units::format_size;
 use crate::metrics::cluster::{self as merging, RankJob};
 use crate::metrics::collect::KEEP_INTERVAL_HISTOGRAMS;
-use crate::metrics::latency_bound::{achieved_iops, verdict};
 use crate::metrics::sink::RunSink;
 use crate::metrics::{JobResult, RunResult, Warning};
-use crate::runner::{self, FileSets, Progress, RunError, RunOptions, StopFlag, SuiteJob};
-use crate::targets::{self, PreparedTarget};
+use crate::runner::{self, Bench, Placed, Placement, RunError, RunOptions, StepVerdict, StopFlag, SuiteJob};
+use crate::targets;
 
 /// How the ranks share the work.
 #[derive(Debug, Clone, Default)]
@@ -314,13 +314,7 @@ pub fn run<C: Communicator + ?Sized>(
     cluster: &ClusterOptions,
     sink: &mut dyn RunSink,
 ) -> Result<Option<RunResult>, ClusterError> {
-    let tests: Vec<SuiteJob> = jobs
-        .iter()
-        .map(|j| SuiteJob {
-            test: None,
-            job: j.clone(),
-        })
-        .collect();
+    let tests: Vec<SuiteJob> = jobs.iter().cloned().map(SuiteJob::plain).collect();
     run_suite(comm, &tests, opts, stop, cluster, sink)
 }
 
@@ -329,6 +323,13 @@ fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
     if job.workload.bonnie().is_some() || job.workload.database().is_some() {
         return Err(format!(
             "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
+            job.name
+        ));
+    }
+    // Each rank would measure alone what should run together or in rounds.
+    if job.group.is_some() || job.until_steady.is_some() {
+        return Err(format!(
+            "{}: group and until_steady do not run on many ranks yet; run the job on one host",
             job.name
         ));
     }
@@ -354,8 +355,9 @@ fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
     Ok(())
 }
 
-/// A suite's jobs (`kura mark`, `sweep`: each job with its test) on many
-/// ranks, paused between tests as `runner::run_suite` pauses.
+/// A suite's jobs (`kura mark`, `sweep`, `suite io500`: each job with its
+/// test) on many ranks, through the runner's one loop (`runner::run_placed`),
+/// which pauses, stops, fails and cleans up as on one process.
 pub fn run_suite<C: Communicator + ?Sized>(
     comm: &C,
     jobs: &[SuiteJob],
@@ -364,241 +366,231 @@ pub fn run_suite<C: Communicator + ?Sized>(
     cluster: &ClusterOptions,
     sink: &mut dyn RunSink,
 ) -> Result<Option<RunResult>, ClusterError> {
-    let (rank, size) = (comm.rank(), comm.size());
-    let host = targets::host_facts();
-    let tests: Vec<&Option<String>> = jobs.iter().map(|j| &j.test).collect();
-    let plain: Vec<&Job> = jobs.iter().map(|j| &j.job).collect();
-    let identity = Identity {
-        kura: env!("CARGO_PKG_VERSION").to_string(),
-        // The cluster flags too: ranks that disagree on them would not meet
-        // at the same points (a stonewall's extra meetings), and wait forever.
-        jobs: format!(
-            "{} tests={} shared={} stonewall={:?} pause={:?} jobs={:?}",
-            serde_json::to_string(&plain).unwrap_or_default(),
-            serde_json::to_string(&tests).unwrap_or_default(),
-            cluster.shared,
-            cluster.stonewall,
-            opts.pause,
-            cluster.jobs
-        ),
-        host: host.hostname.clone(),
+    let rank = comm.rank();
+    // Rank 0 alone shows progress: the others may be other hosts' terminals.
+    let opts = RunOptions {
+        quiet: opts.quiet || rank != 0,
+        ..opts.clone()
     };
-    let verdict = comm
-        .gather(&serde_json::to_vec(&identity).unwrap_or_default())
-        .map(|all| check_identities(&all));
-    if comm.all_max(u64::from(matches!(verdict, Some(Err(_))))) != 0 {
-        return Err(match verdict {
-            Some(Err(why)) => ClusterError::Refused(why),
-            _ => ClusterError::EndedByRankZero,
-        });
-    }
-    let each: Vec<(ClusterOptions, JobCluster)> = (0..jobs.len()).map(|i| cluster.for_job(i)).collect();
-    // Every rank takes this branch or none: the jobs were checked equal above.
-    let shift = if each.iter().any(|(_, j)| j.reorder) {
-        read_shift(&same_host_as_zero(comm, &host.hostname))
-    } else {
-        0
-    };
-    let mine: Result<Vec<Job>, String> = jobs
-        .iter()
-        .zip(&each)
-        .map(|(j, (c, how))| {
-            check_kind(&j.job, c)?;
-            // The rank whose file or segments this one moves.
-            let as_rank = if how.reorder { (rank + shift) % size } else { rank };
-            match how.interleave {
-                true => interleaved(&j.job, as_rank, size),
-                false => rank_job(&j.job, as_rank, size, c.shared),
-            }
-        })
-        .collect();
-    settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
-    let mine = mine.unwrap_or_default();
-    // Somebody's file at one of the suite's own names is refused before the
-    // first job, not after the jobs before it have measured.
-    let own = mine
-        .iter()
-        .try_for_each(runner::own_names_free)
-        .map_err(|e| e.to_string());
-    settle(comm, own)?;
-
-    // Never switched off again: the process is a rank until it exits.
-    KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
-    let started_unix_s = (now_unix_ns() / 1_000_000_000) as i64;
-    let mut r = Rank {
+    let mut ranks = Ranks {
         comm,
-        opts,
-        stop,
         cluster,
-        host: host.clone(),
-        progress: Progress::new(opts.quiet || rank != 0),
-        warnings: Vec::new(),
-        created: Vec::new(),
-        sets: FileSets::default(),
+        each: Vec::new(),
+        host: targets::host_facts(),
         rank_dirs: Vec::new(),
-        merged: Vec::new(),
         failure: None,
     };
-    for (i, (sj, my_job)) in jobs.iter().zip(&mine).enumerate() {
-        r.cluster = &each[i].0;
-        let new_test = i > 0 && (jobs[i - 1].test != sj.test || jobs[i - 1].job.rw != sj.job.rw);
-        if i > 0 && !opts.pause.is_zero() && (!opts.pause_between_tests || new_test) {
-            pause(opts.pause, stop);
-        }
-        let go_on = if sj.job.latency_limit_ns.is_some() {
-            r.search(sj, my_job, sink)
-        } else {
-            r.one_job(&sj.job, my_job, sj.test.as_deref(), sink).go_on
-        };
-        if !go_on {
-            break;
-        }
-    }
-    let Rank {
-        mut warnings,
-        created,
-        mut sets,
-        rank_dirs,
-        merged: merged_jobs,
-        failure,
-        ..
-    } = r;
-    // Every rank is past its last I/O (the gather after each job), so a
-    // shared file or set can go.
-    sets.cleanup(opts.keep, &mut warnings);
-    if opts.keep {
-        created.iter().for_each(targets::keep);
-    } else {
-        for t in created.iter().rev() {
-            if let Err(e) = targets::cleanup(t) {
-                warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
-            }
-        }
-        for d in rank_dirs.iter().rev() {
-            // Only when empty: what is not kura's stays, as a set's cleanup leaves it.
-            if let Err(e) = std::fs::remove_dir(d) {
-                warnings.push(Warning::TestFileNotRemoved {
-                    error: format!("{}: {e}", d.display()),
-                });
-            }
-        }
-    }
-    // No rank leaves before every rank has cleaned up: a launcher ends the
-    // others when the first one exits with an error.
-    comm.barrier();
-    if rank != 0 {
-        return match failure {
-            Some(_) => Err(ClusterError::EndedByRankZero),
-            None => Ok(None),
-        };
-    }
-    let incomplete =
-        failure.is_some() || stop.load(Ordering::Relaxed) || merged_jobs.iter().any(|j| j.incomplete);
-    if let Some(e) = failure {
-        if merged_jobs.is_empty() {
-            return Err(e);
-        }
-        // What the ranks measured before the failure is kept, as incomplete.
-        warnings.push(Warning::StoppedAfterFailure { error: e.to_string() });
-    }
-    Ok(Some(RunResult {
-        id: None,
-        kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_unix_s,
-        label: opts
-            .label
-            .clone()
-            .or_else(|| jobs.iter().find_map(|j| j.job.label.clone())),
-        price: opts.price.clone(),
-        suite: opts.suite.clone(),
-        host,
-        jobs: merged_jobs,
-        incomplete,
-        warnings,
-    }))
-}
-
-fn pause(total: Duration, stop: &StopFlag) {
-    let until = std::time::Instant::now() + total;
-    while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < until {
-        std::thread::sleep(
-            Duration::from_millis(50).min(until.saturating_duration_since(std::time::Instant::now())),
-        );
+    match runner::run_placed(jobs, &opts, stop, sink, &mut ranks) {
+        Ok(run) => Ok((rank == 0).then_some(run)),
+        Err(e) => Err(ranks.failure.take().unwrap_or(match rank {
+            0 => ClusterError::Refused(e.to_string()),
+            _ => ClusterError::EndedByRankZero,
+        })),
     }
 }
 
-/// What one rank keeps from job to job.
-struct Rank<'a, C: Communicator + ?Sized> {
+/// What one rank adds to the runner's loop, and keeps from job to job.
+struct Ranks<'a, C: Communicator + ?Sized> {
     comm: &'a C,
-    opts: &'a RunOptions,
-    stop: &'a StopFlag,
     cluster: &'a ClusterOptions,
+    /// How the ranks share each job, in the suite's order.
+    each: Vec<ClusterOptions>,
     host: crate::metrics::HostFacts,
-    progress: Progress,
-    warnings: Vec<Warning>,
-    created: Vec<PreparedTarget>,
-    sets: FileSets,
     /// The directories this rank made for its own file sets (`ANCHOR/kura-rank-R`).
     rank_dirs: Vec<PathBuf>,
-    /// Rank 0: the jobs merged so far.
-    merged: Vec<JobResult>,
+    /// Why the run ended, as this rank says it (rank 0 names the ranks).
     failure: Option<ClusterError>,
 }
 
-/// How one job on every rank ended.
-struct JobDone {
-    /// Every rank goes on to the next job (none failed or was stopped).
-    go_on: bool,
-    /// Rank 0: the merged job, also pushed and given to the sink.
-    merged: Option<JobResult>,
+impl<C: Communicator + ?Sized> Ranks<'_, C> {
+    /// Keeps `e` for `run_suite` to return, and hands the runner its text.
+    fn fail(&mut self, e: ClusterError) -> RunError {
+        let text = e.to_string();
+        self.failure = self.failure.take().or(Some(e));
+        RunError::Invalid(text)
+    }
+
+    /// Every rank proves it runs the same kura on the same jobs with the
+    /// same flags; rank 0 names the ranks that do not.
+    fn check_identity(&self, jobs: &[SuiteJob], opts: &RunOptions) -> Result<(), ClusterError> {
+        let comm = self.comm;
+        let tests: Vec<&Option<String>> = jobs.iter().map(|j| &j.test).collect();
+        let plain: Vec<&Job> = jobs.iter().map(|j| &j.job).collect();
+        let cluster = self.cluster;
+        let identity = Identity {
+            kura: env!("CARGO_PKG_VERSION").to_string(),
+            // The cluster flags too: ranks that disagree on them would not meet
+            // at the same points (a stonewall's extra meetings), and wait forever.
+            jobs: format!(
+                "{} tests={} shared={} stonewall={:?} pause={:?} jobs={:?}",
+                serde_json::to_string(&plain).unwrap_or_default(),
+                serde_json::to_string(&tests).unwrap_or_default(),
+                cluster.shared,
+                cluster.stonewall,
+                opts.pause,
+                cluster.jobs
+            ),
+            host: self.host.hostname.clone(),
+        };
+        let verdict = comm
+            .gather(&serde_json::to_vec(&identity).unwrap_or_default())
+            .map(|all| check_identities(&all));
+        if comm.all_max(u64::from(matches!(verdict, Some(Err(_))))) != 0 {
+            return Err(match verdict {
+                Some(Err(why)) => ClusterError::Refused(why),
+                _ => ClusterError::EndedByRankZero,
+            });
+        }
+        Ok(())
+    }
+
+    /// Each job as this rank runs it, once every rank could derive its own.
+    fn own_jobs(&mut self, jobs: &[SuiteJob]) -> Result<Vec<Job>, ClusterError> {
+        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
+        let each: Vec<(ClusterOptions, JobCluster)> =
+            (0..jobs.len()).map(|i| self.cluster.for_job(i)).collect();
+        // Every rank takes this branch or none: the jobs were checked equal.
+        let shift = if each.iter().any(|(_, j)| j.reorder) {
+            read_shift(&same_host_as_zero(comm, &self.host.hostname))
+        } else {
+            0
+        };
+        let mine: Result<Vec<Job>, String> = jobs
+            .iter()
+            .zip(&each)
+            .map(|(j, (c, how))| {
+                check_kind(&j.job, c)?;
+                // The rank whose file or segments this one moves.
+                let as_rank = if how.reorder { (rank + shift) % size } else { rank };
+                match how.interleave {
+                    true => interleaved(&j.job, as_rank, size),
+                    false => rank_job(&j.job, as_rank, size, c.shared),
+                }
+            })
+            .collect();
+        settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let mine = mine.unwrap_or_default();
+        // Somebody's file at one of the suite's own names is refused before
+        // the first job, not after the jobs before it have measured.
+        let own = mine
+            .iter()
+            .try_for_each(runner::own_names_free)
+            .map_err(|e| e.to_string());
+        settle(comm, own)?;
+        self.each = each.into_iter().map(|(c, _)| c).collect();
+        Ok(mine)
+    }
 }
 
-impl<C: Communicator + ?Sized> Rank<'_, C> {
-    /// One job measured by every rank (`job` as the user gave it, `mine`
-    /// this rank's part), merged at rank 0 and given to `sink`.
-    fn one_job(&mut self, job: &Job, mine: &Job, test: Option<&str>, sink: &mut dyn RunSink) -> JobDone {
-        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
-        let shared = self.cluster.shared;
-        let fileset = mine.workload.fileset();
-        // A shared test file or set is made once, by rank 0, before any rank opens it.
-        if shared {
-            let made = match fileset {
-                _ if rank != 0 => Ok(()),
-                Some(p) => self
-                    .sets
-                    .prepare(mine, p, self.stop, &self.progress, &mut self.warnings)
-                    .map_err(|e| e.to_string()),
-                None if !targets::job_path(job).exists() => targets::prepare(job, &self.opts.target)
-                    .map(|t| self.created.push(t))
-                    .map_err(|e| e.to_string()),
-                None => Ok(()),
+impl<C: Communicator + ?Sized> Placement for Ranks<'_, C> {
+    fn place(&mut self, jobs: &[SuiteJob], opts: &RunOptions) -> Result<Placed, RunError> {
+        let own = self
+            .check_identity(jobs, opts)
+            .and_then(|()| self.own_jobs(jobs))
+            .map_err(|e| self.fail(e))?;
+        // Never switched off again: the process is a rank until it exits.
+        KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
+        Ok(Placed {
+            jobs: jobs.to_vec(),
+            own,
+        })
+    }
+
+    /// Ctrl-C may reach some ranks only: all stop at the same point, or none.
+    fn stopped(&mut self, stop: &StopFlag) -> bool {
+        let any = self.comm.all_max(u64::from(stop.load(Ordering::Relaxed))) != 0;
+        if any {
+            stop.store(true, Ordering::Relaxed);
+        }
+        any
+    }
+
+    fn measure(
+        &mut self,
+        i: usize,
+        job: &SuiteJob,
+        own: &Job,
+        bench: &mut Bench<'_>,
+    ) -> Result<Option<JobResult>, RunError> {
+        let cluster = self.each.get(i).cloned().unwrap_or_default();
+        if cluster.shared {
+            // A shared test file or set is made once, by rank 0, before any rank opens it.
+            let made = match self.comm.rank() {
+                0 => bench.prepare_shared(&job.job, own).map_err(|e| e.to_string()),
+                _ => Ok(()),
             };
-            if let Err(e) = settle(comm, made) {
-                self.failure = Some(e);
-                return JobDone {
-                    go_on: false,
-                    merged: None,
-                };
+            settle(self.comm, made).map_err(|e| self.fail(e))?;
+        }
+        if own.workload.fileset().is_some() && !cluster.shared {
+            self.own_directory(own);
+        }
+        self.one_job(&job.job, own, &cluster, bench)
+    }
+
+    /// Rank 0's seed, for every rank's steps.
+    fn agree_seed(&mut self, seed: u64) -> u64 {
+        self.comm.all_max(if self.comm.rank() == 0 { seed } else { 0 })
+    }
+
+    /// The offered rate is the total over the ranks: each offers its share.
+    fn share_step(&self, step: &Job, own: &Job) -> Job {
+        let (rank, size) = (u64::from(self.comm.rank()), u64::from(self.comm.size()));
+        let mut mine = own.clone();
+        mine.seed = step.seed;
+        mine.latency_step = step.latency_step;
+        mine.runtime = step.runtime;
+        mine.qd = step.qd;
+        mine.threads = step.threads;
+        mine.rate_iops = step.rate_iops.map(|r| r / size + u64::from(rank < r % size));
+        mine
+    }
+
+    /// Rank 0 judged the merged step: every rank's search takes its verdict.
+    fn agree_step(&mut self, kept: Option<StepVerdict>) -> StepVerdict {
+        let comm = self.comm;
+        let zero = comm.rank() == 0;
+        let v = kept.unwrap_or(StepVerdict::NONE);
+        StepVerdict {
+            held: comm.all_max(u64::from(zero && v.held)) != 0,
+            achieved_iops: f64::from_bits(comm.all_max(if zero { v.achieved_iops.to_bits() } else { 0 })),
+            incomplete: comm.all_max(u64::from(zero && v.incomplete)) != 0,
+        }
+    }
+
+    /// The ranks' own directories go once their sets did; then no rank
+    /// leaves before every rank has cleaned up: a launcher ends the others
+    /// when the first one exits with an error.
+    fn cleaned_up(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
+        if !keep {
+            for d in self.rank_dirs.iter().rev() {
+                // Only when empty: what is not kura's stays, as a set's cleanup leaves it.
+                if let Err(e) = std::fs::remove_dir(d) {
+                    warnings.push(Warning::TestFileNotRemoved {
+                        error: format!("{}: {e}", d.display()),
+                    });
+                }
             }
         }
-        if fileset.is_some() && !shared {
-            self.own_directory(mine);
-        }
-        if fileset.is_some() && shared {
+        self.comm.barrier();
+    }
+}
+
+impl<C: Communicator + ?Sized> Ranks<'_, C> {
+    /// One job measured by every rank (`job` as the user gave it, `mine`
+    /// this rank's part) and gathered at rank 0, which returns it merged.
+    fn one_job(
+        &mut self,
+        job: &Job,
+        mine: &Job,
+        cluster: &ClusterOptions,
+        bench: &mut Bench<'_>,
+    ) -> Result<Option<JobResult>, RunError> {
+        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
+        if cluster.shared && mine.workload.fileset().is_some() {
             crate::fileset::share_between_ranks(Some((rank * mine.threads, size * mine.threads)));
         }
-        let warned_before = self.warnings.len();
-        let outcome = measure(
-            comm,
-            mine,
-            self.opts,
-            self.stop,
-            self.cluster,
-            &mut self.warnings,
-            &self.progress,
-            &mut self.created,
-            &mut self.sets,
-        );
+        let warned_before = bench.warnings().len();
+        let outcome = measure(comm, mine, cluster, bench);
         crate::fileset::share_between_ranks(None);
         let payload: Result<RankJob, Option<String>> = outcome.map(|m| RankJob {
             rank,
@@ -609,67 +601,40 @@ impl<C: Communicator + ?Sized> Rank<'_, C> {
             result: m.result,
         });
         let bytes = serde_json::to_vec(&payload).unwrap_or_default();
-        let gathered = comm.gather(&bytes);
-        let any_failed = comm.all_max(u64::from(payload.is_err()));
-        // Ctrl-C may reach some ranks only: all stop after this job, or none.
-        let any_stopped = comm.all_max(u64::from(self.stop.load(Ordering::Relaxed)));
-        let mut out = None;
-        if let Some(all) = gathered {
-            let (parts, failed) = unpack(&all);
-            if !parts.is_empty() {
-                // Rank 0's runner judged its own data against its host's
-                // memory; the run's page cache is judged per host.
-                let mut i = warned_before;
-                while i < self.warnings.len() {
-                    if matches!(self.warnings[i], Warning::PageCacheHoldsData { .. }) {
-                        self.warnings.remove(i);
-                    } else {
-                        i += 1;
-                    }
-                }
-                if let Some(w) = crate::cluster::page_cache::warning(&parts)
-                    && !self.warnings.contains(&w)
-                {
-                    self.warnings.push(w);
-                }
-                let cluster = self.cluster;
-                match merging::merge(&parts, shared, cluster.stonewall.map(|d| d.as_nanos() as u64)) {
-                    Ok(mut merged) => {
-                        merged.incomplete |= !failed.is_empty();
-                        merged.test = test.map(str::to_string);
-                        // The job as the user gave it, not rank 0's share or first phase.
-                        merged.job.target = job.target.clone();
-                        merged.job.rate_iops = job.rate_iops;
-                        if shared {
-                            merged.job.offset_bytes = job.offset_bytes;
-                            merged.job.size_bytes = job.size_bytes;
-                            merged.job.gap_bytes = job.gap_bytes;
-                            merged.job.io_count = job.io_count;
-                            merged.job.passes = job.passes;
-                        }
-                        if cluster.stonewall.is_some() {
-                            merged.job.runtime = job.runtime.or(merged.job.runtime);
-                        }
-                        sink.job_done(&merged);
-                        self.merged.push(merged.clone());
-                        out = Some(merged);
-                    }
-                    Err(e) => failed_push(&mut self.warnings, e.to_string()),
-                }
+        let (parts, failed) = comm.gather(&bytes).as_deref().map(unpack).unwrap_or_default();
+        // A part rank 0 could not read ends the run too: every rank hears it here.
+        let any_failed = comm.all_max(u64::from(payload.is_err() || !failed.is_empty())) != 0;
+        if rank != 0 {
+            return match any_failed {
+                true => Err(self.fail(ClusterError::EndedByRankZero)),
+                false => Ok(None),
+            };
+        }
+        let merged = match parts.is_empty() {
+            true => None,
+            false => merge_at_zero(
+                job,
+                &parts,
+                !failed.is_empty(),
+                cluster,
+                bench.warnings(),
+                warned_before,
+            ),
+        };
+        if any_failed {
+            let why = match failed.is_empty() {
+                // Every failed rank stopped for another's failure, which that one named.
+                true => "a rank stopped the run".to_string(),
+                false => failed.join("; "),
+            };
+            let e = self.fail(ClusterError::Refused(why));
+            match merged {
+                // What the ranks measured is kept, and the run ends after it.
+                Some(_) => bench.fail(e),
+                None => return Err(e),
             }
-            if !failed.is_empty() {
-                self.failure = Some(ClusterError::Refused(failed.join("; ")));
-            }
-        } else if any_failed != 0 {
-            self.failure = Some(ClusterError::EndedByRankZero);
         }
-        if any_stopped != 0 {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        JobDone {
-            go_on: any_failed == 0 && any_stopped == 0,
-            merged: out,
-        }
+        Ok(merged)
     }
 
     /// This rank's own directory for a file set (`ANCHOR/kura-rank-R`),
@@ -680,59 +645,55 @@ impl<C: Communicator + ?Sized> Rank<'_, C> {
             self.rank_dirs.push(dir);
         }
     }
-
-    /// A latency-bounded search on every rank: the offered rate is the
-    /// total over the ranks (each rank offers its share); rank 0 judges
-    /// each merged step and every rank's search takes its verdict.
-    fn search(&mut self, sj: &SuiteJob, mine: &Job, sink: &mut dyn RunSink) -> bool {
-        let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
-        // Every rank's steps draw with rank 0's seed.
-        let seed = comm.all_max(if rank == 0 {
-            sj.job.seed.unwrap_or_else(runner::clock_seed)
-        } else {
-            0
-        });
-        let mut go_on = true;
-        let mut mine_base = mine.clone();
-        mine_base.seed = Some(seed);
-        runner::drive_search(&sj.job, seed, &mut |step| {
-            if rank == 0 {
-                self.progress.message(&runner::step_message(&step));
-            }
-            let mut my_step = mine_base.clone();
-            my_step.latency_step = step.latency_step;
-            my_step.runtime = step.runtime;
-            my_step.qd = step.qd;
-            my_step.threads = step.threads;
-            // This rank's share of the total rate.
-            my_step.rate_iops = step
-                .rate_iops
-                .map(|r| r / u64::from(size) + u64::from(u64::from(rank) < r % u64::from(size)));
-            let done = self.one_job(&step, &my_step, sj.test.as_deref(), sink);
-            let (held, achieved, incomplete) = match &done.merged {
-                Some(m) => (
-                    verdict(m).is_some_and(|v| v.held()),
-                    achieved_iops(m),
-                    m.incomplete,
-                ),
-                None => (false, 0.0, true),
-            };
-            // Rank 0's verdict, to every rank.
-            let held = comm.all_max(u64::from(rank == 0 && held)) != 0;
-            let achieved = f64::from_bits(comm.all_max(if rank == 0 { achieved.to_bits() } else { 0 }));
-            let incomplete = comm.all_max(u64::from(rank == 0 && incomplete)) != 0;
-            if !done.go_on {
-                go_on = false;
-                return None;
-            }
-            (!incomplete).then_some((held, achieved))
-        });
-        go_on
-    }
 }
 
-fn failed_push(warnings: &mut Vec<Warning>, error: String) {
-    warnings.push(Warning::StoppedAfterFailure { error });
+/// Rank 0's merge of the ranks' `parts` of `job` (the job as the user gave
+/// it), with the page cache judged per host instead of on rank 0's host
+/// alone (the warnings from `warned_before` on are this job's).
+fn merge_at_zero(
+    job: &Job,
+    parts: &[RankJob],
+    some_failed: bool,
+    cluster: &ClusterOptions,
+    warnings: &mut Vec<Warning>,
+    warned_before: usize,
+) -> Option<JobResult> {
+    let mut i = warned_before;
+    while i < warnings.len() {
+        if matches!(warnings[i], Warning::PageCacheHoldsData { .. }) {
+            warnings.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    if let Some(w) = crate::cluster::page_cache::warning(parts)
+        && !warnings.contains(&w)
+    {
+        warnings.push(w);
+    }
+    let shared = cluster.shared;
+    let mut merged = match merging::merge(parts, shared, cluster.stonewall.map(|d| d.as_nanos() as u64)) {
+        Ok(m) => m,
+        Err(e) => {
+            warnings.push(Warning::StoppedAfterFailure { error: e.to_string() });
+            return None;
+        }
+    };
+    merged.incomplete |= some_failed;
+    // The job as the user gave it, not rank 0's share or first phase.
+    merged.job.target = job.target.clone();
+    merged.job.rate_iops = job.rate_iops;
+    if shared {
+        merged.job.offset_bytes = job.offset_bytes;
+        merged.job.size_bytes = job.size_bytes;
+        merged.job.gap_bytes = job.gap_bytes;
+        merged.job.io_count = job.io_count;
+        merged.job.passes = job.passes;
+    }
+    if cluster.stonewall.is_some() {
+        merged.job.runtime = job.runtime.or(merged.job.runtime);
+    }
+    Some(merged)
 }
 
 /// The ranks' results as rank 0 received them, and the failures named.
@@ -755,21 +716,15 @@ fn unpack(all: &[Vec<u8>]) -> (Vec<RankJob>, Vec<String>) {
 /// ramp (and, with a stonewall, at the deadline). Every rank meets them the
 /// same number of times whether or not it got that far. Fails with the
 /// rank's own error, or `None` when it stopped because another rank failed.
-#[allow(clippy::too_many_arguments)]
 fn measure<C: Communicator + ?Sized>(
     comm: &C,
     job: &Job,
-    opts: &RunOptions,
-    stop: &StopFlag,
     cluster: &ClusterOptions,
-    warnings: &mut Vec<Warning>,
-    progress: &Progress,
-    created: &mut Vec<PreparedTarget>,
-    sets: &mut FileSets,
+    bench: &mut Bench<'_>,
 ) -> Result<Measured, Option<String>> {
     let start = Cell::new(0u64);
     let others_failed = Cell::new(false);
-    let mut synced_run = |job: &Job, warnings: &mut Vec<Warning>, created: &mut Vec<PreparedTarget>| {
+    let synced_run = |job: &Job, bench: &mut Bench<'_>| {
         let met = Cell::new(false);
         let mut ready = || -> Result<(), RunError> {
             met.set(true);
@@ -780,10 +735,7 @@ fn measure<C: Communicator + ?Sized>(
             start.set(now_unix_ns() + job.ramp.as_nanos() as u64);
             Ok(())
         };
-        let r = match job.workload.fileset() {
-            Some(p) => sets.run(job, p, stop, progress, warnings, None, &mut ready),
-            None => runner::run_job_synced(job, opts, stop, warnings, progress, created, &mut ready),
-        };
+        let r = bench.measure_synced(job, &mut ready);
         if let Err(e) = &r
             && !met.get()
         {
@@ -793,10 +745,10 @@ fn measure<C: Communicator + ?Sized>(
         r.map_err(|e| (!others_failed.get()).then(|| e.to_string()))
     };
     if let (Some(deadline), Some(p)) = (cluster.stonewall, job.workload.fileset()) {
-        return stonewalled_fileset(comm, job, p, deadline, stop, progress, warnings, sets);
+        return stonewalled_fileset(comm, job, p, deadline, bench);
     }
     let Some(deadline) = cluster.stonewall else {
-        let result = synced_run(job, warnings, created)?;
+        let result = synced_run(job, bench)?;
         return Ok(Measured {
             result,
             start_unix_ns: start.get(),
@@ -809,7 +761,7 @@ fn measure<C: Communicator + ?Sized>(
             Phase::UntilDeadline(d) => {
                 let mut j = job.clone();
                 j.runtime = Some(j.runtime.map_or(d, |r| r.min(d)));
-                synced_run(&j, warnings, created)
+                synced_run(&j, bench)
             }
             Phase::WearOut(n) => {
                 // The rest of the count on the target the first phase prepared: no ramp, no pause.
@@ -821,7 +773,8 @@ fn measure<C: Communicator + ?Sized>(
                 j.ramp = Duration::ZERO;
                 j.start_delay = Duration::ZERO;
                 j.target = Some(targets::job_path(job));
-                runner::run_job(&j, opts, stop, warnings, progress, created, None)
+                bench
+                    .measure_synced(&j, &mut || Ok(()))
                     .map_err(|e| Some(e.to_string()))
             }
         };
@@ -864,16 +817,12 @@ fn measure<C: Communicator + ?Sized>(
 /// A file-set job whose create phase is stonewalled (`fileset::Stonewall`):
 /// the ranks meet before the ramp, then agree on the largest count inside
 /// the job (an all-reduce MAX; the MIN beside it is the merge's).
-#[allow(clippy::too_many_arguments)]
 fn stonewalled_fileset<C: Communicator + ?Sized>(
     comm: &C,
     job: &Job,
     p: &crate::jobs::fileset::FileSetParams,
     deadline: Duration,
-    stop: &StopFlag,
-    progress: &Progress,
-    warnings: &mut Vec<Warning>,
-    sets: &mut FileSets,
+    bench: &mut Bench<'_>,
 ) -> Result<Measured, Option<String>> {
     let start = Cell::new(0u64);
     let others_failed = Cell::new(false);
@@ -889,7 +838,7 @@ fn stonewalled_fileset<C: Communicator + ?Sized>(
     };
     let mut agree = |local: u64| comm.all_max(local);
     let mut wall = crate::fileset::Stonewall::new(deadline, &mut agree);
-    let r = sets.run_stonewalled(job, p, stop, progress, warnings, &mut ready, &mut wall);
+    let r = bench.measure_stonewalled(job, p, &mut ready, &mut wall);
     if let Err(e) = &r
         && !met.get()
     {

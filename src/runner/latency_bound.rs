@@ -3,8 +3,8 @@
 //! limit, then bisects between the highest load that held and the lowest
 //! that did not. `Search` decides the next load from the verdicts alone (a
 //! state machine, tested without I/O); `run_search` measures each step with
-//! whatever kind of workload the job is, through the caller's `measure`,
-//! and stores each step as it ends. Whether a step held is
+//! whatever kind of workload the job is, through the caller's `step`, on
+//! one process or many ranks, and the caller stores each step as it ends. Whether a step held is
 //! `metrics::latency_bound::verdict`, which the reports use too.
 //!
 //! The offered load is the rate (`rate_iops`, paced evenly, at the job's
@@ -14,10 +14,9 @@
 //! searches start at 1 and double, as fio's `latency_target` does
 //! (fio 3.33 `io_u.c`, `lat_target_init` / `lat_target_success`).
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{Progress, RunError, RunSink, StopFlag, SuiteJob};
+use super::{Placement, RunError, StopFlag, SuiteJob};
 use crate::jobs::Job;
 use crate::jobs::job::{DEFAULT_RUNTIME, MAX_QD, MAX_THREADS};
 use crate::jobs::latency::{LatencyLoad, LatencyStep, Phase};
@@ -220,45 +219,64 @@ fn check(job: &Job, together: usize) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Measures the steps of `sj`'s search one by one, each through `measure`
-/// (any kind of workload), each stored through `sink` as it ends and pushed
-/// onto `results`. Stops at Ctrl-C, keeping the steps measured.
+/// Measures one step of a search where the suite runs and keeps it:
+/// `None` ends the search, `Some(None)` is a rank whose steps rank 0 keeps.
+pub(super) type MeasureStep<'m> = dyn FnMut(&mut dyn Placement, Job) -> Option<Option<StepVerdict>> + 'm;
+
+/// Measures the steps of `sj`'s search one by one, each through `step`
+/// (any kind of workload, on one process or many ranks), which stores the
+/// step it keeps and says how it went: `None` ends the search (a failure,
+/// kept by the caller), `Some(None)` is a rank whose steps rank 0 keeps.
+/// Every place takes the same verdict (`Placement::agree_step`) and stops
+/// at the same step on Ctrl-C, keeping the steps measured.
 pub(super) fn run_search(
     sj: &SuiteJob,
     together: usize,
+    place: &mut dyn Placement,
     stop: &StopFlag,
-    progress: &Progress,
-    sink: &mut dyn RunSink,
-    results: &mut Vec<JobResult>,
-    measure: &mut dyn FnMut(&Job, &mut dyn RunSink) -> Result<JobResult, RunError>,
+    step: &mut MeasureStep<'_>,
 ) -> Result<(), RunError> {
     check(&sj.job, together)?;
-    let seed = sj.job.seed.unwrap_or_else(super::clock_seed);
-    let mut failed = None;
+    // Every rank's steps draw with one seed, rank 0's.
+    let seed = place.agree_seed(sj.job.seed.unwrap_or_else(super::clock_seed));
     drive_search(&sj.job, seed, &mut |job| {
-        if stop.load(Ordering::Relaxed) {
+        if place.stopped(stop) {
             return None;
         }
-        progress.message(&step_message(&job));
-        let mut r = match measure(&job, sink) {
-            Ok(r) => r,
-            Err(e) => {
-                failed = Some(e);
-                return None;
-            }
-        };
-        r.test = sj.test.clone();
-        sink.job_done(&r);
-        let held = verdict(&r).is_some_and(|v| v.held());
-        let (achieved, incomplete) = (achieved_iops(&r), r.incomplete);
-        results.push(r);
-        (!incomplete).then_some((held, achieved))
+        let kept = step(&mut *place, job)?;
+        let v = place.agree_step(kept);
+        (!v.incomplete).then_some((v.held, v.achieved_iops))
     });
-    failed.map_or(Ok(()), Err)
+    Ok(())
+}
+
+/// How one measured step went, for the search's next load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepVerdict {
+    pub held: bool,
+    pub achieved_iops: f64,
+    pub incomplete: bool,
+}
+
+impl StepVerdict {
+    /// A step nobody kept: it did not hold, and ends the search.
+    pub const NONE: StepVerdict = StepVerdict {
+        held: false,
+        achieved_iops: 0.0,
+        incomplete: true,
+    };
+
+    pub fn of(r: &JobResult) -> StepVerdict {
+        StepVerdict {
+            held: verdict(r).is_some_and(|v| v.held()),
+            achieved_iops: achieved_iops(r),
+            incomplete: r.incomplete,
+        }
+    }
 }
 
 /// What a step measures, for progress: `db: latency step 2 (climb): 300 IOPS`.
-pub fn step_message(job: &Job) -> String {
+pub(super) fn step_message(job: &Job) -> String {
     let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
     let Some(step) = job.latency_step else {
         return job.name.clone();
@@ -286,9 +304,8 @@ pub fn step_message(job: &Job) -> String {
 /// The search of `job`'s latency bound: each step's job (its load set, the
 /// same `seed` for every step, so steps differ only in load) goes to
 /// `step`, which measures it and says whether it held and the rate it
-/// achieved, or `None` to end the search there. Many ranks drive it alike
-/// on every rank, with rank 0's verdict on the merged step.
-pub fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool, f64)>) {
+/// achieved, or `None` to end the search there.
+fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool, f64)>) {
     let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
     let mut base = job.clone();
     base.seed = Some(seed);

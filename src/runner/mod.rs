@@ -1,9 +1,10 @@
 //! Running jobs of every kind of workload: target preparation, threads,
 //! ramp and stop conditions, progress, Ctrl-C (stop, keep what was
 //! measured, clean up), storing each job as it ends (through `RunSink`),
-//! and the assembly of a `RunResult`. Block jobs run on the workers; a
-//! bonnie job is measured by `bonnie::measure::BonnieRun` inside the same
-//! loop. Formats nothing for the reader.
+//! and the assembly of a `RunResult` (`suite.rs`: the one loop, on one
+//! process or one rank of many). Block jobs run on the workers; a bonnie
+//! job is measured by `bonnie::measure::BonnieRun` inside the same loop.
+//! Formats nothing for the reader.
 
 mod block_kind;
 mod fileset_kind;
@@ -17,6 +18,7 @@ mod progress;
 mod rounds;
 mod seam;
 mod stall;
+mod suite;
 mod thread_span;
 mod verify_pass;
 mod whole_kind;
@@ -35,16 +37,15 @@ use crate::engine::probe_io_uring;
 use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
 use crate::jobs::{EngineKind, Job, Workload};
-use crate::metrics::{JobResult, RunResult, TargetFacts, TargetKind, Warning};
+use crate::metrics::{JobResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
 use whole_kind::WholeKind as _;
 
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
+pub use latency_bound::check_search;
 pub use progress::Progress;
-// One rank of many runs file-set jobs on these (cluster::rank).
-pub use fileset_kind::Sets as FileSets;
-pub use latency_bound::{check_search, drive_search, step_message};
+pub use suite::{Bench, OneProcess, Placed, Placement, StepVerdict, run_placed, run_suite};
 
 #[derive(Debug, Error)]
 pub enum RunError {
@@ -422,196 +423,13 @@ impl SuiteJob {
     }
 }
 
-/// Runs a suite's jobs in order, pausing `opts.pause` between them.
-pub fn run_suite(
-    jobs: &[SuiteJob],
-    opts: &RunOptions,
-    stop: &StopFlag,
-    sink: &mut dyn RunSink,
-) -> Result<RunResult, RunError> {
-    // Preconditioning runs as jobs of its own, checked before anything runs like the others.
-    let jobs = &check_before_io(jobs, opts)?[..];
-    let started_unix_s = now_unix_s();
-    let progress = Progress::new(opts.quiet);
-    let mut warnings = Vec::new();
-    let mut results = Vec::new();
-    let mut created = Vec::new();
-    let mut failure = None;
-    let mut kinds = Kinds::default();
-    let pauses_before =
-        |i: usize| i > 0 && !opts.pause.is_zero() && (!opts.pause_between_tests || new_test(jobs, i));
-    progress.plan(
-        jobs.iter()
-            .enumerate()
-            .map(|(i, j)| {
-                let pause = if pauses_before(i) {
-                    opts.pause
-                } else {
-                    Duration::ZERO
-                };
-                j.job
-                    .workload
-                    .bonnie()
-                    .map_or(expected_duration(&j.job), |_| None)
-                    .map(|d| d + pause)
-            })
-            .collect(),
-    );
-    let mut i = 0;
-    while i < jobs.len() {
-        if pauses_before(i) {
-            pause(opts.pause, stop);
-        }
-        progress.step(i);
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
-        let together = group::len_at(jobs, i);
-        if jobs[i].job.latency_limit_ns.is_some() {
-            // Latency-bounded capacity (issue 13): one job, measured at many loads.
-            let test = jobs[i].test.as_deref();
-            let searched = {
-                let mut measure = |job: &Job, sink: &mut dyn RunSink| {
-                    let cx = rounds::Ctx {
-                        opts,
-                        stop,
-                        warnings: &mut warnings,
-                        progress: &progress,
-                        created: &mut created,
-                        sink,
-                    };
-                    kinds.measure(job, test, cx, &mut failure)
-                };
-                latency_bound::run_search(
-                    &jobs[i],
-                    together,
-                    stop,
-                    &progress,
-                    sink,
-                    &mut results,
-                    &mut measure,
-                )
-            };
-            if let Err(e) = searched {
-                failure = failure.or(Some(e));
-            }
-            if failure.is_some() {
-                break;
-            }
-            i += together;
-            continue;
-        }
-        if let (Some(tracked), 1) = (jobs[i].job.until_steady, together)
-            && jobs[i].job.workload.bonnie().is_none()
-        {
-            // Each round through `Kinds::measure`, as any job: a file set's rounds run on its set.
-            let rounds = {
-                let mut measure =
-                    |job: &Job, test: &str, sink: &mut dyn RunSink, warnings: &mut Vec<Warning>| {
-                        let cx = rounds::Ctx {
-                            opts,
-                            stop,
-                            warnings,
-                            progress: &progress,
-                            created: &mut created,
-                            sink,
-                        };
-                        kinds.measure(job, Some(test), cx, &mut failure)
-                    };
-                rounds::run_rounds(
-                    &jobs[i],
-                    tracked,
-                    stop,
-                    &progress,
-                    &mut warnings,
-                    &mut *sink,
-                    &mut results,
-                    &mut measure,
-                )
-            };
-            if let Err(e) = rounds {
-                failure = failure.or(Some(e));
-            }
-            if failure.is_some() {
-                break;
-            }
-            i += 1;
-            continue;
-        }
-        let outcomes = if together == 1 || !matches!(jobs[i].job.workload, Workload::Block) {
-            let cx = rounds::Ctx {
-                opts,
-                stop,
-                warnings: &mut warnings,
-                progress: &progress,
-                created: &mut created,
-                sink: &mut *sink,
-            };
-            vec![kinds.measure(&jobs[i].job, jobs[i].test.as_deref(), cx, &mut failure)]
-        } else {
-            let group = &jobs[i..i + together];
-            group::run_together(group, opts, stop, &mut warnings, &progress, &mut created)
-        };
-        for (SuiteJob { test, .. }, outcome) in jobs[i..i + together].iter().zip(outcomes) {
-            match outcome {
-                Ok(mut r) => {
-                    r.test = test.clone();
-                    // The null engine's rate follows the CPU kura gets, not a device.
-                    if r.job.engine != EngineKind::Null {
-                        warnings.extend(crate::metrics::changes::warnings(&r));
-                    }
-                    sink.job_done(&r);
-                    results.push(r)
-                }
-                Err(e) => failure = failure.or(Some(e)),
-            }
-        }
-        if failure.is_some() {
-            break;
-        }
-        i += together;
-    }
-    kinds.cleanup(opts.keep, &mut warnings);
-    if !opts.keep {
-        for t in &created {
-            if let Err(e) = targets::cleanup(t) {
-                warnings.push(Warning::TestFileNotRemoved { error: e.to_string() });
-            }
-        }
-    } else {
-        created.iter().for_each(targets::keep);
-    }
-    if let Some(e) = failure {
-        if results.is_empty() {
-            return Err(e);
-        }
-        // Keep what the earlier jobs measured: the run is stored as incomplete.
-        warnings.push(Warning::StoppedAfterFailure { error: e.to_string() });
-        stop.store(true, Ordering::Relaxed);
-    }
-    let label = opts
-        .label
-        .clone()
-        .or_else(|| jobs.iter().find_map(|j| j.job.label.clone()));
-    Ok(RunResult {
-        id: None,
-        kura_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_unix_s,
-        label,
-        price: opts.price.clone(),
-        suite: opts.suite.clone(),
-        host: targets::host_facts(),
-        incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
-        jobs: results,
-        warnings,
-    })
-}
-
-/// Whether job `i` starts another test or direction than the job before it.
-fn new_test(jobs: &[SuiteJob], i: usize) -> bool {
-    let (a, b) = (&jobs[i - 1], &jobs[i]);
-    a.test != b.test || a.job.rw != b.job.rw
+/// When a job's measuring starts once it is prepared.
+enum Start<'a> {
+    /// At once, its intervals going live to the run's sink as test `.0`.
+    Now(Option<&'a str>),
+    /// After `ready`: one rank of many meets the others there, and a
+    /// failure (another rank could not prepare) measures nothing.
+    Synced(&'a mut dyn FnMut() -> Result<(), RunError>),
 }
 
 /// What the kinds of workload other than block I/O keep from one job of a
@@ -635,24 +453,35 @@ impl Kinds {
     fn measure(
         &mut self,
         job: &Job,
-        test: Option<&str>,
+        start: Start<'_>,
         cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
-        let live = Live { sink: cx.sink, test };
-        match &job.workload {
-            Workload::Bonnie(p) => self.bonnie(job, p, cx, failure),
-            Workload::FileSet(p) => self.fileset(job, p, cx.stop, cx.progress, cx.warnings, live),
-            Workload::Database(p) => self.database(job, p, cx, failure),
-            _ => run_job(
-                job,
-                cx.opts,
-                cx.stop,
-                cx.warnings,
-                cx.progress,
-                cx.created,
-                Some(live),
-            ),
+        let (stop, progress) = (cx.stop, cx.progress);
+        match (&job.workload, start) {
+            (Workload::Bonnie(p), Start::Now(_)) => self.bonnie(job, p, cx, failure),
+            (Workload::Database(p), Start::Now(_)) => self.database(job, p, cx, failure),
+            (Workload::Bonnie(_) | Workload::Database(_), Start::Synced(_)) => {
+                Err(RunError::Invalid(format!(
+                    "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
+                    job.name
+                )))
+            }
+            (Workload::FileSet(p), Start::Now(test)) => {
+                let live = Live { sink: cx.sink, test };
+                self.fileset(job, p, stop, progress, cx.warnings, live)
+            }
+            (Workload::FileSet(p), Start::Synced(ready)) => {
+                self.filesets
+                    .run(job, p, stop, progress, cx.warnings, None, ready)
+            }
+            (_, Start::Now(test)) => {
+                let live = Live { sink: cx.sink, test };
+                run_job(job, cx.opts, stop, cx.warnings, progress, cx.created, Some(live))
+            }
+            (_, Start::Synced(ready)) => {
+                run_job_synced(job, cx.opts, stop, cx.warnings, progress, cx.created, ready)
+            }
         }
     }
 
@@ -805,27 +634,4 @@ pub fn refuse_up_front<'a>(
 /// How long a job is expected to measure, for progress display.
 pub fn expected_duration(job: &Job) -> Option<Duration> {
     job.runtime.map(|r| r + job.ramp)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::jobs::Rw;
-
-    #[test]
-    fn mark_pauses_where_the_test_or_direction_changes_not_between_passes() {
-        let at = |test: &str, rw: Rw| SuiteJob {
-            test: Some(test.into()),
-            job: Job { rw, ..Job::default() },
-        };
-        let jobs = [
-            at("SEQ1M Q8T1", Rw::Read),
-            at("SEQ1M Q8T1", Rw::Read),
-            at("RND4K Q1T1", Rw::RandRead),
-            at("SEQ1M Q8T1", Rw::Write),
-            at("SEQ1M Q8T1", Rw::Rw),
-        ];
-        let pauses: Vec<bool> = (1..jobs.len()).map(|i| new_test(&jobs, i)).collect();
-        assert_eq!(pauses, [false, true, true, true]);
-    }
 }

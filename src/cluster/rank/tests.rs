@@ -212,8 +212,10 @@ fn ranks_that_disagree_on_the_cluster_flags_are_refused() {
     assert!(why.contains("ranks 1 ("), "{why}");
 }
 
+/// Ctrl-C that reached one rank alone stops every rank at the same point
+/// of the runner's loop (before the next job), as one process stops.
 #[test]
-fn a_stop_on_one_rank_stops_every_rank_after_the_job() {
+fn a_stop_on_one_rank_stops_every_rank_at_the_same_job() {
     let j = job(&[("engine", "null"), ("runtime", "200ms")]);
     let out = std::thread::scope(|s| {
         let handles: Vec<_> = ThreadComm::group(3)
@@ -223,15 +225,21 @@ fn a_stop_on_one_rank_stops_every_rank_after_the_job() {
                 s.spawn(move || {
                     // Rank 2 was interrupted (Ctrl-C reached it alone).
                     let stop: StopFlag = Arc::new(AtomicBool::new(c.rank() == 2));
-                    run(&c, &jobs, &opts(), &stop, &ClusterOptions::default(), &mut NoSink)
+                    let out = run(&c, &jobs, &opts(), &stop, &ClusterOptions::default(), &mut NoSink);
+                    (out, stop.load(std::sync::atomic::Ordering::Relaxed))
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
     });
-    let run = out[0].as_ref().unwrap().as_ref().unwrap();
-    assert_eq!(run.jobs.len(), 1, "every rank stopped after the first job");
+    assert!(
+        out.iter().all(|(_, stopped)| *stopped),
+        "every rank took the stop"
+    );
+    let run = out[0].0.as_ref().unwrap().as_ref().unwrap();
+    assert!(run.jobs.is_empty(), "no rank measured a job the others skipped");
     assert!(run.incomplete);
+    assert!(out[1..].iter().all(|(o, _)| matches!(o, Ok(None))));
 }
 
 #[test]
@@ -260,5 +268,69 @@ fn ranks_learn_which_of_them_share_rank_zeros_host() {
     });
     for each in seen {
         assert_eq!(each, vec![true, false, true, false]);
+    }
+}
+
+/// The runner's one loop decides what a failure keeps, on one process and
+/// on many ranks alike: the job before it is stored, the run is incomplete
+/// and says why, and the job after it never runs.
+#[test]
+fn a_failing_job_keeps_the_jobs_before_it_on_one_process_and_on_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.dat");
+    // The target of one process and of ranks 0 and 1 is a directory: preparing it fails.
+    for name in ["t.dat", "t.dat.0", "t.dat.1"] {
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+    }
+    let jobs = vec![
+        job(&[("name", "first"), ("engine", "null"), ("runtime", "100ms")]),
+        job(&[
+            ("name", "broken"),
+            ("target", path.to_str().unwrap()),
+            ("engine", "sync"),
+            ("rw", "read"),
+            ("runtime", "100ms"),
+        ]),
+        job(&[("name", "after"), ("engine", "null"), ("runtime", "100ms")]),
+    ];
+    let stop: StopFlag = Arc::new(AtomicBool::new(false));
+    let suite: Vec<SuiteJob> = jobs.iter().cloned().map(SuiteJob::plain).collect();
+    let one = runner::run_suite(&suite, &opts(), &stop, &mut NoSink).unwrap();
+    let ranks = run_threads(vec![jobs; 2], ClusterOptions::default());
+    assert!(matches!(ranks[1], Err(ClusterError::EndedByRankZero)));
+    let two = ranks[0].as_ref().unwrap().as_ref().unwrap();
+    for run in [&one, two] {
+        let names: Vec<&str> = run.jobs.iter().map(|j| j.job.name.as_str()).collect();
+        assert_eq!(names, ["first"]);
+        assert!(run.incomplete);
+        let why: Vec<&String> = run
+            .warnings
+            .iter()
+            .filter_map(|w| match w {
+                Warning::StoppedAfterFailure { error } => Some(error),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(why.len(), 1, "{:?}", run.warnings);
+        assert!(why[0].contains("is a directory"), "{why:?}");
+    }
+    assert!(two.jobs[0].cluster.is_some(), "the ranks' job is merged");
+}
+
+/// Jobs that run together or in rounds would each run alone on every rank:
+/// refused by name on every rank, before anything is made.
+#[test]
+fn group_and_until_steady_are_refused_on_ranks() {
+    for (key, value) in [("group", "1"), ("until_steady", "iops")] {
+        let j = job(&[("engine", "null"), ("runtime", "100ms"), (key, value)]);
+        let out = run_threads(vec![vec![j]; 2], ClusterOptions::default());
+        let Err(ClusterError::Refused(why)) = &out[0] else {
+            panic!("{key} was not refused")
+        };
+        assert!(
+            why.contains("group and until_steady do not run on many ranks yet"),
+            "{why}"
+        );
+        assert!(matches!(out[1], Err(ClusterError::EndedByRankZero)));
     }
 }
