@@ -235,3 +235,137 @@ fn metric_title(metric: Metric) -> String {
         Metric::LatP99 => "metric-lat-p99",
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(name: &str, price_ratio: Option<f64>) -> TargetSummary {
+        TargetSummary {
+            name: name.into(),
+            run_ids: vec![1],
+            label: None,
+            price_text: None,
+            price: None,
+            price_per_month: None,
+            currency: price_ratio.map(|_| "USD".to_string()),
+            price_ratio,
+            path: String::new(),
+            device_model: None,
+            hostname: String::new(),
+            incomplete: false,
+        }
+    }
+
+    fn verdict_of(factors: &[f64], all_noise: bool, price_ratio: Option<f64>) -> Guidance {
+        let targets = [target("old", Some(1.0)), target("new", price_ratio)];
+        crate::i18n::in_english(|| {
+            conclude(
+                WorkloadClass::RandomSmallQd1,
+                1,
+                factors,
+                all_noise,
+                &targets,
+                0,
+                Metric::Mbps,
+            )
+        })
+    }
+
+    #[test]
+    fn no_factor_is_not_measured() {
+        let g = verdict_of(&[], false, None);
+        assert_eq!(g.verdict, Verdict::NotMeasured);
+        assert_eq!((g.rows, g.factor), (0, None));
+        assert_eq!(
+            g.text,
+            "random small-block, queue depth 1: no comparable rows measured on both new and old."
+        );
+    }
+
+    #[test]
+    fn the_factor_is_the_geometric_mean_so_opposite_rows_cancel() {
+        let g = verdict_of(&[2.0, 0.5], false, None);
+        assert!((g.factor.unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!((g.min_factor, g.max_factor), (Some(0.5), Some(2.0)));
+        assert_eq!(g.verdict, Verdict::Mixed);
+        assert_eq!(
+            g.text,
+            "random small-block, queue depth 1: neither is faster throughout: new is faster in 1 row(s), \
+             old in 1 (by MB/s; geometric mean 1.00x; 2 rows, 0.50x to 2.00x)."
+        );
+    }
+
+    #[test]
+    fn verdicts_follow_the_rows() {
+        let cases: [(&[f64], bool, Verdict); 6] = [
+            (&[1.5, 0.7], true, Verdict::WithinNoise),
+            (&[1.02, 1.03], false, Verdict::Same),
+            // Within 5 % overall and no row worse: the same, though one row is better.
+            (&[1.0, 1.08], false, Verdict::Same),
+            (&[1.5, 1.2], false, Verdict::Better),
+            (&[0.5], false, Verdict::Worse),
+            (&[1.3, 0.9], false, Verdict::Mixed),
+        ];
+        for (factors, all_noise, want) in cases {
+            assert_eq!(verdict_of(factors, all_noise, None).verdict, want, "{factors:?}");
+        }
+    }
+
+    #[test]
+    fn texts_say_who_is_faster_by_how_much() {
+        let text = |factors: &[f64]| verdict_of(factors, false, None).text;
+        assert_eq!(
+            text(&[2.0]),
+            "random small-block, queue depth 1: new is 2.00x faster than old by MB/s (1 row)."
+        );
+        assert_eq!(
+            text(&[0.25]),
+            "random small-block, queue depth 1: old is 4.00x faster than new by MB/s (1 row)."
+        );
+        assert_eq!(
+            text(&[1.02, 1.03]),
+            "random small-block, queue depth 1: new and old do not differ by more than 5 % in MB/s \
+             (1.02x; 2 rows, 1.02x to 1.03x)."
+        );
+        assert_eq!(
+            verdict_of(&[1.5, 0.7], true, None).text,
+            "random small-block, queue depth 1: new and old do not differ: every row is within the \
+             runs' own spread (2 rows, 0.70x to 1.50x)."
+        );
+    }
+
+    #[test]
+    fn a_price_says_which_gives_more_per_money() {
+        let g = verdict_of(&[2.0], false, Some(4.0));
+        assert_eq!(g.value_per_price_ratio, Some(0.5));
+        assert!(
+            g.text.ends_with(
+                "; at 4.00x the price of old, new gives 0.50x the MB/s per USD/month: old is cheaper per performance."
+            ),
+            "{}",
+            g.text
+        );
+        let g = verdict_of(&[2.0], false, Some(1.0));
+        assert!(g.text.ends_with(": new is cheaper per performance."), "{}", g.text);
+        let g = verdict_of(&[2.0], false, Some(2.0));
+        assert!(
+            g.text.ends_with(": they cost about the same per performance."),
+            "{}",
+            g.text
+        );
+    }
+
+    #[test]
+    fn latency_is_priced_as_performance() {
+        let targets = [target("old", Some(1.0)), target("new", Some(1.0))];
+        let g = crate::i18n::in_english(|| {
+            conclude(WorkloadClass::All, 1, &[2.0], false, &targets, 0, Metric::LatP99)
+        });
+        assert!(
+            g.text.contains("gives 2.00x the performance (by p99 latency) per USD/month"),
+            "{}",
+            g.text
+        );
+    }
+}
