@@ -25,8 +25,8 @@ pub fn stop_text(job: &Job) -> String {
 
 /// The table's columns, in order; the last is the target.
 const HEADER: [&str; 17] = [
-    "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp", "rate",
-    "engine", "direct", "target",
+    "#", "job", "run", "group", "rw", "bs", "read%", "qd", "threads", "size", "offset", "stop", "ramp",
+    "rate", "engine", "direct", "target",
 ];
 
 pub fn render_plan(plan: &Plan, file: &str) -> String {
@@ -34,12 +34,7 @@ pub fn render_plan(plan: &Plan, file: &str) -> String {
     if plan.jobs.is_empty() {
         return out;
     }
-    let rows: Vec<Vec<String>> = plan
-        .jobs
-        .iter()
-        .enumerate()
-        .map(|(i, p)| job_row(i, p))
-        .collect();
+    let rows: Vec<Vec<String>> = plan.jobs.iter().enumerate().map(|(i, p)| job_row(i, p)).collect();
     push_tables(&mut out, &rows);
     if !super::width::wide() {
         // Paths are as long as they are: one line each, under the tables.

@@ -409,7 +409,11 @@ mod tests {
             g.text
         );
         let g = verdict_of(&[2.0], false, Some(1.0));
-        assert!(g.text.ends_with(": new is cheaper per performance."), "{}", g.text);
+        assert!(
+            g.text.ends_with(": new is cheaper per performance."),
+            "{}",
+            g.text
+        );
         let g = verdict_of(&[2.0], false, Some(2.0));
         assert!(
             g.text.ends_with(": they cost about the same per performance."),
@@ -425,7 +429,8 @@ mod tests {
             conclude(WorkloadClass::All, 1, &[2.0], false, &targets, 0, Metric::LatP99)
         });
         assert!(
-            g.text.contains("gives 2.00x the performance (by p99 latency) per USD/month"),
+            g.text
+                .contains("gives 2.00x the performance (by p99 latency) per USD/month"),
             "{}",
             g.text
         );

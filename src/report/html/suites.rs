@@ -159,7 +159,12 @@ impl MarkGroup {
                     .idx
                     .iter()
                     .enumerate()
-                    .map(|(k, i)| (names[*i].clone(), self.tests.iter().map(|t| value(k, t)).collect()))
+                    .map(|(k, i)| {
+                        (
+                            names[*i].clone(),
+                            self.tests.iter().map(|t| value(k, t)).collect(),
+                        )
+                    })
                     .collect(),
                 value_fmt: mark_mb,
                 reference: None,
