@@ -145,6 +145,18 @@ fn ns_since(t: Instant) -> u64 {
     t.elapsed().as_nanos() as u64
 }
 
+/// The file an operation acts on: the thread's slot `k`, its directory
+/// (leaf and descriptor), its name's number `j` there, its index in the set
+/// and its size.
+struct FileAt {
+    k: u64,
+    leaf: usize,
+    dir: RawFd,
+    j: u64,
+    index: u64,
+    size: u64,
+}
+
 struct Thread<'a> {
     plan: ThreadPlan<'a>,
     rng: SmallRng,
@@ -578,198 +590,250 @@ impl<'a> Thread<'a> {
     }
 
     fn run_op(&mut self, op: FileOp, slot: Option<u64>) -> Outcome {
-        let want_live = !matches!(
-            op,
-            FileOp::Create | FileOp::Mkdir | FileOp::Rmdir | FileOp::Readdir
-        );
-        let k = match op {
-            FileOp::Mkdir | FileOp::Rmdir => 0,
-            FileOp::Readdir => self.below(self.files.all.max(1)),
-            _ => match slot.or_else(|| self.select(want_live)) {
-                Some(k) => k,
-                None => return Outcome::Skipped,
-            },
-        };
+        match op {
+            // A create needs a slot whose file is absent; every other file operation one whose file is there.
+            FileOp::Create => self.on_file(slot, false, Thread::create),
+            FileOp::Delete => self.on_file(slot, true, Thread::delete),
+            FileOp::Open => self.on_file(slot, true, Thread::open),
+            FileOp::Close => self.on_file(slot, true, Thread::close),
+            FileOp::Read | FileOp::Write => self.on_file(slot, true, |t, f| {
+                t.transfer(op == FileOp::Write, f.dir, f.j, f.index, f.size)
+            }),
+            FileOp::Getattr => self.on_file(slot, true, Thread::getattr),
+            FileOp::Setattr => self.on_file(slot, true, Thread::setattr),
+            FileOp::Lookup => self.on_file(slot, true, |t, f| t.lookup(f.leaf, f.j, f.index)),
+            FileOp::Rename => self.on_file(slot, true, Thread::rename),
+            FileOp::Fsync => self.on_file(slot, true, Thread::fsync),
+            FileOp::Readdir => self.readdir(),
+            FileOp::Mkdir => self.mkdir(),
+            FileOp::Rmdir => self.rmdir(),
+        }
+    }
+
+    /// Runs `act` on the file of `slot`, or of a slot picked whose file is
+    /// there (`want_live`) or not; skipped when no slot is in that state.
+    fn on_file(
+        &mut self,
+        slot: Option<u64>,
+        want_live: bool,
+        act: impl FnOnce(&mut Self, &FileAt) -> Outcome,
+    ) -> Outcome {
+        match slot.or_else(|| self.select(want_live)) {
+            Some(k) => {
+                let f = self.file_at(k);
+                act(self, &f)
+            }
+            None => Outcome::Skipped,
+        }
+    }
+
+    fn file_at(&self, k: u64) -> FileAt {
         let (leaf, j, index) = self.files.locate(k);
         let set = self.plan.set;
-        let dir = set.leaf_fd(leaf);
-        let size = set.sizes.size_of(set.seed, index);
-        match op {
-            FileOp::Create => {
-                // Before the clock: a few bytes per 4 KiB block, so no two files share a block.
-                crate::targets::fileset::stamp(&mut self.buf, set.seed, index);
-                let t0 = Instant::now();
-                match write_new_file(dir, self.name.file(j), size, &self.buf) {
-                    Ok(()) => {
-                        let ns = ns_since(t0);
-                        self.files.set_live(k, true);
-                        Outcome::Done { ns, bytes: size }
-                    }
-                    Err(e) => Outcome::Failed {
-                        errno: errno_of(&e),
-                        index,
-                    },
-                }
-            }
-            FileOp::Delete => {
-                let name = self.name.file(j);
-                let t0 = Instant::now();
-                // SAFETY: the name is NUL-terminated and the directory open for the call.
-                let rc = unsafe { libc::unlinkat(dir, name.as_ptr(), 0) };
+        FileAt {
+            k,
+            leaf,
+            dir: set.leaf_fd(leaf),
+            j,
+            index,
+            size: set.sizes.size_of(set.seed, index),
+        }
+    }
+
+    fn create(&mut self, f: &FileAt) -> Outcome {
+        // Before the clock: a few bytes per 4 KiB block, so no two files share a block.
+        crate::targets::fileset::stamp(&mut self.buf, self.plan.set.seed, f.index);
+        let t0 = Instant::now();
+        match write_new_file(f.dir, self.name.file(f.j), f.size, &self.buf) {
+            Ok(()) => {
                 let ns = ns_since(t0);
-                if rc == 0 {
-                    self.files.set_live(k, false);
-                    Outcome::Done { ns, bytes: 0 }
-                } else {
-                    Outcome::Failed {
-                        errno: last_errno(),
-                        index,
-                    }
-                }
+                self.files.set_live(f.k, true);
+                Outcome::Done { ns, bytes: f.size }
             }
-            FileOp::Open => {
-                let t0 = Instant::now();
-                match open_at(dir, self.name.file(j), libc::O_RDONLY, 0) {
-                    Ok(fd) => {
-                        let ns = ns_since(t0);
-                        drop(fd);
-                        Outcome::Done { ns, bytes: 0 }
-                    }
-                    Err(e) => Outcome::Failed {
-                        errno: errno_of(&e),
-                        index,
-                    },
-                }
-            }
-            FileOp::Close => match open_at(dir, self.name.file(j), libc::O_RDONLY, 0) {
-                Ok(fd) => {
-                    let t0 = Instant::now();
-                    drop(fd);
-                    Outcome::Done {
-                        ns: ns_since(t0),
-                        bytes: 0,
-                    }
-                }
-                Err(e) => Outcome::Failed {
-                    errno: errno_of(&e),
-                    index,
-                },
+            Err(e) => Outcome::Failed {
+                errno: errno_of(&e),
+                index: f.index,
             },
-            FileOp::Read | FileOp::Write => self.transfer(op == FileOp::Write, dir, j, index, size),
-            FileOp::Getattr => {
-                // SAFETY: `stat` is plain C data; all-zero bytes are a valid value.
-                let mut st: libc::stat = unsafe { std::mem::zeroed() };
-                let name = self.name.file(j);
-                let t0 = Instant::now();
-                // SAFETY: the name is NUL-terminated, `st` writable, the directory open.
-                let rc = unsafe { libc::fstatat(dir, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
-                self.done_or_errno(rc, t0, index)
+        }
+    }
+
+    fn delete(&mut self, f: &FileAt) -> Outcome {
+        let name = self.name.file(f.j);
+        let t0 = Instant::now();
+        // SAFETY: the name is NUL-terminated and the directory open for the call.
+        let rc = unsafe { libc::unlinkat(f.dir, name.as_ptr(), 0) };
+        let ns = ns_since(t0);
+        if rc == 0 {
+            self.files.set_live(f.k, false);
+            Outcome::Done { ns, bytes: 0 }
+        } else {
+            Outcome::Failed {
+                errno: last_errno(),
+                index: f.index,
             }
-            FileOp::Setattr => {
-                // Times, not modes: fchmodat cannot refuse to follow a symlink on Linux.
-                let name = self.name.file(j);
-                let t0 = Instant::now();
-                // SAFETY: a null `times` means now; the name is NUL-terminated, the directory open.
-                let rc = unsafe {
-                    libc::utimensat(dir, name.as_ptr(), std::ptr::null(), libc::AT_SYMLINK_NOFOLLOW)
-                };
-                self.done_or_errno(rc, t0, index)
+        }
+    }
+
+    /// The open alone is timed; the close is not.
+    fn open(&mut self, f: &FileAt) -> Outcome {
+        let t0 = Instant::now();
+        match open_at(f.dir, self.name.file(f.j), libc::O_RDONLY, 0) {
+            Ok(fd) => {
+                let ns = ns_since(t0);
+                drop(fd);
+                Outcome::Done { ns, bytes: 0 }
             }
-            FileOp::Lookup => self.lookup(leaf, j, index),
-            FileOp::Readdir => {
+            Err(e) => Outcome::Failed {
+                errno: errno_of(&e),
+                index: f.index,
+            },
+        }
+    }
+
+    /// The close alone is timed; the open is not.
+    fn close(&mut self, f: &FileAt) -> Outcome {
+        match open_at(f.dir, self.name.file(f.j), libc::O_RDONLY, 0) {
+            Ok(fd) => {
                 let t0 = Instant::now();
-                let fd = match open_at(dir, c".", libc::O_RDONLY | libc::O_DIRECTORY, 0) {
-                    Ok(fd) => fd,
-                    Err(e) => {
-                        return Outcome::Failed {
-                            errno: errno_of(&e),
-                            index,
-                        };
-                    }
-                };
-                let mut entries = 0u64;
-                loop {
-                    match getdents(fd.as_raw_fd(), &mut self.dents) {
-                        Ok(0) => break,
-                        Ok(n) => for_each_entry(&self.dents[..n], |_| entries += 1),
-                        Err(e) => {
-                            return Outcome::Failed {
-                                errno: errno_of(&e),
-                                index,
-                            };
-                        }
-                    }
-                }
                 drop(fd);
                 Outcome::Done {
                     ns: ns_since(t0),
                     bytes: 0,
                 }
             }
-            FileOp::Rename => {
-                // Away and back: the file keeps its name (and size) for the rest of the mix;
-                // the way back is not timed.
-                let from = self.name.file(j).as_ptr();
-                let to = self.name2.renamed(j).as_ptr();
+            Err(e) => Outcome::Failed {
+                errno: errno_of(&e),
+                index: f.index,
+            },
+        }
+    }
+
+    fn getattr(&mut self, f: &FileAt) -> Outcome {
+        // SAFETY: `stat` is plain C data; all-zero bytes are a valid value.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let name = self.name.file(f.j);
+        let t0 = Instant::now();
+        // SAFETY: the name is NUL-terminated, `st` writable, the directory open.
+        let rc = unsafe { libc::fstatat(f.dir, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+        self.done_or_errno(rc, t0, f.index)
+    }
+
+    fn setattr(&mut self, f: &FileAt) -> Outcome {
+        // Times, not modes: fchmodat cannot refuse to follow a symlink on Linux.
+        let name = self.name.file(f.j);
+        let t0 = Instant::now();
+        // SAFETY: a null `times` means now; the name is NUL-terminated, the directory open.
+        let rc =
+            unsafe { libc::utimensat(f.dir, name.as_ptr(), std::ptr::null(), libc::AT_SYMLINK_NOFOLLOW) };
+        self.done_or_errno(rc, t0, f.index)
+    }
+
+    /// Away and back: the file keeps its name (and size) for the rest of the mix;
+    /// the way back is not timed.
+    fn rename(&mut self, f: &FileAt) -> Outcome {
+        let from = self.name.file(f.j).as_ptr();
+        let to = self.name2.renamed(f.j).as_ptr();
+        let t0 = Instant::now();
+        // SAFETY: both names are NUL-terminated in their buffers, which outlive the call.
+        let rc = unsafe { libc::renameat2(f.dir, from, f.dir, to, libc::RENAME_NOREPLACE) };
+        let ns = ns_since(t0);
+        if rc != 0 {
+            return Outcome::Failed {
+                errno: last_errno(),
+                index: f.index,
+            };
+        }
+        // SAFETY: as above, the other way.
+        let back = unsafe { libc::renameat2(f.dir, to, f.dir, from, libc::RENAME_NOREPLACE) };
+        if back != 0 {
+            self.files.set_live(f.k, false);
+        }
+        Outcome::Done { ns, bytes: 0 }
+    }
+
+    /// The fsync alone is timed; the open for writing is not.
+    fn fsync(&mut self, f: &FileAt) -> Outcome {
+        match open_at(f.dir, self.name.file(f.j), libc::O_WRONLY, 0) {
+            Ok(fd) => {
                 let t0 = Instant::now();
-                // SAFETY: both names are NUL-terminated in their buffers, which outlive the call.
-                let rc = unsafe { libc::renameat2(dir, from, dir, to, libc::RENAME_NOREPLACE) };
-                let ns = ns_since(t0);
-                if rc != 0 {
+                // SAFETY: fsync only reads the descriptor, which is open.
+                let rc = unsafe { libc::fsync(fd.as_raw_fd()) };
+                self.done_or_errno(rc, t0, f.index)
+            }
+            Err(e) => Outcome::Failed {
+                errno: errno_of(&e),
+                index: f.index,
+            },
+        }
+    }
+
+    /// Lists the directory of a random slot's file, whether that file is there or not.
+    fn readdir(&mut self) -> Outcome {
+        let k = self.below(self.files.all.max(1));
+        let (leaf, _, index) = self.files.locate(k);
+        let dir = self.plan.set.leaf_fd(leaf);
+        let t0 = Instant::now();
+        let fd = match open_at(dir, c".", libc::O_RDONLY | libc::O_DIRECTORY, 0) {
+            Ok(fd) => fd,
+            Err(e) => {
+                return Outcome::Failed {
+                    errno: errno_of(&e),
+                    index,
+                };
+            }
+        };
+        let mut entries = 0u64;
+        loop {
+            match getdents(fd.as_raw_fd(), &mut self.dents) {
+                Ok(0) => break,
+                Ok(n) => for_each_entry(&self.dents[..n], |_| entries += 1),
+                Err(e) => {
                     return Outcome::Failed {
-                        errno: last_errno(),
+                        errno: errno_of(&e),
                         index,
                     };
                 }
-                // SAFETY: as above, the other way.
-                let back = unsafe { libc::renameat2(dir, to, dir, from, libc::RENAME_NOREPLACE) };
-                if back != 0 {
-                    self.files.set_live(k, false);
-                }
-                Outcome::Done { ns, bytes: 0 }
             }
-            FileOp::Mkdir => {
-                let leaf = self.below(set.leaf_count() as u64) as usize;
-                let n = self.next_extra;
-                let name = self.name.extra_dir(self.owner(), n);
-                let dir = set.leaf_fd(leaf);
-                let t0 = Instant::now();
-                // SAFETY: the name is NUL-terminated and the directory open for the call.
-                let rc = unsafe { libc::mkdirat(dir, name.as_ptr(), 0o755) };
-                let ns = ns_since(t0);
-                if rc != 0 {
-                    return Outcome::Failed {
-                        errno: last_errno(),
-                        index: n,
-                    };
-                }
-                self.next_extra += 1;
-                self.extra_dirs.push((leaf, n));
-                Outcome::Done { ns, bytes: 0 }
-            }
-            FileOp::Rmdir => {
-                let Some((leaf, n)) = self.extra_dirs.pop() else {
-                    return Outcome::Skipped;
-                };
-                let name = self.name.extra_dir(self.owner(), n);
-                let t0 = Instant::now();
-                // SAFETY: the name is NUL-terminated and the directory open for the call.
-                let rc = unsafe { libc::unlinkat(set.leaf_fd(leaf), name.as_ptr(), libc::AT_REMOVEDIR) };
-                self.done_or_errno(rc, t0, n)
-            }
-            FileOp::Fsync => match open_at(dir, self.name.file(j), libc::O_WRONLY, 0) {
-                Ok(fd) => {
-                    let t0 = Instant::now();
-                    // SAFETY: fsync only reads the descriptor, which is open.
-                    let rc = unsafe { libc::fsync(fd.as_raw_fd()) };
-                    self.done_or_errno(rc, t0, index)
-                }
-                Err(e) => Outcome::Failed {
-                    errno: errno_of(&e),
-                    index,
-                },
-            },
         }
+        drop(fd);
+        Outcome::Done {
+            ns: ns_since(t0),
+            bytes: 0,
+        }
+    }
+
+    /// Makes one of the thread's extra directories, in a random leaf.
+    fn mkdir(&mut self) -> Outcome {
+        let set = self.plan.set;
+        let leaf = self.below(set.leaf_count() as u64) as usize;
+        let n = self.next_extra;
+        let name = self.name.extra_dir(self.owner(), n);
+        let dir = set.leaf_fd(leaf);
+        let t0 = Instant::now();
+        // SAFETY: the name is NUL-terminated and the directory open for the call.
+        let rc = unsafe { libc::mkdirat(dir, name.as_ptr(), 0o755) };
+        let ns = ns_since(t0);
+        if rc != 0 {
+            return Outcome::Failed {
+                errno: last_errno(),
+                index: n,
+            };
+        }
+        self.next_extra += 1;
+        self.extra_dirs.push((leaf, n));
+        Outcome::Done { ns, bytes: 0 }
+    }
+
+    /// Removes the thread's newest extra directory; skipped when it has none.
+    fn rmdir(&mut self) -> Outcome {
+        let Some((leaf, n)) = self.extra_dirs.pop() else {
+            return Outcome::Skipped;
+        };
+        let name = self.name.extra_dir(self.owner(), n);
+        let t0 = Instant::now();
+        // SAFETY: the name is NUL-terminated and the directory open for the call.
+        let rc = unsafe { libc::unlinkat(self.plan.set.leaf_fd(leaf), name.as_ptr(), libc::AT_REMOVEDIR) };
+        self.done_or_errno(rc, t0, n)
     }
 
     fn done_or_errno(&self, rc: libc::c_int, t0: Instant, index: u64) -> Outcome {

@@ -304,21 +304,12 @@ impl fmt::Display for Warning {
                 loop_device,
                 allocated_mb,
                 data_mb,
-            } => f.write_str(&match loop_device {
-                Some(dev) => t!(
-                    "warning-sparse-file-loop",
-                    dev = dev,
-                    path = path,
-                    allocated_mb = allocated_mb,
-                    data_mb = data_mb
-                ),
-                None => t!(
-                    "warning-sparse-file",
-                    path = path,
-                    allocated_mb = allocated_mb,
-                    data_mb = data_mb
-                ),
-            }),
+            } => f.write_str(&sparse_file_text(
+                path,
+                loop_device.as_deref(),
+                *allocated_mb,
+                *data_mb,
+            )),
             Warning::LoopOverMemory {
                 path,
                 backing,
@@ -388,22 +379,16 @@ impl fmt::Display for Warning {
                 min,
                 max,
                 unit,
-            } => {
-                let dir = direction
-                    .as_ref()
-                    .map(|d| format!(" {}", crate::i18n::heading(d)))
-                    .unwrap_or_default();
-                f.write_str(&t!(
-                    "warning-repeats-disagree",
-                    test = test,
-                    dir = dir,
-                    runs = runs,
-                    spread_pct = format!("{spread_pct:.0}"),
-                    min = format!("{min:.1}"),
-                    max = format!("{max:.1}"),
-                    unit = unit
-                ))
-            }
+            } => f.write_str(&t!(
+                "warning-repeats-disagree",
+                test = test,
+                dir = direction_suffix(direction.as_deref()),
+                runs = runs,
+                spread_pct = format!("{spread_pct:.0}"),
+                min = format!("{min:.1}"),
+                max = format!("{max:.1}"),
+                unit = unit
+            )),
             Warning::CurvePointSkipped {
                 job,
                 pct,
@@ -453,19 +438,7 @@ impl fmt::Display for Warning {
                     count = count,
                     blocks = blocks
                 ))?;
-                let shown: Vec<String> = mismatches
-                    .iter()
-                    .take(MISMATCHES_SHOWN)
-                    .map(ToString::to_string)
-                    .collect();
-                f.write_str(&shown.join("; "))?;
-                if mismatches.len() > MISMATCHES_SHOWN {
-                    f.write_str(&t!(
-                        "warning-verify-failed-more",
-                        more = mismatches.len() - MISMATCHES_SHOWN
-                    ))?;
-                }
-                Ok(())
+                f.write_str(&mismatches_text(mismatches))
             }
             Warning::VerifyIncomplete { job, error } => {
                 f.write_str(&t!("warning-verify-incomplete", job = job, error = error))
@@ -582,6 +555,49 @@ impl fmt::Display for Warning {
             }
         }
     }
+}
+
+/// `SparseFile`'s text: the loop device it backs named first when there is one.
+fn sparse_file_text(path: &str, loop_device: Option<&str>, allocated_mb: u64, data_mb: u64) -> String {
+    match loop_device {
+        Some(dev) => crate::t!(
+            "warning-sparse-file-loop",
+            dev = dev,
+            path = path,
+            allocated_mb = allocated_mb,
+            data_mb = data_mb
+        ),
+        None => crate::t!(
+            "warning-sparse-file",
+            path = path,
+            allocated_mb = allocated_mb,
+            data_mb = data_mb
+        ),
+    }
+}
+
+/// ` read` or ` write` after a test's name; nothing for a test with one figure.
+fn direction_suffix(direction: Option<&str>) -> String {
+    direction
+        .map(|d| format!(" {}", crate::i18n::heading(d)))
+        .unwrap_or_default()
+}
+
+/// The first `MISMATCHES_SHOWN` mismatches, and how many more the JSON holds.
+fn mismatches_text(mismatches: &[VerifyMismatch]) -> String {
+    let shown: Vec<String> = mismatches
+        .iter()
+        .take(MISMATCHES_SHOWN)
+        .map(ToString::to_string)
+        .collect();
+    let mut text = shown.join("; ");
+    if mismatches.len() > MISMATCHES_SHOWN {
+        text.push_str(&crate::t!(
+            "warning-verify-failed-more",
+            more = mismatches.len() - MISMATCHES_SHOWN
+        ));
+    }
+    text
 }
 
 /// A run's warnings as stored: each its kind, facts and rendered text;

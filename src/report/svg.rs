@@ -504,24 +504,82 @@ pub fn bar_chart(c: &BarChart) -> String {
     let mut out = String::new();
     let items = solid_legend(&c.series);
     let top = TOP + (legend_rows(&items) - 1.0) * 14.0;
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let groups = c.groups.len().max(1) as f64;
-    let group_w = plot_w / groups;
-    let longest = c
-        .groups
-        .iter()
-        .map(|g| super::width::display_width(g))
-        .max()
-        .unwrap_or(0) as f64
-        * CHAR_PX;
-    // Group names that do not fit under their group are drawn slanted.
-    let slanted = longest > group_w - 6.0;
-    let label_h = if slanted { longest * 0.6 + 12.0 } else { 0.0 };
-    let height = top + PLOT_HEIGHT + BOTTOM + label_h;
+    let layout = BarLayout::of(c);
+    let height = top + PLOT_HEIGHT + BOTTOM + layout.label_h;
     open(&mut out, "bar-chart", &c.title, height);
     legend(&mut out, &items);
-    let n = c.series.len().max(1) as f64;
-    let bar_w = (group_w * 0.8 / n).min(90.0);
+    let y = bar_value_axis(c, layout.bar_w);
+    let x = Axis::custom("", Scale::Linear, 0.0, 1.0, Vec::new());
+    let p = Plot {
+        x: &x,
+        y: &y,
+        top,
+        height: PLOT_HEIGHT,
+    };
+    y_axis(&mut out, &p);
+    group_labels(&mut out, c, &layout, &p);
+    for (s, (name, values)) in c.series.iter().enumerate() {
+        let _ = write!(out, r#"<g class="series" data-name="{}">"#, esc(name));
+        for (g, v) in values.iter().enumerate() {
+            if let Some(v) = v {
+                bar(&mut out, c, &layout, &p, (s, name), (g, *v));
+            }
+        }
+        out.push_str("</g>");
+    }
+    if let Some((v, label)) = &c.reference {
+        let yr = p.py(*v);
+        let _ = write!(
+            out,
+            r#"<g class="marker"><line x1="{LEFT}" y1="{yr:.1}" x2="{r}" y2="{yr:.1}"/><text x="{tx}" y="{ty:.1}" text-anchor="end">{l}</text></g>"#,
+            r = WIDTH - RIGHT,
+            tx = WIDTH - RIGHT - 2.0,
+            ty = yr - 4.0,
+            l = esc(label),
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// Where a bar chart's groups and bars go across, and the room its group names take below.
+struct BarLayout {
+    group_w: f64,
+    /// Series, at least one: the bars of a group.
+    n: f64,
+    bar_w: f64,
+    /// Group names that do not fit under their group are drawn slanted.
+    slanted: bool,
+    label_h: f64,
+}
+
+impl BarLayout {
+    fn of(c: &BarChart) -> BarLayout {
+        let plot_w = WIDTH - LEFT - RIGHT;
+        let groups = c.groups.len().max(1) as f64;
+        let group_w = plot_w / groups;
+        let longest = c
+            .groups
+            .iter()
+            .map(|g| super::width::display_width(g))
+            .max()
+            .unwrap_or(0) as f64
+            * CHAR_PX;
+        let slanted = longest > group_w - 6.0;
+        let n = c.series.len().max(1) as f64;
+        BarLayout {
+            group_w,
+            n,
+            bar_w: (group_w * 0.8 / n).min(90.0),
+            slanted,
+            label_h: if slanted { longest * 0.6 + 12.0 } else { 0.0 },
+        }
+    }
+}
+
+/// The value axis from zero, with room above the tallest bar for its value,
+/// written across or, on a narrow bar, upright.
+fn bar_value_axis(c: &BarChart, bar_w: f64) -> Axis {
     let max = c
         .series
         .iter()
@@ -529,8 +587,6 @@ pub fn bar_chart(c: &BarChart) -> String {
         .copied()
         .chain(c.reference.as_ref().map(|r| r.0))
         .fold(0.0, f64::max);
-    // Room above the tallest bar for its value, written across or, on a narrow
-    // bar, upright.
     let label_px = c
         .series
         .iter()
@@ -541,25 +597,21 @@ pub fn bar_chart(c: &BarChart) -> String {
         })
         .fold(16.0, f64::max)
         .min(PLOT_HEIGHT * 0.5);
-    let y = Axis::linear(
+    Axis::linear(
         &c.y_title,
         0.0,
         max * PLOT_HEIGHT / (PLOT_HEIGHT - label_px),
         true,
         num_tick,
-    );
-    let x = Axis::custom("", Scale::Linear, 0.0, 1.0, Vec::new());
-    let p = Plot {
-        x: &x,
-        y: &y,
-        top,
-        height: PLOT_HEIGHT,
-    };
-    y_axis(&mut out, &p);
+    )
+}
+
+/// The group names under the plot, and its base line.
+fn group_labels(out: &mut String, c: &BarChart, layout: &BarLayout, p: &Plot) {
     out.push_str(r#"<g class="axis x">"#);
     for (g, name) in c.groups.iter().enumerate() {
-        let cx = LEFT + group_w * (g as f64 + 0.5);
-        if slanted {
+        let cx = LEFT + layout.group_w * (g as f64 + 0.5);
+        if layout.slanted {
             let _ = write!(
                 out,
                 r#"<text class="tick" transform="translate({cx:.1} {ty}) rotate(-35)" text-anchor="end">{n}</text>"#,
@@ -581,56 +633,50 @@ pub fn bar_chart(c: &BarChart) -> String {
         b = p.bottom(),
         r = WIDTH - RIGHT,
     );
-    for (s, (name, values)) in c.series.iter().enumerate() {
-        let colour = color(s);
-        let _ = write!(out, r#"<g class="series" data-name="{}">"#, esc(name));
-        for (g, v) in values.iter().enumerate() {
-            let Some(v) = v else { continue };
-            let x0 = LEFT + group_w * g as f64 + (group_w - bar_w * n) / 2.0 + bar_w * s as f64;
-            let (yt, yb) = (p.py(*v), p.py(0.0));
-            let text = (c.value_fmt)(*v);
-            let _ = write!(
-                out,
-                r#"<rect class="bar" x="{x0:.1}" y="{yt:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{n}, {g}: {t}</title></rect>"#,
-                w = (bar_w - 2.0).max(1.0),
-                h = (yb - yt).max(0.0),
-                n = esc(name),
-                g = esc(&c.groups[g]),
-                t = esc(&text),
-            );
-            let cx = x0 + bar_w / 2.0;
-            if super::width::display_width(&text) as f64 * CHAR_PX <= bar_w + 4.0 {
-                let _ = write!(
-                    out,
-                    r#"<text class="value" x="{cx:.1}" y="{ty:.1}" text-anchor="middle">{t}</text>"#,
-                    ty = yt - 4.0,
-                    t = esc(&text),
-                );
-            } else {
-                let _ = write!(
-                    out,
-                    r#"<text class="value" transform="translate({tx:.1} {ty:.1}) rotate(-90)">{t}</text>"#,
-                    tx = cx + 4.0,
-                    ty = yt - 4.0,
-                    t = esc(&text),
-                );
-            }
-        }
-        out.push_str("</g>");
-    }
-    if let Some((v, label)) = &c.reference {
-        let yr = p.py(*v);
+}
+
+/// Series `s`'s bar of group `g`, with its value above it.
+fn bar(
+    out: &mut String,
+    c: &BarChart,
+    layout: &BarLayout,
+    p: &Plot,
+    (s, name): (usize, &str),
+    (g, v): (usize, f64),
+) {
+    let BarLayout {
+        group_w, n, bar_w, ..
+    } = *layout;
+    let x0 = LEFT + group_w * g as f64 + (group_w - bar_w * n) / 2.0 + bar_w * s as f64;
+    let (yt, yb) = (p.py(v), p.py(0.0));
+    let text = (c.value_fmt)(v);
+    let _ = write!(
+        out,
+        r#"<rect class="bar" x="{x0:.1}" y="{yt:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{n}, {g}: {t}</title></rect>"#,
+        w = (bar_w - 2.0).max(1.0),
+        h = (yb - yt).max(0.0),
+        colour = color(s),
+        n = esc(name),
+        g = esc(&c.groups[g]),
+        t = esc(&text),
+    );
+    let cx = x0 + bar_w / 2.0;
+    if super::width::display_width(&text) as f64 * CHAR_PX <= bar_w + 4.0 {
         let _ = write!(
             out,
-            r#"<g class="marker"><line x1="{LEFT}" y1="{yr:.1}" x2="{r}" y2="{yr:.1}"/><text x="{tx}" y="{ty:.1}" text-anchor="end">{l}</text></g>"#,
-            r = WIDTH - RIGHT,
-            tx = WIDTH - RIGHT - 2.0,
-            ty = yr - 4.0,
-            l = esc(label),
+            r#"<text class="value" x="{cx:.1}" y="{ty:.1}" text-anchor="middle">{t}</text>"#,
+            ty = yt - 4.0,
+            t = esc(&text),
+        );
+    } else {
+        let _ = write!(
+            out,
+            r#"<text class="value" transform="translate({tx:.1} {ty:.1}) rotate(-90)">{t}</text>"#,
+            tx = cx + 4.0,
+            ty = yt - 4.0,
+            t = esc(&text),
         );
     }
-    out.push_str("</svg>");
-    out
 }
 
 pub fn bin_chart(c: &BinChart) -> String {

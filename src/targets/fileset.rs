@@ -569,17 +569,15 @@ pub fn prepare_for(
     stop: &AtomicBool,
     report: Report<'_>,
 ) -> Result<FileSet, FileSetError> {
-    let anchor_fd = open_anchor(anchor)?;
-    let limit = raise_fd_limit();
-    let leaves = shape.leaf_dirs();
-    if leaves.saturating_add(SPARE_FDS) > limit {
-        return Err(FileSetError::Refused(format!(
-            "{}: the file set has {leaves} directories at its last level and kura holds each open, \
-             but only {limit} files may be open; lower width or depth (or raise ulimit -n)",
-            anchor.display()
-        )));
-    }
-    let root = anchor.join(ROOT);
+    let p = Preparing {
+        anchor,
+        anchor_fd: open_anchor(anchor)?,
+        root: anchor.join(ROOT),
+        shape,
+        full,
+        report,
+    };
+    p.check_fd_limit()?;
     let want = Manifest {
         depth: shape.depth,
         width: shape.width,
@@ -589,70 +587,123 @@ pub fn prepare_for(
         state: "complete".into(),
         made: shape.files,
     };
-    let existing = match open_dir_at(anchor_fd.as_raw_fd(), ROOT_C) {
-        Ok(fd) => Some(fd),
-        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => None,
-        Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
-            return Err(FileSetError::Refused(format!(
-                "{}: is not a directory kura made (a symlink or a file); kura neither follows nor removes it",
-                root.display()
-            )));
-        }
-        Err(e) => return Err(io_err(&root, "opening")(e)),
-    };
-    if let Some(root_fd) = existing {
+    if let Some(root_fd) = p.existing_root()? {
         let Some(found) = read_manifest(root_fd.as_raw_fd()) else {
             return Err(FileSetError::Refused(format!(
                 "{}: exists without kura's manifest, so kura did not make it; remove it or choose another directory",
-                root.display()
+                p.root.display()
             )));
         };
         if found.same_shape(&want) && found.state == "complete" {
-            check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, true)?;
-            let mut set = FileSet {
-                anchor: anchor.to_path_buf(),
-                root,
-                root_fd,
-                anchor_fd,
-                leaves: Vec::new(),
-                leaf_paths: Vec::new(),
-                depth: shape.depth,
-                width: shape.width,
-                files_per_leaf: shape.files,
-                sizes: shape.sizes.clone(),
-                seed: found.seed,
-                created: false,
-                made: AtomicU64::new(found.made),
-            };
-            open_leaves(&mut set)?;
-            report(&format!(
-                "reusing the file set in {} ({} files)",
-                set.root.display(),
-                set.total_files()
-            ));
-            return Ok(set);
+            return p.reuse(root_fd, &found);
         }
-        // kura's own set of another shape, or one a run left half made: rebuilt,
-        // but only when everything in it is an entry its manifest lists; the
-        // check comes first, so a refusal has removed nothing.
-        refuse_unlisted(root_fd.as_raw_fd(), &root, &found)?;
+        p.remove_old(root_fd, &found)?;
+    }
+    p.create(seed, threads, stop)
+}
+
+/// A set being prepared under `anchor`: what [`prepare_for`]'s steps share.
+struct Preparing<'a> {
+    anchor: &'a Path,
+    anchor_fd: OwnedFd,
+    root: PathBuf,
+    shape: &'a Resolved,
+    full: &'a Resolved,
+    report: Report<'a>,
+}
+
+impl Preparing<'_> {
+    /// kura holds every leaf directory open: there must be descriptors enough.
+    fn check_fd_limit(&self) -> Result<(), FileSetError> {
+        let limit = raise_fd_limit();
+        let leaves = self.shape.leaf_dirs();
+        if leaves.saturating_add(SPARE_FDS) > limit {
+            return Err(FileSetError::Refused(format!(
+                "{}: the file set has {leaves} directories at its last level and kura holds each open, \
+                 but only {limit} files may be open; lower width or depth (or raise ulimit -n)",
+                self.anchor.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The root directory when there is one; a symlink or a file in its place is refused.
+    fn existing_root(&self) -> Result<Option<OwnedFd>, FileSetError> {
+        match open_dir_at(self.anchor_fd.as_raw_fd(), ROOT_C) {
+            Ok(fd) => Ok(Some(fd)),
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => Ok(None),
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+                Err(FileSetError::Refused(format!(
+                    "{}: is not a directory kura made (a symlink or a file); kura neither follows nor removes it",
+                    self.root.display()
+                )))
+            }
+            Err(e) => Err(io_err(&self.root, "opening")(e)),
+        }
+    }
+
+    /// The set in `root_fd`, its leaves not opened yet.
+    fn set(self, root_fd: OwnedFd, seed: u64, created: bool, made: u64) -> FileSet {
+        FileSet {
+            anchor: self.anchor.to_path_buf(),
+            root: self.root,
+            root_fd,
+            anchor_fd: self.anchor_fd,
+            leaves: Vec::new(),
+            leaf_paths: Vec::new(),
+            depth: self.shape.depth,
+            width: self.shape.width,
+            files_per_leaf: self.shape.files,
+            sizes: self.shape.sizes.clone(),
+            seed,
+            created,
+            made: AtomicU64::new(made),
+        }
+    }
+
+    /// kura's complete set of this shape, as `found` describes it.
+    fn reuse(self, root_fd: OwnedFd, found: &Manifest) -> Result<FileSet, FileSetError> {
+        check_fit(
+            self.anchor,
+            self.anchor_fd.as_raw_fd(),
+            self.shape,
+            self.full,
+            true,
+        )?;
+        let report = self.report;
+        let mut set = self.set(root_fd, found.seed, false, found.made);
+        open_leaves(&mut set)?;
         report(&format!(
+            "reusing the file set in {} ({} files)",
+            set.root.display(),
+            set.total_files()
+        ));
+        Ok(set)
+    }
+
+    /// Removes kura's own set of another shape, or one a run left half made,
+    /// but only when everything in it is an entry its manifest lists; the
+    /// check comes first, so a refusal has removed nothing.
+    fn remove_old(&self, root_fd: OwnedFd, found: &Manifest) -> Result<(), FileSetError> {
+        let root = &self.root;
+        refuse_unlisted(root_fd.as_raw_fd(), root, found)?;
+        (self.report)(&format!(
             "{}: kura's set there is {} ({}); removing it",
-            set_desc(&found),
+            set_desc(found),
             found.state,
             root.display()
         ));
         // A removal that stops half way must not leave a manifest saying the set is whole.
         write_manifest(
             root_fd.as_raw_fd(),
-            &root,
+            root,
             &Manifest {
                 state: "removing".into(),
                 ..found.clone()
             },
         )?;
         let mut left = Vec::new();
-        remove_contents(root_fd.as_raw_fd(), &root, 0, found.layout(), &mut left);
+        remove_contents(root_fd.as_raw_fd(), root, 0, found.layout(), &mut left);
         if !left.is_empty() {
             return Err(FileSetError::Refused(format!(
                 "{}: cannot rebuild the file set: {}",
@@ -664,43 +715,37 @@ pub fn prepare_for(
         unsafe { libc::unlinkat(root_fd.as_raw_fd(), MANIFEST_C.as_ptr(), 0) };
         drop(root_fd);
         // SAFETY: as above, for the anchor.
-        check(unsafe { libc::unlinkat(anchor_fd.as_raw_fd(), ROOT_C.as_ptr(), libc::AT_REMOVEDIR) })
-            .map_err(io_err(&root, "removing the old file set"))?;
+        check(unsafe { libc::unlinkat(self.anchor_fd.as_raw_fd(), ROOT_C.as_ptr(), libc::AT_REMOVEDIR) })
+            .map_err(io_err(root, "removing the old file set"))?;
+        Ok(())
     }
-    check_limit(anchor, anchor_fd.as_raw_fd(), shape)?;
-    check_fit(anchor, anchor_fd.as_raw_fd(), shape, full, false)?;
-    // SAFETY: the name is NUL-terminated and the anchor fd is open.
-    check(unsafe { libc::mkdirat(anchor_fd.as_raw_fd(), ROOT_C.as_ptr(), 0o755) })
-        .map_err(io_err(&root, "creating"))?;
-    let root_fd = open_dir_at(anchor_fd.as_raw_fd(), ROOT_C).map_err(io_err(&root, "opening"))?;
-    let mut set = FileSet {
-        anchor: anchor.to_path_buf(),
-        root,
-        root_fd,
-        anchor_fd,
-        leaves: Vec::new(),
-        leaf_paths: Vec::new(),
-        depth: shape.depth,
-        width: shape.width,
-        files_per_leaf: shape.files,
-        sizes: shape.sizes.clone(),
-        seed,
-        created: true,
-        made: AtomicU64::new(shape.files),
-    };
-    match format(&mut set, threads, stop, report) {
-        Ok(()) => Ok(set),
-        Err(e) => {
-            let root = set.root.clone();
-            let left = set.remove();
-            if left.is_empty() {
-                Err(e)
-            } else {
-                Err(FileSetError::Refused(format!(
-                    "{e}; and removing {} left: {}",
-                    root.display(),
-                    left.join("; ")
-                )))
+
+    /// Makes the root and formats the set in it by `threads` threads; a
+    /// format that fails removes what it made.
+    fn create(self, seed: u64, threads: u32, stop: &AtomicBool) -> Result<FileSet, FileSetError> {
+        let anchor_fd = self.anchor_fd.as_raw_fd();
+        check_limit(self.anchor, anchor_fd, self.shape)?;
+        check_fit(self.anchor, anchor_fd, self.shape, self.full, false)?;
+        // SAFETY: the name is NUL-terminated and the anchor fd is open.
+        check(unsafe { libc::mkdirat(anchor_fd, ROOT_C.as_ptr(), 0o755) })
+            .map_err(io_err(&self.root, "creating"))?;
+        let root_fd = open_dir_at(anchor_fd, ROOT_C).map_err(io_err(&self.root, "opening"))?;
+        let (report, files) = (self.report, self.shape.files);
+        let mut set = self.set(root_fd, seed, true, files);
+        match format(&mut set, threads, stop, report) {
+            Ok(()) => Ok(set),
+            Err(e) => {
+                let root = set.root.clone();
+                let left = set.remove();
+                if left.is_empty() {
+                    Err(e)
+                } else {
+                    Err(FileSetError::Refused(format!(
+                        "{e}; and removing {} left: {}",
+                        root.display(),
+                        left.join("; ")
+                    )))
+                }
             }
         }
     }

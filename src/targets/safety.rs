@@ -104,153 +104,24 @@ fn remember_held(rdev: u64, file: &Arc<File>) {
 
 /// [`check_device_writable`], returning the descriptor that was checked.
 pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result<Checked, WriteRefusal> {
-    let shown = dev.display().to_string();
-    let unchecked = |source: io::Error| WriteRefusal::Unchecked {
-        device: shown.clone(),
-        source,
-    };
-    let canonical = dev.canonicalize().map_err(unchecked)?;
-    let first_look = std::fs::metadata(&canonical).map_err(unchecked)?;
-    let is_block = first_look.file_type().is_block_device();
-    // An image behind an attached loop device is that device's data: judged
-    // by the device first, since no --allow-destroy overrides a mounted one.
-    if first_look.file_type().is_file() {
-        check_loop_backing(dev, &first_look, allow_destroy)?;
-    }
-
-    // The device and every partition on it: writing to the disk destroys them all.
-    let mut members = vec![Member {
-        path: canonical.clone(),
-        devnum: is_block.then(|| devnum(first_look.rdev())),
-        note: None,
-    }];
-    if is_block {
-        members.extend(partitions(first_look.rdev()));
-        members.extend(loop_siblings(first_look.rdev()));
-    }
-
-    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(unchecked)?;
-    if let Some((member, mount_point)) = find_mounted(&members, &mountinfo) {
-        return Err(WriteRefusal::Mounted {
-            device: shown.clone(),
-            mount_point,
-            via: via(member, &canonical),
-        });
-    }
-
-    // /proc/swaps is missing on kernels without swap support: nothing can be swap then.
-    if let Ok(swaps) = std::fs::read_to_string("/proc/swaps")
-        && let Some(member) = find_swap(&members, &swaps)
-    {
-        return Err(WriteRefusal::Swap {
-            device: shown.clone(),
-            via: via(member, &canonical),
-        });
-    }
-
-    let busy = |member: &Member| WriteRefusal::Busy {
-        device: shown.clone(),
-        via: via(member, &canonical),
-    };
-    let file = if is_block {
-        let holders = holders(&members);
-        if !holders.is_empty() {
-            return Err(WriteRefusal::Held {
-                device: shown.clone(),
-                holders: holders.join(", "),
-            });
-        }
-        match held_device(first_look.rdev()) {
-            // Already claimed by this run: the partitions cannot be claimed by anyone else meanwhile.
-            Some(file) => file,
-            None => {
-                // The kernel's own answer covers users that leave no trace in the tables above,
-                // such as mounts in another mount namespace. Partitions first: once kura
-                // claims the whole disk, its own claim would make them look busy.
-                for member in &members[1..] {
-                    // A loop device over the same file that this run already holds is one the user named.
-                    if member.note.is_some()
-                        && member
-                            .devnum
-                            .is_some_and(|(ma, mi)| held_device(libc::makedev(ma, mi)).is_some())
-                    {
-                        continue;
-                    }
-                    match open_exclusive(&member.path) {
-                        Ok(_) => {}
-                        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(member)),
-                        // A partition with no node under /dev cannot be checked this way; the tables above still cover it.
-                        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                        Err(e) => return Err(unchecked(e)),
-                    }
-                }
-                let file = match open_exclusive(&canonical) {
-                    Ok(f) => Arc::new(f),
-                    Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(&members[0])),
-                    Err(e) => return Err(unchecked(e)),
-                };
-                remember_held(first_look.rdev(), &file);
-                file
-            }
-        }
+    let c = Candidate::look(dev, allow_destroy)?;
+    c.refuse_in_use()?;
+    let file = if c.is_block {
+        c.claim_device()?
     } else {
         Arc::new(
             std::fs::OpenOptions::new()
                 .read(true)
                 .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
-                .open(&canonical)
-                .map_err(unchecked)?,
+                .open(&c.canonical)
+                .map_err(|e| c.unchecked(e))?,
         )
     };
-    let meta = file.metadata().map_err(unchecked)?;
-    let same = if is_block {
-        meta.file_type().is_block_device() && meta.rdev() == first_look.rdev()
-    } else {
-        meta.dev() == first_look.dev() && meta.ino() == first_look.ino()
-    };
-    if !same {
-        return Err(unchecked(io::Error::other(
-            "the path changed while it was being checked",
-        )));
-    }
-
-    if allow_destroy.is_some_and(|allowed| same_device(allowed, &canonical, &meta)) {
+    let meta = c.same_as_looked_at(&file)?;
+    if allow_destroy.is_some_and(|allowed| same_device(allowed, &c.canonical, &meta)) {
         return Ok(Checked { file, meta });
     }
-    let mut found = find_signatures(&file).map_err(unchecked)?;
-    let mut where_found = String::new();
-    if found.is_empty() {
-        // A partition the kernel still knows keeps its data even when the disk's table is gone.
-        for member in &members[1..] {
-            let part = match File::open(&member.path) {
-                Ok(f) => f,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(unchecked(e)),
-            };
-            found = find_signatures(&part).map_err(unchecked)?;
-            if !found.is_empty() {
-                where_found = via(member, &canonical);
-                break;
-            }
-        }
-    }
-    if found.is_empty()
-        && is_block
-        && let Some(lo) = loop_of(meta.rdev())
-    {
-        // A loop device with an offset or a size limit shows part of its file: what
-        // lies outside (a partition table before the offset) is data all the same.
-        let backing = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
-            .open(&lo.backing_name)
-            .ok()
-            .filter(|f| f.metadata().is_ok_and(|m| (m.dev(), m.ino()) == lo.backing));
-        if let Some(backing) = backing {
-            found = find_signatures(&backing).map_err(unchecked)?;
-            where_found = format!(" (in its backing file {})", lo.backing_name);
-        }
-    }
+    let (found, where_found) = c.signatures(&file, &meta)?;
     if found.is_empty() {
         return Ok(Checked { file, meta });
     }
@@ -259,10 +130,192 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
         None => String::new(),
     };
     Err(WriteRefusal::Signature {
-        device: shown,
+        device: c.shown,
         what: format!("{}{where_found}", describe_all(&found)),
         named,
     })
+}
+
+/// A path kura is asked to write, as first looked at, and what writing it destroys.
+struct Candidate {
+    /// The path as the user gave it, for messages.
+    shown: String,
+    canonical: PathBuf,
+    first_look: std::fs::Metadata,
+    is_block: bool,
+    /// The device, then every partition on it and every loop device over
+    /// the same file: writing to the disk destroys them all.
+    members: Vec<Member>,
+}
+
+impl Candidate {
+    fn look(dev: &Path, allow_destroy: Option<&Path>) -> Result<Candidate, WriteRefusal> {
+        let shown = dev.display().to_string();
+        let unchecked = |source: io::Error| WriteRefusal::Unchecked {
+            device: shown.clone(),
+            source,
+        };
+        let canonical = dev.canonicalize().map_err(unchecked)?;
+        let first_look = std::fs::metadata(&canonical).map_err(unchecked)?;
+        let is_block = first_look.file_type().is_block_device();
+        // An image behind an attached loop device is that device's data: judged
+        // by the device first, since no --allow-destroy overrides a mounted one.
+        if first_look.file_type().is_file() {
+            check_loop_backing(dev, &first_look, allow_destroy)?;
+        }
+        let mut members = vec![Member {
+            path: canonical.clone(),
+            devnum: is_block.then(|| devnum(first_look.rdev())),
+            note: None,
+        }];
+        if is_block {
+            members.extend(partitions(first_look.rdev()));
+            members.extend(loop_siblings(first_look.rdev()));
+        }
+        Ok(Candidate {
+            shown,
+            canonical,
+            first_look,
+            is_block,
+            members,
+        })
+    }
+
+    fn unchecked(&self, source: io::Error) -> WriteRefusal {
+        WriteRefusal::Unchecked {
+            device: self.shown.clone(),
+            source,
+        }
+    }
+
+    fn via(&self, member: &Member) -> String {
+        via(member, &self.canonical)
+    }
+
+    /// Refuses a member the kernel's tables show mounted or used as swap.
+    fn refuse_in_use(&self) -> Result<(), WriteRefusal> {
+        let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(|e| self.unchecked(e))?;
+        if let Some((member, mount_point)) = find_mounted(&self.members, &mountinfo) {
+            return Err(WriteRefusal::Mounted {
+                device: self.shown.clone(),
+                mount_point,
+                via: self.via(member),
+            });
+        }
+        // /proc/swaps is missing on kernels without swap support: nothing can be swap then.
+        if let Ok(swaps) = std::fs::read_to_string("/proc/swaps")
+            && let Some(member) = find_swap(&self.members, &swaps)
+        {
+            return Err(WriteRefusal::Swap {
+                device: self.shown.clone(),
+                via: self.via(member),
+            });
+        }
+        Ok(())
+    }
+
+    /// The block device, opened exclusively (or this run's claim on it
+    /// already), once no member is held by a stack or busy.
+    fn claim_device(&self) -> Result<Arc<File>, WriteRefusal> {
+        let holders = holders(&self.members);
+        if !holders.is_empty() {
+            return Err(WriteRefusal::Held {
+                device: self.shown.clone(),
+                holders: holders.join(", "),
+            });
+        }
+        // Already claimed by this run: the partitions cannot be claimed by anyone else meanwhile.
+        if let Some(file) = held_device(self.first_look.rdev()) {
+            return Ok(file);
+        }
+        let busy = |member: &Member| WriteRefusal::Busy {
+            device: self.shown.clone(),
+            via: self.via(member),
+        };
+        // The kernel's own answer covers users that leave no trace in the tables above,
+        // such as mounts in another mount namespace. Partitions first: once kura
+        // claims the whole disk, its own claim would make them look busy.
+        for member in &self.members[1..] {
+            // A loop device over the same file that this run already holds is one the user named.
+            if member.note.is_some()
+                && member
+                    .devnum
+                    .is_some_and(|(ma, mi)| held_device(libc::makedev(ma, mi)).is_some())
+            {
+                continue;
+            }
+            match open_exclusive(&member.path) {
+                Ok(_) => {}
+                Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(member)),
+                // A partition with no node under /dev cannot be checked this way; the tables above still cover it.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(self.unchecked(e)),
+            }
+        }
+        let file = match open_exclusive(&self.canonical) {
+            Ok(f) => Arc::new(f),
+            Err(e) if e.raw_os_error() == Some(libc::EBUSY) => return Err(busy(&self.members[0])),
+            Err(e) => return Err(self.unchecked(e)),
+        };
+        remember_held(self.first_look.rdev(), &file);
+        Ok(file)
+    }
+
+    /// The opened file's metadata, when it is still what was looked at.
+    fn same_as_looked_at(&self, file: &File) -> Result<std::fs::Metadata, WriteRefusal> {
+        let meta = file.metadata().map_err(|e| self.unchecked(e))?;
+        let same = if self.is_block {
+            meta.file_type().is_block_device() && meta.rdev() == self.first_look.rdev()
+        } else {
+            meta.dev() == self.first_look.dev() && meta.ino() == self.first_look.ino()
+        };
+        if !same {
+            return Err(self.unchecked(io::Error::other("the path changed while it was being checked")));
+        }
+        Ok(meta)
+    }
+
+    /// The signatures on the device, else on a partition the kernel still
+    /// knows, else in a loop device's backing file; and where they were, when not on the device.
+    fn signatures(
+        &self,
+        file: &File,
+        meta: &std::fs::Metadata,
+    ) -> Result<(Vec<Found>, String), WriteRefusal> {
+        let found = find_signatures(file).map_err(|e| self.unchecked(e))?;
+        if !found.is_empty() {
+            return Ok((found, String::new()));
+        }
+        // A partition the kernel still knows keeps its data even when the disk's table is gone.
+        for member in &self.members[1..] {
+            let part = match File::open(&member.path) {
+                Ok(f) => f,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(self.unchecked(e)),
+            };
+            let found = find_signatures(&part).map_err(|e| self.unchecked(e))?;
+            if !found.is_empty() {
+                return Ok((found, self.via(member)));
+            }
+        }
+        if self.is_block
+            && let Some(lo) = loop_of(meta.rdev())
+        {
+            // A loop device with an offset or a size limit shows part of its file: what
+            // lies outside (a partition table before the offset) is data all the same.
+            let backing = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
+                .open(&lo.backing_name)
+                .ok()
+                .filter(|f| f.metadata().is_ok_and(|m| (m.dev(), m.ino()) == lo.backing));
+            if let Some(backing) = backing {
+                let found = find_signatures(&backing).map_err(|e| self.unchecked(e))?;
+                return Ok((found, format!(" (in its backing file {})", lo.backing_name)));
+            }
+        }
+        Ok((Vec::new(), String::new()))
+    }
 }
 
 /// `LOOP_GET_STATUS64` and its answer, `struct loop_info64` of

@@ -9,7 +9,7 @@ use super::{Page, figure};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::units::format_size;
 use crate::metrics::RunResult;
-use crate::metrics::repeats::summarize_mark;
+use crate::metrics::repeats::{RepeatStats, TestSummary, summarize_mark};
 use crate::report::format::{bytes_human, mib_per_sec, rate};
 use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
 
@@ -40,25 +40,74 @@ fn mark_span(j: &crate::metrics::JobResult) -> (u64, String) {
 }
 
 pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
-    let marks: Vec<usize> = (0..runs.len()).filter(|i| is_mark(&runs[*i])).collect();
-    if marks.is_empty() {
+    let by_span = marks_by_span(runs);
+    if by_span.is_empty() {
         return;
     }
-    // The seed article publishes one table per test-file size: a 4 GiB file
-    // defeats a controller cache that a 1 GiB file fits in.
-    // A device is grouped and named by the span measured ("first 1.0 GiB
-    // of a 931.5 GiB device"), as the terminal's header says it.
-    let mut by_size: Vec<((u64, String), Vec<usize>)> = Vec::new();
-    for i in marks {
-        let key = runs[i].jobs.first().map(mark_span).unwrap_or_default();
-        match by_size.iter_mut().find(|(k, _)| *k == key) {
+    page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
+    for ((size, size_text), idx) in by_span {
+        let group = MarkGroup::new(runs, size, size_text, idx);
+        page.html(&format!("<h3>{}</h3>", svg::esc(&group.size_text)));
+        group.charts(page, names);
+        group.tables(page, names);
+        // Which figure the grid shows, and what ± is, as under the terminal's grid.
+        let note = format!(
+            "{} {}",
+            crate::report::mark_grid::Figure::Best.caption(group.best_runs),
+            crate::t!("mark-spread-note")
+        );
+        page.html(&format!(r#"<p class="note">{}</p>"#, svg::esc(&note)));
+    }
+    page.html("</section>");
+}
+
+/// The mark runs grouped by the span they measured, in run order: the seed
+/// article publishes one table per test-file size, since a 4 GiB file
+/// defeats a controller cache that a 1 GiB file fits in. A device is
+/// grouped and named by the span measured ("first 1.0 GiB of a 931.5 GiB
+/// device"), as the terminal's header says it.
+fn marks_by_span(runs: &[RunResult]) -> Vec<((u64, String), Vec<usize>)> {
+    let mut by_span: Vec<((u64, String), Vec<usize>)> = Vec::new();
+    for (i, run) in runs.iter().enumerate().filter(|(_, r)| is_mark(r)) {
+        let key = run.jobs.first().map(mark_span).unwrap_or_default();
+        match by_span.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(i),
-            None => by_size.push((key, vec![i])),
+            None => by_span.push((key, vec![i])),
         }
     }
-    page.html(r#"<section id="mark"><h2>CrystalDiskMark</h2>"#);
-    for ((size, size_text), idx) in &by_size {
-        let size_text = size_text.clone();
+    by_span
+}
+
+/// A direction of a mark test, as an index into `[read, write, mix]`
+/// (mix: a Mix profile's mixed passes).
+type Dir = usize;
+
+/// One column pair of a mark grid: a run's (`run`, an index into the
+/// group's runs) direction, with its heading shown and downloaded.
+struct GridColumn {
+    run: usize,
+    dir: Dir,
+    shown: String,
+    exported: String,
+}
+
+/// The mark runs that measured one span: one heading, its charts and grids.
+struct MarkGroup {
+    size: u64,
+    size_text: String,
+    /// Indices into the page's runs.
+    idx: Vec<usize>,
+    summaries: Vec<Vec<TestSummary>>,
+    /// Every test of any of the runs, in run order.
+    tests: Vec<String>,
+    /// The most passes any figure is the best of.
+    best_runs: usize,
+    /// Whether a run has a Mix profile's mixed passes.
+    mixed: bool,
+}
+
+impl MarkGroup {
+    fn new(runs: &[RunResult], size: u64, size_text: String, idx: Vec<usize>) -> MarkGroup {
         let summaries: Vec<_> = idx.iter().map(|i| summarize_mark(&runs[*i])).collect();
         let mut tests: Vec<String> = Vec::new();
         for s in summaries.iter().flatten() {
@@ -74,114 +123,139 @@ pub fn mark_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             .map(|st| st.runs)
             .max()
             .unwrap_or(0);
-        // A direction's stats: 0 read, 1 write, 2 mix (a Mix profile's mixed passes).
-        let stats = |k: usize, test: &str, dir: usize| -> Option<crate::metrics::repeats::RepeatStats> {
-            let s = summaries[k].iter().find(|s| s.test == test)?;
-            [&s.read, &s.write, &s.mix][dir].clone()
-        };
-        let value = |k: usize, test: &str, dir: usize| -> Option<f64> {
-            stats(k, test, dir).map(|st| st.best_bytes_per_sec / 1e6)
-        };
         let mixed = summaries.iter().flatten().any(|s| s.mix.is_some());
-        page.html(&format!("<h3>{}</h3>", svg::esc(&size_text)));
+        MarkGroup {
+            size,
+            size_text,
+            idx,
+            summaries,
+            tests,
+            best_runs,
+            mixed,
+        }
+    }
+
+    /// Run `k`'s (of the group) figures for `test` in direction `dir`.
+    fn stats(&self, k: usize, test: &str, dir: Dir) -> Option<RepeatStats> {
+        let s = self.summaries[k].iter().find(|s| s.test == test)?;
+        [&s.read, &s.write, &s.mix][dir].clone()
+    }
+
+    /// A bar chart per direction, a bar per test and run.
+    fn charts(&self, page: &mut Page, names: &[String]) {
         page.html(r#"<div class="charts">"#);
         // A Mix profile's mixed passes get a chart too, reads and writes together.
         let mut charted = vec![(0, crate::t!("mark-read")), (1, crate::t!("mark-write"))];
-        if mixed {
+        if self.mixed {
             charted.push((2, crate::t!("mark-mix")));
         }
         for (d, dir) in charted {
+            let value = |k: usize, test: &str| self.stats(k, test, d).map(|st| st.best_bytes_per_sec / 1e6);
             let chart = BarChart {
-                title: format!("{dir}, {size_text}"),
+                title: format!("{dir}, {}", self.size_text),
                 y_title: crate::t!("html-axis-mbps"),
-                groups: tests.clone(),
-                series: idx
+                groups: self.tests.clone(),
+                series: self
+                    .idx
                     .iter()
                     .enumerate()
-                    .map(|(k, i)| (names[*i].clone(), tests.iter().map(|t| value(k, t, d)).collect()))
+                    .map(|(k, i)| {
+                        (
+                            names[*i].clone(),
+                            self.tests.iter().map(|t| value(k, t)).collect(),
+                        )
+                    })
                     .collect(),
                 value_fmt: mark_mb,
                 reference: None,
             };
             page.html(&figure(
                 &svg::bar_chart(&chart),
-                &crate::t!("html-mark-chart", dir = dir.as_str(), runs = best_runs),
+                &crate::t!("html-mark-chart", dir = dir.as_str(), runs = self.best_runs),
             ));
         }
         page.html("</div>");
-        // As the terminal's grid: each direction's best MB/s and the spread
-        // of its passes beside it, (max - min) / mean; a Mix column for Mix
-        // profiles. Shown in the reader's language, downloaded with English
-        // names. One run is one grid, as CrystalDiskMark shows it; several
-        // runs get a table per direction (as the charts above), so that a
-        // column pair per run still fits a page.
-        let dirs: &[(usize, &str)] = if mixed {
+    }
+
+    /// As the terminal's grid: each direction's best MB/s and the spread
+    /// of its passes beside it, (max - min) / mean; a Mix column for Mix
+    /// profiles. Shown in the reader's language, downloaded with English
+    /// names. One run is one grid, as CrystalDiskMark shows it; several
+    /// runs get a table per direction (as the charts), so that a column
+    /// pair per run still fits a page.
+    fn tables(&self, page: &mut Page, names: &[String]) {
+        let dirs: &[(Dir, &str)] = if self.mixed {
             &[(0, "read"), (1, "write"), (2, "mix")]
         } else {
             &[(0, "read"), (1, "write")]
         };
-        let grid = |name: String, title: String, columns: Vec<(usize, usize, String, String)>| {
-            let mut shown = vec![crate::i18n::heading("test")];
-            let mut exported = vec!["test".to_string()];
-            for (_, _, local, english) in &columns {
-                shown.extend([format!("{local} MB/s"), format!("{local} ±")]);
-                exported.extend([format!("{english} MB/s"), format!("{english} ±")]);
-            }
-            let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
-            let export: Vec<&str> = exported.iter().map(String::as_str).collect();
-            let mut t = Table::new(&name, &title, &cols).with_export_columns(&export);
-            for test in &tests {
-                let mut row = vec![Cell::text(test.as_str())];
-                for (k, dir, _, _) in &columns {
-                    match stats(*k, test, *dir) {
-                        Some(st) => {
-                            let v = st.best_bytes_per_sec / 1e6;
-                            row.push(Cell::num(v, mark_mb(v)));
-                            row.push(if st.runs > 1 {
-                                Cell::num(st.spread * 100.0, format!("{:.0}%", st.spread * 100.0))
-                            } else {
-                                Cell::text("")
-                            });
-                        }
-                        None => row.extend([Cell::text("-"), Cell::text("")]),
-                    }
-                }
-                t.rows.push(row);
-            }
-            t
-        };
-        let name = format!("mark-{}", format_size(*size));
-        if idx.len() == 1 {
+        let name = format!("mark-{}", format_size(self.size));
+        if self.idx.len() == 1 {
             let columns = dirs
                 .iter()
-                .map(|(d, dir)| (0, *d, crate::i18n::heading(dir), dir.to_string()))
+                .map(|(d, dir)| GridColumn {
+                    run: 0,
+                    dir: *d,
+                    shown: crate::i18n::heading(dir),
+                    exported: dir.to_string(),
+                })
                 .collect();
-            let title = crate::t!("html-mark-table", size = size_text.as_str());
-            page.table(grid(name, title, columns));
+            let title = crate::t!("html-mark-table", size = self.size_text.as_str());
+            page.table(self.grid(name, title, columns));
         } else {
             for (d, dir) in dirs {
-                let columns = idx
+                let columns = self
+                    .idx
                     .iter()
                     .enumerate()
-                    .map(|(k, i)| (k, *d, names[*i].clone(), names[*i].clone()))
+                    .map(|(k, i)| GridColumn {
+                        run: k,
+                        dir: *d,
+                        shown: names[*i].clone(),
+                        exported: names[*i].clone(),
+                    })
                     .collect();
                 let title = crate::t!(
                     "html-mark-table-dir",
-                    size = size_text.as_str(),
+                    size = self.size_text.as_str(),
                     dir = crate::i18n::heading(dir)
                 );
-                page.table(grid(format!("{name}-{dir}"), title, columns));
+                page.table(self.grid(format!("{name}-{dir}"), title, columns));
             }
         }
-        // Which figure the grid shows, and what ± is, as under the terminal's grid.
-        let note = format!(
-            "{} {}",
-            crate::report::mark_grid::Figure::Best.caption(best_runs),
-            crate::t!("mark-spread-note")
-        );
-        page.html(&format!(r#"<p class="note">{}</p>"#, svg::esc(&note)));
     }
-    page.html("</section>");
+
+    /// A grid of the tests by `columns`: MB/s and ± of each.
+    fn grid(&self, name: String, title: String, columns: Vec<GridColumn>) -> Table {
+        let mut shown = vec![crate::i18n::heading("test")];
+        let mut exported = vec!["test".to_string()];
+        for c in &columns {
+            shown.extend([format!("{} MB/s", c.shown), format!("{} ±", c.shown)]);
+            exported.extend([format!("{} MB/s", c.exported), format!("{} ±", c.exported)]);
+        }
+        let cols: Vec<&str> = shown.iter().map(String::as_str).collect();
+        let export: Vec<&str> = exported.iter().map(String::as_str).collect();
+        let mut t = Table::new(&name, &title, &cols).with_export_columns(&export);
+        for test in &self.tests {
+            let mut row = vec![Cell::text(test.as_str())];
+            for c in &columns {
+                match self.stats(c.run, test, c.dir) {
+                    Some(st) => {
+                        let v = st.best_bytes_per_sec / 1e6;
+                        row.push(Cell::num(v, mark_mb(v)));
+                        row.push(if st.runs > 1 {
+                            Cell::num(st.spread * 100.0, format!("{:.0}%", st.spread * 100.0))
+                        } else {
+                            Cell::text("")
+                        });
+                    }
+                    None => row.extend([Cell::text("-"), Cell::text("")]),
+                }
+            }
+            t.rows.push(row);
+        }
+        t
+    }
 }
 
 /// A sweep's read/write mix: random or not, and the share of reads.
