@@ -786,7 +786,8 @@ options! {
         .unset("none: the job runs once at the load given")
         .extra()
         .more(": the job runs as a series of measured steps at rising load (latency_load), refined near the limit; every step is stored (the load-latency curve) and the highest load that held is the result. A unit is required")
-        .example("6ms");
+        .example("6ms")
+        .fio(&["latency_target"]);
     LatencyStat = opt("latency_stat", Type::Choice(super::latency::STAT_NAMES), Group::Pacing, "The latency statistic the limit holds",
         |j| j.latency_stat.map(|s| Value::Text(s.name().to_string())),
         |j, v| {
@@ -1060,14 +1061,16 @@ options! {
         })
         .extra()
         .more("; each thread's span is the job's less `(threads - 1)` increments (fio's `offset_increment`, each clone's region)")
-        .example("1m");
+        .example("1m")
+        .fio(&["offset_increment"]);
     OpenSync = opt("open_sync", Type::Choice(super::extras::OPEN_SYNC_WORDS), Group::Data, "Open the target with O_SYNC (sync) or O_DSYNC (dsync): each write returns once durable",
         |j| Some(Value::Text(super::extras::OpenSync::name(j.open_sync).into())),
         |j, v| { j.open_sync = super::extras::OpenSync::parse(&take!(v, Text))?; Ok(()) })
         .identity("synchronous writes", Show::Plain)
         .extra()
         .more(" (fio's `sync=1` and `sync=dsync`)")
-        .example("dsync");
+        .example("dsync")
+        .fio(&["sync"]);
     BufferPattern = opt("buffer_pattern", Type::Text, Group::Data, "Written blocks hold this byte pattern, repeated: 0xHEX and \"text\" parts",
         |j| j.buffer_pattern.clone().map(Value::Text),
         |j, v| {
@@ -1078,7 +1081,8 @@ options! {
         .named("PATTERN")
         .extra()
         .more(" (fio's `buffer_pattern`; it replaces `fill` for written blocks)")
-        .example("0xdeadbeef");
+        .example("0xdeadbeef")
+        .fio(&["buffer_pattern"]);
     ExitAll = opt("exit_all", Type::Bool, Group::Stop, "When one job of a group ends, stop the others",
         |j| Some(Value::Bool(j.exit_all)),
         |j, v| { j.exit_all = take!(v, Bool); Ok(()) })
@@ -1086,7 +1090,8 @@ options! {
         .switch()
         .extra()
         .more(" (fio's `exitall`)")
-        .example("true");
+        .example("true")
+        .fio(&["exitall"]);
     RateMin = opt("rate_min", Type::Text, Group::Pacing, "Each thread fails below this many bytes per second, R,W",
         |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_bytes_per_sec, r.write_bytes_per_sec, format_size)).map(Value::Text),
         |j, v| {
@@ -1098,7 +1103,8 @@ options! {
         .named("R,W")
         .extra()
         .more(": checked every second after two (fio's `rate_min`, per clone); the run fails")
-        .example("1m,");
+        .example("1m,")
+        .fio(&["rate_min", "ratemin"]);
     RateIopsMin = opt("rate_iops_min", Type::Text, Group::Pacing, "Each thread fails below this many I/Os per second, R,W",
         |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_iops, r.write_iops, |n| n.to_string())).map(Value::Text),
         |j, v| {
@@ -1110,7 +1116,8 @@ options! {
         .named("R,W")
         .extra()
         .more(": checked every second after two (fio's `rate_iops_min`, per clone); the run fails")
-        .example("100");
+        .example("100")
+        .fio(&["rate_iops_min"]);
     WriteHistLog = opt("write_hist_log", Type::Path, Group::Report, "Write fio's latency histogram log PREFIX_clat_hist.N.log: per interval and direction, the completions in each of fio's 1856 log-linear latency bins",
         |j| j.write_hist_log.clone().map(Value::Path),
         |j, v| { j.write_hist_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
@@ -1118,25 +1125,29 @@ options! {
         .named("PREFIX")
         .extra()
         .more(" (fio's format, read by its tools/hist/fiologparser_hist.py; the window is `interval`, fio's `log_hist_msec`; kura's latency is fio's `lat`, binned from its own histogram by fio's bin edges)")
-        .example("ssd");
+        .example("ssd")
+        .fio(&["write_hist_log"]);
     HistCoarseness = opt("hist_coarseness", Type::Count { min: 0, max: 6 }, Group::Report, "Histogram log: sum each 2^N of fio's bins into one (fio's `log_hist_coarseness`)",
         |j| Some(Value::Count(j.hist_coarseness.into())),
         |j, v| { j.hist_coarseness = take!(v, Count) as u8; Ok(()) })
         .extra()
-        .example("2");
+        .example("2")
+        .fio(&["log_hist_coarseness"]);
     DedupePct = opt("dedupe_pct", Type::Count { min: 0, max: 100 }, Group::Data, "Share of written blocks that repeat the last unique block written, so a deduplicating device stores them once",
         |j| Some(Value::Count(j.dedupe_pct.into())),
         |j, v| { j.dedupe_pct = take!(v, Count) as u8; Ok(()) })
         .extra()
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
-        .example("30");
+        .example("30")
+        .fio(&["dedupe_percentage"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
         .more(" (fio's `create_on_open=1`; write jobs only)")
-        .example("true");
+        .example("true")
+        .fio(&["create_on_open"]);
 }
 
 /// A file-set parameter of the job; `None` for other kinds.
