@@ -1903,7 +1903,7 @@ mod tests {
         assert_eq!(j[0].think_every, Some(4));
         assert_eq!(j[0].start_delay, Duration::from_secs(3));
         assert!(j[0].end_fsync);
-        assert_eq!(j[0].fsync_every, Some(8));
+        assert_eq!((Opt::FsyncEvery.def().get)(&j[0]), Some(Value::Count(8)));
     }
 
     #[test]

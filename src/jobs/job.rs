@@ -850,6 +850,12 @@ impl Job {
         }
     }
 
+    /// Whether the job's threads fdatasync every so many writes: a period
+    /// with no I/O may be one sync's wait, not a stall.
+    pub fn syncs_periodically(&self) -> bool {
+        self.fsync_every.is_some()
+    }
+
     pub fn does_writes(&self) -> bool {
         match self.rw {
             Rw::Read | Rw::RandRead => false,
