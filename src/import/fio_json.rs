@@ -135,7 +135,12 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
 }
 
 /// The `i`th entry of fio's `jobs` array, its options over the global ones.
-fn entry(i: usize, j: &Value, global: &BTreeMap<String, String>, source: &str) -> Result<Entry, FioImportError> {
+fn entry(
+    i: usize,
+    j: &Value,
+    global: &BTreeMap<String, String>,
+    source: &str,
+) -> Result<Entry, FioImportError> {
     let not_fio = |why: String| FioImportError::NotFio {
         path: source.to_string(),
         why,
@@ -400,7 +405,11 @@ pub fn fio_size(text: &str, kb_base_1000: bool) -> Option<u64> {
 impl Entry {
     /// The value fio gave the option under any of its fio names (the option table's).
     fn opt(&self, opt: Opt) -> Option<&str> {
-        opt.def().fio.iter().find_map(|name| self.opts.get(*name)).map(String::as_str)
+        opt.def()
+            .fio
+            .iter()
+            .find_map(|name| self.opts.get(*name))
+            .map(String::as_str)
     }
 
     /// One of fio's options that kura has no option for.
@@ -424,7 +433,10 @@ impl Entry {
                 Ok(p) if p <= 100 => Ok(Some(p)),
                 _ => Err(FioImportError::NotFio {
                     path: source.to_string(),
-                    why: format!("jobs[{}] option {name}={v}: not a share from 0 to 100", self.index),
+                    why: format!(
+                        "jobs[{}] option {name}={v}: not a share from 0 to 100",
+                        self.index
+                    ),
                 }),
             },
         }
@@ -437,7 +449,8 @@ impl Entry {
 
     /// fio's switches: 1, true, on or yes.
     fn flag(&self, name: &str) -> Option<bool> {
-        self.fio_only(name).map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"))
+        self.fio_only(name)
+            .map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"))
     }
 }
 
@@ -466,7 +479,10 @@ fn shape(e: &Entry, source: &str, job: &mut Job, warnings: &mut Vec<String>) -> 
         _ => return Err(e.unsupported(source, format!("rw={rw_text} has no kura equivalent"))),
     };
     if rw.trims() {
-        return Err(e.unsupported(source, format!("rw={rw_text}: kura does not import fio's trim results")));
+        return Err(e.unsupported(
+            source,
+            format!("rw={rw_text}: kura does not import fio's trim results"),
+        ));
     }
     job.rw = rw;
     if let Some(split) = e.fio_only("bssplit") {
@@ -474,14 +490,16 @@ fn shape(e: &Entry, source: &str, job: &mut Job, warnings: &mut Vec<String>) -> 
         let mut bs = Vec::new();
         for part in first.split(':') {
             let (b, w) = part.split_once('/').unwrap_or((part, "100"));
-            let bytes = size(b).ok_or_else(|| e.unsupported(source, format!("bssplit={split} is not understood")))?;
+            let bytes =
+                size(b).ok_or_else(|| e.unsupported(source, format!("bssplit={split} is not understood")))?;
             let weight = w.trim().parse().unwrap_or(0);
             bs.push(BlockSize { bytes, weight });
         }
         job.bs = bs;
     } else if let Some(bs_text) = e.opt(Opt::Bs) {
         let parts: Vec<&str> = bs_text.split(',').collect();
-        let bytes = size(parts[0]).ok_or_else(|| e.unsupported(source, format!("bs={bs_text} is not understood")))?;
+        let bytes =
+            size(parts[0]).ok_or_else(|| e.unsupported(source, format!("bs={bs_text} is not understood")))?;
         if parts.len() > 1 && parts[1..].iter().any(|p| !p.is_empty() && size(p) != Some(bytes)) {
             warnings.push(format!(
                 "fio job '{}': bs={bs_text} differs per direction; stored as {bytes} bytes",
@@ -500,7 +518,10 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
     shape(e, source, &mut job, warnings)?;
     let kb1000 = e.fio_only("kb_base") == Some("1000");
     let size = |opt: Opt| e.opt(opt).and_then(|v| fio_size(v, kb1000));
-    job.read_pct = match (e.share(Opt::ReadPct.fio_name(), source)?, e.share("rwmixwrite", source)?) {
+    job.read_pct = match (
+        e.share(Opt::ReadPct.fio_name(), source)?,
+        e.share("rwmixwrite", source)?,
+    ) {
         (Some(r), _) => r,
         (None, Some(w)) => 100 - w,
         (None, None) => 50,
@@ -516,7 +537,8 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
     job.runtime = e.opt(Opt::Runtime).and_then(fio_duration);
     job.ramp = e.opt(Opt::Ramp).and_then(fio_duration).unwrap_or(Duration::ZERO);
     // fio's default is buffered I/O, kura's is direct: take fio's.
-    job.direct = e.flag(Opt::Direct.fio_name()).unwrap_or(false) || e.flag(Opt::Buffered.fio_name()) == Some(false);
+    job.direct =
+        e.flag(Opt::Direct.fio_name()).unwrap_or(false) || e.flag(Opt::Buffered.fio_name()) == Some(false);
     job.engine = match e.opt(Opt::Engine).unwrap_or("psync") {
         "io_uring" => EngineKind::IoUring,
         "null" => EngineKind::Null,
@@ -537,7 +559,11 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
         set(&mut job, Opt::RateIops, JobValue::Count(n), warnings);
     }
     // fio's fsync and fdatasync both: the smaller period, as the job-file reader takes it.
-    let syncs = Opt::FsyncEvery.def().fio.iter().filter_map(|n| e.fio_only(n)?.trim().parse::<u64>().ok());
+    let syncs = Opt::FsyncEvery
+        .def()
+        .fio
+        .iter()
+        .filter_map(|n| e.fio_only(n)?.trim().parse::<u64>().ok());
     if let Some(n) = syncs.filter(|n| *n > 0).min() {
         set(&mut job, Opt::FsyncEvery, JobValue::Count(n), warnings);
     }
@@ -559,7 +585,11 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
 
 fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<JobResult, FioImportError> {
     let job = fio_job(e, source, warnings)?;
-    let path = job.target.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let path = job
+        .target
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let elapsed_ns = e.runtime_ms.unwrap_or(0).saturating_mul(1_000_000);
     let incomplete = e.error != 0;
     if incomplete {

@@ -953,7 +953,9 @@ impl Translator<'_> {
                 j.runtime = (!d.is_zero()).then_some((d, at));
             }
             "time_based" => j.time_based = flag()?,
-            _ if e.is(Opt::Ramp) => j.ramp = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::Ramp) => {
+                j.ramp = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?
+            }
             "loops" => {
                 let n = num(kb)?;
                 if n == 0 {
@@ -1371,7 +1373,12 @@ impl Translator<'_> {
     }
 
     /// fio's file engines (filecreate, filestat, ...) as a file-set job.
-    fn file_engine_job(&mut self, f: &FioJob, engine: &'static str, header: &Loc) -> Result<Job, FormatError> {
+    fn file_engine_job(
+        &mut self,
+        f: &FioJob,
+        engine: &'static str,
+        header: &Loc,
+    ) -> Result<Job, FormatError> {
         let mut notes = Vec::new();
         let job = super::fio_fs::job(
             &super::fio_fs::FileEngineJob {
@@ -1479,11 +1486,9 @@ impl Translator<'_> {
 
     /// The spread of random offsets and the share that seeks.
     fn offsets(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
-        if let Some((d, loc)) = self.pick(
-            &f.distribution,
-            job,
-            "random distributions (random_distribution)",
-        )? {
+        if let Some((d, loc)) =
+            self.pick(&f.distribution, job, "random distributions (random_distribution)")?
+        {
             set(job, Opt::Distribution, Value::Distribution(d), &loc)?;
         }
         if let Some((p, loc)) = self.pick(&f.random_pct, job, "random percentages (percentage_random)")? {

@@ -60,7 +60,10 @@ pub fn job(f: &FileEngineJob<'_>, notes: &mut Vec<String>) -> Result<Job, Format
         (Opt::Depth, Value::Count(0)),
         (Opt::Width, Value::Count(1)),
         (Opt::Files, Value::Count(files)),
-        (Opt::FileSize, Value::Text(FileSizes(vec![(size, 100)]).to_string())),
+        (
+            Opt::FileSize,
+            Value::Text(FileSizes(vec![(size, 100)]).to_string()),
+        ),
     ];
     let mut job = Job::default();
     for (opt, value) in settings {

@@ -128,7 +128,10 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
             rw,
             ..Job::default()
         };
-        let bs = vec![BlockSize { bytes: bs, weight: 100 }];
+        let bs = vec![BlockSize {
+            bytes: bs,
+            weight: 100,
+        }];
         job.apply(Opt::Bs, Value::BlockSizes(bs))?;
         job.apply(Opt::Size, Value::Bytes(size))?;
         job.apply(Opt::Passes, Value::Count(1))?;
@@ -152,7 +155,10 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
         job.apply(Opt::Mix, Value::Text(phases.to_string()))?;
         job.apply(Opt::Depth, Value::Count(0))?;
         job.apply(Opt::Files, Value::Count(files))?;
-        job.apply(Opt::FileSize, Value::Text(FileSizes(vec![(bytes, 100)]).to_string()))?;
+        job.apply(
+            Opt::FileSize,
+            Value::Text(FileSizes(vec![(bytes, 100)]).to_string()),
+        )?;
         job.apply(Opt::Force, Value::Bool(true))?;
         job.apply(Opt::Runtime, stonewall.clone())?;
         Ok(job)

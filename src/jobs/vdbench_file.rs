@@ -1101,93 +1101,7 @@ impl Interpreter {
             } else {
                 p.key.as_str()
             };
-            match which(key, RD_KEYS) {
-                Some("iorate") => {
-                    let items = p.items()?;
-                    rd.iorate = match items.as_slice() {
-                        [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
-                        [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
-                        _ => {
-                            let rates = p.numbers()?;
-                            if rates.iter().any(|r| *r <= 0.0) {
-                                return Err(p.err("a rate must be more than 0"));
-                            }
-                            if rates.len() > 1 {
-                                pending_rates = Some(rates.clone());
-                            }
-                            Iorate::Rates(rates)
-                        }
-                    };
-                }
-                Some("curve") => {
-                    let points = p.numbers()?;
-                    if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
-                        return Err(p.err("curve points are percentages above 0, at most 100"));
-                    }
-                    rd.curve = Some(points);
-                }
-                Some("elapsed") => {
-                    rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
-                    rd.time_loc = p.loc.clone();
-                }
-                Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
-                Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
-                Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
-                Some("maxdata") => {
-                    if p.key != "maxdata" {
-                        return Err(unsupported(p, "separate read and write limits"));
-                    }
-                    let m = p.number()?;
-                    if m <= 0.0 {
-                        return Err(p.err("must be more than 0"));
-                    }
-                    rd.maxdata = Some(m);
-                }
-                Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
-                | Some("foriorate") => {
-                    let f = for_loop(key, p)?;
-                    rd.fors.retain(|old| old.kind != f.kind);
-                    rd.fors.push(f);
-                }
-                Some("distribution") => {
-                    let v = p.single()?.to_ascii_lowercase();
-                    if !["exponential", "uniform", "deterministic"]
-                        .iter()
-                        .any(|k| k.starts_with(&v))
-                    {
-                        return Err(p.err("expected exponential, uniform or deterministic"));
-                    }
-                    if !"deterministic".starts_with(&v) {
-                        self.out.warnings.push(format!(
-                            "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
-                            p.loc.short()
-                        ));
-                    }
-                }
-                Some("openflags") => rd.flags = Some(open_flags(p)?),
-                Some("stopcurve") => {
-                    let ms = p.number()?;
-                    if ms <= 0.0 {
-                        return Err(p.err("a response time in milliseconds, more than 0"));
-                    }
-                    rd.stopcurve = Some((ms, p.loc.clone()));
-                }
-                Some("fwdrate") => rd.fwdrate = true,
-                Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
-                | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
-                | Some("forwss") => {
-                    if rd.fwds.is_empty() && !self.out.file_system {
-                        return Err(unsupported(p, "only for file-system workloads"));
-                    }
-                }
-                Some(k) => {
-                    return Err(unsupported(
-                        p,
-                        &format!("vdbench's rd {k} has no kura equivalent"),
-                    ));
-                }
-                None => return Err(unknown(p, "rd")),
-            }
+            self.rd_param(&mut rd, p, key, &mut pending_rates)?;
         }
         if let Some(rates) = pending_rates {
             rd.fors.retain(|f| f.kind != ForKind::Iorate);
@@ -1206,6 +1120,104 @@ impl Interpreter {
             self.rd_default = rd;
         } else {
             self.out.rds.push(rd);
+        }
+        Ok(())
+    }
+
+    /// One of an rd's parameters onto `rd`; a list of rates waits in
+    /// `pending_rates` to become the iorate loop.
+    fn rd_param(
+        &mut self,
+        rd: &mut Rd,
+        p: &Param,
+        key: &str,
+        pending_rates: &mut Option<Vec<f64>>,
+    ) -> Result<(), FormatError> {
+        match which(key, RD_KEYS) {
+            Some("iorate") => {
+                let items = p.items()?;
+                rd.iorate = match items.as_slice() {
+                    [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
+                    [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
+                    _ => {
+                        let rates = p.numbers()?;
+                        if rates.iter().any(|r| *r <= 0.0) {
+                            return Err(p.err("a rate must be more than 0"));
+                        }
+                        if rates.len() > 1 {
+                            *pending_rates = Some(rates.clone());
+                        }
+                        Iorate::Rates(rates)
+                    }
+                };
+            }
+            Some("curve") => {
+                let points = p.numbers()?;
+                if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
+                    return Err(p.err("curve points are percentages above 0, at most 100"));
+                }
+                rd.curve = Some(points);
+            }
+            Some("elapsed") => {
+                rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
+                rd.time_loc = p.loc.clone();
+            }
+            Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
+            Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
+            Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
+            Some("maxdata") => {
+                if p.key != "maxdata" {
+                    return Err(unsupported(p, "separate read and write limits"));
+                }
+                let m = p.number()?;
+                if m <= 0.0 {
+                    return Err(p.err("must be more than 0"));
+                }
+                rd.maxdata = Some(m);
+            }
+            Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
+            | Some("foriorate") => {
+                let f = for_loop(key, p)?;
+                rd.fors.retain(|old| old.kind != f.kind);
+                rd.fors.push(f);
+            }
+            Some("distribution") => {
+                let v = p.single()?.to_ascii_lowercase();
+                if !["exponential", "uniform", "deterministic"]
+                    .iter()
+                    .any(|k| k.starts_with(&v))
+                {
+                    return Err(p.err("expected exponential, uniform or deterministic"));
+                }
+                if !"deterministic".starts_with(&v) {
+                    self.out.warnings.push(format!(
+                        "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
+                        p.loc.short()
+                    ));
+                }
+            }
+            Some("openflags") => rd.flags = Some(open_flags(p)?),
+            Some("stopcurve") => {
+                let ms = p.number()?;
+                if ms <= 0.0 {
+                    return Err(p.err("a response time in milliseconds, more than 0"));
+                }
+                rd.stopcurve = Some((ms, p.loc.clone()));
+            }
+            Some("fwdrate") => rd.fwdrate = true,
+            Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
+            | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal") | Some("forwss") => {
+                if rd.fwds.is_empty() && !self.out.file_system {
+                    return Err(unsupported(p, "only for file-system workloads"));
+                }
+            }
+            Some(k) => {
+                return Err(unsupported(
+                    p,
+                    &format!("vdbench's rd {k} has no kura equivalent"),
+                ));
+            }
+            None => return Err(unknown(p, "rd")),
         }
         Ok(())
     }
@@ -1411,6 +1423,94 @@ fn combinations(fors: &[ForLoop]) -> Vec<Overrides> {
     out
 }
 
+/// The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
+fn span(job: &mut Job, w: &Wd, sd: &Sd) -> Result<(), FormatError> {
+    let mut offset = sd.offset;
+    let mut size = sd.size;
+    for (range, loc) in [
+        (sd.range, &sd.loc),
+        (
+            w.range.as_ref().map(|r| (r.0, r.1)),
+            w.range.as_ref().map_or(&w.loc, |r| &r.2),
+        ),
+    ] {
+        let Some((lo, hi)) = range else { continue };
+        let Some(s) = size else {
+            return Err(loc.error(format!(
+                "unsupported: range= on sd={} without size= (kura sizes the span before it opens the lun)",
+                sd.name
+            )));
+        };
+        let align = 512u64.max(sd.align.unwrap_or(512));
+        let start = ((s as f64 * lo / 100.0) as u64) / align * align;
+        let end = ((s as f64 * hi / 100.0) as u64) / align * align;
+        offset += start;
+        size = Some(end - start);
+    }
+    if let Some(s) = size {
+        // vdbench's size is the lun's; kura's size is the span after the offset.
+        let span = if sd.range.is_none() && w.range.is_none() {
+            s.saturating_sub(sd.offset)
+        } else {
+            s
+        };
+        job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
+    }
+    job.apply(Opt::Offset, Value::Bytes(offset))
+        .map_err(at(&sd.loc))?;
+    Ok(())
+}
+
+/// Read and write hits go to the first `hitarea` bytes: kura's hot spot.
+fn hot_spot(job: &mut Job, w: &Wd, sd: &Sd) -> Result<(), FormatError> {
+    let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
+        (_, _, None, None) => None,
+        (true, false, Some(r), _) => Some(r.clone()),
+        (false, true, _, Some(wh)) => Some(wh.clone()),
+        (true, true, Some(r), Some(wh)) if (r.0 - wh.0).abs() < 1e-9 => Some(r.clone()),
+        (_, _, r, wh) => {
+            let loc = r.as_ref().or(wh.as_ref()).map_or(&w.loc, |x| &x.1);
+            return Err(loc.error(format!(
+                "unsupported: wd={}: different read and write hit percentages (kura's hot spot serves both)",
+                w.name
+            )));
+        }
+    };
+    if let Some((pct, loc)) = hits
+        && pct > 0.0
+    {
+        let Some(span) = job.size_bytes else {
+            return Err(loc.error(format!(
+                "unsupported: rhpct/whpct on sd={} without size= (the hit area's share of the lun must be known)",
+                sd.name
+            )));
+        };
+        let space = sd.hitarea as f64 / span as f64 * 100.0;
+        if space <= 0.0 || space >= 100.0 {
+            return Err(loc.error(format!(
+                "wd={}: the hit area must be smaller than the span",
+                w.name
+            )));
+        }
+        let hotspot = Distribution::Hotspot {
+            io_pct: pct,
+            space_pct: space,
+        };
+        job.apply(Opt::Distribution, Value::Distribution(hotspot))
+            .map_err(at(&loc))?;
+        if !job.rw.is_random() {
+            job.rw = if job.does_reads() && job.does_writes() {
+                Rw::RandRw
+            } else if job.does_reads() {
+                Rw::RandRead
+            } else {
+                Rw::RandWrite
+            };
+        }
+    }
+    Ok(())
+}
+
 struct Builder<'a> {
     parsed: &'a Parsed,
     jobs: Vec<PlannedJob>,
@@ -1580,86 +1680,8 @@ impl Builder<'_> {
             job.apply(Opt::Fill, Value::Fill(Fill::Compressible { pct }))
                 .map_err(at(&sd.loc))?;
         }
-        // The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
-        let mut offset = sd.offset;
-        let mut size = sd.size;
-        for (range, loc) in [
-            (sd.range, &sd.loc),
-            (
-                w.range.as_ref().map(|r| (r.0, r.1)),
-                w.range.as_ref().map_or(&w.loc, |r| &r.2),
-            ),
-        ] {
-            let Some((lo, hi)) = range else { continue };
-            let Some(s) = size else {
-                return Err(loc.error(format!(
-                    "unsupported: range= on sd={} without size= (kura sizes the span before it opens the lun)",
-                    sd.name
-                )));
-            };
-            let align = 512u64.max(sd.align.unwrap_or(512));
-            let start = ((s as f64 * lo / 100.0) as u64) / align * align;
-            let end = ((s as f64 * hi / 100.0) as u64) / align * align;
-            offset += start;
-            size = Some(end - start);
-        }
-        if let Some(s) = size {
-            // vdbench's size is the lun's; kura's size is the span after the offset.
-            let span = if sd.range.is_none() && w.range.is_none() {
-                s.saturating_sub(sd.offset)
-            } else {
-                s
-            };
-            job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
-        }
-        job.apply(Opt::Offset, Value::Bytes(offset))
-            .map_err(at(&sd.loc))?;
-        // Read and write hits go to the first `hitarea` bytes: kura's hot spot.
-        let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
-            (_, _, None, None) => None,
-            (true, false, Some(r), _) => Some(r.clone()),
-            (false, true, _, Some(wh)) => Some(wh.clone()),
-            (true, true, Some(r), Some(wh)) if (r.0 - wh.0).abs() < 1e-9 => Some(r.clone()),
-            (_, _, r, wh) => {
-                let loc = r.as_ref().or(wh.as_ref()).map_or(&w.loc, |x| &x.1);
-                return Err(loc.error(format!(
-                    "unsupported: wd={}: different read and write hit percentages (kura's hot spot serves both)",
-                    w.name
-                )));
-            }
-        };
-        if let Some((pct, loc)) = hits
-            && pct > 0.0
-        {
-            let Some(span) = job.size_bytes else {
-                return Err(loc.error(format!(
-                    "unsupported: rhpct/whpct on sd={} without size= (the hit area's share of the lun must be known)",
-                    sd.name
-                )));
-            };
-            let space = sd.hitarea as f64 / span as f64 * 100.0;
-            if space <= 0.0 || space >= 100.0 {
-                return Err(loc.error(format!(
-                    "wd={}: the hit area must be smaller than the span",
-                    w.name
-                )));
-            }
-            let hotspot = Distribution::Hotspot {
-                io_pct: pct,
-                space_pct: space,
-            };
-            job.apply(Opt::Distribution, Value::Distribution(hotspot))
-                .map_err(at(&loc))?;
-            if !job.rw.is_random() {
-                job.rw = if job.does_reads() && job.does_writes() {
-                    Rw::RandRw
-                } else if job.does_reads() {
-                    Rw::RandRead
-                } else {
-                    Rw::RandWrite
-                };
-            }
-        }
+        span(&mut job, w, sd)?;
+        hot_spot(&mut job, w, sd)?;
         job.validate()
             .map_err(|e| w.loc.error(format!("wd={} on sd={}: {e}", w.name, sd.name)))?;
         Ok(job)

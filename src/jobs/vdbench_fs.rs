@@ -219,13 +219,21 @@ fn shape(job: &mut Job, fsd_name: &str, fsd: &Params, warnings: &mut Vec<String>
     }
     // vdbench 5.04 documents no bound on depth or width; kura's are the
     // table's, and a set it cannot make is refused, never made smaller.
-    for (key, opt) in [("depth", Opt::Depth), ("width", Opt::Width), ("files", Opt::Files)] {
+    for (key, opt) in [
+        ("depth", Opt::Depth),
+        ("width", Opt::Width),
+        ("files", Opt::Files),
+    ] {
         if let Some((v, loc)) = fsd.get(key) {
             set(job, opt, Value::Count(whole(v, loc, key)?), loc, key)?;
         }
     }
     if let Some((v, loc)) = fsd.get("sizes").or_else(|| fsd.get("size")) {
-        let key = if fsd.get("sizes").is_some() { "sizes" } else { "size" };
+        let key = if fsd.get("sizes").is_some() {
+            "sizes"
+        } else {
+            "size"
+        };
         // vdbench's `sizes=(4k,50,...)` list is the option's own syntax.
         let sizes = FileSizes::parse(v).map_err(|e| err(loc, format!("sizes={v}: {e}")))?;
         set(job, Opt::FileSize, Value::Text(sizes.to_string()), loc, key)?;
@@ -321,7 +329,13 @@ impl Fwds {
 
     /// A fwd's operations, sharing its weight; a read or write fwd with
     /// rdpct=N reads N % and writes the rest.
-    fn operations(&mut self, fwd_name: &str, p: &Params, weight: f64, rd_loc: &Loc) -> Result<(), FormatError> {
+    fn operations(
+        &mut self,
+        fwd_name: &str,
+        p: &Params,
+        weight: f64,
+        rd_loc: &Loc,
+    ) -> Result<(), FormatError> {
         let (op_text, op_loc) = p
             .get("operation")
             .ok_or_else(|| err(rd_loc, format!("fwd={fwd_name}: no operation= given")))?;
@@ -363,7 +377,13 @@ impl Fwds {
             .collect::<Vec<_>>()
             .join(",");
         set(job, Opt::Mix, Value::Text(mix), rd_loc, "operation")?;
-        set(job, Opt::Threads, Value::Count(self.threads.max(1)), rd_loc, "threads")?;
+        set(
+            job,
+            Opt::Threads,
+            Value::Count(self.threads.max(1)),
+            rd_loc,
+            "threads",
+        )?;
         if let Some((n, loc)) = &self.xfersize {
             set(job, Opt::Xfersize, Value::Bytes(*n), loc, "xfersize")?;
         }
@@ -390,10 +410,22 @@ fn run_control(
         Some((v, loc)) => (whole(v, loc, "elapsed")?.max(1), loc),
         None => (30, rd_loc),
     };
-    set(job, Opt::Runtime, Value::Duration(Duration::from_secs(elapsed)), loc, "elapsed")?;
+    set(
+        job,
+        Opt::Runtime,
+        Value::Duration(Duration::from_secs(elapsed)),
+        loc,
+        "elapsed",
+    )?;
     if let Some((v, loc)) = rdp.get("interval") {
         let secs = whole(v, loc, "interval")?.max(1);
-        set(job, Opt::Interval, Value::Duration(Duration::from_secs(secs)), loc, "interval")?;
+        set(
+            job,
+            Opt::Interval,
+            Value::Duration(Duration::from_secs(secs)),
+            loc,
+            "interval",
+        )?;
     }
     if let Some((v, loc)) = rdp.get("fwdrate") {
         let v = v.trim();

@@ -154,7 +154,8 @@ fn job_options(job: &Job, target: &str) -> Map<String, Value> {
         o.put(Opt::ReadPct, as_kura(Opt::ReadPct));
     }
     o.put(Opt::Runtime, as_kura(Opt::Runtime));
-    if job.runtime.is_some() && job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none() {
+    if job.runtime.is_some() && job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none()
+    {
         o.put_fio("time_based", "1".into());
     }
     o.put(Opt::IoSize, as_kura(Opt::IoSize));
