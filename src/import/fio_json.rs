@@ -730,6 +730,25 @@ mod tests {
     }
 
     #[test]
+    fn options_are_read_by_the_tables_fio_names() {
+        let doc = serde_json::json!({
+            "fio version": "fio-3.33", "timestamp": 1795318972,
+            "jobs": [{
+                "jobname": "w", "job options": { "readwrite": "write", "blocksize": "16k",
+                    "fsync": "8", "fdatasync": "4", "rate_iops": "0", "timeout": "5" },
+                "write": dir(10, 10.0, 1.0)
+            }]
+        });
+        let run = parse(&doc.to_string(), "r.json").unwrap();
+        let j = &run.jobs[0].job;
+        assert_eq!((j.rw, j.bs[0].bytes), (Rw::Write, 16384));
+        // fio's fsync and fdatasync both given: the shorter period, as the job-file reader takes it.
+        assert_eq!((Opt::FsyncEvery.def().get)(j), Some(JobValue::Count(4)));
+        assert_eq!(j.rate_iops, None, "fio's rate_iops=0 is no cap");
+        assert_eq!(j.runtime, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
     fn numjobs_clones_become_threads_of_one_job() {
         let entry = |mean: f64| {
             serde_json::json!({

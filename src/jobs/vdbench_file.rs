@@ -1499,13 +1499,14 @@ fn hot_spot(job: &mut Job, w: &Wd, sd: &Sd) -> Result<(), FormatError> {
         job.apply(Opt::Distribution, Value::Distribution(hotspot))
             .map_err(at(&loc))?;
         if !job.rw.is_random() {
-            job.rw = if job.does_reads() && job.does_writes() {
+            let random = if job.does_reads() && job.does_writes() {
                 Rw::RandRw
             } else if job.does_reads() {
                 Rw::RandRead
             } else {
                 Rw::RandWrite
             };
+            job.apply(Opt::Rw, Value::Rw(random)).map_err(at(&loc))?;
         }
     }
     Ok(())
@@ -1640,27 +1641,44 @@ impl Builder<'_> {
         } else {
             threads
         };
-        let mut job = Job {
-            name: format!("{}.{}", w.name, sd.name),
-            target: Some(lun.into()),
-            rw,
-            bs: xfer.split(),
-            read_pct: rdpct.round() as u8,
-            qd: 1,
-            threads,
-            // vdbench's threads each do one synchronous I/O at a time.
-            engine: EngineKind::Sync,
-            direct: flags.direct,
-            ramp: Duration::from_secs(rd.warmup),
-            runtime: Some(Duration::from_secs(rd.elapsed - rd.warmup)),
-            interval: Duration::from_secs(rd.interval),
-            align: sd.align,
-            random_pct: match seek {
-                Seek::Pct(p) if p > 0.0 => p.round().clamp(1.0, 100.0) as u8,
-                _ => 100,
-            },
-            ..Job::default()
+        let random_pct = match seek {
+            Seek::Pct(p) if p > 0.0 => p.round().clamp(1.0, 100.0) as u8,
+            _ => 100,
         };
+        let mut job = Job::default();
+        for (opt, value, loc) in [
+            (Opt::Name, Value::Text(format!("{}.{}", w.name, sd.name)), &w.loc),
+            (Opt::Target, Value::Path(lun.into()), &sd.loc),
+            (Opt::Rw, Value::Rw(rw), &w.loc),
+            (Opt::Bs, Value::BlockSizes(xfer.split()), &xfer_loc),
+            (Opt::ReadPct, Value::Count(rdpct.round() as u64), &w.loc),
+            (Opt::Qd, Value::Count(1), &w.loc),
+            (Opt::Threads, Value::Count(threads.into()), &sd.loc),
+            // vdbench's threads each do one synchronous I/O at a time.
+            (Opt::Engine, Value::Engine(EngineKind::Sync), &sd.loc),
+            (Opt::Direct, Value::Bool(flags.direct), &sd.loc),
+            (
+                Opt::Ramp,
+                Value::Duration(Duration::from_secs(rd.warmup)),
+                &rd.time_loc,
+            ),
+            (
+                Opt::Runtime,
+                Value::Duration(Duration::from_secs(rd.elapsed - rd.warmup)),
+                &rd.time_loc,
+            ),
+            (
+                Opt::Interval,
+                Value::Duration(Duration::from_secs(rd.interval)),
+                &rd.loc,
+            ),
+            (Opt::RandomPct, Value::Count(random_pct.into()), &w.loc),
+        ] {
+            job.apply(opt, value).map_err(at(loc))?;
+        }
+        if let Some(a) = sd.align {
+            job.apply(Opt::Align, Value::Bytes(a)).map_err(at(&sd.loc))?;
+        }
         if seek == Seek::Eof {
             job.apply(Opt::Passes, Value::Count(1)).map_err(at(&w.loc))?;
         }
@@ -2063,5 +2081,15 @@ mod tests {
         assert!(error(&copy).contains("operation=copy"), "{}", error(&copy));
         let bad = text.replace("fsd=fsd1,operation=read", "fsd=nope,operation=read");
         assert!(error(&bad).contains("fsd=nope matches no fsd"));
+        // A set kura cannot make is refused where it is given, never made smaller.
+        let deep = text.replace("depth=1", "depth=17");
+        assert_eq!(error(&deep), "p.vdb:1:30: depth=17: must be between 0 and 16");
+        let flat = text.replace("width=1", "width=0");
+        assert!(error(&flat).starts_with("p.vdb:1:"), "{}", error(&flat));
+        assert!(
+            error(&flat).contains("width=0: must be between 1 and 100000"),
+            "{}",
+            error(&flat)
+        );
     }
 }
