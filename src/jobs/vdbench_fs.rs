@@ -217,8 +217,8 @@ fn shape(job: &mut Job, fsd_name: &str, fsd: &Params, warnings: &mut Vec<String>
     if let Some((anchor, loc)) = fsd.get("anchor") {
         set(job, Opt::Target, Value::Path(anchor.trim().into()), loc, "anchor")?;
     }
-    // vdbench 5.04 documents no bound on depth or width; kura's are the
-    // table's, and a set it cannot make is refused, never made smaller.
+    // The bounds are the table's; a set kura cannot make is refused, never
+    // made smaller than the file asks (a smaller set measures another tree).
     for (key, opt) in [
         ("depth", Opt::Depth),
         ("width", Opt::Width),
