@@ -484,7 +484,7 @@ fn shape(e: &Entry, source: &str, job: &mut Job, warnings: &mut Vec<String>) -> 
             format!("rw={rw_text}: kura does not import fio's trim results"),
         ));
     }
-    job.rw = rw;
+    set(job, Opt::Rw, JobValue::Rw(rw), warnings);
     if let Some(split) = e.fio_only("bssplit") {
         let first = split.split(',').next().unwrap_or("");
         let mut bs = Vec::new();
@@ -518,7 +518,7 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
     shape(e, source, &mut job, warnings)?;
     let kb1000 = e.fio_only("kb_base") == Some("1000");
     let size = |opt: Opt| e.opt(opt).and_then(|v| fio_size(v, kb1000));
-    job.read_pct = match (
+    let read_pct = match (
         e.share(Opt::ReadPct.fio_name(), source)?,
         e.share("rwmixwrite", source)?,
     ) {
@@ -526,28 +526,37 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
         (None, Some(w)) => 100 - w,
         (None, None) => 50,
     };
-    let qd = e.whole(Opt::Qd).unwrap_or(1).max(1);
-    set(&mut job, Opt::Qd, JobValue::Count(qd), warnings);
-    let threads = e.whole(Opt::Threads).unwrap_or(1).max(1).max(e.clones.into());
-    set(&mut job, Opt::Threads, JobValue::Count(threads), warnings);
+    set(&mut job, Opt::ReadPct, JobValue::Count(read_pct.into()), warnings);
+    // An imported job records what fio ran, even a queue or clones beyond
+    // what kura runs (MAX_QD, MAX_THREADS): compare must not take fio's
+    // iodepth=8192 for kura's default, so these two skip the table's bounds.
+    job.qd = e.whole(Opt::Qd).unwrap_or(1).max(1) as u32;
+    job.threads = (e.whole(Opt::Threads).unwrap_or(1).max(1) as u32).max(e.clones);
     if let Some(n) = size(Opt::Size) {
         set(&mut job, Opt::Size, JobValue::Bytes(n), warnings);
     }
-    job.offset_bytes = size(Opt::Offset).unwrap_or(0);
-    job.runtime = e.opt(Opt::Runtime).and_then(fio_duration);
-    job.ramp = e.opt(Opt::Ramp).and_then(fio_duration).unwrap_or(Duration::ZERO);
+    if let Some(n) = size(Opt::Offset) {
+        set(&mut job, Opt::Offset, JobValue::Bytes(n), warnings);
+    }
+    if let Some(d) = e.opt(Opt::Runtime).and_then(fio_duration) {
+        set(&mut job, Opt::Runtime, JobValue::Duration(d), warnings);
+    }
+    let ramp = e.opt(Opt::Ramp).and_then(fio_duration).unwrap_or(Duration::ZERO);
+    set(&mut job, Opt::Ramp, JobValue::Duration(ramp), warnings);
     // fio's default is buffered I/O, kura's is direct: take fio's.
-    job.direct =
+    let direct =
         e.flag(Opt::Direct.fio_name()).unwrap_or(false) || e.flag(Opt::Buffered.fio_name()) == Some(false);
-    job.engine = match e.opt(Opt::Engine).unwrap_or("psync") {
+    set(&mut job, Opt::Direct, JobValue::Bool(direct), warnings);
+    let engine = match e.opt(Opt::Engine).unwrap_or("psync") {
         "io_uring" => EngineKind::IoUring,
         "null" => EngineKind::Null,
         _ => EngineKind::Sync,
     };
+    set(&mut job, Opt::Engine, JobValue::Engine(engine), warnings);
     if let Some(d) = e.opt(Opt::Distribution) {
         // fio's distribution names are kura's: read with the option's own parser.
         match Opt::Distribution.def().parse(d) {
-            Ok(JobValue::Distribution(parsed)) => job.distribution = parsed,
+            Ok(parsed @ JobValue::Distribution(_)) => set(&mut job, Opt::Distribution, parsed, warnings),
             _ => warnings.push(format!(
                 "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
                 e.name
@@ -567,7 +576,7 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
     if let Some(n) = syncs.filter(|n| *n > 0).min() {
         set(&mut job, Opt::FsyncEvery, JobValue::Count(n), warnings);
     }
-    job.fill = if e.flag("zero_buffers") == Some(true) {
+    let fill = if e.flag("zero_buffers") == Some(true) {
         Fill::Zero
     } else if let Some(pct) = e.share("buffer_compress_percentage", source)? {
         Fill::Compressible { pct }
@@ -579,7 +588,15 @@ fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, F
         .map(|f| f.split(':').next().unwrap_or(f).to_string())
         .or_else(|| e.fio_only("directory").map(|d| format!("{d}/{}", e.name)))
         .unwrap_or_default();
-    job.target = (!path.is_empty()).then(|| PathBuf::from(&path));
+    set(&mut job, Opt::Fill, JobValue::Fill(fill), warnings);
+    if !path.is_empty() {
+        set(
+            &mut job,
+            Opt::Target,
+            JobValue::Path(PathBuf::from(&path)),
+            warnings,
+        );
+    }
     Ok(job)
 }
 

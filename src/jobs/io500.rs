@@ -137,10 +137,10 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
         job.apply(Opt::Passes, Value::Count(1))?;
         // IO500's POSIX API without O_DIRECT, and its caches left alone
         // (`drop-caches = FALSE`, src/phase_opt.c).
-        job.direct = false;
-        job.keep_cache = true;
+        job.apply(Opt::Direct, Value::Bool(false))?;
+        job.apply(Opt::KeepCache, Value::Bool(true))?;
         // IOR -e: fsync when the file is closed after writing.
-        job.end_fsync = rw == Rw::Write;
+        job.apply(Opt::EndFsync, Value::Bool(rw == Rw::Write))?;
         if rw == Rw::Write {
             job.apply(Opt::Runtime, stonewall.clone())?;
         }

@@ -1570,7 +1570,9 @@ impl Builder<'_> {
             for sd in &sds {
                 let mut job = self.job(rd, w, sd, o, users.get(sd.name.as_str()).copied().unwrap_or(1))?;
                 if let Some(r) = rate {
-                    job.rate_iops = Some(((r * share / sds.len() as f64).round() as u64).max(1));
+                    let iops = ((r * share / sds.len() as f64).round() as u64).max(1);
+                    job.apply(Opt::RateIops, Value::Count(iops))
+                        .map_err(at(&rd.loc))?;
                 }
                 jobs.push(job);
             }
@@ -1583,12 +1585,14 @@ impl Builder<'_> {
                     rd.loc.short()
                 ));
             }
+            // vdbench's maxdata below 100 counts passes over the span; above, bytes.
+            let (opt, value) = if m < 100.0 {
+                (Opt::Passes, Value::Count(m.ceil().max(1.0) as u64))
+            } else {
+                (Opt::IoSize, Value::Bytes(((m / n) as u64).max(1)))
+            };
             for job in &mut jobs {
-                if m < 100.0 {
-                    job.passes = Some(m.ceil().max(1.0) as u64);
-                } else {
-                    job.io_size_bytes = Some(((m / n) as u64).max(1));
-                }
+                job.apply(opt, value.clone()).map_err(at(&rd.loc))?;
             }
         }
         Ok(jobs)
