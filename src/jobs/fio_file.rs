@@ -849,9 +849,11 @@ impl Translator<'_> {
             _ if e.is(Opt::Rw) => {
                 let text = need()?;
                 let (mode, modifier) = text.split_once(':').unwrap_or((text, ""));
-                // fio's patterns are kura's: read with the option's own parser.
+                // fio's patterns are kura's: read with the option's own
+                // parser, which takes any case; fio refuses `rw=READ`.
+                let lower = !mode.bytes().any(|b| b.is_ascii_uppercase());
                 let rw = match Opt::Rw.def().parse(mode.trim()) {
-                    Ok(Value::Rw(rw)) => rw,
+                    Ok(Value::Rw(rw)) if lower => rw,
                     _ => {
                         return Err(value_err(
                             e,
@@ -1015,7 +1017,7 @@ impl Translator<'_> {
                 // Checked where it is given, though only a rate uses it.
                 Job::default()
                     .apply(Opt::RateProcess, Value::Text(word.clone()))
-                    .map_err(|w| value_err(e, w.to_string()))?;
+                    .map_err(|w| value_err(e, w.why()))?;
                 j.rate_process = Some((word, at));
             }
             _ if e.is(Opt::ThinkTime) => {

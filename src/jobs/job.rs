@@ -35,6 +35,17 @@ pub enum SpecError {
     Invalid { key: String, value: String, why: String },
 }
 
+impl SpecError {
+    /// What is wrong with the value, for a reader that names the
+    /// parameter and value in its own words (`fsd=... depth=20: ...`).
+    pub fn why(&self) -> String {
+        match self {
+            SpecError::Invalid { why, .. } => why.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
 use super::options::invalid;
 
 /// Access pattern and direction, with fio's names.

@@ -21,11 +21,11 @@
 
 use std::time::Duration;
 
+use super::Job;
 use super::fileset::{FileOp, FileSizes};
 use super::options::{Opt, Value};
 use super::reading::{FormatError, Loc, PlannedJob};
 use super::units::parse_size;
-use super::{Job, SpecError};
 
 /// One entry's parameters, by vdbench's full keyword.
 #[derive(Debug, Clone, Default)]
@@ -165,13 +165,8 @@ pub fn jobs(
 /// `loc` naming vdbench's parameter.
 fn set(job: &mut Job, opt: Opt, value: Value, loc: &Loc, key: &str) -> Result<(), FormatError> {
     let text = value.to_string();
-    job.apply(opt, value).map_err(|e| {
-        let why = match e {
-            SpecError::Invalid { why, .. } => why,
-            other => other.to_string(),
-        };
-        err(loc, format!("{key}={text}: {why}"))
-    })
+    job.apply(opt, value)
+        .map_err(|e| err(loc, format!("{key}={text}: {}", e.why())))
 }
 
 /// The one fsd the rd's fwds use.
