@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use thiserror::Error;
 
 use crate::jobs::units::parse_duration;
-use crate::jobs::{BlockSize, EngineKind, Fill, Job, Opt, Rw};
+use crate::jobs::{BlockSize, EngineKind, Fill, Job, Opt, Value as JobValue};
 use crate::metrics::{
     DirectionResult, HostFacts, JobResult, LatencySummary, RunResult, TargetFacts, TargetKind,
 };
@@ -77,52 +77,11 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
     let mut warnings = vec![format!(
         "imported from {version} ({source}): no latency histogram or interval series"
     )];
-    let mut entries: Vec<Entry> = Vec::new();
-    for (i, j) in jobs.iter().enumerate() {
-        let obj = j
-            .as_object()
-            .ok_or_else(|| not_fio(&format!("jobs[{i}] is not an object")))?;
-        let name = obj
-            .get("jobname")
-            .and_then(Value::as_str)
-            .ok_or_else(|| not_fio(&format!("jobs[{i}] has no \"jobname\"")))?;
-        let mut opts = global.clone();
-        opts.extend(options(obj.get("job options")));
-        let dir = |key: &str| -> Result<Option<DirectionResult>, FioImportError> {
-            match obj.get(key) {
-                None => Ok(None),
-                Some(v) => direction(v).map_err(|why| FioImportError::NotFio {
-                    path: source.to_string(),
-                    why: format!("jobs[{i}].{key}.{why}"),
-                }),
-            }
-        };
-        let (read, write) = (dir("read")?, dir("write")?);
-        let cpu = |key: &str| -> Result<f64, FioImportError> {
-            match obj.get(key) {
-                None => Ok(0.0),
-                Some(v) => measured(v, key).map_err(|why| FioImportError::NotFio {
-                    path: source.to_string(),
-                    why: format!("jobs[{i}].{why}"),
-                }),
-            }
-        };
-        entries.push(Entry {
-            index: i,
-            name: name.to_string(),
-            group: obj.get("groupid").and_then(Value::as_i64).unwrap_or(0),
-            opts,
-            read,
-            write,
-            runtime_ms: obj.get("job_runtime").and_then(Value::as_u64),
-            usr_pct: cpu("usr_cpu")?,
-            sys_pct: cpu("sys_cpu")?,
-            error: obj.get("error").and_then(Value::as_i64).unwrap_or(0),
-            hostname: obj.get("hostname").and_then(Value::as_str).map(str::to_string),
-            clat_percentiles: percentiles_source(obj),
-            clones: 1,
-        });
-    }
+    let entries = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| entry(i, j, &global, source))
+        .collect::<Result<Vec<_>, _>>()?;
     let entries = merge_clones(entries, &mut warnings);
     if entries.iter().any(|e| e.clat_percentiles) {
         warnings.push(
@@ -172,6 +131,56 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
             .into_iter()
             .map(|note| crate::metrics::Warning::Imported { note })
             .collect(),
+    })
+}
+
+/// The `i`th entry of fio's `jobs` array, its options over the global ones.
+fn entry(
+    i: usize,
+    j: &Value,
+    global: &BTreeMap<String, String>,
+    source: &str,
+) -> Result<Entry, FioImportError> {
+    let not_fio = |why: String| FioImportError::NotFio {
+        path: source.to_string(),
+        why,
+    };
+    let obj = j
+        .as_object()
+        .ok_or_else(|| not_fio(format!("jobs[{i}] is not an object")))?;
+    let name = obj
+        .get("jobname")
+        .and_then(Value::as_str)
+        .ok_or_else(|| not_fio(format!("jobs[{i}] has no \"jobname\"")))?;
+    let mut opts = global.clone();
+    opts.extend(options(obj.get("job options")));
+    let dir = |key: &str| -> Result<Option<DirectionResult>, FioImportError> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(v) => direction(v).map_err(|why| not_fio(format!("jobs[{i}].{key}.{why}"))),
+        }
+    };
+    let (read, write) = (dir("read")?, dir("write")?);
+    let cpu = |key: &str| -> Result<f64, FioImportError> {
+        match obj.get(key) {
+            None => Ok(0.0),
+            Some(v) => measured(v, key).map_err(|why| not_fio(format!("jobs[{i}].{why}"))),
+        }
+    };
+    Ok(Entry {
+        index: i,
+        name: name.to_string(),
+        group: obj.get("groupid").and_then(Value::as_i64).unwrap_or(0),
+        opts,
+        read,
+        write,
+        runtime_ms: obj.get("job_runtime").and_then(Value::as_u64),
+        usr_pct: cpu("usr_cpu")?,
+        sys_pct: cpu("sys_cpu")?,
+        error: obj.get("error").and_then(Value::as_i64).unwrap_or(0),
+        hostname: obj.get("hostname").and_then(Value::as_str).map(str::to_string),
+        clat_percentiles: percentiles_source(obj),
+        clones: 1,
     })
 }
 
@@ -309,8 +318,7 @@ fn merge_clones(entries: Vec<Entry>, warnings: &mut Vec<String>) -> Vec<Entry> {
             && last.name == e.name
             && last.group == e.group
             && last.opts == e.opts
-            && e.opts
-                .get("numjobs")
+            && e.opt(Opt::Threads)
                 .and_then(|n| n.parse::<u32>().ok())
                 .unwrap_or(1)
                 > last.clones
@@ -394,59 +402,104 @@ pub fn fio_size(text: &str, kb_base_1000: bool) -> Option<u64> {
     value.checked_mul(base.checked_pow(power)?)
 }
 
-fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<JobResult, FioImportError> {
-    let unsupported = |why: String| FioImportError::Unsupported {
-        path: source.to_string(),
-        job: e.name.clone(),
-        why,
-    };
-    let o = |k: &str| e.opts.get(k).map(String::as_str);
-    let kb1000 = o("kb_base") == Some("1000");
-    let size = |v: &str| fio_size(v, kb1000);
-    let whole = |k: &str| o(k).and_then(|v| v.trim().parse::<u64>().ok());
-    // A share that is there must be one: clamping 150 to 100 would store a guess.
-    let share = |k: &str| -> Result<Option<u8>, FioImportError> {
-        match o(k) {
+impl Entry {
+    /// The value fio gave the option under any of its fio names (the option table's).
+    fn opt(&self, opt: Opt) -> Option<&str> {
+        opt.def()
+            .fio
+            .iter()
+            .find_map(|name| self.opts.get(*name))
+            .map(String::as_str)
+    }
+
+    /// One of fio's options that kura has no option for.
+    fn fio_only(&self, name: &str) -> Option<&str> {
+        self.opts.get(name).map(String::as_str)
+    }
+
+    fn unsupported(&self, source: &str, why: String) -> FioImportError {
+        FioImportError::Unsupported {
+            path: source.to_string(),
+            job: self.name.clone(),
+            why,
+        }
+    }
+
+    /// A share that is there must be one: clamping 150 to 100 would store a guess.
+    fn share(&self, name: &str, source: &str) -> Result<Option<u8>, FioImportError> {
+        match self.fio_only(name) {
             None => Ok(None),
             Some(v) => match v.trim().parse::<u8>() {
                 Ok(p) if p <= 100 => Ok(Some(p)),
                 _ => Err(FioImportError::NotFio {
                     path: source.to_string(),
-                    why: format!("jobs[{}] option {k}={v}: not a share from 0 to 100", e.index),
+                    why: format!(
+                        "jobs[{}] option {name}={v}: not a share from 0 to 100",
+                        self.index
+                    ),
                 }),
             },
         }
-    };
-    let flag = |k: &str| o(k).map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"));
-
-    let rw_text = o("rw").or(o("readwrite")).unwrap_or("read");
-    // `randread:8` and similar add an offset modifier; the pattern is before the colon.
-    let rw_name = rw_text.split(':').next().unwrap_or("").trim();
-    let rw = Rw::parse(rw_name).ok_or_else(|| unsupported(format!("rw={rw_text} has no kura equivalent")))?;
-    if rw.trims() {
-        return Err(unsupported(format!(
-            "rw={rw_text}: kura does not import fio's trim results"
-        )));
     }
 
-    let mut job = Job {
-        name: e.name.clone(),
-        rw,
-        ..Job::default()
+    /// A whole number fio gave the option, by its fio names.
+    fn whole(&self, opt: Opt) -> Option<u64> {
+        self.opt(opt).and_then(|v| v.trim().parse::<u64>().ok())
+    }
+
+    /// fio's switches: 1, true, on or yes.
+    fn flag(&self, name: &str) -> Option<bool> {
+        self.fio_only(name)
+            .map(|v| matches!(v.trim(), "1" | "true" | "on" | "yes"))
+    }
+}
+
+/// Sets an option through the table's bounds; a value kura cannot hold is
+/// left at kura's default, with a warning that says so.
+fn set(job: &mut Job, opt: Opt, value: JobValue, warnings: &mut Vec<String>) {
+    let fio_value = value.to_string();
+    if let Err(e) = job.apply(opt, value) {
+        warnings.push(format!(
+            "fio job '{}': {}={fio_value}: {e}; stored as kura's default",
+            job.name,
+            opt.fio_name()
+        ));
+    }
+}
+
+/// fio's `rw` and block sizes.
+fn shape(e: &Entry, source: &str, job: &mut Job, warnings: &mut Vec<String>) -> Result<(), FioImportError> {
+    let kb1000 = e.fio_only("kb_base") == Some("1000");
+    let size = |v: &str| fio_size(v, kb1000);
+    let rw_text = e.opt(Opt::Rw).unwrap_or("read");
+    // `randread:8` and similar add an offset modifier; the pattern is before the colon.
+    let rw_name = rw_text.split(':').next().unwrap_or("").trim();
+    let rw = match Opt::Rw.def().parse(rw_name) {
+        Ok(JobValue::Rw(rw)) => rw,
+        _ => return Err(e.unsupported(source, format!("rw={rw_text} has no kura equivalent"))),
     };
-    if let Some(split) = o("bssplit") {
+    if rw.trims() {
+        return Err(e.unsupported(
+            source,
+            format!("rw={rw_text}: kura does not import fio's trim results"),
+        ));
+    }
+    set(job, Opt::Rw, JobValue::Rw(rw), warnings);
+    if let Some(split) = e.fio_only("bssplit") {
         let first = split.split(',').next().unwrap_or("");
         let mut bs = Vec::new();
         for part in first.split(':') {
             let (b, w) = part.split_once('/').unwrap_or((part, "100"));
-            let bytes = size(b).ok_or_else(|| unsupported(format!("bssplit={split} is not understood")))?;
+            let bytes =
+                size(b).ok_or_else(|| e.unsupported(source, format!("bssplit={split} is not understood")))?;
             let weight = w.trim().parse().unwrap_or(0);
             bs.push(BlockSize { bytes, weight });
         }
         job.bs = bs;
-    } else if let Some(bs_text) = o("bs").or(o("blocksize")) {
+    } else if let Some(bs_text) = e.opt(Opt::Bs) {
         let parts: Vec<&str> = bs_text.split(',').collect();
-        let bytes = size(parts[0]).ok_or_else(|| unsupported(format!("bs={bs_text} is not understood")))?;
+        let bytes =
+            size(parts[0]).ok_or_else(|| e.unsupported(source, format!("bs={bs_text} is not understood")))?;
         if parts.len() > 1 && parts[1..].iter().any(|p| !p.is_empty() && size(p) != Some(bytes)) {
             warnings.push(format!(
                 "fio job '{}': bs={bs_text} differs per direction; stored as {bytes} bytes",
@@ -455,50 +508,105 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         }
         job.bs = vec![BlockSize { bytes, weight: 100 }];
     }
-    job.read_pct = match (share("rwmixread")?, share("rwmixwrite")?) {
+    Ok(())
+}
+
+/// A fio entry's options as a kura job, read by fio's names in the option table.
+fn fio_job(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job, FioImportError> {
+    let mut job = Job::default();
+    set(&mut job, Opt::Name, JobValue::Text(e.name.clone()), warnings);
+    shape(e, source, &mut job, warnings)?;
+    let kb1000 = e.fio_only("kb_base") == Some("1000");
+    let size = |opt: Opt| e.opt(opt).and_then(|v| fio_size(v, kb1000));
+    let read_pct = match (
+        e.share(Opt::ReadPct.fio_name(), source)?,
+        e.share("rwmixwrite", source)?,
+    ) {
         (Some(r), _) => r,
         (None, Some(w)) => 100 - w,
         (None, None) => 50,
     };
-    job.qd = whole("iodepth").unwrap_or(1).max(1) as u32;
-    let numjobs = whole("numjobs").unwrap_or(1).max(1) as u32;
-    job.threads = numjobs.max(e.clones);
-    job.size_bytes = o("size").and_then(size);
-    job.offset_bytes = o("offset").and_then(size).unwrap_or(0);
-    job.runtime = o("runtime").and_then(fio_duration);
-    job.ramp = o("ramp_time").and_then(fio_duration).unwrap_or(Duration::ZERO);
+    set(&mut job, Opt::ReadPct, JobValue::Count(read_pct.into()), warnings);
+    // An imported job records what fio ran, even a queue or clones beyond
+    // what kura runs (MAX_QD, MAX_THREADS): compare must not take fio's
+    // iodepth=8192 for kura's default, so these two skip the table's bounds.
+    job.qd = e.whole(Opt::Qd).unwrap_or(1).max(1) as u32;
+    job.threads = (e.whole(Opt::Threads).unwrap_or(1).max(1) as u32).max(e.clones);
+    if let Some(n) = size(Opt::Size) {
+        set(&mut job, Opt::Size, JobValue::Bytes(n), warnings);
+    }
+    if let Some(n) = size(Opt::Offset) {
+        set(&mut job, Opt::Offset, JobValue::Bytes(n), warnings);
+    }
+    if let Some(d) = e.opt(Opt::Runtime).and_then(fio_duration) {
+        set(&mut job, Opt::Runtime, JobValue::Duration(d), warnings);
+    }
+    let ramp = e.opt(Opt::Ramp).and_then(fio_duration).unwrap_or(Duration::ZERO);
+    set(&mut job, Opt::Ramp, JobValue::Duration(ramp), warnings);
     // fio's default is buffered I/O, kura's is direct: take fio's.
-    job.direct = flag("direct").unwrap_or(false) || flag("buffered") == Some(false);
-    let ioengine = o("ioengine").unwrap_or("psync");
-    job.engine = match ioengine {
+    let direct =
+        e.flag(Opt::Direct.fio_name()).unwrap_or(false) || e.flag(Opt::Buffered.fio_name()) == Some(false);
+    set(&mut job, Opt::Direct, JobValue::Bool(direct), warnings);
+    let engine = match e.opt(Opt::Engine).unwrap_or("psync") {
         "io_uring" => EngineKind::IoUring,
         "null" => EngineKind::Null,
         _ => EngineKind::Sync,
     };
-    if let Some(d) = o("random_distribution") {
+    set(&mut job, Opt::Engine, JobValue::Engine(engine), warnings);
+    if let Some(d) = e.opt(Opt::Distribution) {
         // fio's distribution names are kura's: read with the option's own parser.
         match Opt::Distribution.def().parse(d) {
-            Ok(crate::jobs::Value::Distribution(parsed)) => job.distribution = parsed,
+            Ok(parsed @ JobValue::Distribution(_)) => set(&mut job, Opt::Distribution, parsed, warnings),
             _ => warnings.push(format!(
                 "fio job '{}': random_distribution={d} has no kura equivalent and is stored as uniform",
                 e.name
             )),
         }
     }
-    job.rate_iops = whole("rate_iops");
-    job.fsync_every = whole("fsync").or(whole("fdatasync")).filter(|n| *n > 0);
-    job.fill = if flag("zero_buffers") == Some(true) {
+    // fio's 0 is no cap.
+    if let Some(n) = e.whole(Opt::RateIops).filter(|n| *n > 0) {
+        set(&mut job, Opt::RateIops, JobValue::Count(n), warnings);
+    }
+    // fio's fsync and fdatasync both: the smaller period, as the job-file reader takes it.
+    let syncs = Opt::FsyncEvery
+        .def()
+        .fio
+        .iter()
+        .filter_map(|n| e.fio_only(n)?.trim().parse::<u64>().ok());
+    if let Some(n) = syncs.filter(|n| *n > 0).min() {
+        set(&mut job, Opt::FsyncEvery, JobValue::Count(n), warnings);
+    }
+    let fill = if e.flag("zero_buffers") == Some(true) {
         Fill::Zero
-    } else if let Some(pct) = share("buffer_compress_percentage")? {
+    } else if let Some(pct) = e.share("buffer_compress_percentage", source)? {
         Fill::Compressible { pct }
     } else {
         Fill::Random
     };
-    let path = o("filename")
+    let path = e
+        .opt(Opt::Target)
         .map(|f| f.split(':').next().unwrap_or(f).to_string())
-        .or_else(|| o("directory").map(|d| format!("{d}/{}", e.name)))
+        .or_else(|| e.fio_only("directory").map(|d| format!("{d}/{}", e.name)))
         .unwrap_or_default();
-    job.target = (!path.is_empty()).then(|| PathBuf::from(&path));
+    set(&mut job, Opt::Fill, JobValue::Fill(fill), warnings);
+    if !path.is_empty() {
+        set(
+            &mut job,
+            Opt::Target,
+            JobValue::Path(PathBuf::from(&path)),
+            warnings,
+        );
+    }
+    Ok(job)
+}
+
+fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<JobResult, FioImportError> {
+    let job = fio_job(e, source, warnings)?;
+    let path = job
+        .target
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let elapsed_ns = e.runtime_ms.unwrap_or(0).saturating_mul(1_000_000);
     let incomplete = e.error != 0;
     if incomplete {
@@ -526,7 +634,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
             logical_block_bytes: 0,
             created: false,
         },
-        engine: format!("fio/{ioengine}"),
+        engine: format!("fio/{}", e.opt(Opt::Engine).unwrap_or("psync")),
         measure_start_unix_ms: 0,
         elapsed_ns,
         ramp_ns: job.ramp.as_nanos() as u64,
@@ -551,6 +659,7 @@ fn fio_duration(text: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::Rw;
 
     #[test]
     fn sizes_follow_fio_kb_base() {
@@ -635,6 +744,25 @@ mod tests {
         );
         assert!(r.histogram.is_empty());
         assert!(run.warnings.iter().any(|w| w.to_string().contains("clat_ns")));
+    }
+
+    #[test]
+    fn options_are_read_by_the_tables_fio_names() {
+        let doc = serde_json::json!({
+            "fio version": "fio-3.33", "timestamp": 1795318972,
+            "jobs": [{
+                "jobname": "w", "job options": { "readwrite": "write", "blocksize": "16k",
+                    "fsync": "8", "fdatasync": "4", "rate_iops": "0", "timeout": "5" },
+                "write": dir(10, 10.0, 1.0)
+            }]
+        });
+        let run = parse(&doc.to_string(), "r.json").unwrap();
+        let j = &run.jobs[0].job;
+        assert_eq!((j.rw, j.bs[0].bytes), (Rw::Write, 16384));
+        // fio's fsync and fdatasync both given: the shorter period, as the job-file reader takes it.
+        assert_eq!((Opt::FsyncEvery.def().get)(j), Some(JobValue::Count(4)));
+        assert_eq!(j.rate_iops, None, "fio's rate_iops=0 is no cap");
+        assert_eq!(j.runtime, Some(Duration::from_secs(5)));
     }
 
     #[test]

@@ -40,6 +40,15 @@ struct Entry {
     value_col: usize,
     /// Environment variables the value named that were not set.
     unset_vars: Vec<String>,
+    /// The kura option this fio option sets, by the option table's fio names.
+    opt: Option<Opt>,
+}
+
+impl Entry {
+    /// Whether fio's option is one of the names the table gives `opt`.
+    fn is(&self, opt: Opt) -> bool {
+        self.opt == Some(opt)
+    }
 }
 
 #[derive(Debug)]
@@ -134,6 +143,7 @@ impl Lexer<'_> {
             let mut unset_vars = Vec::new();
             let value = value.map(|v| self.substitute(v, &mut unset_vars));
             let entry = Entry {
+                opt: Opt::by_fio_name(key),
                 key: key.to_string(),
                 value,
                 loc: loc.clone(),
@@ -500,7 +510,8 @@ struct FioJob {
     /// write_bw_log, write_iops_log, write_lat_log.
     logs: [Option<(Option<String>, Loc)>; 3],
     log_avg_msec: Option<(u64, Loc)>,
-    rate_poisson: bool,
+    /// fio's `rate_process` word, for the table's `rate_process`.
+    rate_process: Option<(String, Loc)>,
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
@@ -554,7 +565,7 @@ impl FioJob {
             latency: latency::FioLatency::default(),
             logs: [None, None, None],
             log_avg_msec: None,
-            rate_poisson: false,
+            rate_process: None,
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
             sizes_per_dir: false,
@@ -569,7 +580,6 @@ const NO_EFFECT: &[&str] = &[
     "new_group",
     "thread",
     "randrepeat",
-    "randseed",
     "random_generator",
     "norandommap",
     "softrandommap",
@@ -637,6 +647,9 @@ const WITH_NOTE: &[(&str, &str)] = &[
     ),
     ("unlink", "kura removes the test files it created unless --keep"),
 ];
+
+/// fio's logs, in `FioJob::logs` order.
+const LOGS: [Opt; 3] = [Opt::WriteBwLog, Opt::WriteIopsLog, Opt::WriteLatLog];
 
 /// At most this many warnings are listed; the rest are counted. Warnings
 /// are stored with the run, and a file of 100,000 ignored options must not
@@ -792,7 +805,7 @@ impl Translator<'_> {
     fn apply_file(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
-            "name" => {
+            _ if e.is(Opt::Name) => {
                 let n = need()?;
                 j.name = n.to_string();
             }
@@ -803,7 +816,7 @@ impl Translator<'_> {
                     _ => return Err(value_err(e, "must be 1000 or 1024")),
                 }
             }
-            "filename" => {
+            _ if e.is(Opt::Target) => {
                 let n = need()?;
                 refuse_unset_in_path(e)?;
                 let unescaped_colon = n.replace("\\:", "").contains(':');
@@ -833,25 +846,20 @@ impl Translator<'_> {
     fn apply_pattern(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
-            "rw" | "readwrite" => {
+            _ if e.is(Opt::Rw) => {
                 let text = need()?;
                 let (mode, modifier) = text.split_once(':').unwrap_or((text, ""));
-                let rw = match mode.trim() {
-                    "read" => Rw::Read,
-                    "write" => Rw::Write,
-                    "randread" => Rw::RandRead,
-                    "randwrite" => Rw::RandWrite,
-                    "rw" | "readwrite" => Rw::Rw,
-                    "randrw" => Rw::RandRw,
-                    "trim" => Rw::Trim,
-                    "randtrim" => Rw::RandTrim,
-                    "trimwrite" => Rw::TrimWrite,
-                    "randtrimwrite" => Rw::RandTrimWrite,
-                    other => {
+                // fio's patterns are kura's: read with the option's own
+                // parser, which takes any case; fio refuses `rw=READ`.
+                let lower = !mode.bytes().any(|b| b.is_ascii_uppercase());
+                let rw = match Opt::Rw.def().parse(mode.trim()) {
+                    Ok(Value::Rw(rw)) if lower => rw,
+                    _ => {
                         return Err(value_err(
                             e,
                             format!(
-                                "'{other}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite, randtrimwrite)"
+                                "'{}' is not an I/O pattern (read, write, randread, randwrite, rw, randrw, trim, randtrim, trimwrite, randtrimwrite)",
+                                mode.trim()
                             ),
                         ));
                     }
@@ -876,7 +884,7 @@ impl Translator<'_> {
                 };
                 j.rw = (rw, Some(at));
             }
-            "bs" | "blocksize" => {
+            _ if e.is(Opt::Bs) => {
                 // bs replaces any split given before it, as below.
                 j.sizes_per_dir = need()?.contains(',');
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
@@ -916,7 +924,7 @@ impl Translator<'_> {
                 .map_err(|w| value_err(e, w))?;
                 j.bssplit.merge(map_dir(pd, |s| (s, at.clone())));
             }
-            "ba" | "blockalign" => {
+            _ if e.is(Opt::Align) => {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.ba.merge(map_dir(pd, |b| (b, at.clone())));
             }
@@ -929,9 +937,9 @@ impl Translator<'_> {
     fn apply_amount(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
-            "iodepth" => j.iodepth = (num(kb)?, Some(at)),
-            "numjobs" => j.numjobs = (num(kb)?, Some(at)),
-            "size" => j.size = Some((num(kb)?, at)),
+            _ if e.is(Opt::Qd) => j.iodepth = (num(kb)?, Some(at)),
+            _ if e.is(Opt::Threads) => j.numjobs = (num(kb)?, Some(at)),
+            _ if e.is(Opt::Size) => j.size = Some((num(kb)?, at)),
             "filesize" => {
                 let t = need()?;
                 if t.contains(['-', ':']) {
@@ -939,15 +947,17 @@ impl Translator<'_> {
                 }
                 j.filesize = Some((num(kb)?, at));
             }
-            "offset" | "fileoffset" => j.offset = Some((num(kb)?, at)),
-            "io_size" | "io_limit" => j.io_size = Some((num(kb)?, at)),
-            "number_ios" => j.number_ios = Some((num(kb)?, at)),
-            "runtime" | "timeout" => {
+            _ if e.is(Opt::Offset) => j.offset = Some((num(kb)?, at)),
+            _ if e.is(Opt::IoSize) => j.io_size = Some((num(kb)?, at)),
+            _ if e.is(Opt::IoCount) => j.number_ios = Some((num(kb)?, at)),
+            _ if e.is(Opt::Runtime) => {
                 let d = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?;
                 j.runtime = (!d.is_zero()).then_some((d, at));
             }
             "time_based" => j.time_based = flag()?,
-            "ramp_time" => j.ramp = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::Ramp) => {
+                j.ramp = fio_time(need()?, Duration::from_secs(1)).map_err(|w| value_err(e, w))?
+            }
             "loops" => {
                 let n = num(kb)?;
                 if n == 0 {
@@ -955,7 +965,7 @@ impl Translator<'_> {
                 }
                 j.loops = n;
             }
-            "startdelay" => {
+            _ if e.is(Opt::StartDelay) => {
                 let t = need()?;
                 if t.contains(['-', ':']) {
                     return Err(unsupported_value(e, "a random start delay from a range"));
@@ -971,11 +981,11 @@ impl Translator<'_> {
     fn apply_mix(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
-            "direct" => j.direct = fio_bool(need()?).map_err(|w| value_err(e, w))?,
-            "buffered" => j.direct = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
-            "rwmixread" => j.read_pct = fio_pct(need()?).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::Direct) => j.direct = fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::Buffered) => j.direct = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::ReadPct) => j.read_pct = fio_pct(need()?).map_err(|w| value_err(e, w))?,
             "rwmixwrite" => j.read_pct = 100 - fio_pct(need()?).map_err(|w| value_err(e, w))?,
-            "random_distribution" => {
+            _ if e.is(Opt::Distribution) => {
                 let pd = per_dir(need()?, parse_distribution).map_err(|w| {
                     if w.starts_with("unsupported") {
                         let mut err = value_err(e, "");
@@ -994,7 +1004,7 @@ impl Translator<'_> {
                     (if sequential { 100 - p } else { p }, at.clone())
                 }));
             }
-            "rate_iops" => {
+            _ if e.is(Opt::RateIops) => {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.rate_iops.merge(map_dir(pd, |r| (r, at.clone())));
             }
@@ -1002,26 +1012,24 @@ impl Translator<'_> {
                 let pd = per_dir(need()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.rate.merge(map_dir(pd, |r| (r, at.clone())));
             }
-            "rate_process" => {
-                j.rate_poisson = match need()? {
-                    "linear" => false,
-                    "poisson" => true,
-                    _ => return Err(value_err(e, "must be linear or poisson")),
-                };
+            _ if e.is(Opt::RateProcess) => {
+                let word = need()?.to_string();
+                // Checked where it is given, though only a rate uses it.
+                Job::default()
+                    .apply(Opt::RateProcess, Value::Text(word.clone()))
+                    .map_err(|w| value_err(e, w.why()))?;
+                j.rate_process = Some((word, at));
             }
-            "thinktime" => {
+            _ if e.is(Opt::ThinkTime) => {
                 let d = fio_time(need()?, Duration::from_micros(1)).map_err(|w| value_err(e, w))?;
                 j.thinktime = (!d.is_zero()).then_some(d);
             }
-            "thinktime_blocks" => {
+            _ if e.is(Opt::ThinkEvery) => {
                 let n = num(kb)?;
                 j.thinktime_blocks = Some(n.max(1));
             }
-            "write_bw_log" | "write_iops_log" | "write_lat_log" => {
-                let i = ["write_bw_log", "write_iops_log", "write_lat_log"]
-                    .iter()
-                    .position(|k| *k == key)
-                    .unwrap_or(0);
+            _ if LOGS.iter().any(|o| e.is(*o)) => {
+                let i = LOGS.iter().position(|o| e.is(*o)).unwrap_or(0);
                 let prefix = v.filter(|p| !p.is_empty()).map(str::to_string);
                 j.logs[i] = Some((prefix, at));
             }
@@ -1048,9 +1056,10 @@ impl Translator<'_> {
     fn apply_data(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         entry_readers!(e, j, key, v, need, flag, num, kb, at);
         match key {
-            "fsync" => j.fsync = num(kb)?,
-            "fdatasync" => j.fdatasync = num(kb)?,
-            "end_fsync" => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            // The table's first fio name is fdatasync, kura's sync; fio's fsync is noted.
+            _ if e.is(Opt::FsyncEvery) && key == Opt::FsyncEvery.fio_name() => j.fdatasync = num(kb)?,
+            _ if e.is(Opt::FsyncEvery) => j.fsync = num(kb)?,
+            _ if e.is(Opt::EndFsync) => j.end_fsync = fio_bool(need()?).map_err(|w| value_err(e, w))?,
             // fio syncs each file as it closes it, at the job's end: one
             // fdatasync then, kura's end_fsync (it used to be only noted).
             "fsync_on_close" => {
@@ -1063,7 +1072,7 @@ impl Translator<'_> {
                     );
                 }
             }
-            "ioengine" => {
+            _ if e.is(Opt::Engine) => {
                 let name = need()?;
                 let engine = match name {
                     "io_uring" | "libaio" | "posixaio" => Engine::Uring,
@@ -1090,7 +1099,7 @@ impl Translator<'_> {
                 j.compress_pct = Some(fio_pct(need()?).map_err(|w| value_err(e, w))?)
             }
             "zero_buffers" => j.zero_buffers = flag()?,
-            "invalidate" => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
+            _ if e.is(Opt::KeepCache) => j.keep_cache = !fio_bool(need()?).map_err(|w| value_err(e, w))?,
             "stonewall" | "wait_for_previous" => j.stonewall = flag()?,
             _ => return Ok(false),
         }
@@ -1100,6 +1109,9 @@ impl Translator<'_> {
     /// Options kura takes without effect or with a note, and the unsupported and unknown.
     fn apply_other(&mut self, e: &Entry) -> Result<(), FormatError> {
         match e.key.as_str() {
+            // fio's seed draws fio's numbers: the same seed would not repeat
+            // fio's offsets in kura, so the run keeps a seed of its own.
+            _ if e.is(Opt::Seed) => {}
             k if NO_EFFECT.contains(&k) => {}
             k if WITH_NOTE.iter().any(|(n, _)| *n == k) => {
                 let why = WITH_NOTE.iter().find(|(n, _)| *n == k).map_or("", |(_, w)| w);
@@ -1122,6 +1134,11 @@ impl Translator<'_> {
         }
         Ok(())
     }
+}
+
+/// Sets one option through the table, an error naming where fio set it.
+fn set(job: &mut Job, opt: Opt, value: Value, loc: &Loc) -> Result<(), FormatError> {
+    job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
 }
 
 fn map_dir<T, U>(pd: PerDir<T>, mut f: impl FnMut(T) -> U) -> PerDir<U> {
@@ -1325,29 +1342,12 @@ impl Translator<'_> {
         })
     }
 
+    /// One fio job as a kura job: each value through the option table
+    /// (`Job::apply`), after fio's meaning is translated where it differs.
     fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
-        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
-            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
-        };
         // file sets (issue 13): fio's file engines are file-set jobs.
         if let Engine::Files(engine) = f.engine.0 {
-            let mut notes = Vec::new();
-            let job = super::fio_fs::job(
-                &super::fio_fs::FileEngineJob {
-                    name: &f.name,
-                    engine,
-                    directory: f.directory.as_ref().map(|d| d.0.as_str()),
-                    nrfiles: f.nrfiles.0,
-                    numjobs: f.numjobs.0,
-                    filesize: f.filesize.as_ref().or(f.size.as_ref()).map(|s| s.0),
-                    header,
-                },
-                &mut notes,
-            )?;
-            for n in notes {
-                self.note(header, n);
-            }
-            return Ok(job);
+            return self.file_engine_job(f, engine, header);
         }
         if f.nrfiles.0 != 1 {
             let at = f.nrfiles.1.clone().unwrap_or_else(|| header.clone());
@@ -1356,35 +1356,83 @@ impl Translator<'_> {
                 f.nrfiles.0
             )));
         }
-        let mut job = Job {
-            name: f.name.clone(),
-            rw: f.rw.0,
-            read_pct: f.read_pct,
-            direct: f.direct,
-            keep_cache: f.keep_cache,
-            ramp: f.ramp,
-            start_delay: f.startdelay,
-            end_fsync: f.end_fsync,
-            interval: Duration::from_secs(1),
-            ..Job::default()
-        };
-        job.engine = match f.engine.0 {
-            Engine::Uring => super::EngineKind::IoUring,
-            Engine::Sync => super::EngineKind::Sync,
-            Engine::Null => super::EngineKind::Null,
-            Engine::Files(_) => super::EngineKind::Sync,
-        };
-        let iodepth_loc = f.iodepth.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, Opt::Qd, Value::Count(f.iodepth.0), &iodepth_loc)?;
-        let numjobs_loc = f.numjobs.1.clone().unwrap_or_else(|| header.clone());
-        set(&mut job, Opt::Threads, Value::Count(f.numjobs.0), &numjobs_loc)?;
-        let threads = u64::from(job.threads);
-        if f.rw_gap > 0 {
-            let at = f.rw.1.clone().unwrap_or_else(|| header.clone());
-            set(&mut job, Opt::Gap, Value::Bytes(f.rw_gap), &at)?;
-        }
+        let mut job = Job::default();
+        self.pattern(f, &mut job, header)?;
+        self.block_sizes(f, &mut job, header)?;
+        self.offsets(f, &mut job)?;
+        let path = self.target(f, &mut job, header)?;
+        self.amount(f, &mut job, header, &path)?;
+        self.pacing(f, &mut job, header)?;
+        // The histogram's window first: the other logs' note tells the interval.
+        self.hist_log(f, &mut job)?;
+        self.logs(f, &mut job)?;
+        self.data(f, &mut job, header)?;
+        self.apply_latency_target(f, &mut job)?;
+        self.build_extras(f, &mut job, header)?;
+        job.validate()
+            .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
+        Ok(job)
+    }
 
-        // Block sizes, per direction: a split wins over bs/bsrange, as in fio.
+    /// fio's file engines (filecreate, filestat, ...) as a file-set job.
+    fn file_engine_job(
+        &mut self,
+        f: &FioJob,
+        engine: &'static str,
+        header: &Loc,
+    ) -> Result<Job, FormatError> {
+        let mut notes = Vec::new();
+        let job = super::fio_fs::job(
+            &super::fio_fs::FileEngineJob {
+                name: &f.name,
+                engine,
+                directory: f.directory.as_ref().map(|d| d.0.as_str()),
+                nrfiles: f.nrfiles.0,
+                numjobs: f.numjobs.0,
+                filesize: f.filesize.as_ref().or(f.size.as_ref()).map(|s| s.0),
+                header,
+            },
+            &mut notes,
+        )?;
+        for n in notes {
+            self.note(header, n);
+        }
+        Ok(job)
+    }
+
+    /// The name, pattern, mix, engine, queue and threads.
+    fn pattern(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
+        let at = |loc: &Option<Loc>| loc.clone().unwrap_or_else(|| header.clone());
+        set(job, Opt::Name, Value::Text(f.name.clone()), header)?;
+        set(job, Opt::Rw, Value::Rw(f.rw.0), &at(&f.rw.1))?;
+        for (opt, value) in [
+            (Opt::ReadPct, Value::Count(f.read_pct.into())),
+            (Opt::Direct, Value::Bool(f.direct)),
+            (Opt::KeepCache, Value::Bool(f.keep_cache)),
+            (Opt::Ramp, Value::Duration(f.ramp)),
+            (Opt::StartDelay, Value::Duration(f.startdelay)),
+            (Opt::EndFsync, Value::Bool(f.end_fsync)),
+            // fio's status interval is kura's series period: one second.
+            (Opt::Interval, Value::Duration(Duration::from_secs(1))),
+        ] {
+            set(job, opt, value, header)?;
+        }
+        let engine = match f.engine.0 {
+            Engine::Uring => super::EngineKind::IoUring,
+            Engine::Sync | Engine::Files(_) => super::EngineKind::Sync,
+            Engine::Null => super::EngineKind::Null,
+        };
+        set(job, Opt::Engine, Value::Engine(engine), &at(&f.engine.1))?;
+        set(job, Opt::Qd, Value::Count(f.iodepth.0), &at(&f.iodepth.1))?;
+        set(job, Opt::Threads, Value::Count(f.numjobs.0), &at(&f.numjobs.1))?;
+        if f.rw_gap > 0 {
+            set(job, Opt::Gap, Value::Bytes(f.rw_gap), &at(&f.rw.1))?;
+        }
+        Ok(())
+    }
+
+    /// Block sizes, per direction: a split wins over bs/bsrange, as in fio.
+    fn block_sizes(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
         let sizes_of = |split: &Option<(BsSpec, Loc)>,
                         range: &Option<(BsSpec, Loc)>|
          -> Result<Option<(Vec<BlockSize>, Loc)>, FormatError> {
@@ -1424,37 +1472,43 @@ impl Translator<'_> {
         } else {
             writes.clone()
         };
-        set(&mut job, Opt::Bs, Value::BlockSizes(sizes), &bs_loc)?;
+        set(job, Opt::Bs, Value::BlockSizes(sizes), &bs_loc)?;
         // A mix whose writes have sizes of their own (fio's `bs=R,W`, `bssplit=R,W`).
         if job.does_reads() && job.does_writes() && writes.0 != job.bs {
-            set(&mut job, Opt::BsWrite, Value::BlockSizes(writes.0), &writes.1)?;
+            set(job, Opt::BsWrite, Value::BlockSizes(writes.0), &writes.1)?;
         }
-        if let Some((ba, loc)) = self.pick(&f.ba, &job, "alignments (blockalign)")? {
+        if let Some((ba, loc)) = self.pick(&f.ba, job, "alignments (blockalign)")? {
             let min_bs = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
             if ba != min_bs {
-                set(&mut job, Opt::Align, Value::Bytes(ba), &loc)?;
+                set(job, Opt::Align, Value::Bytes(ba), &loc)?;
             }
         }
+        Ok(())
+    }
 
-        if let Some((d, loc)) = self.pick(
-            &f.distribution,
-            &job,
-            "random distributions (random_distribution)",
-        )? {
-            set(&mut job, Opt::Distribution, Value::Distribution(d), &loc)?;
+    /// The spread of random offsets and the share that seeks.
+    fn offsets(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
+        if let Some((d, loc)) =
+            self.pick(&f.distribution, job, "random distributions (random_distribution)")?
+        {
+            set(job, Opt::Distribution, Value::Distribution(d), &loc)?;
         }
-        if let Some((p, loc)) = self.pick(&f.random_pct, &job, "random percentages (percentage_random)")? {
+        if let Some((p, loc)) = self.pick(&f.random_pct, job, "random percentages (percentage_random)")? {
             if !job.rw.is_random() && p != 100 {
                 self.note(
                     &loc,
                     "percentage_random: only random patterns use it (fio's rule)".into(),
                 );
             } else {
-                set(&mut job, Opt::RandomPct, Value::Count(p.into()), &loc)?;
+                set(job, Opt::RandomPct, Value::Count(p.into()), &loc)?;
             }
         }
+        Ok(())
+    }
 
-        // Where: fio's file name is directory/filename, or directory/$jobname.$jobnum.$filenum.
+    /// Where: fio's file name is directory/filename, or
+    /// directory/$jobname.$jobnum.$filenum. Returns the path.
+    fn target(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<String, FormatError> {
         let dir = f.directory.as_ref().map(|d| d.0.clone());
         let path = match &f.filename {
             Some((name, _)) if name.starts_with('/') => name.clone(),
@@ -1478,7 +1532,8 @@ impl Translator<'_> {
                 }
             }
         };
-        set(&mut job, Opt::Target, Value::Path(path.clone().into()), header)?;
+        set(job, Opt::Target, Value::Path(path.clone().into()), header)?;
+        let threads = job.threads;
         if threads > 1 && f.filename.is_none() {
             self.note(
                 header,
@@ -1488,21 +1543,27 @@ impl Translator<'_> {
                 ),
             );
         }
+        Ok(path)
+    }
 
-        // How much: the file (span), and when to stop.
+    /// How much: the file (span), and when to stop. fio's amounts are per
+    /// clone and repeat `loops` times; kura's are the job's.
+    fn amount(&mut self, f: &FioJob, job: &mut Job, header: &Loc, path: &str) -> Result<(), FormatError> {
+        let threads = u64::from(job.threads);
         let span = f.filesize.as_ref().or(f.size.as_ref());
         if let Some((s, loc)) = span {
             // With offset_increment the last clone's region ends further in.
             let s = s.saturating_add(Self::extra_span(f));
-            let s = s.saturating_add(Self::offset_into_size(f, &path));
-            set(&mut job, Opt::Size, Value::Bytes(s), loc)?;
+            let s = s.saturating_add(Self::offset_into_size(f, path));
+            set(job, Opt::Size, Value::Bytes(s), loc)?;
         }
         if let Some((o, loc)) = &f.offset {
-            set(&mut job, Opt::Offset, Value::Bytes(*o), loc)?;
+            set(job, Opt::Offset, Value::Bytes(*o), loc)?;
         }
         if let Some((r, loc)) = &f.runtime {
-            set(&mut job, Opt::Runtime, Value::Duration(*r), loc)?;
+            set(job, Opt::Runtime, Value::Duration(*r), loc)?;
         }
+        let passes = Value::Count(f.loops.saturating_mul(threads));
         if f.time_based {
             if f.runtime.is_none() {
                 return Err(header.error(format!(
@@ -1511,50 +1572,45 @@ impl Translator<'_> {
                 )));
             }
         } else if let Some((n, loc)) = &f.number_ios {
-            set(
-                &mut job,
-                Opt::IoCount,
-                Value::Count(n.saturating_mul(threads)),
-                loc,
-            )?;
+            set(job, Opt::IoCount, Value::Count(n.saturating_mul(threads)), loc)?;
         } else {
             let amount = f.io_size.as_ref().or(f.size.as_ref()).or(f.filesize.as_ref());
             match (amount, span) {
-                (Some((a, _)), Some((s, _))) if a == s => {
-                    job.passes = Some(f.loops.saturating_mul(threads));
-                }
+                (Some((a, _)), Some((s, loc))) if a == s => set(job, Opt::Passes, passes, loc)?,
                 (Some((a, loc)), _) => {
                     let total = a.saturating_mul(f.loops).saturating_mul(threads);
-                    set(&mut job, Opt::IoSize, Value::Bytes(total), loc)?;
+                    set(job, Opt::IoSize, Value::Bytes(total), loc)?;
                 }
-                (None, _) => job.passes = Some(f.loops.saturating_mul(threads)),
+                (None, _) => set(job, Opt::Passes, passes, header)?,
             }
         }
+        Ok(())
+    }
 
-        // Rates: fio's are per clone and per direction; kura's is per job.
-        let rate = self.job_rate(f, &job)?;
-        if let Some(r) = rate {
+    /// Rates (fio's are per clone and per direction; kura's is per job) and think time.
+    fn pacing(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
+        let threads = u64::from(job.threads);
+        if let Some(r) = self.job_rate(f, job)? {
             let iops = r.saturating_mul(threads).max(1);
-            set(&mut job, Opt::RateIops, Value::Count(iops), header)?;
-            job.rate_poisson = f.rate_poisson;
+            set(job, Opt::RateIops, Value::Count(iops), header)?;
+            if let Some((word, loc)) = &f.rate_process {
+                set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
+            }
         }
         if let Some(t) = f.thinktime {
-            set(&mut job, Opt::ThinkTime, Value::Duration(t), header)?;
+            set(job, Opt::ThinkTime, Value::Duration(t), header)?;
             if let Some(b) = f.thinktime_blocks {
-                set(
-                    &mut job,
-                    Opt::ThinkEvery,
-                    Value::Count(b.min(u32::MAX as u64)),
-                    header,
-                )?;
+                set(job, Opt::ThinkEvery, Value::Count(b.min(u32::MAX as u64)), header)?;
             }
         }
-        // The histogram's window first: the other logs' note tells the interval.
-        self.hist_log(f, &mut job)?;
-        self.logs(f, &mut job)?;
+        Ok(())
+    }
+
+    /// Syncs and written data.
+    fn data(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
         let syncs = [f.fsync, f.fdatasync].into_iter().filter(|n| *n > 0).min();
         if let Some(n) = syncs {
-            set(&mut job, Opt::FsyncEvery, Value::Count(n), header)?;
+            set(job, Opt::FsyncEvery, Value::Count(n), header)?;
             if f.fsync > 0 {
                 self.note(header, format!("{}: fsync: kura syncs with fdatasync", f.name));
             }
@@ -1567,12 +1623,7 @@ impl Translator<'_> {
                 Some(p) => super::Fill::Compressible { pct: p },
             }
         };
-        set(&mut job, Opt::Fill, Value::Fill(fill), header)?;
-        self.apply_latency_target(f, &mut job)?;
-        self.build_extras(f, &mut job, header)?;
-        job.validate()
-            .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
-        Ok(job)
+        set(job, Opt::Fill, Value::Fill(fill), header)
     }
 
     /// fio's bandwidth, IOPS and latency logs, written from the interval
@@ -1580,9 +1631,6 @@ impl Translator<'_> {
     /// I/O, which kura does not (no work per I/O beyond the I/O): one line
     /// per second and direction then, and a note says so.
     fn logs(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
-        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
-            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
-        };
         let opts = [Opt::WriteBwLog, Opt::WriteIopsLog, Opt::WriteLatLog];
         let mut any = None;
         for (slot, opt) in f.logs.iter().zip(opts) {
@@ -1862,7 +1910,7 @@ mod tests {
         assert_eq!(j[0].think_every, Some(4));
         assert_eq!(j[0].start_delay, Duration::from_secs(3));
         assert!(j[0].end_fsync);
-        assert_eq!(j[0].fsync_every, Some(8));
+        assert_eq!((Opt::FsyncEvery.def().get)(&j[0]), Some(Value::Count(8)));
     }
 
     #[test]

@@ -14,9 +14,9 @@
 //! `openfiles` has no effect: kura holds one file open at a time.
 
 use super::Job;
-use super::fileset::FileSetParams;
+use super::fileset::FileSizes;
+use super::options::{Opt, Value};
 use super::reading::{FormatError, Loc};
-use super::workload::Workload;
 
 /// The fio engines this module translates.
 pub const ENGINES: [&str; 5] = ["filecreate", "filestat", "filedelete", "dircreate", "dirdelete"];
@@ -50,20 +50,26 @@ pub fn job(f: &FileEngineJob<'_>, notes: &mut Vec<String>) -> Result<Job, Format
         "filecreate" => 0,
         _ => f.filesize.unwrap_or(0),
     };
-    let mut job = Job {
-        name: f.name.to_string(),
-        threads: f.numjobs.clamp(1, u64::from(super::job::MAX_THREADS)) as u32,
-        target: Some(f.directory.unwrap_or(".").into()),
-        ..Job::default()
-    };
-    job.workload = Workload::FileSet(FileSetParams {
-        mix: Some(phases.to_string()),
-        depth: Some(0),
-        width: Some(1),
-        files: Some(files),
-        file_size: Some(super::units::format_size(size)),
-        ..FileSetParams::default()
-    });
+    let dir = f.directory.unwrap_or(".");
+    // Every file in the set's root: one level, no directories under it.
+    let settings = [
+        (Opt::Name, Value::Text(f.name.to_string())),
+        (Opt::Threads, Value::Count(f.numjobs.max(1))),
+        (Opt::Target, Value::Path(dir.into())),
+        (Opt::Mix, Value::Text(phases.to_string())),
+        (Opt::Depth, Value::Count(0)),
+        (Opt::Width, Value::Count(1)),
+        (Opt::Files, Value::Count(files)),
+        (
+            Opt::FileSize,
+            Value::Text(FileSizes(vec![(size, 100)]).to_string()),
+        ),
+    ];
+    let mut job = Job::default();
+    for (opt, value) in settings {
+        job.apply(opt, value)
+            .map_err(|e| f.header.error(format!("{}: ioengine={}: {e}", f.name, f.engine)))?;
+    }
     notes.push(format!(
         "{}: ioengine={}: a file set of {files} files in {}/kura-fileset, {phases}",
         f.name,

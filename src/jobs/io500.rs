@@ -13,7 +13,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::job::{Job, Rw, SpecError};
+use super::fileset::FileSizes;
+use super::job::{BlockSize, Job, Rw, SpecError};
+use super::options::{Opt, Value};
 use super::suites::SuiteTest;
 
 /// IO500's stonewall time (`stonewall-time`, `src/phase_dbg.c`).
@@ -117,7 +119,7 @@ phase ends at the stonewall or at the end of its file.
 /// ior-hard file and the mdtest-hard set shared, sized here for `ranks`.
 pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
     let ranks = u64::from(p.ranks.max(1));
-    let secs = format!("{}ms", p.stonewall.as_millis());
+    let stonewall = Value::Duration(p.stonewall);
     let block = |name: &'static str, file: &str, rw: Rw, bs: u64, size: u64| -> Result<Job, SpecError> {
         let mut job = Job {
             name: name.to_string(),
@@ -126,17 +128,21 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
             rw,
             ..Job::default()
         };
-        job.set("bs", &bs.to_string())?;
-        job.set("size", &size.to_string())?;
-        job.set("passes", "1")?;
+        let bs = vec![BlockSize {
+            bytes: bs,
+            weight: 100,
+        }];
+        job.apply(Opt::Bs, Value::BlockSizes(bs))?;
+        job.apply(Opt::Size, Value::Bytes(size))?;
+        job.apply(Opt::Passes, Value::Count(1))?;
         // IO500's POSIX API without O_DIRECT, and its caches left alone
         // (`drop-caches = FALSE`, src/phase_opt.c).
-        job.direct = false;
-        job.keep_cache = true;
+        job.apply(Opt::Direct, Value::Bool(false))?;
+        job.apply(Opt::KeepCache, Value::Bool(true))?;
         // IOR -e: fsync when the file is closed after writing.
-        job.end_fsync = rw == Rw::Write;
+        job.apply(Opt::EndFsync, Value::Bool(rw == Rw::Write))?;
         if rw == Rw::Write {
-            job.set("runtime", &secs)?;
+            job.apply(Opt::Runtime, stonewall.clone())?;
         }
         Ok(job)
     };
@@ -146,12 +152,15 @@ pub fn jobs(dir: &Path, p: &Io500Params) -> Result<Vec<SuiteTest>, SpecError> {
             target: Some(dir.to_path_buf()),
             ..Job::default()
         };
-        job.set("mix", phases)?;
-        job.set("depth", "0")?;
-        job.set("files", &files.to_string())?;
-        job.set("file_size", &bytes.to_string())?;
-        job.set("force", "true")?;
-        job.set("runtime", &secs)?;
+        job.apply(Opt::Mix, Value::Text(phases.to_string()))?;
+        job.apply(Opt::Depth, Value::Count(0))?;
+        job.apply(Opt::Files, Value::Count(files))?;
+        job.apply(
+            Opt::FileSize,
+            Value::Text(FileSizes(vec![(bytes, 100)]).to_string()),
+        )?;
+        job.apply(Opt::Force, Value::Bool(true))?;
+        job.apply(Opt::Runtime, stonewall.clone())?;
         Ok(job)
     };
     let easy_file = "kura-io500-easy.dat";

@@ -35,6 +35,17 @@ pub enum SpecError {
     Invalid { key: String, value: String, why: String },
 }
 
+impl SpecError {
+    /// What is wrong with the value, for a reader that names the
+    /// parameter and value in its own words (`fsd=... depth=20: ...`).
+    pub fn why(&self) -> String {
+        match self {
+            SpecError::Invalid { why, .. } => why.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
 use super::options::invalid;
 
 /// Access pattern and direction, with fio's names.
@@ -850,6 +861,12 @@ impl Job {
             Rw::Rw | Rw::RandRw => self.read_pct > 0,
             Rw::Trim | Rw::RandTrim | Rw::TrimWrite | Rw::RandTrimWrite => false,
         }
+    }
+
+    /// Whether the job's threads fdatasync every so many writes: a period
+    /// with no I/O may be one sync's wait, not a stall.
+    pub fn syncs_periodically(&self) -> bool {
+        self.fsync_every.is_some()
     }
 
     pub fn does_writes(&self) -> bool {

@@ -153,6 +153,12 @@ pub struct OptionDef {
     pub key: &'static str,
     /// Other words accepted for the key, in files and as flags.
     pub aliases: &'static [&'static str],
+    /// fio's names of the option, the first the one fio-JSON export writes:
+    /// what the fio job-file reader and fio-JSON import look up. Not
+    /// aliases: those become kura flags and TOML keys, and fio's value
+    /// syntax (units, per-direction lists, 0/1) is its own, translated by
+    /// each fio reader and writer.
+    pub fio: &'static [&'static str],
     pub ty: Type,
     /// One line for `--help` and docs/jobs.md.
     pub help: &'static str,
@@ -190,6 +196,7 @@ const fn opt(key: &'static str, ty: Type, group: Group, help: &'static str, get:
     OptionDef {
         key,
         aliases: &[],
+        fio: &[],
         ty,
         help,
         more: "",
@@ -250,6 +257,10 @@ impl OptionDef {
     }
     const fn file_set(mut self) -> Self {
         self.scope = Scope::FileSet;
+        self
+    }
+    const fn fio(mut self, names: &'static [&'static str]) -> Self {
+        self.fio = names;
         self
     }
 
@@ -493,6 +504,10 @@ macro_rules! options {
         pub enum Opt { $($opt),* }
         /// The table, in the order of `--help` within each group and of docs/jobs.md.
         pub static OPTIONS: &[OptionDef] = &[$($def),*];
+        impl Opt {
+            /// Every option, in `OPTIONS` order.
+            pub const ALL: &[Opt] = &[$(Opt::$opt),*];
+        }
     };
 }
 
@@ -514,7 +529,8 @@ options! {
         })
         .run_control()
         .more(" (`jobN` in a file)")
-        .example("x");
+        .example("x")
+        .fio(&["name"]);
     Target = opt("target", Type::Path, Group::Target, "File or block device",
         |j| j.target.clone().map(Value::Path),
         |j, v| {
@@ -529,35 +545,41 @@ options! {
         .run_control()
         .unset("./kura-test.dat")
         .more(": a file (created and pre-filled when missing; an existing file is used as it is, never resized) or a block device")
-        .example("/tmp/x");
+        .example("/tmp/x")
+        .fio(&["filename"]);
     Rw = opt("rw", Type::Rw, Group::Workload, "Pattern and direction; rw/randrw mix reads and writes",
         |j| Some(Value::Rw(j.rw)),
         |j, v| { j.rw = take!(v, Rw); Ok(()) })
         .identity("access", Show::Plain)
         .more("; trim/randtrim discard blocks (fio's BLKDISCARD ioctl, block devices only) and destroy data as writes do; trimwrite/randtrimwrite write each block after trimming it")
-        .example("randrw");
+        .example("randrw")
+        .fio(&["rw", "readwrite"]);
     Bs = opt("bs", Type::BlockSizes, Group::Workload, "Block size, or a split like 4k/60:64k/40",
         |j| Some(Value::BlockSizes(j.bs.clone())),
         |j, v| { j.bs = take!(v, BlockSizes); Ok(()) })
         .identity("block size", Show::Plain)
         .more("; a split gives each size a share of the I/Os by weight")
-        .example("4k/60:64k/40");
+        .example("4k/60:64k/40")
+        .fio(&["bs", "blocksize"]);
     ReadPct = opt("read_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of reads in rw/randrw",
         |j| Some(Value::Count(j.read_pct.into())),
         |j, v| { j.read_pct = take!(v, Count) as u8; Ok(()) })
         .named("PCT")
         .identity("read share", Show::Percent)
-        .example("70");
+        .example("70")
+        .fio(&["rwmixread"]);
     Qd = opt("qd", Type::Count { min: 1, max: MAX_QD as u64 }, Group::Workload, "I/Os in flight per thread (queue depth)",
         |j| Some(Value::Count(j.qd.into())),
         |j, v| { j.qd = take!(v, Count) as u32; Ok(()) })
         .identity("queue depth", Show::Plain)
-        .example("32");
+        .example("32")
+        .fio(&["iodepth"]);
     Threads = opt("threads", Type::Count { min: 1, max: MAX_THREADS as u64 }, Group::Workload, "Worker threads, each with its own queue and file descriptor",
         |j| Some(Value::Count(j.threads.into())),
         |j, v| { j.threads = take!(v, Count) as u32; Ok(()) })
         .identity("threads", Show::Plain)
         .example("4")
+        .fio(&["numjobs"])
         .run_control();
     Direct = opt("direct", Type::Bool, Group::Workload, "O_DIRECT, bypassing the page cache",
         |j| Some(Value::Bool(j.direct)),
@@ -565,46 +587,54 @@ options! {
         .switch()
         .conflicts("buffered")
         .identity("", Show::Words("direct", "buffered"))
-        .example("false");
+        .example("false")
+        .fio(&["direct"]);
     Buffered = opt("buffered", Type::Bool, Group::Workload, "Through the page cache: the opposite of direct",
         |j| Some(Value::Bool(!j.direct)),
         |j, v| { j.direct = !take!(v, Bool); Ok(()) })
         .switch()
-        .example("true");
+        .example("true")
+        .fio(&["buffered"]);
     KeepCache = opt("keep_cache", Type::Bool, Group::Workload, "Buffered runs: keep the target's cached pages instead of dropping them first",
         |j| Some(Value::Bool(j.keep_cache)),
         |j, v| { j.keep_cache = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
         .more(" (by default they are dropped first, as fio's `invalidate=1` does)")
-        .example("true");
+        .example("true")
+        .fio(&["invalidate"]);
     Size = opt("size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Target, "Test-file size, or the span of a device used",
         |j| j.size_bytes.map(Value::Bytes),
         |j, v| { j.size_bytes = Some(take!(v, Bytes)); Ok(()) })
         .unset("1g for a new file; the file's size; the whole device")
         .identity("test size", Show::Size)
-        .example("1g");
+        .example("1g")
+        .fio(&["size"]);
     Offset = opt("offset", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Target, "Where the span starts",
         |j| Some(Value::Bytes(j.offset_bytes)),
         |j, v| { j.offset_bytes = take!(v, Bytes); Ok(()) })
-        .example("1m");
+        .example("1m")
+        .fio(&["offset", "fileoffset"]);
     Runtime = opt("runtime", Type::Duration { min: SOME_TIME }, Group::Stop, "How long to measure, e.g. 30s, 5m",
         |j| j.runtime.map(Value::Duration),
         |j, v| { j.runtime = Some(take!(v, Duration)); Ok(()) })
         .run_control()
         .unset("10s unless io_size, io_count or passes")
         .more(" (with io_size, io_count or passes: whichever comes first)")
-        .example("5s");
+        .example("5s")
+        .fio(&["runtime", "timeout"]);
     IoSize = opt("io_size", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after this many bytes (split over threads)",
         |j| j.io_size_bytes.map(Value::Bytes),
         |j, v| { j.io_size_bytes = Some(take!(v, Bytes)); Ok(()) })
-        .example("1g");
+        .example("1g")
+        .fio(&["io_size", "io_limit"]);
     IoCount = opt("io_count", Type::Count { min: 1, max: UNBOUNDED }, Group::Stop, "Stop after exactly this many I/Os (split over threads)",
         |j| j.io_count.map(Value::Count),
         |j, v| { j.io_count = Some(take!(v, Count)); Ok(()) })
         .named("N")
         .run_control()
-        .example("100");
+        .example("100")
+        .fio(&["number_ios"]);
     Passes = opt("passes", Type::Count { min: 1, max: U32 }, Group::Stop, "Stop after moving the whole span this many times, all threads together",
         |j| j.passes.map(Value::Count),
         |j, v| { j.passes = Some(take!(v, Count)); Ok(()) })
@@ -615,33 +645,38 @@ options! {
         |j| Some(Value::Duration(j.ramp)),
         |j, v| { j.ramp = take!(v, Duration); Ok(()) })
         .run_control()
-        .example("1s");
+        .example("1s")
+        .fio(&["ramp_time"]);
     Engine = opt("engine", Type::Engine, Group::Workload, "io_uring, sync, null or auto (io_uring for direct I/O, sync for buffered)",
         |j| Some(Value::Engine(j.engine)),
         |j, v| { j.engine = take!(v, Engine); Ok(()) })
         .more(": io_uring hands buffered writes to kernel worker threads, which ran them at a third (sequential) to a thirtieth (4k random) of `write()`'s speed; name `io_uring` to measure that anyway. `sync` is pread/pwrite with one I/O in flight per thread (fio's `psync`); `null` does no I/O and measures kura itself (never comparable with a device)")
-        .example("sync");
+        .example("sync")
+        .fio(&["ioengine"]);
     Distribution = opt("distribution", Type::Distribution, Group::Workload, "Spread of random offsets",
         |j| Some(Value::Distribution(j.distribution.clone())),
         |j, v| { j.distribution = take!(v, Distribution); Ok(()) })
         .identity("distribution", Show::Plain)
         .extra()
         .more("; zipf and pareto as fio computes them; `hotspot:80/20` sends 80 % of I/Os to the first 20 % of the span; `zoned:60/10:30/20:10/70` and `zoned_abs:60/1g:40/3g` as fio's zones, any number of them, laid out from the span's start")
-        .example("zipf:1.2");
+        .example("zipf:1.2")
+        .fio(&["random_distribution"]);
     RandomPct = opt("random_pct", Type::Count { min: 0, max: 100 }, Group::Workload, "Share of random I/Os that seek; the others continue where the previous I/O ended",
         |j| Some(Value::Count(j.random_pct.into())),
         |j, v| { j.random_pct = take!(v, Count) as u8; Ok(()) })
         .named("PCT")
         .extra()
         .more(" (fio's `percentage_random`, vdbench's `seekpct`)")
-        .example("80");
+        .example("80")
+        .fio(&["percentage_random"]);
     Align = opt("align", Type::Bytes { min: 1, max: MAX_BS }, Group::Workload, "Random offsets are multiples of this",
         |j| j.align.map(Value::Bytes),
         |j, v| { j.align = Some(take!(v, Bytes)); Ok(()) })
         .unset("smallest block size")
         .extra()
         .more(" (fio's `ba`, vdbench's `align`)")
-        .example("4k");
+        .example("4k")
+        .fio(&["ba", "blockalign"]);
     Gap = opt("gap", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: skip this many bytes after each I/O",
         |j| Some(Value::Bytes(j.gap_bytes)),
         |j, v| {
@@ -670,20 +705,23 @@ options! {
         .named("N")
         .run_control()
         .identity("rate_iops", Show::Plain)
-        .example("1000");
+        .example("1000")
+        .fio(&["rate_iops"]);
     StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
         |j| Some(Value::Duration(j.start_delay)),
         |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
         .run_control()
         .extra()
         .more(" (fio's `startdelay`)")
-        .example("1s");
+        .example("1s")
+        .fio(&["startdelay"]);
     ThinkTime = opt("think_time", Type::Duration { min: ANY_TIME }, Group::Pacing, "Pause this long after every think_every I/Os completed",
         |j| j.think_time.map(Value::Duration),
         |j, v| { j.think_time = nonzero(take!(v, Duration)); Ok(()) })
         .extra()
         .more(" (fio's `thinktime`)")
         .example("2ms")
+        .fio(&["thinktime"])
         .run_control();
     ThinkEvery = opt("think_every", Type::Count { min: 1, max: U32 }, Group::Pacing, "I/Os between pauses",
         |j| j.think_every.map(|n| Value::Count(n.into())),
@@ -693,6 +731,7 @@ options! {
         .extra()
         .more(" (fio's `thinktime_blocks`)")
         .example("4")
+        .fio(&["thinktime_blocks"])
         .run_control();
     FsyncEvery = opt("fsync_every", Type::Count { min: 1, max: UNBOUNDED }, Group::Data, "fdatasync after every N writes issued per thread",
         |j| j.fsync_every.map(Value::Count),
@@ -701,13 +740,15 @@ options! {
         .identity("fsync_every", Show::Plain)
         .extra()
         .more(", as fio's `fsync=N` (those writes complete, and are counted, first)")
-        .example("8");
+        .example("8")
+        .fio(&["fdatasync", "fsync"]);
     EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",
         |j| Some(Value::Bool(j.end_fsync)),
         |j, v| { j.end_fsync = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
-        .example("true");
+        .example("true")
+        .fio(&["end_fsync"]);
     Fill = opt("fill", Type::Fill, Group::Data, "Data written, and the test file's pre-fill",
         |j| Some(Value::Fill(j.fill)),
         |j, v| { j.fill = take!(v, Fill); Ok(()) })
@@ -720,7 +761,8 @@ options! {
         .run_control()
         .unset("from the clock, stored with the run")
         .more("; the run stores the seed it used, and the same seed repeats them")
-        .example("42");
+        .example("42")
+        .fio(&["randseed"]);
     Label = opt("label", Type::Text, Group::Report, "The run's label",
         |j| j.label.clone().map(Value::Text),
         |j, v| {
@@ -755,7 +797,8 @@ options! {
         .unset("none: the job runs once at the load given")
         .extra()
         .more(": the job runs as a series of measured steps at rising load (latency_load), refined near the limit; every step is stored (the load-latency curve) and the highest load that held is the result. A unit is required")
-        .example("6ms");
+        .example("6ms")
+        .fio(&["latency_target"]);
     LatencyStat = opt("latency_stat", Type::Choice(super::latency::STAT_NAMES), Group::Pacing, "The latency statistic the limit holds",
         |j| j.latency_stat.map(|s| Value::Text(s.name().to_string())),
         |j, v| {
@@ -983,14 +1026,16 @@ options! {
         .named("PREFIX")
         .extra()
         .more(": fio's windowed log format, one line per `interval` (fio's `log_avg_msec`) and direction")
-        .example("ssd");
+        .example("ssd")
+        .fio(&["write_bw_log"]);
     WriteIopsLog = opt("write_iops_log", Type::Path, Group::Report, "Write fio's IOPS log PREFIX_iops.N.log",
         |j| j.write_iops_log.clone().map(Value::Path),
         |j, v| { j.write_iops_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
         .run_control()
         .named("PREFIX")
         .extra()
-        .example("ssd");
+        .example("ssd")
+        .fio(&["write_iops_log"]);
     WriteLatLog = opt("write_lat_log", Type::Path, Group::Report, "Write fio's latency log PREFIX_lat.N.log (mean ns per interval and direction)",
         |j| j.write_lat_log.clone().map(Value::Path),
         |j, v| { j.write_lat_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
@@ -998,7 +1043,8 @@ options! {
         .named("PREFIX")
         .extra()
         .more(" (kura's latency is fio's `lat`; fio's `clat` and `slat` logs are not written)")
-        .example("ssd");
+        .example("ssd")
+        .fio(&["write_lat_log"]);
     RateProcess = opt("rate_process", Type::Text, Group::Pacing, "How rate-limited I/Os are spaced: linear (evenly) or poisson (exponential gaps, mean 1/rate)",
         |j| Some(Value::Text(if j.rate_poisson { "poisson" } else { "linear" }.into())),
         |j, v| { j.rate_poisson = rate_process(take!(v, Text))?; Ok(()) })
@@ -1006,7 +1052,8 @@ options! {
         .named("PROCESS")
         .extra()
         .more(" (fio's `rate_process`; with `rate_iops`)")
-        .example("poisson");
+        .example("poisson")
+        .fio(&["rate_process"]);
     // Issue 17, job files people write (jobs/extras.rs).
     BsWrite = opt("bs_write", Type::BlockSizes, Group::Workload, "Writes' block size or split, when it differs from reads' (bs)",
         |j| j.bs_write.clone().map(Value::BlockSizes),
@@ -1027,14 +1074,16 @@ options! {
         })
         .extra()
         .more("; each thread's span is the job's less `(threads - 1)` increments (fio's `offset_increment`, each clone's region)")
-        .example("1m");
+        .example("1m")
+        .fio(&["offset_increment"]);
     OpenSync = opt("open_sync", Type::Choice(super::extras::OPEN_SYNC_WORDS), Group::Data, "Open the target with O_SYNC (sync) or O_DSYNC (dsync): each write returns once durable",
         |j| Some(Value::Text(super::extras::OpenSync::name(j.open_sync).into())),
         |j, v| { j.open_sync = super::extras::OpenSync::parse(&take!(v, Text))?; Ok(()) })
         .identity("synchronous writes", Show::Plain)
         .extra()
         .more(" (fio's `sync=1` and `sync=dsync`)")
-        .example("dsync");
+        .example("dsync")
+        .fio(&["sync"]);
     BufferPattern = opt("buffer_pattern", Type::Text, Group::Data, "Written blocks hold this byte pattern, repeated: 0xHEX and \"text\" parts",
         |j| j.buffer_pattern.clone().map(Value::Text),
         |j, v| {
@@ -1045,7 +1094,8 @@ options! {
         .named("PATTERN")
         .extra()
         .more(" (fio's `buffer_pattern`; it replaces `fill` for written blocks)")
-        .example("0xdeadbeef");
+        .example("0xdeadbeef")
+        .fio(&["buffer_pattern"]);
     ExitAll = opt("exit_all", Type::Bool, Group::Stop, "When one job of a group ends, stop the others",
         |j| Some(Value::Bool(j.exit_all)),
         |j, v| { j.exit_all = take!(v, Bool); Ok(()) })
@@ -1053,7 +1103,8 @@ options! {
         .switch()
         .extra()
         .more(" (fio's `exitall`)")
-        .example("true");
+        .example("true")
+        .fio(&["exitall"]);
     RateMin = opt("rate_min", Type::Text, Group::Pacing, "Each thread fails below this many bytes per second, R,W",
         |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_bytes_per_sec, r.write_bytes_per_sec, format_size)).map(Value::Text),
         |j, v| {
@@ -1065,7 +1116,8 @@ options! {
         .named("R,W")
         .extra()
         .more(": checked every second after two (fio's `rate_min`, per clone); the run fails")
-        .example("1m,");
+        .example("1m,")
+        .fio(&["rate_min", "ratemin"]);
     RateIopsMin = opt("rate_iops_min", Type::Text, Group::Pacing, "Each thread fails below this many I/Os per second, R,W",
         |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_iops, r.write_iops, |n| n.to_string())).map(Value::Text),
         |j, v| {
@@ -1077,7 +1129,8 @@ options! {
         .named("R,W")
         .extra()
         .more(": checked every second after two (fio's `rate_iops_min`, per clone); the run fails")
-        .example("100");
+        .example("100")
+        .fio(&["rate_iops_min"]);
     WriteHistLog = opt("write_hist_log", Type::Path, Group::Report, "Write fio's latency histogram log PREFIX_clat_hist.N.log: per interval and direction, the completions in each of fio's 1856 log-linear latency bins",
         |j| j.write_hist_log.clone().map(Value::Path),
         |j, v| { j.write_hist_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
@@ -1085,25 +1138,29 @@ options! {
         .named("PREFIX")
         .extra()
         .more(" (fio's format, read by its tools/hist/fiologparser_hist.py; the window is `interval`, fio's `log_hist_msec`; kura's latency is fio's `lat`, binned from its own histogram by fio's bin edges)")
-        .example("ssd");
+        .example("ssd")
+        .fio(&["write_hist_log"]);
     HistCoarseness = opt("hist_coarseness", Type::Count { min: 0, max: 6 }, Group::Report, "Histogram log: sum each 2^N of fio's bins into one (fio's `log_hist_coarseness`)",
         |j| Some(Value::Count(j.hist_coarseness.into())),
         |j, v| { j.hist_coarseness = take!(v, Count) as u8; Ok(()) })
         .extra()
-        .example("2");
+        .example("2")
+        .fio(&["log_hist_coarseness"]);
     DedupePct = opt("dedupe_pct", Type::Count { min: 0, max: 100 }, Group::Data, "Share of written blocks that repeat the last unique block written, so a deduplicating device stores them once",
         |j| Some(Value::Count(j.dedupe_pct.into())),
         |j, v| { j.dedupe_pct = take!(v, Count) as u8; Ok(()) })
         .extra()
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
-        .example("30");
+        .example("30")
+        .fio(&["dedupe_percentage"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })
         .switch()
         .extra()
         .more(" (fio's `create_on_open=1`; write jobs only)")
-        .example("true");
+        .example("true")
+        .fio(&["create_on_open"]);
 }
 
 /// A file-set parameter of the job; `None` for other kinds.
@@ -1144,6 +1201,16 @@ fn log_prefix(p: PathBuf) -> Result<PathBuf, String> {
 impl Opt {
     pub fn def(self) -> &'static OptionDef {
         &OPTIONS[self as usize]
+    }
+
+    /// fio's name of the option, as fio-JSON export writes it.
+    pub fn fio_name(self) -> &'static str {
+        self.def().fio.first().copied().unwrap_or(self.def().key)
+    }
+
+    /// The option fio calls `name`, for fio's job files and fio-JSON.
+    pub fn by_fio_name(name: &str) -> Option<Opt> {
+        Opt::ALL.iter().copied().find(|o| o.def().fio.contains(&name))
     }
 }
 
@@ -1251,6 +1318,24 @@ mod tests {
         keys.sort();
         keys.dedup();
         assert_eq!(keys.len(), n, "a key or alias is defined twice");
+    }
+
+    #[test]
+    fn each_fio_name_names_one_option_and_is_an_option_of_fio() {
+        let mut seen = std::collections::HashSet::new();
+        for &opt in Opt::ALL {
+            for name in opt.def().fio {
+                assert!(seen.insert(*name), "fio's {name} names two options");
+                assert!(
+                    super::super::fio_options::FIO_OPTIONS.contains(name),
+                    "{name} is not an option of fio"
+                );
+                assert_eq!(Opt::by_fio_name(name), Some(opt));
+            }
+        }
+        assert_eq!(Opt::Qd.fio_name(), "iodepth");
+        assert_eq!(Opt::FsyncEvery.fio_name(), "fdatasync");
+        assert_eq!(Opt::by_fio_name("qd"), None, "kura's own keys are not fio's");
     }
 
     #[test]

@@ -1101,93 +1101,7 @@ impl Interpreter {
             } else {
                 p.key.as_str()
             };
-            match which(key, RD_KEYS) {
-                Some("iorate") => {
-                    let items = p.items()?;
-                    rd.iorate = match items.as_slice() {
-                        [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
-                        [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
-                        _ => {
-                            let rates = p.numbers()?;
-                            if rates.iter().any(|r| *r <= 0.0) {
-                                return Err(p.err("a rate must be more than 0"));
-                            }
-                            if rates.len() > 1 {
-                                pending_rates = Some(rates.clone());
-                            }
-                            Iorate::Rates(rates)
-                        }
-                    };
-                }
-                Some("curve") => {
-                    let points = p.numbers()?;
-                    if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
-                        return Err(p.err("curve points are percentages above 0, at most 100"));
-                    }
-                    rd.curve = Some(points);
-                }
-                Some("elapsed") => {
-                    rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
-                    rd.time_loc = p.loc.clone();
-                }
-                Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
-                Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
-                Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
-                Some("maxdata") => {
-                    if p.key != "maxdata" {
-                        return Err(unsupported(p, "separate read and write limits"));
-                    }
-                    let m = p.number()?;
-                    if m <= 0.0 {
-                        return Err(p.err("must be more than 0"));
-                    }
-                    rd.maxdata = Some(m);
-                }
-                Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
-                | Some("foriorate") => {
-                    let f = for_loop(key, p)?;
-                    rd.fors.retain(|old| old.kind != f.kind);
-                    rd.fors.push(f);
-                }
-                Some("distribution") => {
-                    let v = p.single()?.to_ascii_lowercase();
-                    if !["exponential", "uniform", "deterministic"]
-                        .iter()
-                        .any(|k| k.starts_with(&v))
-                    {
-                        return Err(p.err("expected exponential, uniform or deterministic"));
-                    }
-                    if !"deterministic".starts_with(&v) {
-                        self.out.warnings.push(format!(
-                            "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
-                            p.loc.short()
-                        ));
-                    }
-                }
-                Some("openflags") => rd.flags = Some(open_flags(p)?),
-                Some("stopcurve") => {
-                    let ms = p.number()?;
-                    if ms <= 0.0 {
-                        return Err(p.err("a response time in milliseconds, more than 0"));
-                    }
-                    rd.stopcurve = Some((ms, p.loc.clone()));
-                }
-                Some("fwdrate") => rd.fwdrate = true,
-                Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
-                | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal")
-                | Some("forwss") => {
-                    if rd.fwds.is_empty() && !self.out.file_system {
-                        return Err(unsupported(p, "only for file-system workloads"));
-                    }
-                }
-                Some(k) => {
-                    return Err(unsupported(
-                        p,
-                        &format!("vdbench's rd {k} has no kura equivalent"),
-                    ));
-                }
-                None => return Err(unknown(p, "rd")),
-            }
+            self.rd_param(&mut rd, p, key, &mut pending_rates)?;
         }
         if let Some(rates) = pending_rates {
             rd.fors.retain(|f| f.kind != ForKind::Iorate);
@@ -1206,6 +1120,104 @@ impl Interpreter {
             self.rd_default = rd;
         } else {
             self.out.rds.push(rd);
+        }
+        Ok(())
+    }
+
+    /// One of an rd's parameters onto `rd`; a list of rates waits in
+    /// `pending_rates` to become the iorate loop.
+    fn rd_param(
+        &mut self,
+        rd: &mut Rd,
+        p: &Param,
+        key: &str,
+        pending_rates: &mut Option<Vec<f64>>,
+    ) -> Result<(), FormatError> {
+        match which(key, RD_KEYS) {
+            Some("iorate") => {
+                let items = p.items()?;
+                rd.iorate = match items.as_slice() {
+                    [one] if one.eq_ignore_ascii_case("max") => Iorate::Max,
+                    [one] if one.eq_ignore_ascii_case("curve") => Iorate::Curve,
+                    _ => {
+                        let rates = p.numbers()?;
+                        if rates.iter().any(|r| *r <= 0.0) {
+                            return Err(p.err("a rate must be more than 0"));
+                        }
+                        if rates.len() > 1 {
+                            *pending_rates = Some(rates.clone());
+                        }
+                        Iorate::Rates(rates)
+                    }
+                };
+            }
+            Some("curve") => {
+                let points = p.numbers()?;
+                if points.iter().any(|x| *x <= 0.0 || *x > 100.0) {
+                    return Err(p.err("curve points are percentages above 0, at most 100"));
+                }
+                rd.curve = Some(points);
+            }
+            Some("elapsed") => {
+                rd.elapsed = p.whole(1.0, 366.0 * 86400.0)?;
+                rd.time_loc = p.loc.clone();
+            }
+            Some("interval") => rd.interval = p.whole(1.0, 86400.0)?,
+            Some("warmup") => rd.warmup = p.whole(0.0, 366.0 * 86400.0)?,
+            Some("pause") => rd.pause = p.whole(0.0, 86400.0)?,
+            Some("maxdata") => {
+                if p.key != "maxdata" {
+                    return Err(unsupported(p, "separate read and write limits"));
+                }
+                let m = p.number()?;
+                if m <= 0.0 {
+                    return Err(p.err("must be more than 0"));
+                }
+                rd.maxdata = Some(m);
+            }
+            Some("forxfersize") | Some("forthreads") | Some("forrdpct") | Some("forseekpct")
+            | Some("foriorate") => {
+                let f = for_loop(key, p)?;
+                rd.fors.retain(|old| old.kind != f.kind);
+                rd.fors.push(f);
+            }
+            Some("distribution") => {
+                let v = p.single()?.to_ascii_lowercase();
+                if !["exponential", "uniform", "deterministic"]
+                    .iter()
+                    .any(|k| k.starts_with(&v))
+                {
+                    return Err(p.err("expected exponential, uniform or deterministic"));
+                }
+                if !"deterministic".starts_with(&v) {
+                    self.out.warnings.push(format!(
+                        "{}: distribution={v}: kura spaces rate-limited I/Os evenly (vdbench's deterministic)",
+                        p.loc.short()
+                    ));
+                }
+            }
+            Some("openflags") => rd.flags = Some(open_flags(p)?),
+            Some("stopcurve") => {
+                let ms = p.number()?;
+                if ms <= 0.0 {
+                    return Err(p.err("a response time in milliseconds, more than 0"));
+                }
+                rd.stopcurve = Some((ms, p.loc.clone()));
+            }
+            Some("fwdrate") => rd.fwdrate = true,
+            Some("format") | Some("operations") | Some("foroperation") | Some("fordepth")
+            | Some("forwidth") | Some("forfiles") | Some("forsizes") | Some("fortotal") | Some("forwss") => {
+                if rd.fwds.is_empty() && !self.out.file_system {
+                    return Err(unsupported(p, "only for file-system workloads"));
+                }
+            }
+            Some(k) => {
+                return Err(unsupported(
+                    p,
+                    &format!("vdbench's rd {k} has no kura equivalent"),
+                ));
+            }
+            None => return Err(unknown(p, "rd")),
         }
         Ok(())
     }
@@ -1411,6 +1423,95 @@ fn combinations(fors: &[ForLoop]) -> Vec<Overrides> {
     out
 }
 
+/// The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
+fn span(job: &mut Job, w: &Wd, sd: &Sd) -> Result<(), FormatError> {
+    let mut offset = sd.offset;
+    let mut size = sd.size;
+    for (range, loc) in [
+        (sd.range, &sd.loc),
+        (
+            w.range.as_ref().map(|r| (r.0, r.1)),
+            w.range.as_ref().map_or(&w.loc, |r| &r.2),
+        ),
+    ] {
+        let Some((lo, hi)) = range else { continue };
+        let Some(s) = size else {
+            return Err(loc.error(format!(
+                "unsupported: range= on sd={} without size= (kura sizes the span before it opens the lun)",
+                sd.name
+            )));
+        };
+        let align = 512u64.max(sd.align.unwrap_or(512));
+        let start = ((s as f64 * lo / 100.0) as u64) / align * align;
+        let end = ((s as f64 * hi / 100.0) as u64) / align * align;
+        offset += start;
+        size = Some(end - start);
+    }
+    if let Some(s) = size {
+        // vdbench's size is the lun's; kura's size is the span after the offset.
+        let span = if sd.range.is_none() && w.range.is_none() {
+            s.saturating_sub(sd.offset)
+        } else {
+            s
+        };
+        job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
+    }
+    job.apply(Opt::Offset, Value::Bytes(offset))
+        .map_err(at(&sd.loc))?;
+    Ok(())
+}
+
+/// Read and write hits go to the first `hitarea` bytes: kura's hot spot.
+fn hot_spot(job: &mut Job, w: &Wd, sd: &Sd) -> Result<(), FormatError> {
+    let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
+        (_, _, None, None) => None,
+        (true, false, Some(r), _) => Some(r.clone()),
+        (false, true, _, Some(wh)) => Some(wh.clone()),
+        (true, true, Some(r), Some(wh)) if (r.0 - wh.0).abs() < 1e-9 => Some(r.clone()),
+        (_, _, r, wh) => {
+            let loc = r.as_ref().or(wh.as_ref()).map_or(&w.loc, |x| &x.1);
+            return Err(loc.error(format!(
+                "unsupported: wd={}: different read and write hit percentages (kura's hot spot serves both)",
+                w.name
+            )));
+        }
+    };
+    if let Some((pct, loc)) = hits
+        && pct > 0.0
+    {
+        let Some(span) = job.size_bytes else {
+            return Err(loc.error(format!(
+                "unsupported: rhpct/whpct on sd={} without size= (the hit area's share of the lun must be known)",
+                sd.name
+            )));
+        };
+        let space = sd.hitarea as f64 / span as f64 * 100.0;
+        if space <= 0.0 || space >= 100.0 {
+            return Err(loc.error(format!(
+                "wd={}: the hit area must be smaller than the span",
+                w.name
+            )));
+        }
+        let hotspot = Distribution::Hotspot {
+            io_pct: pct,
+            space_pct: space,
+        };
+        job.apply(Opt::Distribution, Value::Distribution(hotspot))
+            .map_err(at(&loc))?;
+        if !job.rw.is_random() {
+            let random = if job.does_reads() && job.does_writes() {
+                Rw::RandRw
+            } else if job.does_reads() {
+                Rw::RandRead
+            } else {
+                Rw::RandWrite
+            };
+            job.apply(Opt::Rw, Value::Rw(random)).map_err(at(&loc))?;
+        }
+    }
+    Ok(())
+}
+
 struct Builder<'a> {
     parsed: &'a Parsed,
     jobs: Vec<PlannedJob>,
@@ -1469,7 +1570,9 @@ impl Builder<'_> {
             for sd in &sds {
                 let mut job = self.job(rd, w, sd, o, users.get(sd.name.as_str()).copied().unwrap_or(1))?;
                 if let Some(r) = rate {
-                    job.rate_iops = Some(((r * share / sds.len() as f64).round() as u64).max(1));
+                    let iops = ((r * share / sds.len() as f64).round() as u64).max(1);
+                    job.apply(Opt::RateIops, Value::Count(iops))
+                        .map_err(at(&rd.loc))?;
                 }
                 jobs.push(job);
             }
@@ -1482,12 +1585,14 @@ impl Builder<'_> {
                     rd.loc.short()
                 ));
             }
+            // vdbench's maxdata below 100 counts passes over the span; above, bytes.
+            let (opt, value) = if m < 100.0 {
+                (Opt::Passes, Value::Count(m.ceil().max(1.0) as u64))
+            } else {
+                (Opt::IoSize, Value::Bytes(((m / n) as u64).max(1)))
+            };
             for job in &mut jobs {
-                if m < 100.0 {
-                    job.passes = Some(m.ceil().max(1.0) as u64);
-                } else {
-                    job.io_size_bytes = Some(((m / n) as u64).max(1));
-                }
+                job.apply(opt, value.clone()).map_err(at(&rd.loc))?;
             }
         }
         Ok(jobs)
@@ -1540,27 +1645,44 @@ impl Builder<'_> {
         } else {
             threads
         };
-        let mut job = Job {
-            name: format!("{}.{}", w.name, sd.name),
-            target: Some(lun.into()),
-            rw,
-            bs: xfer.split(),
-            read_pct: rdpct.round() as u8,
-            qd: 1,
-            threads,
-            // vdbench's threads each do one synchronous I/O at a time.
-            engine: EngineKind::Sync,
-            direct: flags.direct,
-            ramp: Duration::from_secs(rd.warmup),
-            runtime: Some(Duration::from_secs(rd.elapsed - rd.warmup)),
-            interval: Duration::from_secs(rd.interval),
-            align: sd.align,
-            random_pct: match seek {
-                Seek::Pct(p) if p > 0.0 => p.round().clamp(1.0, 100.0) as u8,
-                _ => 100,
-            },
-            ..Job::default()
+        let random_pct = match seek {
+            Seek::Pct(p) if p > 0.0 => p.round().clamp(1.0, 100.0) as u8,
+            _ => 100,
         };
+        let mut job = Job::default();
+        for (opt, value, loc) in [
+            (Opt::Name, Value::Text(format!("{}.{}", w.name, sd.name)), &w.loc),
+            (Opt::Target, Value::Path(lun.into()), &sd.loc),
+            (Opt::Rw, Value::Rw(rw), &w.loc),
+            (Opt::Bs, Value::BlockSizes(xfer.split()), &xfer_loc),
+            (Opt::ReadPct, Value::Count(rdpct.round() as u64), &w.loc),
+            (Opt::Qd, Value::Count(1), &w.loc),
+            (Opt::Threads, Value::Count(threads.into()), &sd.loc),
+            // vdbench's threads each do one synchronous I/O at a time.
+            (Opt::Engine, Value::Engine(EngineKind::Sync), &sd.loc),
+            (Opt::Direct, Value::Bool(flags.direct), &sd.loc),
+            (
+                Opt::Ramp,
+                Value::Duration(Duration::from_secs(rd.warmup)),
+                &rd.time_loc,
+            ),
+            (
+                Opt::Runtime,
+                Value::Duration(Duration::from_secs(rd.elapsed - rd.warmup)),
+                &rd.time_loc,
+            ),
+            (
+                Opt::Interval,
+                Value::Duration(Duration::from_secs(rd.interval)),
+                &rd.loc,
+            ),
+            (Opt::RandomPct, Value::Count(random_pct.into()), &w.loc),
+        ] {
+            job.apply(opt, value).map_err(at(loc))?;
+        }
+        if let Some(a) = sd.align {
+            job.apply(Opt::Align, Value::Bytes(a)).map_err(at(&sd.loc))?;
+        }
         if seek == Seek::Eof {
             job.apply(Opt::Passes, Value::Count(1)).map_err(at(&w.loc))?;
         }
@@ -1580,86 +1702,8 @@ impl Builder<'_> {
             job.apply(Opt::Fill, Value::Fill(Fill::Compressible { pct }))
                 .map_err(at(&sd.loc))?;
         }
-        // The span: the sd's size and offset, narrowed by the sd's and the wd's ranges.
-        let mut offset = sd.offset;
-        let mut size = sd.size;
-        for (range, loc) in [
-            (sd.range, &sd.loc),
-            (
-                w.range.as_ref().map(|r| (r.0, r.1)),
-                w.range.as_ref().map_or(&w.loc, |r| &r.2),
-            ),
-        ] {
-            let Some((lo, hi)) = range else { continue };
-            let Some(s) = size else {
-                return Err(loc.error(format!(
-                    "unsupported: range= on sd={} without size= (kura sizes the span before it opens the lun)",
-                    sd.name
-                )));
-            };
-            let align = 512u64.max(sd.align.unwrap_or(512));
-            let start = ((s as f64 * lo / 100.0) as u64) / align * align;
-            let end = ((s as f64 * hi / 100.0) as u64) / align * align;
-            offset += start;
-            size = Some(end - start);
-        }
-        if let Some(s) = size {
-            // vdbench's size is the lun's; kura's size is the span after the offset.
-            let span = if sd.range.is_none() && w.range.is_none() {
-                s.saturating_sub(sd.offset)
-            } else {
-                s
-            };
-            job.apply(Opt::Size, Value::Bytes(span)).map_err(at(&sd.loc))?;
-        }
-        job.apply(Opt::Offset, Value::Bytes(offset))
-            .map_err(at(&sd.loc))?;
-        // Read and write hits go to the first `hitarea` bytes: kura's hot spot.
-        let hits = match (job.does_reads(), job.does_writes(), &w.rhpct, &w.whpct) {
-            (_, _, None, None) => None,
-            (true, false, Some(r), _) => Some(r.clone()),
-            (false, true, _, Some(wh)) => Some(wh.clone()),
-            (true, true, Some(r), Some(wh)) if (r.0 - wh.0).abs() < 1e-9 => Some(r.clone()),
-            (_, _, r, wh) => {
-                let loc = r.as_ref().or(wh.as_ref()).map_or(&w.loc, |x| &x.1);
-                return Err(loc.error(format!(
-                    "unsupported: wd={}: different read and write hit percentages (kura's hot spot serves both)",
-                    w.name
-                )));
-            }
-        };
-        if let Some((pct, loc)) = hits
-            && pct > 0.0
-        {
-            let Some(span) = job.size_bytes else {
-                return Err(loc.error(format!(
-                    "unsupported: rhpct/whpct on sd={} without size= (the hit area's share of the lun must be known)",
-                    sd.name
-                )));
-            };
-            let space = sd.hitarea as f64 / span as f64 * 100.0;
-            if space <= 0.0 || space >= 100.0 {
-                return Err(loc.error(format!(
-                    "wd={}: the hit area must be smaller than the span",
-                    w.name
-                )));
-            }
-            let hotspot = Distribution::Hotspot {
-                io_pct: pct,
-                space_pct: space,
-            };
-            job.apply(Opt::Distribution, Value::Distribution(hotspot))
-                .map_err(at(&loc))?;
-            if !job.rw.is_random() {
-                job.rw = if job.does_reads() && job.does_writes() {
-                    Rw::RandRw
-                } else if job.does_reads() {
-                    Rw::RandRead
-                } else {
-                    Rw::RandWrite
-                };
-            }
-        }
+        span(&mut job, w, sd)?;
+        hot_spot(&mut job, w, sd)?;
         job.validate()
             .map_err(|e| w.loc.error(format!("wd={} on sd={}: {e}", w.name, sd.name)))?;
         Ok(job)
@@ -2041,5 +2085,15 @@ mod tests {
         assert!(error(&copy).contains("operation=copy"), "{}", error(&copy));
         let bad = text.replace("fsd=fsd1,operation=read", "fsd=nope,operation=read");
         assert!(error(&bad).contains("fsd=nope matches no fsd"));
+        // A set kura cannot make is refused where it is given, never made smaller.
+        let deep = text.replace("depth=1", "depth=17");
+        assert_eq!(error(&deep), "p.vdb:1:30: depth=17: must be between 0 and 16");
+        let flat = text.replace("width=1", "width=0");
+        assert!(error(&flat).starts_with("p.vdb:1:"), "{}", error(&flat));
+        assert!(
+            error(&flat).contains("width=0: must be between 1 and 100000"),
+            "{}",
+            error(&flat)
+        );
     }
 }

@@ -89,7 +89,7 @@ pub struct JobResult {
     /// up any kind, reads and writes included.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub operations: BTreeMap<OpKind, DirectionResult>,
-    /// fdatasync calls made (fsync_every).
+    /// fdatasync calls made: the job's periodic syncs and its end_fsync.
     pub syncs: u64,
     pub cpu_user_ns: u64,
     pub cpu_system_ns: u64,

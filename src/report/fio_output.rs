@@ -19,8 +19,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jobs::units::{format_duration, format_size};
-use crate::jobs::{EngineKind, Job};
+use crate::jobs::units::format_size;
+use crate::jobs::{EngineKind, Job, Opt};
 use crate::metrics::histogram::decode;
 use crate::metrics::{DirectionResult, IntervalPoint, JobResult, OpKind, RunResult};
 
@@ -124,73 +124,81 @@ fn ctime(unix_s: i64) -> String {
     format!("{weekday} {month} {d:2} {} {y}", time.trim_end_matches(" UTC"))
 }
 
-/// The options fio's JSON lists under "job options", as fio's own names and
-/// syntax; fio-plot needs `rw`, `bs`, `iodepth` and `numjobs` in every job.
+/// The options fio's JSON lists under "job options", by fio's names from the
+/// option table and in fio's syntax; fio-plot needs `rw`, `bs`, `iodepth`
+/// and `numjobs` in every job. Values fio writes as kura does come from the
+/// table; the others are translated where they are put.
 fn job_options(job: &Job, target: &str) -> Map<String, Value> {
-    let mut o = Map::new();
-    let mut put = |k: &str, v: String| {
-        o.insert(k.to_string(), Value::String(v));
-    };
-    put("name", job.name.clone());
-    put("filename", target.to_string());
-    put("rw", job.rw.name().to_string());
+    let mut o = FioOptions(Map::new());
+    let as_kura = |opt: Opt| (opt.def().get)(job).map(|v| v.to_string());
+    o.put(Opt::Name, as_kura(Opt::Name));
+    // The path the job ran on, not the one it asked for (PATH.N, a default).
+    o.put(Opt::Target, Some(target.to_string()));
+    o.put(Opt::Rw, as_kura(Opt::Rw));
+    // fio's `bs` is one size; a split is fio's `bssplit`, in kura's syntax.
     let smallest = job.bs.iter().map(|b| b.bytes).min().unwrap_or(4096);
-    put("bs", format_size(smallest));
+    o.put(Opt::Bs, Some(format_size(smallest)));
     if job.bs.len() > 1 {
-        put("bssplit", job.bs_text());
+        o.put_fio("bssplit", job.bs_text());
     }
-    put("iodepth", job.qd.to_string());
-    put("numjobs", job.threads.to_string());
-    if let Some(size) = job.size_bytes {
-        put("size", format_size(size));
+    for opt in [Opt::Qd, Opt::Threads, Opt::Size] {
+        o.put(opt, as_kura(opt));
     }
     if job.offset_bytes > 0 {
-        put("offset", format_size(job.offset_bytes));
+        o.put(Opt::Offset, as_kura(Opt::Offset));
     }
-    put("direct", u8::from(job.direct).to_string());
-    put(
-        "ioengine",
-        match job.engine.for_io(job.direct) {
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Null => "null",
-            EngineKind::Sync | EngineKind::Auto => "psync",
-        }
-        .to_string(),
-    );
+    // fio writes its switches as 0 and 1.
+    o.put(Opt::Direct, Some(u8::from(job.direct).to_string()));
+    o.put(Opt::Engine, Some(fio_engine(job).to_string()));
     if job.rw.is_mixed() {
-        put("rwmixread", job.read_pct.to_string());
+        o.put(Opt::ReadPct, as_kura(Opt::ReadPct));
     }
-    if let Some(r) = job.runtime {
-        put("runtime", format_duration(r));
-        if job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none() {
-            put("time_based", "1".to_string());
-        }
+    o.put(Opt::Runtime, as_kura(Opt::Runtime));
+    if job.runtime.is_some() && job.io_size_bytes.is_none() && job.io_count.is_none() && job.passes.is_none()
+    {
+        o.put_fio("time_based", "1".into());
     }
-    if let Some(n) = job.io_size_bytes {
-        put("io_size", format_size(n));
-    }
-    if let Some(n) = job.io_count {
-        put("number_ios", n.to_string());
-    }
+    o.put(Opt::IoSize, as_kura(Opt::IoSize));
+    o.put(Opt::IoCount, as_kura(Opt::IoCount));
     if !job.ramp.is_zero() {
-        put("ramp_time", format_duration(job.ramp));
+        o.put(Opt::Ramp, as_kura(Opt::Ramp));
     }
-    if let Some(r) = job.rate_iops {
-        put("rate_iops", r.to_string());
-    }
-    if let Some(n) = job.fsync_every {
-        put("fdatasync", n.to_string());
-    }
-    if let Some(seed) = job.seed {
-        put("randseed", seed.to_string());
+    for opt in [Opt::RateIops, Opt::FsyncEvery, Opt::Seed] {
+        o.put(opt, as_kura(opt));
     }
     // With io_uring kura's percentiles are of fio's lat, not clat (module docs);
     // with the sync engine they are fio's default, clat.
     if !latency_is_clat(job) {
-        put("lat_percentiles", "1".to_string());
-        put("clat_percentiles", "0".to_string());
+        o.put_fio("lat_percentiles", "1".into());
+        o.put_fio("clat_percentiles", "0".into());
     }
-    o
+    o.0
+}
+
+/// fio's "job options", in the order they are put.
+struct FioOptions(Map<String, Value>);
+
+impl FioOptions {
+    /// A kura option under fio's name; `None` (unset) is left out.
+    fn put(&mut self, opt: Opt, value: Option<String>) {
+        if let Some(v) = value {
+            self.put_fio(opt.fio_name(), v);
+        }
+    }
+
+    /// One of fio's options that kura has no option for.
+    fn put_fio(&mut self, name: &str, value: String) {
+        self.0.insert(name.to_string(), Value::String(value));
+    }
+}
+
+/// kura's engine as fio names it; `auto` is the engine it chose.
+fn fio_engine(job: &Job) -> &'static str {
+    match job.engine.for_io(job.direct) {
+        EngineKind::IoUring => "io_uring",
+        EngineKind::Null => "null",
+        EngineKind::Sync | EngineKind::Auto => "psync",
+    }
 }
 
 /// Whether kura's latency of this job is what fio calls `clat`: with the sync

@@ -41,8 +41,8 @@ pub fn warning(r: &JobResult) -> Option<Warning> {
         ));
     }
     // The last period is usually partial; a full one with nothing done is a
-    // stall, unless the job's own fdatasync calls (fsync_every) held it.
-    let idle = if job.fsync_every.is_some() {
+    // stall, unless the job's own periodic fdatasync calls held it.
+    let idle = if job.syncs_periodically() {
         0
     } else {
         r.series

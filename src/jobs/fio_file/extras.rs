@@ -37,7 +37,7 @@ impl Translator<'_> {
         };
         let at = e.loc.clone();
         match e.key.as_str() {
-            "offset_increment" => {
+            _ if e.is(Opt::OffsetIncrement) => {
                 let t = value()?;
                 if t.trim_end().ends_with(['%', 'z']) {
                     return Err(unsupported_value(
@@ -48,11 +48,11 @@ impl Translator<'_> {
                 let n = fio_number(t, kb).map_err(|w| value_err(e, w))?;
                 j.extras.offset_increment = (n > 0).then_some((n, at));
             }
-            "sync" => {
+            _ if e.is(Opt::OpenSync) => {
                 let s = OpenSync::parse(value()?).map_err(|w| value_err(e, w))?;
                 j.extras.open_sync = Some((s, at));
             }
-            "buffer_pattern" => {
+            _ if e.is(Opt::BufferPattern) => {
                 let bytes = parse_pattern(value()?).map_err(|w| {
                     if let Some(why) = w.strip_prefix("unsupported: ") {
                         unsupported_value(e, why)
@@ -62,16 +62,16 @@ impl Translator<'_> {
                 })?;
                 j.extras.buffer_pattern = Some((pattern_hex(&bytes), at));
             }
-            "rate_min" | "ratemin" => {
+            _ if e.is(Opt::RateMin) => {
                 let pd = per_dir(value()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.extras.rate_min.merge(map_dir(pd, |r| (r, at.clone())));
             }
-            "rate_iops_min" => {
+            _ if e.is(Opt::RateIopsMin) => {
                 let pd = per_dir(value()?, |t| fio_number(t, kb)).map_err(|w| value_err(e, w))?;
                 j.extras.rate_iops_min.merge(map_dir(pd, |r| (r, at.clone())));
             }
             // fio's exitall is one switch for the whole run (exitall_on_terminate).
-            "exitall" => j.extras.exit_all = true,
+            _ if e.is(Opt::ExitAll) => j.extras.exit_all = true,
             "exit_what" => {
                 if !value()?.trim().eq_ignore_ascii_case("group") {
                     return Err(unsupported_value(
@@ -80,14 +80,14 @@ impl Translator<'_> {
                     ));
                 }
             }
-            "create_on_open" => {
+            _ if e.is(Opt::CreateOnOpen) => {
                 let on = match e.value.as_deref() {
                     None => true,
                     Some(v) => super::fio_bool(v).map_err(|w| value_err(e, w))?,
                 };
                 j.extras.create_on_open = on.then_some(at);
             }
-            "dedupe_percentage" => {
+            _ if e.is(Opt::DedupePct) => {
                 let n = fio_number(value()?, kb).map_err(|w| value_err(e, w))?;
                 if n > 100 {
                     return Err(value_err(e, "must be between 0 and 100"));

@@ -24,7 +24,7 @@ impl Translator<'_> {
         let at = e.loc.clone();
         let value = || e.value.as_deref().map(str::trim).unwrap_or("");
         match e.key.as_str() {
-            "write_hist_log" => {
+            _ if e.is(Opt::WriteHistLog) => {
                 let prefix = Some(value()).filter(|p| !p.is_empty()).map(str::to_string);
                 j.hist.log = Some((prefix, at));
             }
@@ -32,7 +32,7 @@ impl Translator<'_> {
                 let ms = fio_number(value(), 1000).map_err(|w| value_err(e, w))?;
                 j.hist.msec = Some((ms, at));
             }
-            "log_hist_coarseness" => {
+            _ if e.is(Opt::HistCoarseness) => {
                 let n = fio_number(value(), 1000).map_err(|w| value_err(e, w))?;
                 if n > 6 {
                     return Err(value_err(e, "must be between 0 and 6 (fio's range)"));

@@ -29,7 +29,7 @@ impl Translator<'_> {
         let value = || e.value.as_deref().ok_or_else(|| value_err(e, "needs a value"));
         match e.key.as_str() {
             // fio reads a bare number as microseconds.
-            "latency_target" => {
+            _ if e.is(Opt::LatencyLimit) => {
                 let d = fio_time(value()?, Duration::from_micros(1)).map_err(|w| value_err(e, w))?;
                 j.latency.target = (!d.is_zero()).then(|| (d, e.loc.clone()));
             }

@@ -208,8 +208,11 @@ pub struct Workload {
     /// Test-file size or device span chosen; `None` when a whole device was used.
     pub size_bytes: Option<u64>,
     pub distribution: Distribution,
-    pub fsync_every: Option<u64>,
-    pub rate_iops: Option<u64>,
+    /// The identity options that pace a job (periodic syncs, a rate cap),
+    /// under their keys in the option table; `None` when unset. Keys in
+    /// order, as the struct's fields were written before.
+    #[serde(flatten)]
+    pub pacing: std::collections::BTreeMap<&'static str, Option<u64>>,
 }
 
 /// The classes the guidance speaks about.

@@ -8,7 +8,7 @@
 use super::{
     By, Cell, CompareOptions, Direction, Metric, Noise, Row, Target, TargetSummary, Workload, WorkloadClass,
 };
-use crate::jobs::options::Show;
+use crate::jobs::options::{Opt, Show};
 use crate::jobs::{Job, Value};
 use crate::metrics::{DirectionResult, JobResult, TargetKind};
 use crate::report::format::bytes_human;
@@ -130,6 +130,8 @@ impl Params {
     }
 
     fn workload(&self) -> Workload {
+        /// The pacing options a row's workload lists (`Workload::pacing`).
+        const PACING: [Opt; 2] = [Opt::FsyncEvery, Opt::RateIops];
         Workload {
             rw: self.job.rw.name(),
             bs: self.bs_text(),
@@ -140,8 +142,13 @@ impl Params {
             direct: self.job.direct,
             size_bytes: self.job.size_bytes,
             distribution: self.job.distribution.clone(),
-            fsync_every: self.job.fsync_every,
-            rate_iops: self.job.rate_iops,
+            pacing: PACING
+                .iter()
+                .map(|o| match (o.def().get)(&self.job) {
+                    Some(Value::Count(n)) => (o.def().key, Some(n)),
+                    _ => (o.def().key, None),
+                })
+                .collect(),
         }
     }
 
