@@ -846,3 +846,54 @@ fn a_file_set_job_is_stored_without_block_options() {
     let text = String::from_utf8_lossy(&compared.stdout);
     assert!(!text.contains("randread"), "{text}");
 }
+
+/// `--fsync-on-close` (an option added through the table, the field and
+/// the operation only): every create and write of the set is followed by an
+/// fsync of its file, seen by strace; without it the mix makes none.
+#[test]
+fn fsync_on_close_syncs_every_file_a_create_or_write_changed() {
+    if !need(&["strace"]) {
+        return;
+    }
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let db = dir.path().join("k.db");
+    let fsyncs = |extra: &[&str]| -> (u64, u64) {
+        let trace = dir.path().join("trace");
+        let out = Command::new("strace")
+            // -y: each descriptor's path, so the store's own syncs are told apart.
+            .args(["-f", "-qq", "-y", "-e", "trace=fsync", "-o"])
+            .arg(&trace)
+            .arg(env!("CARGO_BIN_EXE_kura"))
+            .arg("--db")
+            .arg(&db)
+            .arg("--json")
+            .args(["run", "--target"])
+            .arg(&set)
+            .args(["--mix", "create=50,write=50", "--files", "40", "--width", "2"])
+            .args(["--io-count", "60"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        let v = json(&out.stdout);
+        let done: u64 = op_counts(&v)
+            .iter()
+            .filter(|(op, _)| op == "create" || op == "write")
+            .map(|(_, n)| n)
+            .sum();
+        let traced = std::fs::read_to_string(&trace).unwrap();
+        let calls = traced
+            .lines()
+            .filter(|l| l.contains("fsync(") && l.contains("kura-fileset") && l.contains("= 0"))
+            .count();
+        (done, calls as u64)
+    };
+    let (done, calls) = fsyncs(&["--fsync-on-close"]);
+    assert!(done > 0);
+    assert!(calls >= done, "{calls} fsync calls for {done} creates and writes");
+    let (done, calls) = fsyncs(&[]);
+    assert!(done > 0);
+    assert_eq!(calls, 0, "no fsync without the option");
+}

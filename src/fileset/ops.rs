@@ -24,7 +24,7 @@ use crate::jobs::fileset::{FileIo, FileOp, FileSelect, Mix, Resolved};
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::{new_histogram, record};
 use crate::targets::fileset::{
-    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, write_new_file,
+    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, write_new_durable_file, write_new_file,
 };
 
 /// What one thread is given.
@@ -644,7 +644,11 @@ impl<'a> Thread<'a> {
         // Before the clock: a few bytes per 4 KiB block, so no two files share a block.
         crate::targets::fileset::stamp(&mut self.buf, self.plan.set.seed, f.index);
         let t0 = Instant::now();
-        match write_new_file(f.dir, self.name.file(f.j), f.size, &self.buf) {
+        let made = match self.plan.r.fsync_on_close {
+            false => write_new_file(f.dir, self.name.file(f.j), f.size, &self.buf),
+            true => write_new_durable_file(f.dir, self.name.file(f.j), f.size, &self.buf),
+        };
+        match made {
             Ok(()) => {
                 let ns = ns_since(t0);
                 self.files.set_live(f.k, true);
@@ -956,6 +960,13 @@ impl<'a> Thread<'a> {
                 break;
             }
             moved += rc as u64;
+        }
+        // SAFETY: fsync only reads the descriptor, which is open.
+        if write && self.plan.r.fsync_on_close && unsafe { libc::fsync(raw) } != 0 {
+            return Outcome::Failed {
+                errno: last_errno(),
+                index,
+            };
         }
         let ns = ns_since(t0);
         drop(fd);

@@ -438,6 +438,9 @@ pub struct FileSetParams {
     /// Allows a set of more than `FILE_LIMIT` files.
     #[serde(default)]
     pub force: bool,
+    /// A create or write makes its file durable (`fsync`) before the close, timed with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fsync_on_close: bool,
 }
 
 /// A file-set job's parameters with every default filled in.
@@ -453,6 +456,7 @@ pub struct Resolved {
     pub fileio: FileIo,
     pub fileselect: FileSelect,
     pub force: bool,
+    pub fsync_on_close: bool,
 }
 
 impl FileSetParams {
@@ -474,6 +478,7 @@ impl FileSetParams {
             fileio: self.fileio.unwrap_or(FileIo::Random),
             fileselect: self.fileselect.unwrap_or(FileSelect::Random),
             force: self.force,
+            fsync_on_close: self.fsync_on_close,
         })
     }
 
@@ -492,6 +497,7 @@ impl FileSetParams {
             fileio: Some(r.fileio),
             fileselect: Some(r.fileselect),
             force: r.force,
+            fsync_on_close: r.fsync_on_close,
         }
     }
 
@@ -509,6 +515,9 @@ impl FileSetParams {
         );
         if let Some(x) = r.xfersize_bytes {
             s.push_str(&format!(", xfersize {}", format_size(x)));
+        }
+        if r.fsync_on_close {
+            s.push_str(", fsync on close");
         }
         s.push(')');
         s

@@ -935,6 +935,21 @@ options! {
         .switch()
         .file_set()
         .example("true");
+    FsyncOnClose = opt("fsync_on_close", Type::Bool, Group::Data, "File sets: fsync each file a create or write changed before closing it, inside the timed operation",
+        |j| Some(Value::Bool(j.workload.fileset().is_some_and(|p| p.fsync_on_close))),
+        |j, v| {
+            let on = take!(v, Bool);
+            if on || j.workload.fileset().is_some() {
+                fs_mut(j)?.fsync_on_close = on;
+            }
+            Ok(())
+        })
+        .switch()
+        .file_set()
+        .extra()
+        .identity("fsync on close", Show::Plain)
+        .more(" (fio's `fsync_on_close` on its file engines; vdbench's `fwd` with `openflags=o_sync` syncs every write instead)")
+        .example("true");
     // Long runs (issue 14): what the interval series must show to be told.
     ChangePct = opt("change_pct", Type::Count { min: 1, max: 1000 }, Group::Report, "Tell a step of the series larger than this, in percent",
         |j| j.change_pct.map(|n| Value::Count(n.into())),

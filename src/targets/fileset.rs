@@ -998,6 +998,17 @@ pub fn write_new_file(dir: RawFd, name: &CStr, size: u64, buf: &[u8]) -> io::Res
     write_all(fd.as_raw_fd(), 0, size, buf)
 }
 
+/// [`write_new_file`], made durable (`fsync`) before it is closed.
+pub fn write_new_durable_file(dir: RawFd, name: &CStr, size: u64, buf: &[u8]) -> io::Result<()> {
+    let fd = open_at(dir, name, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o644)?;
+    write_all(fd.as_raw_fd(), 0, size, buf)?;
+    // SAFETY: fsync only reads the descriptor, which is open.
+    match unsafe { libc::fsync(fd.as_raw_fd()) } {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
 /// Writes `len` bytes at `offset` from `buf`, repeated as needed.
 pub fn write_all(fd: RawFd, offset: u64, len: u64, buf: &[u8]) -> io::Result<()> {
     let mut done = 0u64;
