@@ -21,7 +21,7 @@ use crate::jobs::Job;
 use crate::jobs::job::{DEFAULT_RUNTIME, MAX_QD, MAX_THREADS};
 use crate::jobs::latency::{LatencyLoad, LatencyStep, Phase};
 use crate::metrics::JobResult;
-use crate::metrics::latency_bound::{achieved_iops, verdict};
+use crate::metrics::latency_bound::{MIN_STEP_OPS, achieved_iops, verdict};
 
 /// The rate climb starts at this share of what the probe reached.
 const START_SHARE: f64 = 0.1;
@@ -246,8 +246,33 @@ pub(super) fn run_search(
         let kept = step(&mut *place, job)?;
         let v = place.agree_step(kept);
         (!v.incomplete).then_some((v.held, v.achieved_iops))
-    });
-    Ok(())
+    })
+}
+
+/// Refuses a rate step too short to tell whether it carried its rate:
+/// fewer than `MIN_STEP_OPS` operations offered over its runtime. Only
+/// known once the probe set the rates, so it ends a search under way (the
+/// steps measured are kept), saying what runtime would do.
+fn check_step(job: &Job) -> Result<(), RunError> {
+    let (Some(rate), Some(step)) = (job.rate_iops, job.latency_step) else {
+        return Ok(());
+    };
+    // A step bounded by a count of I/Os rather than time offers that count.
+    let Some(runtime) = super::resolve(job, &mut Vec::new()).runtime.filter(|_| job.io_count.is_none()) else {
+        return Ok(());
+    };
+    let offered = rate as f64 * runtime.as_secs_f64();
+    if offered >= MIN_STEP_OPS {
+        return Ok(());
+    }
+    let needed_s = (MIN_STEP_OPS / rate as f64).ceil();
+    Err(RunError::Invalid(format!(
+        "{}: latency search step {} ({}) would offer {rate} IOPS for {}: {offered:.0} operations, too few to tell whether the target carried that rate (at least {MIN_STEP_OPS:.0}); a runtime of {needed_s:.0}s or more would judge it",
+        job.name,
+        step.index,
+        step.phase.name(),
+        crate::jobs::units::format_duration(runtime),
+    )))
 }
 
 /// How one measured step went, for the search's next load.
@@ -305,7 +330,11 @@ pub(super) fn step_message(job: &Job) -> String {
 /// same `seed` for every step, so steps differ only in load) goes to
 /// `step`, which measures it and says whether it held and the rate it
 /// achieved, or `None` to end the search there.
-fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool, f64)>) {
+fn drive_search(
+    job: &Job,
+    seed: u64,
+    step: &mut dyn FnMut(Job) -> Option<(bool, f64)>,
+) -> Result<(), RunError> {
     let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
     let mut base = job.clone();
     base.seed = Some(seed);
@@ -327,12 +356,14 @@ fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool,
             (LatencyLoad::Qd, n) => job.qd = n.unwrap_or(1) as u32,
             (LatencyLoad::Threads, n) => job.threads = n.unwrap_or(1) as u32,
         }
+        check_step(&job)?;
         let Some((held, achieved)) = step(job) else {
             break;
         };
         search.record(held, achieved);
         index += 1;
     }
+    Ok(())
 }
 
 /// Refuses a search that cannot run (one rank of many checks it before
