@@ -579,8 +579,8 @@ capacity-other-bound = bound { $bound } (baseline: { $baseline })
 capacity-heading = Latency-bounded capacity · { $bound } · relative to { $baseline }
 capacity-none-held = none held
 capacity-note = Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.
-capacity-lower-bound = lower bound: its search never crossed the limit
-capacity-lower-bound-note = ">=": a lower bound: that search never crossed the limit, so the target carries at least that much. A ratio with a lower bound above the line is a lower bound itself (">="), below it an upper bound ("<="); with lower bounds on both sides it is unknown ("?").
+capacity-lower-bound = lower bound
+capacity-lower-bound-note = ">=": a lower bound: that search never crossed the limit, so the target carries at least that much. A ratio whose target's score is a lower bound is a lower bound itself (">="); one whose baseline's score is, an upper bound ("<="); with both, unknown ("?").
 capacity-conclusion-at-least = { $target } carries at least { $ratio }x the load of { $baseline } with { $bound }: its score is a lower bound, its search never crossed the limit.
 capacity-conclusion-at-most = { $target } carries at most { $ratio }x the load of { $baseline } with { $bound }: the baseline's score is a lower bound, its search never crossed the limit.
 capacity-conclusion-unknown = Neither { $target } nor { $baseline } crossed the limit: both scores are lower bounds, so { $ratio }x says neither which carries more nor by how much.

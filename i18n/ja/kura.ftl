@@ -558,8 +558,8 @@ capacity-other-bound = 上限 { $bound }（基準: { $baseline }）
 capacity-heading = レイテンシ上限内の性能 · { $bound } · { $baseline } に対する比
 capacity-none-held = 保てた負荷なし
 capacity-note = スコア: 上限を保てた最も高い負荷、IOPS（実行の平均）。相対: スコア / 基準のスコア。スコアを並べるのは上限、統計量、負荷の種類がそろうときだけ。
-capacity-lower-bound = 下限値: 探索が上限を一度も超えなかった
-capacity-lower-bound-note = 「>=」は下限値: その探索は上限を一度も超えなかったので、対象は少なくともそれだけ運べる。分子が下限値の比は下限値（「>=」）、分母（基準）が下限値の比は上限値（「<=」）、両方が下限値なら不明（「?」）。
+capacity-lower-bound = 下限値
+capacity-lower-bound-note = 「>=」は下限値: その探索は上限を一度も超えなかったので、対象は少なくともそれだけ運べる。対象のスコアが下限値の比は下限値（「>=」）、基準のスコアが下限値の比は上限値（「<=」）、両方なら不明（「?」）。
 capacity-conclusion-at-least = { $target } は { $bound } で { $baseline } の少なくとも { $ratio } 倍の負荷を運べる: スコアは下限値で、探索は上限を一度も超えなかった。
 capacity-conclusion-at-most = { $target } は { $bound } で { $baseline } の多くとも { $ratio } 倍の負荷を運べる: 基準のスコアが下限値で、その探索は上限を一度も超えなかった。
 capacity-conclusion-unknown = { $target } も { $baseline } も上限を超えなかった: どちらのスコアも下限値なので、{ $ratio } 倍からはどちらが多く運べるかも、その差もわからない。

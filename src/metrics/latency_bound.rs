@@ -257,9 +257,10 @@ impl Curve {
             // The unthrottled probe held: no load is higher.
             return true;
         };
-        !self.points.iter().any(|p| {
-            p.verdict == Verdict::Crossed && p.load(self.load).is_some_and(|l| l > at)
-        })
+        !self
+            .points
+            .iter()
+            .any(|p| p.verdict == Verdict::Crossed && p.load(self.load).is_some_and(|l| l > at))
     }
 
     /// The result in one sentence: "highest rate holding mean latency under

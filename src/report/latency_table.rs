@@ -293,7 +293,10 @@ pub(crate) mod tests {
                 && text.contains(&format!("completes about {max} IOPS at most")),
             "{text}"
         );
-        assert!(text.contains("raise threads, or qd with engine io_uring"), "{text}");
+        assert!(
+            text.contains("raise threads, or qd with engine io_uring"),
+            "{text}"
+        );
         assert!(!text.contains("more qd or threads may"), "{text}");
     }
 
@@ -310,7 +313,11 @@ pub(crate) mod tests {
         };
         // 132 offered, 95 % is 125.4.
         assert_eq!(at(131, false), Verdict::Held);
-        assert_eq!(at(125, false), Verdict::Held, "one short of 95 %: the grid's slack");
+        assert_eq!(
+            at(125, false),
+            Verdict::Held,
+            "one short of 95 %: the grid's slack"
+        );
         assert_eq!(at(123, false), Verdict::Short);
         // Poisson arrivals: 2.326 standard deviations of 125.4 is 26 more.
         assert_eq!(at(110, true), Verdict::Held);

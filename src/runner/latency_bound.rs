@@ -258,7 +258,10 @@ fn check_step(job: &Job) -> Result<(), RunError> {
         return Ok(());
     };
     // A step bounded by a count of I/Os rather than time offers that count.
-    let Some(runtime) = super::resolve(job, &mut Vec::new()).runtime.filter(|_| job.io_count.is_none()) else {
+    let Some(runtime) = super::resolve(job, &mut Vec::new())
+        .runtime
+        .filter(|_| job.io_count.is_none())
+    else {
         return Ok(());
     };
     let offered = rate as f64 * runtime.as_secs_f64();

@@ -320,12 +320,18 @@ mod tests {
         let cap = c.latency_bound.as_ref().unwrap();
         let (a, b) = (&cap.scores[0], &cap.scores[1]);
         assert!(!a.lower_bound && b.lower_bound);
-        assert_eq!((a.score_text(), b.score_text()), ("200 IOPS".into(), ">= 900 IOPS".into()));
+        assert_eq!(
+            (a.score_text(), b.score_text()),
+            ("200 IOPS".into(), ">= 900 IOPS".into())
+        );
         assert_eq!(b.ratio_bound, RatioBound::AtLeast);
         assert_eq!(b.ratio_text(), ">= 4.50");
         assert_eq!(a.ratio_text(), "1.00", "the baseline against itself");
         let notes = notes(&c).join(" ");
-        assert!(notes.contains("b carries at least 4.50x the load of a"), "{notes}");
+        assert!(
+            notes.contains("b carries at least 4.50x the load of a"),
+            "{notes}"
+        );
 
         let against_b = CompareOptions {
             baseline: 1,
@@ -333,7 +339,10 @@ mod tests {
         };
         let c = build_targets(&targets(), &against_b).unwrap();
         let a = &c.latency_bound.as_ref().unwrap().scores[0];
-        assert_eq!((a.ratio_bound, a.ratio_text()), (RatioBound::AtMost, "<= 0.22".into()));
+        assert_eq!(
+            (a.ratio_bound, a.ratio_text()),
+            (RatioBound::AtMost, "<= 0.22".into())
+        );
         let text = render::table(&c);
         assert!(text.contains(">= 900 IOPS") && text.contains("<= 0.22"), "{text}");
     }
@@ -350,7 +359,10 @@ mod tests {
         let rows: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split(',').collect()).collect();
         assert_eq!(rows.len(), 2, "{csv}");
         let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-        for (row, (target, value, lower)) in rows.iter().zip([("a", "200.000", "false"), ("b", "900.000", "true")]) {
+        for (row, (target, value, lower)) in rows
+            .iter()
+            .zip([("a", "200.000", "false"), ("b", "900.000", "true")])
+        {
             assert_eq!(row.len(), header.len());
             assert_eq!(row[col("section")], "latency_bound");
             assert_eq!(row[col("row")], "mean under 1 ms by rate");

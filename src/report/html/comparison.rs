@@ -88,7 +88,7 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     if !notes.is_empty() {
         page.html(&format!(r#"<ul class="warnings">{notes}</ul>"#));
     }
-    if !c.guidance.is_empty() {
+    if !c.guidance.is_empty() && !only_scores {
         let items: String = c
             .guidance
             .iter()

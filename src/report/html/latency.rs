@@ -10,7 +10,7 @@ use crate::metrics::latency_bound::{Curve, curves};
 use crate::report::compare::Comparison;
 use crate::report::compare::capacity::RatioBound;
 use crate::report::format::{latency, rate};
-use crate::report::latency_table::{bound_text, grouped, sentence};
+use crate::report::latency_table::{bound_text, grouped, notes, sentence};
 use crate::report::svg::{self, Axis, HBarChart, Line, LineChart};
 
 /// The chart of one search: the bound's statistic by offered load, and the
@@ -254,6 +254,9 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         };
         page.html(&format!("<h3>{}</h3>", svg::esc(&name)));
         page.html(&format!(r#"<p class="meta">{}</p>"#, svg::esc(&sentence(c))));
+        for note in notes(&runs[*run], c) {
+            page.html(&format!(r#"<p class="note">{}</p>"#, svg::esc(&note)));
+        }
         page.html(r#"<div class="charts">"#);
         page.html(&figure(
             &curve_chart(c, &name),
