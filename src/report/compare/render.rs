@@ -348,7 +348,8 @@ pub fn markdown(c: &Comparison) -> String {
             out.push_str(&format!("- **{}**: {w}\n", crate::t!("compare-markdown-warning")));
         }
     }
-    if !c.guidance.is_empty() {
+    // Runs of latency searches alone have no rows for guidance to rest on.
+    if !c.guidance.is_empty() && !(c.rows.is_empty() && c.latency_bound.is_some()) {
         out.push_str(&format!("\n### {}\n\n", crate::t!("compare-guidance-markdown")));
         for g in &c.guidance {
             out.push_str(&format!("- {}\n", g.text));
