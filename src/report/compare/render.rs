@@ -349,7 +349,8 @@ pub fn markdown(c: &Comparison) -> String {
         }
     }
     // Runs of latency searches alone have no rows for guidance to rest on.
-    if !c.guidance.is_empty() && !(c.rows.is_empty() && c.latency_bound.is_some()) {
+    let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
+    if !c.guidance.is_empty() && !only_scores {
         out.push_str(&format!("\n### {}\n\n", crate::t!("compare-guidance-markdown")));
         for g in &c.guidance {
             out.push_str(&format!("- {}\n", g.text));
