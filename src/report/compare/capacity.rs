@@ -225,16 +225,17 @@ pub fn build(targets: &[Target], baseline: usize) -> Option<Capacity> {
     })
 }
 
-/// compare's CSV: a `lower_bound` column after the others (empty on the
-/// rows), then one line per target's score, in the rows' columns:
+/// compare's CSV, when the runs hold searches (else it is left as it was):
+/// a `lower_bound` column after the others (empty on the rows), then one
+/// line per target's score, in the rows' columns:
 /// `section` `latency_bound`, `row` the bound (`mean under 6 ms by rate`), `metric` `latency-bound`,
 /// `unit` `IOPS`. Columns are found by name, so rows may gain columns.
 pub fn add_csv(c: &Comparison, g: &mut Grid) {
+    let Some(cap) = &c.latency_bound else { return };
     g.header.push("lower_bound".into());
     for row in &mut g.rows {
         row.push(String::new());
     }
-    let Some(cap) = &c.latency_bound else { return };
     // Machine text, the same in every language: `mean under 6 ms by rate`.
     let bound = format!(
         "{} under {} by {}",
