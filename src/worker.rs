@@ -125,7 +125,9 @@ struct Worker<'p> {
     ramp_ns: u64,
     end_ns: Option<u64>,
     interval_ns: u64,
-    rate_per_ns: Option<f64>,
+    /// `rate_iops`, evenly on the job's grid (`pace.rs`); `None` with
+    /// Poisson arrivals or no rate.
+    pace: Option<pace::EvenPace>,
     /// fio's rate_process=poisson; `None`: I/Os paced evenly.
     poisson: Option<poisson::PoissonPace>,
     fsync_every: u64,
@@ -243,7 +245,10 @@ impl<'p> Worker<'p> {
             ramp_ns,
             end_ns: plan.runtime.map(|r| ramp_ns + r.as_nanos() as u64),
             interval_ns,
-            rate_per_ns: job.rate_iops.map(|r| r as f64 / job.threads as f64 / 1e9),
+            pace: job
+                .rate_iops
+                .filter(|_| !job.rate_poisson)
+                .map(|r| pace::EvenPace::new(r, job.threads, plan.thread)),
             poisson: job
                 .rate_iops
                 .filter(|_| job.rate_poisson)
@@ -318,12 +323,8 @@ impl<'p> Worker<'p> {
                     continue;
                 }
                 // Only a rate limit leaves nothing in flight: sleep until the next I/O is due.
-                if let Some(rate) = self.rate_per_ns {
-                    let due_ns = match &self.poisson {
-                        Some(p) => p.due_ns() as u64,
-                        None => (self.issued_total as f64 / rate) as u64,
-                    };
-                    self.nap(due_ns.saturating_sub(self.now_ns));
+                if let Some(due_ns) = self.next_due_ns() {
+                    self.nap((due_ns as u64).saturating_sub(self.now_ns));
                     continue;
                 }
                 // Limits reached: `fill` has set `stopping`.
@@ -368,20 +369,24 @@ impl<'p> Worker<'p> {
             self.stopping = true;
             return false;
         }
-        if let Some(rate) = self.rate_per_ns {
-            let held = match &self.poisson {
-                Some(p) => p.due_ns() > self.now_ns as f64,
-                None => self.issued_total as f64 >= rate * self.now_ns as f64 + 1.0,
-            };
-            if held {
-                return false;
-            }
+        if self.next_due_ns().is_some_and(|due| due > self.now_ns as f64) {
+            return false;
         }
         // An fsync is due: the writes in flight finish first (fio's fsync=N).
         if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
             return false;
         }
         !(self.think_ns > 0 && self.issued_since_think >= self.think_every)
+    }
+
+    /// When a rate-limited job's next I/O is due, in ns from the start.
+    #[inline]
+    fn next_due_ns(&self) -> Option<f64> {
+        match (&self.pace, &self.poisson) {
+            (Some(p), _) => Some(p.due_ns(self.issued_total)),
+            (None, Some(p)) => Some(p.due_ns()),
+            (None, None) => None,
+        }
     }
 
     /// A slot with a new I/O from the generator, counted as issued.
@@ -710,6 +715,7 @@ impl<'p> Worker<'p> {
 
 mod dedupe;
 mod min_rate;
+pub(crate) mod pace;
 mod poisson;
 #[cfg(test)]
 mod tests;

@@ -420,3 +420,191 @@ fn fio_and_vdbench_latency_options_map_onto_the_search() {
     );
     assert!(v["jobs"][0]["rate_iops"].is_null());
 }
+
+/// A search that never crossed its limit scored a lower bound: the null
+/// engine's latency is far under 1 s, so the unthrottled probe holds. The
+/// score reads `>= N` with a note in `show`, `compare` (terminal, CSV,
+/// JSON) and the HTML comparison, and the ratio of two lower bounds is
+/// marked unknown.
+#[test]
+fn a_search_that_never_crosses_its_limit_scores_a_lower_bound() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let one = measuring();
+    for label in ["old", "new"] {
+        kura(&db)
+            .args([
+                "run",
+                "--engine",
+                "null",
+                "--runtime",
+                "200ms",
+                "--latency-limit",
+                "1s",
+            ])
+            .args(["--label", label])
+            .assert()
+            .success();
+    }
+    drop(one);
+    let shown = kura(&db).args(["--json", "show", "new"]).output().unwrap();
+    let s = search(&common::json(&shown.stdout)).clone();
+    assert_eq!(s["lower_bound"], true, "{s}");
+    let result = s["result"].as_str().unwrap();
+    assert!(
+        result.starts_with("mean latency stayed under 1 s even unthrottled: >= ")
+            && result.ends_with("the limit was never crossed, so this is a lower bound"),
+        "{result}"
+    );
+
+    let text = kura(&db).args(["--wide", "show", "new"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("even unthrottled: >= "), "{text}");
+    assert!(
+        text.contains("The score is a lower bound") && text.contains("raise qd or threads"),
+        "{text}"
+    );
+
+    let text = kura(&db)
+        .args(["--wide", "compare", "old", "new"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let scores: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("IOPS") && ["old", "new"].iter().any(|t| l.trim_start().starts_with(t)))
+        .collect();
+    assert_eq!(scores.len(), 2, "{text}");
+    for line in &scores {
+        assert!(line.contains(">= ") && line.contains("lower bound"), "{line}");
+    }
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("? ") && flat.contains("both scores are lower bounds"),
+        "{text}"
+    );
+
+    let json = kura(&db)
+        .args(["compare", "old", "new", "--format", "json"])
+        .output()
+        .unwrap();
+    let v = common::json(&json.stdout);
+    for score in v["latency_bound"]["scores"].as_array().unwrap() {
+        assert_eq!(score["lower_bound"], true, "{score}");
+    }
+    assert_eq!(v["latency_bound"]["scores"][1]["ratio_bound"], "unknown");
+
+    let csv = kura(&db)
+        .args(["compare", "old", "new", "--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",lower_bound"), "{csv}");
+    assert_eq!(lines.len(), 3, "a header and a line per score: {csv}");
+    for line in &lines[1..] {
+        assert!(
+            line.starts_with("latency_bound,mean under 1 s by rate,") && line.ends_with(",true"),
+            "{line}"
+        );
+    }
+
+    let page = dir.path().join("cmp.html");
+    kura(&db)
+        .args(["report", "old", "new", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("&gt;= "), "the scores are marked in the HTML");
+    assert!(
+        !html.contains(r#"data-table="comparison""#),
+        "no empty table of rows for runs of searches alone"
+    );
+}
+
+/// Offered less than 20 operations, a step cannot tell a target that
+/// carried its rate from one that did not: the search refuses it, saying
+/// what runtime would judge it. The rates are known only once the probe
+/// has measured, so the probe is kept (the run is incomplete, exit 1), as
+/// after any failure. A think time of 10 ms caps the null engine's probe
+/// near 100 IOPS, so the climb would start near 10 IOPS: about 10
+/// operations in a 1 s step.
+#[test]
+fn a_step_too_short_to_judge_is_refused() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .args([
+            "--json",
+            "run",
+            "--engine",
+            "null",
+            "--runtime",
+            "1s",
+            "--think-time",
+            "10ms",
+        ])
+        .args(["--latency-limit", "1ns"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out.stdout);
+    assert_eq!(v["incomplete"], true);
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 1, "only the probe was measured");
+    assert_eq!(jobs[0]["job"]["latency_step"]["phase"], "probe");
+    let error = v["warnings"][0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("latency search step 1 (climb)")
+            && error.contains("too few to tell whether the target carried that rate (at least 20)")
+            && error.contains("a runtime of ")
+            && error.ends_with("s or more would judge it"),
+        "{error}"
+    );
+    let needed: u64 = error
+        .rsplit("a runtime of ")
+        .next()
+        .and_then(|t| t.split('s').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!((2..=4).contains(&needed), "{error}");
+}
+
+/// Paced at 50 operations a second over 8 threads (6.25 each), a 1 s job
+/// completes 50 of them to within one, after a ramp too: the threads share
+/// the job's grid. Paced each on its own, they completed 6 or 7 each (48
+/// or 56) and steps like this were judged short. Counts, not times.
+#[test]
+fn a_low_rate_over_a_short_runtime_completes_the_offered_operations() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let ops = |args: &[&str]| {
+        let out = kura(&db)
+            .args(["--json", "run", "--rate-iops", "50", "--threads", "8"])
+            .args(["--runtime", "1s", "--ramp", "300ms"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v = common::json(&out.stdout);
+        let job = &v["jobs"][0];
+        let mut n = job["read"]["ops"].as_u64().unwrap_or(0) + job["write"]["ops"].as_u64().unwrap_or(0);
+        if let Some(kinds) = job["operations"].as_object() {
+            n += kinds.values().map(|d| d["ops"].as_u64().unwrap()).sum::<u64>();
+        }
+        n
+    };
+    let block = ops(&["--engine", "null"]);
+    assert!((49..=51).contains(&block), "block I/O: {block} of 50");
+    let target = set.to_str().unwrap();
+    let files = ops(&["--target", target, "--mix", "getattr=100", "--files", "20"]);
+    assert!((49..=51).contains(&files), "a file set: {files} of 50");
+}

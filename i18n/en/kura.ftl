@@ -216,6 +216,7 @@ col-stop-skew = stop skew
 col-score = score
 col-relative = relative
 col-note = note
+col-lower-bound = lower bound
 col-ratio = ratio
 col-repetitions = repetitions
 col-threads = threads
@@ -303,7 +304,15 @@ col-mix = mix
 search-title = { $title }: latency-bounded search, { $bound }
 search-unthrottled = unthrottled
 search-best = { $verdict } (best)
-search-short-note = short: the step delivered less than { $pct } % of the rate it offered, so the target did not carry that load (more qd or threads may).
+search-short-note = short: the step delivered less than { $pct } % of the rate it offered (beyond what the count of a step that carried it may lack), so that load was not carried.
+search-short-cap = At { $shape } the job keeps at most { $inflight } operations in flight: at the { $latency } mean latency of its highest short step that completes about { $max } IOPS at most (Little's law). To offer more, raise { $raise }.
+search-lower-bound-hint = The score is a lower bound: no load the search offered crossed the limit. To find where latency does cross it, let the job keep more operations in flight: raise { $raise }.
+search-shape-block = qd { $qd } x { $threads } threads
+search-raise-qd-threads = qd or threads
+search-raise-sync = threads, or qd with engine io_uring and direct I/O (the sync engine keeps one I/O in flight per thread)
+search-raise-threads = threads (a thread of this kind does one operation at a time)
+search-raise-ceiling-qd = the job's qd, the ceiling of this search
+search-raise-ceiling-threads = the job's threads, the ceiling of this search
 search-best-step = The step that held at the highest load:
 search-capacity-title = Latency-bounded capacity · { $bound } · relative to { $baseline }
 html-latency-curve-caption = One point per measured step, by the load it offered; the dashed line is the limit. A step held when its statistic stayed at or under the limit and it delivered at least 95 % of the rate it offered.
@@ -340,8 +349,9 @@ steady-last-window = last window (not steady)
 steady-round = round
 
 ## A latency-bounded search's result (src/metrics/latency_bound.rs, src/report/latency_table.rs)
-search-never-crossed = { $stat } latency stayed under { $limit } even unthrottled: { $iops } IOPS ({ $latency } { $stat }); the limit was never crossed
+search-never-crossed = { $stat } latency stayed under { $limit } even unthrottled: >= { $iops } IOPS ({ $latency } { $stat }); the limit was never crossed, so this is a lower bound
 search-highest = highest { $what } holding { $stat } latency under { $limit }: { $load }
+search-highest-lower-bound = highest { $what } holding { $stat } latency under { $limit }: { $load }, a lower bound: no step crossed the limit
 search-none-held = no { $what } tried held { $stat } latency under { $limit }
 search-load-rate = rate
 search-load-qd = queue depth
@@ -569,6 +579,11 @@ capacity-other-bound = bound { $bound } (baseline: { $baseline })
 capacity-heading = Latency-bounded capacity · { $bound } · relative to { $baseline }
 capacity-none-held = none held
 capacity-note = Score: the highest load that held the bound, in IOPS (runs averaged); relative: score / the baseline's. Scores are set side by side only when limit, statistic and load agree.
+capacity-lower-bound = lower bound
+capacity-lower-bound-note = ">=": a lower bound: that search never crossed the limit, so the target carries at least that much. A ratio whose target's score is a lower bound is a lower bound itself (">="); one whose baseline's score is, an upper bound ("<="); with both, unknown ("?").
+capacity-conclusion-at-least = { $target } carries at least { $ratio }x the load of { $baseline } with { $bound }: its score is a lower bound, its search never crossed the limit.
+capacity-conclusion-at-most = { $target } carries at most { $ratio }x the load of { $baseline } with { $bound }: the baseline's score is a lower bound, its search never crossed the limit.
+capacity-conclusion-unknown = Neither { $target } nor { $baseline } crossed the limit: both scores are lower bounds, so { $ratio }x says neither which carries more nor by how much.
 compare-per-price-heading = { $name } { $unit } per { $currency }/month
 compare-per-price-ratio-heading = { $name }/{ $baseline } per { $currency } (price { $ratio }x)
 compare-guidance-markdown = Guidance

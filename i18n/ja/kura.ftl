@@ -209,6 +209,7 @@ col-stop-skew = 終了のずれ
 col-score = スコア
 col-relative = 相対
 col-note = 注記
+col-lower-bound = 下限値
 col-ratio = 比
 col-repetitions = 繰り返し
 col-threads = スレッド
@@ -296,7 +297,15 @@ col-mix = 混合
 search-title = { $title }: レイテンシ上限の探索、{ $bound }
 search-unthrottled = 制限なし
 search-best = { $verdict }（最良）
-search-short-note = 不足: その段は要求した速度の { $pct } % 未満しか出せず、対象はその負荷を運べなかった（qd かスレッドを増やせば運べるかもしれない）。
+search-short-note = 不足: その段は要求した速度の { $pct } % 未満しか出せなかった（運べた段の回数でも起こりうる不足分を除いて）。その負荷は運べなかった。
+search-short-cap = { $shape } では同時に処理中にできる操作は最大 { $inflight } 個: 最も高い不足の段の平均レイテンシ { $latency } では、最大でおよそ { $max } IOPS しか完了しない（リトルの法則）。より多く要求するには { $raise } を増やす。
+search-lower-bound-hint = スコアは下限値: 探索が要求したどの負荷も上限を超えなかった。レイテンシが上限を超える点を見つけるには、同時に処理中の操作を増やす: { $raise } を増やす。
+search-shape-block = qd { $qd } x { $threads } スレッド
+search-raise-qd-threads = qd かスレッド数
+search-raise-sync = スレッド数、または io_uring エンジンと direct I/O での qd（sync エンジンはスレッドごとに 1 つの I/O しか処理中にしない）
+search-raise-threads = スレッド数（この種類のスレッドは一度に 1 操作）
+search-raise-ceiling-qd = ジョブの qd（この探索の上限）
+search-raise-ceiling-threads = ジョブのスレッド数（この探索の上限）
 search-best-step = 最も高い負荷で上限を守った段:
 search-capacity-title = レイテンシ上限つきの処理能力 · { $bound } · { $baseline } に対する比
 html-latency-curve-caption = 測った段ごとに 1 点、要求した負荷の順。破線が上限。統計値が上限以下に収まり、要求した速度の 95 % 以上を出した段を「維持」とする。
@@ -333,8 +342,9 @@ steady-last-window = 最後の窓（定常でない）
 steady-round = ラウンド
 
 ## レイテンシ上限の探索の結果 (src/metrics/latency_bound.rs, src/report/latency_table.rs)
-search-never-crossed = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかった
+search-never-crossed = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: >= { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかったので、これは下限値
 search-highest = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }
+search-highest-lower-bound = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }。下限値: どの段も上限を超えなかった
 search-none-held = 試したどの{ $what }でも{ $stat }レイテンシは { $limit } 未満に収まらなかった
 search-load-rate = 要求レート
 search-load-qd = キュー深度
@@ -548,6 +558,11 @@ capacity-other-bound = 上限 { $bound }（基準: { $baseline }）
 capacity-heading = レイテンシ上限内の性能 · { $bound } · { $baseline } に対する比
 capacity-none-held = 保てた負荷なし
 capacity-note = スコア: 上限を保てた最も高い負荷、IOPS（実行の平均）。相対: スコア / 基準のスコア。スコアを並べるのは上限、統計量、負荷の種類がそろうときだけ。
+capacity-lower-bound = 下限値
+capacity-lower-bound-note = 「>=」は下限値: その探索は上限を一度も超えなかったので、対象は少なくともそれだけ運べる。対象のスコアが下限値の比は下限値（「>=」）、基準のスコアが下限値の比は上限値（「<=」）、両方なら不明（「?」）。
+capacity-conclusion-at-least = { $target } は { $bound } で { $baseline } の少なくとも { $ratio } 倍の負荷を運べる: スコアは下限値で、探索は上限を一度も超えなかった。
+capacity-conclusion-at-most = { $target } は { $bound } で { $baseline } の多くとも { $ratio } 倍の負荷を運べる: 基準のスコアが下限値で、その探索は上限を一度も超えなかった。
+capacity-conclusion-unknown = { $target } も { $baseline } も上限を超えなかった: どちらのスコアも下限値なので、{ $ratio } 倍からはどちらが多く運べるかも、その差もわからない。
 compare-per-price-heading = { $name } { $unit }（{ $currency }/月あたり）
 compare-per-price-ratio-heading = { $name }/{ $baseline }（{ $currency } あたり、価格 { $ratio } 倍）
 compare-guidance-markdown = 助言

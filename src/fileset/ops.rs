@@ -392,15 +392,21 @@ impl<'a> Thread<'a> {
         let threads = u64::from(job.threads.max(1));
         let t = u64::from(self.plan.thread);
         let op_limit = job.io_count.map(|c| c / threads + u64::from(t < c % threads));
-        let gap = job
+        // The job's rate on one grid for all threads (worker/pace.rs).
+        let pace = job
             .rate_iops
-            .map(|r| Duration::from_nanos((threads * 1_000_000_000 / r.max(1)).max(1)));
+            .map(|r| crate::worker::pace::EvenPace::new(r, job.threads, self.plan.thread));
         let think_every = u64::from(job.think_every.unwrap_or(1).max(1));
-        let mut next_due = Instant::now();
+        let mut issued = 0u64;
         let mut done = 0u64;
         loop {
             if self.plan.stop.load(Ordering::Relaxed) || op_limit.is_some_and(|l| done >= l) {
                 break;
+            }
+            if let Some(p) = pace {
+                let due = self.plan.start + Duration::from_nanos(p.due_ns(issued) as u64);
+                self.sleep_until(due, end);
+                issued += 1;
             }
             let now = Instant::now();
             if end.is_some_and(|e| now >= e) {
@@ -412,10 +418,6 @@ impl<'a> Thread<'a> {
             self.record(op, outcome, now);
             if now >= self.measure_from {
                 done += 1;
-            }
-            if let Some(gap) = gap {
-                next_due += gap;
-                self.sleep_until(next_due, end);
             }
             if let Some(think) = job.think_time
                 && done.is_multiple_of(think_every)

@@ -14,6 +14,18 @@ use crate::jobs::latency::{LatencyLoad, LatencyStat, Phase};
 /// latency (with a closed loop, too few I/Os in flight cap the rate).
 pub const SHORT_SHARE: f64 = 0.95;
 
+/// A rate step is judged on at least this many offered operations: paced
+/// evenly, a step that carried its rate counts them to within one
+/// (`worker/pace.rs`), and one in 20 is the 5 % that `SHORT_SHARE` leaves.
+/// It is also where a Poisson count is near enough to normal for
+/// `SHORT_Z` (docs/latency-bound.md cites both).
+pub const MIN_STEP_OPS: f64 = 20.0;
+
+/// With Poisson arrivals (`rate_poisson`) a step's count varies by chance:
+/// it is short only when it is this many standard deviations under
+/// `SHORT_SHARE` of the offered operations (one-sided, 1 %).
+pub const SHORT_Z: f64 = 2.326;
+
 /// The statistic over every operation of the job, in nanoseconds; `None`
 /// when nothing completed. Means are weighted by operations; percentiles
 /// and maxima come from the merged histograms.
@@ -96,11 +108,63 @@ pub fn verdict(r: &JobResult) -> Option<Verdict> {
     }
     if load_of(r) == LatencyLoad::Rate
         && let Some(rate) = r.job.rate_iops
-        && achieved_iops(r) < rate as f64 * SHORT_SHARE
+        && !carried(r, rate)
     {
         return Some(Verdict::Short);
     }
     Some(Verdict::Held)
+}
+
+/// Operations of every kind the step completed.
+fn ops_of(r: &JobResult) -> u64 {
+    r.directions().map(|(_, d)| d.ops).sum()
+}
+
+/// Whether a step paced at `rate` delivered it: its operations against
+/// `SHORT_SHARE` of rate x its measured time, less what the count of a step
+/// that did carry it may still lack (`shortfall_allowed`).
+pub fn carried(r: &JobResult, rate: u64) -> bool {
+    let seconds = r.elapsed_ns as f64 / 1e9;
+    if seconds <= 0.0 {
+        // No measured time (imported runs): the rate is all there is.
+        return achieved_iops(r) >= rate as f64 * SHORT_SHARE;
+    }
+    let offered = rate as f64 * seconds;
+    ops_of(r) as f64 + shortfall_allowed(r, rate, offered) >= SHORT_SHARE * offered
+}
+
+/// Operations a step that carried `rate` for `offered` operations may
+/// still miss: one where the measured window cuts the pacing grid, the
+/// I/Os the deadline caught in flight (rate x mean latency, Little's law),
+/// and with Poisson arrivals `SHORT_Z` standard deviations of the count.
+fn shortfall_allowed(r: &JobResult, rate: u64, offered: f64) -> f64 {
+    let mean_s = stat_ns(r, LatencyStat::Mean).unwrap_or(0.0) / 1e9;
+    let cut = 1.0 + rate as f64 * mean_s;
+    let chance = if r.job.rate_poisson {
+        SHORT_Z * (SHORT_SHARE * offered).sqrt()
+    } else {
+        0.0
+    };
+    cut + chance
+}
+
+/// Operations a job can have in flight at once: `qd` per thread where the
+/// engine keeps several (a file set's thread does one operation at a time;
+/// the stored `qd` of a sync engine is already 1).
+pub fn in_flight_cap(r: &JobResult) -> u64 {
+    let per_thread = match r.job.workload {
+        crate::jobs::Workload::Block => u64::from(r.job.qd.max(1)),
+        _ => 1,
+    };
+    per_thread * u64::from(r.job.threads.max(1))
+}
+
+/// The most operations per second a closed loop of `in_flight_cap`
+/// operations can complete at the step's mean latency (Little's law:
+/// in flight = rate x latency); `None` when nothing completed.
+pub fn closed_loop_max_iops(r: &JobResult) -> Option<f64> {
+    let mean_ns = stat_ns(r, LatencyStat::Mean).filter(|m| *m > 0.0)?;
+    Some(in_flight_cap(r) as f64 / (mean_ns / 1e9))
 }
 
 fn load_of(r: &JobResult) -> LatencyLoad {
@@ -178,8 +242,29 @@ impl Curve {
         })
     }
 
+    /// Whether the score is a lower bound: the search never found the
+    /// knee, because no step it offered above the best crossed the limit.
+    /// That is an unthrottled probe that held, a queue depth or thread
+    /// search whose ceiling held, or a rate search whose steps above the
+    /// best were all short: the job's closed loop could offer no more. A
+    /// probe that crossed bounds nothing here: unpaced, its I/Os queue
+    /// behind each other, so a paced step at its rate may still hold.
+    pub fn lower_bound(&self) -> bool {
+        let Some(best) = self.best_point() else {
+            return false;
+        };
+        let Some(at) = best.load(self.load) else {
+            // The unthrottled probe held: no load is higher.
+            return true;
+        };
+        !self
+            .points
+            .iter()
+            .any(|p| p.verdict == Verdict::Crossed && p.load(self.load).is_some_and(|l| l > at))
+    }
+
     /// The result in one sentence: "highest rate holding mean latency under
-    /// 6 ms: 12,400 IOPS".
+    /// 6 ms: 12,400 IOPS"; a lower bound says so (">= 12,400 IOPS").
     pub fn sentence(&self, fmt_latency: fn(f64) -> String, fmt_count: fn(f64) -> String) -> String {
         let limit = fmt_latency(self.latency_limit_ns as f64);
         let what = match self.load {
@@ -197,22 +282,26 @@ impl Curve {
                 latency = p.latency_ns.map(fmt_latency).unwrap_or_default()
             ),
             Some(p) => {
+                let lower_bound = self.lower_bound();
+                let count = |x: f64| match lower_bound {
+                    true => format!(">= {}", fmt_count(x)),
+                    false => fmt_count(x),
+                };
                 let load = match self.load {
-                    LatencyLoad::Rate => format!("{} IOPS", fmt_count(p.offered_iops.unwrap_or(0) as f64)),
-                    LatencyLoad::Qd => format!("qd {} ({} IOPS)", p.qd, fmt_count(p.achieved_iops)),
+                    LatencyLoad::Rate => format!("{} IOPS", count(p.offered_iops.unwrap_or(0) as f64)),
+                    LatencyLoad::Qd => format!("qd {} ({} IOPS)", p.qd, count(p.achieved_iops)),
                     LatencyLoad::Threads => crate::t!(
                         "search-threads-iops",
                         threads = p.threads,
-                        iops = fmt_count(p.achieved_iops)
+                        iops = count(p.achieved_iops)
                     ),
                 };
-                crate::t!(
-                    "search-highest",
-                    what = what,
-                    stat = stat,
-                    limit = limit,
-                    load = load
-                )
+                let key = if lower_bound {
+                    "search-highest-lower-bound"
+                } else {
+                    "search-highest"
+                };
+                crate::t!(key, what = what, stat = stat, limit = limit, load = load)
             }
             None => crate::t!("search-none-held", what = what, stat = stat, limit = limit),
         }

@@ -6,9 +6,12 @@
 use super::escape::term;
 use super::format::latency;
 use super::run_table::{new_table, render_job};
-use crate::jobs::latency::LatencyLoad;
-use crate::metrics::RunResult;
-use crate::metrics::latency_bound::{Curve, curves};
+use crate::jobs::latency::{LatencyLoad, LatencyStat};
+use crate::jobs::{EngineKind, Workload};
+use crate::metrics::latency_bound::{
+    Curve, SHORT_SHARE, Verdict, closed_loop_max_iops, curves, in_flight_cap, stat_ns,
+};
+use crate::metrics::{JobResult, RunResult};
 
 /// `12,400` from 12400.4.
 pub fn grouped(x: f64) -> String {
@@ -94,14 +97,8 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
     out.push('\n');
     // Wrapped to 80 columns: the sentence names the limit, the load and the result.
     out.push_str(&super::width::wrap("", &sentence(c), 2));
-    if c.points.iter().any(|p| p.verdict.name() == "short") {
-        out.push_str(&format!(
-            "{}\n",
-            crate::t!(
-                "search-short-note",
-                pct = format!("{:.0}", crate::metrics::latency_bound::SHORT_SHARE * 100.0)
-            )
-        ));
+    for note in notes(run, c) {
+        out.push_str(&super::width::wrap("", &note, 0));
     }
     if let Some(p) = c.best_point() {
         out.push('\n');
@@ -109,6 +106,66 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
         out.push_str(&render_job(&run.jobs[p.job_index], false));
     }
     out
+}
+
+/// What a reader can do about a search's short steps or its lower bound:
+/// how many operations the job keeps in flight, what that caps the rate
+/// at, and what to raise so it can offer more.
+pub fn notes(run: &RunResult, c: &Curve) -> Vec<String> {
+    let mut out = Vec::new();
+    // The highest load that fell short says what capped the closed loop.
+    let short = c
+        .points
+        .iter()
+        .filter(|p| p.verdict == Verdict::Short)
+        .max_by_key(|p| p.load(c.load).unwrap_or(u64::MAX));
+    if let Some(p) = short {
+        let r = &run.jobs[p.job_index];
+        out.push(crate::t!(
+            "search-short-note",
+            pct = format!("{:.0}", SHORT_SHARE * 100.0)
+        ));
+        if let Some(max) = closed_loop_max_iops(r) {
+            out.push(crate::t!(
+                "search-short-cap",
+                shape = shape(r),
+                inflight = in_flight_cap(r),
+                latency = stat_ns(r, LatencyStat::Mean).map(latency).unwrap_or_default(),
+                max = grouped(max),
+                raise = raise(c, r)
+            ));
+        }
+    } else if c.lower_bound()
+        && let Some(p) = c.best_point()
+    {
+        out.push(crate::t!(
+            "search-lower-bound-hint",
+            raise = raise(c, &run.jobs[p.job_index])
+        ));
+    }
+    out
+}
+
+/// `qd 1 x 8 threads`, or `8 threads` where a thread does one operation at a time.
+fn shape(r: &JobResult) -> String {
+    match r.job.workload {
+        Workload::Block => crate::t!("search-shape-block", qd = r.job.qd, threads = r.job.threads),
+        _ => crate::t!("search-threads", threads = r.job.threads),
+    }
+}
+
+/// What to raise so the search can offer more: the ceiling of a queue
+/// depth or thread search; for a rate search, what bounds the operations
+/// in flight (`in_flight_cap`): qd and threads, threads alone on the sync
+/// engine (one I/O in flight per thread) and for kinds other than block I/O.
+fn raise(c: &Curve, r: &JobResult) -> String {
+    match (c.load, &r.job.workload, r.job.engine) {
+        (LatencyLoad::Qd, ..) => crate::t!("search-raise-ceiling-qd"),
+        (LatencyLoad::Threads, ..) => crate::t!("search-raise-ceiling-threads"),
+        (LatencyLoad::Rate, Workload::Block, EngineKind::Sync) => crate::t!("search-raise-sync"),
+        (LatencyLoad::Rate, Workload::Block, _) => crate::t!("search-raise-qd-threads"),
+        (LatencyLoad::Rate, ..) => crate::t!("search-raise-threads"),
+    }
 }
 
 /// Every search of the run, each as `render_curve` shows it.
@@ -121,7 +178,7 @@ pub fn render(run: &RunResult) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::jobs::Rw;
     use crate::jobs::latency::{LatencyStat, LatencyStep, Phase};
@@ -131,7 +188,7 @@ mod tests {
 
     /// A step of a 1 ms mean-latency rate search: `offered` IOPS (None:
     /// the probe), `ops` done in its second, each read taking `lat_ns`.
-    fn step(index: u32, phase: Phase, offered: Option<u64>, ops: u64, lat_ns: u64) -> JobResult {
+    pub(crate) fn step(index: u32, phase: Phase, offered: Option<u64>, ops: u64, lat_ns: u64) -> JobResult {
         let mut r = job("job", Rw::RandRead, 4096, 100, Some(ops), None);
         r.test = None;
         r.read = Some(direction(ops, 4096, &[lat_ns]));
@@ -187,10 +244,84 @@ mod tests {
         assert_eq!(cs.len(), 2);
         let probe = sentence(&cs[1]);
         assert!(
-            probe.starts_with("mean latency stayed under 1 ms even unthrottled: 900 IOPS (")
-                && probe.ends_with(" µs mean); the limit was never crossed"),
+            probe.starts_with("mean latency stayed under 1 ms even unthrottled: >= 900 IOPS (")
+                && probe.ends_with(" µs mean); the limit was never crossed, so this is a lower bound"),
             "{probe}"
         );
+        assert!(cs[1].lower_bound() && !cs[0].lower_bound());
+        let text = notes(&two, &cs[1]).join(" ");
+        assert!(
+            text.contains("The score is a lower bound") && text.contains("raise qd or threads"),
+            "{text}"
+        );
+    }
+
+    /// The steps above the best were all short: nothing the job could offer
+    /// crossed the limit, so the score is a lower bound, and the note says
+    /// what capped the offered load and what to raise.
+    #[test]
+    fn a_search_whose_top_steps_fell_short_scores_a_lower_bound() {
+        let mut steps = vec![
+            // Unpaced, the probe queued past the limit: that bounds nothing.
+            step(0, Phase::Probe, None, 2000, 5_000_000),
+            step(1, Phase::Climb, Some(200), 200, 300_000),
+            step(2, Phase::Climb, Some(300), 300, 400_000),
+            step(3, Phase::Climb, Some(450), 400, 800_000),
+            step(4, Phase::Refine, Some(375), 330, 800_000),
+        ];
+        for s in &mut steps {
+            s.job.engine = EngineKind::Sync;
+            s.job.threads = 2;
+        }
+        let r = run("", steps);
+        let c = &curves(&r)[0];
+        assert_eq!(c.points[4].verdict, Verdict::Short);
+        assert!(c.lower_bound());
+        assert_eq!(c.score_iops(), Some(300.0));
+        assert_eq!(
+            sentence(c),
+            "highest rate holding mean latency under 1 ms: >= 300 IOPS, a lower bound: no step crossed the limit"
+        );
+        let text = notes(&r, c).join(" ");
+        assert!(render(&r).contains("At qd 1 x 2 threads"));
+        // 2 in flight at 800 µs (as the histogram holds it): about 2,500 IOPS at most.
+        let mean_ns = stat_ns(&r.jobs[3], LatencyStat::Mean).unwrap();
+        let max = grouped(2.0 / (mean_ns / 1e9));
+        assert!(max.starts_with("2,49") || max.starts_with("2,50"), "{max}");
+        assert!(
+            text.contains("At qd 1 x 2 threads the job keeps at most 2 operations in flight")
+                && text.contains(&format!("completes about {max} IOPS at most")),
+            "{text}"
+        );
+        assert!(
+            text.contains("raise threads, or qd with engine io_uring"),
+            "{text}"
+        );
+        assert!(!text.contains("more qd or threads may"), "{text}");
+    }
+
+    /// Short is judged on the operations against the rate x the measured
+    /// time: one operation of slack for the pacing grid, and with Poisson
+    /// arrivals the count's chance too.
+    #[test]
+    fn short_allows_for_the_grid_and_for_chance() {
+        let at = |ops: u64, poisson: bool| {
+            let mut s = step(1, Phase::Climb, Some(44), ops, 500_000);
+            s.elapsed_ns = 3_000_000_000;
+            s.job.rate_poisson = poisson;
+            verdict(&s).unwrap()
+        };
+        // 132 offered, 95 % is 125.4.
+        assert_eq!(at(131, false), Verdict::Held);
+        assert_eq!(
+            at(125, false),
+            Verdict::Held,
+            "one short of 95 %: the grid's slack"
+        );
+        assert_eq!(at(123, false), Verdict::Short);
+        // Poisson arrivals: 2.326 standard deviations of 125.4 is 26 more.
+        assert_eq!(at(110, true), Verdict::Held);
+        assert_eq!(at(95, true), Verdict::Short);
     }
 
     #[test]

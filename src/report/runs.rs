@@ -96,6 +96,8 @@ fn run_json(run: &RunResult) -> String {
                 "best_threads": best.map(|p| p.threads),
                 "best_achieved_iops": best.map(|p| p.achieved_iops),
                 "best_latency_ns": best.and_then(|p| p.latency_ns),
+                // No step crossed the limit: the target carries at least this.
+                "lower_bound": c.lower_bound(),
                 // Read by programs: English, whatever the language shown.
                 "result": crate::i18n::in_english(|| super::latency_table::sentence(c)),
             })

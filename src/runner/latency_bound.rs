@@ -21,7 +21,7 @@ use crate::jobs::Job;
 use crate::jobs::job::{DEFAULT_RUNTIME, MAX_QD, MAX_THREADS};
 use crate::jobs::latency::{LatencyLoad, LatencyStep, Phase};
 use crate::metrics::JobResult;
-use crate::metrics::latency_bound::{achieved_iops, verdict};
+use crate::metrics::latency_bound::{MIN_STEP_OPS, achieved_iops, verdict};
 
 /// The rate climb starts at this share of what the probe reached.
 const START_SHARE: f64 = 0.1;
@@ -246,8 +246,32 @@ pub(super) fn run_search(
         let kept = step(&mut *place, job)?;
         let v = place.agree_step(kept);
         (!v.incomplete).then_some((v.held, v.achieved_iops))
-    });
-    Ok(())
+    })
+}
+
+/// Why a rate step is too short to tell whether it carried its rate:
+/// fewer than `MIN_STEP_OPS` operations offered over its runtime; `None`
+/// when it is long enough, or not a rate step.
+fn too_short(job: &Job) -> Option<String> {
+    let (Some(rate), Some(step)) = (job.rate_iops, job.latency_step) else {
+        return None;
+    };
+    // A step bounded by a count of I/Os rather than time offers that count.
+    let runtime = super::resolve(job, &mut Vec::new())
+        .runtime
+        .filter(|_| job.io_count.is_none())?;
+    let offered = rate as f64 * runtime.as_secs_f64();
+    if offered >= MIN_STEP_OPS {
+        return None;
+    }
+    let needed_s = (MIN_STEP_OPS / rate as f64).ceil();
+    Some(format!(
+        "{}: latency search step {} ({}) would offer {rate} IOPS for {}: {offered:.0} operations, too few to tell whether the target carried that rate (at least {MIN_STEP_OPS:.0}); a runtime of {needed_s:.0}s or more would judge it",
+        job.name,
+        step.index,
+        step.phase.name(),
+        crate::jobs::units::format_duration(runtime),
+    ))
 }
 
 /// How one measured step went, for the search's next load.
@@ -305,7 +329,11 @@ pub(super) fn step_message(job: &Job) -> String {
 /// same `seed` for every step, so steps differ only in load) goes to
 /// `step`, which measures it and says whether it held and the rate it
 /// achieved, or `None` to end the search there.
-fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool, f64)>) {
+fn drive_search(
+    job: &Job,
+    seed: u64,
+    step: &mut dyn FnMut(Job) -> Option<(bool, f64)>,
+) -> Result<(), RunError> {
     let load = job.latency_load.unwrap_or(LatencyLoad::Rate);
     let mut base = job.clone();
     base.seed = Some(seed);
@@ -327,12 +355,22 @@ fn drive_search(job: &Job, seed: u64, step: &mut dyn FnMut(Job) -> Option<(bool,
             (LatencyLoad::Qd, n) => job.qd = n.unwrap_or(1) as u32,
             (LatencyLoad::Threads, n) => job.threads = n.unwrap_or(1) as u32,
         }
+        // The rates are known only once the probe set them: a climb that
+        // would start too low to judge is refused, the steps measured kept;
+        // a descent ends at the lowest rate a step can judge.
+        if let Some(why) = too_short(&job) {
+            if next.phase == Phase::Descend {
+                break;
+            }
+            return Err(RunError::Invalid(why));
+        }
         let Some((held, achieved)) = step(job) else {
             break;
         };
         search.record(held, achieved);
         index += 1;
     }
+    Ok(())
 }
 
 /// Refuses a search that cannot run (one rank of many checks it before
@@ -414,6 +452,41 @@ mod tests {
         assert!(steps.len() <= 2 + MAX_DESCENTS as usize);
         let (s, _) = drive(Search::new(LatencyLoad::Qd, 64), |_| false, |_| 1.0);
         assert_eq!(s.best(), None);
+    }
+
+    /// A step offered fewer than 20 operations cannot be judged: a climb
+    /// that would start there is refused, naming the runtime that would
+    /// judge it; a descent stops above it.
+    #[test]
+    fn steps_too_short_to_judge_are_refused_or_not_descended_to() {
+        let job = Job {
+            runtime: Some(Duration::from_secs(1)),
+            latency_limit_ns: Some(1_000_000),
+            ..Job::default()
+        };
+        let mut rates = Vec::new();
+        // The probe reached 150 IOPS: the climb would start at 15, 15 operations in 1 s.
+        let err = drive_search(&job, 1, &mut |j| {
+            rates.push(j.rate_iops);
+            Some((false, 150.0))
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("step 1 (climb) would offer 15 IOPS for 1s: 15 operations")
+                && err.ends_with("a runtime of 2s or more would judge it"),
+            "{err}"
+        );
+        assert_eq!(rates, [None], "nothing measured after the probe");
+        // From 1,000 the climb starts at 100 and crosses; it halves to 50 and
+        // 25, and 12 would be too short to judge: the search ends there.
+        let mut rates = Vec::new();
+        drive_search(&job, 1, &mut |j| {
+            rates.push(j.rate_iops);
+            Some((false, 1000.0))
+        })
+        .unwrap();
+        assert_eq!(rates, [None, Some(100), Some(50), Some(25)]);
     }
 
     /// Even the first rate step crossed, a lower one held: the search

@@ -262,15 +262,10 @@ fn capacity_grid(c: &Comparison) -> Option<(String, Grid)> {
             } else {
                 t.name.clone()
             },
-            s.score_iops
-                .map(|v| format!("{} IOPS", crate::report::latency_table::grouped(v)))
-                .unwrap_or_else(|| crate::t!("capacity-none-held")),
+            s.score_text(),
             s.repetitions.to_string(),
-            s.ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| "-".into()),
-            match &s.not_comparable {
-                Some(why) => crate::t!("compare-not-comparable", why = why.as_str()),
-                None => String::new(),
-            },
+            s.ratio_text(),
+            s.note_text(),
         ]);
     }
     Some((heading, g))
@@ -284,6 +279,9 @@ pub fn table(c: &Comparison) -> String {
         out.push_str(&crate::report::width::wrap("", &term(&heading), 2));
         out.push_str(&g.to_table());
         out.push_str(&crate::report::width::wrap("", &crate::t!("capacity-note"), 0));
+        for line in super::capacity::notes(c) {
+            out.push_str(&crate::report::width::wrap("", &term(&line), 0));
+        }
     }
     // Runs of latency searches alone have their scores above and no rows.
     let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
@@ -329,6 +327,9 @@ pub fn markdown(c: &Comparison) -> String {
         out.push('\n');
         out.push_str(&crate::t!("capacity-note"));
         out.push('\n');
+        for line in super::capacity::notes(c) {
+            out.push_str(&format!("\n{line}\n"));
+        }
     }
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
@@ -347,7 +348,9 @@ pub fn markdown(c: &Comparison) -> String {
             out.push_str(&format!("- **{}**: {w}\n", crate::t!("compare-markdown-warning")));
         }
     }
-    if !c.guidance.is_empty() {
+    // Runs of latency searches alone have no rows for guidance to rest on.
+    let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
+    if !c.guidance.is_empty() && !only_scores {
         out.push_str(&format!("\n### {}\n\n", crate::t!("compare-guidance-markdown")));
         for g in &c.guidance {
             out.push_str(&format!("- {}\n", g.text));
@@ -452,6 +455,7 @@ pub fn csv(c: &Comparison) -> String {
             ]);
         }
     }
+    super::capacity::add_csv(c, &mut g);
     g.to_csv()
 }
 

@@ -52,6 +52,8 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
         r#"<p class="note">{}</p>"#,
         esc(&crate::t!("html-compare-note", baseline = base.as_str()))
     ));
+    // Runs of latency searches alone compare by their scores, not by rows.
+    let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
     if c.rows.iter().any(|r| {
         r.cells
             .iter()
@@ -68,17 +70,17 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             ),
         ));
         page.html("</div>");
-    } else {
+    } else if !only_scores {
         page.html(&format!(
             r#"<p class="note">{}</p>"#,
             esc(&crate::t!("html-compare-no-shared-row"))
         ));
     }
     page.table(targets_table(&c));
-    if let Some(t) = super::latency::scores_table(&c) {
-        page.table(t);
+    scores(page, &c);
+    if !only_scores {
+        page.table(rows_table(&c));
     }
-    page.table(rows_table(&c));
     let mut notes = String::new();
     for w in &c.warnings {
         let _ = write!(notes, "<li>{}</li>", esc(w));
@@ -86,7 +88,7 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     if !notes.is_empty() {
         page.html(&format!(r#"<ul class="warnings">{notes}</ul>"#));
     }
-    if !c.guidance.is_empty() {
+    if !c.guidance.is_empty() && !only_scores {
         let items: String = c
             .guidance
             .iter()
@@ -98,6 +100,23 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
         ));
     }
     page.html("</section>");
+}
+
+/// The latency-bounded scores: their ratios as bars, the table (lower
+/// bounds marked) and what a bounded ratio means.
+fn scores(page: &mut Page, c: &Comparison) {
+    let Some(table) = super::latency::scores_table(c) else {
+        return;
+    };
+    if let Some(chart) = super::latency::scores_chart(c) {
+        page.html(r#"<div class="charts">"#);
+        page.html(&figure(&svg::hbar_chart(&chart), &table.title));
+        page.html("</div>");
+    }
+    page.table(table);
+    for line in compare::capacity::notes(c) {
+        page.html(&format!(r#"<p class="note">{}</p>"#, esc(&line)));
+    }
 }
 
 fn others(c: &Comparison) -> Vec<usize> {

@@ -8,9 +8,10 @@ use crate::jobs::latency::LatencyLoad;
 use crate::metrics::RunResult;
 use crate::metrics::latency_bound::{Curve, curves};
 use crate::report::compare::Comparison;
+use crate::report::compare::capacity::RatioBound;
 use crate::report::format::{latency, rate};
-use crate::report::latency_table::{bound_text, grouped, sentence};
-use crate::report::svg::{self, Axis, Line, LineChart};
+use crate::report::latency_table::{bound_text, grouped, notes, sentence};
+use crate::report::svg::{self, Axis, HBarChart, Line, LineChart};
 
 /// The chart of one search: the bound's statistic by offered load, and the
 /// limit; a probe that held is drawn at the rate it reached.
@@ -153,19 +154,26 @@ pub fn scores_table(c: &Comparison) -> Option<Table> {
             bound = cap.bound.as_str(),
             baseline = c.targets[c.baseline].name.as_str()
         ),
-        &["target", "score", "runs", "relative", "note"],
+        &["target", "score", "runs", "relative", "note", "lower bound"],
     )
-    .with_export_columns(&["target", "score_iops", "repetitions", "ratio", "not_comparable"]);
+    .with_export_columns(&[
+        "target",
+        "score_iops",
+        "repetitions",
+        "ratio",
+        "not_comparable",
+        "lower_bound",
+    ]);
     for s in &cap.scores {
         t.rows.push(vec![
             Cell::text(c.targets[s.target].name.clone()),
             match s.score_iops {
-                Some(v) => Cell::num(v, format!("{} IOPS", grouped(v))),
+                Some(v) => Cell::num(v, s.score_text()),
                 None => Cell::shown(crate::t!("search-none-held-cell"), Value::Null),
             },
             Cell::int(s.repetitions as i64),
             match s.ratio {
-                Some(r) => Cell::num(r, format!("{r:.2}")),
+                Some(r) => Cell::num(r, s.ratio_text()),
                 None => Cell::empty(),
             },
             match &s.not_comparable {
@@ -176,9 +184,52 @@ pub fn scores_table(c: &Comparison) -> Option<Table> {
                 ),
                 None => Cell::empty(),
             },
+            Cell::shown(
+                match s.lower_bound {
+                    true => crate::t!("capacity-lower-bound"),
+                    false => String::new(),
+                },
+                Value::Text(s.lower_bound.to_string()),
+            ),
         ]);
     }
     Some(t)
+}
+
+/// The scores' ratios to the baseline as bars around 1, one bar per other
+/// target; a target whose ratio is bounded says so in its name. `None`
+/// when no ratio is there to draw.
+pub fn scores_chart(c: &Comparison) -> Option<HBarChart> {
+    let cap = c.latency_bound.as_ref()?;
+    let series: Vec<(String, Vec<Option<f64>>)> = cap
+        .scores
+        .iter()
+        .filter(|s| s.target != c.baseline && s.ratio.is_some())
+        .map(|s| {
+            let name = &c.targets[s.target].name;
+            let name = match s.ratio_bound {
+                RatioBound::Exact => name.clone(),
+                _ => format!("{name} ({})", s.ratio_text().split(' ').next().unwrap_or("")),
+            };
+            (name, vec![s.ratio])
+        })
+        .collect();
+    if series.is_empty() {
+        return None;
+    }
+    Some(HBarChart {
+        title: crate::t!(
+            "search-capacity-title",
+            bound = cap.bound.as_str(),
+            baseline = c.targets[c.baseline].name.as_str()
+        ),
+        x_title: crate::t!("html-ratio-axis"),
+        rows: vec![crate::i18n::heading("score")],
+        series,
+        value_fmt: |v| format!("{v:.2}×"),
+        reference: Some((1.0, c.targets[c.baseline].name.clone())),
+        log: false,
+    })
 }
 
 /// Every search of the given runs; nothing when there is none.
@@ -203,6 +254,9 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         };
         page.html(&format!("<h3>{}</h3>", svg::esc(&name)));
         page.html(&format!(r#"<p class="meta">{}</p>"#, svg::esc(&sentence(c))));
+        for note in notes(&runs[*run], c) {
+            page.html(&format!(r#"<p class="note">{}</p>"#, svg::esc(&note)));
+        }
         page.html(r#"<div class="charts">"#);
         page.html(&figure(
             &curve_chart(c, &name),
