@@ -119,7 +119,7 @@ metric-lat-p99 = p99 latency
 guidance-not-measured = { $title }: no comparable rows measured on both { $tn } and { $bn }.
 guidance-one-row = 1 row
 guidance-rows = { $n } rows, { $lo }x to { $hi }x
-guidance-within-noise = { $title }: { $tn } and { $bn } do not differ: every row is within the runs' own spread ({ $rows })
+guidance-within-noise = { $title }: the runs cannot tell { $tn } from { $bn }: in every row their passes overlap and the rank test finds no difference ({ $rows })
 guidance-same = { $title }: { $tn } and { $bn } do not differ by more than { $pct } % in { $by } ({ $g }x; { $rows })
 guidance-mixed = { $title }: neither is faster throughout: { $tn } is faster in { $better } row(s), { $bn } in { $worse } (by { $by }; geometric mean { $g }x; { $rows })
 guidance-better = { $title }: { $tn } is { $g }x faster than { $bn } by { $by } ({ $rows })
@@ -137,7 +137,7 @@ compare-by-bs = block size
 compare-by-mix = mix
 compare-higher-is-better = higher is better
 compare-lower-is-better = lower is better
-compare-headline = kura compare · { $metric } ({ $better }) · baseline { $baseline } · rows by { $by }
+compare-headline = kura compare · { $metric } ({ $better }) · { $figure } · baseline { $baseline } · rows by { $by }
 compare-target = target
 compare-run-ids = run ids
 compare-path = path
@@ -147,9 +147,15 @@ compare-per-month = per month
 compare-price-ratio = price ratio
 compare-baseline-name = { $name } (baseline)
 compare-not-comparable = not comparable: { $why }
-compare-noise = { $ratio }x (noise)
+compare-noise = { $ratio }x (overlap)
 compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
-compare-legend-repetitions = Values are means of the repetitions, ± half their range; (noise): the difference is within the runs' own spread.
+compare-legend-repetitions = Values are the { $figure } (repetitions: a mark run's passes, or the runs of one label with --repeats); ± is half their range.
+compare-legend-passes = Values are the { $figure } of each test.
+compare-legend-rank-test = Passes are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "(overlap)" marks a ratio whose passes overlap with no difference found. With 3 passes a side the test cannot go below p = 0.1: there, an unmarked ratio means every pass of one side beat every pass of the other.
+compare-legend-rank-test-marked = Passes are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "~" marks a ratio whose passes overlap with no difference found. With 3 passes a side the test cannot go below p = 0.1: there, an unmarked ratio means every pass of one side beat every pass of the other.
+compare-figure-best = best pass
+compare-figure-mean = mean of passes
+compare-test-file = test file { $size }
 compare-legend-mbps = MB/s = 10^6 bytes/s.
 compare-legend-prices = Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
 compare-no-rows = no measured rows
