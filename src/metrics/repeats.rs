@@ -418,7 +418,13 @@ mod tests {
             let b: Vec<f64> = (0..n).map(|i| i as f64).collect();
             rank_test(&a, &b).unwrap()
         };
-        for (m, n, floor) in [(2, 2, 2.0 / 6.0), (3, 3, 0.1), (3, 5, 2.0 / 56.0), (4, 4, 2.0 / 70.0), (5, 5, 2.0 / 252.0)] {
+        for (m, n, floor) in [
+            (2, 2, 2.0 / 6.0),
+            (3, 3, 0.1),
+            (3, 5, 2.0 / 56.0),
+            (4, 4, 2.0 / 70.0),
+            (5, 5, 2.0 / 252.0),
+        ] {
             let t = separated(m, n);
             assert!((t.p_value - floor).abs() < 1e-12, "{m} vs {n}: {}", t.p_value);
             assert_eq!(t.cliffs_delta, 1.0);
@@ -456,8 +462,17 @@ mod tests {
     /// 0.157299207, erfc(2) = 0.004677735.
     #[test]
     fn erfc_is_within_its_stated_error() {
-        for (x, want) in [(0.0, 1.0), (0.5, 0.479500122), (1.0, 0.157299207), (2.0, 0.004677735)] {
-            assert!(((erfc(x) - want) / want).abs() < 1.2e-7 + 1e-9, "erfc({x}) = {}", erfc(x));
+        for (x, want) in [
+            (0.0, 1.0),
+            (0.5, 0.479500122),
+            (1.0, 0.157299207),
+            (2.0, 0.004677735),
+        ] {
+            assert!(
+                ((erfc(x) - want) / want).abs() < 1.2e-7 + 1e-9,
+                "erfc({x}) = {}",
+                erfc(x)
+            );
             assert!((erfc(-x) - (2.0 - want)).abs() < 1e-7);
         }
     }

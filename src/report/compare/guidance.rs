@@ -340,14 +340,7 @@ mod tests {
     fn rows_verdict(rows: &[RowFactor], price_ratio: Option<f64>) -> Guidance {
         let targets = [target("old", Some(1.0)), target("new", price_ratio)];
         crate::i18n::in_english(|| {
-            conclude(
-                WorkloadClass::RandomSmallQd1,
-                1,
-                rows,
-                &targets,
-                0,
-                Metric::Mbps,
-            )
+            conclude(WorkloadClass::RandomSmallQd1, 1, rows, &targets, 0, Metric::Mbps)
         })
     }
 
@@ -367,7 +360,13 @@ mod tests {
         ];
         let g = rows_verdict(&rows, None);
         assert_eq!(g.verdict, Verdict::Better, "{}", g.text);
-        let decided = [rows[0], RowFactor { overlapping: false, ..rows[1] }];
+        let decided = [
+            rows[0],
+            RowFactor {
+                overlapping: false,
+                ..rows[1]
+            },
+        ];
         assert_eq!(rows_verdict(&decided, None).verdict, Verdict::Mixed);
     }
 

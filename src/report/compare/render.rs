@@ -47,6 +47,18 @@ fn by_title(by: By) -> String {
 }
 
 fn headline(c: &Comparison) -> String {
+    // Which figure matters only where something was repeated.
+    let repeated = c
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .flatten()
+        .any(|cell| cell.repetitions > 1);
+    let figure_part = if repeated {
+        format!(" · {}", figure_title(c.figure))
+    } else {
+        String::new()
+    };
     let better = match c.better {
         super::Better::Higher => crate::t!("compare-higher-is-better"),
         super::Better::Lower => crate::t!("compare-lower-is-better"),
@@ -55,7 +67,7 @@ fn headline(c: &Comparison) -> String {
         "compare-headline",
         metric = crate::i18n::heading(c.metric.title()),
         better = better,
-        figure = figure_title(c.figure),
+        figure = figure_part,
         baseline = term(&c.targets[c.baseline].name),
         by = by_title(c.by)
     )
@@ -526,7 +538,7 @@ fn mark_view(c: &Comparison) -> bool {
 struct MarkGrid {
     heading: String,
     grid: Grid,
-    /// Why a cell marked `*` has no ratio.
+    /// Why a target's cells (marked `*` beside the baseline) have no ratio.
     notes: Vec<String>,
 }
 
@@ -546,7 +558,11 @@ fn mark_grids(c: &Comparison) -> Vec<MarkGrid> {
     for key in keys {
         let rows: Vec<&Row> = c.rows.iter().filter(|r| grid_key(r) == key).collect();
         // A target's test size here: that of its first measured cell.
-        let size_of = |t: usize| rows.iter().find_map(|r| r.cells[t].as_ref()).map(|cell| cell.size_bytes);
+        let size_of = |t: usize| {
+            rows.iter()
+                .find_map(|r| r.cells[t].as_ref())
+                .map(|cell| cell.size_bytes)
+        };
         let mut sizes: Vec<Option<u64>> = Vec::new();
         for t in 0..c.targets.len() {
             if let Some(size) = size_of(t)
@@ -556,14 +572,22 @@ fn mark_grids(c: &Comparison) -> Vec<MarkGrid> {
             }
         }
         for size in sizes {
-            let members: Vec<usize> = (0..c.targets.len()).filter(|t| size_of(*t) == Some(size)).collect();
+            let members: Vec<usize> = (0..c.targets.len())
+                .filter(|t| size_of(*t) == Some(size))
+                .collect();
             out.push(mark_grid(c, key, size, &rows, &members));
         }
     }
     out
 }
 
-fn mark_grid(c: &Comparison, key: (bool, Direction), size: Option<u64>, rows: &[&Row], members: &[usize]) -> MarkGrid {
+fn mark_grid(
+    c: &Comparison,
+    key: (bool, Direction),
+    size: Option<u64>,
+    rows: &[&Row],
+    members: &[usize],
+) -> MarkGrid {
     let direction = crate::i18n::heading(key.1.name());
     let mut parts = vec![
         if key.0 {
@@ -601,17 +625,22 @@ fn mark_grid(c: &Comparison, key: (bool, Direction), size: Option<u64>, rows: &[
                 continue;
             };
             let value = value_text(c.metric, cell.value);
+            if let Some(why) = &cell.not_comparable {
+                let note = format!(
+                    "* {name}: {}",
+                    crate::t!("compare-not-comparable", why = why.as_str())
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
             line.push(match (&cell.not_comparable, cell.ratio) {
                 _ if t == c.baseline => value,
-                (Some(why), _) if with_base => {
-                    notes.push(format!(
-                        "* {name}, {}: {}",
-                        r.test.as_deref().unwrap_or(""),
-                        crate::t!("compare-not-comparable", why = why.as_str())
-                    ));
-                    format!("{value} *")
+                // Beside the baseline, a value without its ratio needs its reason.
+                (Some(_), _) if with_base => format!("{value} *"),
+                (None, Some(ratio)) if cell.noise == Some(Noise::WithinNoise) => {
+                    format!("{value} ~{ratio:.2}x")
                 }
-                (None, Some(ratio)) if cell.noise == Some(Noise::WithinNoise) => format!("{value} ~{ratio:.2}x"),
                 (None, Some(ratio)) => format!("{value} {ratio:.2}x"),
                 _ => value,
             });

@@ -413,7 +413,13 @@ pub(super) fn build_rows(
     rows
 }
 
-fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOptions, figure: Figure) -> Row {
+fn row(
+    g: Group,
+    n_targets: usize,
+    summaries: &[TargetSummary],
+    opts: &CompareOptions,
+    figure: Figure,
+) -> Row {
     let base = opts.baseline;
     // The baseline's parameters are the reference; without it, the first target's.
     let reference = g
@@ -485,7 +491,8 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Fi
     if values.is_empty() {
         return None;
     }
-    let of = |f: &dyn Fn(&Measurement) -> f64, higher: bool| figure_of(mine.iter().map(|m| f(m)), figure, higher);
+    let of =
+        |f: &dyn Fn(&Measurement) -> f64, higher: bool| figure_of(mine.iter().map(|m| f(m)), figure, higher);
     let mut diffs: Vec<String> = Vec::new();
     for m in &mine {
         for d in differences(reference, &m.params) {
@@ -797,7 +804,10 @@ mod tests {
         let (verdict, test) = noise(&[1.9, 2.0, 2.06], &[31.7, 60.0, 84.5]);
         assert_eq!(verdict, Noise::EveryPass);
         let test = test.unwrap();
-        assert!((test.p_value - 0.1).abs() < 1e-12, "3 against 3 cannot go below 0.1");
+        assert!(
+            (test.p_value - 0.1).abs() < 1e-12,
+            "3 against 3 cannot go below 0.1"
+        );
         assert_eq!(test.cliffs_delta, -1.0);
         // Five passes a side reach the level when they do not overlap.
         let (verdict, test) = noise(&[10.0, 11.0, 12.0, 13.0, 14.0], &[1.0, 2.0, 3.0, 4.0, 5.0]);
@@ -863,7 +873,10 @@ mod tests {
         close(c.rows[0].cells[0].as_ref().unwrap().value, mb(200));
         close(c.rows[0].cells[1].as_ref().unwrap().ratio.unwrap(), 1.25);
         // Anything but a mark is compared by its mean, as its own report shows it.
-        let sweep = [mark("sweep", 1, [100, 400, 100]), mark("sweep", 2, [200, 300, 250])];
+        let sweep = [
+            mark("sweep", 1, [100, 400, 100]),
+            mark("sweep", 2, [200, 300, 250]),
+        ];
         let c = build(&sweep, &Default::default()).unwrap();
         assert_eq!(c.figure, Figure::Mean);
         close(c.rows[0].cells[0].as_ref().unwrap().value, mb(200));
