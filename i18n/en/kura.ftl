@@ -119,6 +119,7 @@ metric-lat-p99 = p99 latency
 guidance-not-measured = { $title }: no comparable rows measured on both { $tn } and { $bn }.
 guidance-one-row = 1 row
 guidance-rows = { $n } rows, { $lo }x to { $hi }x
+guidance-rows-overlapping = { $rows }; passes overlap in { $n }
 guidance-within-noise = { $title }: the runs cannot tell { $tn } from { $bn }: in every row their passes overlap and the rank test finds no difference ({ $rows })
 guidance-same = { $title }: { $tn } and { $bn } do not differ by more than { $pct } % in { $by } ({ $g }x; { $rows })
 guidance-mixed = { $title }: neither is faster throughout: { $tn } is faster in { $better } row(s), { $bn } in { $worse } (by { $by }; geometric mean { $g }x; { $rows })

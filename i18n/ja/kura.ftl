@@ -113,6 +113,7 @@ metric-lat-p99 = p99 レイテンシ
 guidance-not-measured = { $title }: { $tn } と { $bn } の両方で測った比較できる行がない。
 guidance-one-row = 1 行
 guidance-rows = { $n } 行、{ $lo } 倍から { $hi } 倍
+guidance-rows-overlapping = { $rows }、うち { $n } 行はパスが重なる
 guidance-within-noise = { $title }: 実行からは { $tn } と { $bn } を区別できない: どの行もパスが重なり、順位検定で差が見つからない（{ $rows }）
 guidance-same = { $title }: { $tn } と { $bn } の { $by } の差は { $pct } % 以内（{ $g } 倍、{ $rows }）
 guidance-mixed = { $title }: どちらかが常に速いわけではない: { $tn } が速い行が { $better }、{ $bn } が速い行が { $worse }（{ $by } で、幾何平均 { $g } 倍、{ $rows }）

@@ -78,8 +78,8 @@ struct Factors {
     /// decide makes no target faster in it.
     better: usize,
     worse: usize,
-    /// Every row's repetitions overlap and the test finds no difference.
-    all_overlapping: bool,
+    /// Rows whose repetitions overlap and the test finds no difference.
+    overlapping: usize,
 }
 
 fn same(f: f64) -> bool {
@@ -101,12 +101,12 @@ impl Factors {
             hi: factors().fold(f64::NEG_INFINITY, f64::max),
             better: decided().filter(|f| *f > 1.0 && !same(*f)).count(),
             worse: decided().filter(|f| *f < 1.0 && !same(*f)).count(),
-            all_overlapping: rows.iter().all(|r| r.overlapping),
+            overlapping: rows.iter().filter(|r| r.overlapping).count(),
         })
     }
 
     fn verdict(&self) -> Verdict {
-        if self.all_overlapping {
+        if self.overlapping == self.rows {
             Verdict::WithinNoise
         } else if same(self.mean) && (self.better == 0 || self.worse == 0) {
             Verdict::Same
@@ -119,9 +119,10 @@ impl Factors {
         }
     }
 
-    /// How many rows, and their range when more than one.
+    /// How many rows, their range when more than one, and in how many of
+    /// them the runs could not tell the targets apart.
     fn rows_text(&self) -> String {
-        if self.rows == 1 {
+        let rows = if self.rows == 1 {
             crate::t!("guidance-one-row")
         } else {
             crate::t!(
@@ -130,6 +131,11 @@ impl Factors {
                 lo = format!("{:.2}", self.lo),
                 hi = format!("{:.2}", self.hi)
             )
+        };
+        if self.overlapping > 0 && self.overlapping < self.rows {
+            crate::t!("guidance-rows-overlapping", rows = rows, n = self.overlapping)
+        } else {
+            rows
         }
     }
 }
@@ -360,6 +366,11 @@ mod tests {
         ];
         let g = rows_verdict(&rows, None);
         assert_eq!(g.verdict, Verdict::Better, "{}", g.text);
+        assert!(
+            g.text.ends_with("(2 rows, 0.80x to 3.00x; passes overlap in 1)."),
+            "{}",
+            g.text
+        );
         let decided = [
             rows[0],
             RowFactor {

@@ -544,7 +544,7 @@ struct MarkGrid {
 
 /// Reads and writes apart, and a Mix profile's mixed job apart from both.
 fn grid_key(r: &Row) -> (bool, Direction) {
-    (r.workload.read_pct % 100 != 0, r.direction)
+    (!r.workload.read_pct.is_multiple_of(100), r.direction)
 }
 
 fn mark_grids(c: &Comparison) -> Vec<MarkGrid> {

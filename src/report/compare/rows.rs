@@ -835,6 +835,14 @@ mod tests {
         assert_eq!(noise(&[1.0, 2.0], &[100.0]).0, Noise::SingleRun);
     }
 
+    #[test]
+    fn the_best_latency_is_the_lowest() {
+        let v = || [3.0, 1.0, 2.0].into_iter();
+        assert_eq!(figure_of(v(), Figure::Best, true), 3.0);
+        assert_eq!(figure_of(v(), Figure::Best, false), 1.0);
+        assert_eq!(figure_of(v(), Figure::Mean, false), 2.0);
+    }
+
     /// Three passes of one test on each of two mark runs: best of the passes
     /// (CrystalDiskMark's figure) by default, their mean when asked.
     #[test]
