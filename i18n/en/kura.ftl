@@ -243,7 +243,7 @@ html-latency-bound = Latency-bounded capacity
 html-sweep = Block-size sweep
 html-suite-tables = Suite tables
 html-db = Database (sql-bench, sysbench oltp_read_write)
-html-compare-note = As kura compare puts them: baseline { $baseline }; rows matched by suite test, else by identical workload; values are means of the repetitions.
+html-compare-note = As kura compare puts them: baseline { $baseline }; rows matched by suite test, else by identical workload; values are a mark run's best pass (CrystalDiskMark's figure) when every run is a mark run, else the mean of the repetitions.
 html-compare-chart = Each run's { $metric } over { $baseline }'s, per row; above 1 is faster. Rows whose parameters differ have no bar.
 html-mark-size = { $size } test file
 html-mark-chart = { $dir } throughput per test, best of { $runs } runs, one colour per target.
@@ -276,7 +276,7 @@ run-not-stored = run (not stored)
 html-ratio-chart = { $metric } relative to { $baseline }
 html-ratio-axis = ratio to baseline (×)
 html-relative-to = { $unit }, relative to { $baseline }
-html-noise = { $ratio }× (noise)
+html-noise = { $ratio }× (overlap)
 compare-rows-not-comparable = { $count } row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them
 # Words in cells, looked up as headings are (`heading`): shown translated, downloaded as they are.
 col-row = row

@@ -236,7 +236,7 @@ html-latency-bound = レイテンシ上限つきの処理能力
 html-sweep = ブロックサイズのスイープ
 html-suite-tables = スイートの表
 html-db = データベース（sql-bench、sysbench oltp_read_write）
-html-compare-note = kura compare と同じ比べ方: 基準は { $baseline }。行はスイートのテストで、なければ同じ負荷で対応させる。値は繰り返しの平均。
+html-compare-note = kura compare と同じ比べ方: 基準は { $baseline }。行はスイートのテストで、なければ同じ負荷で対応させる。値は、すべて mark の実行ならパスの最良値（CrystalDiskMark の値）、そうでなければ繰り返しの平均。
 html-compare-chart = 行ごとの各実行の { $metric }（{ $baseline } に対する比）。1 より大きければ速い。パラメータの違う行には棒がない。
 html-mark-size = { $size } のテストファイル
 html-mark-chart = テストごとの{ $dir }速度。{ $runs } 回の最高値、対象ごとに 1 色。
@@ -269,7 +269,7 @@ run-not-stored = 実行（未保存）
 html-ratio-chart = { $baseline } に対する { $metric }
 html-ratio-axis = 基準に対する比（倍）
 html-relative-to = { $unit }、{ $baseline } に対する比
-html-noise = { $ratio }×（誤差内）
+html-noise = { $ratio }×（重なり）
 compare-rows-not-comparable = { $count } 行は比較できない: 負荷のパラメータが違う（行に記す）。比は出さない
 # セルの語。見出しと同じく `heading` で引く: 表示は訳し、ダウンロードはそのまま。
 col-row = 行

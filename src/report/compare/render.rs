@@ -608,7 +608,10 @@ fn mark_grid(
         ));
     }
     let mut header = vec![crate::t!("compare-target")];
-    header.extend(rows.iter().map(|r| r.test.clone().unwrap_or_default()));
+    header.extend(
+        rows.iter()
+            .map(|r| crate::i18n::heading(r.test.as_deref().unwrap_or(""))),
+    );
     let mut grid = Grid::new(header);
     let mut notes = Vec::new();
     let with_base = members.contains(&c.baseline);
