@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 use crate::jobs::options::{Flag, Group, OPTIONS, Opt, OptionDef, Type, Value};
 use crate::jobs::{Job, SpecError};
 
-use crate::report::compare::{By, Metric};
+use crate::report::compare::{By, Figure, Metric};
 use crate::report::export::Format;
 
 #[derive(Debug, Parser)]
@@ -676,6 +676,9 @@ pub struct CompareArgs {
     /// Rows by test, by block size (a section per mix) or by mix (a section per block size)
     #[arg(long, value_enum, default_value = "test")]
     pub by: By,
+    /// Which figure of repeated passes is compared: best (CrystalDiskMark's) or mean [default: the suite's own: best for mark runs, else mean]
+    #[arg(long, value_enum)]
+    pub figure: Option<Figure>,
     /// With a label shared by several runs, take the newest
     #[arg(long, conflicts_with = "repeats")]
     pub latest: bool,

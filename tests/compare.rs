@@ -347,15 +347,36 @@ fn seed1_csv_is_pinned() {
     seed1(&db);
     let csv = stdout(&db, &["compare", "physical", "cloud fast", "--format", "csv"]);
     assert_eq!(csv, SEED1_CSV, "got:\n{csv}");
+    // The mean of the passes when asked: 300 and 320 MB/s, not the best 350 and 340.
+    let csv = stdout(
+        &db,
+        &[
+            "compare",
+            "physical",
+            "cloud fast",
+            "--format",
+            "csv",
+            "--figure",
+            "mean",
+        ],
+    );
+    let values: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|l| l.split(',').nth(16).unwrap())
+        .collect();
+    assert_eq!(values, ["300.000", "320.000"], "{csv}");
+    assert!(csv.lines().nth(1).unwrap().contains(",mean,"), "{csv}");
 }
 
-const SEED1_CSV: &str = r#"section,row,test,direction,rw,bs,read_pct,qd,threads,direct,size_bytes,target,baseline,repetitions,metric,unit,value,min,max,iops,bytes_per_sec,lat_mean_ns,lat_p99_ns,ratio,better,noise,not_comparable,price_per_month,currency,iops_per_price,mbps_per_price,value_per_price_ratio
-,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,physical,true,3,mbps,MB/s,300.000,250.000,350.000,286.102,300000000,28494636.7,85483910,1.0000,higher,,,,,,,
-,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,cloud fast,false,3,mbps,MB/s,320.000,300.000,340.000,305.176,320000000,26282934.4,78848803,1.0667,higher,within_noise,,,,,,
-,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,120.000,118.000,122.000,114.441,120000000,8739752.0,26219255,1.0000,higher,,,,,,,
-,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,361.467,350.000,371.000,344.721,361466667,2902580.5,8707741,3.0122,higher,differs,,,,,,
-,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,0.687,0.684,0.690,167.725,687000,5962230.1,17886690,1.0000,higher,,,,,,,
-,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,90.313,70.000,110.000,22049.154,90313333,46930.4,140791,131.4605,higher,differs,,,,,,
+const SEED1_CSV: &str = r#"section,row,test,direction,rw,bs,read_pct,qd,threads,direct,size_bytes,target,baseline,repetitions,metric,unit,value,min,max,iops,bytes_per_sec,lat_mean_ns,lat_p99_ns,ratio,better,noise,not_comparable,price_per_month,currency,iops_per_price,mbps_per_price,value_per_price_ratio,figure,p_value,cliffs_delta
+,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,physical,true,3,mbps,MB/s,350.000,250.000,350.000,333.786,350000000,23967451.4,71902354,1.0000,higher,,,,,,,,best,,
+,SEQ1M Q8T1 read,SEQ1M Q8T1,read,read,1m,100,8,1,true,1073741824,cloud fast,false,3,mbps,MB/s,340.000,300.000,340.000,324.249,340000000,24672376.5,74017129,0.9714,higher,within_noise,,,,,,,best,0.8000,0.222
+,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,122.000,118.000,122.000,116.348,122000000,8594885.2,25784655,1.0000,higher,,,,,,,,best,,
+,SEQ1M Q1T1 read,SEQ1M Q1T1,read,read,1m,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,371.000,350.000,371.000,353.813,371000000,2826350.4,8479051,3.0410,higher,every_pass,,,,,,,best,0.1000,1.000
+,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,physical,true,3,mbps,MB/s,0.690,0.684,0.690,168.457,690000,5936231.9,17808695,1.0000,higher,,,,,,,,best,,
+,RND4K Q1T1 read,RND4K Q1T1,read,randread,4k,100,1,1,true,1073741824,cloud fast,false,3,mbps,MB/s,110.000,70.000,110.000,26855.469,110000000,37236.4,111709,159.4203,higher,every_pass,,,,,,,best,0.1000,1.000
 "#;
 
 #[test]
@@ -364,15 +385,22 @@ fn seed1_table_shows_noise_and_guidance() {
     let db = dir.path().join("k.db");
     seed1(&db);
     let out = stdout(&db, &["compare", "physical", "cloud fast"]);
-    assert!(out.contains("SEQ1M Q8T1 read"), "{out}");
-    assert!(out.contains("1.07x (noise)"), "within the runs' spread: {out}");
-    assert!(out.contains("3.01x"), "{out}");
+    assert!(out.contains("· best pass ·"), "the figure is named: {out}");
+    // CrystalDiskMark's shape: a row per target, a column per test.
     assert!(
-        out.contains("sequential large-block: cloud fast is 1.79x faster than physical by MB/s"),
+        out.contains("read · MB/s, best pass · test file 1.0 GiB"),
+        "{out}"
+    );
+    assert!(out.contains(" SEQ1M Q8T1   SEQ1M Q1T1    RND4K Q1T1"), "{out}");
+    assert!(out.contains("340 ~0.97x"), "overlapping passes: {out}");
+    assert!(out.contains("371 3.04x"), "every pass faster: {out}");
+    assert!(out.contains("110 159.42x"), "{out}");
+    assert!(
+        out.contains("sequential large-block: cloud fast is 1.72x faster than physical by MB/s"),
         "{out}"
     );
     assert!(
-        out.contains("random small-block, queue depth 1: cloud fast is 131.46x faster"),
+        out.contains("random small-block, queue depth 1: cloud fast is 159.42x faster"),
         "{out}"
     );
     assert!(out.contains("MB/s = 10^6 bytes/s"), "{out}");
@@ -392,8 +420,12 @@ fn seed1_table_shows_noise_and_guidance() {
         .as_bytes(),
     );
     assert_eq!(v["baseline"], 1);
+    assert_eq!(v["figure"], "best");
     let r = &v["rows"][1]["cells"][0];
-    assert_eq!(format!("{:.4}", r["ratio"].as_f64().unwrap()), "0.3320");
+    assert_eq!(format!("{:.4}", r["ratio"].as_f64().unwrap()), "0.3288");
+    assert_eq!(r["noise"], "every_pass");
+    assert_eq!(r["p_value"], 0.1);
+    assert_eq!(r["cliffs_delta"], -1.0);
 }
 
 #[test]
@@ -562,7 +594,14 @@ fn runs_sharing_a_label_are_repetitions_with_repeats() {
         .find(|g| g["class"] == "all")
         .unwrap();
     assert_eq!(all["verdict"], "within_noise");
-    assert!(all["text"].as_str().unwrap().contains("b and a do not differ"));
+    assert!(
+        all["text"]
+            .as_str()
+            .unwrap()
+            .contains("the runs cannot tell b from a"),
+        "{}",
+        all["text"]
+    );
 }
 
 #[test]
@@ -751,4 +790,180 @@ fn unnamed_runs_join_a_suite_test_by_its_parameters() {
     // The closest test (queue depth 1, not 32) takes the 16 MiB run, marked.
     assert_eq!(q1["cells"][2]["not_comparable"], "test size 1.0 GiB vs 16.0 MiB");
     assert!(rows[0]["cells"][1].is_null());
+}
+
+/// A mark run of CrystalDiskMark's four default tests, each read and written
+/// `passes.len()` times at the MB/s given, on a test file of `size`.
+fn mark_run(label: &str, size: &str, passes: &[f64]) -> RunResult {
+    let tests = [
+        ("SEQ1M Q8T1", "read", "write", "1m", "8"),
+        ("SEQ1M Q1T1", "read", "write", "1m", "1"),
+        ("RND4K Q32T1", "randread", "randwrite", "4k", "32"),
+        ("RND4K Q1T1", "randread", "randwrite", "4k", "1"),
+    ];
+    let mut jobs = Vec::new();
+    for (i, (test, read, write, bs, qd)) in tests.iter().enumerate() {
+        let bytes = if *bs == "1m" { 1u64 << 20 } else { 4096 };
+        // Random tests run slower, as on any device.
+        let scale = if i < 2 { 1.0 } else { 0.05 };
+        for p in passes {
+            let iops = p * scale * 1e6 / bytes as f64;
+            let keys = |rw| [("rw", rw), ("bs", *bs), ("qd", *qd), ("size", size)];
+            jobs.push(job(&keys(*read), Some(test), Some(iops), None));
+            jobs.push(job(&keys(*write), Some(test), None, Some(iops * 0.8)));
+        }
+    }
+    let mut r = run(label, None, jobs);
+    r.suite = Some("mark:default".into());
+    r
+}
+
+/// Seed 1's table: four targets fit 80 columns, a row per target and a
+/// column per test, one grid per direction and test-file size.
+#[test]
+fn four_mark_targets_fit_80_columns_as_a_grid_per_direction() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    store(
+        &db,
+        vec![
+            mark_run("A", "1g", &[847.5, 867.6, 850.1]),
+            mark_run("B", "1g", &[363.4, 350.0, 371.0]),
+            mark_run("cloud fast", "1g", &[1900.0, 2010.5, 2060.0]),
+            mark_run("D", "4g", &[47.4, 45.0, 46.1]),
+        ],
+    );
+    let out = stdout(&db, &["compare", "A", "B", "cloud fast", "D"]);
+    for line in out.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "{} columns: {line}\n{out}",
+            line.chars().count()
+        );
+    }
+    let grid = |heading: &str| {
+        let at = out
+            .find(heading)
+            .unwrap_or_else(|| panic!("no '{heading}' in\n{out}"));
+        out[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let read_1g = grid("read · MB/s, best pass · test file 1.0 GiB");
+    assert_eq!(
+        read_1g,
+        "\
+───────────────────────────────────────────────────────────────────
+ target         SEQ1M Q8T1   SEQ1M Q1T1   RND4K Q32T1   RND4K Q1T1 
+───────────────────────────────────────────────────────────────────
+ A (baseline)          868          868          43.4         43.4 
+ B               371 0.43x    371 0.43x    18.6 0.43x   18.6 0.43x 
+ cloud fast     2060 2.37x   2060 2.37x     103 2.37x    103 2.37x 
+───────────────────────────────────────────────────────────────────",
+        "got:\n{read_1g}"
+    );
+    // D ran on a 4 GiB file: its own table, values without ratios.
+    let read_4g = grid("read · MB/s, best pass · test file 4.0 GiB");
+    assert!(read_4g.contains(" D "), "{read_4g}");
+    assert!(!read_4g.contains('x'), "no ratio across test sizes: {read_4g}");
+    assert!(
+        out.contains("* D: not comparable: test size 1.0 GiB vs 4.0 GiB\n"),
+        "said once per target: {out}"
+    );
+    assert_eq!(out.matches("* D: not comparable").count(), 2, "{out}");
+    assert!(
+        out.contains("write · MB/s, best pass · test file 1.0 GiB"),
+        "{out}"
+    );
+    let md = stdout(
+        &db,
+        &["compare", "A", "B", "cloud fast", "D", "--format", "markdown"],
+    );
+    assert!(
+        md.contains(
+            "### read · MB/s, best pass · test file 1.0 GiB\n\n\
+             | target | SEQ1M Q8T1 | SEQ1M Q1T1 | RND4K Q32T1 | RND4K Q1T1 |\n\
+             |---|--:|--:|--:|--:|\n\
+             | A (baseline) | 868 | 868 | 43.4 | 43.4 |\n"
+        ),
+        "{md}"
+    );
+}
+
+/// Issue 24's grid: one target's passes spread from 31.7 to 84.5 MB/s, the
+/// other's from 1.9 to 2.06. Every pass of one beats every pass of the
+/// other, which is never noise, though 3 passes a side cannot reach p < 0.05.
+#[test]
+fn passes_that_do_not_overlap_are_never_noise() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    store(
+        &db,
+        vec![
+            mark_run("wide", "1g", &[31.7, 60.2, 84.5]),
+            mark_run("slow", "1g", &[1.9, 2.0, 2.06]),
+            mark_run("same", "1g", &[40.0, 90.0, 30.0]),
+        ],
+    );
+    let v = json(stdout(&db, &["--json", "compare", "wide", "slow", "same"]).as_bytes());
+    let first = &v["rows"][0]["cells"];
+    assert_eq!(first[1]["noise"], "every_pass", "{first}");
+    assert_eq!(first[1]["cliffs_delta"], -1.0);
+    assert_eq!(first[2]["noise"], "within_noise", "{first}");
+    let guidance: Vec<&str> = v["guidance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        guidance.contains(
+            &"sequential large-block: wide is 41.02x faster than slow by MB/s (4 rows, 0.02x to 0.02x)."
+        ),
+        "{guidance:#?}"
+    );
+    assert!(
+        guidance
+            .iter()
+            .any(|g| g.starts_with("sequential large-block: the runs cannot tell same from wide")),
+        "{guidance:#?}"
+    );
+    let out = stdout(&db, &["compare", "wide", "slow", "same"]);
+    assert!(out.contains("2.060 0.02x"), "{out}");
+    assert!(!out.contains("~0.02x"), "{out}");
+    assert!(out.contains("~1.07x"), "{out}");
+}
+
+/// A run without a label is named by its run id: its warnings say so once.
+#[test]
+fn a_warning_names_an_unlabelled_run_once() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let unlabelled = |iops: f64| {
+        let mut r = run(
+            "x",
+            None,
+            vec![job(&[("rw", "randread")], None, Some(iops), None)],
+        );
+        r.label = None;
+        r.warnings.push(kura::metrics::Warning::InContainer {
+            runtime: "docker".into(),
+        });
+        r
+    };
+    store(&db, vec![unlabelled(1000.0), unlabelled(1200.0)]);
+    let v = json(stdout(&db, &["--json", "compare", "1", "2"]).as_bytes());
+    let warnings: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(warnings[0].starts_with("run 1: "), "{warnings:#?}");
+    assert!(!warnings[0].starts_with("run 1: run 1"), "{warnings:#?}");
+    assert!(warnings[1].starts_with("run 2: "), "{warnings:#?}");
 }

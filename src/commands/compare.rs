@@ -63,6 +63,7 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
         metric: args.metric,
         by: args.by,
         baseline,
+        figure: args.figure,
     };
     let comparison = compare::build_targets(&targets, &opts)?;
     emit(&compare::render::render(&comparison, format))?;

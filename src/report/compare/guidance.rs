@@ -1,7 +1,8 @@
 //! Conclusions from measured rows only: per workload class, which target is
 //! faster and by what factor (the geometric mean of the rows' ratios, so a
-//! 2x row and a 0.5x row cancel), or that they do not differ; with prices,
-//! which gives more performance per money. No text here knows about devices.
+//! 2x row and a 0.5x row cancel), or that the runs cannot tell them apart
+//! (the rows' own verdicts, rows.rs `noise`); with prices, which gives more
+//! performance per money. No text here knows about devices.
 
 use super::{CompareOptions, Guidance, Metric, Noise, Row, TargetSummary, Verdict, WorkloadClass};
 
@@ -28,37 +29,38 @@ fn in_class(row: &Row, class: WorkloadClass) -> bool {
     }
 }
 
+/// One row's ratio, oriented so that above 1 the target is better, and
+/// whether its repetitions overlap with no difference found.
+#[derive(Debug, Clone, Copy)]
+struct RowFactor {
+    factor: f64,
+    overlapping: bool,
+}
+
 pub(super) fn build(rows: &[Row], targets: &[TargetSummary], opts: &CompareOptions) -> Vec<Guidance> {
     let base = opts.baseline;
     let mut out = Vec::new();
     for t in (0..targets.len()).filter(|t| *t != base) {
         for class in CLASSES {
             let mut factors = Vec::new();
-            let mut all_noise = true;
             for row in rows.iter().filter(|r| in_class(r, class)) {
                 let Some(cell) = &row.cells[t] else { continue };
                 let Some(ratio) = cell.ratio.filter(|r| *r > 0.0 && r.is_finite()) else {
                     continue;
                 };
-                factors.push(if opts.metric.is_throughput() {
-                    ratio
-                } else {
-                    1.0 / ratio
+                factors.push(RowFactor {
+                    factor: if opts.metric.is_throughput() {
+                        ratio
+                    } else {
+                        1.0 / ratio
+                    },
+                    overlapping: cell.noise == Some(Noise::WithinNoise),
                 });
-                all_noise &= cell.noise == Some(Noise::WithinNoise);
             }
             if factors.is_empty() && class == WorkloadClass::All {
                 continue;
             }
-            out.push(conclude(
-                class,
-                t,
-                &factors,
-                all_noise,
-                targets,
-                base,
-                opts.metric,
-            ));
+            out.push(conclude(class, t, &factors, targets, base, opts.metric));
         }
     }
     out
@@ -71,9 +73,13 @@ struct Factors {
     mean: f64,
     lo: f64,
     hi: f64,
-    /// Rows better (worse) by more than `SAME_WITHIN`.
+    /// Rows better (worse) by more than `SAME_WITHIN`, among those whose
+    /// repetitions do not overlap without a difference: a row the runs cannot
+    /// decide makes no target faster in it.
     better: usize,
     worse: usize,
+    /// Rows whose repetitions overlap and the test finds no difference.
+    overlapping: usize,
 }
 
 fn same(f: f64) -> bool {
@@ -82,23 +88,25 @@ fn same(f: f64) -> bool {
 
 impl Factors {
     /// None for no factor: there is nothing to summarise.
-    fn of(factors: &[f64]) -> Option<Factors> {
-        let rows = factors.len();
-        if rows == 0 {
+    fn of(rows: &[RowFactor]) -> Option<Factors> {
+        if rows.is_empty() {
             return None;
         }
+        let factors = || rows.iter().map(|r| r.factor);
+        let decided = || rows.iter().filter(|r| !r.overlapping).map(|r| r.factor);
         Some(Factors {
-            rows,
-            mean: (factors.iter().map(|f| f.ln()).sum::<f64>() / rows as f64).exp(),
-            lo: factors.iter().copied().fold(f64::INFINITY, f64::min),
-            hi: factors.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            better: factors.iter().filter(|f| **f > 1.0 && !same(**f)).count(),
-            worse: factors.iter().filter(|f| **f < 1.0 && !same(**f)).count(),
+            rows: rows.len(),
+            mean: (factors().map(f64::ln).sum::<f64>() / rows.len() as f64).exp(),
+            lo: factors().fold(f64::INFINITY, f64::min),
+            hi: factors().fold(f64::NEG_INFINITY, f64::max),
+            better: decided().filter(|f| *f > 1.0 && !same(*f)).count(),
+            worse: decided().filter(|f| *f < 1.0 && !same(*f)).count(),
+            overlapping: rows.iter().filter(|r| r.overlapping).count(),
         })
     }
 
-    fn verdict(&self, all_noise: bool) -> Verdict {
-        if all_noise {
+    fn verdict(&self) -> Verdict {
+        if self.overlapping == self.rows {
             Verdict::WithinNoise
         } else if same(self.mean) && (self.better == 0 || self.worse == 0) {
             Verdict::Same
@@ -111,9 +119,10 @@ impl Factors {
         }
     }
 
-    /// How many rows, and their range when more than one.
+    /// How many rows, their range when more than one, and in how many of
+    /// them the runs could not tell the targets apart.
     fn rows_text(&self) -> String {
-        if self.rows == 1 {
+        let rows = if self.rows == 1 {
             crate::t!("guidance-one-row")
         } else {
             crate::t!(
@@ -122,6 +131,11 @@ impl Factors {
                 lo = format!("{:.2}", self.lo),
                 hi = format!("{:.2}", self.hi)
             )
+        };
+        if self.overlapping > 0 && self.overlapping < self.rows {
+            crate::t!("guidance-rows-overlapping", rows = rows, n = self.overlapping)
+        } else {
+            rows
         }
     }
 }
@@ -229,8 +243,7 @@ fn price_text(price: f64, value: f64, currency: &str, metric: Metric, n: &Names)
 fn conclude(
     class: WorkloadClass,
     t: usize,
-    factors: &[f64],
-    all_noise: bool,
+    factors: &[RowFactor],
     targets: &[TargetSummary],
     base: usize,
     metric: Metric,
@@ -256,7 +269,7 @@ fn conclude(
             text: not_measured_text(&names),
         };
     };
-    let verdict = f.verdict(all_noise);
+    let verdict = f.verdict();
     let mut text = verdict_text(verdict, &f, &names);
     let value_per_price_ratio = price_ratio.map(|p| f.mean / p);
     if let (Some(p), Some(v), Some(cur)) = (price_ratio, value_per_price_ratio, &targets[t].currency) {
@@ -320,18 +333,52 @@ mod tests {
     }
 
     fn verdict_of(factors: &[f64], all_noise: bool, price_ratio: Option<f64>) -> Guidance {
+        let rows: Vec<RowFactor> = factors
+            .iter()
+            .map(|&factor| RowFactor {
+                factor,
+                overlapping: all_noise,
+            })
+            .collect();
+        rows_verdict(&rows, price_ratio)
+    }
+
+    fn rows_verdict(rows: &[RowFactor], price_ratio: Option<f64>) -> Guidance {
         let targets = [target("old", Some(1.0)), target("new", price_ratio)];
         crate::i18n::in_english(|| {
-            conclude(
-                WorkloadClass::RandomSmallQd1,
-                1,
-                factors,
-                all_noise,
-                &targets,
-                0,
-                Metric::Mbps,
-            )
+            conclude(WorkloadClass::RandomSmallQd1, 1, rows, &targets, 0, Metric::Mbps)
         })
+    }
+
+    /// A row whose passes overlap says neither target is faster in it: it
+    /// does not make the class "mixed", though its ratio counts in the mean.
+    #[test]
+    fn an_undecided_row_is_not_a_row_the_baseline_wins() {
+        let rows = [
+            RowFactor {
+                factor: 3.0,
+                overlapping: false,
+            },
+            RowFactor {
+                factor: 0.8,
+                overlapping: true,
+            },
+        ];
+        let g = rows_verdict(&rows, None);
+        assert_eq!(g.verdict, Verdict::Better, "{}", g.text);
+        assert!(
+            g.text.ends_with("(2 rows, 0.80x to 3.00x; passes overlap in 1)."),
+            "{}",
+            g.text
+        );
+        let decided = [
+            rows[0],
+            RowFactor {
+                overlapping: false,
+                ..rows[1]
+            },
+        ];
+        assert_eq!(rows_verdict(&decided, None).verdict, Verdict::Mixed);
     }
 
     #[test]
@@ -392,8 +439,8 @@ mod tests {
         );
         assert_eq!(
             verdict_of(&[1.5, 0.7], true, None).text,
-            "random small-block, queue depth 1: new and old do not differ: every row is within the \
-             runs' own spread (2 rows, 0.70x to 1.50x)."
+            "random small-block, queue depth 1: the runs cannot tell new from old: in every row their \
+             passes overlap and the rank test finds no difference (2 rows, 0.70x to 1.50x)."
         );
     }
 
@@ -426,7 +473,17 @@ mod tests {
     fn latency_is_priced_as_performance() {
         let targets = [target("old", Some(1.0)), target("new", Some(1.0))];
         let g = crate::i18n::in_english(|| {
-            conclude(WorkloadClass::All, 1, &[2.0], false, &targets, 0, Metric::LatP99)
+            conclude(
+                WorkloadClass::All,
+                1,
+                &[RowFactor {
+                    factor: 2.0,
+                    overlapping: false,
+                }],
+                &targets,
+                0,
+                Metric::LatP99,
+            )
         });
         assert!(
             g.text

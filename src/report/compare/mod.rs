@@ -1,5 +1,5 @@
 //! Side-by-side comparison of stored runs: rows matched across targets,
-//! ratios to a baseline, a noise verdict from the runs' own spread, prices,
+//! ratios to a baseline, a verdict on the repetitions (a rank test), prices,
 //! and guidance per workload class. Three steps, kept apart: `rows` turns
 //! runs into matched rows (measure), `guidance` draws conclusions from those
 //! rows (summarise), `render` prints them (table, Markdown, CSV; JSON is the
@@ -101,12 +101,44 @@ pub enum By {
     Mix,
 }
 
+/// Which figure of a row's repetitions is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Figure {
+    /// The best repetition: the highest throughput, the lowest latency (CrystalDiskMark's figure)
+    Best,
+    /// The mean of the repetitions
+    #[value(alias = "average")]
+    Mean,
+}
+
+impl Figure {
+    /// The figure a suite's own report shows: a mark grid its best pass,
+    /// everything else the mean. Runs of several suites are compared by the mean.
+    pub fn of_suites(targets: &[Target]) -> Figure {
+        if all_marks(targets) {
+            Figure::Best
+        } else {
+            Figure::Mean
+        }
+    }
+}
+
+fn all_marks(targets: &[Target]) -> bool {
+    targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| matches!(r.suite, Some(crate::jobs::suites::SuiteKind::Mark(_))))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompareOptions {
     pub metric: Metric,
     pub by: By,
     /// Index of the baseline target; ratios are target / baseline.
     pub baseline: usize,
+    /// None: the suite's own (`Figure::of_suites`).
+    pub figure: Option<Figure>,
 }
 
 impl Default for CompareOptions {
@@ -115,6 +147,7 @@ impl Default for CompareOptions {
             metric: Metric::Mbps,
             by: By::Test,
             baseline: 0,
+            figure: None,
         }
     }
 }
@@ -134,6 +167,8 @@ pub struct Comparison {
     pub unit: &'static str,
     pub better: Better,
     pub by: By,
+    /// Which figure of the repetitions each `value` is: `best` or `mean`.
+    pub figure: Figure,
     /// Index into `targets`.
     pub baseline: usize,
     pub targets: Vec<TargetSummary>,
@@ -148,6 +183,10 @@ pub struct Comparison {
     /// Per host, for targets whose runs many ranks made (issue 16).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<hosts::TargetHosts>,
+    /// Every run is a mark run: the table is CrystalDiskMark's published
+    /// shape, a row per target and a column per test (render.rs).
+    #[serde(skip)]
+    pub all_marks: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -265,21 +304,30 @@ pub struct Row {
 /// One target's value in a row.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cell {
-    /// Mean over the repetitions, in the comparison's `unit`.
+    /// The comparison's `figure` of the repetitions (their mean, or the best
+    /// one), in the comparison's `unit`.
     pub value: f64,
     pub min: f64,
     pub max: f64,
-    /// Measurements averaged: jobs of the same test in a run, and runs of one target.
+    /// Measurements taken together: jobs of the same test in a run (a mark
+    /// run's passes), and runs of one target.
     pub repetitions: usize,
-    /// Means over the repetitions, whatever the metric.
+    /// The same figure of the repetitions, whatever the metric (best: the
+    /// highest rates, the lowest latencies).
     pub iops: f64,
     pub bytes_per_sec: f64,
     pub lat_mean_ns: f64,
     pub lat_p99_ns: Option<f64>,
     /// value / the baseline's value (1 for the baseline); read with `better`.
     pub ratio: Option<f64>,
-    /// Whether the difference to the baseline exceeds the repetitions' spread.
+    /// What the repetitions say of the difference to the baseline (rows.rs, `noise`).
     pub noise: Option<Noise>,
+    /// The two-sided p-value of the Mann-Whitney U test of this target's
+    /// repetitions against the baseline's; when both were repeated.
+    pub p_value: Option<f64>,
+    /// Cliff's delta of the same: P(target > baseline) - P(target < baseline)
+    /// over all pairs of repetitions, -1 to 1 in the metric's own direction.
+    pub cliffs_delta: Option<f64>,
     /// Parameters that differ from the baseline's row, e.g. `queue depth 1 vs 32`.
     pub not_comparable: Option<String>,
     /// IOPS per currency unit per month.
@@ -289,18 +337,32 @@ pub struct Cell {
     /// Performance per price against the baseline's (> 1: more for the money),
     /// oriented so that lower latency counts as more performance.
     pub value_per_price_ratio: Option<f64>,
+    /// The test size of this target's measurements (the row's `workload` is the baseline's).
+    #[serde(skip)]
+    pub size_bytes: Option<u64>,
+    /// Each repetition's value in the comparison's unit, for the rank test.
+    #[serde(skip)]
+    pub passes: Vec<f64>,
 }
 
+/// What two sets of repetitions say of their difference (docs/compare.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Noise {
-    /// The difference is larger than the spread of either side's repetitions.
+    /// The Mann-Whitney U test finds a difference at `SIGNIFICANCE` (two-sided).
     Differs,
-    /// The difference is no larger than that spread.
+    /// Every repetition of one side beats every repetition of the other,
+    /// though too few of them for the test to reach `SIGNIFICANCE` (3 against
+    /// 3 gives p = 0.1 at best). Never noise.
+    EveryPass,
+    /// The repetitions overlap and the test finds no difference: the runs
+    /// cannot tell the targets apart.
     WithinNoise,
-    /// Neither side was repeated: there is no spread to judge by.
+    /// A side has one repetition: there is no spread to judge by.
     SingleRun,
 }
+
+pub use crate::metrics::repeats::SIGNIFICANCE;
 
 /// One conclusion: a target against the baseline on one workload class.
 #[derive(Debug, Clone, Serialize)]
@@ -330,7 +392,8 @@ pub enum Verdict {
     Worse,
     /// Within `SAME_WITHIN` of each other.
     Same,
-    /// Every row's difference is within the runs' own spread.
+    /// In every row the repetitions overlap and the rank test finds no
+    /// difference: the runs cannot tell the targets apart.
     WithinNoise,
     /// Better in some rows, worse in others.
     Mixed,
@@ -368,7 +431,8 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         summaries.push(target_summary(t, name, &mut warnings)?);
     }
     price_ratios(&mut summaries, opts.baseline, &mut warnings);
-    let rows = rows::build_rows(targets, &summaries, opts);
+    let figure = opts.figure.unwrap_or_else(|| Figure::of_suites(targets));
+    let rows = rows::build_rows(targets, &summaries, opts, figure);
     let not_comparable = rows.iter().filter(|r| r.not_comparable.is_some()).count();
     if not_comparable > 0 {
         warnings.push(crate::t!("compare-rows-not-comparable", count = not_comparable));
@@ -380,6 +444,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         unit: opts.metric.unit(),
         better: opts.metric.better(),
         by: opts.by,
+        figure,
         baseline: opts.baseline,
         targets: summaries,
         rows,
@@ -387,6 +452,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         warnings,
         latency_bound,
         hosts: hosts::build(targets, &names),
+        all_marks: all_marks(targets),
     })
 }
 
@@ -444,10 +510,7 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
     // A number that may not be the device's carries its reason wherever it is compared.
     for r in &t.runs {
         for w in r.warnings.iter().filter(|w| w.is_data_source()) {
-            warnings.push(format!(
-                "{name}: {}: {w}",
-                crate::t!("run-id", id = r.id.unwrap_or(0))
-            ));
+            warnings.push(format!("{}: {w}", whose(name, r)));
         }
     }
     for r in t.runs.iter().filter(|r| r.incomplete) {
@@ -469,10 +532,7 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
                     | crate::metrics::Warning::LatencySpikes { .. }
             )
         }) {
-            warnings.push(format!(
-                "{name}: {}: {w}",
-                crate::t!("run-id", id = r.id.unwrap_or(0))
-            ));
+            warnings.push(format!("{}: {w}", whose(name, r)));
         }
     }
     Ok(TargetSummary {
@@ -493,6 +553,17 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
             .unwrap_or_default(),
         incomplete,
     })
+}
+
+/// Which target and run a warning is about: `ssd: run 3`, or `run 3` alone
+/// when the target is named by its run id.
+fn whose(name: &str, run: &RunResult) -> String {
+    let run_name = crate::t!("run-id", id = run.id.unwrap_or(0));
+    if name == run_name {
+        run_name
+    } else {
+        format!("{name}: {run_name}")
+    }
 }
 
 fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut Vec<String>) {

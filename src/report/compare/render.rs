@@ -1,7 +1,9 @@
 //! A `Comparison` as text: the terminal table, Markdown, CSV (one line per
 //! row and target, machine units) and JSON. Only formatting happens here.
+//! Mark runs are shown as CrystalDiskMark comparisons are published: a row
+//! per target, a column per test, a grid per direction and test-file size.
 
-use super::{By, Cell, Comparison, Metric, Noise, Row};
+use super::{By, Cell, Comparison, Direction, Figure, Metric, Noise, Row};
 use crate::report::escape::term;
 use crate::report::export::{Format, Grid, num};
 use crate::report::format::{latency, rate};
@@ -45,6 +47,18 @@ fn by_title(by: By) -> String {
 }
 
 fn headline(c: &Comparison) -> String {
+    // Which figure matters only where something was repeated.
+    let repeated = c
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .flatten()
+        .any(|cell| cell.repetitions > 1);
+    let figure_part = if repeated {
+        format!(" · {}", figure_title(c.figure))
+    } else {
+        String::new()
+    };
     let better = match c.better {
         super::Better::Higher => crate::t!("compare-higher-is-better"),
         super::Better::Lower => crate::t!("compare-lower-is-better"),
@@ -53,9 +67,18 @@ fn headline(c: &Comparison) -> String {
         "compare-headline",
         metric = crate::i18n::heading(c.metric.title()),
         better = better,
+        figure = figure_part,
         baseline = term(&c.targets[c.baseline].name),
         by = by_title(c.by)
     )
+}
+
+/// `best of the passes` or `mean of the passes`, in the reader's language.
+fn figure_title(figure: Figure) -> String {
+    crate::t!(match figure {
+        Figure::Best => "compare-figure-best",
+        Figure::Mean => "compare-figure-mean",
+    })
 }
 
 fn targets_grid(c: &Comparison) -> Grid {
@@ -227,13 +250,26 @@ fn legend(c: &Comparison) -> Vec<String> {
         metric = crate::i18n::heading(c.metric.title()),
         better = better
     )];
-    if c.rows
-        .iter()
-        .flat_map(|r| &r.cells)
-        .flatten()
-        .any(|cell| cell.repetitions > 1)
-    {
-        out.push(crate::t!("compare-legend-repetitions"));
+    let cells = || c.rows.iter().flat_map(|r| &r.cells).flatten();
+    if cells().any(|cell| cell.repetitions > 1) {
+        out.push(crate::t!(
+            if mark_view(c) {
+                "compare-legend-passes"
+            } else {
+                "compare-legend-repetitions"
+            },
+            figure = figure_title(c.figure)
+        ));
+    }
+    if cells().any(|cell| cell.p_value.is_some()) {
+        out.push(crate::t!(
+            if mark_view(c) {
+                "compare-legend-rank-test-marked"
+            } else {
+                "compare-legend-rank-test"
+            },
+            pct = format!("{:.0}", super::SIGNIFICANCE * 100.0)
+        ));
     }
     if c.metric == Metric::Mbps {
         out.push(crate::t!("compare-legend-mbps"));
@@ -288,11 +324,22 @@ pub fn table(c: &Comparison) -> String {
     if c.rows.is_empty() && !only_scores {
         out.push_str(&format!("{}\n", crate::t!("compare-no-rows")));
     }
-    for (section, rows) in sections(c) {
-        if !section.is_empty() {
-            out.push_str(&format!("\n{}\n", term(&section)));
+    if mark_view(c) {
+        for g in mark_grids(c) {
+            out.push('\n');
+            out.push_str(&crate::report::width::wrap("", &term(&g.heading), 2));
+            out.push_str(&g.grid.to_table());
+            for n in &g.notes {
+                out.push_str(&crate::report::width::wrap("", &term(n), 2));
+            }
         }
-        out.push_str(&rows_grid(c, &rows).to_table());
+    } else {
+        for (section, rows) in sections(c) {
+            if !section.is_empty() {
+                out.push_str(&format!("\n{}\n", term(&section)));
+            }
+            out.push_str(&rows_grid(c, &rows).to_table());
+        }
     }
     out.push_str(&super::hosts::table(&c.hosts));
     for w in &c.warnings {
@@ -334,12 +381,22 @@ pub fn markdown(c: &Comparison) -> String {
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
-    for (section, rows) in sections(c) {
-        out.push('\n');
-        if !section.is_empty() {
-            out.push_str(&format!("### {section}\n\n"));
+    if mark_view(c) {
+        for g in mark_grids(c) {
+            out.push_str(&format!("\n### {}\n\n", g.heading));
+            out.push_str(&g.grid.to_markdown());
+            for n in &g.notes {
+                out.push_str(&format!("\n{n}\n"));
+            }
         }
-        out.push_str(&rows_grid(c, &rows).to_markdown());
+    } else {
+        for (section, rows) in sections(c) {
+            out.push('\n');
+            if !section.is_empty() {
+                out.push_str(&format!("### {section}\n\n"));
+            }
+            out.push_str(&rows_grid(c, &rows).to_markdown());
+        }
     }
     out.push_str(&super::hosts::markdown(&c.hosts));
     if !c.warnings.is_empty() {
@@ -397,6 +454,9 @@ pub fn csv(c: &Comparison) -> String {
         "iops_per_price",
         "mbps_per_price",
         "value_per_price_ratio",
+        "figure",
+        "p_value",
+        "cliffs_delta",
     ]);
     let metric = match c.metric {
         Metric::Mbps => "mbps",
@@ -441,6 +501,7 @@ pub fn csv(c: &Comparison) -> String {
                 better.to_string(),
                 match cell.noise {
                     Some(Noise::Differs) => "differs",
+                    Some(Noise::EveryPass) => "every_pass",
                     Some(Noise::WithinNoise) => "within_noise",
                     Some(Noise::SingleRun) => "single_run",
                     None => "",
@@ -452,11 +513,153 @@ pub fn csv(c: &Comparison) -> String {
                 num(cell.iops_per_price, 6),
                 num(cell.mbps_per_price, 6),
                 num(cell.value_per_price_ratio, 4),
+                match c.figure {
+                    Figure::Best => "best",
+                    Figure::Mean => "mean",
+                }
+                .to_string(),
+                num(cell.p_value, 4),
+                num(cell.cliffs_delta, 3),
             ]);
         }
     }
     super::capacity::add_csv(c, &mut g);
     g.to_csv()
+}
+
+/// Whether the rows are shown as mark grids: every run a mark run, rows by
+/// test, and every row a test's read, write or mixed total.
+fn mark_view(c: &Comparison) -> bool {
+    c.all_marks
+        && c.by == By::Test
+        && !c.rows.is_empty()
+        && c.rows.iter().all(|r| {
+            r.test.is_some() && matches!(r.direction, Direction::Read | Direction::Write | Direction::Total)
+        })
+}
+
+/// One grid of the mark view: the targets of one test-file size in one direction.
+struct MarkGrid {
+    heading: String,
+    grid: Grid,
+    /// Why a target's cells (marked `*` beside the baseline) have no ratio.
+    notes: Vec<String>,
+}
+
+/// Reads and writes apart, and a Mix profile's mixed job apart from both.
+fn grid_key(r: &Row) -> (bool, Direction) {
+    (!r.workload.read_pct.is_multiple_of(100), r.direction)
+}
+
+fn mark_grids(c: &Comparison) -> Vec<MarkGrid> {
+    let mut keys: Vec<(bool, Direction)> = Vec::new();
+    for r in &c.rows {
+        if !keys.contains(&grid_key(r)) {
+            keys.push(grid_key(r));
+        }
+    }
+    let mut out = Vec::new();
+    for key in keys {
+        let rows: Vec<&Row> = c.rows.iter().filter(|r| grid_key(r) == key).collect();
+        // A target's test size here: that of its first measured cell.
+        let size_of = |t: usize| {
+            rows.iter()
+                .find_map(|r| r.cells[t].as_ref())
+                .map(|cell| cell.size_bytes)
+        };
+        let mut sizes: Vec<Option<u64>> = Vec::new();
+        for t in 0..c.targets.len() {
+            if let Some(size) = size_of(t)
+                && !sizes.contains(&size)
+            {
+                sizes.push(size);
+            }
+        }
+        for size in sizes {
+            let members: Vec<usize> = (0..c.targets.len())
+                .filter(|t| size_of(*t) == Some(size))
+                .collect();
+            out.push(mark_grid(c, key, size, &rows, &members));
+        }
+    }
+    out
+}
+
+fn mark_grid(
+    c: &Comparison,
+    key: (bool, Direction),
+    size: Option<u64>,
+    rows: &[&Row],
+    members: &[usize],
+) -> MarkGrid {
+    let direction = crate::i18n::heading(key.1.name());
+    let mut parts = vec![
+        if key.0 {
+            format!("{} {direction}", crate::i18n::heading("mix"))
+        } else {
+            direction
+        },
+        format!(
+            "{}, {}",
+            crate::i18n::heading(c.metric.title()),
+            figure_title(c.figure)
+        ),
+    ];
+    if let Some(bytes) = size {
+        parts.push(crate::t!(
+            "compare-test-file",
+            size = crate::report::format::bytes_human(bytes)
+        ));
+    }
+    let mut header = vec![crate::t!("compare-target")];
+    header.extend(
+        rows.iter()
+            .map(|r| crate::i18n::heading(r.test.as_deref().unwrap_or(""))),
+    );
+    let mut grid = Grid::new(header);
+    let mut notes = Vec::new();
+    let with_base = members.contains(&c.baseline);
+    for &t in members {
+        let name = &c.targets[t].name;
+        let mut line = vec![if t == c.baseline {
+            crate::t!("compare-baseline-name", name = name.as_str())
+        } else {
+            name.clone()
+        }];
+        for r in rows {
+            let Some(cell) = &r.cells[t] else {
+                line.push("-".into());
+                continue;
+            };
+            let value = value_text(c.metric, cell.value);
+            if let Some(why) = &cell.not_comparable {
+                let note = format!(
+                    "* {name}: {}",
+                    crate::t!("compare-not-comparable", why = why.as_str())
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+            line.push(match (&cell.not_comparable, cell.ratio) {
+                _ if t == c.baseline => value,
+                // Beside the baseline, a value without its ratio needs its reason.
+                (Some(_), _) if with_base => format!("{value} *"),
+                (None, Some(ratio)) if cell.noise == Some(Noise::WithinNoise) => {
+                    format!("{value} ~{ratio:.2}x")
+                }
+                (None, Some(ratio)) => format!("{value} {ratio:.2}x"),
+                _ => value,
+            });
+        }
+        grid.push(line);
+    }
+    grid.left = 1;
+    MarkGrid {
+        heading: parts.join(" · "),
+        grid,
+        notes,
+    }
 }
 
 #[cfg(test)]

@@ -6,10 +6,12 @@
 //! parameter that differs: that is more useful than two half-empty rows.
 
 use super::{
-    By, Cell, CompareOptions, Direction, Metric, Noise, Row, Target, TargetSummary, Workload, WorkloadClass,
+    By, Cell, CompareOptions, Direction, Figure, Metric, Noise, Row, Target, TargetSummary, Workload,
+    WorkloadClass,
 };
 use crate::jobs::options::{Opt, Show};
 use crate::jobs::{Job, Value};
+use crate::metrics::repeats::{RankTest, SIGNIFICANCE, rank_test};
 use crate::metrics::{DirectionResult, JobResult, TargetKind};
 use crate::report::format::bytes_human;
 
@@ -395,7 +397,12 @@ fn join(groups: &mut Vec<Group>, strict: bool, fits: impl Fn(&Group, &Group) -> 
     }
 }
 
-pub(super) fn build_rows(targets: &[Target], summaries: &[TargetSummary], opts: &CompareOptions) -> Vec<Row> {
+pub(super) fn build_rows(
+    targets: &[Target],
+    summaries: &[TargetSummary],
+    opts: &CompareOptions,
+    figure: Figure,
+) -> Vec<Row> {
     let mut groups = group(measurements(targets));
     let pure: Vec<Option<String>> = groups
         .iter()
@@ -407,13 +414,19 @@ pub(super) fn build_rows(targets: &[Target], summaries: &[TargetSummary], opts: 
     }
     let mut rows: Vec<Row> = groups
         .into_iter()
-        .map(|g| row(g, targets.len(), summaries, opts))
+        .map(|g| row(g, targets.len(), summaries, opts, figure))
         .collect();
     order(&mut rows, opts.by);
     rows
 }
 
-fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOptions) -> Row {
+fn row(
+    g: Group,
+    n_targets: usize,
+    summaries: &[TargetSummary],
+    opts: &CompareOptions,
+    figure: Figure,
+) -> Row {
     let base = opts.baseline;
     // The baseline's parameters are the reference; without it, the first target's.
     let reference = g
@@ -424,7 +437,7 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
         .params
         .clone();
     let mut cells: Vec<Option<Cell>> = (0..n_targets)
-        .map(|t| cell(&g, t, &reference, opts.metric))
+        .map(|t| cell(&g, t, &reference, opts.metric, figure))
         .collect();
     let base_cell = cells[base].clone();
     let mut reasons = Vec::new();
@@ -437,7 +450,7 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
                 why = why.as_str()
             ));
         }
-        compare_to_base(c, base_cell.as_ref(), t == base);
+        compare_to_base(c, base_cell.as_ref(), t == base, opts.metric);
         prices(c, &summaries[t], &summaries[base], opts.metric);
     }
     let test = g.test.clone();
@@ -469,14 +482,24 @@ fn row(g: Group, n_targets: usize, summaries: &[TargetSummary], opts: &CompareOp
     }
 }
 
-fn cell(g: &Group, target: usize, reference: &Params, metric: Metric) -> Option<Cell> {
+/// One figure of several repetitions: their mean, or the best of them.
+fn figure_of(values: impl Iterator<Item = f64>, figure: Figure, higher_is_better: bool) -> f64 {
+    let values: Vec<f64> = values.collect();
+    match figure {
+        Figure::Mean => values.iter().sum::<f64>() / values.len() as f64,
+        Figure::Best if higher_is_better => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Figure::Best => values.iter().copied().fold(f64::INFINITY, f64::min),
+    }
+}
+
+fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Figure) -> Option<Cell> {
     let mine: Vec<&Measurement> = g.members.iter().filter(|m| m.target == target).collect();
     let values: Vec<f64> = mine.iter().filter_map(|m| m.value(metric)).collect();
     if values.is_empty() {
         return None;
     }
-    let n = mine.len() as f64;
-    let mean = |f: &dyn Fn(&Measurement) -> f64| mine.iter().map(|m| f(m)).sum::<f64>() / n;
+    let of =
+        |f: &dyn Fn(&Measurement) -> f64, higher: bool| figure_of(mine.iter().map(|m| f(m)), figure, higher);
     let mut diffs: Vec<String> = Vec::new();
     for m in &mine {
         for d in differences(reference, &m.params) {
@@ -487,24 +510,28 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric) -> Option<
     }
     let p99s: Vec<f64> = mine.iter().filter_map(|m| m.lat_p99_ns).collect();
     Some(Cell {
-        value: values.iter().sum::<f64>() / values.len() as f64,
+        value: figure_of(values.iter().copied(), figure, metric.is_throughput()),
         min: values.iter().copied().fold(f64::INFINITY, f64::min),
         max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         repetitions: values.len(),
-        iops: mean(&|m| m.iops),
-        bytes_per_sec: mean(&|m| m.bytes_per_sec),
-        lat_mean_ns: mean(&|m| m.lat_mean_ns),
-        lat_p99_ns: (p99s.len() == mine.len()).then(|| p99s.iter().sum::<f64>() / n),
+        iops: of(&|m| m.iops, true),
+        bytes_per_sec: of(&|m| m.bytes_per_sec, true),
+        lat_mean_ns: of(&|m| m.lat_mean_ns, false),
+        lat_p99_ns: (p99s.len() == mine.len()).then(|| figure_of(p99s.into_iter(), figure, false)),
         ratio: None,
         noise: None,
+        p_value: None,
+        cliffs_delta: None,
         not_comparable: (!diffs.is_empty()).then(|| diffs.join(&crate::t!("list-separator"))),
         iops_per_price: None,
         mbps_per_price: None,
         value_per_price_ratio: None,
+        size_bytes: mine[0].params.job.size_bytes,
+        passes: values,
     })
 }
 
-fn compare_to_base(c: &mut Cell, base: Option<&Cell>, is_base: bool) {
+fn compare_to_base(c: &mut Cell, base: Option<&Cell>, is_base: bool, metric: Metric) {
     if is_base {
         c.ratio = Some(1.0);
         return;
@@ -514,21 +541,38 @@ fn compare_to_base(c: &mut Cell, base: Option<&Cell>, is_base: bool) {
         return;
     }
     c.ratio = Some(c.value / b.value);
-    c.noise = Some(noise(c, b));
+    let (noise, test) = noise(&c.passes, &b.passes);
+    c.noise = Some(noise);
+    c.p_value = test.map(|t| t.p_value);
+    // Oriented so that above 0 means this target is better.
+    c.cliffs_delta = test.map(|t| {
+        if metric.is_throughput() {
+            t.cliffs_delta
+        } else {
+            -t.cliffs_delta
+        }
+    });
 }
 
-/// A difference no larger than either side's own range (max - min over its
-/// repetitions) could come from run-to-run variation alone.
-pub(super) fn noise(c: &Cell, b: &Cell) -> Noise {
-    if c.repetitions < 2 && b.repetitions < 2 {
-        return Noise::SingleRun;
+/// The verdict on a target's repetitions against the baseline's: the
+/// Mann-Whitney U test at `SIGNIFICANCE`, and whether every repetition of
+/// one side beats every one of the other (Cliff's delta ±1), which with few
+/// repetitions is all the test could ever show and is never noise.
+pub(super) fn noise(target: &[f64], base: &[f64]) -> (Noise, Option<RankTest>) {
+    if target.len() < 2 || base.len() < 2 {
+        return (Noise::SingleRun, None);
     }
-    let spread = (c.max - c.min).max(b.max - b.min);
-    if (c.value - b.value).abs() <= spread {
-        Noise::WithinNoise
-    } else {
+    let Some(test) = rank_test(target, base) else {
+        return (Noise::SingleRun, None);
+    };
+    let verdict = if test.p_value < SIGNIFICANCE {
         Noise::Differs
-    }
+    } else if test.cliffs_delta.abs() == 1.0 {
+        Noise::EveryPass
+    } else {
+        Noise::WithinNoise
+    };
+    (verdict, Some(test))
 }
 
 fn prices(c: &mut Cell, t: &TargetSummary, base: &TargetSummary, metric: Metric) {
@@ -761,34 +805,95 @@ mod tests {
     }
 
     #[test]
-    fn noise_is_judged_against_either_sides_range() {
-        let cell = |value: f64, min: f64, max: f64, repetitions: usize| Cell {
-            value,
-            min,
-            max,
-            repetitions,
-            iops: 0.0,
-            bytes_per_sec: 0.0,
-            lat_mean_ns: 0.0,
-            lat_p99_ns: None,
-            ratio: None,
-            noise: None,
-            not_comparable: None,
-            iops_per_price: None,
-            mbps_per_price: None,
-            value_per_price_ratio: None,
+    fn passes_that_never_overlap_are_never_noise() {
+        // The grid of issue 24: one side's passes spread 31.7-84.5 MB/s, the
+        // other's 1.9-2.06; the old rule called the 0.04x row noise.
+        let (verdict, test) = noise(&[1.9, 2.0, 2.06], &[31.7, 60.0, 84.5]);
+        assert_eq!(verdict, Noise::EveryPass);
+        let test = test.unwrap();
+        assert!(
+            (test.p_value - 0.1).abs() < 1e-12,
+            "3 against 3 cannot go below 0.1"
+        );
+        assert_eq!(test.cliffs_delta, -1.0);
+        // Five passes a side reach the level when they do not overlap.
+        let (verdict, test) = noise(&[10.0, 11.0, 12.0, 13.0, 14.0], &[1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(verdict, Noise::Differs);
+        assert!(test.unwrap().p_value < 0.01);
+    }
+
+    #[test]
+    fn overlapping_passes_cannot_tell_targets_apart() {
+        let (verdict, test) = noise(&[100.0, 95.0, 105.0], &[92.0, 99.0, 101.0]);
+        assert_eq!(verdict, Noise::WithinNoise);
+        assert!(test.unwrap().p_value >= SIGNIFICANCE);
+        // One pass of one side among the other's: overlapping, however far the means.
+        let (verdict, _) = noise(&[10.0, 50.0, 60.0], &[1.0, 2.0, 20.0]);
+        assert_eq!(verdict, Noise::WithinNoise);
+        // Five passes a side, interleaved except at the ends: the test decides.
+        let (verdict, test) = noise(&[5.0, 7.0, 8.0, 9.0, 10.0], &[1.0, 2.0, 3.0, 4.0, 6.0]);
+        assert_eq!(verdict, Noise::Differs, "p = {}", test.unwrap().p_value);
+    }
+
+    #[test]
+    fn one_repetition_on_a_side_is_a_single_run() {
+        assert_eq!(noise(&[100.0], &[90.0]).0, Noise::SingleRun);
+        assert_eq!(noise(&[100.0], &[1.0, 2.0, 3.0]).0, Noise::SingleRun);
+        assert_eq!(noise(&[1.0, 2.0], &[100.0]).0, Noise::SingleRun);
+    }
+
+    #[test]
+    fn the_best_latency_is_the_lowest() {
+        let v = || [3.0, 1.0, 2.0].into_iter();
+        assert_eq!(figure_of(v(), Figure::Best, true), 3.0);
+        assert_eq!(figure_of(v(), Figure::Best, false), 1.0);
+        assert_eq!(figure_of(v(), Figure::Mean, false), 2.0);
+    }
+
+    /// Three passes of one test on each of two mark runs: best of the passes
+    /// (CrystalDiskMark's figure) by default, their mean when asked.
+    #[test]
+    fn mark_runs_are_compared_by_their_best_pass_unless_told() {
+        use crate::report::compare::{Figure, build};
+        use crate::report::fixtures::{job, run};
+        let mark = |suite: &str, id: i64, ops: [u64; 3]| {
+            let mut r = run(
+                suite,
+                ops.iter()
+                    .map(|o| job("SEQ1M Q8T1", Rw::Read, 1 << 20, 100, Some(*o), None))
+                    .collect(),
+            );
+            r.id = Some(id);
+            r.label = Some(format!("t{id}"));
+            r
         };
-        assert_eq!(
-            noise(&cell(100.0, 100.0, 100.0, 1), &cell(90.0, 90.0, 90.0, 1)),
-            Noise::SingleRun
-        );
-        assert_eq!(
-            noise(&cell(100.0, 95.0, 105.0, 3), &cell(92.0, 92.0, 92.0, 1)),
-            Noise::WithinNoise
-        );
-        assert_eq!(
-            noise(&cell(100.0, 99.0, 101.0, 3), &cell(92.0, 91.0, 93.0, 3)),
-            Noise::Differs
-        );
+        let runs = [
+            mark("mark:default", 1, [100, 400, 100]),
+            mark("mark:default", 2, [200, 300, 250]),
+        ];
+        let mb = |ops: u64| (ops << 20) as f64 / 1e6;
+        let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9 * b.abs(), "{a} vs {b}");
+        let c = build(&runs, &Default::default()).unwrap();
+        assert_eq!(c.figure, Figure::Best);
+        let cells: Vec<&Cell> = c.rows[0].cells.iter().flatten().collect();
+        close(cells[0].value, mb(400));
+        close(cells[1].value, mb(300));
+        close(cells[1].ratio.unwrap(), 0.75);
+        let mean = CompareOptions {
+            figure: Some(Figure::Mean),
+            ..Default::default()
+        };
+        let c = build(&runs, &mean).unwrap();
+        assert_eq!(c.figure, Figure::Mean);
+        close(c.rows[0].cells[0].as_ref().unwrap().value, mb(200));
+        close(c.rows[0].cells[1].as_ref().unwrap().ratio.unwrap(), 1.25);
+        // Anything but a mark is compared by its mean, as its own report shows it.
+        let sweep = [
+            mark("sweep", 1, [100, 400, 100]),
+            mark("sweep", 2, [200, 300, 250]),
+        ];
+        let c = build(&sweep, &Default::default()).unwrap();
+        assert_eq!(c.figure, Figure::Mean);
+        close(c.rows[0].cells[0].as_ref().unwrap().value, mb(200));
     }
 }
