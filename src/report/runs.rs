@@ -272,7 +272,11 @@ fn tiobench(run: &RunResult, json: bool) -> String {
         utc(run.started_unix_s),
         crate::t!(
             "tiobench-setup",
-            threads = first.map(|j| j.job.threads).unwrap_or(0),
+            threads = tiobench_table::thread_counts(&rows)
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
             size = first
                 .map(|j| bytes_human(j.job.size_bytes.unwrap_or(0)))
                 .unwrap_or_default(),
