@@ -1082,9 +1082,8 @@ mod tests {
             err(sweep(&["--read-pct", ","]).values(Opt::ReadPct).unwrap_err()),
             "--read-pct: ',' is not valid: the list is empty"
         );
-        let mut job = Job::default();
         assert_eq!(
-            err(tiobench(&["--threads", "0"]).apply(&mut job).unwrap_err()),
+            err(tiobench(&["--threads", "1,0"]).values(Opt::Threads).unwrap_err()),
             "--threads: '0' is not valid: must be between 1 and 1024"
         );
         let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {

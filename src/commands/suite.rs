@@ -6,10 +6,10 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, suite_options};
 use crate::cli::{BonnieArgs, DbArgs, TiobenchArgs};
-use crate::jobs::{Job, Opt, Value};
 use crate::jobs::bonnie_params::{BonnieFlags, BonnieSettings, seed_of};
 use crate::jobs::db_params::{DbFlags, DbSettings};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
+use crate::jobs::{Job, Opt, Value};
 use crate::metrics::{RunResult, Warning};
 use crate::report::{View, bonnie_table, render_run};
 use crate::runner;
@@ -145,10 +145,12 @@ fn bonnie_cache_warning(settings: &BonnieSettings, memory_bytes: u64) -> Option<
                 data_mb: settings.size_bytes / 1_000_000,
                 limit_mb: limit / 1_000_000,
             }),
-        None => settings.fits_in(memory_bytes).then_some(Warning::BonnieFileCached {
-            size_mb: settings.size_bytes >> 20,
-            memory_mb: memory_bytes >> 20,
-        }),
+        None => settings
+            .fits_in(memory_bytes)
+            .then_some(Warning::BonnieFileCached {
+                size_mb: settings.size_bytes >> 20,
+                memory_mb: memory_bytes >> 20,
+            }),
     }
 }
 

@@ -95,7 +95,12 @@ pub fn thread_counts(rows: &[TiobenchRow]) -> Vec<u32> {
 }
 
 /// tiobench.pl's report order: reads before writes, sequential before random.
-const REPORT_ORDER: [&str; 4] = ["Sequential Read", "Random Read", "Sequential Write", "Random Write"];
+const REPORT_ORDER: [&str; 4] = [
+    "Sequential Read",
+    "Random Read",
+    "Sequential Write",
+    "Random Write",
+];
 
 pub fn render(rows: &[TiobenchRow]) -> String {
     if thread_counts(rows).len() <= 1 {
@@ -268,8 +273,19 @@ mod tests {
     fn several_thread_counts_print_a_table_per_test_in_tiobench_pl_order() {
         let mut rows = Vec::new();
         for threads in [1, 2, 4, 8] {
-            for test in ["Sequential Write", "Random Write", "Sequential Read", "Random Read"] {
-                let mut r = row(&format!("{test} threads={threads}"), 100.0 + threads as f64, 50.0, 3.0, 0.0);
+            for test in [
+                "Sequential Write",
+                "Random Write",
+                "Sequential Read",
+                "Random Read",
+            ] {
+                let mut r = row(
+                    &format!("{test} threads={threads}"),
+                    100.0 + threads as f64,
+                    50.0,
+                    3.0,
+                    0.0,
+                );
                 r.threads = threads;
                 rows.push(r);
             }
@@ -281,7 +297,12 @@ mod tests {
             .collect();
         assert_eq!(
             titles,
-            ["Sequential Read", "Random Read", "Sequential Write", "Random Write"],
+            [
+                "Sequential Read",
+                "Random Read",
+                "Sequential Write",
+                "Random Write"
+            ],
             "{text}"
         );
         // Under each title, a row per thread count in the order they ran.
