@@ -765,6 +765,24 @@ fn tiobench_and_bonnie_measure_inside_the_capped_group() {
             "{warnings}"
         );
         assert!(!warnings.contains("bonnie_file_cached"), "{warnings}");
+        // The header says the run was capped, and by how much.
+        let id = v["id"].to_string();
+        let shown = kura(&db)
+            .args(["show", &id])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        // Wrapped at 80 columns: read it as words.
+        let words = String::from_utf8_lossy(&shown)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            words.contains("memory capped at 64.0 MiB (--mem-limit)"),
+            "{words}"
+        );
     }
     // Without --size, bonnie++ takes twice the memory it sees: under a cap, twice the cap.
     let out = kura(&db)
