@@ -795,8 +795,9 @@ pub enum TiobenchFlags {}
 impl FlagSet for TiobenchFlags {
     const FLAGS: &'static [SuiteFlag] = &[
         SuiteFlag::of(Opt::Threads)
-            .help("Threads, each on its own file (tiobench -t)")
-            .default("8"),
+            .help("Threads, each on its own file (tiobench -t); a comma list runs every count in turn, as tiobench.pl --threads 1 --threads 2 ...")
+            .default("8")
+            .list(),
         SuiteFlag::of(Opt::Size)
             .help("File size per thread (tiobench -f, in MiB there)")
             .default("128m")
@@ -808,7 +809,19 @@ impl FlagSet for TiobenchFlags {
         SuiteFlag::of(Opt::Direct)
             .help("O_DIRECT instead of tiobench's buffered I/O")
             .default("false"),
+        SuiteFlag::of(Opt::MemLimit).help(MEM_LIMIT_HELP),
     ];
+}
+
+/// A suite's `--mem-limit`, in the words of booting with `mem=` that it stands for.
+const MEM_LIMIT_HELP: &str = "Cap the memory (and so the page cache) kura may use, in a memory cgroup (at least 16M), as booting with mem=512M did";
+
+/// `kura suite bonnie`'s job options; its own flags set the rest.
+#[derive(Debug)]
+pub enum BonnieJobFlags {}
+
+impl FlagSet for BonnieJobFlags {
+    const FLAGS: &'static [SuiteFlag] = &[SuiteFlag::of(Opt::MemLimit).help(MEM_LIMIT_HELP)];
 }
 
 #[derive(Debug, Args)]
@@ -843,6 +856,8 @@ pub struct BonnieArgs {
     /// Also print bonnie++'s CSV line (format version 2), for bon_csv2html
     #[arg(long)]
     pub csv: bool,
+    #[command(flatten)]
+    pub job: SuiteFlags<BonnieJobFlags>,
     #[command(flatten)]
     pub suite: SuiteCommon,
 }
@@ -999,6 +1014,7 @@ mod tests {
         check_suite_flags(&["mark"], MarkFlags::FLAGS);
         check_suite_flags(&["sweep"], SweepFlags::FLAGS);
         check_suite_flags(&["suite", "tiobench"], TiobenchFlags::FLAGS);
+        check_suite_flags(&["suite", "bonnie"], BonnieJobFlags::FLAGS);
         check_suite_flags(&["suite", "io500"], Io500Flags::FLAGS);
     }
 
@@ -1025,7 +1041,13 @@ mod tests {
         );
         assert_eq!(jobs[0].size_bytes, Some(2 << 20));
         // tiotest's defaults where the table's differ: 8 threads, buffered.
-        assert_eq!((jobs[0].threads, jobs[0].direct), (8, false));
+        assert_eq!(tiobench(&[]).values(Opt::Threads).unwrap(), [Value::Count(8)]);
+        assert!(!jobs[0].direct);
+        // A list of thread counts is tiobench.pl's, each count read by the table.
+        assert_eq!(
+            tiobench(&["--threads", "1,2,4,8"]).values(Opt::Threads).unwrap(),
+            [1, 2, 4, 8].map(Value::Count)
+        );
         let mut direct = Job::default();
         tiobench(&["--direct"]).apply(&mut direct).unwrap();
         assert!(direct.direct);
@@ -1063,9 +1085,8 @@ mod tests {
             err(sweep(&["--read-pct", ","]).values(Opt::ReadPct).unwrap_err()),
             "--read-pct: ',' is not valid: the list is empty"
         );
-        let mut job = Job::default();
         assert_eq!(
-            err(tiobench(&["--threads", "0"]).apply(&mut job).unwrap_err()),
+            err(tiobench(&["--threads", "1,0"]).values(Opt::Threads).unwrap_err()),
             "--threads: '0' is not valid: must be between 1 and 1024"
         );
         let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {

@@ -520,3 +520,287 @@ fn mark_and_sweep_use_an_existing_smaller_file_at_its_own_size() {
     }
     assert_eq!(std::fs::metadata(&file).unwrap().len(), 4 << 20, "not resized");
 }
+
+/// tiobench.pl's `--threads 1 --threads 2`: one stored run, tiotest's four
+/// tests for each count in turn, printed as tiobench.pl prints them (a
+/// table per test, reads first, a row per count).
+#[test]
+fn tiobench_over_a_thread_list_stores_one_run_in_tiobench_pl_order() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let v = json(
+        &kura(&db)
+            .args(["--json", "suite", "tiobench"])
+            .arg(dir.path())
+            .args(["--threads", "1,2", "--size", "1m", "--random-ops", "40"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let jobs = v["jobs"].as_array().unwrap();
+    let tests: Vec<(&str, u64)> = jobs
+        .iter()
+        .map(|j| (j["test"].as_str().unwrap(), j["job"]["threads"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        tests,
+        [
+            ("Sequential Write threads=1", 1),
+            ("Random Write threads=1", 1),
+            ("Sequential Read threads=1", 1),
+            ("Random Read threads=1", 1),
+            ("Sequential Write threads=2", 2),
+            ("Random Write threads=2", 2),
+            ("Sequential Read threads=2", 2),
+            ("Random Read threads=2", 2),
+        ]
+    );
+    // Each count shares --random-ops as tiobench.pl does: int(40 / 2) per thread.
+    assert_eq!(jobs[7]["read"]["ops"], 40);
+    assert_eq!(jobs[4]["write"]["bytes"], 2 * (1 << 20));
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    assert_eq!(rows[5]["threads"], 2);
+    let table = kura(&db)
+        .args(["show", "latest"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8_lossy(&table);
+    assert!(table.contains("1, 2 threads"), "{table}");
+    let titles: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("Sequential ") || l.starts_with("Random "))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Sequential Read",
+            "Random Read",
+            "Sequential Write",
+            "Random Write"
+        ],
+        "{table}"
+    );
+    for line in table.lines() {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
+}
+
+/// Seed 2's one command: two sweeps compared by block size print, per mix,
+/// each target's IOPS and MiB/s, the ratio and the ratio per price, in 80
+/// columns; the CSV keeps both figures on every line.
+#[test]
+fn two_sweeps_compared_by_block_size_give_seed_2s_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    for (label, price) in [("HDD", "659.46 JPY/month"), ("SSD", "1,075.20 JPY/month")] {
+        kura(&db)
+            .current_dir(dir.path())
+            .args(["sweep", "--engine", "null", "--bs", "4k,64k"])
+            .args(["--read-pct", "100,50,0", "--runtime", "100ms", "--size", "16m"])
+            .args(["--label", label, "--price", price])
+            .assert()
+            .success();
+    }
+    let table = kura(&db)
+        .args(["compare", "HDD", "SSD", "--metric", "iops", "--by", "bs"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8_lossy(&table);
+    // The mixes' tables; the targets' grid above them is compare's own.
+    let mixes = &table[table.find("random, read").unwrap_or(0)..];
+    for line in mixes.lines() {
+        assert!(line.chars().count() <= 80, "{line}\n{table}");
+    }
+    for needle in [
+        "HDD IOPS",
+        "HDD MiB/s",
+        "SSD IOPS",
+        "SSD MiB/s",
+        "SSD/HDD",
+        "per JPY",
+        "random, 50 % read",
+    ] {
+        assert!(table.contains(needle), "{needle}:\n{table}");
+    }
+    // One row per block size in every mix: the 50/50 point by its reads and writes together.
+    let rows = table
+        .lines()
+        .filter(|l| l.trim_start().starts_with("4k "))
+        .count();
+    assert_eq!(rows, 3, "{table}");
+    let md = kura(&db)
+        .args(["compare", "HDD", "SSD", "--by", "bs", "--format", "markdown"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let md = String::from_utf8_lossy(&md);
+    assert!(
+        md.contains("| block size | HDD IOPS | HDD MiB/s | SSD IOPS | SSD MiB/s | SSD/HDD |"),
+        "{md}"
+    );
+    let csv = kura(&db)
+        .args(["compare", "HDD", "SSD", "--by", "bs", "--format", "csv"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8_lossy(&csv);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    assert!(
+        header.contains(&"iops") && header.contains(&"bytes_per_sec"),
+        "{csv}"
+    );
+}
+
+/// The memory cgroup kura runs in (v1), where its capped groups are made.
+fn memory_home() -> Option<std::path::PathBuf> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = text
+        .lines()
+        .find_map(|l| l.split_once(":memory:").map(|(_, p)| p.to_string()))?;
+    let dir = std::path::Path::new("/sys/fs/cgroup/memory").join(path.trim_start_matches('/'));
+    dir.join("memory.limit_in_bytes").exists().then_some(dir)
+}
+
+/// Runs kura with `args`, watching whether it entered a capped group of its
+/// own while it measured; returns the printed run once the group is gone.
+fn run_capped(db: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let home = memory_home().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(db)
+        .args(["--quiet", "--json"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let group = format!("kura-mem-{pid}-");
+    let mut seen = false;
+    while !seen && child.try_wait().unwrap().is_none() {
+        let cgroup = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+        seen = cgroup
+            .lines()
+            .any(|l| l.contains(":memory:") && l.contains(&group));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(seen, "{args:?}: kura never entered its capped group");
+    let left: Vec<String> = std::fs::read_dir(&home)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&group))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    json(&out.stdout)
+}
+
+/// Seed 5 booted with mem=512M; `--mem-limit` stands for it on tiobench and
+/// bonnie as on `kura run`: each measures inside the capped group, stores the
+/// cap with its jobs, and its page-cache warning speaks of the cap.
+#[test]
+fn tiobench_and_bonnie_measure_inside_the_capped_group() {
+    if memory_home().is_none() {
+        common::missing("cgroup v1 memory");
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let d = dir.path().to_str().unwrap();
+    let tiobench = run_capped(
+        &db,
+        &[
+            "suite",
+            "tiobench",
+            d,
+            "--threads",
+            "2",
+            "--size",
+            "4m",
+            "--random-ops",
+            "200",
+            "--mem-limit",
+            "64m",
+        ],
+    );
+    let bonnie = run_capped(
+        &db,
+        &[
+            "suite",
+            "bonnie",
+            d,
+            "--size",
+            "8m",
+            "--files",
+            "0",
+            "--char-size",
+            "0",
+            "--mem-limit",
+            "64m",
+        ],
+    );
+    for v in [&tiobench, &bonnie] {
+        let jobs = v["jobs"].as_array().unwrap();
+        assert!(!jobs.is_empty());
+        for j in jobs {
+            assert_eq!(j["job"]["mem_limit_bytes"], 64 << 20, "{}", j["job"]["name"]);
+        }
+        let warnings = v["warnings"].to_string();
+        assert!(
+            warnings.contains("page_cache_holds_data_under_limit"),
+            "{warnings}"
+        );
+        assert!(!warnings.contains("bonnie_file_cached"), "{warnings}");
+        // The header says the run was capped, and by how much.
+        let id = v["id"].to_string();
+        let shown = kura(&db)
+            .args(["show", &id])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        // Wrapped at 80 columns: read it as words.
+        let words = String::from_utf8_lossy(&shown)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            words.contains("memory capped at 64.0 MiB (--mem-limit)"),
+            "{words}"
+        );
+    }
+    // Without --size, bonnie++ takes twice the memory it sees: under a cap, twice the cap.
+    let out = kura(&db)
+        .args([
+            "--json",
+            "suite",
+            "bonnie",
+            d,
+            "--files",
+            "0",
+            "--mem-limit",
+            "16m",
+        ])
+        .args(["--char-size", "0"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(json(&out)["jobs"][0]["job"]["size_bytes"], 32 << 20);
+}

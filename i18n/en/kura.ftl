@@ -398,6 +398,7 @@ col-avg-lat-ms = avg lat ms
 col-max-lat-ms = max lat ms
 col-cpu-eff = CPU eff
 tiobench-cpu-eff-short = CPU eff
+suite-mem-limit = memory capped at { $limit } (--mem-limit)
 
 ## bonnie++'s report (src/report/bonnie_table.rs): the lines keep bonnie++'s
 ## columns, so each heading line has the display width of the English one

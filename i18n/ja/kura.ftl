@@ -391,6 +391,7 @@ col-avg-lat-ms = 平均遅延 ms
 col-max-lat-ms = 最大遅延 ms
 col-cpu-eff = CPU効率
 tiobench-cpu-eff-short = 効率
+suite-mem-limit = メモリ上限 { $limit }（--mem-limit）
 
 ## bonnie++ の表 (src/report/bonnie_table.rs): bonnie++ の桁位置を保つので、
 ## 見出しの行は英語版と同じ表示幅にする（テストが確かめる）。

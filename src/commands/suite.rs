@@ -6,13 +6,14 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{Ctx, exit_code, suite_options};
 use crate::cli::{BonnieArgs, DbArgs, TiobenchArgs};
-use crate::jobs::Job;
 use crate::jobs::bonnie_params::{BonnieFlags, BonnieSettings, seed_of};
 use crate::jobs::db_params::{DbFlags, DbSettings};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
+use crate::jobs::{Job, Opt, Value};
 use crate::metrics::{RunResult, Warning};
 use crate::report::{View, bonnie_table, render_run};
 use crate::runner;
+use crate::runner::SuiteJob;
 
 /// tiobench's four tests (jobs::suites::tiobench_jobs) on DIR/kura-tiobench.dat, one file per thread.
 pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
@@ -28,7 +29,22 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
         .ok_or_else(|| anyhow!("--random-ops: '{}' is not a positive number", args.random_ops))?;
     base.target = Some(dir.join("kura-tiobench.dat"));
     base.file_per_thread = true;
-    let jobs = super::suite_jobs(tiobench_jobs(&base, random_ops, runs)?);
+    let thread_counts = args
+        .job
+        .values(Opt::Threads)?
+        .into_iter()
+        .map(|v| match v {
+            Value::Count(n) => u32::try_from(n).map_err(|_| anyhow!("--threads: {n} is out of range")),
+            other => Err(anyhow!("--threads: unexpected value {other:?}")),
+        })
+        .collect::<Result<Vec<u32>>>()?;
+    let jobs: Vec<SuiteJob> = tiobench_jobs(&base, &thread_counts, random_ops, runs)?
+        .into_iter()
+        .map(|t| SuiteJob {
+            test: Some(t.test),
+            job: t.job,
+        })
+        .collect();
     let view = View {
         json: ctx.json,
         ..View::default()
@@ -66,18 +82,22 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         files: &args.files,
         char_size: args.char_size.as_deref(),
     };
-    let memory = runner::memory::usable_memory_bytes();
+    let mut capped = Job::default();
+    args.job.apply(&mut capped)?;
+    // Under a cap the cap is the memory bonnie++ would see (a kernel booted
+    // with mem=): the default size and the page-cache warning follow it.
+    let memory = capped
+        .mem_limit_bytes
+        .unwrap_or_else(runner::memory::usable_memory_bytes);
     let mut settings = BonnieSettings::from_flags(dir, flags, memory).map_err(|e| anyhow!(e))?;
     settings.runs = runs;
     settings.label = opts.label.clone();
+    settings.mem_limit_bytes = capped.mem_limit_bytes;
     // The seed is the run's start, so the stored run says which it used (bonnie++'s CSV has it).
     let jobs = super::suite_jobs(settings.jobs(seed_of(super::run_header(&opts).started_unix_s)));
     // Before the warning: a DIR bonnie cannot use is one line.
     runner::refuse_up_front(jobs.iter().map(|j| &j.job), &opts)?;
-    let cache = settings.fits_in(memory).then_some(Warning::BonnieFileCached {
-        size_mb: settings.size_bytes >> 20,
-        memory_mb: memory >> 20,
-    });
+    let cache = bonnie_cache_warning(&settings, memory);
     if let Some(w) = &cache
         && !ctx.quiet
     {
@@ -112,6 +132,26 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         &result,
     );
     Ok(exit_code(&result, stored).max(printed))
+}
+
+/// The warning when the page cache can hold bonnie's test file: of the cap
+/// under `--mem-limit`, in the runner's words for every kind, else of the
+/// memory kura may use.
+fn bonnie_cache_warning(settings: &BonnieSettings, memory_bytes: u64) -> Option<Warning> {
+    match settings.mem_limit_bytes {
+        Some(limit) => settings
+            .fits_in(limit)
+            .then_some(Warning::PageCacheHoldsDataUnderLimit {
+                data_mb: settings.size_bytes / 1_000_000,
+                limit_mb: limit / 1_000_000,
+            }),
+        None => settings
+            .fits_in(memory_bytes)
+            .then_some(Warning::BonnieFileCached {
+                size_mb: settings.size_bytes >> 20,
+                memory_mb: memory_bytes >> 20,
+            }),
+    }
 }
 
 /// sql-bench's tests and sysbench's OLTP mix on a database in DIR/kura-db (see `database`).

@@ -199,6 +199,8 @@ pub struct BonnieSettings {
     pub files: u64,
     pub runs: u32,
     pub label: Option<String>,
+    /// `--mem-limit`: kura runs every test inside a memory cgroup this large.
+    pub mem_limit_bytes: Option<u64>,
 }
 
 impl BonnieSettings {
@@ -213,6 +215,7 @@ impl BonnieSettings {
             files,
             runs: 1,
             label: None,
+            mem_limit_bytes: None,
         }
     }
 
@@ -253,6 +256,7 @@ impl BonnieSettings {
             seekers: p.seekers,
             runs: p.runs,
             label: job.label.clone(),
+            mem_limit_bytes: job.mem_limit_bytes,
             ..BonnieSettings::new(dir, p.size_bytes, p.chunk_bytes, p.files)
         }
     }
@@ -315,6 +319,7 @@ impl BonnieSettings {
             engine: EngineKind::Sync,
             fill: Fill::Zero,
             label: self.label.clone(),
+            mem_limit_bytes: self.mem_limit_bytes,
             workload: Workload::Bonnie(BonnieParams {
                 test: test.name().to_string(),
                 repetition,

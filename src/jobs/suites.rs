@@ -178,9 +178,45 @@ tiobench.pl's --size is the total); new files are pre-filled with random
 data (tiotest ftruncates them).
 ";
 
-/// tiobench's four tests in its order, `runs` times each; each thread has its own file.
+/// tiobench's four tests, in the order tiotest runs them.
+pub const TIOBENCH_TESTS: [(&str, Rw); 4] = [
+    ("Sequential Write", Rw::Write),
+    ("Random Write", Rw::RandWrite),
+    ("Sequential Read", Rw::Read),
+    ("Random Read", Rw::RandRead),
+];
+
+/// One job of a tiobench run and the test it repeats.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TiobenchJob {
+    pub test: String,
+    pub job: Job,
+}
+
+/// The stored test name: tiobench's, with the thread count when a run has
+/// several (`Random Read threads=4`), as a sweep names its points, so each
+/// count is a test of its own wherever tests are matched (compare, tables).
+pub fn tiobench_test_name(test: &str, threads: u32, several: bool) -> String {
+    match several {
+        true => format!("{test} threads={threads}"),
+        false => test.to_string(),
+    }
+}
+
+/// tiobench's test of a stored test name, without its thread count.
+pub fn tiobench_test_of(name: &str) -> &str {
+    name.split_once(" threads=").map_or(name, |(test, _)| test)
+}
+
+/// tiobench's four tests for each thread count in turn, `runs` times each;
+/// each thread has its own file.
 ///
-/// As tiotest.c and tiobench.pl (mkuoppal/tiobench at 11c965c) run them:
+/// As tiotest.c and tiobench.pl (mkuoppal/tiobench at 11c965c, tiotest
+/// v0.4.2) run them:
+/// - tiobench.pl runs tiotest once per thread count, in the order given
+///   (`foreach $thread (@threads)`), and `--numruns` times in a row for
+///   each (`foreach $run_number (1..$num_runs)`); each tiotest run does the
+///   four tests in its order (write, random write, read, random read);
 /// - every test ends with fsync and close inside the timed part
 ///   (`do_generic_test`), so the write tests include the flush;
 /// - the page cache is not dropped between tests (tiotest drops it only
@@ -191,40 +227,45 @@ data (tiotest ftruncates them).
 /// On purpose, kura keeps `--file-size` per thread (tiotest's `-f`, where
 /// tiobench.pl's `--size` is the total) and pre-fills new files with random
 /// data, where tiotest only `ftruncate`s them; `TIOBENCH_DIFFERENCES` says so in the output.
-pub fn tiobench_jobs(base: &Job, random_ops: u64, runs: u32) -> Result<Vec<SuiteTest>, SuiteError> {
-    let threads = base.threads as u64;
-    let file_bytes = base.size_bytes.unwrap_or(0);
-    // tiobench.pl: `my $thread_rand=int($random_ops/$thread)`.
-    let per_thread = random_ops / threads;
-    if per_thread == 0 {
-        return Err(SuiteError::TooFewRandomOps {
-            ops: random_ops,
-            threads,
-        });
-    }
+pub fn tiobench_jobs(
+    base: &Job,
+    thread_counts: &[u32],
+    random_ops: u64,
+    runs: u32,
+) -> Result<Vec<TiobenchJob>, SuiteError> {
+    let several = thread_counts.len() > 1;
     let mut jobs = Vec::new();
-    for (test, rw) in [
-        ("Sequential Write", Rw::Write),
-        ("Random Write", Rw::RandWrite),
-        ("Sequential Read", Rw::Read),
-        ("Random Read", Rw::RandRead),
-    ] {
+    for &count in thread_counts {
+        let threads = count as u64;
+        let file_bytes = base.size_bytes.unwrap_or(0);
+        // tiobench.pl: `my $thread_rand=int($random_ops/$thread)`.
+        let per_thread = random_ops / threads;
+        if per_thread == 0 {
+            return Err(SuiteError::TooFewRandomOps {
+                ops: random_ops,
+                threads,
+            });
+        }
         for r in 0..runs {
-            let mut job = Job {
-                rw,
-                name: format!("{test} #{}", r + 1),
-                ..base.clone()
-            };
-            if rw.is_random() {
-                job.io_count = Some(per_thread * threads);
-            } else {
-                job.io_size_bytes = Some(file_bytes * threads);
+            for (test, rw) in TIOBENCH_TESTS {
+                let test = tiobench_test_name(test, count, several);
+                let mut job = Job {
+                    rw,
+                    threads: count,
+                    name: format!("{test} #{}", r + 1),
+                    ..base.clone()
+                };
+                if rw.is_random() {
+                    job.io_count = Some(per_thread * threads);
+                } else {
+                    job.io_size_bytes = Some(file_bytes * threads);
+                }
+                // tiotest never drops the cache unless told to (-F), and times fsync and close.
+                job.keep_cache = !job.direct;
+                job.end_fsync = job.does_writes();
+                job.validate()?;
+                jobs.push(TiobenchJob { test, job });
             }
-            // tiotest never drops the cache unless told to (-F), and times fsync and close.
-            job.keep_cache = !job.direct;
-            job.end_fsync = job.does_writes();
-            job.validate()?;
-            jobs.push(SuiteTest { test, job });
         }
     }
     Ok(jobs)
@@ -292,32 +333,58 @@ mod tests {
     }
 
     #[test]
-    fn tiobench_runs_its_four_tests_in_order_with_the_random_ops_shared() {
+    fn tiobench_runs_its_four_tests_per_repetition_with_the_random_ops_shared() {
         let base = Job {
-            threads: 4,
             size_bytes: Some(1 << 20),
             ..Job::default()
         };
-        let jobs = tiobench_jobs(&base, 1000, 2).unwrap();
-        let tests: Vec<&str> = jobs.iter().map(|t| t.test).collect();
+        let jobs = tiobench_jobs(&base, &[4], 1000, 2).unwrap();
+        let tests: Vec<&str> = jobs.iter().map(|t| t.test.as_str()).collect();
+        // tiobench.pl repeats tiotest, which runs the four tests each time.
         assert_eq!(
             tests,
             [
                 "Sequential Write",
-                "Sequential Write",
                 "Random Write",
-                "Random Write",
-                "Sequential Read",
                 "Sequential Read",
                 "Random Read",
+                "Sequential Write",
+                "Random Write",
+                "Sequential Read",
                 "Random Read"
             ]
         );
-        assert_eq!(jobs[2].job.io_count, Some(1000));
+        assert_eq!(jobs[4].job.name, "Sequential Write #2");
+        assert_eq!(jobs[1].job.io_count, Some(1000));
         assert_eq!(jobs[0].job.io_size_bytes, Some(4 << 20));
         assert!(matches!(
-            tiobench_jobs(&base, 3, 1),
+            tiobench_jobs(&base, &[4], 3, 1),
             Err(SuiteError::TooFewRandomOps { ops: 3, threads: 4 })
+        ));
+    }
+
+    #[test]
+    fn several_thread_counts_run_in_turn_each_a_test_of_its_own() {
+        let base = Job {
+            size_bytes: Some(1 << 20),
+            ..Job::default()
+        };
+        let jobs = tiobench_jobs(&base, &[1, 2, 8], 4000, 1).unwrap();
+        let tests: Vec<(&str, u32)> = jobs.iter().map(|t| (t.test.as_str(), t.job.threads)).collect();
+        assert_eq!(tests.len(), 12);
+        assert_eq!(tests[0], ("Sequential Write threads=1", 1));
+        assert_eq!(tests[3], ("Random Read threads=1", 1));
+        assert_eq!(tests[4], ("Sequential Write threads=2", 2));
+        assert_eq!(tests[11], ("Random Read threads=8", 8));
+        // int(4000 / 8) random operations each, as tiobench.pl hands tiotest.
+        assert_eq!(jobs[11].job.io_count, Some(500 * 8));
+        assert_eq!(jobs[8].job.io_size_bytes, Some(8 << 20));
+        assert_eq!(tiobench_test_of(&jobs[11].test), "Random Read");
+        assert_eq!(tiobench_test_of("Random Read"), "Random Read");
+        // The count that leaves a thread no random operation is refused.
+        assert!(matches!(
+            tiobench_jobs(&base, &[1, 8], 7, 1),
+            Err(SuiteError::TooFewRandomOps { ops: 7, threads: 8 })
         ));
     }
 }

@@ -262,31 +262,48 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out
 }
 
+/// A suite run under `--mem-limit` says so in its header: the cap is what
+/// its page cache could hold (`mem=` in the classic suites' days).
+fn mem_limit_text(run: &RunResult) -> Option<String> {
+    let limit = run.jobs.first()?.job.mem_limit_bytes?;
+    Some(crate::t!("suite-mem-limit", limit = bytes_human(limit)))
+}
+
 fn tiobench(run: &RunResult, json: bool) -> String {
     let rows = tiobench_table::rows(run);
     if json {
         return to_json(&run_with(run, &[("rows", serde_json::json!(rows))]));
     }
     let first = run.jobs.first();
+    let mut setup = vec![crate::t!(
+        "tiobench-setup",
+        threads = tiobench_table::thread_counts(&rows)
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        size = first
+            .map(|j| bytes_human(j.job.size_bytes.unwrap_or(0)))
+            .unwrap_or_default(),
+        bs = first.map(|j| j.job.bs_text()).unwrap_or_default(),
+        io = if first.is_some_and(|j| j.job.direct) {
+            "O_DIRECT".to_string()
+        } else {
+            crate::t!("io-buffered")
+        },
+        engine = first.map(|j| j.engine.as_str()).unwrap_or_default()
+    )];
+    setup.extend(mem_limit_text(run));
     let mut out = format!(
-        "kura tiobench {} · {}\n{}\n",
+        "kura tiobench {} · {}\n",
         crate::t!("run-id", id = run.id.unwrap_or(0)),
         utc(run.started_unix_s),
-        crate::t!(
-            "tiobench-setup",
-            threads = first.map(|j| j.job.threads).unwrap_or(0),
-            size = first
-                .map(|j| bytes_human(j.job.size_bytes.unwrap_or(0)))
-                .unwrap_or_default(),
-            bs = first.map(|j| j.job.bs_text()).unwrap_or_default(),
-            io = if first.is_some_and(|j| j.job.direct) {
-                "O_DIRECT".to_string()
-            } else {
-                crate::t!("io-buffered")
-            },
-            engine = first.map(|j| j.engine.as_str()).unwrap_or_default()
-        ),
     );
+    out.push_str(&super::width::wrap(
+        "",
+        &setup.join(&crate::t!("list-separator")),
+        2,
+    ));
     out.push_str(&incomplete_line(run));
     out.push_str(&tiobench_table::render(&rows));
     // Many ranks: each host's part, so a slow one stands out.
@@ -377,6 +394,7 @@ fn bonnie(run: &RunResult, view: &View) -> String {
     if let Some(n) = files {
         what.push(crate::t!("bonnie-small-files", count = n));
     }
+    what.extend(mem_limit_text(run));
     let mut out = format!(
         "kura bonnie {} · {}\n",
         crate::t!("run-id", id = run.id.unwrap_or(0)),

@@ -1,13 +1,18 @@
 //! tiobench's table: per test MiB/s, CPU %, average and maximum latency,
-//! the share of requests slower than 2 s and 10 s, and CPU efficiency.
+//! the share of requests slower than 2 s and 10 s, and CPU efficiency. A
+//! run over several thread counts is printed as tiobench.pl prints it: one
+//! table per test, one row per thread count.
 
 use super::run_table::new_table;
+use crate::jobs::suites::tiobench_test_of;
 use crate::metrics::RunResult;
 use crate::metrics::histogram::{decode, new_histogram, share_above};
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TiobenchRow {
     pub test: String,
+    /// Threads of the test's jobs (each on its own file).
+    pub threads: u32,
     pub runs: usize,
     pub bytes_per_sec: f64,
     /// Worker CPU time over measured time, as tiobench's "CPU %".
@@ -59,6 +64,7 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
             };
             let mib = bytes_per_sec / (1u64 << 20) as f64;
             TiobenchRow {
+                threads: jobs.first().map_or(0, |j| j.job.threads),
                 runs: jobs.len(),
                 bytes_per_sec,
                 cpu_pct,
@@ -77,7 +83,59 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
         .collect()
 }
 
+/// The thread counts of a run, in the order they ran: `8`, or `1, 2, 4, 8`.
+pub fn thread_counts(rows: &[TiobenchRow]) -> Vec<u32> {
+    let mut counts: Vec<u32> = Vec::new();
+    for r in rows {
+        if !counts.contains(&r.threads) {
+            counts.push(r.threads);
+        }
+    }
+    counts
+}
+
+/// tiobench.pl's report order: reads before writes, sequential before random.
+const REPORT_ORDER: [&str; 4] = [
+    "Sequential Read",
+    "Random Read",
+    "Sequential Write",
+    "Random Write",
+];
+
 pub fn render(rows: &[TiobenchRow]) -> String {
+    if thread_counts(rows).len() <= 1 {
+        // A test name wraps between its words, never inside one ("シーケンシャル").
+        let names: Vec<String> = rows.iter().map(|r| crate::i18n::heading(&r.test)).collect();
+        return fitted(rows, &names, FirstColumn::Test);
+    }
+    // tiobench.pl (mkuoppal/tiobench at 11c965c): a table per test under
+    // its title, a row per thread count in the order they ran.
+    let mut out = String::new();
+    for test in REPORT_ORDER {
+        let of_test: Vec<TiobenchRow> = rows
+            .iter()
+            .filter(|r| tiobench_test_of(&r.test) == test)
+            .cloned()
+            .collect();
+        if of_test.is_empty() {
+            continue;
+        }
+        let title = crate::i18n::heading(test);
+        out.push_str(&format!("\n{title}\n"));
+        let names: Vec<String> = of_test.iter().map(|r| r.threads.to_string()).collect();
+        out.push_str(&fitted(&of_test, &names, FirstColumn::Threads));
+    }
+    out
+}
+
+/// What the first column names: the test, or (one table per test) the thread count.
+#[derive(Clone, Copy, PartialEq)]
+enum FirstColumn {
+    Test,
+    Threads,
+}
+
+fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String {
     // tiobench's own decimals first; at 80 columns, when large values (a
     // page-cache rate in the thousands of MiB/s) or wider Japanese names
     // would push the row past the terminal, fewer decimals rather than a
@@ -85,7 +143,7 @@ pub fn render(rows: &[TiobenchRow]) -> String {
     let mut out = String::new();
     // Decimals of (MiB/s, shares over 2 s and 10 s, CPU eff, latencies).
     for decimals in [(2, 5, 1, 3), (1, 3, 0, 3), (0, 2, 0, 1)] {
-        out = render_with(rows, decimals);
+        out = render_with(rows, names, first, decimals);
         let fits = out
             .lines()
             .all(|l| super::width::display_width(l) <= super::width::COLUMNS);
@@ -96,7 +154,12 @@ pub fn render(rows: &[TiobenchRow]) -> String {
     out
 }
 
-fn render_with(rows: &[TiobenchRow], decimals: (usize, usize, usize, usize)) -> String {
+fn render_with(
+    rows: &[TiobenchRow],
+    names: &[String],
+    first: FirstColumn,
+    decimals: (usize, usize, usize, usize),
+) -> String {
     let wide = super::width::wide();
     // At 80 columns: shorter headers, the test name over two lines, and the
     // repetitions said under the table instead of in a column.
@@ -117,6 +180,9 @@ fn render_with(rows: &[TiobenchRow], decimals: (usize, usize, usize, usize)) -> 
             "test", "MiB/s", "CPU %", "avg ms", "max ms", "% >2s", "% >10s", "CPU eff",
         ]
     };
+    if first == FirstColumn::Threads {
+        header[0] = "threads";
+    }
     // Japanese test names are wider ("シーケンシャル"): at 80 columns the
     // efficiency column takes the heading its numbers need.
     let eff_short = crate::t!("tiobench-cpu-eff-short");
@@ -132,8 +198,6 @@ fn render_with(rows: &[TiobenchRow], decimals: (usize, usize, usize, usize)) -> 
             c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
         }
     }
-    // A test name wraps between its words, never inside one ("シーケンシャル").
-    let names: Vec<String> = rows.iter().map(|r| crate::i18n::heading(&r.test)).collect();
     let longest_word = names
         .iter()
         .flat_map(|n| n.split(' '))
@@ -179,6 +243,7 @@ mod tests {
         let bytes_per_sec = mib * (1u64 << 20) as f64;
         TiobenchRow {
             test: test.into(),
+            threads: 8,
             runs: 1,
             bytes_per_sec,
             cpu_pct,
@@ -202,5 +267,55 @@ mod tests {
             assert!(super::super::width::display_width(line) <= 80, "{line}\n{large}");
         }
         assert!(!large.contains("100.00000"), "{large}");
+    }
+
+    #[test]
+    fn several_thread_counts_print_a_table_per_test_in_tiobench_pl_order() {
+        let mut rows = Vec::new();
+        for threads in [1, 2, 4, 8] {
+            for test in [
+                "Sequential Write",
+                "Random Write",
+                "Sequential Read",
+                "Random Read",
+            ] {
+                let mut r = row(
+                    &format!("{test} threads={threads}"),
+                    100.0 + threads as f64,
+                    50.0,
+                    3.0,
+                    0.0,
+                );
+                r.threads = threads;
+                rows.push(r);
+            }
+        }
+        let text = render(&rows);
+        let titles: Vec<&str> = text
+            .lines()
+            .filter(|l| ["Sequential", "Random"].iter().any(|w| l.starts_with(w)))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "Sequential Read",
+                "Random Read",
+                "Sequential Write",
+                "Random Write"
+            ],
+            "{text}"
+        );
+        // Under each title, a row per thread count in the order they ran.
+        let reads = &text[..text.find("Random Read").unwrap()];
+        let counts: Vec<&str> = reads
+            .lines()
+            .filter_map(|l| l.trim_start_matches(['|', ' ']).split(' ').next())
+            .filter(|w| w.parse::<u32>().is_ok())
+            .collect();
+        assert_eq!(counts, ["1", "2", "4", "8"], "{text}");
+        assert!(reads.contains("108.00"), "{text}");
+        for line in text.lines() {
+            assert!(super::super::width::display_width(line) <= 80, "{line}");
+        }
     }
 }

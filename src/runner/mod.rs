@@ -445,6 +445,9 @@ struct Kinds {
     /// before its server starts, so the server is capped too, and left once
     /// it stopped. The runner's, not the kind's: a kind never reaches back.
     database_cap: Option<memcg::MemoryCap>,
+    /// The memory cap of a bonnie run (`suite bonnie --mem-limit`): entered
+    /// before its test file is made and left once its files are removed.
+    bonnie_cap: Option<memcg::MemoryCap>,
 }
 
 impl Kinds {
@@ -493,6 +496,11 @@ impl Kinds {
         cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
+        if self.bonnie.is_none()
+            && let Some(limit) = job.mem_limit_bytes
+        {
+            self.bonnie_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
+        }
         let run = match &mut self.bonnie {
             Some(run) => run,
             None => self
@@ -538,6 +546,7 @@ impl Kinds {
         if let Some(b) = &mut self.bonnie {
             b.finish(keep, warnings);
         }
+        self.bonnie_cap = None;
     }
 }
 

@@ -11,6 +11,8 @@ mod guidance;
 pub mod hosts;
 pub mod render;
 mod rows;
+// seed 2's table (issue 24)
+mod sweep_view;
 
 use serde::Serialize;
 use thiserror::Error;

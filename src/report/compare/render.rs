@@ -159,6 +159,9 @@ fn ratio_cell(cell: &Option<Cell>) -> String {
 }
 
 fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
+    if let Some(g) = super::sweep_view::grid(c, rows, ratio_cell) {
+        return g;
+    }
     let base = c.baseline;
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;

@@ -1,0 +1,191 @@
+//! Block-size sweeps side by side as seed 2's article printed them: per
+//! read/write mix, block size | each target's IOPS and MiB/s | the ratio to
+//! the baseline, and with prices the ratio per unit of price. It replaces the
+//! one-metric grid of `compare --by bs` (mbps or iops) when every row is a
+//! sweep's point; the rows, ratios and verdicts are compare's own.
+
+use super::{By, Cell, Comparison, Direction, Row};
+use crate::report::export::Grid;
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// Whether `test` names a point of `kura sweep` (`jobs::sweep::test_name`:
+/// `bs=4k mix=100/0`, with ` qd=` or ` threads=` when those were swept).
+fn is_sweep_point(test: &str) -> bool {
+    test.starts_with("bs=") && test.contains(" mix=")
+}
+
+/// The seed's grid for one section (one mix) of a by-block-size comparison
+/// of sweeps; `None` for any other comparison, which keeps its own grid.
+/// `ratio_text` is compare's cell for a ratio (noise, not comparable).
+pub fn grid(c: &Comparison, rows: &[&Row], ratio_text: fn(&Option<Cell>) -> String) -> Option<Grid> {
+    let sweeps = rows.iter().all(|r| r.test.as_deref().is_some_and(is_sweep_point));
+    if c.by != By::Bs || !c.metric.is_throughput() || rows.is_empty() || !sweeps {
+        return None;
+    }
+    let base = c.baseline;
+    let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
+    let bn = &c.targets[base].name;
+    let heading = crate::i18n::heading;
+    let mut header = vec![heading("block size")];
+    for t in &c.targets {
+        header.push(format!("{} {}", t.name, heading("IOPS")));
+        header.push(format!("{} {}", t.name, heading("MiB/s")));
+    }
+    header.extend(others.iter().map(|t| format!("{}/{bn}", c.targets[*t].name)));
+    // The price conclusion per row: performance per unit of price against the baseline's.
+    let priced: Vec<usize> = match c.targets[base].price_per_month {
+        Some(_) => others
+            .iter()
+            .copied()
+            .filter(|t| c.targets[*t].price_ratio.is_some())
+            .collect(),
+        None => Vec::new(),
+    };
+    for t in &priced {
+        let target = &c.targets[*t];
+        header.push(crate::t!(
+            "compare-per-price-ratio-heading",
+            name = target.name.as_str(),
+            baseline = bn.as_str(),
+            currency = target.currency.as_deref().unwrap_or(""),
+            ratio = format!("{:.2}", target.price_ratio.unwrap_or(0.0))
+        ));
+    }
+    let mut g = Grid::new(header);
+    for r in shown(rows) {
+        let mut line = vec![r.workload.bs.clone()];
+        for cell in &r.cells {
+            match cell {
+                Some(cell) => line.extend([
+                    crate::report::format::rate(cell.iops),
+                    crate::report::format::rate(cell.bytes_per_sec / MIB),
+                ]),
+                None => line.extend(["-".to_string(), "-".to_string()]),
+            }
+        }
+        line.extend(others.iter().map(|t| ratio_text(&r.cells[*t])));
+        for t in &priced {
+            line.push(
+                r.cells[*t]
+                    .as_ref()
+                    .and_then(|cell| cell.value_per_price_ratio)
+                    .map_or_else(|| "-".into(), |v| format!("{v:.2}x")),
+            );
+        }
+        g.push(line);
+    }
+    Some(g)
+}
+
+/// One row per block size: a mixed point by its reads and writes together
+/// (the figure the article gives for its 50/50 case), a pure one by its
+/// only direction.
+fn shown<'a>(rows: &[&'a Row]) -> Vec<&'a Row> {
+    let has_total = |bs: &str| {
+        rows.iter()
+            .any(|o| o.direction == Direction::Total && o.workload.bs == bs)
+    };
+    rows.iter()
+        .copied()
+        .filter(|r| r.direction == Direction::Total || !has_total(&r.workload.bs))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::report::compare::{CompareOptions, Metric, build};
+    use crate::report::fixtures::{job, run};
+    use crate::report::width::display_width;
+
+    /// Seed 2's two disks over three block sizes and three mixes: the 4 KiB
+    /// read-only figures (203 and 404 IOPS) and the prices are the article's.
+    fn sweep(label: &str, price: &str, iops: [u64; 3]) -> crate::metrics::RunResult {
+        let mut jobs = Vec::new();
+        for (i, bs) in [4096u64, 65536, 262144].into_iter().enumerate() {
+            let size = crate::jobs::units::format_size(bs);
+            let name = |mix: &str| format!("bs={size} mix={mix}");
+            jobs.push(job(&name("100/0"), Rw::RandRead, bs, 100, Some(iops[i]), None));
+            let half = iops[i] / 2;
+            jobs.push(job(&name("50/50"), Rw::RandRw, bs, 50, Some(half), Some(half)));
+            jobs.push(job(&name("0/100"), Rw::RandWrite, bs, 0, None, Some(iops[i])));
+        }
+        let mut r = run("sweep", jobs);
+        r.label = Some(label.into());
+        r.price = Some(price.into());
+        r.id = Some(if label == "HDD" { 1 } else { 2 });
+        r
+    }
+
+    fn compared(metric: Metric) -> Comparison {
+        let runs = [
+            sweep("HDD", "659.46 JPY/month", [203, 152, 98]),
+            sweep("SSD", "1,075.20 JPY/month", [404, 382, 240]),
+        ];
+        let opts = CompareOptions {
+            metric,
+            by: By::Bs,
+            baseline: 0,
+        };
+        build(&runs, &opts).unwrap()
+    }
+
+    #[test]
+    fn sweeps_by_block_size_show_both_figures_and_the_price_ratio_within_80_columns() {
+        let c = compared(Metric::Iops);
+        let text = super::super::render::table(&c);
+        for line in text.lines() {
+            assert!(
+                display_width(line) <= 80,
+                "{} columns: {line}\n{text}",
+                display_width(line)
+            );
+        }
+        for needle in ["HDD IOPS", "HDD MiB/s", "SSD IOPS", "SSD MiB/s", "SSD/HDD"] {
+            assert!(text.contains(needle), "{needle}:\n{text}");
+        }
+        // 4 KiB read-only: 203 against 404 IOPS, 0.793 and 1.578 MiB/s, ratio 1.99.
+        let row = text
+            .lines()
+            .find(|l| l.contains(" 203 ") && l.contains(" 404 "))
+            .unwrap_or_else(|| panic!("{text}"));
+        for cell in ["4k", "0.793", "1.578", "1.99x"] {
+            assert!(row.contains(cell), "{cell} in {row}");
+        }
+        // Per JPY: 1.99x the IOPS at 1.63x the price.
+        assert!(row.contains("1.22x"), "{row}");
+        // A 50/50 point is one row, its reads and writes together.
+        let md = super::super::render::markdown(&c);
+        let mixed = md.split("50 % read").nth(1).unwrap().split("###").next().unwrap();
+        assert_eq!(
+            mixed.lines().filter(|l| l.starts_with("| 4k |")).count(),
+            1,
+            "{md}"
+        );
+        assert!(
+            mixed.contains("| 4k | 202 | 0.789 | 404 | 1.578 | 2.00x |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn other_comparisons_keep_their_own_grid() {
+        let c = compared(Metric::LatMean);
+        let rows: Vec<&Row> = c.rows.iter().collect();
+        assert!(grid(&c, &rows, |_| String::new()).is_none());
+        let mut plain = compared(Metric::Iops);
+        plain.rows.iter_mut().for_each(|r| r.test = None);
+        let rows: Vec<&Row> = plain.rows.iter().collect();
+        assert!(grid(&plain, &rows, |_| String::new()).is_none());
+    }
+
+    #[test]
+    fn every_sweep_test_name_is_recognised() {
+        for read_pct in [100, 50, 0] {
+            assert!(is_sweep_point(&crate::jobs::sweep::test_name(4096, read_pct)));
+        }
+        assert!(!is_sweep_point("SEQ1M Q8T1"));
+    }
+}
