@@ -765,6 +765,7 @@ mod tests {
                 "8k",
                 "randwrite",
                 "false",
+                "true",
                 "zipf:1.2",
                 "2g",
                 "sequential",

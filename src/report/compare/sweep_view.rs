@@ -128,6 +128,7 @@ mod tests {
             metric,
             by: By::Bs,
             baseline: 0,
+            figure: None,
         };
         build(&runs, &opts).unwrap()
     }
