@@ -897,3 +897,41 @@ fn fsync_on_close_syncs_every_file_a_create_or_write_changed() {
     assert!(done > 0);
     assert_eq!(calls, 0, "no fsync without the option");
 }
+
+/// The block kind's verdicts reach a file set through the one seam: a mix
+/// that can complete nothing (rmdir with no directory made) is said to
+/// have stalled, beside the skipped operations and the page-cache verdict.
+#[test]
+fn a_file_set_that_completed_nothing_is_said_so() {
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let out = kura(&dir.path().join("k.db"))
+        .arg("--json")
+        .args(["run", "--target"])
+        .arg(&set)
+        .args([
+            "--mix",
+            "rmdir=100",
+            "--files",
+            "10",
+            "--width",
+            "1",
+            "--runtime",
+            "500ms",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let v = json(&out.stdout);
+    let kinds: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["kind"].as_str())
+        .collect();
+    for want in ["stalled", "file_ops_skipped", "page_cache_holds_data"] {
+        assert!(kinds.contains(&want), "{want} in {kinds:?}");
+    }
+    assert!(v["warnings"].to_string().contains("no operation completed"));
+}
