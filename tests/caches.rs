@@ -519,3 +519,64 @@ fn a_file_set_is_measured_inside_the_capped_group() {
         v["warnings"]
     );
 }
+
+/// Buffered writes land in the page cache at memory speed; the flush kura
+/// times right after the job writes them to the disk, taking about as long
+/// as the job or longer: the writes were ahead of the device. Direct random
+/// writes of 4 KiB leave nearly nothing to flush.
+#[test]
+fn writes_a_cache_took_faster_than_the_device_are_flagged() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let t = dir.path().join("t.dat");
+    let t = t.to_str().unwrap();
+    let r = json(
+        &kura(&db)
+            .args([
+                "--json",
+                "run",
+                "--runtime",
+                "1s",
+                "--target",
+                t,
+                "--size",
+                "512m",
+            ])
+            .args(["--rw", "write", "--bs", "1m", "--buffered"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    if r["jobs"][0]["target"]["fs_type"] == "tmpfs" {
+        common::missing("KURA_TEST_DIR on a disk (it is tmpfs: nothing to flush)");
+        return;
+    }
+    let ahead: Vec<&serde_json::Value> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "writes_ahead_of_device")
+        .collect();
+    assert_eq!(ahead.len(), 1, "{}", r["warnings"]);
+    let w = ahead[0];
+    assert!(
+        w["durable_mb_per_s"].as_u64().unwrap() < w["mb_per_s"].as_u64().unwrap(),
+        "{w}"
+    );
+    assert!(w["flush_ms"].as_u64().unwrap() >= 100, "{w}");
+    let r = json(
+        &kura(&db)
+            .args(["--json", "run", "--runtime", "1s", "--target", t, "--size", "64m"])
+            .args(["--rw", "randwrite", "--bs", "4k"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(
+        !kinds(&r).contains(&"writes_ahead_of_device".to_string()),
+        "{}",
+        r["warnings"]
+    );
+}

@@ -108,6 +108,8 @@ fn show_prices(c: &Comparison) -> bool {
 fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
     match cell {
         None => "-".into(),
+        // A job that completed nothing has no value, not a value of 0.
+        Some(cell) if cell.repetitions == 0 => crate::t!("compare-nothing-completed"),
         Some(cell) => {
             let mut s = value_text(c.metric, cell.value);
             if cell.repetitions > 1 && cell.value > 0.0 {
