@@ -165,6 +165,10 @@ pub enum Warning {
         durable_mb_per_s: u64,
         flush_ms: u64,
     },
+    /// Direct writes onto a virtual disk whose host caches writes, with
+    /// nothing left for the flush after the job: the host may have taken
+    /// them into its memory, which the guest cannot tell from its device.
+    HostWriteBackWrites { path: String, disk: String },
     /// Any other text: warnings stored before they were typed, kinds this
     /// kura does not know, and producers that have no kind yet.
     Other { text: String },
@@ -269,6 +273,7 @@ impl Warning {
                 | Warning::InContainer { .. }
                 | Warning::AboveInterface { .. }
                 | Warning::WritesAheadOfDevice { .. }
+                | Warning::HostWriteBackWrites { .. }
         )
     }
 }
@@ -522,6 +527,9 @@ impl fmt::Display for Warning {
                 durable_mb_per_s = durable_mb_per_s,
                 flush_s = format!("{:.1}", *flush_ms as f64 / 1000.0)
             )),
+            Warning::HostWriteBackWrites { path, disk } => {
+                f.write_str(&t!("warning-host-write-back-writes", path = path, disk = disk))
+            }
             Warning::Other { text } => f.write_str(text),
             Warning::FileOpsSkipped { job, count } => {
                 f.write_str(&t!("warning-file-ops-skipped", job = job, count = count))

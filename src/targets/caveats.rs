@@ -204,7 +204,7 @@ fn compression_option(options: &str) -> Option<String> {
 
 /// The disk under `path` when it is virtual (virtio or Xen) and caches
 /// writes: reads of what was just written may come from the host's memory.
-fn virtual_write_back_disk(path: &Path) -> Option<String> {
+pub(super) fn virtual_write_back_disk(path: &Path) -> Option<String> {
     let dev = backing_device(path)?;
     let sys = Path::new("/sys/block").join(&dev.disk);
     let virtio = std::fs::read_to_string(sys.join("device/vendor"))

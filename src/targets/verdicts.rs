@@ -133,13 +133,18 @@ fn writes_ahead_of_device(result: &JobResult, targets: &[PreparedTarget]) -> Opt
         file.sync_data().ok()?;
     }
     let flush_ns = started.elapsed().as_nanos() as u64;
-    ahead_of_device(
-        &result.job.name,
-        &targets.first()?.path,
-        written.bytes,
-        result.elapsed_ns,
-        flush_ns,
-    )
+    let path = &targets.first()?.path;
+    ahead_of_device(&result.job.name, path, written.bytes, result.elapsed_ns, flush_ns).or_else(|| {
+        // Nothing was left to flush: on a virtual disk whose host caches
+        // writes, the host may have acknowledged them from its memory and
+        // answered the flush without writing (QEMU's cache=unsafe).
+        let disk = super::caveats::virtual_write_back_disk(path).filter(|_| result.job.direct)?;
+        // No job or numbers in it: said once for every job on the target.
+        Some(Warning::HostWriteBackWrites {
+            path: path.display().to_string(),
+            disk,
+        })
+    })
 }
 
 fn ahead_of_device(job: &str, path: &Path, bytes: u64, elapsed_ns: u64, flush_ns: u64) -> Option<Warning> {
