@@ -17,7 +17,7 @@ span-kind-file = ファイル
 span-kind-directory = ディレクトリ
 span-all-device = { $size } のデバイス全体
 span-file = { $size } のファイル
-span-directory = ディレクトリ内のファイル { $size }
+span-directory = { $size }
 span-of = { $size } の{ $kind }
 span-first = { $of }の先頭 { $span }
 span-at = { $of }の { $offset } から { $span }
@@ -37,7 +37,7 @@ mark-caption-mean =
     表示: { $passes }の測定の平均値（KDiskMark の Default プロファイルと同じ）
     （--figure best: 最高値と最小レイテンシ。CrystalDiskMark 9 と同じ）
 mark-spread-note = ± = 測定のばらつき（最大 - 最小）/ 平均。MB/s = 10^6 バイト/秒。
-mark-short-passes = 1 パス { $pass }（プロファイルの { $profile } ではない）: この表はプロファイルどおりの値ではない
+mark-short-passes = パス { $pass }（プロファイルは { $profile }）: プロファイルどおりの値ではない
 mark-differences =
     CrystalDiskMark と意図して違う点: DiskSpd ではなく Linux の I/O（io_uring
     または pread/pwrite、O_DIRECT）を使う。準備の測定は最初の測定の前の
