@@ -26,9 +26,11 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
         let Ok(figures) = store.job_figures(r.id) else {
             continue;
         };
-        // Only a run that may hold a search is read whole: its steps' bound
-        // and verdicts are not in the figures.
-        let searched = may_hold_a_search(&figures)
+        // A search's bound and verdicts are not in the figures: a run that
+        // may hold one is read whole (a suite's runs cannot).
+        let searched = r
+            .suite
+            .is_none()
             .then(|| store.load(r.id).ok())
             .flatten()
             .and_then(|run| search_figure(&run));
@@ -36,15 +38,6 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
             (r.figure, r.iops, r.bytes_per_sec) = (f.of, f.iops, f.bytes_per_sec);
         }
     }
-}
-
-/// A latency search stores each step as a job of the searched job's name;
-/// repetitions are named apart (`randread #2`).
-fn may_hold_a_search(jobs: &[JobFigure]) -> bool {
-    jobs.iter().any(|a| {
-        jobs.iter()
-            .any(|b| b.job_index != a.job_index && b.job_name == a.job_name)
-    })
 }
 
 /// A run's first latency-bounded search stands for the run by its score,
@@ -429,9 +422,6 @@ mod tests {
             f.of
         );
         assert!(!f.of.contains("lower bound"), "{}", f.of);
-        let figures: Vec<JobFigure> = (0..4).map(|i| j(i, "read", "randread", None, 1.0, 1.0)).collect();
-        assert!(may_hold_a_search(&figures));
-        assert!(!may_hold_a_search(&figures[..1]));
     }
 
     #[test]
