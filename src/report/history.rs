@@ -27,10 +27,10 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
             continue;
         };
         // A search's bound and verdicts are not in the figures: a run that
-        // may hold one is read whole (a suite's runs cannot).
-        let searched = r
-            .suite
-            .is_none()
+        // holds one is read whole, and only such a run.
+        let searched = store
+            .holds_latency_search(r.id)
+            .unwrap_or(false)
             .then(|| store.load(r.id).ok())
             .flatten()
             .and_then(|run| search_figure(&run));
