@@ -403,6 +403,58 @@ fn a_zram_device_is_flagged_as_memory() {
     assert!(terminal.contains("a block device kept in RAM"), "{terminal}");
 }
 
+/// A file on a file system made on a memory disk is in RAM as much as the
+/// disk is: the device is named in the warning.
+#[test]
+fn a_file_on_a_file_system_on_a_loop_device_over_ram_is_flagged() {
+    if !need(&["mount", "losetup", "mkfs.ext4"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    // Dropped in reverse: the ext4 mount, the loop device, then the tmpfs.
+    let ram = TempMount::new(&["-t", "tmpfs", "-o", "size=40m"], Path::new("tmpfs"));
+    let backing = ram.dir.path().join("disk.img");
+    std::fs::File::create(&backing)
+        .unwrap()
+        .set_len(32 << 20)
+        .unwrap();
+    let dev = LoopDevice::over_file(&backing);
+    sh(&format!("mkfs.ext4 -q {}", dev.path.display()));
+    let fs = TempMount::new(&[], &dev.path);
+    let file = fs.dir.path().join("t.dat");
+    std::fs::write(&file, vec![7u8; 4 << 20]).unwrap();
+    let (w, terminal) = warnings_of(&db, &file, "loop_over_memory");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0]["path"], dev.path.display().to_string());
+    assert_eq!(w[0]["fs_type"], "tmpfs");
+    let words = terminal.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("the numbers measure RAM"), "{terminal}");
+    drop(fs);
+    drop(dev);
+}
+
+#[test]
+fn a_file_on_a_file_system_on_zram_is_flagged() {
+    if !common::is_root() || !need(&["mount", "mkfs.ext4"]) {
+        return;
+    }
+    let Some(zram) = Zram::new(32 << 20) else {
+        return;
+    };
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    sh(&format!("mkfs.ext4 -q {}", zram.path().display()));
+    let fs = TempMount::new(&[], &zram.path());
+    let file = fs.dir.path().join("t.dat");
+    std::fs::write(&file, vec![7u8; 4 << 20]).unwrap();
+    let (w, terminal) = warnings_of(&db, &file, "memory_block_device");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0]["device"], format!("zram{}", zram.0));
+    assert!(terminal.contains("a block device kept in RAM"), "{terminal}");
+    drop(fs);
+}
+
 /// A run JSON with `host.hostname` and the first job's name replaced.
 fn run_named(dir: &Path, hostname: &str, job: &str) -> PathBuf {
     let mut doc: serde_json::Value = serde_json::from_str(RUN).unwrap();

@@ -608,3 +608,46 @@ fn a_low_rate_over_a_short_runtime_completes_the_offered_operations() {
     let files = ops(&["--target", target, "--mix", "getattr=100", "--files", "20"]);
     assert!((49..=51).contains(&files), "a file set: {files} of 50");
 }
+
+/// `history` (and the web UI's run list, which shares its figures) stands a
+/// search by its score, not by its fastest step; the null engine never
+/// reaches a 1 s bound, so its score is the probe's, a lower bound.
+#[test]
+fn history_shows_a_searchs_score_and_says_when_it_is_a_lower_bound() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let one = measuring();
+    kura(&db)
+        .args([
+            "run",
+            "--engine",
+            "null",
+            "--runtime",
+            "200ms",
+            "--latency-limit",
+            "1s",
+        ])
+        .assert()
+        .success();
+    drop(one);
+    let shown = common::json(
+        &kura(&db)
+            .args(["--json", "show", "latest"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let best = shown["latency_bound"][0]["best_achieved_iops"].as_f64().unwrap();
+    let history = common::json(&kura(&db).args(["--json", "history"]).output().unwrap().stdout);
+    let run = &history["runs"][0];
+    let figure = run["figure"].as_str().unwrap();
+    assert!(
+        figure.starts_with("job: latency-bound score, mean latency under 1 s"),
+        "{figure}"
+    );
+    assert!(figure.contains("a lower bound"), "{figure}");
+    assert!(
+        (run["iops"].as_f64().unwrap() - best).abs() < 1e-6,
+        "{run} vs {best}"
+    );
+}

@@ -15,8 +15,10 @@ run-label = {" "}· label "{ $label }"
 ## The part of a target measured (src/report/span.rs)
 span-kind-device = device
 span-kind-file = file
+span-kind-directory = directory
 span-all-device = all of a { $size } device
 span-file = { $size } file
+span-directory = { $size }
 span-of = of a { $size } { $kind }
 span-first = first { $span } { $of }
 span-at = { $span } at { $offset } { $of }
@@ -37,6 +39,7 @@ mark-caption-mean =
     Shown: the mean of { $passes }, as KDiskMark's Default profile
     (--figure best: the best and the lowest latency, as CrystalDiskMark 9).
 mark-spread-note = ± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.
+mark-short-passes = { $pass } passes, not { $profile } as the profile measures: the grid is not the profile's
 mark-differences =
     Differs from CrystalDiskMark on purpose: Linux I/O (io_uring or pread/pwrite,
     O_DIRECT) in place of DiskSpd; the preparation pass is a ramp before the first
@@ -64,6 +67,7 @@ warning-io-errors = { $job }: { $count } { $direction } errors; first: { $first_
 warning-short-transfers = { $job }: { $count } short { $direction }s; the rest of each was resubmitted and the I/O counted once, as fio does
 warning-stalled = { $job }: the I/Os stalled ({ $reasons }): the figures are not the device's steady rate; look for other load on the device or a throttle, and run again
 warning-repeats-disagree = { $test }{ $dir }: the { $runs } runs disagree by { $spread_pct } % (from { $min } to { $max } { $unit }); the device is not steady, consider more runs or a longer runtime
+warning-passes-disagree = { $test }{ $dir }: the { $runs } passes disagree by { $spread_pct } % (from { $min } to { $max } { $unit }); the device is not steady, consider more passes or a longer runtime
 warning-curve-point-skipped = { $job }: curve point { $pct }% of { $max_iops } I/O per second is below { $min_iops }; skipped, as vdbench does
 warning-test-file-not-removed = could not remove test file: { $error }; remove it by hand
 warning-stopped-after-failure = stopped after a failed job: { $error }; the jobs before it are stored, fix the failure and run again for the rest
@@ -97,6 +101,8 @@ warning-compressible-data = fill { $fill } on { $path }: data this compressible 
 warning-unreachable-cache = { $path } is on { $fs_type }, { $why }: the numbers may come from that cache, not the storage (measure on the server, or with a data set larger than its memory)
 warning-in-container = kura runs in a container ({ $runtime }): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size
 warning-above-interface = { $job }: { $mb_per_s } MB/s on { $path }, but { $device }'s link ({ $interface } carries at most { $limit_mb_per_s } MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link
+warning-writes-ahead-of-device = { $job }: its writes to { $path } ran at { $mb_per_s } MB/s, but making them durable took { $flush_s } s more after the job: { $durable_mb_per_s } MB/s counting that flush. A write-back cache took them faster than the device writes (the host's, under a virtual disk; the page cache, for buffered writes): write more than the cache holds, or use --end-fsync so the flush is measured
+warning-host-write-back-writes = direct writes to { $path } went to { $disk }, a virtual disk whose host caches writes, and left nothing for a flush after the job to write: the host took them into its memory and answered the flush at once (or its device is as fast as the job; the guest cannot tell which), so write rates may be the host's memory, and passes that disagree its cache filling and draining. For the device's rate, write more than the host can cache (a longer runtime or a larger size)
 warning-file-ops-skipped = { $job }: { $count ->
     [one] { $count } operation
    *[other] { $count } operations
@@ -149,6 +155,7 @@ compare-price-ratio = price ratio
 compare-baseline-name = { $name } (baseline)
 compare-not-comparable = not comparable: { $why }
 compare-noise = { $ratio }x (overlap)
+compare-nothing-completed = no operation completed
 compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
 compare-legend-repetitions = Values are the { $figure } (repetitions: a mark run's passes, or the runs of one label with --repeats); ± is half their range.
 compare-legend-passes = Values are the { $figure } of each test.
@@ -261,6 +268,7 @@ html-percentiles-table = { $title }: latency percentiles
 
 ## A run's terminal report (src/report/run_table.rs)
 target-file = file
+target-directory = directory
 target-block-device = block device
 target-on = on { $dev }
 target-rotational = rotational
@@ -286,12 +294,16 @@ col-incomplete = incomplete
 col-complete = complete
 col-file = file
 col-block-device = block device
+col-directory = directory
 col-yes = yes
 col-no = no
 
 ## history and sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = best of { $n }
 history-one-run = one run
+history-search-score = { $job }: latency-bound score, { $bound }
+history-search-lower-bound = ; a lower bound: the bound held even unthrottled
+history-search-none-held = { $job }: no load held the bound ({ $bound })
 sweep-all-read = 100 % read
 sweep-all-write = 100 % write
 sweep-mix = read/write { $mix }

@@ -14,8 +14,10 @@ run-label = {" "}· ラベル「{ $label }」
 ## 測った範囲 (src/report/span.rs)
 span-kind-device = デバイス
 span-kind-file = ファイル
+span-kind-directory = ディレクトリ
 span-all-device = { $size } のデバイス全体
 span-file = { $size } のファイル
+span-directory = { $size }
 span-of = { $size } の{ $kind }
 span-first = { $of }の先頭 { $span }
 span-at = { $of }の { $offset } から { $span }
@@ -35,6 +37,7 @@ mark-caption-mean =
     表示: { $passes }の測定の平均値（KDiskMark の Default プロファイルと同じ）
     （--figure best: 最高値と最小レイテンシ。CrystalDiskMark 9 と同じ）
 mark-spread-note = ± = 測定のばらつき（最大 - 最小）/ 平均。MB/s = 10^6 バイト/秒。
+mark-short-passes = パス { $pass }（プロファイルは { $profile }）: プロファイルどおりの値ではない
 mark-differences =
     CrystalDiskMark と意図して違う点: DiskSpd ではなく Linux の I/O（io_uring
     または pread/pwrite、O_DIRECT）を使う。準備の測定は最初の測定の前の
@@ -63,6 +66,7 @@ warning-io-errors = { $job }: { $direction } のエラーが { $count } 件。�
 warning-short-transfers = { $job }: 短い { $direction } が { $count } 件。それぞれ残りを再発行し、fio と同じく I/O は 1 回と数えた
 warning-stalled = { $job }: I/O が止まった（{ $reasons }）: 数値はデバイスの定常速度ではない。デバイスへの他の負荷や帯域制限を探し、もう一度実行する
 warning-repeats-disagree = { $test }{ $dir }: { $runs } 回の実行が { $spread_pct } % 食い違う（{ $min } から { $max } { $unit }）。デバイスが安定していない。実行回数を増やすか、実行時間を長くする
+warning-passes-disagree = { $test }{ $dir }: { $runs } 回のパスが { $spread_pct } % 食い違う（{ $min } から { $max } { $unit }）。デバイスが安定していない。パスを増やすか、実行時間を長くする
 warning-curve-point-skipped = { $job }: カーブの点 { $max_iops } I/O 毎秒の { $pct }% は { $min_iops } 未満。vdbench と同じく飛ばした
 warning-test-file-not-removed = テストファイルを削除できなかった: { $error }。手で削除すること
 warning-stopped-after-failure = 失敗したジョブの後で停止した: { $error }。それより前のジョブは保存済み。失敗を直し、残りのためにもう一度実行する
@@ -92,6 +96,8 @@ warning-compressible-data = { $path } に fill { $fill }: これほど圧縮で�
 warning-unreachable-cache = { $path } は { $fs_type } 上にあり、{ $why }: 数値はストレージではなくそのキャッシュから来ているかもしれない（サーバー上で測るか、そのメモリより大きいデータで測る）
 warning-in-container = kura はコンテナ内で動いている（{ $runtime }）: バッファード I/O はホストのページキャッシュを他のすべてと共有し、キャッシュできる量はコンテナのメモリ上限で決まり、その下のキャッシュ（overlay の層、ボリューム）には手が届かない。--direct を使うか、--mem-limit でキャッシュの大きさを固定する
 warning-above-interface = { $job }: { $path } で { $mb_per_s } MB/s だが、{ $device } のリンク（{ $interface } は最大 { $limit_mb_per_s } MB/s）ではそれだけ運べない: データはリンクを通らず、キャッシュ（ページキャッシュかデバイス自身のもの）から来た
+warning-writes-ahead-of-device = { $job }: { $path } への書き込みは { $mb_per_s } MB/s だったが、ジョブの後にそれを永続化するのにさらに { $flush_s } 秒かかった。フラッシュを含めると { $durable_mb_per_s } MB/s。ライトバックキャッシュ（仮想ディスクならホストのもの、バッファ付き書き込みならページキャッシュ）がデバイスより速く受け取った: キャッシュより多く書くか、--end-fsync でフラッシュも測る
+warning-host-write-back-writes = { $path } への直接書き込みは、書き込みをキャッシュするホスト上の仮想ディスク { $disk } に行き、ジョブ後のフラッシュで書くものが残らなかった: ホストが書き込みをメモリに受け取り、フラッシュにすぐ応えた（あるいはデバイスがジョブと同じだけ速い。ゲストからは区別できない）。書き込み速度はホストのメモリかもしれず、パスごとの食い違いはそのキャッシュが満ちては空くためである。デバイス自身の速度には、ホストがキャッシュできるより多く書く（実行時間を長く、サイズを大きく）
 warning-file-ops-skipped = { $job }: { $count ->
    *[other] { $count } 件の操作
 }が必要な状態のファイルを見つけられなかった（全ファイルが消えた後の削除、1 つもない作成）: ミックスは求めたより少ない数で実行された。セットのファイルを増やす
@@ -143,6 +149,7 @@ compare-price-ratio = 価格比
 compare-baseline-name = { $name }（基準）
 compare-not-comparable = 比較できない: { $why }
 compare-noise = { $ratio } 倍（重なり）
+compare-nothing-completed = 完了した操作なし
 compare-legend-ratios = 比は { $metric } の 対象 / { $baseline }。{ $better }。
 compare-legend-repetitions = 値は{ $figure }（繰り返し: mark の実行のパス、または --repeats で同じラベルの実行）。± は範囲の半分。
 compare-legend-passes = 値は各テストの{ $figure }。
@@ -254,6 +261,7 @@ html-percentiles-table = { $title }: レイテンシのパーセンタイル
 
 ## 実行の端末レポート (src/report/run_table.rs)
 target-file = ファイル
+target-directory = ディレクトリ
 target-block-device = ブロックデバイス
 target-on = { $dev } 上
 target-rotational = 回転ディスク
@@ -279,12 +287,16 @@ col-incomplete = 未完了
 col-complete = 完了
 col-file = ファイル
 col-block-device = ブロックデバイス
+col-directory = ディレクトリ
 col-yes = はい
 col-no = いいえ
 
 ## history と sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = { $n } 回の最高
 history-one-run = 1 回
+history-search-score = { $job }: レイテンシ上限つきスコア、{ $bound }
+history-search-lower-bound = 。下限値: 制限なしでも上限を超えなかった
+history-search-none-held = { $job }: 上限を守れた負荷はない（{ $bound }）
 sweep-all-read = 読み込み 100 %
 sweep-all-write = 書き込み 100 %
 sweep-mix = 読み込み/書き込み { $mix }

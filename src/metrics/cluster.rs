@@ -291,9 +291,21 @@ fn merge_direction(
 }
 
 fn rank_p99(p: &RankJob) -> Result<u64, MergeError> {
+    p99_of_every_kind(&p.result, p.rank)
+}
+
+/// The p99 of a job's operations of every kind pooled in one histogram: for
+/// a merged job, of every rank's I/Os, the figure each rank's `lat_p99_ns`
+/// is for that rank. The highest of the kinds' own p99s is not it: a rare
+/// slow kind (a file set's creates) sets that one alone.
+pub fn pooled_p99_ns(job: &JobResult) -> Option<u64> {
+    p99_of_every_kind(job, 0).ok()
+}
+
+fn p99_of_every_kind(r: &JobResult, rank: u32) -> Result<u64, MergeError> {
     let mut hist = new_histogram();
-    for (name, d) in p.result.directions() {
-        let _ = hist.add(hist_of(p.rank, name, &d.histogram)?);
+    for (name, d) in r.directions() {
+        let _ = hist.add(hist_of(rank, name, &d.histogram)?);
     }
     Ok(if hist.is_empty() {
         0

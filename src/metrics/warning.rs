@@ -155,6 +155,20 @@ pub enum Warning {
         interface: String,
         limit_mb_per_s: u64,
     },
+    /// The job's writes were taken faster than the device wrote them: the
+    /// flush right after the job took a large share of the job's own time.
+    WritesAheadOfDevice {
+        job: String,
+        path: String,
+        mb_per_s: u64,
+        /// The bytes written over the job's time plus the flush's.
+        durable_mb_per_s: u64,
+        flush_ms: u64,
+    },
+    /// Direct writes onto a virtual disk whose host caches writes, with
+    /// nothing left for the flush after the job: the host may have taken
+    /// them into its memory, which the guest cannot tell from its device.
+    HostWriteBackWrites { path: String, disk: String },
     /// Any other text: warnings stored before they were typed, kinds this
     /// kura does not know, and producers that have no kind yet.
     Other { text: String },
@@ -258,6 +272,8 @@ impl Warning {
                 | Warning::UnreachableCache { .. }
                 | Warning::InContainer { .. }
                 | Warning::AboveInterface { .. }
+                | Warning::WritesAheadOfDevice { .. }
+                | Warning::HostWriteBackWrites { .. }
         )
     }
 }
@@ -380,7 +396,13 @@ impl fmt::Display for Warning {
                 max,
                 unit,
             } => f.write_str(&t!(
-                "warning-repeats-disagree",
+                // A suite's test with read and write figures (mark, sweep)
+                // repeats in passes; bonnie's tests, with one figure, in runs.
+                if direction.is_some() {
+                    "warning-passes-disagree"
+                } else {
+                    "warning-repeats-disagree"
+                },
                 test = test,
                 dir = direction_suffix(direction.as_deref()),
                 runs = runs,
@@ -491,6 +513,23 @@ impl fmt::Display for Warning {
                 interface = interface,
                 limit_mb_per_s = limit_mb_per_s
             )),
+            Warning::WritesAheadOfDevice {
+                job,
+                path,
+                mb_per_s,
+                durable_mb_per_s,
+                flush_ms,
+            } => f.write_str(&t!(
+                "warning-writes-ahead-of-device",
+                job = job,
+                path = path,
+                mb_per_s = mb_per_s,
+                durable_mb_per_s = durable_mb_per_s,
+                flush_s = format!("{:.1}", *flush_ms as f64 / 1000.0)
+            )),
+            Warning::HostWriteBackWrites { path, disk } => {
+                f.write_str(&t!("warning-host-write-back-writes", path = path, disk = disk))
+            }
             Warning::Other { text } => f.write_str(text),
             Warning::FileOpsSkipped { job, count } => {
                 f.write_str(&t!("warning-file-ops-skipped", job = job, count = count))
@@ -709,5 +748,21 @@ mod tests {
             r.to_string()
                 .starts_with("Sequential Output Block: the 3 runs disagree by 20 %")
         );
+        // A mark test's repetitions are passes, as its grid calls them.
+        let mark = Warning::RepeatsDisagree {
+            test: "SEQ1M Q1T1".into(),
+            direction: Some("write".into()),
+            runs: 5,
+            spread_pct: 90.0,
+            min: 31.7,
+            max: 84.5,
+            unit: "MB/s".into(),
+        };
+        let text = mark.to_string();
+        assert!(
+            text.starts_with("SEQ1M Q1T1 write: the 5 passes disagree by 90 %"),
+            "{text}"
+        );
+        assert!(text.contains("more passes"), "{text}");
     }
 }

@@ -68,11 +68,8 @@ pub fn render(job: &JobResult) -> String {
             ms(r.stop_skew_ns),
         ]);
     }
-    let p99 = job
-        .directions()
-        .map(|(_, d)| d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0))
-        .max()
-        .unwrap_or(0);
+    // Pooled as each rank's is, so the total sits among the ranks' p99s.
+    let p99 = crate::metrics::cluster::pooled_p99_ns(job).unwrap_or(0);
     t.add_row(vec![
         "total".to_string(),
         String::new(),
@@ -118,4 +115,26 @@ pub fn render(job: &JobResult) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::jobs::Rw;
+    use crate::metrics::OpKind;
+    use crate::metrics::cluster::ClusterResult;
+    use crate::report::fixtures::{direction, job};
+
+    /// The total row's p99 is every operation's pooled, not the slowest kind's.
+    #[test]
+    fn the_total_p99_is_of_every_kind_pooled() {
+        let mut j = job("mix", Rw::RandRead, 4096, 100, None, None);
+        j.read = Some(direction(990, 4096, &[20_000_000]));
+        j.operations
+            .insert(OpKind::Create, direction(10, 0, &[56_000_000]));
+        j.cluster = Some(Box::new(ClusterResult::default()));
+        let table = super::render(&j);
+        let total = table.lines().find(|l| l.contains("total")).unwrap();
+        assert!(total.contains("20.0"), "{table}");
+        assert!(!total.contains("56."), "{table}");
+    }
 }

@@ -372,43 +372,48 @@ pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
 }
 
 /// The comparison as text: test rows, a column per run, then ratio columns.
+/// At 80 columns names are cut to fit; `--wide` shows them whole.
 pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) -> String {
-    let short = |s: &str| -> String { s.chars().take(10).collect() };
+    compare_text(names, baseline, rows, super::width::wide())
+}
+
+fn compare_text(names: &[String], baseline: usize, rows: &[CompareRow], wide: bool) -> String {
+    use super::pad::{cut, left, right};
+    let width = |s: &str, narrow: usize| match wide {
+        true => super::width::display_width(s).max(narrow),
+        false => narrow,
+    };
+    let shown = |s: &str, narrow: usize| match wide {
+        true => s.to_string(),
+        false => cut(s, narrow),
+    };
+    let value_w: Vec<usize> = names.iter().map(|n| width(n, 10)).collect();
+    let ratio_names: Vec<String> = names.iter().map(|n| format!("x{}", shown(n, 7))).collect();
+    let test_w = rows.iter().map(|r| width(&r.test, 16)).max().unwrap_or(16);
     let mut out = format!(
         "{} {}",
-        super::pad::left(&crate::i18n::heading("test"), 16),
-        super::pad::left(&crate::i18n::heading("unit"), 6)
+        left(&crate::i18n::heading("test"), test_w),
+        left(&crate::i18n::heading("unit"), 6)
     );
-    for n in names {
-        out.push_str(&format!(" {:>10}", short(n)));
+    for (n, w) in names.iter().zip(&value_w) {
+        out.push_str(&format!(" {}", right(&shown(n, 10), *w)));
     }
-    for (i, n) in names.iter().enumerate() {
+    for (i, n) in ratio_names.iter().enumerate() {
         if i != baseline {
-            out.push_str(&format!(
-                " {:>8}",
-                format!("x{}", short(n).chars().take(7).collect::<String>())
-            ));
+            out.push_str(&format!(" {}", right(n, width(n, 8))));
         }
     }
     out.push('\n');
     for r in rows {
-        out.push_str(&format!(
-            "{:<16} {:<6}",
-            r.test.chars().take(16).collect::<String>(),
-            r.unit
-        ));
-        for v in &r.values {
-            out.push_str(&format!(
-                " {:>10}",
-                v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into())
-            ));
+        out.push_str(&format!("{} {:<6}", left(&shown(&r.test, 16), test_w), r.unit));
+        for (v, w) in r.values.iter().zip(&value_w) {
+            let text = v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
+            out.push_str(&format!(" {}", right(&text, *w)));
         }
         for (i, x) in r.ratios.iter().enumerate() {
             if i != baseline {
-                out.push_str(&format!(
-                    " {:>8}",
-                    x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
-                ));
+                let text = x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into());
+                out.push_str(&format!(" {}", right(&text, width(&ratio_names[i], 8))));
             }
         }
         out.push('\n');
@@ -417,7 +422,7 @@ pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) ->
         .get(baseline)
         .map_or("baseline", String::as_str)
         .chars()
-        .take(30)
+        .take(if wide { usize::MAX } else { 30 })
         .collect();
     out.push_str(&format!("{}\n", crate::t!("dbrun-compare-legend", base = base)));
     out
@@ -546,6 +551,17 @@ mod tests {
         for line in text.lines() {
             assert!(line.chars().count() <= 80, "{line}");
         }
+        // --wide: every name whole, its column as wide as it.
+        let wide = compare_text(&names, 0, &cmp, true);
+        let header = wide.lines().next().unwrap();
+        assert!(header.contains(" a long name here"), "{wide}");
+        assert!(header.contains(" xa long name here"), "{wide}");
+        let values = wide.lines().nth(1).unwrap();
+        let col = header.find(" a long name here").unwrap() + " a long name here".len();
+        assert!(
+            values[..col].ends_with(" -"),
+            "its value right under its name's end:\n{wide}"
+        );
         let csv = render_compare_delimited(&names, 0, &cmp, false);
         assert_eq!(
             csv,

@@ -4,7 +4,10 @@
 use super::escape::{SHOWN_CHARS, term, term_cut};
 use super::format::{mb_per_sec, rate, utc};
 use super::run_table::new_table;
+use crate::jobs::latency::Phase;
 use crate::jobs::suites::SuiteKind;
+use crate::metrics::RunResult;
+use crate::metrics::latency_bound::curves;
 use crate::store::{JobFigure, RunSummary, Store};
 
 /// The figure that stands for a run, and what it is.
@@ -23,10 +26,56 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
         let Ok(figures) = store.job_figures(r.id) else {
             continue;
         };
-        if let Some(f) = representative(r.suite.as_deref(), &figures) {
+        // A search's bound and verdicts are not in the figures: a run that
+        // holds one is read whole, and only such a run.
+        let searched = store
+            .holds_latency_search(r.id)
+            .unwrap_or(false)
+            .then(|| store.load(r.id).ok())
+            .flatten()
+            .and_then(|run| search_figure(&run));
+        if let Some(f) = searched.or_else(|| representative(r.suite.as_deref(), &figures)) {
             (r.figure, r.iops, r.bytes_per_sec) = (f.of, f.iops, f.bytes_per_sec);
         }
     }
+}
+
+/// A run's first latency-bounded search stands for the run by its score,
+/// the highest load that held the bound (what `compare` sets side by side),
+/// not by its fastest step, which is usually one that crossed it. A score
+/// the probe set is a lower bound: even unthrottled the bound held, so the
+/// target was never pushed to it.
+pub fn search_figure(run: &RunResult) -> Option<Figure> {
+    let curve = curves(run).into_iter().next()?;
+    let bound = crate::report::latency_table::bound_text(&curve);
+    let (Some(score), Some(best)) = (curve.score_iops(), curve.best_point()) else {
+        return Some(Figure {
+            of: crate::t!(
+                "history-search-none-held",
+                job = curve.job.as_str(),
+                bound = bound
+            ),
+            iops: 0.0,
+            bytes_per_sec: 0.0,
+        });
+    };
+    let step = &run.jobs[best.job_index];
+    let step_bytes: f64 = step.directions().map(|(_, d)| d.bytes_per_sec).sum();
+    // The step's bytes per operation, at the score's rate.
+    let bytes_per_sec = if best.achieved_iops > 0.0 {
+        step_bytes * score / best.achieved_iops
+    } else {
+        0.0
+    };
+    let mut of = crate::t!("history-search-score", job = curve.job.as_str(), bound = bound);
+    if best.phase == Phase::Probe {
+        of.push_str(&crate::t!("history-search-lower-bound"));
+    }
+    Some(Figure {
+        of,
+        iops: score,
+        bytes_per_sec,
+    })
 }
 
 /// A job's test: its suite test, else its name without the repetition (`randread #2`).
@@ -327,6 +376,63 @@ mod tests {
         let f = representative(None, &jobs).unwrap();
         assert_eq!((f.iops, f.bytes_per_sec), (1150.0, 4.6e6));
         assert_eq!(f.of, "mix read+write, best of 2");
+    }
+
+    /// A search's steps, each `(offered rate, ops in its second, latency)`;
+    /// the first is the unthrottled probe.
+    fn search(steps: &[(Option<u64>, u64, u64)]) -> RunResult {
+        use crate::jobs::latency::{LatencyLoad, LatencyStep};
+        use crate::report::fixtures::{direction, job, run};
+        let jobs = steps
+            .iter()
+            .enumerate()
+            .map(|(i, (rate, ops, lat))| {
+                let mut j = job("randread", crate::jobs::Rw::RandRead, 4096, 100, None, None);
+                j.test = None;
+                j.read = Some(direction(*ops, 4096, &[*lat]));
+                j.job.latency_limit_ns = Some(1_000_000);
+                j.job.latency_load = Some(LatencyLoad::Rate);
+                j.job.rate_iops = *rate;
+                j.job.latency_step = Some(LatencyStep {
+                    index: i as u32,
+                    phase: if i == 0 { Phase::Probe } else { Phase::Climb },
+                });
+                j
+            })
+            .collect();
+        let mut r = run("run", jobs);
+        r.suite = None;
+        r
+    }
+
+    #[test]
+    fn a_latency_search_is_its_score_not_its_fastest_step() {
+        let r = search(&[
+            (None, 5000, 2_000_000),
+            (Some(1000), 1000, 300_000),
+            (Some(2000), 2000, 500_000),
+            (Some(4000), 3900, 3_000_000),
+        ]);
+        let f = search_figure(&r).unwrap();
+        assert_eq!(f.iops, 2000.0, "{}", f.of);
+        assert_eq!(f.bytes_per_sec, 2000.0 * 4096.0);
+        assert!(
+            f.of.starts_with("randread: latency-bound score, mean latency under 1 ms"),
+            "{}",
+            f.of
+        );
+        assert!(!f.of.contains("lower bound"), "{}", f.of);
+    }
+
+    #[test]
+    fn a_search_that_never_crossed_is_a_lower_bound() {
+        let r = search(&[(None, 5000, 500_000), (Some(1000), 1000, 300_000)]);
+        let f = search_figure(&r).unwrap();
+        assert_eq!(f.iops, 5000.0);
+        assert!(f.of.contains("a lower bound"), "{}", f.of);
+        let none = search_figure(&search(&[(None, 5000, 2_000_000)])).unwrap();
+        assert_eq!(none.iops, 0.0);
+        assert!(none.of.contains("no load held"), "{}", none.of);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 use comfy_table::Cell;
 
 use super::run_table::new_table;
+use crate::jobs::presets::Profile;
+use crate::metrics::RunResult;
 use crate::metrics::repeats::{RepeatStats, TestSummary};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,6 +205,67 @@ pub fn passes(summaries: &[TestSummary]) -> usize {
         .map(|st| st.runs)
         .max()
         .unwrap_or(0)
+}
+
+/// `1 s passes, not 5 s` when the passes measured less than the profile's
+/// `MeasureTime`: numbers of short passes are not the profile's, and a
+/// reader comparing with CrystalDiskMark must know before reading the grid.
+pub fn short_passes(run: &RunResult, profile: Option<Profile>) -> Option<String> {
+    let profile_pass = profile?.setting.measure();
+    let pass = run
+        .jobs
+        .iter()
+        .map(|j| j.job.runtime.unwrap_or(crate::jobs::job::DEFAULT_RUNTIME))
+        .min()?;
+    (pass < profile_pass).then(|| {
+        crate::t!(
+            "mark-short-passes",
+            pass = seconds(pass),
+            profile = seconds(profile_pass)
+        )
+    })
+}
+
+fn seconds(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+#[cfg(test)]
+mod pass_tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::report::fixtures::{job, run};
+
+    fn mark(runtime: Duration) -> RunResult {
+        let mut j = job("SEQ1M Q8T1", Rw::Read, 1 << 20, 100, Some(10), None);
+        j.job.runtime = Some(runtime);
+        run("mark:default", vec![j])
+    }
+
+    #[test]
+    fn passes_shorter_than_the_profiles_are_said() {
+        let default = Profile::parse("default", None).ok();
+        assert_eq!(
+            short_passes(&mark(Duration::from_secs(1)), default).as_deref(),
+            Some("1 s passes, not 5 s as the profile measures: the grid is not the profile's")
+        );
+        assert_eq!(short_passes(&mark(Duration::from_secs(5)), default), None);
+        // The Flash setting's passes are 1 s long.
+        let flash = Profile::parse("default", Some("flash")).ok();
+        assert_eq!(short_passes(&mark(Duration::from_secs(1)), flash), None);
+        assert!(
+            short_passes(&mark(Duration::from_millis(500)), flash)
+                .unwrap()
+                .starts_with("0.5 s passes, not 1 s")
+        );
+    }
 }
 
 #[cfg(test)]

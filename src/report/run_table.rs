@@ -44,13 +44,20 @@ pub fn natural_fit(t: &Table) -> bool {
         .all(|l| super::width::display_width(l) <= super::width::COLUMNS)
 }
 
+/// What the target is, as a reader names it. A file set's anchor is stored
+/// as a file target (`TargetKind` keeps its two kinds, so runs stored now
+/// still load in an older kura), but it is a directory.
+pub fn target_kind_text(job: &JobResult) -> String {
+    match job.target.kind {
+        TargetKind::Block => crate::t!("target-block-device"),
+        TargetKind::File if job.job.workload.fileset().is_some() => crate::t!("target-directory"),
+        TargetKind::File => crate::t!("target-file"),
+    }
+}
+
 pub fn target_line(job: &JobResult) -> String {
     let t = &job.target;
-    let kind = match t.kind {
-        TargetKind::File => crate::t!("target-file"),
-        TargetKind::Block => crate::t!("target-block-device"),
-    };
-    let mut parts = vec![kind];
+    let mut parts = vec![target_kind_text(job)];
     if let Some(fs) = &t.fs_type {
         parts.push(fs.clone());
     }
@@ -287,5 +294,18 @@ mod fit_tests {
         for line in wide.lines() {
             assert!(super::super::width::display_width(line) <= 80, "{line}\n{wide}");
         }
+    }
+
+    /// A file set's anchor is a directory, though stored (and loaded, in
+    /// runs of any version) as a file target.
+    #[test]
+    fn a_file_sets_target_is_a_directory() {
+        let mut job = fixtures::job("sfs97", crate::jobs::Rw::RandRead, 4096, 100, Some(1), None);
+        assert!(target_line(&job).contains("(file, ext4"), "{}", target_line(&job));
+        job.job.workload = crate::jobs::Workload::FileSet(Default::default());
+        let line = target_line(&job);
+        assert!(line.contains("(directory, ext4"), "{line}");
+        assert!(line.ends_with("1.0 GiB)"), "{line}");
+        assert!(!line.contains("file,"), "{line}");
     }
 }

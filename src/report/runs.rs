@@ -191,6 +191,9 @@ fn mark(run: &RunResult, view: &View) -> String {
             crate::t!("mark-engine", engine = j.engine.as_str())
         ));
     }
+    if let Some(short) = mark_grid::short_passes(run, profile) {
+        out.push_str(&format!("{short}\n"));
+    }
     out.push_str(&incomplete_line(run));
     let grid = mark_grid::Grid {
         unit: view.unit,

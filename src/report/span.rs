@@ -13,13 +13,17 @@ pub fn span_text(j: &JobResult) -> String {
         .size_bytes
         .unwrap_or(whole)
         .min(whole.saturating_sub(j.job.offset_bytes));
+    // A file set's anchor is stored as a file target; its size is its files'.
+    let set = j.job.workload.fileset().is_some();
     let what = match j.target.kind {
         TargetKind::Block => crate::t!("span-kind-device"),
+        TargetKind::File if set => crate::t!("span-kind-directory"),
         TargetKind::File => crate::t!("span-kind-file"),
     };
     let of = if whole == 0 || (span == whole && j.job.offset_bytes == 0) {
         return match j.target.kind {
             TargetKind::Block => crate::t!("span-all-device", size = bytes_human(whole)),
+            TargetKind::File if set => crate::t!("span-directory", size = bytes_human(whole)),
             TargetKind::File => crate::t!("span-file", size = bytes_human(whole)),
         };
     } else {

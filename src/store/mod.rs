@@ -476,6 +476,23 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 
+    /// Whether a job of the run is a step of a latency-bounded search, told
+    /// by the stored JSON's text (SQLite scans it; nothing is parsed), so
+    /// `history` reads whole only the runs that hold one.
+    pub fn holds_latency_search(&self, run_id: i64) -> Result<bool, StoreError> {
+        const STEP: &str = "\"latency_step\":{";
+        // A database of kura before runs were stored job by job has no run_jobs.
+        let sql = if self.schema >= 2 {
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE id = ?1 AND instr(result_json, ?2) > 0)
+                 OR EXISTS(SELECT 1 FROM run_jobs WHERE run_id = ?1 AND instr(job_json, ?2) > 0)"
+        } else {
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE id = ?1 AND instr(result_json, ?2) > 0)"
+        };
+        self.conn
+            .query_row(sql, rusqlite::params![run_id, STEP], |r| r.get(0))
+            .map_err(|e| self.sql(e))
+    }
+
     /// Every job direction's rates of one run, in job order.
     pub fn job_figures(&self, run_id: i64) -> Result<Vec<JobFigure>, StoreError> {
         let mut stmt = self

@@ -64,23 +64,29 @@ pub fn caveats(job: &Job, target: &PreparedTarget, cx: Context) -> Vec<Warning> 
             out.push(w);
         }
     }
-    // Writes to it land in RAM as much as reads come from it.
-    if let Some(backing) = loop_backing_file(target)
+    // Writes to it land in RAM as much as reads come from it. A file on a
+    // file system made on such a device is in RAM too: the device is named.
+    let device = backing_device(&target.path);
+    let device_path = match (target.kind, &device) {
+        (TargetKind::File, Some(dev)) => format!("/dev/{}", dev.name),
+        _ => path.clone(),
+    };
+    if let Some(dev) = &device
+        && let Some(backing) = loop_backing(&dev.disk)
         && let Some((fstype, _)) = mount_options(&backing)
         && MEMORY_FILE_SYSTEMS.contains(&fstype.as_str())
     {
         out.push(Warning::LoopOverMemory {
-            path: path.clone(),
+            path: device_path.clone(),
             backing: backing.display().to_string(),
             fs_type: fstype,
         });
     }
-    if target.kind == TargetKind::Block
-        && let Some(dev) = backing_device(&target.path)
+    if let Some(dev) = device
         && is_memory_disk(&dev.disk)
     {
         out.push(Warning::MemoryBlockDevice {
-            path: path.clone(),
+            path: device_path,
             device: dev.disk,
         });
     }
@@ -154,13 +160,17 @@ fn sparse_warning(path: &Path, span_bytes: u64, loop_device: Option<&str>) -> Op
     })
 }
 
-/// The backing file of a loop device target (`/sys/block/loopN/loop/backing_file`).
+/// The backing file of a loop device target.
 fn loop_backing_file(target: &PreparedTarget) -> Option<PathBuf> {
     if target.kind != TargetKind::Block {
         return None;
     }
-    let dev = backing_device(&target.path)?;
-    let text = std::fs::read_to_string(format!("/sys/block/{}/loop/backing_file", dev.disk)).ok()?;
+    loop_backing(&backing_device(&target.path)?.disk)
+}
+
+/// A loop disk's backing file (`/sys/block/loopN/loop/backing_file`).
+fn loop_backing(disk: &str) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(format!("/sys/block/{disk}/loop/backing_file")).ok()?;
     let file = text.trim();
     (!file.is_empty()).then(|| PathBuf::from(file))
 }
@@ -194,7 +204,7 @@ fn compression_option(options: &str) -> Option<String> {
 
 /// The disk under `path` when it is virtual (virtio or Xen) and caches
 /// writes: reads of what was just written may come from the host's memory.
-fn virtual_write_back_disk(path: &Path) -> Option<String> {
+pub(super) fn virtual_write_back_disk(path: &Path) -> Option<String> {
     let dev = backing_device(path)?;
     let sys = Path::new("/sys/block").join(&dev.disk);
     let virtio = std::fs::read_to_string(sys.join("device/vendor"))

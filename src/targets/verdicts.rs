@@ -4,8 +4,8 @@
 //! serves without touching media), compressible data written, caches no
 //! invalidation reaches (a network or FUSE file system's server, overlay
 //! layers, a container's host), and, after the job, a throughput above
-//! what the device's interface can carry. Each is a typed warning; none
-//! stops a run.
+//! what the device's interface can carry, or writes a cache took faster
+//! than the device wrote them. Each is a typed warning; none stops a run.
 
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -95,6 +95,10 @@ fn unreachable_cache_on(fs_type: &str, path: &str) -> Option<Warning> {
 /// Verdicts that need the job's numbers.
 pub fn after(result: &JobResult, targets: &[PreparedTarget]) -> Option<Warning> {
     let first = targets.first()?;
+    above_interface(result, first).or_else(|| writes_ahead_of_device(result, targets))
+}
+
+fn above_interface(result: &JobResult, first: &PreparedTarget) -> Option<Warning> {
     let dev = backing_device(&first.path)?;
     let limit = interface_limit(Path::new("/sys"), &dev.disk)?;
     let rate: f64 = [&result.read, &result.write]
@@ -103,6 +107,58 @@ pub fn after(result: &JobResult, targets: &[PreparedTarget]) -> Option<Warning> 
         .map(|d| d.bytes_per_sec)
         .sum();
     exceeded(&result.job.name, rate, &first.path, &dev.disk, limit)
+}
+
+/// A flush shorter than this says nothing: a journal commit takes as long.
+const MIN_FLUSH_NS: u64 = 100_000_000;
+/// A flush taking this share of the job's time or more: the measured rate
+/// is at least 1.5 times what reached the device.
+const FLUSH_SHARE: f64 = 0.5;
+
+/// Whether a write-back cache took the job's writes faster than the device
+/// writes them. No sysfs file says what a virtual disk's host, or any
+/// device behind a cache, can write; what can be measured is what the job
+/// left unwritten: the targets are flushed right after the job (the next
+/// job's cache drop would flush them anyway) and the flush is timed. A
+/// flush as long as half the job means the job's rate counted bytes the
+/// device had not taken.
+fn writes_ahead_of_device(result: &JobResult, targets: &[PreparedTarget]) -> Option<Warning> {
+    let written = result.write.as_ref().filter(|w| w.ops > 0 && w.bytes > 0)?;
+    if result.incomplete || result.elapsed_ns == 0 {
+        return None;
+    }
+    let started = std::time::Instant::now();
+    for t in targets {
+        let file = super::open(t, false, false).ok()?;
+        file.sync_data().ok()?;
+    }
+    let flush_ns = started.elapsed().as_nanos() as u64;
+    let path = &targets.first()?.path;
+    ahead_of_device(&result.job.name, path, written.bytes, result.elapsed_ns, flush_ns).or_else(|| {
+        // Nothing was left to flush: on a virtual disk whose host caches
+        // writes, the host may have acknowledged them from its memory and
+        // answered the flush without writing (QEMU's cache=unsafe).
+        let disk = super::caveats::virtual_write_back_disk(path).filter(|_| result.job.direct)?;
+        // No job or numbers in it: said once for every job on the target.
+        Some(Warning::HostWriteBackWrites {
+            path: path.display().to_string(),
+            disk,
+        })
+    })
+}
+
+fn ahead_of_device(job: &str, path: &Path, bytes: u64, elapsed_ns: u64, flush_ns: u64) -> Option<Warning> {
+    if flush_ns < MIN_FLUSH_NS || (flush_ns as f64) < elapsed_ns as f64 * FLUSH_SHARE {
+        return None;
+    }
+    let rate = |ns: u64| (bytes as f64 / (ns as f64 / 1e9) / 1e6).round() as u64;
+    Some(Warning::WritesAheadOfDevice {
+        job: job.to_string(),
+        path: path.display().to_string(),
+        mb_per_s: rate(elapsed_ns),
+        durable_mb_per_s: rate(elapsed_ns + flush_ns),
+        flush_ms: flush_ns / 1_000_000,
+    })
 }
 
 fn exceeded(job: &str, rate: f64, path: &Path, disk: &str, limit: Interface) -> Option<Warning> {
@@ -308,6 +364,27 @@ mod tests {
             "{w}"
         );
         assert!(exceeded("j", 500e6, Path::new("/dev/sda"), "sda", sata).is_none());
+    }
+
+    #[test]
+    fn a_flush_as_long_as_half_the_job_means_a_cache_took_the_writes() {
+        let p = Path::new("/var/tmp/t.dat");
+        // 2,238 MB in 1 s, then 3.5 s to flush: about 497 MB/s reached the device.
+        let w = ahead_of_device("SEQ1M Q1T1 write", p, 2_238_000_000, 1_000_000_000, 3_500_000_000).unwrap();
+        assert_eq!(
+            w,
+            Warning::WritesAheadOfDevice {
+                job: "SEQ1M Q1T1 write".into(),
+                path: "/var/tmp/t.dat".into(),
+                mb_per_s: 2238,
+                durable_mb_per_s: 497,
+                flush_ms: 3500,
+            }
+        );
+        assert!(w.to_string().contains("took 3.5 s more"), "{w}");
+        // A flush of a tenth of the job, or a short one, is no verdict.
+        assert_eq!(ahead_of_device("j", p, 1 << 30, 5_000_000_000, 500_000_000), None);
+        assert_eq!(ahead_of_device("j", p, 1 << 20, 10_000_000, 90_000_000), None);
     }
 
     #[test]

@@ -165,6 +165,35 @@ fn a_slow_rank_moves_the_p99_where_an_average_would_hide_it() {
     assert!(ranks[2].lat_p99_ns >= 8_990_000);
 }
 
+/// A file set's mix on 4 ranks: 990 reads at 20 ms and 10 creates at
+/// 56 ms each per rank. Every rank's p99 (all kinds pooled) is a read's;
+/// the total must be too, not the creates' own p99, which the table once
+/// showed as "total" (56 ms above ranks of 20 ms).
+#[test]
+fn the_total_p99_pools_every_kind_as_each_ranks_does() {
+    let parts: Vec<RankJob> = (0..4)
+        .map(|r| {
+            let mut p = rank_job(r, 1_000 * SECOND, 2 * SECOND, &[20_000_000; 990]);
+            let mut creates = DirCollector::default();
+            for _ in 0..10 {
+                creates.success(0, 56_000_000);
+            }
+            p.result
+                .operations
+                .insert(OpKind::Create, creates.result(2 * SECOND));
+            p
+        })
+        .collect();
+    let merged = merge(&parts, false, None).unwrap();
+    let creates_p99 = merged.operations[&OpKind::Create].lat_ns.percentiles[&percentile_key(99.0)];
+    assert!(creates_p99 >= 55_900_000, "{creates_p99}");
+    let total = pooled_p99_ns(&merged).unwrap();
+    assert_eq!(total / 100_000, 200, "{total}: a read's 20 ms");
+    for rank in &merged.cluster.as_ref().unwrap().ranks {
+        assert_eq!(rank.lat_p99_ns, total, "rank {}", rank.rank);
+    }
+}
+
 #[test]
 fn series_meet_on_the_shared_clock_and_skews_are_kept() {
     // Rank 1 starts 300 ms after rank 0 and ends 300 ms after it.

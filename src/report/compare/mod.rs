@@ -435,7 +435,17 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     price_ratios(&mut summaries, opts.baseline, &mut warnings);
     let figure = opts.figure.unwrap_or_else(|| Figure::of_suites(targets));
     let rows = rows::build_rows(targets, &summaries, opts, figure);
-    let not_comparable = rows.iter().filter(|r| r.not_comparable.is_some()).count();
+    // Rows held apart by their parameters; a job that completed nothing says so in its own cell.
+    let nothing = crate::t!("compare-nothing-completed");
+    let not_comparable = rows
+        .iter()
+        .filter(|r| {
+            r.cells
+                .iter()
+                .flatten()
+                .any(|c| c.not_comparable.as_ref().is_some_and(|why| *why != nothing))
+        })
+        .count();
     if not_comparable > 0 {
         warnings.push(crate::t!("compare-rows-not-comparable", count = not_comparable));
     }

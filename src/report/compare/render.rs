@@ -131,6 +131,8 @@ fn show_prices(c: &Comparison) -> bool {
 fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
     match cell {
         None => "-".into(),
+        // A job that completed nothing has no value, not a value of 0.
+        Some(cell) if cell.repetitions == 0 => crate::t!("compare-nothing-completed"),
         Some(cell) => {
             let mut s = value_text(c.metric, cell.value);
             if cell.repetitions > 1 && cell.value > 0.0 {
@@ -634,7 +636,11 @@ fn mark_grid(
                 line.push("-".into());
                 continue;
             };
-            let value = value_text(c.metric, cell.value);
+            // A target that completed nothing has no value: not a 0.000.
+            let value = match cell.repetitions {
+                0 => "-".to_string(),
+                _ => value_text(c.metric, cell.value),
+            };
             if let Some(why) = &cell.not_comparable {
                 let note = format!(
                     "* {name}: {}",

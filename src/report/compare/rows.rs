@@ -225,6 +225,8 @@ struct Measurement {
     test: Option<String>,
     dir: Direction,
     params: Params,
+    /// Operations completed: none means the job measured nothing, not zero.
+    ops: u64,
     iops: f64,
     bytes_per_sec: f64,
     lat_mean_ns: f64,
@@ -258,6 +260,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                     test: j.test.clone(),
                     dir,
                     params: params.clone(),
+                    ops: d.ops,
                     iops: d.iops,
                     bytes_per_sec: d.bytes_per_sec,
                     lat_mean_ns: d.lat_ns.mean,
@@ -282,6 +285,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                         test: j.test.clone(),
                         dir: Direction::Total,
                         params: params.clone(),
+                        ops: r.ops + w.ops,
                         iops: r.iops + w.iops,
                         bytes_per_sec: r.bytes_per_sec + w.bytes_per_sec,
                         lat_mean_ns: (r.lat_ns.mean * r.ops as f64 + w.lat_ns.mean * w.ops as f64) / ops,
@@ -493,7 +497,12 @@ fn figure_of(values: impl Iterator<Item = f64>, figure: Figure, higher_is_better
 }
 
 fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Figure) -> Option<Cell> {
-    let mine: Vec<&Measurement> = g.members.iter().filter(|m| m.target == target).collect();
+    let all: Vec<&Measurement> = g.members.iter().filter(|m| m.target == target).collect();
+    // A repetition that completed nothing (a stall, 0 ops after the ramp)
+    // measured nothing: averaging its 0 in would invent a slowdown.
+    let done: Vec<&Measurement> = all.iter().copied().filter(|m| m.ops > 0).collect();
+    let nothing_completed = done.is_empty();
+    let mine = if nothing_completed { all } else { done };
     let values: Vec<f64> = mine.iter().filter_map(|m| m.value(metric)).collect();
     if values.is_empty() {
         return None;
@@ -509,7 +518,7 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Fi
         }
     }
     let p99s: Vec<f64> = mine.iter().filter_map(|m| m.lat_p99_ns).collect();
-    Some(Cell {
+    let mut c = Cell {
         value: figure_of(values.iter().copied(), figure, metric.is_throughput()),
         min: values.iter().copied().fold(f64::INFINITY, f64::min),
         max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
@@ -528,12 +537,18 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Fi
         value_per_price_ratio: None,
         size_bytes: mine[0].params.job.size_bytes,
         passes: values,
-    })
+    };
+    if nothing_completed {
+        // Not a measurement of 0 MB/s: no ratio, and no repetition counted.
+        c.not_comparable = Some(crate::t!("compare-nothing-completed"));
+        c.repetitions = 0;
+    }
+    Some(c)
 }
 
 fn compare_to_base(c: &mut Cell, base: Option<&Cell>, is_base: bool, metric: Metric) {
     if is_base {
-        c.ratio = Some(1.0);
+        c.ratio = (c.repetitions > 0).then_some(1.0);
         return;
     }
     let Some(b) = base else { return };
@@ -688,6 +703,64 @@ mod tests {
         let ratio = c.rows[0].cells[1].as_ref().unwrap().ratio.unwrap();
         assert!((ratio - 2.0).abs() < 1e-9, "the read job's reads alone: {ratio}");
         assert_eq!(c.rows[2].cells[1].as_ref().unwrap().ratio, Some(1.0));
+    }
+
+    /// A job that completed nothing (0 ops after its ramp) is no measurement
+    /// of 0 MB/s: its cell says so, gets no ratio, and the row names it.
+    #[test]
+    fn a_job_that_completed_nothing_is_never_a_ratio() {
+        use crate::report::fixtures::{job, run};
+        let mark = |id: i64, label: &str, read_ops: u64| {
+            let mut r = run(
+                "mark:default",
+                vec![job("SEQ1M Q1T1", Rw::Read, 1 << 20, 100, Some(read_ops), None)],
+            );
+            r.id = Some(id);
+            r.label = Some(label.into());
+            r
+        };
+        let runs = [mark(1, "ssd", 1000), mark(2, "stuck", 0)];
+        let c = crate::report::compare::build(&runs, &Default::default()).unwrap();
+        let stuck = c.rows[0].cells[1].as_ref().unwrap();
+        assert_eq!(stuck.ratio, None);
+        assert_eq!(stuck.repetitions, 0);
+        assert_eq!(stuck.not_comparable.as_deref(), Some("no operation completed"));
+        assert!(
+            c.rows[0].not_comparable.as_deref().unwrap().contains("stuck"),
+            "{:?}",
+            c.rows[0].not_comparable
+        );
+        let table = crate::report::compare::render::table(&c);
+        assert!(!table.contains("0.000"), "{table}");
+        assert!(table.contains("no operation completed"), "{table}");
+
+        // As the baseline it is no 1.00x either, and the other gets no ratio to it.
+        let opts = crate::report::compare::CompareOptions {
+            baseline: 1,
+            ..Default::default()
+        };
+        let c = crate::report::compare::build(&runs, &opts).unwrap();
+        assert_eq!(c.rows[0].cells[1].as_ref().unwrap().ratio, None);
+        assert_eq!(c.rows[0].cells[0].as_ref().unwrap().ratio, None);
+
+        // A repetition that stalled is left out of the mean, not averaged as 0.
+        let c = crate::report::compare::build_targets(
+            &[
+                crate::report::compare::Target {
+                    name: "ssd".into(),
+                    runs: vec![mark(1, "ssd", 1000)],
+                },
+                crate::report::compare::Target {
+                    name: "hdd".into(),
+                    runs: vec![mark(2, "hdd", 500), mark(3, "hdd", 0)],
+                },
+            ],
+            &Default::default(),
+        )
+        .unwrap();
+        let hdd = c.rows[0].cells[1].as_ref().unwrap();
+        assert_eq!((hdd.repetitions, hdd.not_comparable.as_deref()), (1, None));
+        assert!((hdd.ratio.unwrap() - 0.5).abs() < 1e-9, "{:?}", hdd.ratio);
     }
 
     #[test]

@@ -258,6 +258,7 @@ fn rows_table(c: &Comparison) -> Table {
         ];
         for cell in &r.cells {
             row.push(match cell {
+                Some(cell) if cell.repetitions == 0 => Cell::text(crate::t!("compare-nothing-completed")),
                 Some(cell) => {
                     let mut text = value_text(c.metric, cell.value);
                     if cell.repetitions > 1 && cell.value > 0.0 {

@@ -136,6 +136,7 @@ fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
                 Cell::text(f.path.as_str()),
                 {
                     let kind = match f.kind {
+                        TargetKind::File if job.job.workload.fileset().is_some() => "directory",
                         TargetKind::File => "file",
                         TargetKind::Block => "block device",
                     };
