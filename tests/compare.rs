@@ -282,11 +282,11 @@ const SEED2_MARKDOWN: &str = r#"## kura compare · IOPS (higher is better) · ba
 
 ### Guidance
 
-- sequential large-block: no comparable rows measured on both SSD and HDD.
-- random small-block, queue depth 1: SSD is 1.81x faster than HDD by IOPS (6 rows, 1.55x to 2.13x); at 1.63x the price of HDD, SSD gives 1.11x the IOPS per JPY/month: SSD is cheaper per performance.
-- random small-block, deep queue: no comparable rows measured on both SSD and HDD.
-- mixed read/write: SSD is 1.98x faster than HDD by IOPS (6 rows, 1.72x to 2.31x); at 1.63x the price of HDD, SSD gives 1.22x the IOPS per JPY/month: SSD is cheaper per performance.
-- all rows: SSD is 2.00x faster than HDD by IOPS (18 rows, 1.55x to 2.51x); at 1.63x the price of HDD, SSD gives 1.23x the IOPS per JPY/month: SSD is cheaper per performance.
+- sequential-heavy (large sequential blocks): no comparable rows measured on both SSD and HDD.
+- little I/O (small random blocks, queue depth 1): SSD is 1.81x faster than HDD by IOPS (6 rows, 1.55x to 2.13x); at 1.63x the price of HDD, SSD gives 1.11x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
+- random-heavy (small random blocks, deep queue): no comparable rows measured on both SSD and HDD.
+- mixed read/write: SSD is 1.98x faster than HDD by IOPS (6 rows, 1.72x to 2.31x); at 1.63x the price of HDD, SSD gives 1.22x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
+- all rows: SSD is 2.00x faster than HDD by IOPS (18 rows, 1.55x to 2.51x); at 1.63x the price of HDD, SSD gives 1.23x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
 
 Ratios are target / HDD of IOPS; higher is better.
 Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
@@ -396,11 +396,12 @@ fn seed1_table_shows_noise_and_guidance() {
     assert!(out.contains("371 3.04x"), "every pass faster: {out}");
     assert!(out.contains("110 159.42x"), "{out}");
     assert!(
-        out.contains("sequential large-block: cloud fast is 1.72x faster than physical by MB/s"),
+        out.contains("sequential-heavy (large sequential blocks): cloud fast is 1.72x faster than"),
         "{out}"
     );
     assert!(
-        out.contains("random small-block, queue depth 1: cloud fast is 159.42x faster"),
+        out.contains("little I/O (small random blocks, queue depth 1): cloud fast is 159.42x")
+            && out.contains("Pick cloud\n    fast for this work."),
         "{out}"
     );
     assert!(out.contains("MB/s = 10^6 bytes/s"), "{out}");
@@ -921,14 +922,14 @@ fn passes_that_do_not_overlap_are_never_noise() {
         .collect();
     assert!(
         guidance.contains(
-            &"sequential large-block: wide is 41.02x faster than slow by MB/s (4 rows, 0.02x to 0.02x)."
+            &"sequential-heavy (large sequential blocks): wide is 41.02x faster than slow by MB/s (4 \
+              rows, 0.02x to 0.02x). Pick wide for this work."
         ),
         "{guidance:#?}"
     );
     assert!(
-        guidance
-            .iter()
-            .any(|g| g.starts_with("sequential large-block: the runs cannot tell same from wide")),
+        guidance.iter().any(|g| g
+            .starts_with("sequential-heavy (large sequential blocks): the runs cannot tell same from wide")),
         "{guidance:#?}"
     );
     let out = stdout(&db, &["compare", "wide", "slow", "same"]);

@@ -113,9 +113,9 @@ warning-short-span-on-rotational = { $path } is a rotational disk measured on { 
 warning-below-min-rate = { $job }: thread { $thread } stopped: { $what } (fio's rate_min/rate_iops_min fail the job); lower the minimum or find what slowed the device
 
 ## compare's guidance (src/report/compare/guidance.rs)
-class-sequential-large = sequential large-block
-class-random-small-qd1 = random small-block, queue depth 1
-class-random-small-deep = random small-block, deep queue
+class-sequential-large = sequential-heavy (large sequential blocks)
+class-random-small-qd1 = little I/O (small random blocks, queue depth 1)
+class-random-small-deep = random-heavy (small random blocks, deep queue)
 class-mixed = mixed read/write
 class-all = all rows
 metric-mbps = MB/s
@@ -137,6 +137,13 @@ guidance-same-value = they cost about the same per performance
 guidance-cheaper = { $who } is cheaper per performance
 guidance-price = ; at { $p }x the price of { $bn }, { $tn } gives { $v }x { $per }: { $who }
 guidance-end = .
+guidance-pick = {" "}Pick { $who } for this work.
+guidance-pick-faster-cheaper = {" "}Pick { $who }: faster, and cheaper per performance.
+guidance-pick-faster-dearer = {" "}Pick { $who } for speed; { $other } gives more per money.
+guidance-pick-by-direction = {" "}No single pick: { $reads } where reads dominate, { $writes } where writes do.
+guidance-pick-none = {" "}No single pick: choose by the rows above that match your workload.
+guidance-pick-cheaper = {" "}Either will do; { $who } costs less per performance.
+guidance-pick-either = {" "}Either will do.
 
 ## compare's table (src/report/compare/render.rs)
 compare-by-test = test

@@ -107,9 +107,9 @@ warning-short-span-on-rotational = { $path } は回転ディスクで、{ $devic
 warning-below-min-rate = { $job }: スレッド { $thread } が停止した: { $what }（fio の rate_min/rate_iops_min はジョブを失敗させる）。最小値を下げるか、デバイスを遅くした原因を調べる
 
 ## compare の助言 (src/report/compare/guidance.rs)
-class-sequential-large = シーケンシャル・大ブロック
-class-random-small-qd1 = ランダム・小ブロック、キュー深さ 1
-class-random-small-deep = ランダム・小ブロック、深いキュー
+class-sequential-large = シーケンシャル中心（大きなシーケンシャルブロック）
+class-random-small-qd1 = 小さな I/O（小さなランダムブロック、キュー深さ 1）
+class-random-small-deep = ランダム中心（小さなランダムブロック、深いキュー）
 class-mixed = 読み書き混合
 class-all = 全行
 metric-mbps = MB/s
@@ -131,6 +131,13 @@ guidance-same-value = 性能あたりの費用はほぼ同じ
 guidance-cheaper = 性能あたりでは { $who } が安い
 guidance-price = 。{ $bn } の { $p } 倍の価格で、{ $tn } は { $v } 倍の{ $per }を出す: { $who }
 guidance-end = 。
+guidance-pick = この用途には { $who } を選ぶ。
+guidance-pick-faster-cheaper = { $who } を選ぶ: 速く、性能あたりも安い。
+guidance-pick-faster-dearer = 速さなら { $who }、費用あたりの性能なら { $other }。
+guidance-pick-by-direction = 一つには決まらない: 読み込み中心なら { $reads }、書き込み中心なら { $writes }。
+guidance-pick-none = 一つには決まらない: 上の行のうち自分の負荷に合うもので選ぶ。
+guidance-pick-cheaper = どちらでもよい。性能あたりでは { $who } が安い。
+guidance-pick-either = どちらでもよい。
 
 ## compare の表 (src/report/compare/render.rs)
 compare-by-test = テスト

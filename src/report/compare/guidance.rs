@@ -4,7 +4,7 @@
 //! (the rows' own verdicts, rows.rs `noise`); with prices, which gives more
 //! performance per money. No text here knows about devices.
 
-use super::{CompareOptions, Guidance, Metric, Noise, Row, TargetSummary, Verdict, WorkloadClass};
+use super::{CompareOptions, Direction, Guidance, Metric, Noise, Row, TargetSummary, Verdict, WorkloadClass};
 
 /// Factors within this share of 1 are "about the same": without repeats
 /// there is no spread to judge by, and a few percent is run-to-run variation
@@ -35,6 +35,8 @@ fn in_class(row: &Row, class: WorkloadClass) -> bool {
 struct RowFactor {
     factor: f64,
     overlapping: bool,
+    /// A row of reads (`Some(true)`) or of writes (`Some(false)`).
+    reads: Option<bool>,
 }
 
 pub(super) fn build(rows: &[Row], targets: &[TargetSummary], opts: &CompareOptions) -> Vec<Guidance> {
@@ -55,6 +57,11 @@ pub(super) fn build(rows: &[Row], targets: &[TargetSummary], opts: &CompareOptio
                         1.0 / ratio
                     },
                     overlapping: cell.noise == Some(Noise::WithinNoise),
+                    reads: match row.direction {
+                        Direction::Read => Some(true),
+                        Direction::Write => Some(false),
+                        _ => None,
+                    },
                 });
             }
             if factors.is_empty() && class == WorkloadClass::All {
@@ -276,6 +283,8 @@ fn conclude(
         text.push_str(&price_text(p, v, cur, metric, &names));
     }
     text.push_str(&crate::t!("guidance-end"));
+    let per_price = value_per_price_ratio.filter(|_| targets[t].currency.is_some());
+    text.push_str(&pick_text(verdict, factors, per_price, &names));
     Guidance {
         class,
         target: t,
@@ -287,6 +296,63 @@ fn conclude(
         price_ratio,
         value_per_price_ratio,
         text,
+    }
+}
+
+/// Which target to pick for the class's work, a sentence to paste into a
+/// report (the published CrystalDiskMark comparison ends with this advice
+/// per workload class). `per_price`: the target's performance per money
+/// over the baseline's, when both have prices.
+fn pick_text(verdict: Verdict, rows: &[RowFactor], per_price: Option<f64>, n: &Names) -> String {
+    let cheaper = |v: f64| (!same(v)).then_some(v > 1.0);
+    match verdict {
+        Verdict::Better => pick_faster(n.tn, n.bn, per_price.and_then(cheaper)),
+        Verdict::Worse => pick_faster(n.bn, n.tn, per_price.and_then(cheaper).map(|t| !t)),
+        Verdict::Mixed => match split_by_direction(rows) {
+            Some(true) => crate::t!("guidance-pick-by-direction", reads = n.tn, writes = n.bn),
+            Some(false) => crate::t!("guidance-pick-by-direction", reads = n.bn, writes = n.tn),
+            None => crate::t!("guidance-pick-none"),
+        },
+        Verdict::Same | Verdict::WithinNoise => match per_price.and_then(cheaper) {
+            Some(true) => crate::t!("guidance-pick-cheaper", who = n.tn),
+            Some(false) => crate::t!("guidance-pick-cheaper", who = n.bn),
+            None => crate::t!("guidance-pick-either"),
+        },
+        Verdict::NotMeasured => String::new(),
+    }
+}
+
+/// `fast` is faster; `fast_is_cheaper` whether it also costs less per performance.
+fn pick_faster(fast: &str, slow: &str, fast_is_cheaper: Option<bool>) -> String {
+    match fast_is_cheaper {
+        Some(true) => crate::t!("guidance-pick-faster-cheaper", who = fast),
+        Some(false) => crate::t!("guidance-pick-faster-dearer", who = fast, other = slow),
+        None => crate::t!("guidance-pick", who = fast),
+    }
+}
+
+/// `Some(true)` when the decided read rows all favour the target and the
+/// write rows all the baseline, `Some(false)` the other way round; `None`
+/// when the split is not that clean (or a direction is missing).
+fn split_by_direction(rows: &[RowFactor]) -> Option<bool> {
+    let decided = |reads: bool| {
+        rows.iter()
+            .filter(move |r| r.reads == Some(reads) && !r.overlapping && !same(r.factor))
+            .map(|r| r.factor > 1.0)
+            .collect::<Vec<bool>>()
+    };
+    let (reads, writes) = (decided(true), decided(false));
+    if reads.is_empty() || writes.is_empty() {
+        return None;
+    }
+    let all = |v: &[bool], b: bool| v.iter().all(|x| *x == b);
+    match (
+        all(&reads, true) && all(&writes, false),
+        all(&reads, false) && all(&writes, true),
+    ) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
     }
 }
 
@@ -338,6 +404,7 @@ mod tests {
             .map(|&factor| RowFactor {
                 factor,
                 overlapping: all_noise,
+                reads: None,
             })
             .collect();
         rows_verdict(&rows, price_ratio)
@@ -358,16 +425,19 @@ mod tests {
             RowFactor {
                 factor: 3.0,
                 overlapping: false,
+                reads: None,
             },
             RowFactor {
                 factor: 0.8,
                 overlapping: true,
+                reads: None,
             },
         ];
         let g = rows_verdict(&rows, None);
         assert_eq!(g.verdict, Verdict::Better, "{}", g.text);
         assert!(
-            g.text.ends_with("(2 rows, 0.80x to 3.00x; passes overlap in 1)."),
+            g.text
+                .ends_with("(2 rows, 0.80x to 3.00x; passes overlap in 1). Pick new for this work."),
             "{}",
             g.text
         );
@@ -375,6 +445,7 @@ mod tests {
             rows[0],
             RowFactor {
                 overlapping: false,
+                reads: None,
                 ..rows[1]
             },
         ];
@@ -388,7 +459,8 @@ mod tests {
         assert_eq!((g.rows, g.factor), (0, None));
         assert_eq!(
             g.text,
-            "random small-block, queue depth 1: no comparable rows measured on both new and old."
+            "little I/O (small random blocks, queue depth 1): no comparable rows measured on both new \
+             and old."
         );
     }
 
@@ -400,8 +472,9 @@ mod tests {
         assert_eq!(g.verdict, Verdict::Mixed);
         assert_eq!(
             g.text,
-            "random small-block, queue depth 1: neither is faster throughout: new is faster in 1 row(s), \
-             old in 1 (by MB/s; geometric mean 1.00x; 2 rows, 0.50x to 2.00x)."
+            "little I/O (small random blocks, queue depth 1): neither is faster throughout: new is \
+             faster in 1 row(s), old in 1 (by MB/s; geometric mean 1.00x; 2 rows, 0.50x to 2.00x). \
+             No single pick: choose by the rows above that match your workload."
         );
     }
 
@@ -426,21 +499,24 @@ mod tests {
         let text = |factors: &[f64]| verdict_of(factors, false, None).text;
         assert_eq!(
             text(&[2.0]),
-            "random small-block, queue depth 1: new is 2.00x faster than old by MB/s (1 row)."
+            "little I/O (small random blocks, queue depth 1): new is 2.00x faster than old by MB/s \
+             (1 row). Pick new for this work."
         );
         assert_eq!(
             text(&[0.25]),
-            "random small-block, queue depth 1: old is 4.00x faster than new by MB/s (1 row)."
+            "little I/O (small random blocks, queue depth 1): old is 4.00x faster than new by MB/s \
+             (1 row). Pick old for this work."
         );
         assert_eq!(
             text(&[1.02, 1.03]),
-            "random small-block, queue depth 1: new and old do not differ by more than 5 % in MB/s \
-             (1.02x; 2 rows, 1.02x to 1.03x)."
+            "little I/O (small random blocks, queue depth 1): new and old do not differ by more than \
+             5 % in MB/s (1.02x; 2 rows, 1.02x to 1.03x). Either will do."
         );
         assert_eq!(
             verdict_of(&[1.5, 0.7], true, None).text,
-            "random small-block, queue depth 1: the runs cannot tell new from old: in every row their \
-             passes overlap and the rank test finds no difference (2 rows, 0.70x to 1.50x)."
+            "little I/O (small random blocks, queue depth 1): the runs cannot tell new from old: in \
+             every row their passes overlap and the rank test finds no difference (2 rows, 0.70x to \
+             1.50x). Either will do."
         );
     }
 
@@ -450,20 +526,24 @@ mod tests {
         assert_eq!(g.value_per_price_ratio, Some(0.5));
         assert!(
             g.text.ends_with(
-                "; at 4.00x the price of old, new gives 0.50x the MB/s per USD/month: old is cheaper per performance."
+                "; at 4.00x the price of old, new gives 0.50x the MB/s per USD/month: old is cheaper per \
+                 performance. Pick new for speed; old gives more per money."
             ),
             "{}",
             g.text
         );
         let g = verdict_of(&[2.0], false, Some(1.0));
         assert!(
-            g.text.ends_with(": new is cheaper per performance."),
+            g.text.ends_with(
+                ": new is cheaper per performance. Pick new: faster, and cheaper per performance."
+            ),
             "{}",
             g.text
         );
         let g = verdict_of(&[2.0], false, Some(2.0));
         assert!(
-            g.text.ends_with(": they cost about the same per performance."),
+            g.text
+                .ends_with(": they cost about the same per performance. Pick new for this work."),
             "{}",
             g.text
         );
@@ -479,6 +559,7 @@ mod tests {
                 &[RowFactor {
                     factor: 2.0,
                     overlapping: false,
+                    reads: None,
                 }],
                 &targets,
                 0,
@@ -490,6 +571,57 @@ mod tests {
                 .contains("gives 2.00x the performance (by p99 latency) per USD/month"),
             "{}",
             g.text
+        );
+    }
+
+    /// The advice per class names a target: by direction when reads favour
+    /// one and writes the other, and by money when both are priced.
+    #[test]
+    fn each_class_ends_with_which_target_to_pick() {
+        let row = |factor: f64, reads: Option<bool>| RowFactor {
+            factor,
+            overlapping: false,
+            reads,
+        };
+        let split = rows_verdict(&[row(3.0, Some(true)), row(0.5, Some(false))], None);
+        assert_eq!(split.verdict, Verdict::Mixed);
+        assert!(
+            split
+                .text
+                .ends_with("No single pick: new where reads dominate, old where writes do."),
+            "{}",
+            split.text
+        );
+        let cheap_and_fast = rows_verdict(&[row(2.0, None)], Some(1.5));
+        assert!(
+            cheap_and_fast
+                .text
+                .ends_with("Pick new: faster, and cheaper per performance."),
+            "{}",
+            cheap_and_fast.text
+        );
+        let fast_but_dear = rows_verdict(&[row(2.0, None)], Some(4.0));
+        assert!(
+            fast_but_dear
+                .text
+                .ends_with("Pick new for speed; old gives more per money."),
+            "{}",
+            fast_but_dear.text
+        );
+        let slower = rows_verdict(&[row(0.25, None)], Some(0.1));
+        assert!(
+            slower
+                .text
+                .ends_with("Pick old for speed; new gives more per money."),
+            "{}",
+            slower.text
+        );
+        let same = rows_verdict(&[row(1.01, None)], Some(0.5));
+        assert!(
+            same.text
+                .ends_with("Either will do; new costs less per performance."),
+            "{}",
+            same.text
         );
     }
 }

@@ -275,9 +275,9 @@ pub enum WorkloadClass {
 impl WorkloadClass {
     pub fn title(self) -> &'static str {
         match self {
-            WorkloadClass::SequentialLarge => "sequential large-block",
-            WorkloadClass::RandomSmallQd1 => "random small-block, queue depth 1",
-            WorkloadClass::RandomSmallDeep => "random small-block, deep queue",
+            WorkloadClass::SequentialLarge => "sequential-heavy (large sequential blocks)",
+            WorkloadClass::RandomSmallQd1 => "little I/O (small random blocks, queue depth 1)",
+            WorkloadClass::RandomSmallDeep => "random-heavy (small random blocks, deep queue)",
             WorkloadClass::Mixed => "mixed read/write",
             WorkloadClass::All => "all rows",
         }
