@@ -255,8 +255,13 @@ fn slow_fsync_slows_the_commits_not_the_selects() {
         / p50(&job(&fast, "create"), &["operations", "commit"]);
     assert!(commit > 3.0, "commit p50 {commit:.1}x");
     // The SELECTs read what the page cache holds: the throttle does not reach them.
+    // Their p50 is microseconds, so a loaded CPU moves it (2.46x once, with a CI
+    // run and a test suite side by side): judged against the commits' slowdown.
     let select = p50(&job(&slow, "select"), &["read"]) / p50(&job(&fast, "select"), &["read"]);
-    assert!(select < 2.0, "select p50 {select:.2}x under the throttle");
+    assert!(
+        select < 4.0 && select * 5.0 < commit,
+        "select p50 {select:.2}x under the throttle, commit {commit:.1}x"
+    );
     assert!(entries(mnt.dir.path()).iter().all(|e| e == "lost+found"));
 }
 
