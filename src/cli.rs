@@ -398,13 +398,14 @@ impl<S: FlagSet> SuiteFlags<S> {
             });
         };
         let items: Vec<&str> = match flag.list {
-            true => text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect(),
+            true => text.split(',').map(str::trim).collect(),
             false => vec![text.as_str()],
         };
-        if items.is_empty() {
+        // `1,,2` is a typo, not a list of two: an empty item is refused like an empty list.
+        if items.iter().any(|t| t.is_empty()) {
             return Err(FlagError {
                 flag: flag.long(),
-                message: format!("'{text}' is not valid: the list is empty"),
+                message: format!("'{text}' is not valid: an empty item in the list"),
             });
         }
         items
@@ -1083,7 +1084,11 @@ mod tests {
         );
         assert_eq!(
             err(sweep(&["--read-pct", ","]).values(Opt::ReadPct).unwrap_err()),
-            "--read-pct: ',' is not valid: the list is empty"
+            "--read-pct: ',' is not valid: an empty item in the list"
+        );
+        assert_eq!(
+            err(tiobench(&["--threads", "1,,2"]).values(Opt::Threads).unwrap_err()),
+            "--threads: '1,,2' is not valid: an empty item in the list"
         );
         assert_eq!(
             err(tiobench(&["--threads", "1,0"]).values(Opt::Threads).unwrap_err()),

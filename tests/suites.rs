@@ -70,7 +70,7 @@ fn sweep_bad_input_is_refused() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     for (args, msg) in [
-        (vec!["sweep", "--bs", ""], "the list is empty"),
+        (vec!["sweep", "--bs", ""], "an empty item in the list"),
         (
             vec!["sweep", "--read-pct", "150"],
             "--read-pct: '150' is not valid: must be between 0 and 100",
