@@ -935,3 +935,39 @@ fn a_file_set_that_completed_nothing_is_said_so() {
     }
     assert!(v["warnings"].to_string().contains("no operation completed"));
 }
+
+/// compare shows each kind's own figure: an operation that moves no bytes
+/// (a stat) is compared in operations per second, labelled so, not as
+/// 0.000 MB/s.
+#[test]
+fn compare_shows_a_stat_in_ops_per_second_not_zero_mb_s() {
+    let dir = tmp();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let db = dir.path().join("k.db");
+    for _ in 0..2 {
+        let out = kura(&db)
+            .args(["run", "--target"])
+            .arg(&set)
+            .args([
+                "--mix",
+                "getattr=100",
+                "--files",
+                "20",
+                "--width",
+                "2",
+                "--runtime",
+                "300ms",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+    }
+    let out = kura(&db).args(["--json", "compare", "1", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let v = json(&out.stdout);
+    let row = &v["rows"][0];
+    assert!(row["label"].as_str().unwrap().ends_with("(ops/s)"), "{row}");
+    let value = row["cells"][0]["value"].as_f64().unwrap();
+    assert!(value > 100.0, "a stat rate, not MB/s: {row}");
+}

@@ -163,6 +163,7 @@ compare-baseline-name = { $name } (baseline)
 compare-not-comparable = not comparable: { $why }
 compare-noise = { $ratio }x (overlap)
 compare-nothing-completed = no operation completed
+compare-row-in-ops = { $label } (ops/s)
 compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
 compare-legend-repetitions = Values are the { $figure } (repetitions: a mark run's passes, or the runs of one label with --repeats); ± is half their range.
 compare-legend-passes = Values are the { $figure } of each test.

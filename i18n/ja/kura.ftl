@@ -157,6 +157,7 @@ compare-baseline-name = { $name }（基準）
 compare-not-comparable = 比較できない: { $why }
 compare-noise = { $ratio } 倍（重なり）
 compare-nothing-completed = 完了した操作なし
+compare-row-in-ops = { $label }（ops/s）
 compare-legend-ratios = 比は { $metric } の 対象 / { $baseline }。{ $better }。
 compare-legend-repetitions = 値は{ $figure }（繰り返し: mark の実行のパス、または --repeats で同じラベルの実行）。± は範囲の半分。
 compare-legend-passes = 値は各テストの{ $figure }。

@@ -440,8 +440,17 @@ fn row(
         .unwrap_or(&g.members[0])
         .params
         .clone();
+    // An operation that moves no bytes (bonnie's or a file set's creates,
+    // stats, deletes) has no MB/s: it is compared by its own figure,
+    // operations per second, and its label says so.
+    let moves_no_bytes =
+        matches!(g.dir, Direction::Op(_)) && g.members.iter().all(|m| m.bytes_per_sec == 0.0);
+    let metric = match opts.metric {
+        Metric::Mbps if moves_no_bytes => Metric::Iops,
+        m => m,
+    };
     let mut cells: Vec<Option<Cell>> = (0..n_targets)
-        .map(|t| cell(&g, t, &reference, opts.metric, figure))
+        .map(|t| cell(&g, t, &reference, metric, figure))
         .collect();
     let base_cell = cells[base].clone();
     let mut reasons = Vec::new();
@@ -454,8 +463,8 @@ fn row(
                 why = why.as_str()
             ));
         }
-        compare_to_base(c, base_cell.as_ref(), t == base, opts.metric);
-        prices(c, &summaries[t], &summaries[base], opts.metric);
+        compare_to_base(c, base_cell.as_ref(), t == base, metric);
+        prices(c, &summaries[t], &summaries[base], metric);
     }
     let test = g.test.clone();
     let key = match &test {
@@ -472,7 +481,10 @@ fn row(
         )),
         _ => test.clone(),
     };
-    let (section, label) = naming(&shown, g.dir, &reference, opts.by);
+    let (section, mut label) = naming(&shown, g.dir, &reference, opts.by);
+    if metric != opts.metric {
+        label = crate::t!("compare-row-in-ops", label = label);
+    }
     Row {
         key,
         label,
