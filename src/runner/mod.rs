@@ -104,14 +104,15 @@ fn push_once(warnings: &mut Vec<Warning>, warning: Warning) {
 
 /// Buffered I/O over data the page cache can hold (all of the host's
 /// memory, or the job's `mem_limit`) measures memory, not the device:
-/// every kind that goes through the cache says so the same way.
+/// every kind that goes through the cache says so the same way. A set of
+/// a few KiB reads "1 MB", not "0 MB".
 pub(crate) fn page_cache_verdict(data_bytes: u64, mem_limit: Option<u64>, warnings: &mut Vec<Warning>) {
     if let Some(limit) = mem_limit {
         if data_bytes < limit {
             push_once(
                 warnings,
                 Warning::PageCacheHoldsDataUnderLimit {
-                    data_mb: data_bytes / 1_000_000,
+                    data_mb: (data_bytes / 1_000_000).max(u64::from(data_bytes > 0)),
                     limit_mb: limit / 1_000_000,
                 },
             );
@@ -123,7 +124,7 @@ pub(crate) fn page_cache_verdict(data_bytes: u64, mem_limit: Option<u64>, warnin
         push_once(
             warnings,
             Warning::PageCacheHoldsData {
-                data_mb: data_bytes / 1_000_000,
+                data_mb: (data_bytes / 1_000_000).max(u64::from(data_bytes > 0)),
                 memory_mb: memory / 1_000_000,
             },
         );
