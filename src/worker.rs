@@ -4,12 +4,12 @@
 //! lock or log line per I/O; the clock is read once per submit call (the
 //! submit time of the I/Os it carries) and once per batch of completions.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::engine::{Buffers, Completion, Engine, Io, Queued, is_busy};
+use crate::engine::{Buffers, Caps, Completion, Engine, Io, Queued, is_busy};
 use crate::jobs::Job;
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::{new_histogram, record};
@@ -120,7 +120,8 @@ struct Worker<'p> {
     /// Submit each I/O as the next is about to be queued, as fio does: a
     /// batch held back until the last one was queued measured 10-15 % fewer
     /// IOPS at qd 32 on the virtio disk here, and buffered I/O that completes
-    /// inside its submit call is then timed by that call alone.
+    /// inside its submit call is then timed by that call alone. Engines with
+    /// no device behind them (`Caps::batch_submits`) gain nothing from it.
     submit_each: bool,
     ramp_ns: u64,
     end_ns: Option<u64>,
@@ -146,6 +147,7 @@ struct Worker<'p> {
     /// I/Os handed to the engine and not reaped yet.
     in_engine: u32,
 
+    clock: Clock,
     now_ns: u64,
     stopping: bool,
     issued_total: u64,
@@ -200,16 +202,52 @@ impl IntervalSums {
     }
 }
 
-#[cfg(not(test))]
-#[inline]
-fn elapsed_ns(start: Instant) -> u64 {
-    start.elapsed().as_nanos() as u64
+/// The TSC with a conversion calibrated once against the OS clock (`quanta`;
+/// bench/NOTES.md says why this crate): a read costs about 20 ns here, where
+/// `Instant::now` costs 55-70 ns, and the hot loop reads it twice per batch.
+/// Without an invariant TSC quanta reads the OS clock instead.
+fn tsc() -> &'static quanta::Clock {
+    static CLOCK: OnceLock<quanta::Clock> = OnceLock::new();
+    CLOCK.get_or_init(quanta::Clock::new)
 }
 
-/// Unit tests may script time along with the engine.
-#[cfg(test)]
-fn elapsed_ns(start: Instant) -> u64 {
-    crate::engine::scripted::fake_clock_ns().unwrap_or_else(|| start.elapsed().as_nanos() as u64)
+/// Calibrates the worker's clock (about 0.6 ms here, at most 200 ms) before
+/// a job's start is taken, so that no worker pays it inside its measured time.
+pub fn calibrate_clock() {
+    tsc();
+}
+
+/// Nanoseconds since the job's common start, read from the TSC.
+struct Clock {
+    tsc: quanta::Clock,
+    origin_raw: u64,
+    /// Nanoseconds from the job's start to `origin_raw`.
+    origin_ns: u64,
+}
+
+impl Clock {
+    fn new(start: Instant) -> Clock {
+        let tsc = tsc().clone();
+        let origin_raw = tsc.raw();
+        Clock {
+            origin_ns: start.elapsed().as_nanos() as u64,
+            origin_raw,
+            tsc,
+        }
+    }
+
+    #[cfg(not(test))]
+    #[inline]
+    fn elapsed_ns(&self) -> u64 {
+        self.origin_ns + self.tsc.delta_as_nanos(self.origin_raw, self.tsc.raw())
+    }
+
+    /// Unit tests may script time along with the engine.
+    #[cfg(test)]
+    fn elapsed_ns(&self) -> u64 {
+        crate::engine::scripted::fake_clock_ns()
+            .unwrap_or_else(|| self.origin_ns + self.tsc.delta_as_nanos(self.origin_raw, self.tsc.raw()))
+    }
 }
 
 pub fn run_worker<E: Engine>(plan: WorkerPlan, engine: &mut E) -> WorkerOutput {
@@ -222,17 +260,17 @@ pub fn run_worker_checked<E: Engine>(
     engine: &mut E,
     verifier: Option<Verifier>,
 ) -> WorkerOutput {
-    let mut w = Worker::new(&plan, engine.caps().completes_inline);
+    let mut w = Worker::new(&plan, engine.caps());
     w.verifier = verifier;
     w.run(engine);
     w.finish(engine)
 }
 
 impl<'p> Worker<'p> {
-    fn new(plan: &'p WorkerPlan, completes_inline: bool) -> Worker<'p> {
+    fn new(plan: &'p WorkerPlan, caps: Caps) -> Worker<'p> {
         let job = &plan.job;
         let qd = job.qd;
-        let depth = if completes_inline { 1 } else { qd };
+        let depth = if caps.completes_inline { 1 } else { qd };
         let ramp_ns = plan.ramp.as_nanos() as u64;
         let interval_ns = job.interval.as_nanos() as u64;
         let cpu = thread_cpu_ns();
@@ -241,7 +279,7 @@ impl<'p> Worker<'p> {
             generator: Generator::new(job, plan.span_start, plan.span_bytes, plan.seed, plan.thread),
             depth,
             qd,
-            submit_each: depth > 1,
+            submit_each: depth > 1 && !caps.batch_submits,
             ramp_ns,
             end_ns: plan.runtime.map(|r| ramp_ns + r.as_nanos() as u64),
             interval_ns,
@@ -262,6 +300,7 @@ impl<'p> Worker<'p> {
             unstamped: Vec::with_capacity(depth as usize),
             in_flight: 0,
             in_engine: 0,
+            clock: Clock::new(plan.start),
             now_ns: 0,
             stopping: false,
             issued_total: 0,
@@ -286,7 +325,9 @@ impl<'p> Worker<'p> {
 
     #[inline]
     fn clock(&mut self) -> u64 {
-        self.now_ns = elapsed_ns(self.plan.start);
+        // A TSC read after a move to another core may lag the last one by a
+        // few cycles: time must not run back under a stamp already given.
+        self.now_ns = self.now_ns.max(self.clock.elapsed_ns());
         self.now_ns
     }
 

@@ -116,6 +116,11 @@ pub struct Caps {
     pub completes_inline: bool,
     /// The kernel uses buffers registered once, instead of pinning each I/O's buffer.
     pub fixed_buffers: bool,
+    /// No device waits for each I/O, so nothing is won by submitting each one
+    /// as it is queued: the worker queues the whole depth and submits it in one
+    /// call, stamped by one clock read (null: kura's own cost, batched as
+    /// io_uring is meant to be driven).
+    pub batch_submits: bool,
 }
 
 /// The engine protocol, after fio's `queue` / `commit` / `getevents`. The

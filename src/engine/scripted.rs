@@ -30,11 +30,17 @@ pub enum Step {
 
 thread_local! {
     static FAKE_NS: Cell<Option<u64>> = const { Cell::new(None) };
+    /// How far each read of the fake clock moves it, so that two reads never
+    /// agree and a stamp shows which read gave it.
+    static READ_TICK_NS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The scripted time on this thread, when a scripted engine set one up.
 pub fn fake_clock_ns() -> Option<u64> {
-    FAKE_NS.with(|c| c.get())
+    let t = FAKE_NS.with(|c| c.get())?;
+    let tick = READ_TICK_NS.with(|c| c.get());
+    FAKE_NS.with(|c| c.set(Some(t + tick)));
+    Some(t)
 }
 
 struct Flying {
@@ -59,6 +65,10 @@ pub struct ScriptedEngine {
     pub busy_answers: u32,
     pub submit_errors: u32,
     pub syncs: u32,
+    /// What `caps` says of `batch_submits`.
+    batch_submits: bool,
+    /// How many I/Os each submission call carried, in order.
+    pub carried: Vec<usize>,
 }
 
 impl ScriptedEngine {
@@ -77,6 +87,8 @@ impl ScriptedEngine {
             busy_answers: 0,
             submit_errors: 0,
             syncs: 0,
+            batch_submits: false,
+            carried: Vec::new(),
         }
     }
 
@@ -84,7 +96,20 @@ impl ScriptedEngine {
     /// with every submission call.
     pub fn fake_clock(mut self, tick_ns: u64) -> ScriptedEngine {
         FAKE_NS.with(|c| c.set(Some(0)));
+        READ_TICK_NS.with(|c| c.set(0));
         self.tick_ns = tick_ns;
+        self
+    }
+
+    /// Makes every read of the fake clock move it by `ns` as well.
+    pub fn clock_read_tick(self, ns: u64) -> ScriptedEngine {
+        READ_TICK_NS.with(|c| c.set(ns));
+        self
+    }
+
+    /// Says it batches submissions, as the null engine does.
+    pub fn batched(mut self) -> ScriptedEngine {
+        self.batch_submits = true;
         self
     }
 
@@ -135,6 +160,7 @@ impl Engine for ScriptedEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: false,
+            batch_submits: self.batch_submits,
         }
     }
 
@@ -158,6 +184,7 @@ impl Engine for ScriptedEngine {
             self.submit_errors += 1;
             return Err(io::Error::from_raw_os_error(errno));
         }
+        self.carried.push(self.queued.len());
         self.tick();
         while self.done.len() < min && !self.flying.is_empty() {
             self.tick();

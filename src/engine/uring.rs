@@ -123,6 +123,7 @@ impl Engine for UringEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: self.fixed_buffers,
+            batch_submits: false,
         }
     }
 
