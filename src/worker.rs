@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::engine::{Buffers, Caps, Completion, Engine, Io, Queued, is_busy};
 use crate::jobs::Job;
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
-use crate::metrics::histogram::{new_histogram, record};
+use crate::metrics::histogram::new_histogram;
 use crate::workload::Generator;
 use crate::workload::fill::fill_buffer;
 
@@ -168,6 +168,8 @@ struct Worker<'p> {
     out: WorkerOutput,
     /// Stamps writes and checks reads, with `verify`.
     verifier: Option<Verifier>,
+    /// Latencies counted but not yet in the histograms (`latency_run.rs`).
+    latencies: latency_run::LatencyRun,
     /// Failed I/Os and verify mismatches so far, measured or not.
     errors_seen: u64,
     /// `max_errors`, or never.
@@ -317,6 +319,7 @@ impl<'p> Worker<'p> {
             cpu_at_interval: cpu,
             out: WorkerOutput::default(),
             verifier: None,
+            latencies: latency_run::LatencyRun::default(),
             errors_seen: 0,
             max_errors: job.max_errors.unwrap_or(u64::MAX),
             min_rate: min_rate::MinRateCheck::new(job.rate_min),
@@ -556,8 +559,26 @@ impl<'p> Worker<'p> {
         true
     }
 
+    /// Records the latencies held back as a run into the totals and the current period.
+    fn record_latencies(&mut self) {
+        let run = std::mem::take(&mut self.latencies);
+        let dir = match run.dir {
+            0 => &mut self.out.read,
+            1 => &mut self.out.write,
+            _ => &mut self.out.trim,
+        };
+        run.record_into(&mut dir.hist);
+        run.record_into(&mut self.interval.hist);
+        if let Some(d) = &mut self.interval.dir_hists {
+            run.record_into(&mut d[run.dir]);
+        }
+    }
+
     /// Starts measuring after the ramp and closes the periods that ended by `now`.
+    /// Called before each reap's completions are recorded.
     fn advance(&mut self, now: u64) {
+        // The run held back belongs to the period its completions were counted in.
+        self.record_latencies();
         if let Some(m) = &mut self.min_rate
             && m.due(now)
         {
@@ -659,10 +680,12 @@ impl<'p> Worker<'p> {
             return;
         }
         let latency = now - s.submit_ns;
-        dir.success(s.len as u64, latency);
-        record(&mut self.interval.hist, latency);
-        if let Some(d) = &mut self.interval.dir_hists {
-            record(&mut d[if s.trim { 2 } else { usize::from(s.write) }], latency);
+        dir.ops += 1;
+        dir.bytes += s.len as u64;
+        let run_dir = if s.trim { 2 } else { usize::from(s.write) };
+        if !self.latencies.extend(run_dir, latency) {
+            self.record_latencies();
+            let _ = self.latencies.extend(run_dir, latency);
         }
         self.interval.bytes += s.len as u64;
         // The series counts trims with writes: both change the target.
@@ -739,6 +762,7 @@ impl<'p> Worker<'p> {
             _ => self.last_completion_ns,
         };
         self.out.measured_ns = end_ns.saturating_sub(self.ramp_ns);
+        self.record_latencies();
         if self.measuring {
             let sums = std::mem::replace(
                 &mut self.interval,
@@ -755,6 +779,7 @@ impl<'p> Worker<'p> {
 }
 
 mod dedupe;
+mod latency_run;
 mod min_rate;
 pub(crate) mod pace;
 mod poisson;
