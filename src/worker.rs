@@ -132,6 +132,13 @@ struct Worker<'p> {
     /// fio's rate_process=poisson; `None`: I/Os paced evenly.
     poisson: Option<poisson::PoissonPace>,
     fsync_every: u64,
+    /// The engine runs a group's fdatasync beside the next group's writes
+    /// (`Engine::queue_sync`) instead of the queue draining before it; off
+    /// with `verify`, whose journal calls every write done before a sync durable.
+    sync_beside: bool,
+    /// Syncs queued and not reaped yet; with the writes in flight they keep
+    /// within the queue depth, as each of fio's syncs takes one of its io_us.
+    syncs_in_flight: u32,
     think_ns: u64,
     think_every: u64,
 
@@ -263,6 +270,7 @@ pub fn run_worker_checked<E: Engine>(
     verifier: Option<Verifier>,
 ) -> WorkerOutput {
     let mut w = Worker::new(&plan, engine.caps());
+    w.sync_beside = verifier.is_none();
     w.verifier = verifier;
     w.run(engine);
     w.finish(engine)
@@ -294,6 +302,8 @@ impl<'p> Worker<'p> {
                 .filter(|_| job.rate_poisson)
                 .map(|r| poisson::PoissonPace::new(r as f64 / job.threads as f64 / 1e9, plan.seed)),
             fsync_every: job.fsync_every.unwrap_or(0),
+            sync_beside: true,
+            syncs_in_flight: 0,
             think_ns: job.think_time.map_or(0, |d| d.as_nanos() as u64),
             think_every: job.think_every.unwrap_or(1).max(1) as u64,
             slots: vec![Slot::default(); depth as usize],
@@ -352,8 +362,16 @@ impl<'p> Worker<'p> {
                 Err(()) => return,
             };
             if self.in_flight == 0 {
-                // Every write issued before the sync has completed and was counted.
-                if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
+                if self.sync_due() {
+                    if self.syncs_in_flight > 0 {
+                        // The syncs before hold the queue: wait for one.
+                        if self.submit(engine, 1).is_err() {
+                            return;
+                        }
+                        self.reap(engine);
+                        continue;
+                    }
+                    // Every write issued before the sync has completed and was counted.
                     self.writes_since_sync = 0;
                     self.sync_data(engine);
                     continue;
@@ -387,9 +405,7 @@ impl<'p> Worker<'p> {
                 if self.submit(engine, 1).is_err() {
                     return;
                 }
-                let now = self.clock();
-                self.advance(now);
-                engine.reap(&mut |c| self.complete(c, now));
+                self.reap(engine);
             } else {
                 if self.submit(engine, 0).is_err() {
                     return;
@@ -416,11 +432,56 @@ impl<'p> Worker<'p> {
         if self.next_due_ns().is_some_and(|due| due > self.now_ns as f64) {
             return false;
         }
-        // An fsync is due: the writes in flight finish first (fio's fsync=N).
-        if self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every {
+        // An fsync is due: it goes first, beside the writes in flight or after them.
+        if self.sync_due()
+            || (self.syncs_in_flight > 0 && self.in_flight + self.syncs_in_flight >= self.depth)
+        {
             return false;
         }
         !(self.think_ns > 0 && self.issued_since_think >= self.think_every)
+    }
+
+    #[inline]
+    fn sync_due(&self) -> bool {
+        self.fsync_every > 0 && self.writes_since_sync >= self.fsync_every
+    }
+
+    /// Queues the due sync beside the writes in flight, when the engine can
+    /// and the last group's sync is done; otherwise the queue drains first.
+    fn queue_sync<E: Engine>(&mut self, engine: &mut E) {
+        if !self.sync_beside || self.in_flight + self.syncs_in_flight >= self.depth {
+            return;
+        }
+        match engine.queue_sync() {
+            None => self.sync_beside = false,
+            Some(Queued::Busy) => {}
+            Some(Queued::Queued) => {
+                self.syncs_in_flight += 1;
+                self.writes_since_sync = 0;
+            }
+        }
+    }
+
+    /// Counts the queued syncs a reap found.
+    fn note_sync<E: Engine>(&mut self, engine: &mut E) {
+        while self.syncs_in_flight > 0
+            && let Some(result) = engine.take_sync_result()
+        {
+            self.syncs_in_flight -= 1;
+            match result {
+                Ok(()) => self.out.syncs += 1,
+                Err(e) => self.out.write.failure(e.raw_os_error().unwrap_or(libc::EIO), 0),
+            }
+        }
+    }
+
+    /// Submits and reaps until the queued syncs are done.
+    fn wait_sync<E: Engine>(&mut self, engine: &mut E) -> Result<(), ()> {
+        while self.syncs_in_flight > 0 {
+            self.submit(engine, 1)?;
+            self.reap(engine);
+        }
+        Ok(())
     }
 
     /// When a rate-limited job's next I/O is due, in ns from the start.
@@ -487,6 +548,9 @@ impl<'p> Worker<'p> {
     fn fill<E: Engine>(&mut self, engine: &mut E) -> Result<bool, ()> {
         let mut budget = self.depth;
         while budget > 0 {
+            if self.sync_due() {
+                self.queue_sync(engine);
+            }
             let Some(slot) = self.pending.pop().or_else(|| self.take_new()) else {
                 break;
             };
@@ -553,10 +617,16 @@ impl<'p> Worker<'p> {
         if !engine.has_completions() {
             return false;
         }
+        self.reap(engine);
+        true
+    }
+
+    /// Records every completion available now, stamped by one clock read.
+    fn reap<E: Engine>(&mut self, engine: &mut E) {
         let now = self.clock();
         self.advance(now);
         engine.reap(&mut |c| self.complete(c, now));
-        true
+        self.note_sync(engine);
     }
 
     /// Records the latencies held back as a run into the totals and the current period.
@@ -743,6 +813,9 @@ impl<'p> Worker<'p> {
     fn finish<E: Engine>(mut self, engine: &mut E) -> WorkerOutput {
         let plan = self.plan;
         let job = &plan.job;
+        if self.wait_sync(engine).is_err() {
+            self.syncs_in_flight = 0;
+        }
         if job.end_fsync && job.does_writes() && self.out.fatal.is_none() {
             self.sync_data(engine);
             // The flush is part of the job's time, as in fio (runtime ends after

@@ -69,6 +69,13 @@ pub struct ScriptedEngine {
     batch_submits: bool,
     /// How many I/Os each submission call carried, in order.
     pub carried: Vec<usize>,
+    /// With `async_syncs`: how many submission calls after its own a queued sync completes.
+    sync_after: Option<u32>,
+    /// A queued sync: not yet submitted (`Some(None)`), or flying with ticks left.
+    sync: Option<Option<u32>>,
+    sync_result: Option<io::Result<()>>,
+    /// I/Os queued while a queued sync had not completed.
+    pub queued_beside_sync: u32,
 }
 
 impl ScriptedEngine {
@@ -89,7 +96,18 @@ impl ScriptedEngine {
             syncs: 0,
             batch_submits: false,
             carried: Vec::new(),
+            sync_after: None,
+            sync: None,
+            sync_result: None,
+            queued_beside_sync: 0,
         }
+    }
+
+    /// Takes syncs beside the I/Os in flight (`queue_sync`), each completing
+    /// `after` submission calls after the one that submits it.
+    pub fn async_syncs(mut self, after: u32) -> ScriptedEngine {
+        self.sync_after = Some(after);
+        self
     }
 
     /// Makes the worker's clock on this thread start at 0 and move `tick_ns`
@@ -133,6 +151,16 @@ impl ScriptedEngine {
             self.flying.push(Flying { io, step, ticks_left });
         }
         FAKE_NS.with(|c| c.set(c.get().map(|t| t + self.tick_ns)));
+        match self.sync {
+            Some(None) => self.sync = Some(self.sync_after),
+            Some(Some(0)) => {
+                self.sync = None;
+                self.syncs += 1;
+                self.sync_result = Some(Ok(()));
+            }
+            Some(Some(n)) => self.sync = Some(Some(n - 1)),
+            None => {}
+        }
         let mut i = 0;
         while i < self.flying.len() {
             if self.flying[i].ticks_left == 0 {
@@ -175,6 +203,7 @@ impl Engine for ScriptedEngine {
             step = self.step();
         }
         self.log.push(io);
+        self.queued_beside_sync += u32::from(self.sync.is_some());
         self.queued.push((io, step));
         Queued::Queued
     }
@@ -186,14 +215,16 @@ impl Engine for ScriptedEngine {
         }
         self.carried.push(self.queued.len());
         self.tick();
-        while self.done.len() < min && !self.flying.is_empty() {
+        while self.done.len() + usize::from(self.sync_result.is_some()) < min
+            && (!self.flying.is_empty() || self.sync.is_some())
+        {
             self.tick();
         }
         Ok(())
     }
 
     fn has_completions(&mut self) -> bool {
-        !self.done.is_empty()
+        !self.done.is_empty() || self.sync_result.is_some()
     }
 
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
@@ -211,5 +242,18 @@ impl Engine for ScriptedEngine {
         }
         self.reap(on_complete);
         Ok(())
+    }
+
+    fn queue_sync(&mut self) -> Option<Queued> {
+        self.sync_after?;
+        if self.sync.is_some() {
+            return Some(Queued::Busy);
+        }
+        self.sync = Some(None);
+        Some(Queued::Queued)
+    }
+
+    fn take_sync_result(&mut self) -> Option<io::Result<()>> {
+        self.sync_result.take()
     }
 }

@@ -184,6 +184,65 @@ fn completions_reaped_around_an_fsync_are_counted() {
 }
 
 #[test]
+fn writes_go_on_beside_a_sync_and_each_group_still_gets_one() {
+    // Each sync takes 3 submission calls: with the queue drained first, no
+    // write could be queued meanwhile.
+    let script = (0..400).map(|k| Step::Full { after: k % 5 }).collect();
+    let mut engine = ScriptedEngine::new(script).async_syncs(3);
+    let (out, _) = run(
+        job(&[
+            ("rw", "write"),
+            ("qd", "16"),
+            ("io_count", "2000"),
+            ("fsync_every", "8"),
+        ]),
+        &mut engine,
+    );
+    assert_eq!(out.fatal, None);
+    assert_eq!(out.write.ops, 2000);
+    assert_eq!(engine.reaped.len(), 2000);
+    assert_eq!(
+        (out.syncs, engine.syncs),
+        (250, 250),
+        "one fdatasync per 8 writes issued"
+    );
+    assert!(
+        engine.queued_beside_sync >= 1000,
+        "writes waited for the syncs: {} of 2000 queued beside one",
+        engine.queued_beside_sync
+    );
+}
+
+/// With `verify`, a sync promises every write done before it: the queue drains first.
+#[test]
+fn a_verifying_job_drains_the_queue_before_each_sync() {
+    let mut engine = ScriptedEngine::new(vec![Step::Full { after: 2 }; 64]).async_syncs(3);
+    let job = job(&[
+        ("rw", "write"),
+        ("qd", "8"),
+        ("io_count", "64"),
+        ("fsync_every", "8"),
+    ]);
+    let buffers = super::make_buffers(&job, 7);
+    let (plan, _rx) = plan(job, Arc::new(AtomicBool::new(false)));
+    let verifier = super::Verifier::new(
+        4096,
+        1,
+        0,
+        0,
+        1 << 20,
+        8,
+        &buffers,
+        super::ReadCheck::Written,
+        None,
+    );
+    let out = super::run_worker_checked(plan, &mut engine, Some(verifier));
+    assert_eq!(out.write.ops, 64);
+    assert_eq!(out.syncs, 8);
+    assert_eq!(engine.queued_beside_sync, 0);
+}
+
+#[test]
 fn an_io_finishing_after_the_deadline_is_not_counted_and_time_stops_at_the_runtime() {
     // Each I/O takes 30 ms: the fourth is in flight when the 100 ms deadline passes.
     let mut engine = ScriptedEngine::new(vec![]).fake_clock(30 * MS);
