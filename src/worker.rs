@@ -702,7 +702,9 @@ impl<'p> Worker<'p> {
 
     /// One completion, seen at `now`. A short transfer's rest is resubmitted
     /// (fio's rule), and the I/O counts once, when all of it has moved.
-    #[inline]
+    // Called once per I/O from inside the engine's reap loop: inlined there,
+    // the null engine measured about 2 % less CPU per I/O.
+    #[inline(always)]
     fn complete(&mut self, c: Completion, now: u64) {
         self.in_engine -= 1;
         let past_deadline = self.end_ns.is_some_and(|e| now > e);
