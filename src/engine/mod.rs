@@ -116,6 +116,11 @@ pub struct Caps {
     pub completes_inline: bool,
     /// The kernel uses buffers registered once, instead of pinning each I/O's buffer.
     pub fixed_buffers: bool,
+    /// No device waits for each I/O, so nothing is won by submitting each one
+    /// as it is queued: the worker queues the whole depth and submits it in one
+    /// call, stamped by one clock read (null: kura's own cost, batched as
+    /// io_uring is meant to be driven).
+    pub batch_submits: bool,
 }
 
 /// The engine protocol, after fio's `queue` / `commit` / `getevents`. The
@@ -140,6 +145,18 @@ pub trait Engine {
     /// Flushes written data to stable storage (fdatasync). Completions of
     /// I/Os that finish meanwhile go to `on_complete`, never lost.
     fn sync_data(&mut self, on_complete: &mut impl FnMut(Completion)) -> io::Result<()>;
+    /// Adds an fdatasync to the next submission, to run beside the I/Os in
+    /// flight: it covers the writes completed before it starts (fio's
+    /// `fdatasync=N` on io_uring). `None`: this engine has no such sync, and
+    /// the caller drains the queue and calls `sync_data`.
+    fn queue_sync(&mut self) -> Option<Queued> {
+        None
+    }
+    /// The result of one sync `queue_sync` queued, once a reap found it; call
+    /// again for the next.
+    fn take_sync_result(&mut self) -> Option<io::Result<()>> {
+        None
+    }
 }
 
 /// True for the submit errors that mean "the kernel is short of room: reap, then retry".

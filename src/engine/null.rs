@@ -22,6 +22,7 @@ impl Engine for NullEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: false,
+            batch_submits: true,
         }
     }
     #[inline]

@@ -30,11 +30,17 @@ pub enum Step {
 
 thread_local! {
     static FAKE_NS: Cell<Option<u64>> = const { Cell::new(None) };
+    /// How far each read of the fake clock moves it, so that two reads never
+    /// agree and a stamp shows which read gave it.
+    static READ_TICK_NS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The scripted time on this thread, when a scripted engine set one up.
 pub fn fake_clock_ns() -> Option<u64> {
-    FAKE_NS.with(|c| c.get())
+    let t = FAKE_NS.with(|c| c.get())?;
+    let tick = READ_TICK_NS.with(|c| c.get());
+    FAKE_NS.with(|c| c.set(Some(t + tick)));
+    Some(t)
 }
 
 struct Flying {
@@ -59,6 +65,17 @@ pub struct ScriptedEngine {
     pub busy_answers: u32,
     pub submit_errors: u32,
     pub syncs: u32,
+    /// What `caps` says of `batch_submits`.
+    batch_submits: bool,
+    /// How many I/Os each submission call carried, in order.
+    pub carried: Vec<usize>,
+    /// With `async_syncs`: how many submission calls after its own a queued sync completes.
+    sync_after: Option<u32>,
+    /// A queued sync: not yet submitted (`Some(None)`), or flying with ticks left.
+    sync: Option<Option<u32>>,
+    sync_result: Option<io::Result<()>>,
+    /// I/Os queued while a queued sync had not completed.
+    pub queued_beside_sync: u32,
 }
 
 impl ScriptedEngine {
@@ -77,14 +94,40 @@ impl ScriptedEngine {
             busy_answers: 0,
             submit_errors: 0,
             syncs: 0,
+            batch_submits: false,
+            carried: Vec::new(),
+            sync_after: None,
+            sync: None,
+            sync_result: None,
+            queued_beside_sync: 0,
         }
+    }
+
+    /// Takes syncs beside the I/Os in flight (`queue_sync`), each completing
+    /// `after` submission calls after the one that submits it.
+    pub fn async_syncs(mut self, after: u32) -> ScriptedEngine {
+        self.sync_after = Some(after);
+        self
     }
 
     /// Makes the worker's clock on this thread start at 0 and move `tick_ns`
     /// with every submission call.
     pub fn fake_clock(mut self, tick_ns: u64) -> ScriptedEngine {
         FAKE_NS.with(|c| c.set(Some(0)));
+        READ_TICK_NS.with(|c| c.set(0));
         self.tick_ns = tick_ns;
+        self
+    }
+
+    /// Makes every read of the fake clock move it by `ns` as well.
+    pub fn clock_read_tick(self, ns: u64) -> ScriptedEngine {
+        READ_TICK_NS.with(|c| c.set(ns));
+        self
+    }
+
+    /// Says it batches submissions, as the null engine does.
+    pub fn batched(mut self) -> ScriptedEngine {
+        self.batch_submits = true;
         self
     }
 
@@ -108,6 +151,16 @@ impl ScriptedEngine {
             self.flying.push(Flying { io, step, ticks_left });
         }
         FAKE_NS.with(|c| c.set(c.get().map(|t| t + self.tick_ns)));
+        match self.sync {
+            Some(None) => self.sync = Some(self.sync_after),
+            Some(Some(0)) => {
+                self.sync = None;
+                self.syncs += 1;
+                self.sync_result = Some(Ok(()));
+            }
+            Some(Some(n)) => self.sync = Some(Some(n - 1)),
+            None => {}
+        }
         let mut i = 0;
         while i < self.flying.len() {
             if self.flying[i].ticks_left == 0 {
@@ -135,6 +188,7 @@ impl Engine for ScriptedEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: false,
+            batch_submits: self.batch_submits,
         }
     }
 
@@ -149,6 +203,7 @@ impl Engine for ScriptedEngine {
             step = self.step();
         }
         self.log.push(io);
+        self.queued_beside_sync += u32::from(self.sync.is_some());
         self.queued.push((io, step));
         Queued::Queued
     }
@@ -158,15 +213,18 @@ impl Engine for ScriptedEngine {
             self.submit_errors += 1;
             return Err(io::Error::from_raw_os_error(errno));
         }
+        self.carried.push(self.queued.len());
         self.tick();
-        while self.done.len() < min && !self.flying.is_empty() {
+        while self.done.len() + usize::from(self.sync_result.is_some()) < min
+            && (!self.flying.is_empty() || self.sync.is_some())
+        {
             self.tick();
         }
         Ok(())
     }
 
     fn has_completions(&mut self) -> bool {
-        !self.done.is_empty()
+        !self.done.is_empty() || self.sync_result.is_some()
     }
 
     fn reap(&mut self, on_complete: &mut impl FnMut(Completion)) {
@@ -184,5 +242,18 @@ impl Engine for ScriptedEngine {
         }
         self.reap(on_complete);
         Ok(())
+    }
+
+    fn queue_sync(&mut self) -> Option<Queued> {
+        self.sync_after?;
+        if self.sync.is_some() {
+            return Some(Queued::Busy);
+        }
+        self.sync = Some(None);
+        Some(Queued::Queued)
+    }
+
+    fn take_sync_result(&mut self) -> Option<io::Result<()>> {
+        self.sync_result.take()
     }
 }

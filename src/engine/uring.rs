@@ -20,7 +20,9 @@ pub struct UringEngine {
     stride: usize,
     fixed_buffers: bool,
     queued: usize,
-    sync_result: Option<i32>,
+    /// Syncs reaped and not yet taken: how many succeeded, and the errnos of those that failed.
+    syncs_done: u32,
+    sync_errors: Vec<i32>,
     /// The descriptor, for trims, which go around the ring.
     fd: std::os::fd::RawFd,
     /// Trims queued, made at the next submit (after the worker's clock read).
@@ -78,7 +80,8 @@ impl UringEngine {
             stride: setup.buffers.stride,
             fixed_buffers,
             queued: 0,
-            sync_result: None,
+            syncs_done: 0,
+            sync_errors: Vec::new(),
             fd: setup.fd,
             trims: Vec::new(),
             trimmed: Vec::new(),
@@ -123,6 +126,7 @@ impl Engine for UringEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: self.fixed_buffers,
+            batch_submits: false,
         }
     }
 
@@ -194,10 +198,12 @@ impl Engine for UringEngine {
         for c in self.trimmed.drain(..) {
             on_complete(c);
         }
-        let mut sync_result = None;
         for cqe in self.ring.completion() {
             if cqe.user_data() == SYNC_TAG {
-                sync_result = Some(cqe.result());
+                match cqe.result() {
+                    r if r < 0 => self.sync_errors.push(-r),
+                    _ => self.syncs_done += 1,
+                }
                 continue;
             }
             on_complete(Completion {
@@ -205,16 +211,10 @@ impl Engine for UringEngine {
                 result: cqe.result(),
             });
         }
-        if sync_result.is_some() {
-            self.sync_result = sync_result;
-        }
     }
 
     fn sync_data(&mut self, on_complete: &mut impl FnMut(Completion)) -> io::Result<()> {
-        let sqe = opcode::Fsync::new(types::Fixed(0))
-            .flags(types::FsyncFlags::DATASYNC)
-            .build()
-            .user_data(SYNC_TAG);
+        let sqe = sync_entry();
         // SAFETY: an fsync references no buffer.
         while unsafe { self.ring.submission().push(&sqe) }.is_err() {
             // The ring is full of queued I/Os: send them first.
@@ -222,15 +222,43 @@ impl Engine for UringEngine {
             self.reap(on_complete);
         }
         self.queued += 1;
-        self.sync_result = None;
-        while self.sync_result.is_none() {
+        // The caller has no sync of its own in flight, so the next one reaped is this one.
+        loop {
+            if let Some(result) = self.take_sync_result() {
+                return result;
+            }
             self.submit_and_wait(1)?;
             // I/Os still in flight complete here too; they belong to the caller.
             self.reap(on_complete);
         }
-        match self.sync_result.take() {
-            Some(r) if r < 0 => Err(io::Error::from_raw_os_error(-r)),
-            _ => Ok(()),
-        }
     }
+
+    fn queue_sync(&mut self) -> Option<Queued> {
+        // SAFETY: an fsync references no buffer.
+        Some(match unsafe { self.ring.submission().push(&sync_entry()) } {
+            Ok(()) => {
+                self.queued += 1;
+                Queued::Queued
+            }
+            Err(_) => Queued::Busy,
+        })
+    }
+
+    fn take_sync_result(&mut self) -> Option<io::Result<()>> {
+        if let Some(errno) = self.sync_errors.pop() {
+            return Some(Err(io::Error::from_raw_os_error(errno)));
+        }
+        (self.syncs_done > 0).then(|| {
+            self.syncs_done -= 1;
+            Ok(())
+        })
+    }
+}
+
+/// An fdatasync of the registered file, told apart from I/Os by its tag.
+fn sync_entry() -> squeue::Entry {
+    opcode::Fsync::new(types::Fixed(0))
+        .flags(types::FsyncFlags::DATASYNC)
+        .build()
+        .user_data(SYNC_TAG)
 }

@@ -739,7 +739,10 @@ options! {
         .named("N")
         .identity("fsync_every", Show::Plain)
         .extra()
-        .more(", as fio's `fsync=N` (those writes complete, and are counted, first)")
+        .more(", as fio's `fsync=N`. On io_uring the sync runs beside the next writes, \
+               which keeps the queue full, and covers the writes completed before it starts (fio's \
+               semantics); other engines, and jobs that verify, let the writes in flight complete, \
+               counted, first")
         .example("8")
         .fio(&["fdatasync", "fsync"]);
     EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",

@@ -287,6 +287,7 @@ fn prepare_job(
 ) -> Result<Vec<PreparedTarget>, RunError> {
     // Before anything is created: a job whose buffers cannot fit would abort the process.
     check_buffer_memory(&[job], available_memory())?;
+    crate::worker::calibrate_clock();
     if job.engine == EngineKind::Null {
         return Ok(vec![null_target(job)]);
     }

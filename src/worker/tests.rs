@@ -184,6 +184,65 @@ fn completions_reaped_around_an_fsync_are_counted() {
 }
 
 #[test]
+fn writes_go_on_beside_a_sync_and_each_group_still_gets_one() {
+    // Each sync takes 3 submission calls: with the queue drained first, no
+    // write could be queued meanwhile.
+    let script = (0..400).map(|k| Step::Full { after: k % 5 }).collect();
+    let mut engine = ScriptedEngine::new(script).async_syncs(3);
+    let (out, _) = run(
+        job(&[
+            ("rw", "write"),
+            ("qd", "16"),
+            ("io_count", "2000"),
+            ("fsync_every", "8"),
+        ]),
+        &mut engine,
+    );
+    assert_eq!(out.fatal, None);
+    assert_eq!(out.write.ops, 2000);
+    assert_eq!(engine.reaped.len(), 2000);
+    assert_eq!(
+        (out.syncs, engine.syncs),
+        (250, 250),
+        "one fdatasync per 8 writes issued"
+    );
+    assert!(
+        engine.queued_beside_sync >= 1000,
+        "writes waited for the syncs: {} of 2000 queued beside one",
+        engine.queued_beside_sync
+    );
+}
+
+/// With `verify`, a sync promises every write done before it: the queue drains first.
+#[test]
+fn a_verifying_job_drains_the_queue_before_each_sync() {
+    let mut engine = ScriptedEngine::new(vec![Step::Full { after: 2 }; 64]).async_syncs(3);
+    let job = job(&[
+        ("rw", "write"),
+        ("qd", "8"),
+        ("io_count", "64"),
+        ("fsync_every", "8"),
+    ]);
+    let buffers = super::make_buffers(&job, 7);
+    let (plan, _rx) = plan(job, Arc::new(AtomicBool::new(false)));
+    let verifier = super::Verifier::new(
+        4096,
+        1,
+        0,
+        0,
+        1 << 20,
+        8,
+        &buffers,
+        super::ReadCheck::Written,
+        None,
+    );
+    let out = super::run_worker_checked(plan, &mut engine, Some(verifier));
+    assert_eq!(out.write.ops, 64);
+    assert_eq!(out.syncs, 8);
+    assert_eq!(engine.queued_beside_sync, 0);
+}
+
+#[test]
 fn an_io_finishing_after_the_deadline_is_not_counted_and_time_stops_at_the_runtime() {
     // Each I/O takes 30 ms: the fourth is in flight when the 100 ms deadline passes.
     let mut engine = ScriptedEngine::new(vec![]).fake_clock(30 * MS);
@@ -266,4 +325,64 @@ fn think_time_wakes_for_ctrl_c() {
     let out = run_worker(plan, &mut engine);
     setter.join().unwrap();
     assert_eq!(out.read.ops, 1);
+}
+
+/// Issue 25's rule: one clock read per submit call stamps every I/O it
+/// carries, one per reap stamps every completion it finds. Each read of the
+/// fake clock moves it 1 ns, so an I/O stamped by a read of its own would
+/// show a latency off by a few ns.
+#[test]
+fn a_submit_call_stamps_all_it_carries_and_a_reap_all_it_finds() {
+    let mut engine = ScriptedEngine::new(vec![Step::Full { after: 1 }; 8])
+        .fake_clock(MS)
+        .clock_read_tick(1)
+        .batched();
+    let (out, samples) = run(
+        job(&[("rw", "randread"), ("qd", "4"), ("io_count", "8")]),
+        &mut engine,
+    );
+    assert_eq!(out.read.ops, 8);
+    // Each batch of 4 went out in one call and came back in one reap.
+    assert_eq!(engine.carried, vec![4, 4]);
+    assert_eq!(engine.reaped.len(), 8);
+    // Submit read at t, two submission ticks, reap read at t + 2 ms + 1 ns
+    // (the submit read's own tick): the same latency for all eight.
+    let each = 2 * MS + 1;
+    let lat: u64 = samples.iter().map(|s| s.read_lat_ns).sum();
+    assert_eq!(lat, 8 * each, "some I/O was stamped by a clock read of its own");
+    assert_eq!(out.read.hist.count_at(each), 8, "latencies differ within a batch");
+}
+
+/// Driven one I/O per submit call (io_uring's way here), each SQE still gets
+/// the stamp of the call that carried it, and completions found together
+/// share their reap's stamp.
+#[test]
+fn completions_reaped_together_share_the_reaps_stamp_when_submitting_each() {
+    // I/O 0 completes two calls after its own, with I/O 2 (carried by the third call).
+    let script = vec![
+        Step::Full { after: 2 },
+        Step::Full { after: 3 },
+        Step::Full { after: 0 },
+    ];
+    let mut engine = ScriptedEngine::new(script).fake_clock(MS).clock_read_tick(1);
+    let (out, samples) = run(
+        job(&[("rw", "randread"), ("qd", "3"), ("io_count", "3")]),
+        &mut engine,
+    );
+    assert_eq!(out.read.ops, 3);
+    assert!(
+        engine.carried.iter().all(|&n| n <= 1),
+        "one SQE per submit call: {:?}",
+        engine.carried
+    );
+    let done = |slot| crate::engine::Completion {
+        slot,
+        result: BS as i32,
+    };
+    assert_eq!(engine.reaped, vec![done(0), done(2), done(1)]);
+    // Submit reads at 1, 1 ms + 2 and 2 ms + 3 stamp I/Os 0, 1 and 2; the
+    // reap read at 3 ms + 4 finds 0 and 2, the one at 5 ms + 5 finds 1 (the
+    // last call carried nothing, so read no clock).
+    let lat: u64 = samples.iter().map(|s| s.read_lat_ns).sum();
+    assert_eq!(lat, (3 * MS + 3) + (MS + 1) + (4 * MS + 3));
 }
