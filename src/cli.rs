@@ -863,6 +863,25 @@ pub struct BonnieArgs {
     pub suite: SuiteCommon,
 }
 
+/// The job options `kura suite db` takes, from the option table.
+#[derive(Debug)]
+pub enum DbJobFlags {}
+
+impl FlagSet for DbJobFlags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Threads)
+            .default("1")
+            .help("OLTP mix: connections running transactions at once (sysbench --threads)"),
+        SuiteFlag::of(Opt::Runtime)
+            .named("time")
+            .default("10s")
+            .help("OLTP mix: how long it runs (sysbench --time)"),
+        SuiteFlag::of(Opt::MemLimit).help(
+            "Cap the memory (and so the page cache) of kura and of the server it starts, in a memory cgroup (at least 16M)",
+        ),
+    ];
+}
+
 /// `kura suite db` (the database kind, docs/db.md).
 #[derive(Debug, Args)]
 pub struct DbArgs {
@@ -886,12 +905,6 @@ pub struct DbArgs {
     /// OLTP mix: rows per table (sysbench --table-size)
     #[arg(long = "table-size", default_value = "10000")]
     pub table_size: String,
-    /// OLTP mix: connections running transactions at once (sysbench --threads)
-    #[arg(long, default_value = "1")]
-    pub threads: String,
-    /// OLTP mix: how long it runs (sysbench --time)
-    #[arg(long, default_value = "10s")]
-    pub time: String,
     /// sqlite (embedded), or a server kura starts with its data in DIR: postgres, mariadb
     #[arg(long, default_value = "sqlite")]
     pub server: String,
@@ -899,10 +912,9 @@ pub struct DbArgs {
     #[arg(long = "server-sync")]
     pub server_sync: Option<String>,
     #[command(flatten)]
+    pub job: SuiteFlags<DbJobFlags>,
+    #[command(flatten)]
     pub suite: SuiteCommon,
-    /// Cap the memory (and so the page cache) of kura and of the server it starts, in a memory cgroup (at least 16M)
-    #[arg(long = "mem-limit")]
-    pub mem_limit: Option<String>,
 }
 
 /// `kura suite io500`'s job options, each for some of its phases.
@@ -1016,6 +1028,7 @@ mod tests {
         check_suite_flags(&["sweep"], SweepFlags::FLAGS);
         check_suite_flags(&["suite", "tiobench"], TiobenchFlags::FLAGS);
         check_suite_flags(&["suite", "bonnie"], BonnieJobFlags::FLAGS);
+        check_suite_flags(&["suite", "db"], DbJobFlags::FLAGS);
         check_suite_flags(&["suite", "io500"], Io500Flags::FLAGS);
     }
 
@@ -1093,6 +1106,20 @@ mod tests {
         assert_eq!(
             err(tiobench(&["--threads", "1,0"]).values(Opt::Threads).unwrap_err()),
             "--threads: '0' is not valid: must be between 1 and 1024"
+        );
+        // db's OLTP flags are the table's threads, runtime (as --time) and mem_limit.
+        let db = |args: &[&str]| match parse(&[&["suite", "db"], args].concat()) {
+            Command::Suite(SuiteCommand::Db(a)) => a.job,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            err(db(&["--threads", "0"]).apply(&mut Job::default()).unwrap_err()),
+            "--threads: '0' is not valid: must be between 1 and 1024"
+        );
+        assert!(err(db(&["--time", "soon"]).values(Opt::Runtime).unwrap_err()).starts_with("--time: 'soon'"),);
+        assert!(
+            err(db(&["--mem-limit", "8m"]).apply(&mut Job::default()).unwrap_err())
+                .starts_with("--mem-limit: '8m' is not valid")
         );
         let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {
             Command::Suite(SuiteCommand::Io500(a)) => a.job,

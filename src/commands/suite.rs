@@ -164,6 +164,13 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         bail!("--allow-destroy does not apply: kura suite db writes only files it creates in DIR/kura-db");
     }
     let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
+    // --threads and --mem-limit are the table's, read onto a job; --time is its runtime by another name.
+    let mut read = Job::default();
+    args.job.apply(&mut read)?;
+    let time = match args.job.values(Opt::Runtime)?.first() {
+        Some(Value::Duration(d)) => *d,
+        other => bail!("--time: unexpected value {other:?}"),
+    };
     let flags = DbFlags {
         scale: &args.scale,
         tests: &args.tests,
@@ -171,11 +178,11 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         journal: &args.journal,
         tables: &args.tables,
         table_size: &args.table_size,
-        threads: &args.threads,
-        time: &args.time,
         server: &args.server,
         server_sync: args.server_sync.as_deref(),
-        mem_limit: args.mem_limit.as_deref(),
+        threads: read.threads,
+        time,
+        mem_limit_bytes: read.mem_limit_bytes,
     };
     let mut settings = DbSettings::from_flags(dir, flags, runs).map_err(|e| anyhow!(e))?;
     settings.label = opts.label.clone();

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::suites::{SuiteTest, flag_value};
-use crate::jobs::{Job, Opt, Value, Workload};
+use super::suites::SuiteTest;
+use crate::jobs::{Job, Workload};
 
 /// The directory kura creates in DIR for the database files, and removes.
 pub const DB_DIR: &str = "kura-db";
@@ -252,11 +252,12 @@ pub struct DbFlags<'a> {
     pub journal: &'a str,
     pub tables: &'a str,
     pub table_size: &'a str,
-    pub threads: &'a str,
-    pub time: &'a str,
     pub server: &'a str,
     pub server_sync: Option<&'a str>,
-    pub mem_limit: Option<&'a str>,
+    /// Read by the option table already (`cli::DbJobFlags`).
+    pub threads: u32,
+    pub time: std::time::Duration,
+    pub mem_limit_bytes: Option<u64>,
 }
 
 /// What a db run is asked to do, before it becomes jobs: DIR, the tests and
@@ -274,10 +275,7 @@ pub struct DbSettings {
 impl DbSettings {
     /// From the flags, each run `runs` times. An error names the flag.
     pub fn from_flags(dir: PathBuf, flags: DbFlags<'_>, runs: u32) -> Result<DbSettings, String> {
-        let time = match flag_value("--time", Opt::Runtime, flags.time)? {
-            Value::Duration(d) => d,
-            other => return Err(format!("--time: '{other}' is not a duration")),
-        };
+        let time = flags.time;
         let server = Server::parse(flags.server).map_err(|e| format!("--server: {e}"))?;
         let server_sync = server_sync(server, flags.server_sync)?;
         let params = DbParams {
@@ -290,19 +288,13 @@ impl DbSettings {
             journal: Journal::parse(flags.journal).map_err(|e| format!("--journal: {e}"))?,
             oltp_tables: count_flag("--tables", flags.tables, 1000)? as u32,
             oltp_table_size: count_flag("--table-size", flags.table_size, 1_000_000_000)?,
-            oltp_threads: table_count("--threads", Opt::Threads, flags.threads)? as u32,
+            oltp_threads: flags.threads,
             oltp_time_ms: time.as_millis() as u64,
             seed: 0,
             server_sync,
         };
         let tests = parse_tests(flags.tests)?;
-        let mem_limit_bytes = match flags.mem_limit {
-            None => None,
-            Some(text) => match flag_value("--mem-limit", Opt::MemLimit, text)? {
-                Value::Bytes(bytes) => Some(bytes),
-                other => return Err(format!("--mem-limit: '{other}' is not a size")),
-            },
-        };
+        let mem_limit_bytes = flags.mem_limit_bytes;
         Ok(DbSettings {
             dir,
             tests,
@@ -353,14 +345,6 @@ fn count_flag(flag: &str, text: &str, max: u64) -> Result<u64, String> {
         .ok()
         .filter(|n| (1..=max).contains(n))
         .ok_or_else(|| format!("{flag}: '{text}' is not valid: must be between 1 and {max}"))
-}
-
-/// A count the option table defines (`threads`), with its bounds.
-fn table_count(flag: &str, opt: Opt, text: &str) -> Result<u64, String> {
-    match flag_value(flag, opt, text)? {
-        Value::Count(n) => Ok(n),
-        other => Err(format!("{flag}: '{other}' is not a whole number")),
-    }
 }
 
 /// `--tests`: names from the list, or `all`.
@@ -438,11 +422,11 @@ mod tests {
             journal: "delete",
             tables: "1",
             table_size: "10000",
-            threads: "4",
-            time: "2s",
             server: "sqlite",
             server_sync: None,
-            mem_limit: Some("64m"),
+            threads: 4,
+            time: std::time::Duration::from_secs(2),
+            mem_limit_bytes: Some(64 << 20),
         }
     }
 
@@ -476,35 +460,6 @@ mod tests {
     #[test]
     fn bad_flags_are_named_with_the_tables_words() {
         let bad = |f: DbFlags<'static>| DbSettings::from_flags(PathBuf::from("/d"), f, 1).unwrap_err();
-        assert!(
-            bad(DbFlags {
-                threads: "0",
-                ..flags()
-            })
-            .starts_with("--threads: '0' is not valid")
-        );
-        assert!(
-            bad(DbFlags {
-                threads: "2000",
-                ..flags()
-            })
-            .starts_with("--threads: '2000' is not valid")
-        );
-        assert!(bad(DbFlags { time: "0", ..flags() }).starts_with("--time: '0' is not valid"));
-        assert!(
-            bad(DbFlags {
-                time: "soon",
-                ..flags()
-            })
-            .starts_with("--time: 'soon' is not a duration")
-        );
-        assert!(
-            bad(DbFlags {
-                mem_limit: Some("8m"),
-                ..flags()
-            })
-            .starts_with("--mem-limit: '8m' is not valid")
-        );
         assert!(
             bad(DbFlags {
                 tables: "0",
