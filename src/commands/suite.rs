@@ -76,9 +76,10 @@ pub fn bonnie(ctx: &Ctx, args: BonnieArgs) -> Result<i32> {
         bail!("--allow-destroy does not apply: kura suite bonnie writes only files it creates in DIR");
     }
     let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
+    // The table's flags, read by bonnie's rules (jobs::bonnie_params) on top of the table's parser.
     let flags = BonnieFlags {
-        size: args.size.as_deref(),
-        chunk: &args.chunk,
+        size: args.job.text(Opt::Size),
+        chunk: args.job.text(Opt::Bs).unwrap_or("8k"),
         files: &args.files,
         char_size: args.char_size.as_deref(),
     };

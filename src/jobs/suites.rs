@@ -1,7 +1,7 @@
 //! The built-in suites beside CrystalDiskMark's profiles (presets.rs): which
 //! suite made a run (`SuiteKind`, stored with it under today's names), and
-//! tiobench's four tests as jobs; a suite's flags read through the option
-//! table (`flag_value`).
+//! tiobench's four tests as jobs; bonnie's sizes read by the option
+//! table's parser under bonnie's own rules (`flag_text`).
 
 use std::fmt;
 
@@ -113,16 +113,6 @@ pub enum SuiteError {
 /// may take what the table would not (`--size 0` skips bonnie's I/O tests).
 pub fn flag_text(flag: &str, opt: Opt, text: &str) -> Result<Value, String> {
     opt.def().parse(text).map_err(|e| flag_error(flag, text, e))
-}
-
-/// [`flag_text`] held to the table's bounds for `opt` too.
-pub fn flag_value(flag: &str, opt: Opt, text: &str) -> Result<Value, String> {
-    let value = flag_text(flag, opt, text)?;
-    // The table's bounds are checked where a value is set: on a job no one runs.
-    Job::default()
-        .apply(opt, value.clone())
-        .map_err(|e| flag_error(flag, text, e))?;
-    Ok(value)
 }
 
 /// The table's error with the flag in place of the key, quoting what was typed.
