@@ -369,13 +369,17 @@ fn open_idle(addr: std::net::SocketAddr, count: usize) -> Vec<std::net::TcpStrea
             // A full accept queue is the kernel's answer, not the server's: a
             // refused connect is tried again; the requests after this are what
             // show whether the server still accepts and answers.
+            let mut last = None;
             let s = (0..100)
                 .find_map(|_| {
                     std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(5))
-                        .inspect_err(|_| std::thread::sleep(std::time::Duration::from_millis(20)))
+                        .inspect_err(|e| {
+                            last = Some(e.to_string());
+                            std::thread::sleep(std::time::Duration::from_millis(20))
+                        })
                         .ok()
                 })
-                .expect("the server keeps accepting");
+                .unwrap_or_else(|| panic!("the server keeps accepting: connection {i}: {last:?}"));
             if i % 2 == 0 {
                 // Half send the start of a request and stop there.
                 use std::io::Write;

@@ -302,6 +302,12 @@ pub fn run(
             if e.kind() == ErrorKind::Interrupted {
                 continue;
             }
+            // More connections than poll may watch (RLIMIT_NOFILE, lowered or
+            // never high enough): give the idlest back until they fit; the
+            // server lives on, as when accept runs out of descriptors.
+            if e.raw_os_error() == Some(libc::EINVAL) && evict_one(&mut conns) {
+                continue;
+            }
             return Err(e);
         }
         let now = Instant::now();
