@@ -16,6 +16,25 @@ use super::own_files::not_ours;
 use super::session::Session;
 
 impl Session<'_> {
+    /// Times `op` on each file of the set in the order of `names`, one call
+    /// a lap, as bonnie++'s file tests do; the first failure, or Ctrl-C,
+    /// ends the test.
+    fn each_name(&self, m: &mut Measured, write: bool, what: &str, op: impl Fn(&CString) -> io::Result<()>) {
+        let mut last = Instant::now();
+        for (i, name) in self.names.iter().enumerate() {
+            if self.stopped() {
+                m.stopped = true;
+                break;
+            }
+            if let Err(e) = op(name) {
+                fail(m, write, what, i as u64, &e);
+                break;
+            }
+            let done = if write { &mut m.write } else { &mut m.read };
+            done.success(0, lap(&mut last));
+        }
+    }
+
     /// Creates the files of a set in name order: sequential names sort as
     /// they are made, random ones start with random characters.
     pub(super) fn create(&mut self, random: bool) -> io::Result<Measured> {
@@ -26,18 +45,7 @@ impl Session<'_> {
         self.files_id = Some(dir.identity()?);
         let mut m = Measured::default();
         let clock = Clock::start();
-        let mut last = Instant::now();
-        for (i, name) in self.names.iter().enumerate() {
-            if self.stopped() {
-                m.stopped = true;
-                break;
-            }
-            if let Err(e) = dir.create_empty(name) {
-                fail(&mut m, true, "create", i as u64, &e);
-                break;
-            }
-            m.write.success(0, lap(&mut last));
-        }
+        self.each_name(&mut m, true, "create", |name| dir.create_empty(name));
         self.sync_fs(&dir, &mut m);
         clock.stop(&mut m);
         Ok(m)
@@ -78,18 +86,7 @@ impl Session<'_> {
         let dir = self.own_files_dir()?;
         let mut m = Measured::default();
         let clock = Clock::start();
-        let mut last = Instant::now();
-        for (i, name) in self.names.iter().enumerate() {
-            if self.stopped() {
-                m.stopped = true;
-                break;
-            }
-            if let Err(e) = dir.stat(name) {
-                fail(&mut m, false, "stat", i as u64, &e);
-                break;
-            }
-            m.read.success(0, lap(&mut last));
-        }
+        self.each_name(&mut m, false, "stat", |name| dir.stat(name).map(drop));
         clock.stop(&mut m);
         Ok(m)
     }
@@ -137,18 +134,7 @@ impl Session<'_> {
         let parent = Dir::open(&cfg.dir)?;
         let mut m = Measured::default();
         let clock = Clock::start();
-        let mut last = Instant::now();
-        for (i, name) in self.names.iter().enumerate() {
-            if self.stopped() {
-                m.stopped = true;
-                break;
-            }
-            if let Err(e) = dir.unlink(name) {
-                fail(&mut m, true, "unlink", i as u64, &e);
-                break;
-            }
-            m.write.success(0, lap(&mut last));
-        }
+        self.each_name(&mut m, true, "unlink", |name| dir.unlink(name));
         self.remove_dir(&parent, &mut m);
         clock.stop(&mut m);
         Ok(m)

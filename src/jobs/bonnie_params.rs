@@ -404,22 +404,21 @@ pub fn parse_chunk(text: &str) -> Result<u64, String> {
 
 /// `--size`: whole MiB as bonnie++'s -s counts them; 0 skips the I/O tests.
 pub fn parse_file_size(text: &str) -> Result<u64, String> {
-    let bytes = flag_bytes("--size", Opt::Size, text)?;
-    if !bytes.is_multiple_of(MIB) {
-        return Err(format!(
-            "--size: '{text}' is not valid: must be a whole number of MiB (bonnie++ -s counts MiB), or 0 to skip the I/O tests"
-        ));
-    }
-    Ok(bytes)
+    whole_mib("--size", "-s", "the I/O tests", text)
 }
 
 /// `--char-size`: whole MiB, as bonnie++'s `-f SIZE`; 0 skips the
 /// per-character tests, as bonnie++'s `-f` alone.
 pub fn parse_char_size(text: &str) -> Result<u64, String> {
-    let bytes = flag_bytes("--char-size", Opt::Size, text)?;
+    whole_mib("--char-size", "-f", "the per-character tests", text)
+}
+
+/// A size bonnie++ counts in whole MiB (its option `letter`), 0 skipping `tests`.
+fn whole_mib(flag: &str, letter: &str, tests: &str, text: &str) -> Result<u64, String> {
+    let bytes = flag_bytes(flag, Opt::Size, text)?;
     if !bytes.is_multiple_of(MIB) {
         return Err(format!(
-            "--char-size: '{text}' is not valid: must be a whole number of MiB (bonnie++ -f counts MiB), or 0 to skip the per-character tests"
+            "{flag}: '{text}' is not valid: must be a whole number of MiB (bonnie++ {letter} counts MiB), or 0 to skip {tests}"
         ));
     }
     Ok(bytes)
