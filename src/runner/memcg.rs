@@ -19,19 +19,107 @@ enum Version {
 }
 
 /// The process inside a capped group; dropping it moves the process back to
-/// where it was and removes the group.
+/// where it was and removes the group, unless the cap is kept for the run
+/// (`kept_for_run`) while a `RunScope` is open.
 #[derive(Debug)]
 pub struct MemoryCap {
-    group: PathBuf,
+    limit_bytes: u64,
+    group: Option<Group>,
+    keep_for_run: bool,
+}
+
+/// A capped group this process is in; dropping it leaves and removes it.
+#[derive(Debug)]
+struct Group {
+    path: PathBuf,
     /// The group the process came from, to go back to.
     home: PathBuf,
+}
+
+/// How many runs keep their caps between jobs (`RunScope`), and the cap the
+/// last job of such a run left: booting with `mem=512M` caps the whole run,
+/// so the next job finds what the previous one left in the capped cache, as
+/// tiotest's random read finds its sequential read's last pages.
+static RUN_SCOPES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static KEPT: std::sync::Mutex<Option<(u64, Group)>> = std::sync::Mutex::new(None);
+
+fn kept_slot() -> std::sync::MutexGuard<'static, Option<(u64, Group)>> {
+    KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl MemoryCap {
     /// Makes a group capped at `limit_bytes` and moves this whole process
     /// (every thread) into it. Pages already cached were charged to the
     /// group that loaded them: the caller evicts the target's pages first.
+    /// A cap an earlier job kept with another limit is left first.
     pub fn enter(limit_bytes: u64) -> Result<MemoryCap, String> {
+        drop(kept_slot().take());
+        Ok(MemoryCap {
+            limit_bytes,
+            group: Some(Group::enter(limit_bytes)?),
+            keep_for_run: false,
+        })
+    }
+
+    /// The cap an earlier job of this run kept, when it has `limit_bytes`:
+    /// the process is still inside it, with the pages that job left.
+    pub fn kept(limit_bytes: u64) -> Option<MemoryCap> {
+        let mut slot = kept_slot();
+        match slot.take() {
+            Some((limit, group)) if limit == limit_bytes => Some(MemoryCap {
+                limit_bytes,
+                group: Some(group),
+                keep_for_run: true,
+            }),
+            other => {
+                *slot = other;
+                None
+            }
+        }
+    }
+
+    /// Keeps the group, once this cap is dropped, for the next job of the
+    /// run with the same limit (while a `RunScope` is open).
+    pub fn kept_for_run(mut self) -> MemoryCap {
+        self.keep_for_run = true;
+        self
+    }
+}
+
+impl Drop for MemoryCap {
+    fn drop(&mut self) {
+        let Some(group) = self.group.take() else {
+            return;
+        };
+        if self.keep_for_run && RUN_SCOPES.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            let earlier = kept_slot().replace((self.limit_bytes, group));
+            drop(earlier);
+        }
+    }
+}
+
+/// Held by a run while it measures its jobs: a capped job's group is kept
+/// for the next capped job until the run ends, when it is left and removed.
+#[derive(Debug)]
+pub struct RunScope(());
+
+impl RunScope {
+    pub fn open() -> RunScope {
+        RUN_SCOPES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        RunScope(())
+    }
+}
+
+impl Drop for RunScope {
+    fn drop(&mut self) {
+        if RUN_SCOPES.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            drop(kept_slot().take());
+        }
+    }
+}
+
+impl Group {
+    fn enter(limit_bytes: u64) -> Result<Group, String> {
         let cgroup = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
         let (version, home) = where_memory_is(&cgroup).ok_or_else(|| {
             "no memory cgroup controller is mounted (cgroup v2 `memory.max` or v1 `memory.limit_in_bytes`): \
@@ -39,36 +127,36 @@ impl MemoryCap {
                 .to_string()
         })?;
         remove_stale(&home);
-        let group = home.join(group_name(std::process::id(), next_index()));
-        let shown = group.display().to_string();
+        let path = home.join(group_name(std::process::id(), next_index()));
+        let shown = path.display().to_string();
         let why = |what: &str, e: io::Error| format!("mem_limit: {what} {shown}: {e}");
-        std::fs::create_dir(&group).map_err(|e| why("cannot create the memory cgroup", e))?;
+        std::fs::create_dir(&path).map_err(|e| why("cannot create the memory cgroup", e))?;
         // The guard exists before anything else can fail, so the group is always removed.
-        let cap = MemoryCap { group, home };
+        let group = Group { path, home };
         let limit_file = match version {
             Version::V1 => "memory.limit_in_bytes",
             Version::V2 => "memory.max",
         };
         if version == Version::V2 {
             // Swap would let the job's own memory grow past the cap; the page cache cannot swap.
-            let _ = std::fs::write(cap.group.join("memory.swap.max"), "0");
+            let _ = std::fs::write(group.path.join("memory.swap.max"), "0");
         }
-        std::fs::write(cap.group.join(limit_file), limit_bytes.to_string())
+        std::fs::write(group.path.join(limit_file), limit_bytes.to_string())
             .map_err(|e| why(&format!("cannot write {limit_file} of"), e))?;
-        std::fs::write(cap.group.join("cgroup.procs"), std::process::id().to_string())
+        std::fs::write(group.path.join("cgroup.procs"), std::process::id().to_string())
             .map_err(|e| why("cannot move kura into", e))?;
-        Ok(cap)
+        Ok(group)
     }
 }
 
-impl Drop for MemoryCap {
+impl Drop for Group {
     fn drop(&mut self) {
         let _ = std::fs::write(self.home.join("cgroup.procs"), std::process::id().to_string());
         // A v1 group with pages still charged can be removed: they move to its parent.
-        if let Err(e) = std::fs::remove_dir(&self.group) {
+        if let Err(e) = std::fs::remove_dir(&self.path) {
             eprintln!(
                 "warning: could not remove the memory cgroup {}: {e}; remove it with rmdir",
-                self.group.display()
+                self.path.display()
             );
         }
     }

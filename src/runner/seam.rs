@@ -99,11 +99,20 @@ pub(crate) fn measure<K: Kind>(
     mut cx: Ctx<'_, '_>,
 ) -> Result<JobResult, RunError> {
     // Held until the threads are joined; dropping it leaves and removes the group.
+    // An earlier job of the run may have kept its cap: its pages stay, as
+    // under `mem=512M`; else the target's pages go before the cap is entered.
     let _memory_cap = match job.mem_limit_bytes {
-        Some(limit) if kind.judged() => {
-            kind.evict_cache()?;
-            Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?)
-        }
+        Some(limit) if kind.judged() => match memcg::MemoryCap::kept(limit) {
+            Some(cap) => Some(cap),
+            None => {
+                kind.evict_cache()?;
+                Some(
+                    memcg::MemoryCap::enter(limit)
+                        .map_err(RunError::Invalid)?
+                        .kept_for_run(),
+                )
+            }
+        },
         _ => None,
     };
     if let Some(bytes) = kind.cached_bytes() {

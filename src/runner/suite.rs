@@ -221,6 +221,8 @@ pub fn run_placed(
     place: &mut dyn Placement,
 ) -> Result<RunResult, RunError> {
     let Placed { jobs, own } = place.place(jobs, opts)?;
+    // Capped jobs keep one memory cgroup until the run ends (memcg.rs).
+    let _memory_caps = super::memcg::RunScope::open();
     let started_unix_s = now_unix_s();
     let mut run = Suite {
         bench: Bench {
