@@ -443,3 +443,28 @@ fn a_new_database_on_a_full_disk_is_refused_and_leaves_no_empty_file() {
         assert!(!mnt.dir.path().join(side).exists(), "{side} was left");
     }
 }
+
+/// `kura report -o` onto a full file system: exit 2, one line naming the
+/// file and the cause, and no partial report left at the name.
+#[test]
+fn a_report_that_does_not_fit_is_removed_and_the_error_says_so() {
+    let Some((_lo, mnt)) = small_fs(true) else {
+        return;
+    };
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let out = run(&db, dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let report = mnt.dir.path().join("r.html");
+    let out = kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    assert!(err.contains("the partial file was removed"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!report.exists(), "a partial report was left: {err}");
+}

@@ -269,6 +269,33 @@ fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, Str
     Err(last)
 }
 
+/// Writes `bytes` as the output file `path` (a report, a log), after
+/// `create_output_with`'s checks, and makes it durable: a write that fails
+/// (a full disk) removes the partial file when kura created it, and the
+/// error says what was left. A replaced file is said even with --quiet.
+pub(crate) fn write_output(path: &Path, db: &Path, targets: &[PathBuf], bytes: &[u8]) -> Result<(), String> {
+    use crate::targets::output::{Replace, create_output_with};
+    let mut out = create_output_with(path, Some(db), Replace::Any, targets).map_err(|e| e.to_string())?;
+    if out.replaced {
+        eprintln!(
+            "{}",
+            crate::t!("output-replacing", path = path.display().to_string())
+        );
+    }
+    // sync_all: a file system that allocates late says ENOSPC only then.
+    let written = std::io::Write::write_all(&mut out.file, bytes).and_then(|()| out.file.sync_all());
+    written.map_err(|e| {
+        let why = format!("{}: {}", path.display(), store::io_text(&e));
+        if out.discard(path) {
+            format!("{why}; the partial file was removed")
+        } else if std::fs::symlink_metadata(path).is_ok() {
+            format!("{why}; the file there is partial")
+        } else {
+            why
+        }
+    })
+}
+
 /// The exit code of a verb that measured: 1 when the numbers are partial,
 /// include failed I/O, or the run is not in the database; else 0.
 pub fn exit_code(result: &RunResult, stored: bool) -> i32 {

@@ -2,7 +2,7 @@
 //! file (inline CSS and SVG, no script, no network), or its data with --json
 //! (to FILE as well).
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Ctx;
 use crate::cli::ReportArgs;
@@ -30,16 +30,7 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     match &args.output {
         Some(path) => {
             let db = ctx.db_path();
-            let mut out = crate::targets::output::create_output(path, Some(&db))?;
-            if out.replaced {
-                // Said even with --quiet: a file that was there is gone.
-                eprintln!(
-                    "{}",
-                    crate::t!("output-replacing", path = path.display().to_string())
-                );
-            }
-            std::io::Write::write_all(&mut out.file, html.as_bytes())
-                .with_context(|| format!("writing {}", path.display()))?;
+            super::write_output(path, &db, &[], html.as_bytes()).map_err(|e| anyhow::anyhow!(e))?;
             if !ctx.quiet {
                 eprintln!(
                     "{}",

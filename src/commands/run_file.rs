@@ -66,37 +66,14 @@ pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
         .collect();
     let mut ok = true;
     for (path, text) in crate::report::fio_logs::logs(result) {
-        let any = crate::targets::output::Replace::Any;
-        let written = match crate::targets::output::create_output_with(&path, Some(&db), any, &targets) {
-            Err(e) => Err(e.to_string()),
-            Ok(mut out) => {
-                if out.replaced {
-                    // Said even with --quiet: a file that was there is gone.
-                    eprintln!(
-                        "{}",
-                        crate::t!("output-replacing", path = path.display().to_string())
-                    );
-                }
-                match std::io::Write::write_all(&mut out.file, text.as_bytes()) {
-                    Ok(()) => Ok(()),
-                    Err(e) => {
-                        let why = crate::store::io_text(&e);
-                        if out.discard(&path) {
-                            Err(format!("{why}; the partial file was removed"))
-                        } else {
-                            Err(why)
-                        }
-                    }
-                }
-            }
-        };
+        let written = super::write_output(&path, &db, &targets, text.as_bytes());
         match written {
             Ok(()) if !ctx.quiet => {
                 eprintln!("{}", crate::t!("output-wrote", path = path.display().to_string()))
             }
             Ok(()) => {}
             Err(why) => {
-                eprintln!("kura: error: the log {} was not written: {why}", path.display());
+                eprintln!("kura: error: the log was not written: {why}");
                 ok = false;
             }
         }
