@@ -312,6 +312,21 @@ history-one-run = one run
 history-search-score = { $job }: latency-bound score, { $bound }
 history-search-lower-bound = ; a lower bound: the bound held even unthrottled
 history-search-none-held = { $job }: no load held the bound ({ $bound })
+# The figure in a few words, for one line a run (history, the web UI's list).
+history-short-read-write = read+write
+history-short-block-read = block read
+history-short-seq-read = seq read
+history-short-all = { $test } all ops
+history-short-search = { $job } at { $stat } < { $limit }
+history-short-search-lower = { $job } at { $stat } < { $limit } unthrottled
+history-short-search-none = { $job }: none at { $stat } < { $limit }
+history-incomplete-star = *: { job-stopped-early }; the figure covers what ran
+history-short-read = read
+history-short-write = write
+## tables wider than the terminal (src/report/fit.rs)
+fit-dropped = { $columns }: left out to fit { $width } columns (--wide shows them)
+fit-more = {" "}and { $n } more
+fit-cut = …: cut to fit { $width } columns (--wide shows the whole text)
 sweep-all-read = 100 % read
 sweep-all-write = 100 % write
 sweep-mix = read/write { $mix }

@@ -305,6 +305,21 @@ history-one-run = 1 回
 history-search-score = { $job }: レイテンシ上限つきスコア、{ $bound }
 history-search-lower-bound = 。下限値: 制限なしでも上限を超えなかった
 history-search-none-held = { $job }: 上限を守れた負荷はない（{ $bound }）
+# 値を短く: 1 行に 1 実行（history、Web UI の一覧）。
+history-short-read-write = 読み書き
+history-short-block-read = ブロックリード
+history-short-seq-read = 順次リード
+history-short-all = { $test } 全操作
+history-short-search = { $job } { $stat } { $limit } 未満
+history-short-search-lower = { $job } { $stat } { $limit } 未満（制限なし）
+history-short-search-none = { $job }: { $stat } { $limit } 未満なし
+history-incomplete-star = *: { job-stopped-early }。値は実行した分のもの
+history-short-read = リード
+history-short-write = ライト
+## 端末より広い表 (src/report/fit.rs)
+fit-dropped = { $columns }: { $width } 桁に収めるため省いた（--wide で表示する）
+fit-more = {" "}ほか { $n } 列
+fit-cut = …: { $width } 桁に収めるため切り詰めた（--wide で全文を表示する）
 sweep-all-read = 読み込み 100 %
 sweep-all-write = 書き込み 100 %
 sweep-mix = 読み込み/書き込み { $mix }
