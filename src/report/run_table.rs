@@ -176,7 +176,9 @@ fn percentile_table(job: &JobResult) -> String {
             .percentiles
             .get(&percentile_key(*q))
             .map(|v| latency(*v as f64))
-            .unwrap_or_default()
+            // A run imported from fio has fio's percentiles: a blank cell
+            // would read as the row above wrapped.
+            .unwrap_or_else(|| "-".to_string())
     };
     let p = if super::width::wide() {
         let mut header = vec!["percentile".to_string()];
