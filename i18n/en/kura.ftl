@@ -161,6 +161,7 @@ compare-per-month = per month
 compare-price-ratio = price ratio
 compare-baseline-name = { $name } (baseline)
 compare-not-comparable = not comparable: { $why }
+compare-not-comparable-ref = not comparable [{ $n }]
 compare-noise = { $ratio }x (overlap)
 compare-nothing-completed = no operation completed
 compare-row-in-ops = { $label } (ops/s)

@@ -155,6 +155,7 @@ compare-per-month = 月額
 compare-price-ratio = 価格比
 compare-baseline-name = { $name }（基準）
 compare-not-comparable = 比較できない: { $why }
+compare-not-comparable-ref = 比較できない [{ $n }]
 compare-noise = { $ratio } 倍（重なり）
 compare-nothing-completed = 完了した操作なし
 compare-row-in-ops = { $label }（ops/s）
