@@ -1,158 +1,405 @@
-//! Every verb at `COLUMNS=80`: real runs on a temporary file with short
-//! runtimes (the null engine where the device does not matter), every stored
-//! run shown, and every verb's --help; any line of stdout or stderr wider
-//! than 80 columns (display width, not bytes) fails the test.
+//! Every verb and every kind of table at `COLUMNS=80`, in English and in
+//! Japanese: real runs on temporary files with short runtimes (the null
+//! engine where the device does not matter), every stored run shown,
+//! compared and listed, and every verb's --help. A line of stdout or stderr
+//! wider than 80 columns (display width: a Japanese character takes two)
+//! fails the test, and so does a cell wrapped onto a second line (a
+//! label or a number broken: `p99.999` as `p99.99` over `9`) or a
+//! katakana word broken across lines (`バッファー` over `ド`).
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
-use common::tmp;
+use common::{have, tmp};
 use kura::report::width::display_width;
 
-/// Runs kura at 80 columns; returns stdout, after checking both streams' widths.
-fn at_80(db: &Path, dir: &Path, args: &[&str], over: &mut Vec<String>) -> String {
-    let out = assert_cmd::Command::cargo_bin("kura")
-        .unwrap()
-        .env("COLUMNS", "80")
-        .current_dir(dir)
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "kura {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // JSON is for programs: one value per line, as long as it is.
-    let json = args.contains(&"--json");
-    for stream in [&out.stdout, &out.stderr].into_iter().skip(usize::from(json)) {
-        for line in String::from_utf8_lossy(stream).lines() {
+/// What a run of kura printed that does not fit: lines too wide, cells wrapped.
+#[derive(Default)]
+struct Findings(Vec<String>);
+
+impl Findings {
+    fn check(&mut self, what: &str, text: &str) {
+        for line in text.lines() {
             if display_width(line) > 80 {
-                over.push(format!(
-                    "kura {}: {} columns: {line}",
-                    args.join(" "),
-                    display_width(line)
+                self.0
+                    .push(format!("{what}: {} columns: {line}", display_width(line)));
+            }
+        }
+        for why in wrapped(text) {
+            self.0.push(format!("{what}: {why}"));
+        }
+    }
+
+    fn assert_none(&self) {
+        assert!(
+            self.0.is_empty(),
+            "{} problems:\n{}",
+            self.0.len(),
+            self.0.join("\n")
+        );
+    }
+}
+
+/// Cells broken across lines. A terminal table is drawn between lines of
+/// `─` (above, under its headings, below), its columns apart by three
+/// spaces or more. A row of its body with a blank first column, or with
+/// nothing but its first, goes on with a cell of the row above: a cell
+/// wrapped. (Headings may fold between words; they are above the second
+/// rule.) Outside tables: a line that ends inside a katakana word and a
+/// line that goes on with it.
+fn wrapped(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let rule = |l: &str| !l.is_empty() && l.chars().all(|c| c == '─');
+    let mut found = Vec::new();
+    // The bodies of the tables: lines between a table's second and third rules.
+    let mut bodies: Vec<Vec<&str>> = Vec::new();
+    let mut part = 0;
+    for line in &lines {
+        if rule(line) {
+            part = (part + 1) % 3;
+            if part == 2 {
+                bodies.push(Vec::new());
+            }
+        } else if part == 2 {
+            bodies.last_mut().unwrap().push(line);
+        }
+    }
+    for body in bodies {
+        // Which display columns each line fills.
+        let filled: Vec<Vec<bool>> = body
+            .iter()
+            .map(|l| {
+                l.chars()
+                    .flat_map(|c| {
+                        let w = display_width(&c.to_string()).max(1);
+                        std::iter::repeat_n(c != ' ', w)
+                    })
+                    .collect()
+            })
+            .collect();
+        let width = filled.iter().map(Vec::len).max().unwrap_or(0);
+        let blank = |x: usize| filled.iter().all(|f| !f.get(x).copied().unwrap_or(false));
+        // Columns: runs of filled positions between gaps of three blanks or more.
+        let mut columns: Vec<(usize, usize)> = Vec::new();
+        let mut x = 0;
+        while x < width {
+            if blank(x) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            let mut end = x;
+            while x < width && !(blank(x) && (x..(x + 3).min(width)).all(blank)) {
+                if !blank(x) {
+                    end = x + 1;
+                }
+                x += 1;
+            }
+            columns.push((start, end));
+        }
+        if columns.len() < 2 {
+            continue;
+        }
+        for (i, f) in filled.iter().enumerate() {
+            let has = |(a, b): (usize, usize)| (a..b).any(|x| f.get(x).copied().unwrap_or(false));
+            let used: Vec<bool> = columns.iter().map(|c| has(*c)).collect();
+            if !used.iter().any(|u| *u) {
+                continue;
+            }
+            if !used[0] || used.iter().filter(|u| **u).count() == 1 {
+                let above = if i > 0 { body[i - 1] } else { "" };
+                found.push(format!(
+                    "a cell wrapped under the row above:\n{above}\n{}",
+                    body[i]
                 ));
             }
         }
     }
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let katakana = |c: char| matches!(c, '\u{30A1}'..='\u{30FA}' | '\u{30FC}');
+    for pair in lines.windows(2) {
+        let (end, start) = (
+            pair[0].trim_end().chars().last(),
+            pair[1].trim_start().chars().next(),
+        );
+        if let (Some(a), Some(b)) = (end, start)
+            && katakana(a)
+            && katakana(b)
+        {
+            found.push(format!("a katakana word broken:\n{}\n{}", pair[0], pair[1]));
+        }
+    }
+    found
+}
+
+/// The checker finds what it is for: the tiobench table and the bonnie line
+/// as kura printed them before they were fixed.
+#[test]
+fn the_checker_finds_a_wrapped_cell_and_a_broken_word() {
+    let tiobench = "\
+─────────────────────────────────────────────
+ test           MiB/s    CPU %   avg ms
+─────────────────────────────────────────────
+ Sequential    101.31    19.37    0.002
+ Write
+ Random Read   771.86   103.54    0.001
+─────────────────────────────────────────────
+";
+    let percentiles = "\
+───────────────────────
+ percentile   create
+───────────────────────
+ p99.99       12.8 ms
+ p99.99       16.1 ms
+ 9
+───────────────────────
+";
+    let bonnie = "/mnt/sshfs/run (fuse.sshfs) · 1.0 GiB のファイル、小ファイル 16384 個、バッファー\n  ド\n";
+    assert_eq!(wrapped(tiobench).len(), 1, "{:?}", wrapped(tiobench));
+    assert_eq!(wrapped(percentiles).len(), 1);
+    assert_eq!(wrapped(bonnie).len(), 1);
+    let fine = "\
+────────────────────────
+ test               MiB/s
+────────────────────────
+ Sequential Write  101.31
+────────────────────────
+warning: buffered I/O on 2 MB of test data
+  while the machine has 25276 MB of RAM
+";
+    assert!(wrapped(fine).is_empty(), "{:?}", wrapped(fine));
+}
+
+/// kura at 80 columns in one language, in one directory and store.
+struct At80 {
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    lang: &'static str,
+    found: Findings,
+}
+
+impl At80 {
+    fn new(lang: &'static str) -> At80 {
+        let dir = tmp();
+        let db = dir.path().join("k.db");
+        At80 {
+            dir,
+            db,
+            lang,
+            found: Findings::default(),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs kura; returns stdout, after checking both streams.
+    fn kura(&mut self, args: &[&str]) -> String {
+        let out = assert_cmd::Command::cargo_bin("kura")
+            .unwrap()
+            .env("COLUMNS", "80")
+            .current_dir(self.path())
+            .arg("--db")
+            .arg(&self.db)
+            .args(["--lang", self.lang])
+            .args(args)
+            .output()
+            .unwrap();
+        let what = format!("kura --lang {} {}", self.lang, args.join(" "));
+        assert!(
+            out.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        // JSON is for programs: one value per line, as long as it is.
+        if !args.contains(&"--json") {
+            self.found.check(&what, &stdout);
+        }
+        self.found.check(&what, &String::from_utf8_lossy(&out.stderr));
+        stdout
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path().join(name), text).unwrap();
+    }
+}
+
+/// Stores a run of every kind, printing each as it runs, then shows,
+/// lists and compares them; returns what `show` printed, and how many runs
+/// there are.
+fn every_kind(k: &mut At80) -> (String, usize) {
+    let d = k.path().to_path_buf();
+    k.write(
+        "jobs.fio",
+        "[global]\nsize=4m\nruntime=1\n[seqread]\nrw=read\nbs=128k\niodepth=16\n\
+         [randmix]\nrw=randrw\nrwmixread=70\nbs=4k\nnumjobs=2\n",
+    );
+    k.write(
+        "raw.vdb",
+        &format!(
+            "sd=sd1,lun={}/v.dat,size=4m,threads=2\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n\
+             rd=rd1,wd=wd1,iorate=max,elapsed=2,interval=1\n",
+            d.display()
+        ),
+    );
+    std::fs::create_dir(d.join("anchor")).unwrap();
+    k.write(
+        "fs.vdb",
+        &format!(
+            "fsd=fsd1,anchor={}/anchor,depth=1,width=1,files=20,size=16k\n\
+             fwd=default,xfersize=4k,fileio=random,fileselect=random,threads=2\n\
+             fwd=fwd1,fsd=fsd1,operation=read\nfwd=fwd2,fsd=fsd1,operation=write\n\
+             fwd=fwd3,fsd=fsd1,operation=getattr\nfwd=fwd4,fsd=fsd1,operation=create\n\
+             fwd=fwd5,fsd=fsd1,operation=delete\n\
+             rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=2,interval=1\n",
+            d.display()
+        ),
+    );
+    std::fs::create_dir(d.join("set")).unwrap();
+    std::fs::create_dir(d.join("sql")).unwrap();
+    let short = ["--runs", "1", "--runtime", "100ms", "--interval", "0s"];
+    #[rustfmt::skip]
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["run", "--target", "t.dat", "--size", "4m", "--rw", "randrw", "--runtime", "200ms"],
+        vec!["run", "--engine", "null", "--rw", "randread", "--io-count", "1000"],
+        vec!["run", "jobs.fio"],
+        vec!["run", "raw.vdb"],
+        vec!["run", "fs.vdb"],
+        vec!["run", "--target", "set", "--mix", "sfs97", "--files", "40", "--runtime", "300ms"],
+        vec!["run", "--engine", "null", "--latency-limit", "1ms", "--runtime", "100ms"],
+        [&["mark", ".", "--size", "4m"][..], &short].concat(),
+        [&["mark", "--engine", "null", "--size", "4m", "--profile", "peak-mix", "--setting", "nvme"][..], &short].concat(),
+        [&["mark", "--engine", "null", "--size", "4m", "--unit", "iops", "--figure", "mean"][..], &short].concat(),
+        [&["sweep", "s.dat", "--size", "4m", "--bs", "4k,64k", "--read-pct", "100,70,0"][..], &short[..4]].concat(),
+        [&["sweep", "s2.dat", "--size", "4m", "--bs", "4k,64k", "--read-pct", "100"][..], &short[..4]].concat(),
+        vec!["suite", "tiobench", ".", "--file-size", "1m", "--random-ops", "100", "--threads", "2", "--runs", "1"],
+        vec!["suite", "tiobench", ".", "--file-size", "1m", "--random-ops", "100", "--threads", "1,2", "--runs", "1"],
+        vec!["suite", "bonnie", ".", "--size", "4m", "--files", "1", "--runs", "1"],
+        vec!["suite", "db", "sql", "--scale", "0.001", "--tests", "connect,create"],
+        vec!["suite", "io500", ".", "--stonewall", "100ms", "--easy-size", "2m", "--easy-transfer", "1m",
+             "--hard-segments", "16", "--easy-files", "200", "--hard-files", "16"],
+    ];
+    for r in &runs {
+        k.kura(r);
+    }
+    let mut stored = runs.len();
+    // Ranks under MPI (issue 16): a row per rank, and the hosts' table
+    // (a build with MPI; tests/cluster.rs has its tests).
+    if cfg!(feature = "mpi") && have("mpirun") {
+        let out = std::process::Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+            .arg(assert_cmd::cargo::cargo_bin("kura"))
+            .arg("--db")
+            .arg(&k.db)
+            .args([
+                "--lang",
+                k.lang,
+                "--quiet",
+                "run",
+                "--engine",
+                "null",
+                "--io-count",
+                "2000",
+            ])
+            .env("COLUMNS", "80")
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "mpirun: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        k.found
+            .check("mpirun -n 2 kura run", &String::from_utf8_lossy(&out.stdout));
+        stored += 1;
+    }
+    if have("fio") {
+        common::sh(&format!(
+            "fio --name=x --ioengine=null --size=1m --rw=randrw --output-format=json --output={}",
+            d.join("fio.json").display()
+        ));
+        k.kura(&["import", "fio", "fio.json"]);
+        stored += 1;
+    }
+    let saved = k.kura(&["--json", "show", "1"]);
+    k.write("run1.json", &saved);
+    k.kura(&["import", "run", "run1.json", "--label", "again"]);
+    stored += 1;
+
+    k.kura(&["explain", "jobs.fio"]);
+    k.kura(&["explain", "raw.vdb"]);
+    k.kura(&["explain", "fs.vdb"]);
+    let history = k.kura(&["history"]);
+    // One line a run: the rules, the headings, the runs, and what was cut.
+    let rows = history
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.trim_end_matches('*').parse::<usize>().is_ok())
+        })
+        .count();
+    if rows != stored {
+        k.found.0.push(format!(
+            "history: {rows} lines of runs for {stored} runs:\n{history}"
+        ));
+    }
+    k.kura(&["history", "--suite", "mark"]);
+    k.kura(&["history", "--suite", "nothing-like-it"]);
+    k.kura(&["label", "1", "a label for the first run, long enough to be cut"]);
+    k.kura(&["label", "3", "before"]);
+    let labelled = k.kura(&["history"]);
+    if labelled.lines().count() > stored + 7 {
+        k.found
+            .0
+            .push(format!("history with labels: not one line a run:\n{labelled}"));
+    }
+    let mut shown = String::new();
+    for id in 1..=stored {
+        shown.push_str(&k.kura(&["show", &id.to_string()]));
+    }
+    #[rustfmt::skip]
+    let comparisons: [&[&str]; 9] = [
+        &["compare", "1", "3"],
+        &["compare", "8", "9", "10"],
+        &["compare", "11", "12"],
+        &["compare", "13", "15"],
+        &["compare", "5", "6"],
+        &["compare", "16", "17"],
+        &["compare", "1", "7", "2"],
+        &["compare", "4", "1", "2", "3"],
+        &["compare", "1", "18"],
+    ];
+    for c in comparisons {
+        k.kura(c);
+    }
+    k.kura(&["report", "1", "8", "13", "15", "-o", "r.html"]);
+    (shown, stored)
 }
 
 #[test]
-fn every_verb_fits_80_columns() {
-    let dir = tmp();
-    let d = dir.path();
-    let db = d.join("k.db");
-    let mut over = Vec::new();
-    let fio = d.join("jobs.fio");
-    std::fs::write(
-        &fio,
-        "[global]\nsize=4m\nruntime=1\n[seqread]\nrw=read\nbs=128k\niodepth=16\n\
-         [randmix]\nrw=randrw\nrwmixread=70\nbs=4k\nnumjobs=2\n",
-    )
-    .unwrap();
-    let fio = fio.to_str().unwrap();
-    let short = ["--runs", "1", "--runtime", "100ms", "--interval", "0s"];
-    let mut runs: Vec<Vec<&str>> = vec![
-        vec![
-            "run",
-            "--target",
-            "t.dat",
-            "--size",
-            "4m",
-            "--rw",
-            "randrw",
-            "--runtime",
-            "200ms",
-        ],
-        vec![
-            "run",
-            "--engine",
-            "null",
-            "--rw",
-            "randread",
-            "--io-count",
-            "1000",
-        ],
-        vec!["run", fio],
-        vec!["mark", ".", "--size", "4m"],
-        vec![
-            "mark",
-            "--engine",
-            "null",
-            "--size",
-            "4m",
-            "--profile",
-            "peak-mix",
-            "--setting",
-            "nvme",
-        ],
-        vec![
-            "mark", "--engine", "null", "--size", "4m", "--unit", "iops", "--figure", "mean",
-        ],
-        vec![
-            "sweep",
-            "s.dat",
-            "--size",
-            "4m",
-            "--bs",
-            "4k,64k",
-            "--read-pct",
-            "100,70,0",
-        ],
-        vec![
-            "suite",
-            "tiobench",
-            ".",
-            "--file-size",
-            "1m",
-            "--random-ops",
-            "100",
-            "--threads",
-            "2",
-        ],
-        vec!["suite", "bonnie", ".", "--size", "4m", "--files", "1"],
-    ];
-    for r in runs.iter_mut() {
-        let flags: &[&str] = match r[0] {
-            "mark" => &short,
-            "sweep" => &short[..4],
-            "suite" => &short[..2],
-            _ => &[],
-        };
-        r.extend(flags);
+fn every_verb_and_table_fits_80_columns() {
+    let mut k = At80::new("en");
+    let (shown, _) = every_kind(&mut k);
+    // The kinds of table were all there to be checked.
+    for needle in [
+        "percentile",
+        "Sequential Write",
+        "Latency",
+        "ior-easy-write",
+        "operation",
+        "block size",
+        "SEQ1M Q8T1",
+        "Starting RD=rd1",
+        "queries/s",
+        "step",
+    ] {
+        assert!(shown.contains(needle), "{needle} not shown:\n{shown}");
     }
-    for r in &runs {
-        at_80(&db, d, r, &mut over);
-    }
-    #[rustfmt::skip]
-    let io500 = ["suite", "io500", ".", "--stonewall", "100ms", "--easy-size", "2m", "--easy-transfer", "1m", "--hard-segments", "16", "--easy-files", "200", "--hard-files", "16"];
-    at_80(&db, d, &io500, &mut over);
-    at_80(&db, d, &["explain", fio], &mut over);
-    at_80(&db, d, &["history"], &mut over);
-    at_80(&db, d, &["history", "--suite", "mark"], &mut over);
-    at_80(&db, d, &["history", "--suite", "nothing-like-it"], &mut over);
-    at_80(&db, d, &["label", "1", "a label for the first run"], &mut over);
-    for id in 1..=runs.len() {
-        at_80(&db, d, &["show", &id.to_string()], &mut over);
-    }
-    at_80(&db, d, &["compare", "1", "4", "5"], &mut over);
-    at_80(&db, d, &["compare", "4", "5", "6"], &mut over);
-    let saved = at_80(&db, d, &["--json", "show", "1"], &mut over);
-    std::fs::write(d.join("run1.json"), saved).unwrap();
-    at_80(
-        &db,
-        d,
-        &["import", "run", "run1.json", "--label", "again"],
-        &mut over,
-    );
-    at_80(&db, d, &["report", "1", "4", "8", "9", "-o", "r.html"], &mut over);
     // Every verb's help, as clap lays it out at 80 columns.
     let cli = kura::cli::Cli::command();
     let mut helps: Vec<Vec<String>> = vec![vec![]];
@@ -166,190 +413,38 @@ fn every_verb_fits_80_columns() {
     for h in &helps {
         let mut args: Vec<&str> = h.iter().map(String::as_str).collect();
         args.push("--help");
-        at_80(&db, d, &args, &mut over);
+        k.kura(&args);
     }
-    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+    serve_line(&mut k);
+    k.found.assert_none();
 }
 
 /// The same at `--lang ja`: Japanese takes two columns a character, and
 /// tables and sentences are laid out by display width, not characters.
 #[test]
-fn japanese_fits_80_columns() {
-    let dir = tmp();
-    let d = dir.path();
-    let db = d.join("k.db");
-    let mut over = Vec::new();
-    let short = ["--runs", "2", "--runtime", "100ms", "--interval", "0s"];
-    let runs: Vec<Vec<&str>> = vec![
-        vec![
-            "run",
-            "--target",
-            "t.dat",
-            "--size",
-            "4m",
-            "--rw",
-            "randrw",
-            "--runtime",
-            "200ms",
-            "--buffered",
-        ],
-        vec![
-            "run",
-            "--engine",
-            "null",
-            "--rw",
-            "randread",
-            "--io-count",
-            "1000",
-        ],
-        [&["mark", ".", "--size", "4m"][..], &short].concat(),
-        [
-            &[
-                "mark",
-                "--engine",
-                "null",
-                "--size",
-                "4m",
-                "--profile",
-                "peak-mix",
-            ][..],
-            &short,
-        ]
-        .concat(),
-        [
-            &[
-                "sweep",
-                "s.dat",
-                "--size",
-                "4m",
-                "--bs",
-                "4k,64k",
-                "--read-pct",
-                "100,70",
-            ][..],
-            &short[..4],
-        ]
-        .concat(),
-        vec![
-            "suite",
-            "tiobench",
-            ".",
-            "--file-size",
-            "1m",
-            "--random-ops",
-            "100",
-            "--threads",
-            "2",
-            "--runs",
-            "1",
-        ],
-    ];
-    let mut out = String::new();
-    for r in &runs {
-        out.push_str(&at_80(&db, d, &[&["--lang", "ja"][..], r].concat(), &mut over));
-    }
-    at_80(&db, d, &["--lang", "ja", "history"], &mut over);
-    for id in 1..=runs.len() {
-        out.push_str(&at_80(
-            &db,
-            d,
-            &["--lang", "ja", "show", &id.to_string()],
-            &mut over,
-        ));
-    }
-    out.push_str(&at_80(
-        &db,
-        d,
-        &["--lang", "ja", "compare", "1", "3", "4"],
-        &mut over,
-    ));
-    at_80(
-        &db,
-        d,
-        &["--lang", "ja", "report", "1", "3", "-o", "r.html"],
-        &mut over,
-    );
+fn every_verb_and_table_fits_80_columns_in_japanese() {
+    let mut k = At80::new("ja");
+    let (shown, _) = every_kind(&mut k);
     // It was Japanese that was laid out, with its warnings.
-    assert!(out.contains("読み込み") && out.contains("警告: "), "{out}");
-    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+    for needle in [
+        "読み込み",
+        "警告: ",
+        "パーセンタイル",
+        "シーケンシャル",
+        "レイテンシ",
+    ] {
+        assert!(shown.contains(needle), "{needle} not shown:\n{shown}");
+    }
+    k.found.assert_none();
 }
 
-/// The verbs and kinds of run the test above leaves out: a vdbench file, a
-/// file set, a latency-bounded search, `suite db`, `import fio`, `serve`'s
-/// line and `launch` without MPI, each shown again by `show`. (`completions`
-/// and `man` print a shell script and roff, read by a shell and by man.)
-#[test]
-fn other_verbs_and_kinds_of_run_fit_80_columns() {
-    let dir = tmp();
-    let d = dir.path();
-    let db = d.join("k.db");
-    let mut over = Vec::new();
-    std::fs::write(
-        d.join("raw.vdb"),
-        format!(
-            "sd=sd1,lun={}/v.dat,size=4m,threads=2\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n\
-             rd=rd1,wd=wd1,iorate=max,elapsed=2,interval=1\n",
-            d.display()
-        ),
-    )
-    .unwrap();
-    std::fs::create_dir(d.join("set")).unwrap();
-    std::fs::create_dir(d.join("sql")).unwrap();
-    let runs: Vec<Vec<&str>> = vec![
-        vec!["run", "raw.vdb"],
-        vec![
-            "run",
-            "--target",
-            "set",
-            "--mix",
-            "sfs97",
-            "--files",
-            "40",
-            "--runtime",
-            "300ms",
-        ],
-        vec![
-            "run",
-            "--engine",
-            "null",
-            "--latency-limit",
-            "1ms",
-            "--runtime",
-            "100ms",
-        ],
-        vec![
-            "suite",
-            "db",
-            "sql",
-            "--scale",
-            "0.001",
-            "--tests",
-            "connect,create",
-        ],
-    ];
-    for r in &runs {
-        at_80(&db, d, r, &mut over);
-    }
-    for id in 1..=runs.len() {
-        at_80(&db, d, &["show", &id.to_string()], &mut over);
-    }
-    if common::have("fio") {
-        common::sh(&format!(
-            "fio --name=x --ioengine=null --size=1m --rw=randrw --output-format=json --output={}",
-            d.join("fio.json").display()
-        ));
-        at_80(&db, d, &["import", "fio", "fio.json"], &mut over);
-        at_80(&db, d, &["show", "latest"], &mut over);
-    }
-    at_80(&db, d, &["history"], &mut over);
-    at_80(&db, d, &["compare", "1", "2", "3"], &mut over);
-
-    // serve: the line it prints when it listens.
+/// `serve`'s line when it listens.
+fn serve_line(k: &mut At80) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
         .env("COLUMNS", "80")
         .arg("--db")
-        .arg(&db)
-        .args(["serve", "--port", "0"])
+        .arg(&k.db)
+        .args(["--lang", k.lang, "serve", "--port", "0"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -364,8 +459,5 @@ fn other_verbs_and_kinds_of_run_fit_80_columns() {
     let _ = child.wait();
     read.unwrap();
     assert!(line.contains("http://127.0.0.1:"), "serve says where: {line:?}");
-    if display_width(line.trim_end()) > 80 {
-        over.push(format!("kura serve: {line}"));
-    }
-    assert!(over.is_empty(), "lines over 80 columns:\n{}", over.join("\n"));
+    k.found.check("kura serve", &line);
 }

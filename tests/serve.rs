@@ -226,6 +226,11 @@ fn served_pages_in_chromium() {
     assert!(!list.to_lowercase().contains("<script"));
     assert!(count(&list, r#"type="checkbox""#) >= ids.len());
     assert!(list.contains("Compare the ticked runs"));
+    // One line a run (issue 28): the figure in a few words, the whole on
+    // hover; cells that would wrap end in "…" instead.
+    assert!(list.contains(r#"table[data-table="runs"] td { white-space: nowrap;"#));
+    assert!(list.contains(">SEQ1M Q8T1 read</td>"), "{list}");
+    assert!(list.contains(r#"title="SEQ1M Q8T1 read, "#), "{list}");
     screenshot(&format!("{base}/"), "serve-list", 1100);
 
     let run = dump_dom(&format!("{base}/run/{}", ids[4]));

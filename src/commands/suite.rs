@@ -1,4 +1,4 @@
-//! `kura suite tiobench|bonnie|db`: the classic suites with their own tables.
+//! `kura suite tiobench|bonnie|db|io500`: the suites with their own tables.
 
 use std::path::PathBuf;
 

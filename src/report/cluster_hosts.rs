@@ -134,7 +134,9 @@ pub fn table(rows: &[HostRow], target: Option<&str>) -> String {
         ]);
         t.add_row(row);
     }
-    t.to_string()
+    // A long target or host name is cut before a number's column goes.
+    let names: Vec<usize> = if target.is_some() { vec![0, 1] } else { vec![0] };
+    super::fit::render_with(&t, &super::fit::Fit::new().cut(&names))
 }
 
 /// `spread: the slowest host node1 ran 0.62x the fastest's rate per rank

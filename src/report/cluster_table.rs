@@ -81,7 +81,8 @@ pub fn render(job: &JobResult) -> String {
         String::new(),
         String::new(),
     ]);
-    out.push_str(&t.to_string());
+    // A long host name or path is cut before a number's column goes.
+    out.push_str(&super::fit::render_with(&t, &super::fit::Fit::new().cut(&[2, 1])));
     out.push('\n');
     if let Some((ratio, slowest)) = spread(c) {
         out.push_str(&format!(

@@ -162,18 +162,12 @@ fn push_tables(out: &mut String, rows: &[Vec<String>]) {
             })
             .collect();
         let mut t = new_table(&header);
-        // Numbers and short words keep their width; the job name wraps when it must.
-        for (k, c) in cols.iter().enumerate() {
-            if *c != 1
-                && let Some(col) = t.column_mut(k)
-            {
-                col.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
-            }
-        }
         for row in rows {
             t.add_row(cols.iter().map(|c| row[*c].clone()).collect::<Vec<_>>());
         }
-        out.push_str(&t.to_string());
+        // Numbers and short words keep their width; a long job name is cut.
+        let name: Vec<usize> = cols.iter().position(|c| *c == 1).into_iter().collect();
+        out.push_str(&super::fit::render_with(&t, &super::fit::Fit::new().cut(&name)));
         out.push('\n');
     }
 }

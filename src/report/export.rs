@@ -70,15 +70,17 @@ impl Grid {
             }
         }
         // At 80 columns, short cells (numbers, short words) keep their width
-        // and the columns of longer text wrap inside themselves.
-        for i in 0..self.header.len() {
-            let fits = |c: &String| super::width::display_width(c) <= SHORT_CELL;
-            let short = fits(&self.header[i]) && self.rows.iter().all(|r| r.get(i).is_none_or(fits));
-            if short && let Some(c) = t.column_mut(i) {
-                c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
-            }
-        }
-        format!("{t}\n")
+        // and the columns of longer text are cut, never wrapped.
+        let fits = |c: &String| super::width::display_width(c) <= SHORT_CELL;
+        // (A long heading over short cells folds between its words instead.)
+        // The first column names the rows: it gets its room back first.
+        let long: Vec<usize> = (0..self.header.len())
+            .filter(|&i| !self.rows.iter().all(|r| r.get(i).is_none_or(fits)))
+            .collect();
+        format!(
+            "{}\n",
+            super::fit::render_with(&t, &super::fit::Fit::new().cut(&long))
+        )
     }
 
     pub fn to_markdown(&self) -> String {
@@ -411,6 +413,7 @@ mod tests {
             bytes_per_sec: 1e8,
             unreadable: None,
             figure: "SEQ1M Q8T1 read, one run".into(),
+            figure_short: "SEQ1M Q8T1 read".into(),
         };
         let md = history_markdown(&[run(2, true), run(1, false)]);
         let lines: Vec<&str> = md.lines().collect();

@@ -68,7 +68,7 @@ pub fn render_job(job: &JobResult) -> String {
         String::new(),
         String::new(),
     ]);
-    out.push_str(&t.to_string());
+    out.push_str(&super::fit::render(&t));
     out.push('\n');
     let read = job.read.as_ref().map_or(0.0, |d| d.bytes_per_sec);
     let written: f64 = job

@@ -14,6 +14,9 @@ use crate::store::{JobFigure, RunSummary, Store};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     pub of: String,
+    /// `of` in a few words: the test's short name and its direction, for
+    /// a list of runs with one line a run.
+    pub short: String,
     pub iops: f64,
     pub bytes_per_sec: f64,
 }
@@ -35,7 +38,8 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
             .flatten()
             .and_then(|run| search_figure(&run));
         if let Some(f) = searched.or_else(|| representative(r.suite.as_deref(), &figures)) {
-            (r.figure, r.iops, r.bytes_per_sec) = (f.of, f.iops, f.bytes_per_sec);
+            (r.figure, r.figure_short) = (f.of, f.short);
+            (r.iops, r.bytes_per_sec) = (f.iops, f.bytes_per_sec);
         }
     }
 }
@@ -48,6 +52,14 @@ pub fn represent(store: &Store, runs: &mut [RunSummary]) {
 pub fn search_figure(run: &RunResult) -> Option<Figure> {
     let curve = curves(run).into_iter().next()?;
     let bound = crate::report::latency_table::bound_text(&curve);
+    let short = |id: &str| {
+        crate::t!(
+            id,
+            job = curve.job.as_str(),
+            stat = crate::i18n::heading(curve.stat.name()),
+            limit = crate::report::latency_table::limit_text(curve.latency_limit_ns as f64)
+        )
+    };
     let (Some(score), Some(best)) = (curve.score_iops(), curve.best_point()) else {
         return Some(Figure {
             of: crate::t!(
@@ -55,6 +67,7 @@ pub fn search_figure(run: &RunResult) -> Option<Figure> {
                 job = curve.job.as_str(),
                 bound = bound
             ),
+            short: short("history-short-search-none"),
             iops: 0.0,
             bytes_per_sec: 0.0,
         });
@@ -68,11 +81,17 @@ pub fn search_figure(run: &RunResult) -> Option<Figure> {
         0.0
     };
     let mut of = crate::t!("history-search-score", job = curve.job.as_str(), bound = bound);
-    if best.phase == Phase::Probe {
+    let lower = best.phase == Phase::Probe;
+    if lower {
         of.push_str(&crate::t!("history-search-lower-bound"));
     }
     Some(Figure {
         of,
+        short: short(if lower {
+            "history-short-search-lower"
+        } else {
+            "history-short-search"
+        }),
         iops: score,
         bytes_per_sec,
     })
@@ -98,6 +117,33 @@ fn best(jobs: &[JobFigure], test: &str, direction: &str) -> Option<(f64, f64, us
     Some((top.bytes_per_sec, top.iops, runs.len()))
 }
 
+/// Directions in a word or two: `read`, `read+write` (`読み書き`).
+fn directions_short(directions: &[&str]) -> String {
+    if directions == ["read", "write"] {
+        return crate::t!("history-short-read-write");
+    }
+    let words: Vec<String> = directions
+        .iter()
+        .map(|d| match *d {
+            "read" => crate::t!("history-short-read"),
+            "write" => crate::t!("history-short-write"),
+            other => crate::i18n::heading(other),
+        })
+        .collect();
+    words.join("+")
+}
+
+/// A test and its direction, the direction left out where the test's name
+/// says it already (IO500's `ior-easy-write`).
+fn test_short(test: &str, directions: &[&str]) -> String {
+    if let [one] = directions
+        && test.to_ascii_lowercase().contains(one)
+    {
+        return test.to_string();
+    }
+    format!("{test} {}", directions_short(directions))
+}
+
 fn of_n(n: usize) -> String {
     if n > 1 {
         crate::t!("history-best-of", n = n)
@@ -112,13 +158,14 @@ fn of_n(n: usize) -> String {
 /// best repetition, as the suites' own tables report it.
 pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure> {
     let first = group_of(jobs.first()?).to_string();
-    let paired = |read_test: &str, write_test: &str, read_name: &str, write_name: &str| {
+    let paired = |read_test: &str, write_test: &str, read_name: &str, write_name: &str, short: &str| {
         let (bps, iops, n) = best(jobs, read_test, "read")?;
         let write = best(jobs, write_test, "write")
             .map(|(w, _, _)| format!(" ({write_name} {} MB/s)", mb_per_sec(w)))
             .unwrap_or_default();
         Some(Figure {
             of: format!("{read_name}, {}{write}", of_n(n)),
+            short: crate::t!(short),
             iops,
             bytes_per_sec: bps,
         })
@@ -134,6 +181,7 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
             let (bps, iops, n) = best(&reads, &first, "read")?;
             return Some(Figure {
                 of: format!("{first} read, {}", of_n(n)),
+                short: test_short(&first, &["read"]),
                 iops,
                 bytes_per_sec: bps,
             });
@@ -144,6 +192,7 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
                 "Sequential Output Block",
                 "block read",
                 "block write",
+                "history-short-block-read",
             ) {
                 return Some(f);
             }
@@ -154,6 +203,7 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
                 "Sequential Write",
                 "Sequential Read",
                 "Sequential Write",
+                "history-short-seq-read",
             ) {
                 return Some(f);
             }
@@ -186,13 +236,17 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
     // A file set's rows are its operations (create, stat, ...): a list of
     // nine names says less than "all operations" and wraps the column.
     let is_block = directions.iter().all(|d| matches!(*d, "read" | "write" | "trim"));
-    let what = if is_block {
-        directions.join("+")
+    let (what, short) = if is_block {
+        (directions.join("+"), test_short(&first, &directions))
     } else {
-        "all operations".to_string()
+        (
+            "all operations".to_string(),
+            crate::t!("history-short-all", test = first.as_str()),
+        )
     };
     Some(Figure {
         of: format!("{first} {what}, {}", of_n(n)),
+        short,
         iops,
         bytes_per_sec: bps,
     })
@@ -236,7 +290,17 @@ pub fn render(runs: &[RunSummary]) -> String {
     // At 80 columns: what tells runs apart and their figure; the target and
     // workload with --wide (and in `kura show`). A label column only when a run has one.
     let labels = wide || runs.iter().any(|r| r.label.is_some());
-    let mut header = vec!["id", "date (UTC)", "suite"];
+    // Runs of one year need not say it on every line: the heading says it.
+    let year = |r: &RunSummary| utc(r.started_unix_s).get(..4).map(str::to_string);
+    let one_year = match runs.iter().map(year).collect::<Vec<_>>().as_slice() {
+        [first, rest @ ..] if !wide && first.is_some() && rest.iter().all(|y| y == first) => first.clone(),
+        _ => None,
+    };
+    let date_heading = match &one_year {
+        Some(y) => format!("{y} (UTC)"),
+        None => "date (UTC)".to_string(),
+    };
+    let mut header = vec!["id", date_heading.as_str(), "suite"];
     if labels {
         header.push("label");
     }
@@ -246,12 +310,6 @@ pub fn render(runs: &[RunSummary]) -> String {
     header.extend(["MB/s", "IOPS", "figure"]);
     let mut t = new_table(&header);
     let figure_col = header.len() - 1;
-    // Every column keeps its width; the figure, words, wraps inside its column.
-    for i in 0..figure_col {
-        if let Some(c) = t.column_mut(i) {
-            c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
-        }
-    }
     // Words read from the left; numbers line up on the right.
     let words = header.len() - 3;
     for i in (1..words).chain([figure_col]) {
@@ -261,10 +319,18 @@ pub fn render(runs: &[RunSummary]) -> String {
     }
     for r in runs {
         let date = utc(r.started_unix_s);
+        // A run stopped early is starred, and the line under the table says why.
+        let starred = !wide && r.incomplete && r.unreadable.is_none();
         let mut row = vec![
-            r.id.to_string(),
+            if starred {
+                format!("{}*", r.id)
+            } else {
+                r.id.to_string()
+            },
             // Minutes tell runs apart; the seconds and the zone are in the header and in `show`.
-            date.get(..16).unwrap_or(&date).to_string(),
+            date.get(if one_year.is_some() { 5..16 } else { 0..16 })
+                .unwrap_or(&date)
+                .to_string(),
             term_cut(r.suite.as_deref().unwrap_or("run"), SHOWN_CHARS).into_owned(),
         ];
         if labels {
@@ -278,17 +344,34 @@ pub fn render(runs: &[RunSummary]) -> String {
                 term_cut(&r.workload, SHOWN_CHARS).into_owned()
             });
         }
-        let mut figure = match &r.unreadable {
+        let figure = match &r.unreadable {
             Some(why) => crate::t!("history-unreadable", why = term(why).into_owned()),
-            None => term_cut(&r.figure, SHOWN_CHARS).into_owned(),
+            // The whole sentence, as `show` and JSON have it.
+            None if wide && r.incomplete => format!(
+                "{}{}",
+                term_cut(&r.figure, SHOWN_CHARS),
+                crate::t!("history-incomplete")
+            ),
+            None if wide => term_cut(&r.figure, SHOWN_CHARS).into_owned(),
+            None => term_cut(&r.figure_short, SHOWN_CHARS).into_owned(),
         };
-        if r.incomplete {
-            figure.push_str(&crate::t!("history-incomplete"));
-        }
         row.extend([mb_per_sec(r.bytes_per_sec), rate(r.iops), figure]);
         t.add_row(row);
     }
-    format!("{t}\n")
+    // The suite, the figure and a label are cut (with "…") rather than
+    // wrapped; room goes back to them in that order.
+    let mut cut = vec![2, figure_col];
+    if labels {
+        cut.push(3);
+    }
+    let mut out = format!(
+        "{}\n",
+        super::fit::render_with(&t, &super::fit::Fit::new().cut(&cut).drop_first(&[]))
+    );
+    if !wide && runs.iter().any(|r| r.incomplete && r.unreadable.is_none()) {
+        out.push_str(&super::width::wrap("", &crate::t!("history-incomplete-star"), 2));
+    }
+    out
 }
 
 #[cfg(test)]

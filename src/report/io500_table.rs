@@ -142,7 +142,7 @@ pub fn render(rows: &[Io500Row], score: &Io500Score) -> String {
             r.ops.map_or(String::new(), |o| o.to_string()),
         ]);
     }
-    let mut out = format!("{t}\n");
+    let mut out = format!("{}\n", super::fit::render(&t));
     out.push_str(&crate::report::width::wrap(
         "",
         &format!(

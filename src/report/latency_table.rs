@@ -93,7 +93,7 @@ pub fn render_curve(run: &RunResult, c: &Curve) -> String {
             mark,
         ]);
     }
-    out.push_str(&t.to_string());
+    out.push_str(&super::fit::render(&t));
     out.push('\n');
     // Wrapped to 80 columns: the sentence names the limit, the load and the result.
     out.push_str(&super::width::wrap("", &sentence(c), 2));

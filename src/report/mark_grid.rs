@@ -193,7 +193,7 @@ pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
         }
         t.add_row(row);
     }
-    format!("{t}\n")
+    format!("{}\n", super::fit::render(&t))
 }
 
 /// The most passes any test of the grid had.

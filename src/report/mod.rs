@@ -13,6 +13,7 @@ pub mod fileset_table;
 pub mod fio_hist_log;
 pub mod fio_logs;
 pub mod fio_output;
+pub mod fit;
 pub mod format;
 pub mod history;
 pub mod html;

@@ -1,7 +1,7 @@
 //! The terminal report of one run: a header, warnings, and per job a table
 //! of throughput and latency per direction, then its percentiles.
 
-use comfy_table::{CellAlignment, ContentArrangement, LineStyle, Table, TableStyle};
+use comfy_table::{CellAlignment, LineStyle, Table, TableStyle};
 
 use super::escape::term;
 use super::format::{latency, mb_per_sec, mib_per_sec, rate, utc};
@@ -16,12 +16,9 @@ const STYLE: TableStyle = TableStyle::new()
 
 pub fn new_table(header: &[&str]) -> Table {
     let mut t = Table::new();
+    // Laid out at its natural width: `fit::render` makes it fit 80 columns
+    // by taking columns out, never by wrapping a cell.
     t.load_style(STYLE);
-    if !super::width::wide() {
-        // Cells wrap inside their column rather than the terminal wrapping the row.
-        t.set_content_arrangement(ContentArrangement::Dynamic);
-        t.set_width(super::width::COLUMNS as u16);
-    }
     t.set_header(header.iter().map(|h| crate::i18n::heading(h)).collect::<Vec<_>>());
     for i in 1..header.len() {
         if let Some(c) = t.column_mut(i) {
@@ -29,19 +26,6 @@ pub fn new_table(header: &[&str]) -> Table {
         }
     }
     t
-}
-
-/// Whether the table fits the terminal without any cell or heading wrapped.
-pub fn natural_fit(t: &Table) -> bool {
-    if super::width::wide() {
-        return true;
-    }
-    let mut natural = t.clone();
-    natural.set_content_arrangement(ContentArrangement::Disabled);
-    natural
-        .to_string()
-        .lines()
-        .all(|l| super::width::display_width(l) <= super::width::COLUMNS)
 }
 
 /// What the target is, as a reader names it. A file set's anchor is stored
@@ -149,12 +133,25 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
     };
     // MiB/s goes (MB/s stays, --wide shows both) rather than a heading or a
     // number breaking inside its column: wide latencies, large counts or the
-    // wider Japanese headings can leave 80 columns too few.
+    // wider Japanese headings can leave 80 columns too few. It goes quietly:
+    // MB/s says the same in other units.
     let mut t = table(true);
-    if !natural_fit(&t) {
+    if !super::fit::fits(&t) {
         t = table(false);
     }
-    out.push_str(&t.to_string());
+    // Then the spread and the least latency, which the percentiles below tell too.
+    let gone: Vec<usize> = ["stddev", "lat min"]
+        .iter()
+        .filter_map(|h| {
+            t.header()?
+                .cell_iter()
+                .position(|c| c.content() == crate::i18n::heading(h))
+        })
+        .collect();
+    out.push_str(&super::fit::render_with(
+        &t,
+        &super::fit::Fit::new().drop_first(&gone),
+    ));
     out.push('\n');
     out.push_str(&percentile_table(job));
     out.push_str(&super::cluster_table::render(job));
@@ -179,7 +176,9 @@ fn percentile_table(job: &JobResult) -> String {
             .percentiles
             .get(&percentile_key(*q))
             .map(|v| latency(*v as f64))
-            .unwrap_or_default()
+            // A run imported from fio has fio's percentiles: a blank cell
+            // would read as the row above wrapped.
+            .unwrap_or_else(|| "-".to_string())
     };
     let p = if super::width::wide() {
         let mut header = vec!["percentile".to_string()];
@@ -206,7 +205,7 @@ fn percentile_table(job: &JobResult) -> String {
         }
         p
     };
-    format!("{p}\n")
+    format!("{}\n", super::fit::render(&p))
 }
 
 /// `date · host · label · price · suite`: the line every report of a run starts with.

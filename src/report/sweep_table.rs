@@ -111,7 +111,7 @@ pub fn render(rows: &[SweepRow]) -> String {
             ]);
             t.add_row(row);
         }
-        out.push_str(&format!("{t}\n"));
+        out.push_str(&format!("{}\n", super::fit::render(&t)));
     }
     out
 }

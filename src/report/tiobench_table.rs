@@ -104,7 +104,7 @@ const REPORT_ORDER: [&str; 4] = [
 
 pub fn render(rows: &[TiobenchRow]) -> String {
     if thread_counts(rows).len() <= 1 {
-        // A test name wraps between its words, never inside one ("シーケンシャル").
+        // A test name stays on its line (never "Sequential" over "Write").
         let names: Vec<String> = rows.iter().map(|r| crate::i18n::heading(&r.test)).collect();
         return fitted(rows, &names, FirstColumn::Test);
     }
@@ -139,17 +139,22 @@ fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String 
     // tiobench's own decimals first; at 80 columns, when large values (a
     // page-cache rate in the thousands of MiB/s) or wider Japanese names
     // would push the row past the terminal, fewer decimals rather than a
-    // wrapped line.
-    let mut out = String::new();
+    // wrapped line; when none fits, the most decimals that lose the fewest
+    // columns (from the right).
     // Decimals of (MiB/s, shares over 2 s and 10 s, CPU eff, latencies).
-    for decimals in [(2, 5, 1, 3), (1, 3, 0, 3), (0, 2, 0, 1)] {
-        out = render_with(rows, names, first, decimals);
-        let fits = out
-            .lines()
-            .all(|l| super::width::display_width(l) <= super::width::COLUMNS);
-        if fits || super::width::wide() {
-            break;
-        }
+    let tries = [(2, 5, 1, 3), (1, 3, 0, 3), (0, 3, 0, 3), (0, 2, 0, 1)];
+    let fit = super::fit::Fit::new();
+    let table = tries
+        .iter()
+        .map(|d| super::fit::fitted(&render_with(rows, names, first, *d), &fit))
+        .enumerate()
+        .min_by_key(|(i, (_, gone))| (*gone, *i))
+        .map(|(_, (text, _))| text)
+        .unwrap_or_default();
+    let mut out = format!("{table}\n");
+    let most = rows.iter().map(|r| r.runs).max().unwrap_or(0);
+    if !super::width::wide() && most > 1 {
+        out.push_str(&format!("{}\n", crate::t!("tiobench-runs-note", runs = most)));
     }
     out
 }
@@ -159,10 +164,10 @@ fn render_with(
     names: &[String],
     first: FirstColumn,
     decimals: (usize, usize, usize, usize),
-) -> String {
+) -> comfy_table::Table {
     let wide = super::width::wide();
-    // At 80 columns: shorter headers, the test name over two lines, and the
-    // repetitions said under the table instead of in a column.
+    // At 80 columns: shorter headers, and the repetitions said under the
+    // table instead of in a column.
     let runs = wide;
     let mut header = if wide {
         vec![
@@ -193,22 +198,6 @@ fn render_with(
         header.push("runs");
     }
     let mut t = new_table(&header);
-    for i in 1..header.len() {
-        if let Some(c) = t.column_mut(i) {
-            c.set_constraint(comfy_table::ColumnConstraint::ContentWidth);
-        }
-    }
-    let longest_word = names
-        .iter()
-        .flat_map(|n| n.split(' '))
-        .map(super::width::display_width)
-        .max()
-        .unwrap_or(0);
-    if let Some(c) = t.column_mut(0) {
-        c.set_constraint(comfy_table::ColumnConstraint::LowerBoundary(
-            comfy_table::Width::Fixed(longest_word as u16 + 2),
-        ));
-    }
     for (i, r) in rows.iter().enumerate() {
         let (rate, share, eff, lat) = decimals;
         let mut row = vec![
@@ -227,12 +216,7 @@ fn render_with(
         }
         t.add_row(row);
     }
-    let mut out = format!("{t}\n");
-    let most = rows.iter().map(|r| r.runs).max().unwrap_or(0);
-    if !wide && most > 1 {
-        out.push_str(&format!("{}\n", crate::t!("tiobench-runs-note", runs = most)));
-    }
-    out
+    t
 }
 
 #[cfg(test)]
@@ -257,8 +241,16 @@ mod tests {
 
     #[test]
     fn large_values_take_fewer_decimals_rather_than_wrap_at_80_columns() {
-        let small = render(&[row("Sequential Write", 123.4, 50.0, 12.0, 0.0)]);
+        let small = render(&[row("Random Write", 123.4, 50.0, 12.0, 0.0)]);
         assert!(small.contains(" 0.00000 "), "tiobench's decimals kept:\n{small}");
+        // The longest name stays on its line; a heading folds instead.
+        let long = render(&[row("Sequential Write", 123.4, 50.0, 12.0, 0.0)]);
+        assert!(long.contains("\n Sequential Write "), "{long}");
+        assert!(!long.contains("\n Write "), "{long}");
+        assert!(
+            long.lines().all(|l| super::super::width::display_width(l) <= 80),
+            "{long}"
+        );
         let large = render(&[
             row("Sequential Write", 23456.78, 5.0, 12345.678, 100.0),
             row("Random Read", 19999.99, 4.0, 9999.0, 0.0),

@@ -88,9 +88,15 @@ fn has_wide(word: &str) -> bool {
     display_width(word) > word.chars().count()
 }
 
+/// Katakana, the long-vowel mark with them: a run of them is one word
+/// (`バッファード`), never broken across lines.
+fn katakana(c: char) -> bool {
+    matches!(c, '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}')
+}
+
 /// `word` cut where its head fills at most `room` columns, at a character
 /// boundary where Japanese allows a break (not before 、。）」 and the like,
-/// not after （「); None when no head fits.
+/// not after （「, not inside a katakana word); None when no head fits.
 fn split_to_fit(word: &str, room: usize) -> Option<(&str, &str)> {
     const NO_START: &str = "、。，．）」』】〕・ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ:;,.)]%";
     const NO_END: &str = "（「『【〔([";
@@ -106,7 +112,8 @@ fn split_to_fit(word: &str, room: usize) -> Option<(&str, &str)> {
             break;
         };
         let wide_edge = display_width(&c.to_string()) == 2 || display_width(&next.to_string()) == 2;
-        if wide_edge && !NO_START.contains(next) && !NO_END.contains(c) {
+        let one_word = katakana(c) && katakana(next);
+        if wide_edge && !one_word && !NO_START.contains(next) && !NO_END.contains(c) {
             best = Some(next_at);
         }
     }
@@ -149,5 +156,21 @@ mod tests {
         );
         let joined: String = out.lines().map(str::trim_start).collect::<Vec<_>>().join("");
         assert_eq!(joined.replace(' ', ""), format!("警告:{text}").replace(' ', ""));
+    }
+
+    /// bonnie's line under its title broke `バッファード` into `バッファー` and `ド`.
+    #[test]
+    fn a_katakana_word_is_never_broken() {
+        for pad in 0..40 {
+            let text = format!(
+                "/mnt/{} (ext4) · 1.0 GiB のファイル、小ファイル 16384 個、バッファード、シーケンシャル",
+                "d".repeat(pad)
+            );
+            let out = wrap("", &text, 2);
+            assert!(out.lines().all(|l| display_width(l) <= COLUMNS), "{out}");
+            for word in ["バッファード", "シーケンシャル", "ファイル"] {
+                assert_eq!(out.matches(word).count(), text.matches(word).count(), "{out}");
+            }
+        }
     }
 }

@@ -123,6 +123,10 @@ pub struct RunSummary {
     pub unreadable: Option<String>,
     /// What `iops` and `bytes_per_sec` are (`report::history::represent` fills both in).
     pub figure: String,
+    /// The same in a few words (the test and its direction), for a line of
+    /// 80 columns; the terminal's and the web UI's list of runs show it.
+    #[serde(skip)]
+    pub figure_short: String,
 }
 
 /// One stored job direction's rates, for choosing the figure that represents a run.
@@ -534,6 +538,7 @@ fn summary(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
         bytes_per_sec: r.get(11)?,
         unreadable: None,
         figure: "first job".to_string(),
+        figure_short: "first job".to_string(),
     })
 }
 
@@ -554,6 +559,7 @@ impl RunSummary {
             bytes_per_sec: 0.0,
             unreadable: Some(why),
             figure: String::new(),
+            figure_short: String::new(),
         }
     }
 }

@@ -160,6 +160,38 @@ fn ratio_cell(cell: &Option<Cell>) -> String {
     }
 }
 
+/// At 80 columns, why a row is not comparable is said under the table
+/// (`not comparable [1]` in the cell, `[1] not comparable: queue depth 1
+/// vs 4` below it): a sentence in a cell would be cut, or wrap the row.
+fn reasons_under(mut g: Grid, rows: &[&Row]) -> (Grid, Vec<String>) {
+    if crate::report::width::wide() {
+        return (g, Vec::new());
+    }
+    let mut reasons: Vec<String> = Vec::new();
+    for why in rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .flatten()
+        .filter_map(|c| c.not_comparable.as_ref())
+    {
+        let whole = crate::t!("compare-not-comparable", why = why.as_str());
+        if !reasons.contains(&whole) {
+            reasons.push(whole);
+        }
+    }
+    for cell in g.rows.iter_mut().flatten() {
+        if let Some(n) = reasons.iter().position(|r| r == cell) {
+            *cell = crate::t!("compare-not-comparable-ref", n = n + 1);
+        }
+    }
+    let notes = reasons
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("[{}] {r}", i + 1))
+        .collect();
+    (g, notes)
+}
+
 fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
     if let Some(g) = super::sweep_view::grid(c, rows, ratio_cell) {
         return g;
@@ -343,7 +375,11 @@ pub fn table(c: &Comparison) -> String {
             if !section.is_empty() {
                 out.push_str(&format!("\n{}\n", term(&section)));
             }
-            out.push_str(&rows_grid(c, &rows).to_table());
+            let (g, notes) = reasons_under(rows_grid(c, &rows), &rows);
+            out.push_str(&g.to_table());
+            for n in notes {
+                out.push_str(&crate::report::width::wrap("", &term(&n), 4));
+            }
         }
     }
     out.push_str(&super::hosts::table(&c.hosts));

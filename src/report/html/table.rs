@@ -26,6 +26,8 @@ pub struct Cell {
     pub link: Option<String>,
     /// A checkbox of this form field name, with the value as its value.
     pub pick: Option<String>,
+    /// The whole text, shown on hover, where `text` is its short form.
+    pub title: Option<String>,
 }
 
 impl Cell {
@@ -36,6 +38,7 @@ impl Cell {
             value,
             link: None,
             pick: None,
+            title: None,
         }
     }
     pub fn text(s: impl Into<String>) -> Cell {
@@ -44,6 +47,11 @@ impl Cell {
     }
     pub fn linked(mut self, href: impl Into<String>) -> Cell {
         self.link = Some(href.into());
+        self
+    }
+    /// `whole` on hover, where the cell shows less of it.
+    pub fn titled(mut self, whole: impl Into<String>) -> Cell {
+        self.title = Some(whole.into());
         self
     }
     pub fn picked(mut self, field: &str) -> Cell {
@@ -150,7 +158,11 @@ impl Table {
                     Value::Int(_) | Value::Num(_) if i > 0 => r#" class="n""#,
                     _ => "",
                 };
-                let _ = write!(out, "<td{class}>{}</td>", cell.to_html());
+                let title = match &cell.title {
+                    Some(t) => format!(r#" title="{}""#, esc(t)),
+                    None => String::new(),
+                };
+                let _ = write!(out, "<td{class}{title}>{}</td>", cell.to_html());
             }
             out.push_str("</tr>");
         }
