@@ -5,6 +5,8 @@
 #![cfg(feature = "mpi")]
 
 mod common;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::path::{Path, PathBuf};
 
@@ -122,4 +124,80 @@ fn a_shared_set_formats_over_names_another_host_removed() {
         assert!(left.is_empty(), "round {round}: rank 0 removed the set: {left:?}");
         std::fs::remove_dir(&on_nas).unwrap();
     }
+}
+
+/// Issue 28: the HTML report's Hosts table of 4 ranks on 2 hosts named
+/// node0 alone, where the per-rank table showed node1's ranks. Ranks 0 and
+/// 1 on node0, 2 and 3 on node1: the run keeps both hosts' facts, and the
+/// page, as Chromium renders it, has a row for each.
+#[test]
+fn four_ranks_on_two_hosts_name_both_in_the_hosts_table() {
+    if !needs_hosts() {
+        return;
+    }
+    let lo = LoopDevice::sized(64 << 20);
+    lo.mkfs_ext4();
+    let export = TempMount::new(&[], &lo.path);
+    let hosts = NsHosts::new(2, export.dir.path());
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let out = hosts
+        .mpirun(2)
+        .args(["-n", "4"])
+        .arg(kura_bin())
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "run", "--target"])
+        .arg(hosts.nas().join("t.dat"))
+        .args([
+            "--size", "4m", "--rw", "randread", "--bs", "4k", "--engine", "sync",
+        ])
+        .args(["--io-count", "100", "--runtime", "120s", "--label", "two hosts"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let run = show(&db);
+    let ranks: Vec<&str> = run["jobs"][0]["cluster"]["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranks, ["node0", "node0", "node1", "node1"]);
+    let kept: Vec<&str> = run["hosts"]
+        .as_array()
+        .expect("the run keeps every host")
+        .iter()
+        .map(|h| h["hostname"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, ["node0", "node1"]);
+    assert_eq!(run["hosts"][0], run["host"], "rank 0's host first");
+    assert!(run["hosts"][1]["cores"].as_u64().unwrap() > 0);
+    assert!(run["hosts"][1]["memory_bytes"].as_u64().unwrap() > 0);
+
+    let html = dir.path().join("hosts.html");
+    kura(&db)
+        .args(["report", "latest", "-o"])
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    let hosts_rows = |page: &str| -> Vec<String> {
+        let at = page.find(r#"data-table="hosts""#).expect("the Hosts table");
+        let table = &page[at..at + page[at..].find("</table>").unwrap()];
+        table
+            .split("<tr>")
+            .skip(2)
+            .map(|row| row.split("</td>").nth(1).unwrap_or("").replace("<td>", ""))
+            .collect()
+    };
+    assert_eq!(hosts_rows(&page), ["node0", "node1"], "one row per host");
+    if !have("chromium") {
+        return;
+    }
+    let url = format!("file://{}", html.display());
+    let dom = support::dump_dom(&url);
+    assert_eq!(hosts_rows(&dom), ["node0", "node1"], "as Chromium has it");
+    let shot = support::screenshot(&url, "report-hosts-two-hosts", 1400);
+    eprintln!("screenshot: {}", shot.display());
 }
