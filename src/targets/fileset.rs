@@ -1383,6 +1383,25 @@ mod tests {
         out
     }
 
+    /// An entry that is there, a file or a symlink, stays EEXIST (only one
+    /// the file system says is absent is tried again), and nothing of it changes.
+    #[test]
+    fn an_untimed_create_never_takes_an_entry_that_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = open_anchor(tmp.path()).unwrap();
+        std::fs::write(tmp.path().join("f0"), b"theirs").unwrap();
+        std::fs::write(tmp.path().join("target"), b"kept").unwrap();
+        std::os::unix::fs::symlink("target", tmp.path().join("f1")).unwrap();
+        for name in [c"f0", c"f1"] {
+            let e = write_untimed_file(dir.as_raw_fd(), name, 4096, &[7u8; 4096]).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::EEXIST), "{name:?}");
+        }
+        assert_eq!(std::fs::read(tmp.path().join("f0")).unwrap(), b"theirs");
+        assert_eq!(std::fs::read(tmp.path().join("target")).unwrap(), b"kept");
+        write_untimed_file(dir.as_raw_fd(), c"f2", 4096, &[7u8; 4096]).unwrap();
+        assert_eq!(std::fs::metadata(tmp.path().join("f2")).unwrap().len(), 4096);
+    }
+
     #[test]
     fn formats_reuses_and_removes_only_its_own() {
         let tmp = tempfile::tempdir().unwrap();
