@@ -83,6 +83,7 @@ fn run(label: &str, price: Option<&str>, jobs: Vec<JobResult>) -> RunResult {
         label: Some(label.to_string()),
         price: price.map(str::to_string),
         suite: None,
+        hosts: Vec::new(),
         host: HostFacts {
             hostname: "vm1".into(),
             ..HostFacts::default()

@@ -377,6 +377,7 @@ pub fn run_suite<C: Communicator + ?Sized>(
         cluster,
         each: Vec::new(),
         host: targets::host_facts(),
+        hosts: Vec::new(),
         rank_dirs: Vec::new(),
         failure: None,
     };
@@ -396,6 +397,9 @@ struct Ranks<'a, C: Communicator + ?Sized> {
     /// How the ranks share each job, in the suite's order.
     each: Vec<ClusterOptions>,
     host: crate::metrics::HostFacts,
+    /// At rank 0, every host the ranks' results came from, rank 0's first:
+    /// the run's `hosts` (the report's Hosts table named rank 0's alone).
+    hosts: Vec<crate::metrics::HostFacts>,
     /// The directories this rank made for its own file sets (`ANCHOR/kura-rank-R`).
     rank_dirs: Vec<PathBuf>,
     /// Why the run ended, as this rank says it (rank 0 names the ranks).
@@ -557,6 +561,10 @@ impl<C: Communicator + ?Sized> Placement for Ranks<'_, C> {
         }
     }
 
+    fn hosts(&self) -> Vec<crate::metrics::HostFacts> {
+        self.hosts.clone()
+    }
+
     /// The ranks' own directories go once their sets did; then no rank
     /// leaves before every rank has cleaned up: a launcher ends the others
     /// when the first one exits with an error.
@@ -602,6 +610,11 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
         });
         let bytes = serde_json::to_vec(&payload).unwrap_or_default();
         let (parts, failed) = comm.gather(&bytes).as_deref().map(unpack).unwrap_or_default();
+        for p in &parts {
+            if !self.hosts.iter().any(|h| h.hostname == p.host.hostname) {
+                self.hosts.push(p.host.clone());
+            }
+        }
         // A part rank 0 could not read ends the run too: every rank hears it here.
         let any_failed = comm.all_max(u64::from(payload.is_err() || !failed.is_empty())) != 0;
         if rank != 0 {

@@ -101,6 +101,7 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
         label: opts.label.clone(),
         price: opts.price.clone(),
         suite: opts.suite.clone(),
+        hosts: Vec::new(),
         host: crate::targets::host_facts(),
         jobs: Vec::new(),
         incomplete: true,

@@ -995,7 +995,7 @@ impl<'a> Thread<'a> {
                 }
             } else {
                 crate::targets::fileset::stamp(&mut self.buf, set.seed, index);
-                write_new_file(
+                crate::targets::fileset::write_untimed_file(
                     dir,
                     self.name.file(j),
                     set.sizes.size_of(set.seed, index),

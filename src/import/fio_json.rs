@@ -118,6 +118,7 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         label: None,
         price: None,
         suite: Some(crate::jobs::suites::SuiteKind::ImportFio),
+        hosts: Vec::new(),
         host: HostFacts {
             hostname: entries
                 .iter()

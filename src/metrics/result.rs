@@ -21,6 +21,12 @@ pub struct RunResult {
     /// Built-in suite that produced the run (`mark`, `sweep`, ...), if any.
     pub suite: Option<crate::jobs::suites::SuiteKind>,
     pub host: HostFacts,
+    /// Every host a run of many ranks ran on, rank 0's first (`host`), then
+    /// in the order of their first ranks; empty for one process and for
+    /// runs stored before it was kept (their other hosts are only named, in
+    /// each job's `cluster.ranks`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<HostFacts>,
     pub jobs: Vec<JobResult>,
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.
     pub incomplete: bool,

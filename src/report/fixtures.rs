@@ -71,6 +71,7 @@ pub fn run(suite: &str, jobs: Vec<JobResult>) -> RunResult {
         label: Some("ssd".into()),
         price: None,
         suite: Some(suite.into()),
+        hosts: Vec::new(),
         host: HostFacts::default(),
         jobs,
         incomplete: false,

@@ -75,6 +75,11 @@ pub trait Placement {
     fn cleaned_up(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
         let _ = (keep, warnings);
     }
+
+    /// The hosts the run's jobs ran on, for `RunResult::hosts`: none for one process.
+    fn hosts(&self) -> Vec<crate::metrics::HostFacts> {
+        Vec::new()
+    }
 }
 
 /// A suite in this one process: the jobs checked before any I/O, each
@@ -469,6 +474,7 @@ impl Suite<'_> {
             price: opts.price.clone(),
             suite: opts.suite.clone(),
             host: targets::host_facts(),
+            hosts: place.hosts(),
             incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
             jobs: results,
             warnings,

@@ -912,7 +912,7 @@ fn format(
                         let (leaf, j) = set_ref.locate(i);
                         stamp(&mut buf, set_ref.seed, i);
                         if let Err(e) =
-                            write_new_file(set_ref.leaf_fd(leaf), name.file(j), set_ref.size_of(i), &buf)
+                            write_untimed_file(set_ref.leaf_fd(leaf), name.file(j), set_ref.size_of(i), &buf)
                         {
                             failed.store(true, Ordering::Relaxed);
                             let path = set_ref
@@ -990,6 +990,66 @@ pub fn stamp(buf: &mut [u8], seed: u64, index: u64) {
             *b = v;
         }
     }
+}
+
+/// How long [`create_untimed`] waits out a client's cache that still shows
+/// an entry its server no longer has: sshfs keeps what it saw 20 s (its
+/// `dcache_timeout`), FUSE's kernel entry 1 s; an NFS client's attributes
+/// last up to `acregmax`, 60 s, but its exclusive create asks the server.
+const STALE_ENTRY_WAIT: Duration = Duration::from_secs(30);
+
+/// Creates `name` in `dir`, which must not hold it (O_CREAT|O_EXCL|O_NOFOLLOW),
+/// for what is not timed: a format and a job's putting the set back.
+///
+/// A client of a shared file system may fail the create with EEXIST for a
+/// name another host removed: sshfs answers lookups from its cache of what
+/// it last saw (docs/cluster.md, "A shared set formatted again"), so the
+/// kernel refuses the exclusive create without asking the server. Such an
+/// EEXIST is checked with the server ([`absent_from_server`]) and the
+/// create tried again until the cache agrees. An entry that is there stays
+/// EEXIST: nothing that exists is opened for writing, written or removed.
+pub fn create_untimed(dir: RawFd, name: &CStr) -> io::Result<OwnedFd> {
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL;
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        let refused = match open_at(dir, name, flags, 0o644) {
+            Ok(fd) => return Ok(fd),
+            Err(e) => e,
+        };
+        if refused.raw_os_error() != Some(libc::EEXIST)
+            || started.elapsed() >= STALE_ENTRY_WAIT
+            || !absent_from_server(dir, name)
+        {
+            return Err(refused);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(500));
+    }
+}
+
+/// Whether `name`, which an exclusive create just found, is absent where the
+/// file system keeps it. A lookup may be answered from a client's cache, an
+/// open is not: sshfs asks its server, and on "no such file" drops what it
+/// cached. Only a regular file is opened (read-only, non-blocking, never
+/// through a symlink): kura's files are regular, anything else is not kura's
+/// and stays EEXIST.
+fn absent_from_server(dir: RawFd, name: &CStr) -> bool {
+    let gone = |e: &io::Error| e.raw_os_error() == Some(libc::ENOENT);
+    match stat_at(dir, name) {
+        Err(e) => gone(&e),
+        Ok(st) if st.st_mode & libc::S_IFMT != libc::S_IFREG => false,
+        Ok(_) => {
+            let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY;
+            matches!(open_at(dir, name, flags, 0), Err(e) if gone(&e))
+        }
+    }
+}
+
+/// [`create_untimed`], then `size` bytes from `buf` over and over, closed.
+pub fn write_untimed_file(dir: RawFd, name: &CStr, size: u64, buf: &[u8]) -> io::Result<()> {
+    let fd = create_untimed(dir, name)?;
+    write_all(fd.as_raw_fd(), 0, size, buf)
 }
 
 /// Creates a file that must not exist, writes `size` bytes from `buf` over and over, closes it.
@@ -1321,6 +1381,25 @@ mod tests {
         }
         out.sort();
         out
+    }
+
+    /// An entry that is there, a file or a symlink, stays EEXIST (only one
+    /// the file system says is absent is tried again), and nothing of it changes.
+    #[test]
+    fn an_untimed_create_never_takes_an_entry_that_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = open_anchor(tmp.path()).unwrap();
+        std::fs::write(tmp.path().join("f0"), b"theirs").unwrap();
+        std::fs::write(tmp.path().join("target"), b"kept").unwrap();
+        std::os::unix::fs::symlink("target", tmp.path().join("f1")).unwrap();
+        for name in [c"f0", c"f1"] {
+            let e = write_untimed_file(dir.as_raw_fd(), name, 4096, &[7u8; 4096]).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::EEXIST), "{name:?}");
+        }
+        assert_eq!(std::fs::read(tmp.path().join("f0")).unwrap(), b"theirs");
+        assert_eq!(std::fs::read(tmp.path().join("target")).unwrap(), b"kept");
+        write_untimed_file(dir.as_raw_fd(), c"f2", 4096, &[7u8; 4096]).unwrap();
+        assert_eq!(std::fs::metadata(tmp.path().join("f2")).unwrap().len(), 4096);
     }
 
     #[test]

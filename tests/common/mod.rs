@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod nshosts;
+
 pub fn kura(db: &Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("kura").expect("the kura binary is built");
     cmd.arg("--db").arg(db).arg("--quiet");

@@ -169,17 +169,49 @@ fn hosts_table(runs: &[RunResult], names: &[String]) -> Table {
         &["run", "hostname", "kernel", "CPU", "cores", "memory"],
     );
     for (run, name) in runs.iter().zip(names) {
-        let h = &run.host;
-        t.rows.push(vec![
-            run_cell(run, name),
-            Cell::text(h.hostname.as_str()),
-            Cell::text(h.kernel.as_str()),
-            Cell::text(h.cpu_model.as_str()),
-            Cell::int(h.cores as i64),
-            Cell::shown(bytes_human(h.memory_bytes), Value::Int(h.memory_bytes as i64)),
-        ]);
+        for (h, known) in run_hosts(run) {
+            let facts = |cell: Cell| if known { cell } else { Cell::empty() };
+            t.rows.push(vec![
+                run_cell(run, name),
+                Cell::text(h.hostname.as_str()),
+                Cell::text(h.kernel.as_str()),
+                facts(Cell::text(h.cpu_model.as_str())),
+                facts(Cell::int(h.cores as i64)),
+                facts(Cell::shown(
+                    bytes_human(h.memory_bytes),
+                    Value::Int(h.memory_bytes as i64),
+                )),
+            ]);
+        }
     }
     t
+}
+
+/// Every host a run ran on, each with whether its CPU, cores and memory are
+/// known: a run of many ranks keeps every host's (`RunResult::hosts`); one
+/// stored before that names its other hosts and their kernels only in its
+/// jobs' rows per rank, which are read for them.
+fn run_hosts(run: &RunResult) -> Vec<(crate::metrics::HostFacts, bool)> {
+    if !run.hosts.is_empty() {
+        return run.hosts.iter().map(|h| (h.clone(), true)).collect();
+    }
+    let mut hosts = vec![(run.host.clone(), true)];
+    let ranks = run
+        .jobs
+        .iter()
+        .filter_map(|j| j.cluster.as_deref())
+        .flat_map(|c| &c.ranks);
+    for r in ranks {
+        if !hosts.iter().any(|(h, _)| h.hostname == r.host) {
+            let named = crate::metrics::HostFacts {
+                hostname: r.host.clone(),
+                kernel: r.kernel.clone(),
+                ..Default::default()
+            };
+            hosts.push((named, false));
+        }
+    }
+    hosts
 }
 
 fn warnings(page: &mut Page, runs: &[RunResult], names: &[String]) {
@@ -268,4 +300,73 @@ pub fn results_table(runs: &[RunResult], names: &[String]) -> Table {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::metrics::HostFacts;
+    use crate::metrics::cluster::{ClusterResult, RankSummary};
+    use crate::report::fixtures;
+
+    /// A run of 4 ranks, 2 on node0 (rank 0's host) and 2 on node1.
+    fn two_hosts() -> RunResult {
+        let mut j = fixtures::job("t", Rw::RandRead, 4096, 100, Some(1000), None);
+        let ranks = (0..4u32)
+            .map(|r| RankSummary {
+                rank: r,
+                host: format!("node{}", r / 2),
+                kernel: format!("6.{}", r / 2),
+                ..RankSummary::default()
+            })
+            .collect();
+        j.cluster = Some(Box::new(ClusterResult {
+            ranks,
+            ..ClusterResult::default()
+        }));
+        let mut run = fixtures::run("run", vec![j]);
+        run.host = HostFacts {
+            hostname: "node0".into(),
+            kernel: "6.0".into(),
+            cpu_model: "EPYC".into(),
+            cores: 2,
+            memory_bytes: 1 << 30,
+        };
+        run
+    }
+
+    fn rows(run: &RunResult) -> Vec<String> {
+        let names = [String::from("r")];
+        let csv = hosts_table(std::slice::from_ref(run), &names).to_csv();
+        csv.lines().skip(1).map(str::to_string).collect()
+    }
+
+    /// Issue 28: the Hosts table of a 4-rank run on two hosts named node0 alone.
+    #[test]
+    fn the_hosts_table_has_a_row_per_host_the_ranks_ran_on() {
+        let mut run = two_hosts();
+        // Stored before every host was kept (7: the fixture's run id): node1
+        // named by its ranks, its
+        // CPU, cores and memory left blank rather than shown as node0's.
+        assert_eq!(rows(&run), ["7,node0,6.0,EPYC,2,1073741824", "7,node1,6.1,,,"]);
+        let node1 = HostFacts {
+            hostname: "node1".into(),
+            kernel: "6.1".into(),
+            cpu_model: "Xeon".into(),
+            cores: 8,
+            memory_bytes: 2 << 30,
+        };
+        run.hosts = vec![run.host.clone(), node1];
+        assert_eq!(
+            rows(&run),
+            ["7,node0,6.0,EPYC,2,1073741824", "7,node1,6.1,Xeon,8,2147483648"]
+        );
+        // One process: its host alone, as before.
+        let one = fixtures::run(
+            "run",
+            vec![fixtures::job("t", Rw::RandRead, 4096, 100, Some(1), None)],
+        );
+        assert_eq!(rows(&one).len(), 1);
+    }
 }
