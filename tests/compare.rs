@@ -586,6 +586,8 @@ fn runs_sharing_a_label_are_repetitions_with_repeats() {
     let cells = &v["rows"][0]["cells"];
     assert_eq!(cells[0]["repetitions"], 3);
     assert_eq!(cells[0]["value"], 1000.0);
+    // Each run by itself, oldest first: seed 4's "IOPS run 1, run 2, run 3".
+    assert_eq!(cells[0]["per_run"], serde_json::json!([1000.0, 1100.0, 900.0]));
     assert_eq!(cells[1]["repetitions"], 2);
     assert_eq!(cells[1]["noise"], "within_noise", "55 IOPS apart, runs 200 apart");
     let all = v["guidance"]

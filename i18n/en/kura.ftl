@@ -692,3 +692,11 @@ history-none-matched = no runs match { $filter }; { $total ->
     [one] { $total } run is
    *[other] { $total } runs are
 } stored: { $suites }
+# seed 4: targets run several times (compare/repeats_view.rs)
+compare-volume-on = { $fs } on { $device }
+compare-run-n = run { $n }
+compare-repeats-heading = { $row } · { $metric } of each run, and their { $figure } · ratio to { $baseline }
+col-size-plan = size/plan
+col-resp-time = resp time
+col-best = best
+html-target-runs = { $name } ({ $count } runs)

@@ -660,3 +660,11 @@ history-incomplete = （未完了）
 history-unreadable = 読めない: { $why }
 history-none-stored = 保存された実行はまだない: `kura mark` か `kura run` を試す
 history-none-matched = { $filter } に合う実行はない。保存されている実行は { $total } 件: { $suites }
+# seed 4: targets run several times (compare/repeats_view.rs)
+compare-volume-on = { $device } 上の { $fs }
+compare-run-n = 実行 { $n }
+compare-repeats-heading = { $row } · 実行ごとの { $metric } とその{ $figure } · { $baseline } との比
+col-size-plan = 容量/プラン
+col-resp-time = 応答時間
+col-best = 最良
+html-target-runs = { $name }（{ $count } 回の実行）

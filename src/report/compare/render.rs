@@ -27,7 +27,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 }
 
 /// Three significant digits, for per-price figures that range from 0.001 to 10^6.
-fn sig(x: f64) -> String {
+pub(super) fn sig(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return format!("{x}");
     }
@@ -74,7 +74,7 @@ fn headline(c: &Comparison) -> String {
 }
 
 /// `best of the passes` or `mean of the passes`, in the reader's language.
-fn figure_title(figure: Figure) -> String {
+pub(super) fn figure_title(figure: Figure) -> String {
     crate::t!(match figure {
         Figure::Best => "compare-figure-best",
         Figure::Mean => "compare-figure-mean",
@@ -268,7 +268,7 @@ fn legend(c: &Comparison) -> Vec<String> {
     }
     if cells().any(|cell| cell.p_value.is_some()) {
         out.push(crate::t!(
-            if mark_view(c) {
+            if mark_view(c) || super::repeats_view::applies(c) {
                 "compare-legend-rank-test-marked"
             } else {
                 "compare-legend-rank-test"
@@ -329,7 +329,9 @@ pub fn table(c: &Comparison) -> String {
     if c.rows.is_empty() && !only_scores {
         out.push_str(&format!("{}\n", crate::t!("compare-no-rows")));
     }
-    if mark_view(c) {
+    if let Some(shaped) = super::shaped(c) {
+        out.push_str(&shaped.table());
+    } else if mark_view(c) {
         for g in mark_grids(c) {
             out.push('\n');
             out.push_str(&crate::report::width::wrap("", &term(&g.heading), 2));
@@ -386,7 +388,9 @@ pub fn markdown(c: &Comparison) -> String {
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
-    if mark_view(c) {
+    if let Some(shaped) = super::shaped(c) {
+        out.push_str(&shaped.markdown());
+    } else if mark_view(c) {
         for g in mark_grids(c) {
             out.push_str(&format!("\n### {}\n\n", g.heading));
             out.push_str(&g.grid.to_markdown());
@@ -424,8 +428,12 @@ pub fn markdown(c: &Comparison) -> String {
     out
 }
 
-/// One line per row and target, machine units, nothing but the header and data.
+/// One line per row and target, machine units, nothing but the header and
+/// data; a comparison shown in a published table's shape is that table.
 pub fn csv(c: &Comparison) -> String {
+    if let Some(shaped) = super::shaped(c) {
+        return shaped.csv();
+    }
     let mut g = Grid::new([
         "section",
         "row",

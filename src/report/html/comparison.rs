@@ -7,18 +7,29 @@ use std::fmt::Write;
 
 use super::table::{Cell, Table, Value};
 use super::{Page, figure};
-use crate::metrics::RunResult;
 use crate::report::compare::render::value_text;
-use crate::report::compare::{self, CompareOptions, Comparison, Noise};
+use crate::report::compare::{self, CompareOptions, Comparison, Noise, Target};
 use crate::report::svg::{self, HBarChart, esc};
 
-pub fn section(page: &mut Page, runs: &[RunResult]) {
+pub fn section(page: &mut Page, targets: &[Target]) {
     page.html(&format!(
         r#"<section id="comparison"><h2>{}</h2>"#,
         crate::t!("html-comparison")
     ));
-    let opts = CompareOptions::default();
-    let c = match compare::build(runs, &opts) {
+    // vdbench's figure is its i/o rate; every other kind is shown in MB/s.
+    let vdbench = targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Vdbench));
+    let opts = CompareOptions {
+        metric: if vdbench {
+            compare::Metric::Iops
+        } else {
+            compare::Metric::Mbps
+        },
+        ..CompareOptions::default()
+    };
+    let c = match compare::build_targets(targets, &opts) {
         Ok(c) => c,
         Err(e) => {
             // A price stored before prices were checked must not hide the
@@ -27,15 +38,15 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
                 r#"<div class="banner warn">{}</div>"#,
                 esc(&crate::t!("html-compare-prices-left-out", why = e.to_string()))
             ));
-            let unpriced: Vec<RunResult> = runs
+            let unpriced: Vec<Target> = targets
                 .iter()
                 .cloned()
-                .map(|mut r| {
-                    r.price = None;
-                    r
+                .map(|mut t| {
+                    t.runs.iter_mut().for_each(|r| r.price = None);
+                    t
                 })
                 .collect();
-            match compare::build(&unpriced, &opts) {
+            match compare::build_targets(&unpriced, &opts) {
                 Ok(c) => c,
                 Err(e) => {
                     page.html(&format!(
@@ -70,7 +81,7 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             ),
         ));
         page.html("</div>");
-    } else if !only_scores {
+    } else if !only_scores && c.targets.len() > 1 {
         page.html(&format!(
             r#"<p class="note">{}</p>"#,
             esc(&crate::t!("html-compare-no-shared-row"))
@@ -78,6 +89,12 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     }
     page.table(targets_table(&c));
     scores(page, &c);
+    // A published table's shape (seed 4's runs side by side) before the rows.
+    if let Some(shaped) = compare::shaped(&c) {
+        for (_, t) in shaped.sections {
+            page.table(t);
+        }
+    }
     if !only_scores {
         page.table(rows_table(&c));
     }
