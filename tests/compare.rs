@@ -970,3 +970,115 @@ fn a_warning_names_an_unlabelled_run_once() {
     assert!(!warnings[0].starts_with("run 1: run 1"), "{warnings:#?}");
     assert!(warnings[1].starts_with("run 2: "), "{warnings:#?}");
 }
+
+/// Seed 2's CSV from two real sweeps (files on this machine's disk): the
+/// article's wide table, a line per mix and block size with each target's
+/// IOPS and MiB/s, the ratio and the ratio per unit of price, every number
+/// the stored run's.
+#[test]
+fn seed2_csv_of_real_sweeps_is_the_articles_wide_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut stored = Vec::new();
+    for (label, price) in [("HDD", "659.46 JPY/month"), ("SSD", "1,075.20 JPY/month")] {
+        let target = dir.path().join(label);
+        std::fs::create_dir(&target).unwrap();
+        kura(&db)
+            .arg("sweep")
+            .arg(&target)
+            .args(["--bs", "4k,64k", "--read-pct", "100,50,0", "--runtime", "300ms"])
+            .args(["--size", "8m", "--label", label, "--price", price])
+            .assert()
+            .success();
+        stored.push(json(stdout(&db, &["--json", "show", "latest"]).as_bytes()));
+    }
+    let csv = stdout(
+        &db,
+        &[
+            "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs", "--format", "csv",
+        ],
+    );
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "mix,block size,HDD IOPS,HDD MiB/s,SSD IOPS,SSD MiB/s,SSD/HDD,SSD/HDD per JPY (price 1.63x)",
+        "{csv}"
+    );
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| {
+            // The mix is quoted (it holds commas); the rest are plain fields.
+            let (mix, rest) = l.strip_prefix('"').unwrap().split_once("\",").unwrap();
+            std::iter::once(mix.to_string())
+                .chain(rest.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 6, "three mixes of two block sizes:\n{csv}");
+    // A point's IOPS and bytes/s as stored: reads and writes together.
+    let point = |run: &serde_json::Value, test: &str| -> (f64, f64) {
+        let job = run["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["test"] == test)
+            .unwrap_or_else(|| panic!("{test}"));
+        ["read", "write"]
+            .iter()
+            .filter(|d| !job[**d].is_null())
+            .fold((0.0, 0.0), |(i, b), d| {
+                (
+                    i + job[*d]["iops"].as_f64().unwrap(),
+                    b + job[*d]["bytes_per_sec"].as_f64().unwrap(),
+                )
+            })
+    };
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    for row in &rows {
+        let mix = match row[0].as_str() {
+            m if m.contains(", read,") => "100/0",
+            m if m.contains("50 % read") => "50/50",
+            m if m.contains(", write,") => "0/100",
+            m => panic!("mix {m}"),
+        };
+        let test = format!("bs={} mix={mix}", row[1]);
+        let num = |i: usize| row[i].parse::<f64>().unwrap_or_else(|_| panic!("{i} in {row:?}"));
+        let (hdd, ssd) = (point(&stored[0], &test), point(&stored[1], &test));
+        assert!(close(num(2), hdd.0) && close(num(4), ssd.0), "{test}: {row:?}");
+        let mib = (1u64 << 20) as f64;
+        assert!(
+            close(num(3), hdd.1 / mib) && close(num(5), ssd.1 / mib),
+            "{test}: {row:?}"
+        );
+        assert!(close(num(6), ssd.0 / hdd.0), "{test}: ratio {row:?}");
+        let price_ratio = 1075.20 / 659.46;
+        assert!(
+            (num(7) - ssd.0 / hdd.0 / price_ratio).abs() < 1e-6,
+            "{test}: per JPY {row:?}"
+        );
+    }
+    // The terminal and Markdown show the same table; JSON keeps compare's rows.
+    let md = stdout(
+        &db,
+        &[
+            "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs", "--format", "markdown",
+        ],
+    );
+    assert!(
+        md.contains("| block size | HDD IOPS | HDD MiB/s | SSD IOPS | SSD MiB/s | SSD/HDD |"),
+        "{md}"
+    );
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "--json", "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs",
+            ],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(
+        v["rows"].as_array().unwrap().len(),
+        10,
+        "a row per pure point, three per 50/50 one"
+    );
+}

@@ -437,10 +437,11 @@ pub fn each_run(runs: &[RunResult]) -> Vec<Target> {
         .collect()
 }
 
-/// The comparison in a published table's shape, where it has one: seed 4's
-/// targets of several runs (a column per run). `None`: the row grid.
+/// The comparison in a published table's shape, where it has one: seed 2's
+/// sweeps by block size (both figures per target), seed 4's targets of
+/// several runs (a column per run). `None`: the row grid.
 pub fn shaped(c: &Comparison) -> Option<shaped::Shaped> {
-    repeats_view::shaped(c)
+    sweep_view::shaped(c).or_else(|| repeats_view::shaped(c))
 }
 
 /// Compares targets whose runs are repetitions of each other.

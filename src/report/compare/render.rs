@@ -146,7 +146,7 @@ fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
     }
 }
 
-fn ratio_cell(cell: &Option<Cell>) -> String {
+pub(super) fn ratio_cell(cell: &Option<Cell>) -> String {
     let Some(cell) = cell else { return "-".into() };
     if let Some(why) = &cell.not_comparable {
         return crate::t!("compare-not-comparable", why = why.as_str());
@@ -161,9 +161,6 @@ fn ratio_cell(cell: &Option<Cell>) -> String {
 }
 
 fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
-    if let Some(g) = super::sweep_view::grid(c, rows, ratio_cell) {
-        return g;
-    }
     let base = c.baseline;
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;
@@ -233,7 +230,7 @@ fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
 }
 
 /// Rows grouped by section, sections in the rows' order.
-fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
+pub(super) fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
     let mut out: Vec<(String, Vec<&Row>)> = Vec::new();
     for r in &c.rows {
         match out.iter_mut().find(|(s, _)| *s == r.section) {
