@@ -1082,3 +1082,227 @@ fn seed2_csv_of_real_sweeps_is_the_articles_wide_table() {
         "a row per pure point, three per 50/50 one"
     );
 }
+
+/// Seed 5 from real runs on two directories of this machine's disk: tiobench
+/// compared as tiobench.pl prints its tables (one per test in its report
+/// order, a row per target and thread count), bonnie++'s tests as rows with
+/// each target's rate and worst latency, and the db suite's HTML comparison
+/// in seconds per test, not MB/s; every number the stored runs'.
+#[test]
+fn seed5_suites_side_by_side_from_real_runs() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut shown = BTreeMap::new();
+    for name in ["A", "B"] {
+        let target = dir.path().join(name);
+        std::fs::create_dir(&target).unwrap();
+        let suite = |args: &[&str], label: &str| {
+            kura(&db)
+                .args(["suite", args[0]])
+                .arg(&target)
+                .args(&args[1..])
+                .args(["--label", label])
+                .assert()
+                .success();
+            json(stdout(&db, &["--json", "show", "latest"]).as_bytes())
+        };
+        let tio = suite(
+            &[
+                "tiobench",
+                "--threads",
+                "1,2",
+                "--size",
+                "4m",
+                "--random-ops",
+                "400",
+            ],
+            &format!("tio {name}"),
+        );
+        let bon = suite(
+            &["bonnie", "--size", "8m", "--char-size", "1m", "--files", "1"],
+            &format!("bon {name}"),
+        );
+        let dbrun = suite(
+            &[
+                "db",
+                "--scale",
+                "0.001",
+                "--time",
+                "1s",
+                "--tests",
+                "create,select,oltp_read_write",
+            ],
+            &format!("db {name}"),
+        );
+        shown.insert(name, (tio, bon, dbrun));
+    }
+    let per_sec = |bytes: f64, job: &serde_json::Value| bytes / (job["elapsed_ns"].as_f64().unwrap() / 1e9);
+    let jobs = |run: &serde_json::Value, test: &str| -> Vec<serde_json::Value> {
+        run["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|j| j["test"] == test)
+            .cloned()
+            .collect()
+    };
+
+    // tiobench: tiobench.pl's four tables in its order, the targets of one
+    // thread count on adjacent rows, MiB/s as the stored jobs give it.
+    let text = stdout(&db, &["compare", "tio A", "tio B"]);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
+    }
+    let titles: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            [
+                "Sequential Read",
+                "Random Read",
+                "Sequential Write",
+                "Random Write",
+            ]
+            .contains(l)
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Sequential Read",
+            "Random Read",
+            "Sequential Write",
+            "Random Write"
+        ],
+        "{text}"
+    );
+    let md = stdout(&db, &["compare", "tio A", "tio B", "--format", "markdown"]);
+    assert!(
+        md.contains("| identifier | thr | MiB/s | CPU % | avg lat ms | max lat ms | % >2 s | % >10 s | CPU eff | runs |"),
+        "{md}"
+    );
+    for test in [
+        "Sequential Read",
+        "Random Read",
+        "Sequential Write",
+        "Random Write",
+    ] {
+        let table = md
+            .split(&format!("### {test}\n"))
+            .nth(1)
+            .unwrap()
+            .split("###")
+            .next()
+            .unwrap();
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .filter(|l| l.starts_with("| tio "))
+            .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        let order: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[1])).collect();
+        assert_eq!(
+            order,
+            [("tio A", "1"), ("tio B", "1"), ("tio A", "2"), ("tio B", "2")],
+            "{md}"
+        );
+        for r in &rows {
+            let run = &shown[&r[0][4..]].0;
+            let of_test = jobs(run, &format!("{test} threads={}", r[1]));
+            assert!(!of_test.is_empty(), "{test} threads={}", r[1]);
+            let bytes: f64 = of_test
+                .iter()
+                .flat_map(|j| ["read", "write"].map(|d| j[d]["bytes"].as_f64().unwrap_or(0.0)))
+                .sum();
+            let secs: f64 = of_test
+                .iter()
+                .map(|j| j["elapsed_ns"].as_f64().unwrap() / 1e9)
+                .sum();
+            let mib = bytes / secs / (1u64 << 20) as f64;
+            let cell: f64 = r[2].parse().unwrap();
+            assert!((cell - mib).abs() <= 0.006, "{test} {r:?}: {mib}");
+        }
+    }
+
+    // bonnie++: a row per test, each target's rate in bonnie++'s unit and
+    // its worst latency, then the rate ratio; CSV carries them unrounded.
+    let text = stdout(&db, &["compare", "bon A", "bon B"]);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
+    }
+    assert!(
+        text.contains("bonnie++ · each target's rate in bonnie++'s unit"),
+        "{text}"
+    );
+    let csv = stdout(&db, &["compare", "bon A", "bon B", "--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "suite,test,unit,bon A rate,bon A lat_max_ns,bon B rate,bon B lat_max_ns,bon B ratio"
+    );
+    let rows: BTreeMap<String, Vec<String>> = lines
+        .map(|l| {
+            let f: Vec<String> = l.split(',').map(str::to_string).collect();
+            (f[1].clone(), f)
+        })
+        .collect();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    for (test, dir, unit) in [
+        ("Sequential Output Block", "write", "K/sec"),
+        ("Sequential Input Block", "read", "K/sec"),
+    ] {
+        let row = &rows[test];
+        assert_eq!(row[2], unit);
+        let mut rates = Vec::new();
+        for (i, name) in ["A", "B"].iter().enumerate() {
+            let job = &jobs(&shown[name].1, test)[0];
+            let rate = per_sec(job[dir]["bytes"].as_f64().unwrap() / 1024.0, job);
+            let cell: f64 = row[3 + 2 * i].parse().unwrap();
+            assert!(close(cell, rate), "{test} {name}: {cell} vs {rate}");
+            assert_eq!(
+                row[4 + 2 * i],
+                job[dir]["lat_ns"]["max"].to_string(),
+                "{test} {name}"
+            );
+            rates.push(rate);
+        }
+        assert!(
+            close(row[7].parse().unwrap(), rates[1] / rates[0]),
+            "{test}: {row:?}"
+        );
+    }
+    // A file test by its files per second.
+    let job = &jobs(&shown["A"].1, "Sequential Create")[0];
+    let ops = job["operations"]["create"]["ops"].as_f64().unwrap();
+    assert!(close(
+        rows["Sequential Create"][3].parse().unwrap(),
+        per_sec(ops, job)
+    ));
+    assert_eq!(rows["Sequential Create"][2], "/sec");
+
+    // The db suite's HTML comparison: seconds per test (and the OLTP mix's
+    // tps and p95) with ratios, as `kura compare` gives them; no MB/s chart.
+    let page = dir.path().join("db.html");
+    kura(&db)
+        .args(["report", "db A", "db B", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let comparison = &html[html.find(r#"id="comparison""#).unwrap()..];
+    let comparison = &comparison[..comparison.find("</section>").unwrap()];
+    assert!(
+        !comparison.contains("MB/s relative to"),
+        "no MB/s chart for a database"
+    );
+    assert!(comparison.contains(r#"data-table="db-compare""#));
+    assert!(comparison.contains("Each test relative to db A"));
+    let v = json(stdout(&db, &["--json", "compare", "db A", "db B"]).as_bytes());
+    for row in v["rows"].as_array().unwrap() {
+        if row["unit"] != "s" {
+            continue;
+        }
+        for value in row["values"].as_array().unwrap() {
+            let text = format!(">{:.2}<", value.as_f64().unwrap());
+            assert!(comparison.contains(&text), "{} {text}", row["test"]);
+        }
+    }
+}

@@ -14,6 +14,8 @@ pub mod render;
 mod repeats_view;
 mod rows;
 pub mod shaped;
+// seed 5: bonnie++ and tiobench across targets (issue 24)
+pub mod suite_view;
 // seed 2's table (issue 24)
 mod sweep_view;
 
@@ -192,6 +194,9 @@ pub struct Comparison {
     /// shape, a row per target and a column per test (render.rs).
     #[serde(skip)]
     pub all_marks: bool,
+    /// Every run is of bonnie++ or of tiobench: that suite's own tables (seed 5).
+    #[serde(skip)]
+    pub suite: Option<suite_view::SuiteView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -441,6 +446,12 @@ pub fn each_run(runs: &[RunResult]) -> Vec<Target> {
 /// sweeps by block size (both figures per target), seed 4's targets of
 /// several runs (a column per run). `None`: the row grid.
 pub fn shaped(c: &Comparison) -> Option<shaped::Shaped> {
+    if let Some(suite_view::SuiteView::Bonnie(s)) = &c.suite {
+        return (c.by == By::Test).then(|| s.clone());
+    }
+    if matches!(c.suite, Some(suite_view::SuiteView::Tiobench(_))) {
+        return None;
+    }
     sweep_view::shaped(c).or_else(|| repeats_view::shaped(c))
 }
 
@@ -491,6 +502,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         latency_bound,
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
+        suite: suite_view::build(targets, &names, opts.baseline),
     })
 }
 

@@ -326,7 +326,9 @@ pub fn table(c: &Comparison) -> String {
     if c.rows.is_empty() && !only_scores {
         out.push_str(&format!("{}\n", crate::t!("compare-no-rows")));
     }
-    if let Some(shaped) = super::shaped(c) {
+    if let Some(targets) = tiobench_view(c) {
+        out.push_str(&crate::report::tiobench_table::render_targets(targets));
+    } else if let Some(shaped) = super::shaped(c) {
         out.push_str(&shaped.table());
     } else if mark_view(c) {
         for g in mark_grids(c) {
@@ -385,7 +387,9 @@ pub fn markdown(c: &Comparison) -> String {
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
-    if let Some(shaped) = super::shaped(c) {
+    if let Some(targets) = tiobench_view(c) {
+        out.push_str(&crate::report::tiobench_table::markdown_targets(targets));
+    } else if let Some(shaped) = super::shaped(c) {
         out.push_str(&shaped.markdown());
     } else if mark_view(c) {
         for g in mark_grids(c) {
@@ -535,6 +539,14 @@ pub fn csv(c: &Comparison) -> String {
     }
     super::capacity::add_csv(c, &mut g);
     g.to_csv()
+}
+
+/// tiobench runs side by side, by test: tiobench.pl's tables (seed 5).
+pub fn tiobench_view(c: &Comparison) -> Option<&[(String, Vec<crate::report::tiobench_table::TiobenchRow>)]> {
+    match &c.suite {
+        Some(super::suite_view::SuiteView::Tiobench(t)) if c.by == By::Test => Some(t),
+        _ => None,
+    }
 }
 
 /// Whether the rows are shown as mark grids: every run a mark run, rows by

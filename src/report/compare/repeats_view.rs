@@ -11,9 +11,14 @@ use crate::report::format::latency;
 use crate::report::html::table::{Cell, Table, Value};
 
 /// Whether the comparison is shown so: a target of several runs (`--repeats`),
-/// rows by test, and not mark runs (their passes have their own grids).
+/// rows by test, and neither mark runs (their passes have their own
+/// grids) nor bonnie++ or tiobench runs (their suites' tables add repetitions up).
 pub fn applies(c: &Comparison) -> bool {
-    c.by == By::Test && !c.all_marks && !c.rows.is_empty() && c.targets.iter().any(|t| t.run_ids.len() > 1)
+    c.by == By::Test
+        && !c.all_marks
+        && c.suite.is_none()
+        && !c.rows.is_empty()
+        && c.targets.iter().any(|t| t.run_ids.len() > 1)
 }
 
 /// The seed's tables, one per shown row; `None` for other comparisons.
@@ -38,6 +43,7 @@ pub fn shaped(c: &Comparison) -> Option<Shaped> {
         sections,
         left: 2,
         stack,
+        notes: Vec::new(),
     })
 }
 

@@ -19,6 +19,8 @@ pub struct Shaped {
     /// (a target's size/plan and price under its name); `--wide`, Markdown,
     /// CSV and HTML keep them apart.
     pub stack: Vec<usize>,
+    /// Lines under the tables (what a mark in a cell means); not in the CSV.
+    pub notes: Vec<String>,
 }
 
 impl Shaped {
@@ -28,6 +30,9 @@ impl Shaped {
             out.push('\n');
             out.push_str(&crate::report::width::wrap("", &term(&t.title), 2));
             out.push_str(&self.stacked(t.shown_grid(self.left)).to_table());
+        }
+        for n in &self.notes {
+            out.push_str(&crate::report::width::wrap("", &term(n), 0));
         }
         out
     }
@@ -69,6 +74,9 @@ impl Shaped {
         for (_, t) in &self.sections {
             out.push_str(&format!("\n### {}\n\n", t.title));
             out.push_str(&t.shown_grid(self.left).to_markdown());
+        }
+        for n in &self.notes {
+            out.push_str(&format!("\n{n}\n"));
         }
         out
     }

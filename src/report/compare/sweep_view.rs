@@ -40,6 +40,7 @@ pub fn shaped(c: &Comparison) -> Option<Shaped> {
             .collect(),
         left: 1,
         stack: Vec::new(),
+        notes: Vec::new(),
     })
 }
 

@@ -58,6 +58,14 @@ pub fn section(page: &mut Page, targets: &[Target]) {
             }
         }
     };
+    if targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Db))
+    {
+        db(page, targets, &c);
+        return;
+    }
     let base = &c.targets[c.baseline].name;
     page.html(&format!(
         r#"<p class="note">{}</p>"#,
@@ -89,10 +97,23 @@ pub fn section(page: &mut Page, targets: &[Target]) {
     }
     page.table(targets_table(&c));
     scores(page, &c);
-    // A published table's shape (seed 4's runs side by side) before the rows.
+    // A published table's shape (seed 4's runs side by side, bonnie++'s tests
+    // across targets) before the rows; tiobench's tables as tiobench.pl prints them.
     if let Some(shaped) = compare::shaped(&c) {
         for (_, t) in shaped.sections {
             page.table(t);
+        }
+        for n in &shaped.notes {
+            page.html(&format!(r#"<p class="note">{}</p>"#, esc(n)));
+        }
+    }
+    if let Some(tio) = compare::render::tiobench_view(&c) {
+        page.html(&format!("<h3>{}</h3>", esc(&crate::t!("html-tiobench-compare"))));
+        for (i, (title, g)) in crate::report::tiobench_table::grids_targets(tio)
+            .iter()
+            .enumerate()
+        {
+            page.table(Table::from_grid(&format!("tiobench-{i}"), title, g));
         }
     }
     if !only_scores {
@@ -115,6 +136,93 @@ pub fn section(page: &mut Page, targets: &[Target]) {
             r#"<h3>{}</h3><ul class="guidance">{items}</ul>"#,
             crate::t!("html-guidance")
         ));
+    }
+    page.html("</section>");
+}
+
+/// db runs by their own figures, as `kura compare` prints them
+/// (report::db_table): seconds per sql-bench test and the OLTP mix's TPS and
+/// p95, ratios to the baseline's as bars. compare's rows of such runs count
+/// queries and commits, and a database moves no MB/s worth charting.
+fn db(page: &mut Page, targets: &[Target], c: &Comparison) {
+    // A target of several runs is shown by its newest, as `kura compare` does.
+    let runs: Vec<&crate::metrics::RunResult> = targets.iter().filter_map(|t| t.runs.last()).collect();
+    let names: Vec<String> = c.targets.iter().map(|t| t.name.clone()).collect();
+    let base = &names[c.baseline];
+    let rows = crate::report::db_table::compare_rows(&runs, c.baseline);
+    let others = others(c);
+    let row_name = |r: &crate::report::db_table::CompareRow| format!("{} ({})", r.test, r.unit);
+    if !rows.is_empty() && !others.is_empty() {
+        let chart = HBarChart {
+            title: crate::t!("html-db-ratio-chart", baseline = base.as_str()),
+            x_title: crate::t!("html-ratio-axis"),
+            rows: rows.iter().map(row_name).collect(),
+            series: others
+                .iter()
+                .map(|t| (names[*t].clone(), rows.iter().map(|r| r.ratios[*t]).collect()))
+                .collect(),
+            value_fmt: |v| format!("{v:.2}×"),
+            reference: Some((1.0, base.clone())),
+            log: rows
+                .iter()
+                .flat_map(|r| r.ratios.iter().flatten())
+                .any(|x| *x > 8.0 || *x < 0.125),
+        };
+        page.html(r#"<div class="charts">"#);
+        page.html(&figure(
+            &svg::hbar_chart(&chart),
+            &crate::t!("html-db-ratio-caption"),
+        ));
+        page.html("</div>");
+    }
+    page.table(targets_table(c));
+    let (mut shown, mut exported) = (
+        vec!["test".to_string(), "unit".to_string()],
+        vec!["test".to_string(), "unit".to_string()],
+    );
+    for n in &names {
+        shown.push(n.clone());
+        exported.push(n.clone());
+    }
+    for t in &others {
+        shown.push(format!("x{}", names[*t]));
+        exported.push(format!("{} ratio", names[*t]));
+    }
+    let mut t = Table::new(
+        "db-compare",
+        &crate::t!("html-db-compare", baseline = base.as_str()),
+        &shown.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
+    for r in &rows {
+        let mut line = vec![Cell::text(r.test.as_str()), Cell::text(r.unit)];
+        for v in &r.values {
+            line.push(match v {
+                Some(v) => Cell::num(*v, format!("{v:.2}")),
+                None => Cell::text("-"),
+            });
+        }
+        for o in &others {
+            line.push(match r.ratios[*o] {
+                Some(x) => Cell::num(x, format!("{x:.2}")),
+                None => Cell::text("-"),
+            });
+        }
+        t.rows.push(line);
+    }
+    page.table(t);
+    let mut notes: Vec<String> = crate::report::db_table::setting_notes(&runs);
+    notes.push(crate::t!("dbrun-compare-legend", base = base.as_str()));
+    for n in notes {
+        page.html(&format!(r#"<p class="note">{}</p>"#, esc(&n)));
+    }
+    let warnings: String = c
+        .warnings
+        .iter()
+        .map(|w| format!("<li>{}</li>", esc(w)))
+        .collect();
+    if !warnings.is_empty() {
+        page.html(&format!(r#"<ul class="warnings">{warnings}</ul>"#));
     }
     page.html("</section>");
 }

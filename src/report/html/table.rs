@@ -185,6 +185,25 @@ impl Table {
         out
     }
 
+    /// A grid of text as a table: a cell that reads as a number is exported
+    /// as that number, the first `grid.left` columns stay text.
+    pub fn from_grid(name: &str, title: &str, grid: &Grid) -> Table {
+        let columns: Vec<&str> = grid.header.iter().map(String::as_str).collect();
+        let mut t = Table::new(name, title, &columns);
+        for row in &grid.rows {
+            t.rows.push(
+                row.iter()
+                    .enumerate()
+                    .map(|(i, c)| match c.parse::<f64>() {
+                        Ok(v) if i >= grid.left => Cell::num(v, c.as_str()),
+                        _ => Cell::text(c.as_str()),
+                    })
+                    .collect(),
+            );
+        }
+        t
+    }
+
     /// The table as a person reads it, for the terminal and Markdown
     /// writers (export::Grid); the first `left` columns are names.
     pub fn shown_grid(&self, left: usize) -> Grid {
