@@ -123,11 +123,12 @@ fn sweep_report_has_a_chart_per_mix_with_a_line_per_target() {
     }
     // The seed's 4 KiB read-only row: 203 against 404 IOPS, ratio 1.99.
     assert!(html.contains(">203<") && html.contains(">404<"));
-    assert!(html.contains(">1.99<"));
+    assert!(html.contains(">1.99x<"));
     assert!(html.contains("659.46 JPY/month"));
-    // Seed 2's conclusion, from kura compare: the SSD costs 1.63x and performs
-    // 1.99x, so it gives 1.22x the performance per yen.
-    assert!(html.contains(">1.63×<") && html.contains(">1.22×<"));
+    // Seed 2's conclusion, from kura compare's table: the SSD costs 1.63x and
+    // performs 1.99x, so it gives 1.22x the performance per yen.
+    assert!(html.contains(">1.63×<") && html.contains(">1.22x<"));
+    assert!(html.contains("Standard SSD/Standard HDD per JPY (price 1.63x)"));
     assert!(html.contains("Guidance, from the measured rows"));
     // A real `kura sweep` (null engine) charts the same way.
     kura(&db)

@@ -711,3 +711,4 @@ html-tiobench-compare = tiobench, as tiobench.pl prints its tables: one per test
 html-db-ratio-chart = Each test relative to { $baseline }
 html-db-ratio-caption = Each run's seconds per sql-bench test, and the OLTP mix's transactions per second and p95, over the baseline's: for seconds and p95 below 1 is faster, for tps above 1.
 html-db-compare = Seconds per test and the OLTP mix, relative to { $baseline }
+html-scores-chart = Latency-bounded score relative to { $baseline }

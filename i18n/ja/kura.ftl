@@ -679,3 +679,4 @@ html-tiobench-compare = tiobench（tiobench.pl の表の形: テストごとに 
 html-db-ratio-chart = { $baseline } に対する各テストの比
 html-db-ratio-caption = sql-bench の各テストの秒数と OLTP 混合負荷の毎秒トランザクション数と p95 を基準で割った値。秒数と p95 は 1 未満が速く、tps は 1 を超えると速い。
 html-db-compare = テストごとの秒数と OLTP 混合負荷（{ $baseline } との比）
+html-scores-chart = { $baseline } に対するレイテンシ制約付きスコア

@@ -17,7 +17,7 @@ pub mod shaped;
 // seed 5: bonnie++ and tiobench across targets (issue 24)
 pub mod suite_view;
 // seed 2's table (issue 24)
-mod sweep_view;
+pub mod sweep_view;
 
 use serde::Serialize;
 use thiserror::Error;

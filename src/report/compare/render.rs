@@ -560,6 +560,18 @@ fn mark_view(c: &Comparison) -> bool {
         })
 }
 
+/// The mark view's grids (heading, grid, notes under it), when the rows are
+/// shown so: a row per target, a column per test (seed 1's published table).
+pub fn mark_tables(c: &Comparison) -> Vec<(String, Grid, Vec<String>)> {
+    if !mark_view(c) {
+        return Vec::new();
+    }
+    mark_grids(c)
+        .into_iter()
+        .map(|g| (g.heading, g.grid, g.notes))
+        .collect()
+}
+
 /// One grid of the mark view: the targets of one test-file size in one direction.
 struct MarkGrid {
     heading: String,

@@ -44,6 +44,21 @@ pub fn shaped(c: &Comparison) -> Option<Shaped> {
     })
 }
 
+/// The same tables keyed by their mix, for a report that draws each mix's
+/// charts above its table: (sequential, read share %, table).
+pub fn tables_by_mix(c: &Comparison) -> Vec<(bool, u8, Table)> {
+    let Some(s) = shaped(c) else {
+        return Vec::new();
+    };
+    s.sections
+        .into_iter()
+        .filter_map(|(section, t)| {
+            let r = c.rows.iter().find(|r| r.section == section)?;
+            Some((!r.workload.rw.starts_with("rand"), r.workload.read_pct, t))
+        })
+        .collect()
+}
+
 /// One mix: block size | each target's IOPS and MiB/s | the ratio to the
 /// baseline | with prices, the ratio per unit of price.
 fn table(c: &Comparison, section: &str, rows: &[&Row], i: usize) -> Table {

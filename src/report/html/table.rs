@@ -185,8 +185,9 @@ impl Table {
         out
     }
 
-    /// A grid of text as a table: a cell that reads as a number is exported
-    /// as that number, the first `grid.left` columns stay text.
+    /// A grid of text as a table: a cell that starts with a number (`371`,
+    /// `371 0.43x`, `1190202 *`) is exported as that number and aligned as
+    /// one; the first `grid.left` columns stay text.
     pub fn from_grid(name: &str, title: &str, grid: &Grid) -> Table {
         let columns: Vec<&str> = grid.header.iter().map(String::as_str).collect();
         let mut t = Table::new(name, title, &columns);
@@ -194,9 +195,12 @@ impl Table {
             t.rows.push(
                 row.iter()
                     .enumerate()
-                    .map(|(i, c)| match c.parse::<f64>() {
-                        Ok(v) if i >= grid.left => Cell::num(v, c.as_str()),
-                        _ => Cell::text(c.as_str()),
+                    .map(|(i, c)| {
+                        let first = c.split(' ').next().unwrap_or("");
+                        match first.parse::<f64>() {
+                            Ok(v) if i >= grid.left => Cell::num(v, c.as_str()),
+                            _ => Cell::text(c.as_str()),
+                        }
                     })
                     .collect(),
             );
