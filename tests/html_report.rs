@@ -588,7 +588,7 @@ fn seeds_1_to_3_reports_show_their_published_tables_in_chromium() {
         &[
             r#"data-table="sweep-rand-100""#,
             "SSD/HDD per JPY (price 1.63x)",
-            "IOPS relative to HDD",
+            "MB/s relative to HDD",
         ],
     );
     for (target, label) in [(d("f"), "NAS gen1"), (d("g"), "NAS gen2")] {

@@ -16,21 +16,17 @@ pub fn section(page: &mut Page, targets: &[Target]) {
         r#"<section id="comparison"><h2>{}</h2>"#,
         crate::t!("html-comparison")
     ));
-    // vdbench's figure is its i/o rate, a sweep's its IOPS by block size
-    // (seed 2's article); every other kind is shown in MB/s by test.
-    let all = |f: fn(&crate::metrics::RunResult) -> bool| targets.iter().flat_map(|t| &t.runs).all(f);
-    let vdbench = all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Vdbench));
-    let sweeps = all(|r| r.suite.as_ref().is_some_and(|s| s.family() == "sweep"));
+    // vdbench's figure is its i/o rate; every other kind is shown in MB/s.
+    // (Sweeps' tables by block size stand under their charts, suites.rs.)
+    let vdbench = targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Vdbench));
     let opts = CompareOptions {
-        metric: if vdbench || sweeps {
+        metric: if vdbench {
             compare::Metric::Iops
         } else {
             compare::Metric::Mbps
-        },
-        by: if sweeps {
-            compare::By::Bs
-        } else {
-            compare::By::Test
         },
         ..CompareOptions::default()
     };
@@ -103,11 +99,9 @@ pub fn section(page: &mut Page, targets: &[Target]) {
     page.table(targets_table(&c));
     scores(page, &c);
     // A published table's shape (seed 4's runs side by side, bonnie++'s tests
-    // across targets) in place of the rows; tiobench's tables as tiobench.pl
-    // prints them. Sweeps' tables stand under their charts (suites.rs).
-    let shaped = compare::shaped(&c);
-    let mut published = shaped.is_some();
-    if let Some(shaped) = shaped.filter(|_| !sweeps) {
+    // across targets), mark runs' grid and tiobench.pl's tables before the
+    // rows, which stay for their downloads (`table=comparison`).
+    if let Some(shaped) = compare::shaped(&c) {
         for (_, t) in shaped.sections {
             page.table(t);
         }
@@ -118,14 +112,12 @@ pub fn section(page: &mut Page, targets: &[Target]) {
     // Mark runs: CrystalDiskMark's published grid, a row per target and a
     // column per test, per direction and test-file size.
     for (i, (heading, grid, notes)) in compare::render::mark_tables(&c).iter().enumerate() {
-        published = true;
         page.table(Table::from_grid(&format!("mark-grid-{i}"), heading, grid));
         for n in notes {
             page.html(&format!(r#"<p class="note">{}</p>"#, esc(n)));
         }
     }
     if let Some(tio) = compare::render::tiobench_view(&c) {
-        published = true;
         page.html(&format!("<h3>{}</h3>", esc(&crate::t!("html-tiobench-compare"))));
         for (i, (title, g)) in crate::report::tiobench_table::grids_targets(tio)
             .iter()
@@ -134,7 +126,7 @@ pub fn section(page: &mut Page, targets: &[Target]) {
             page.table(Table::from_grid(&format!("tiobench-{i}"), title, g));
         }
     }
-    if !only_scores && !published {
+    if !only_scores {
         page.table(rows_table(&c));
     }
     let mut notes = String::new();
