@@ -649,8 +649,11 @@ pub struct ReportArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// With a label shared by several runs, take the newest
-    #[arg(long)]
+    #[arg(long, conflicts_with = "repeats")]
     pub latest: bool,
+    /// A label shared by several runs stands for all of them, as repetitions of one target
+    #[arg(long)]
+    pub repeats: bool,
 }
 
 #[derive(Debug, Args)]

@@ -587,6 +587,8 @@ fn runs_sharing_a_label_are_repetitions_with_repeats() {
     let cells = &v["rows"][0]["cells"];
     assert_eq!(cells[0]["repetitions"], 3);
     assert_eq!(cells[0]["value"], 1000.0);
+    // Each run by itself, oldest first: seed 4's "IOPS run 1, run 2, run 3".
+    assert_eq!(cells[0]["per_run"], serde_json::json!([1000.0, 1100.0, 900.0]));
     assert_eq!(cells[1]["repetitions"], 2);
     assert_eq!(cells[1]["noise"], "within_noise", "55 IOPS apart, runs 200 apart");
     let all = v["guidance"]
@@ -968,4 +970,340 @@ fn a_warning_names_an_unlabelled_run_once() {
     assert!(warnings[0].starts_with("run 1: "), "{warnings:#?}");
     assert!(!warnings[0].starts_with("run 1: run 1"), "{warnings:#?}");
     assert!(warnings[1].starts_with("run 2: "), "{warnings:#?}");
+}
+
+/// Seed 2's CSV from two real sweeps (files on this machine's disk): the
+/// article's wide table, a line per mix and block size with each target's
+/// IOPS and MiB/s, the ratio and the ratio per unit of price, every number
+/// the stored run's.
+#[test]
+fn seed2_csv_of_real_sweeps_is_the_articles_wide_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut stored = Vec::new();
+    for (label, price) in [("HDD", "659.46 JPY/month"), ("SSD", "1,075.20 JPY/month")] {
+        let target = dir.path().join(label);
+        std::fs::create_dir(&target).unwrap();
+        kura(&db)
+            .arg("sweep")
+            .arg(&target)
+            .args(["--bs", "4k,64k", "--read-pct", "100,50,0", "--runtime", "300ms"])
+            .args(["--size", "8m", "--label", label, "--price", price])
+            .assert()
+            .success();
+        stored.push(json(stdout(&db, &["--json", "show", "latest"]).as_bytes()));
+    }
+    let csv = stdout(
+        &db,
+        &[
+            "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs", "--format", "csv",
+        ],
+    );
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "mix,block size,HDD IOPS,HDD MiB/s,SSD IOPS,SSD MiB/s,SSD/HDD,SSD/HDD per JPY (price 1.63x)",
+        "{csv}"
+    );
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| {
+            // The mix is quoted (it holds commas); the rest are plain fields.
+            let (mix, rest) = l.strip_prefix('"').unwrap().split_once("\",").unwrap();
+            std::iter::once(mix.to_string())
+                .chain(rest.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 6, "three mixes of two block sizes:\n{csv}");
+    // A point's IOPS and bytes/s as stored: reads and writes together.
+    let point = |run: &serde_json::Value, test: &str| -> (f64, f64) {
+        let job = run["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["test"] == test)
+            .unwrap_or_else(|| panic!("{test}"));
+        ["read", "write"]
+            .iter()
+            .filter(|d| !job[**d].is_null())
+            .fold((0.0, 0.0), |(i, b), d| {
+                (
+                    i + job[*d]["iops"].as_f64().unwrap(),
+                    b + job[*d]["bytes_per_sec"].as_f64().unwrap(),
+                )
+            })
+    };
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    for row in &rows {
+        let mix = match row[0].as_str() {
+            m if m.contains(", read,") => "100/0",
+            m if m.contains("50 % read") => "50/50",
+            m if m.contains(", write,") => "0/100",
+            m => panic!("mix {m}"),
+        };
+        let test = format!("bs={} mix={mix}", row[1]);
+        let num = |i: usize| row[i].parse::<f64>().unwrap_or_else(|_| panic!("{i} in {row:?}"));
+        let (hdd, ssd) = (point(&stored[0], &test), point(&stored[1], &test));
+        assert!(close(num(2), hdd.0) && close(num(4), ssd.0), "{test}: {row:?}");
+        let mib = (1u64 << 20) as f64;
+        assert!(
+            close(num(3), hdd.1 / mib) && close(num(5), ssd.1 / mib),
+            "{test}: {row:?}"
+        );
+        assert!(close(num(6), ssd.0 / hdd.0), "{test}: ratio {row:?}");
+        let price_ratio = 1075.20 / 659.46;
+        assert!(
+            (num(7) - ssd.0 / hdd.0 / price_ratio).abs() < 1e-6,
+            "{test}: per JPY {row:?}"
+        );
+    }
+    // The terminal and Markdown show the same table; JSON keeps compare's rows.
+    let md = stdout(
+        &db,
+        &[
+            "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs", "--format", "markdown",
+        ],
+    );
+    assert!(
+        md.contains("| block size | HDD IOPS | HDD MiB/s | SSD IOPS | SSD MiB/s | SSD/HDD |"),
+        "{md}"
+    );
+    let v = json(
+        stdout(
+            &db,
+            &[
+                "--json", "compare", "HDD", "SSD", "--metric", "iops", "--by", "bs",
+            ],
+        )
+        .as_bytes(),
+    );
+    assert_eq!(
+        v["rows"].as_array().unwrap().len(),
+        10,
+        "a row per pure point, three per 50/50 one"
+    );
+}
+
+/// Seed 5 from real runs on two directories of this machine's disk: tiobench
+/// compared as tiobench.pl prints its tables (one per test in its report
+/// order, a row per target and thread count), bonnie++'s tests as rows with
+/// each target's rate and worst latency, and the db suite's HTML comparison
+/// in seconds per test, not MB/s; every number the stored runs'.
+#[test]
+fn seed5_suites_side_by_side_from_real_runs() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut shown = BTreeMap::new();
+    for name in ["A", "B"] {
+        let target = dir.path().join(name);
+        std::fs::create_dir(&target).unwrap();
+        let suite = |args: &[&str], label: &str| {
+            kura(&db)
+                .args(["suite", args[0]])
+                .arg(&target)
+                .args(&args[1..])
+                .args(["--label", label])
+                .assert()
+                .success();
+            json(stdout(&db, &["--json", "show", "latest"]).as_bytes())
+        };
+        let tio = suite(
+            &[
+                "tiobench",
+                "--threads",
+                "1,2",
+                "--size",
+                "4m",
+                "--random-ops",
+                "400",
+            ],
+            &format!("tio {name}"),
+        );
+        let bon = suite(
+            &["bonnie", "--size", "8m", "--char-size", "1m", "--files", "1"],
+            &format!("bon {name}"),
+        );
+        let dbrun = suite(
+            &[
+                "db",
+                "--scale",
+                "0.001",
+                "--time",
+                "1s",
+                "--tests",
+                "create,select,oltp_read_write",
+            ],
+            &format!("db {name}"),
+        );
+        shown.insert(name, (tio, bon, dbrun));
+    }
+    let per_sec = |bytes: f64, job: &serde_json::Value| bytes / (job["elapsed_ns"].as_f64().unwrap() / 1e9);
+    let jobs = |run: &serde_json::Value, test: &str| -> Vec<serde_json::Value> {
+        run["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|j| j["test"] == test)
+            .cloned()
+            .collect()
+    };
+
+    // tiobench: tiobench.pl's four tables in its order, the targets of one
+    // thread count on adjacent rows, MiB/s as the stored jobs give it.
+    let text = stdout(&db, &["compare", "tio A", "tio B"]);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
+    }
+    let titles: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            [
+                "Sequential Read",
+                "Random Read",
+                "Sequential Write",
+                "Random Write",
+            ]
+            .contains(l)
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Sequential Read",
+            "Random Read",
+            "Sequential Write",
+            "Random Write"
+        ],
+        "{text}"
+    );
+    let md = stdout(&db, &["compare", "tio A", "tio B", "--format", "markdown"]);
+    assert!(
+        md.contains("| identifier | thr | MiB/s | CPU % | avg lat ms | max lat ms | % >2 s | % >10 s | CPU eff | runs |"),
+        "{md}"
+    );
+    for test in [
+        "Sequential Read",
+        "Random Read",
+        "Sequential Write",
+        "Random Write",
+    ] {
+        let table = md
+            .split(&format!("### {test}\n"))
+            .nth(1)
+            .unwrap()
+            .split("###")
+            .next()
+            .unwrap();
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .filter(|l| l.starts_with("| tio "))
+            .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        let order: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[1])).collect();
+        assert_eq!(
+            order,
+            [("tio A", "1"), ("tio B", "1"), ("tio A", "2"), ("tio B", "2")],
+            "{md}"
+        );
+        for r in &rows {
+            let run = &shown[&r[0][4..]].0;
+            let of_test = jobs(run, &format!("{test} threads={}", r[1]));
+            assert!(!of_test.is_empty(), "{test} threads={}", r[1]);
+            let bytes: f64 = of_test
+                .iter()
+                .flat_map(|j| ["read", "write"].map(|d| j[d]["bytes"].as_f64().unwrap_or(0.0)))
+                .sum();
+            let secs: f64 = of_test
+                .iter()
+                .map(|j| j["elapsed_ns"].as_f64().unwrap() / 1e9)
+                .sum();
+            let mib = bytes / secs / (1u64 << 20) as f64;
+            let cell: f64 = r[2].parse().unwrap();
+            assert!((cell - mib).abs() <= 0.006, "{test} {r:?}: {mib}");
+        }
+    }
+
+    // bonnie++: a row per test, each target's rate in bonnie++'s unit and
+    // its worst latency, then the rate ratio; CSV carries them unrounded.
+    let text = stdout(&db, &["compare", "bon A", "bon B"]);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
+    }
+    assert!(
+        text.contains("bonnie++ · each target's rate in bonnie++'s unit"),
+        "{text}"
+    );
+    let csv = stdout(&db, &["compare", "bon A", "bon B", "--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "suite,test,unit,bon A rate,bon A lat_max_ns,bon B rate,bon B lat_max_ns,bon B ratio"
+    );
+    let rows: BTreeMap<String, Vec<String>> = lines
+        .map(|l| {
+            let f: Vec<String> = l.split(',').map(str::to_string).collect();
+            (f[1].clone(), f)
+        })
+        .collect();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    for (test, dir, unit) in [
+        ("Sequential Output Block", "write", "K/sec"),
+        ("Sequential Input Block", "read", "K/sec"),
+    ] {
+        let row = &rows[test];
+        assert_eq!(row[2], unit);
+        let mut rates = Vec::new();
+        for (i, name) in ["A", "B"].iter().enumerate() {
+            let job = &jobs(&shown[name].1, test)[0];
+            let rate = per_sec(job[dir]["bytes"].as_f64().unwrap() / 1024.0, job);
+            let cell: f64 = row[3 + 2 * i].parse().unwrap();
+            assert!(close(cell, rate), "{test} {name}: {cell} vs {rate}");
+            assert_eq!(
+                row[4 + 2 * i],
+                job[dir]["lat_ns"]["max"].to_string(),
+                "{test} {name}"
+            );
+            rates.push(rate);
+        }
+        assert!(
+            close(row[7].parse().unwrap(), rates[1] / rates[0]),
+            "{test}: {row:?}"
+        );
+    }
+    // A file test by its files per second.
+    let job = &jobs(&shown["A"].1, "Sequential Create")[0];
+    let ops = job["operations"]["create"]["ops"].as_f64().unwrap();
+    assert!(close(
+        rows["Sequential Create"][3].parse().unwrap(),
+        per_sec(ops, job)
+    ));
+    assert_eq!(rows["Sequential Create"][2], "/sec");
+
+    // The db suite's HTML comparison: seconds per test (and the OLTP mix's
+    // tps and p95) with ratios, as `kura compare` gives them; no MB/s chart.
+    let page = dir.path().join("db.html");
+    kura(&db)
+        .args(["report", "db A", "db B", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let comparison = &html[html.find(r#"id="comparison""#).unwrap()..];
+    let comparison = &comparison[..comparison.find("</section>").unwrap()];
+    assert!(
+        !comparison.contains("MB/s relative to"),
+        "no MB/s chart for a database"
+    );
+    assert!(comparison.contains(r#"data-table="db-compare""#));
+    assert!(comparison.contains("Each test relative to db A"));
+    let v = json(stdout(&db, &["--json", "compare", "db A", "db B"]).as_bytes());
+    for row in v["rows"].as_array().unwrap() {
+        if row["unit"] != "s" {
+            continue;
+        }
+        for value in row["values"].as_array().unwrap() {
+            let text = format!(">{:.2}<", value.as_f64().unwrap());
+            assert!(comparison.contains(&text), "{} {text}", row["test"]);
+        }
+    }
 }

@@ -123,11 +123,12 @@ fn sweep_report_has_a_chart_per_mix_with_a_line_per_target() {
     }
     // The seed's 4 KiB read-only row: 203 against 404 IOPS, ratio 1.99.
     assert!(html.contains(">203<") && html.contains(">404<"));
-    assert!(html.contains(">1.99<"));
+    assert!(html.contains(">1.99x<"));
     assert!(html.contains("659.46 JPY/month"));
-    // Seed 2's conclusion, from kura compare: the SSD costs 1.63x and performs
-    // 1.99x, so it gives 1.22x the performance per yen.
-    assert!(html.contains(">1.63×<") && html.contains(">1.22×<"));
+    // Seed 2's conclusion, from kura compare's table: the SSD costs 1.63x and
+    // performs 1.99x, so it gives 1.22x the performance per yen.
+    assert!(html.contains(">1.63×<") && html.contains(">1.22x<"));
+    assert!(html.contains("Standard SSD/Standard HDD per JPY (price 1.63x)"));
     assert!(html.contains("Guidance, from the measured rows"));
     // A real `kura sweep` (null engine) charts the same way.
     kura(&db)
@@ -481,4 +482,273 @@ fn regex_lite_percent(html: &str) -> bool {
             .strip_suffix("%</td")
             .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
     })
+}
+
+/// Runs `kura ARGS` that must succeed.
+fn ok(db: &std::path::Path, args: &[&str]) {
+    kura(db).args(args).assert().success();
+}
+
+/// The report of `runs` (`extra` flags added), loaded in Chromium: its DOM
+/// must hold every needle, and a screenshot of its comparison goes to
+/// target/screenshots/NAME.png for people to look at.
+fn seed_page(db: &std::path::Path, dir: &std::path::Path, name: &str, runs: &[&str], needles: &[&str]) {
+    let out = dir.join(format!("{name}.html"));
+    kura(db)
+        .arg("report")
+        .args(runs)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_self_contained(&html);
+    if !have("chromium") {
+        return;
+    }
+    let dom = dump_dom(&file_url(&out));
+    for needle in needles {
+        assert!(dom.contains(needle), "{name}: the DOM lacks {needle}");
+    }
+    screenshot(&format!("{}#comparison", file_url(&out)), name, 2200);
+}
+
+/// Seeds 1 to 3 from short real runs on two directories of this machine's
+/// disk, each report's comparison in the seed's published shape.
+#[test]
+fn seeds_1_to_3_reports_show_their_published_tables_in_chromium() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let d = |name: &str| {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(&p).unwrap();
+        p.display().to_string()
+    };
+    for (target, label) in [(d("a"), "physical 8m"), (d("b"), "cloud 8m")] {
+        ok(
+            &db,
+            &[
+                "mark",
+                &target,
+                "--profile",
+                "cdm5",
+                "--size",
+                "8m",
+                "--runtime",
+                "200ms",
+                "--runs",
+                "2",
+                "--interval",
+                "0s",
+                "--label",
+                label,
+            ],
+        );
+    }
+    seed_page(
+        &db,
+        dir.path(),
+        "seed1-report",
+        &["physical 8m", "cloud 8m"],
+        &[
+            r#"data-table="mark-grid-0""#,
+            "read · MB/s, best pass · test file 8.0 MiB",
+            "physical 8m (baseline)",
+        ],
+    );
+    for (target, label, price) in [
+        (d("c"), "HDD", "659.46 JPY/month"),
+        (d("e"), "SSD", "1,075.20 JPY/month"),
+    ] {
+        ok(
+            &db,
+            &[
+                "sweep",
+                &target,
+                "--bs",
+                "4k,64k",
+                "--read-pct",
+                "100,50,0",
+                "--runtime",
+                "200ms",
+                "--size",
+                "8m",
+                "--label",
+                label,
+                "--price",
+                price,
+            ],
+        );
+    }
+    seed_page(
+        &db,
+        dir.path(),
+        "seed2-report",
+        &["HDD", "SSD"],
+        &[
+            r#"data-table="sweep-rand-100""#,
+            "SSD/HDD per JPY (price 1.63x)",
+            "MB/s relative to HDD",
+        ],
+    );
+    for (target, label) in [(d("f"), "NAS gen1"), (d("g"), "NAS gen2")] {
+        ok(
+            &db,
+            &[
+                "run",
+                "--target",
+                &target,
+                "--mix",
+                "sfs97",
+                "--threads",
+                "2",
+                "--files",
+                "50",
+                "--runtime",
+                "300ms",
+                "--latency-limit",
+                "250us",
+                "--label",
+                label,
+            ],
+        );
+    }
+    seed_page(
+        &db,
+        dir.path(),
+        "seed3-report",
+        &["NAS gen1", "NAS gen2"],
+        &[
+            "Latency-bounded score relative to NAS gen1",
+            r#"data-table="latency-bound-scores""#,
+        ],
+    );
+}
+
+/// Seeds 4 and 5 from short real runs on two directories: vdbench's
+/// file-system file three times a target (`report --repeats`), tiobench,
+/// bonnie++ and the db suite, each report's comparison in its published shape.
+#[test]
+fn seeds_4_and_5_reports_show_their_published_tables_in_chromium() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    for (name, price) in [("root", "500 JPY/month"), ("gp2", "1,200 JPY/month")] {
+        let anchor = dir.path().join(name);
+        std::fs::create_dir(&anchor).unwrap();
+        let file = dir.path().join(format!("{name}.vdb"));
+        std::fs::write(
+            &file,
+            format!(
+                "fsd=fsd1,anchor={},depth=1,width=1,files=50,size=128k\n\
+                 fwd=default,xfersize=4k,fileio=random,fileselect=random,threads=2\n\
+                 fwd=fwd1,fsd=fsd1,operation=read\nfwd=fwd2,fsd=fsd1,operation=write\n\
+                 rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=2,interval=1\n",
+                anchor.display()
+            ),
+        )
+        .unwrap();
+        for _ in 0..3 {
+            kura(&db)
+                .arg("run")
+                .arg(&file)
+                .args(["--label", &format!("fs {name}"), "--price", price])
+                .assert()
+                .success();
+        }
+    }
+    seed_page(
+        &db,
+        dir.path(),
+        "seed4-report",
+        &["fs root", "fs gp2", "--repeats"],
+        &[
+            r#"data-table="repeats-0""#,
+            "rd1 total · IOPS of each run, and their mean · ratio to fs root",
+            ">run 3<",
+        ],
+    );
+    for name in ["HDD", "SSD"] {
+        let target = dir.path().join(name).display().to_string();
+        std::fs::create_dir(&target).unwrap();
+        let tio = format!("tiobench {name}");
+        ok(
+            &db,
+            &[
+                "suite",
+                "tiobench",
+                &target,
+                "--threads",
+                "1,2",
+                "--size",
+                "4m",
+                "--random-ops",
+                "400",
+                "--label",
+                &tio,
+            ],
+        );
+        let bon = format!("bonnie {name}");
+        ok(
+            &db,
+            &[
+                "suite",
+                "bonnie",
+                &target,
+                "--size",
+                "8m",
+                "--char-size",
+                "1m",
+                "--files",
+                "1",
+                "--label",
+                &bon,
+            ],
+        );
+        let dbl = format!("db {name}");
+        ok(
+            &db,
+            &[
+                "suite",
+                "db",
+                &target,
+                "--scale",
+                "0.001",
+                "--time",
+                "1s",
+                "--tests",
+                "create,select,oltp_read_write",
+                "--label",
+                &dbl,
+            ],
+        );
+    }
+    seed_page(
+        &db,
+        dir.path(),
+        "seed5-tiobench-report",
+        &["tiobench HDD", "tiobench SSD"],
+        &[
+            r#"data-table="tiobench-0""#,
+            r#"data-table="tiobench-3""#,
+            ">tiobench SSD<",
+        ],
+    );
+    seed_page(
+        &db,
+        dir.path(),
+        "seed5-bonnie-report",
+        &["bonnie HDD", "bonnie SSD"],
+        &[r#"data-table="bonnie""#, "xbonnie SSD", "Sequential Output Block"],
+    );
+    seed_page(
+        &db,
+        dir.path(),
+        "seed5-db-report",
+        &["db HDD", "db SSD"],
+        &[
+            r#"data-table="db-compare""#,
+            "Each test relative to db HDD",
+            ">xdb SSD<",
+        ],
+    );
 }

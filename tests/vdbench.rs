@@ -111,6 +111,182 @@ fn the_seed_raw_file_runs_on_a_loop_device_in_vdbench_shape() {
         .stdout(predicate::str::contains("avg_2-"));
 }
 
+/// Seed 4's published table from real runs: the raw file three times on
+/// each of two loop devices, compared (and reported) with `--repeats` as
+/// target | size/plan | IOPS run 1 | run 2 | run 3 | mean | ratio | response
+/// time | monthly price, in every format.
+#[test]
+fn seed4_runs_repeated_on_two_volumes_print_the_articles_table() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let mut devices = Vec::new();
+    for name in ["a", "b"] {
+        let sub = dir.path().join(name);
+        std::fs::create_dir(&sub).unwrap();
+        let Some(dev) = LoopDevice::new(&sub, 32 << 20) else {
+            return;
+        };
+        devices.push(dev);
+    }
+    // Each run's total IOPS and mean latency as `kura show` stores them, per label.
+    let mut stored: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (dev, (label, price)) in devices
+        .iter()
+        .zip([("vol A", "500 JPY/month"), ("vol B", "1,200 JPY/month")])
+    {
+        let file = dir.path().join(format!("{label}.vdb"));
+        std::fs::write(
+            &file,
+            SEED_RAW.replace("/dev/{device}", &dev.path.display().to_string()),
+        )
+        .unwrap();
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            kura(&db)
+                .arg("run")
+                .arg(&file)
+                .args([
+                    "--runtime",
+                    "1s",
+                    "--interval",
+                    "1s",
+                    "--label",
+                    label,
+                    "--price",
+                    price,
+                ])
+                .assert()
+                .success();
+            let v = json(
+                &kura(&db)
+                    .args(["--json", "show", "latest"])
+                    .assert()
+                    .success()
+                    .get_output()
+                    .stdout,
+            );
+            let job = &v["jobs"][0];
+            let (r, w) = (&job["read"], &job["write"]);
+            let (ro, wo) = (r["ops"].as_f64().unwrap(), w["ops"].as_f64().unwrap());
+            runs.push((
+                r["iops"].as_f64().unwrap() + w["iops"].as_f64().unwrap(),
+                (r["lat_ns"]["mean"].as_f64().unwrap() * ro + w["lat_ns"]["mean"].as_f64().unwrap() * wo)
+                    / (ro + wo),
+            ));
+        }
+        stored.push((label.to_string(), runs));
+    }
+    let out = |args: &[&str]| -> String {
+        let o = kura(&db)
+            .args(["compare", "vol A", "vol B", "--repeats", "--metric", "iops"])
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let mean = |v: &[(f64, f64)], f: fn(&(f64, f64)) -> f64| v.iter().map(f).sum::<f64>() / v.len() as f64;
+    let (a, b) = (&stored[0].1, &stored[1].1);
+    let ratio = mean(b, |x| x.0) / mean(a, |x| x.0);
+
+    // The terminal: within 80 columns, a row per target with each run's IOPS
+    // as stored, their mean and the mean ratio; size/plan and price under the name.
+    let text = out(&[]);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
+    }
+    let heading = "rd1 total · IOPS of each run, and their mean · ratio to vol A";
+    assert!(text.contains(heading), "{text}");
+    let table = text.split(heading).nth(1).unwrap();
+    let rate = kura::report::format::rate;
+    for (label, runs) in &stored {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(label.as_str()))
+            .unwrap_or_else(|| panic!("no line for {label}:\n{text}"));
+        for (iops, _) in runs {
+            assert!(line.contains(&format!(" {} ", rate(*iops))), "{iops} in {line}");
+        }
+        assert!(
+            line.contains(&format!(" {} ", rate(mean(runs, |x| x.0)))),
+            "{line}"
+        );
+    }
+    let b_line = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("vol B"))
+        .unwrap();
+    assert!(
+        b_line.contains(&format!("{ratio:.2}x")),
+        "ratio {ratio:.2} in {b_line}"
+    );
+    // A loop device by its size and name; the price per month under it.
+    assert!(
+        table.contains(&format!("32.0 MiB {}", devices[1].name())),
+        "{text}"
+    );
+    assert!(table.contains("1200 JPY"), "{text}");
+
+    // Markdown keeps the published columns apart.
+    let md = out(&["--format", "markdown"]);
+    assert!(
+        md.contains("| target | size/plan | run 1 | run 2 | run 3 | mean | ratio | resp time | per month |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("| vol A (baseline) | 32.0 MiB {} |", devices[0].name())),
+        "{md}"
+    );
+
+    // CSV: the same table in machine units, the runs' IOPS and mean response time as stored.
+    let csv = out(&["--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "row,target,volume,run_1_iops,run_2_iops,run_3_iops,mean_iops,ratio,resp_time_ns,JPY_per_month"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    for (row, (label, runs)) in rows.iter().zip(&stored) {
+        assert_eq!((row[0], row[1]), ("rd1 total", label.as_str()), "{csv}");
+        let num = |i: usize| row[i].parse::<f64>().unwrap();
+        for (k, (iops, _)) in runs.iter().enumerate() {
+            assert!((num(3 + k) - iops).abs() < 1e-6 * iops, "run {k}: {csv}");
+        }
+        assert!((num(6) - mean(runs, |x| x.0)).abs() < 1e-6 * num(6), "{csv}");
+        let lat = mean(runs, |x| x.1);
+        assert!((num(8) - lat).abs() < 1e-3 * lat, "resp time {lat}: {csv}");
+    }
+    assert_eq!(rows[0][9], "500");
+    assert_eq!(rows[1][9], "1200");
+    assert!((rows[1][7].parse::<f64>().unwrap() - ratio).abs() < 1e-9, "{csv}");
+
+    // The HTML report takes repeats of a label too, and shows the same table.
+    let page = dir.path().join("seed4.html");
+    kura(&db)
+        .args(["report", "vol A", "vol B", "--repeats", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(r#"data-table="repeats-0""#), "the seed's table");
+    assert!(html.contains("vol A (3 runs), vol B (3 runs)"));
+    for (_, runs) in &stored {
+        for (iops, _) in runs {
+            assert!(html.contains(&format!(">{}<", rate(*iops))), "{iops}");
+        }
+    }
+    // Without --repeats a shared label is still one run too many.
+    kura(&db)
+        .args(["report", "vol A", "-o"])
+        .arg(dir.path().join("no.html"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("matches 3 runs"));
+}
+
 #[test]
 fn curve_runs_step_through_the_percentages_of_the_max_run() {
     let dir = tmp();

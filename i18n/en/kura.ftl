@@ -708,3 +708,23 @@ history-none-matched = no runs match { $filter }; { $total ->
     [one] { $total } run is
    *[other] { $total } runs are
 } stored: { $suites }
+# seed 4: targets run several times (compare/repeats_view.rs)
+compare-volume-on = { $fs } on { $device }
+compare-run-n = run { $n }
+compare-repeats-heading = { $row } · { $metric } of each run, and their { $figure } · ratio to { $baseline }
+col-size-plan = size/plan
+col-resp-time = resp time
+col-best = best
+html-target-runs = { $name } ({ $count } runs)
+# seed 5: bonnie++ across targets (compare/suite_view.rs)
+compare-bonnie-heading = bonnie++ · each target's rate in bonnie++'s unit and its worst latency · rate relative to { $baseline }
+compare-bonnie-short = *: the test took less than 0.5 s, too short for bonnie++ to report (it prints +++++); kura's measured rate is shown.
+col-latency = latency
+col-thr = thr
+col-identifier = identifier
+compare-bonnie-legend = Rates are in bonnie++'s unit (K/sec: KiB per second; /sec: seeks or files per second), latency is the slowest single operation, as bonnie++ prints them; xNAME = NAME's rate / { $baseline }'s, higher is better.
+html-tiobench-compare = tiobench, as tiobench.pl prints its tables: one per test, a row per target and thread count
+html-db-ratio-chart = Each test relative to { $baseline }
+html-db-ratio-caption = Each run's seconds per sql-bench test, and the OLTP mix's transactions per second and p95, over the baseline's: for seconds and p95 below 1 is faster, for tps above 1.
+html-db-compare = Seconds per test and the OLTP mix, relative to { $baseline }
+html-scores-chart = Latency-bounded score relative to { $baseline }

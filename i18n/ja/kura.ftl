@@ -676,3 +676,23 @@ history-incomplete = （未完了）
 history-unreadable = 読めない: { $why }
 history-none-stored = 保存された実行はまだない: `kura mark` か `kura run` を試す
 history-none-matched = { $filter } に合う実行はない。保存されている実行は { $total } 件: { $suites }
+# seed 4: targets run several times (compare/repeats_view.rs)
+compare-volume-on = { $device } 上の { $fs }
+compare-run-n = 実行 { $n }
+compare-repeats-heading = { $row } · 実行ごとの { $metric } とその{ $figure } · { $baseline } との比
+col-size-plan = 容量/プラン
+col-resp-time = 応答時間
+col-best = 最良
+html-target-runs = { $name }（{ $count } 回の実行）
+# seed 5: bonnie++ across targets (compare/suite_view.rs)
+compare-bonnie-heading = bonnie++ · 対象ごとの bonnie++ の単位のレートと最悪レイテンシ · { $baseline } に対するレート比
+compare-bonnie-short = *: テストが 0.5 秒未満で、bonnie++ なら報告しない（+++++ と表示する）短さ。kura が測ったレートを示す。
+col-latency = レイテンシ
+col-thr = thr
+col-identifier = 識別子
+compare-bonnie-legend = レートは bonnie++ の単位（K/sec: 毎秒 KiB、/sec: 毎秒のシークまたはファイル数）、レイテンシは最も遅かった 1 操作で、bonnie++ の表示どおり。xNAME = NAME のレート / { $baseline } のレート、高いほど良い。
+html-tiobench-compare = tiobench（tiobench.pl の表の形: テストごとに 1 表、対象とスレッド数ごとに 1 行）
+html-db-ratio-chart = { $baseline } に対する各テストの比
+html-db-ratio-caption = sql-bench の各テストの秒数と OLTP 混合負荷の毎秒トランザクション数と p95 を基準で割った値。秒数と p95 は 1 未満が速く、tps は 1 を超えると速い。
+html-db-compare = テストごとの秒数と OLTP 混合負荷（{ $baseline } との比）
+html-scores-chart = { $baseline } に対するレイテンシ制約付きスコア

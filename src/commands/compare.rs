@@ -11,29 +11,7 @@ use crate::store::Store;
 pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
     let format = output_format(ctx, args.format)?;
     let store = ctx.read_store()?;
-    let mut targets: Vec<Target> = Vec::new();
-    let mut seen: Vec<i64> = Vec::new();
-    for spec in &args.runs {
-        let ids = run_ids(&store, spec, &args)?;
-        for id in &ids {
-            if seen.contains(id) {
-                bail!("run {id} is named twice ('{spec}' and an earlier argument): compare distinct runs");
-            }
-            seen.push(*id);
-        }
-        let runs = ids
-            .iter()
-            .map(|id| store.load(*id))
-            .collect::<Result<Vec<_>, _>>()?;
-        let name = match &runs[..] {
-            [one] => one
-                .label
-                .clone()
-                .unwrap_or_else(|| crate::t!("run-id", id = ids[0])),
-            _ => spec.clone(),
-        };
-        targets.push(Target { name, runs });
-    }
+    let targets = load_targets(&store, &args.runs, args.latest, args.repeats)?;
     if targets.len() < 2 {
         bail!("{}", crate::t!("error-compare-two-runs"));
     }
@@ -70,10 +48,44 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// The runs one argument names: with --repeats a label names all its runs
+/// The targets the arguments name, each a run or, with `repeats`, every
+/// run of a label (its repetitions); a run named twice is refused.
+pub(super) fn load_targets(
+    store: &Store,
+    specs: &[String],
+    latest: bool,
+    repeats: bool,
+) -> Result<Vec<Target>> {
+    let mut targets: Vec<Target> = Vec::new();
+    let mut seen: Vec<i64> = Vec::new();
+    for spec in specs {
+        let ids = run_ids(store, spec, latest, repeats)?;
+        for id in &ids {
+            if seen.contains(id) {
+                bail!("run {id} is named twice ('{spec}' and an earlier argument): compare distinct runs");
+            }
+            seen.push(*id);
+        }
+        let runs = ids
+            .iter()
+            .map(|id| store.load(*id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let name = match &runs[..] {
+            [one] => one
+                .label
+                .clone()
+                .unwrap_or_else(|| crate::t!("run-id", id = ids[0])),
+            _ => spec.clone(),
+        };
+        targets.push(Target { name, runs });
+    }
+    Ok(targets)
+}
+
+/// The runs one argument names: with `repeats` a label names all its runs
 /// (oldest first), otherwise exactly one run.
-fn run_ids(store: &Store, spec: &str, args: &CompareArgs) -> Result<Vec<i64>> {
-    if args.repeats {
+fn run_ids(store: &Store, spec: &str, latest: bool, repeats: bool) -> Result<Vec<i64>> {
+    if repeats {
         let mut ids: Vec<i64> = store
             .list(Some(spec), None, 1_000_000)?
             .iter()
@@ -84,7 +96,7 @@ fn run_ids(store: &Store, spec: &str, args: &CompareArgs) -> Result<Vec<i64>> {
             return Ok(ids);
         }
     }
-    Ok(vec![store.resolve(spec, args.latest)?])
+    Ok(vec![store.resolve(spec, latest)?])
 }
 
 /// Runs of `kura suite db`: sql-bench's seconds and the OLTP figures per test (report::db_table).

@@ -7,19 +7,29 @@ use anyhow::Result;
 use super::Ctx;
 use crate::cli::ReportArgs;
 use crate::metrics::RunResult;
-use crate::report::html::{document, report};
+use crate::report::html::{document, report, report_targets};
 use crate::report::{emit, to_json};
 
 pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     let store = ctx.read_store()?;
-    let mut runs: Vec<RunResult> = Vec::new();
-    for spec in &args.runs {
-        let id = store.resolve(spec, args.latest)?;
-        if runs.iter().all(|r| r.id != Some(id)) {
-            runs.push(store.load(id)?);
+    let page;
+    let runs: Vec<RunResult>;
+    if args.repeats {
+        // Runs of one label are the repetitions of one target, as compare takes them.
+        let targets = super::compare::load_targets(&store, &args.runs, false, true)?;
+        runs = targets.iter().flat_map(|t| t.runs.iter().cloned()).collect();
+        page = report_targets(&targets, None);
+    } else {
+        let mut loaded: Vec<RunResult> = Vec::new();
+        for spec in &args.runs {
+            let id = store.resolve(spec, args.latest)?;
+            if loaded.iter().all(|r| r.id != Some(id)) {
+                loaded.push(store.load(id)?);
+            }
         }
+        page = report(&loaded, None);
+        runs = loaded;
     }
-    let page = report(&runs, None);
     // With --json the data goes where the HTML would have gone: -o FILE or stdout.
     let html = if ctx.json {
         let value = serde_json::json!({ "title": page.title, "runs": runs, "tables": page.tables_json() });

@@ -41,6 +41,10 @@ pub struct Grid {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
     pub left: usize,
+    /// The terminal shows each cell's lines one under another (a target's
+    /// facts stacked under its name). Only the writer of the grid puts a
+    /// line break in a cell: it escapes what it stacks (`term`) first.
+    pub stacked: bool,
 }
 
 impl Grid {
@@ -49,6 +53,7 @@ impl Grid {
             header: header.into_iter().map(Into::into).collect(),
             rows: Vec::new(),
             left: 1,
+            stacked: false,
         }
     }
 
@@ -60,9 +65,19 @@ impl Grid {
         /// Cells up to this width never wrap.
         const SHORT_CELL: usize = 14;
         let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
+        let shown = |c: &str| -> String {
+            if self.stacked {
+                c.split('\n')
+                    .map(|l| term(l).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                term(c).into_owned()
+            }
+        };
         let mut t = new_table(&header);
         for row in &self.rows {
-            t.add_row(row.iter().map(|c| term(c).into_owned()));
+            t.add_row(row.iter().map(|c| shown(c)));
         }
         for i in 0..self.left {
             if let Some(c) = t.column_mut(i) {
@@ -71,7 +86,11 @@ impl Grid {
         }
         // At 80 columns, short cells (numbers, short words) keep their width
         // and the columns of longer text are cut, never wrapped.
-        let fits = |c: &String| super::width::display_width(c) <= SHORT_CELL;
+        // A cell made of lines on purpose (size/plan under a name) by its widest.
+        let fits = |c: &String| {
+            c.split('\n')
+                .all(|l| super::width::display_width(l) <= SHORT_CELL)
+        };
         // (A long heading over short cells folds between its words instead.)
         // The first column names the rows: it gets its room back first.
         let long: Vec<usize> = (0..self.header.len())

@@ -821,6 +821,16 @@ pub fn hbar_chart(c: &HBarChart) -> String {
             let y = top + row_h * r as f64 + 4.0 + bar_h * s as f64;
             let (a, b) = (px(base), px(v));
             let text = (c.value_fmt)(v);
+            // A bar reaching the axis leaves no room for its value on the
+            // left (it would cover the row's name): the value goes on the
+            // other side of the reference line.
+            let text_w = super::width::display_width(&text) as f64 * CHAR_PX;
+            let after = b >= a || b - 3.0 - text_w < left;
+            let tx = match (b >= a, after) {
+                (true, _) => b + 3.0,
+                (false, true) => a + 3.0,
+                (false, false) => b - 3.0,
+            };
             let _ = write!(
                 out,
                 r#"<rect class="bar" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{n}, {row}: {t}</title></rect><text class="value" x="{tx:.1}" y="{ty:.1}" text-anchor="{anchor}">{t}</text>"#,
@@ -830,9 +840,8 @@ pub fn hbar_chart(c: &HBarChart) -> String {
                 n = esc(name),
                 row = esc(&c.rows[r]),
                 t = esc(&text),
-                tx = if b >= a { b + 3.0 } else { b - 3.0 },
                 ty = y + bar_h - 4.0,
-                anchor = if b >= a { "start" } else { "end" },
+                anchor = if after { "start" } else { "end" },
             );
         }
         out.push_str("</g>");

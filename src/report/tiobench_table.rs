@@ -3,6 +3,7 @@
 //! run over several thread counts is printed as tiobench.pl prints it: one
 //! table per test, one row per thread count.
 
+use super::export::Grid;
 use super::run_table::new_table;
 use crate::jobs::suites::tiobench_test_of;
 use crate::metrics::RunResult;
@@ -128,11 +129,13 @@ pub fn render(rows: &[TiobenchRow]) -> String {
     out
 }
 
-/// What the first column names: the test, or (one table per test) the thread count.
+/// What the first column names: the test, or (one table per test) the
+/// thread count, or (targets side by side) the target and thread count.
 #[derive(Clone, Copy, PartialEq)]
 enum FirstColumn {
     Test,
     Threads,
+    Identifier,
 }
 
 fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String {
@@ -141,10 +144,8 @@ fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String 
     // would push the row past the terminal, fewer decimals rather than a
     // wrapped line; when none fits, the most decimals that lose the fewest
     // columns (from the right).
-    // Decimals of (MiB/s, shares over 2 s and 10 s, CPU eff, latencies).
-    let tries = [(2, 5, 1, 3), (1, 3, 0, 3), (0, 3, 0, 3), (0, 2, 0, 1)];
     let fit = super::fit::Fit::new();
-    let table = tries
+    let table = DECIMALS
         .iter()
         .map(|d| super::fit::fitted(&render_with(rows, names, first, *d), &fit))
         .enumerate()
@@ -159,13 +160,19 @@ fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String 
     out
 }
 
-fn render_with(
+/// Decimals of (MiB/s, shares over 2 s and 10 s, CPU eff, latencies):
+/// tiobench's own, then fewer.
+const DECIMALS: [(usize, usize, usize, usize); 4] = [(2, 5, 1, 3), (1, 3, 0, 3), (0, 3, 0, 3), (0, 2, 0, 1)];
+
+/// The table's heading and cells, before a writer lays them out: the
+/// terminal (comfy, fitted) and Markdown show the same cells.
+fn cells(
     rows: &[TiobenchRow],
     names: &[String],
     first: FirstColumn,
     decimals: (usize, usize, usize, usize),
-) -> comfy_table::Table {
-    let wide = super::width::wide();
+    wide: bool,
+) -> Grid {
     // At 80 columns: shorter headers, and the repetitions said under the
     // table instead of in a column.
     let runs = wide;
@@ -185,24 +192,31 @@ fn render_with(
             "test", "MiB/s", "CPU %", "avg ms", "max ms", "% >2s", "% >10s", "CPU eff",
         ]
     };
-    if first == FirstColumn::Threads {
-        header[0] = "threads";
+    match first {
+        FirstColumn::Test => {}
+        FirstColumn::Threads => header[0] = "threads",
+        // tiobench.pl's Identifier and Num Thr.
+        FirstColumn::Identifier => header.splice(0..1, ["identifier", "thr"]).for_each(drop),
     }
     // Japanese test names are wider ("シーケンシャル"): at 80 columns the
     // efficiency column takes the heading its numbers need.
     let eff_short = crate::t!("tiobench-cpu-eff-short");
     if !wide {
-        header[7] = &eff_short;
+        let eff = header.len() - 1;
+        header[eff] = &eff_short;
     }
     if runs {
         header.push("runs");
     }
-    let mut t = new_table(&header);
+    let mut g = Grid::new(header.iter().map(|h| crate::i18n::heading(h)));
     for (i, r) in rows.iter().enumerate() {
         let (rate, share, eff, lat) = decimals;
-        let mut row = vec![
+        let mut row = match first {
+            FirstColumn::Identifier => vec![names[i].clone(), r.threads.to_string()],
             // tiobench's own test names, in the reader's language.
-            names[i].clone(),
+            _ => vec![names[i].clone()],
+        };
+        row.extend([
             format!("{:.rate$}", r.bytes_per_sec / (1u64 << 20) as f64),
             format!("{:.2}", r.cpu_pct),
             format!("{:.lat$}", r.lat_mean_ns / 1e6),
@@ -210,13 +224,99 @@ fn render_with(
             format!("{:.share$}", r.pct_over_2s),
             format!("{:.share$}", r.pct_over_10s),
             format!("{:.eff$}", r.cpu_efficiency),
-        ];
+        ]);
         if runs {
             row.push(r.runs.to_string());
         }
-        t.add_row(row);
+        g.push(row);
+    }
+    g
+}
+
+fn render_with(
+    rows: &[TiobenchRow],
+    names: &[String],
+    first: FirstColumn,
+    decimals: (usize, usize, usize, usize),
+) -> comfy_table::Table {
+    let g = cells(rows, names, first, decimals, super::width::wide());
+    let header: Vec<&str> = g.header.iter().map(String::as_str).collect();
+    let mut t = new_table(&header);
+    for row in &g.rows {
+        t.add_row(row.iter().map(|c| super::escape::term(c).into_owned()));
     }
     t
+}
+
+/// Several targets' runs side by side as tiobench.pl prints them (its
+/// `SEQ_READS` ... `RAND_WRITES` formats, mkuoppal/tiobench at 1153401):
+/// one table per test in its report order, a row per identifier (here the
+/// target's name) and thread count. tiobench.pl lists one identifier's
+/// thread counts in turn; kura puts the targets of one thread count next to
+/// each other, so that the devices compared sit on adjacent lines.
+pub fn render_targets(targets: &[(String, Vec<TiobenchRow>)]) -> String {
+    let mut out = String::new();
+    for (test, rows, names) in per_test(targets) {
+        out.push_str(&format!("\n{}\n", crate::i18n::heading(test)));
+        out.push_str(&fitted(&rows, &names, FirstColumn::Identifier));
+    }
+    out
+}
+
+/// The same tables in Markdown, at tiobench's own decimals.
+pub fn markdown_targets(targets: &[(String, Vec<TiobenchRow>)]) -> String {
+    let mut out = String::new();
+    for (title, g) in grids_targets(targets) {
+        out.push_str(&format!("\n### {title}\n\n"));
+        out.push_str(&g.to_markdown());
+    }
+    out
+}
+
+/// Each test's title and cells at tiobench's own decimals and full
+/// headings, for writers without a width (Markdown, HTML).
+pub fn grids_targets(targets: &[(String, Vec<TiobenchRow>)]) -> Vec<(String, Grid)> {
+    per_test(targets)
+        .into_iter()
+        .map(|(test, rows, names)| {
+            (
+                crate::i18n::heading(test),
+                cells(&rows, &names, FirstColumn::Identifier, DECIMALS[0], true),
+            )
+        })
+        .collect()
+}
+
+/// Per test in tiobench.pl's order: its rows, thread count by thread
+/// count, and each row's identifier.
+fn per_test(targets: &[(String, Vec<TiobenchRow>)]) -> Vec<(&'static str, Vec<TiobenchRow>, Vec<String>)> {
+    let mut counts: Vec<u32> = Vec::new();
+    for (_, rows) in targets {
+        for c in thread_counts(rows) {
+            if !counts.contains(&c) {
+                counts.push(c);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for test in REPORT_ORDER {
+        let (mut rows, mut names) = (Vec::new(), Vec::new());
+        for threads in &counts {
+            for (name, of_target) in targets {
+                let found = of_target
+                    .iter()
+                    .find(|r| r.threads == *threads && tiobench_test_of(&r.test) == test);
+                if let Some(r) = found {
+                    rows.push(r.clone());
+                    names.push(name.clone());
+                }
+            }
+        }
+        if !rows.is_empty() {
+            out.push((test, rows, names));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -393,6 +393,7 @@ mod tests {
             price_ratio,
             path: String::new(),
             device_model: None,
+            volume: String::new(),
             hostname: String::new(),
             incomplete: false,
         }

@@ -10,9 +10,14 @@ mod guidance;
 // many ranks (issue 16)
 pub mod hosts;
 pub mod render;
+// seed 4's table (issue 24)
+mod repeats_view;
 mod rows;
+pub mod shaped;
+// seed 5: bonnie++ and tiobench across targets (issue 24)
+pub mod suite_view;
 // seed 2's table (issue 24)
-mod sweep_view;
+pub mod sweep_view;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -189,6 +194,9 @@ pub struct Comparison {
     /// shape, a row per target and a column per test (render.rs).
     #[serde(skip)]
     pub all_marks: bool,
+    /// Every run is of bonnie++ or of tiobench: that suite's own tables (seed 5).
+    #[serde(skip)]
+    pub suite: Option<suite_view::SuiteView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -207,6 +215,10 @@ pub struct TargetSummary {
     /// The first job's target path and device model, for recognising it.
     pub path: String,
     pub device_model: Option<String>,
+    /// What kura knows of the volume under the target, seed 4's "size/plan"
+    /// column: a block device's size and name (`64.0 MiB loop3`), a file's
+    /// file system and device (`ext4 on vda`).
+    pub volume: String,
     pub hostname: String,
     pub incomplete: bool,
 }
@@ -339,12 +351,21 @@ pub struct Cell {
     /// Performance per price against the baseline's (> 1: more for the money),
     /// oriented so that lower latency counts as more performance.
     pub value_per_price_ratio: Option<f64>,
+    /// Each of the target's runs by itself, in the order they were given
+    /// (`--repeats`: oldest first); `null` for a run without this row.
+    /// Only when the target has several runs.
+    #[serde(skip_serializing_if = "one_run")]
+    pub per_run: Vec<Option<f64>>,
     /// The test size of this target's measurements (the row's `workload` is the baseline's).
     #[serde(skip)]
     pub size_bytes: Option<u64>,
     /// Each repetition's value in the comparison's unit, for the rank test.
     #[serde(skip)]
     pub passes: Vec<f64>,
+}
+
+fn one_run(v: &[Option<f64>]) -> bool {
+    v.len() < 2
 }
 
 /// What two sets of repetitions say of their difference (docs/compare.md).
@@ -405,8 +426,12 @@ pub enum Verdict {
 
 /// Compares runs, each run one target, named by its label (else `run ID`).
 pub fn build(runs: &[RunResult], opts: &CompareOptions) -> Result<Comparison, CompareError> {
-    let targets: Vec<Target> = runs
-        .iter()
+    build_targets(&each_run(runs), opts)
+}
+
+/// Each run a target of its own, named by its label (else `run ID`).
+pub fn each_run(runs: &[RunResult]) -> Vec<Target> {
+    runs.iter()
         .map(|r| Target {
             name: r
                 .label
@@ -414,8 +439,20 @@ pub fn build(runs: &[RunResult], opts: &CompareOptions) -> Result<Comparison, Co
                 .unwrap_or_else(|| crate::t!("run-id", id = r.id.unwrap_or(0))),
             runs: vec![r.clone()],
         })
-        .collect();
-    build_targets(&targets, opts)
+        .collect()
+}
+
+/// The comparison in a published table's shape, where it has one: seed 2's
+/// sweeps by block size (both figures per target), seed 4's targets of
+/// several runs (a column per run). `None`: the row grid.
+pub fn shaped(c: &Comparison) -> Option<shaped::Shaped> {
+    if let Some(suite_view::SuiteView::Bonnie(s)) = &c.suite {
+        return (c.by == By::Test).then(|| s.clone());
+    }
+    if matches!(c.suite, Some(suite_view::SuiteView::Tiobench(_))) {
+        return None;
+    }
+    sweep_view::shaped(c).or_else(|| repeats_view::shaped(c))
 }
 
 /// Compares targets whose runs are repetitions of each other.
@@ -465,6 +502,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         latency_bound,
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
+        suite: suite_view::build(targets, &names, opts.baseline),
     })
 }
 
@@ -558,6 +596,7 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
         price,
         path: first_job.map(|j| j.target.path.clone()).unwrap_or_default(),
         device_model: first_job.and_then(|j| j.target.device_model.clone()),
+        volume: first_job.map(|j| volume(&j.target)).unwrap_or_default(),
         hostname: t
             .runs
             .first()
@@ -565,6 +604,22 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
             .unwrap_or_default(),
         incomplete,
     })
+}
+
+/// A block device by its size and name, a file by where it lies.
+fn volume(t: &crate::metrics::TargetFacts) -> String {
+    match t.kind {
+        crate::metrics::TargetKind::Block => {
+            let name = t.path.rsplit('/').next().unwrap_or(&t.path);
+            format!("{} {name}", crate::report::format::bytes_human(t.size_bytes))
+        }
+        crate::metrics::TargetKind::File => match (&t.fs_type, &t.device) {
+            (Some(fs), Some(dev)) => crate::t!("compare-volume-on", fs = fs.as_str(), device = dev.as_str()),
+            (Some(fs), None) => fs.clone(),
+            (None, Some(dev)) => dev.clone(),
+            (None, None) => String::new(),
+        },
+    }
 }
 
 /// Which target and run a warning is about: `ssd: run 3`, or `run 3` alone

@@ -27,7 +27,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 }
 
 /// Three significant digits, for per-price figures that range from 0.001 to 10^6.
-fn sig(x: f64) -> String {
+pub(super) fn sig(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return format!("{x}");
     }
@@ -74,7 +74,7 @@ fn headline(c: &Comparison) -> String {
 }
 
 /// `best of the passes` or `mean of the passes`, in the reader's language.
-fn figure_title(figure: Figure) -> String {
+pub(super) fn figure_title(figure: Figure) -> String {
     crate::t!(match figure {
         Figure::Best => "compare-figure-best",
         Figure::Mean => "compare-figure-mean",
@@ -146,7 +146,7 @@ fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
     }
 }
 
-fn ratio_cell(cell: &Option<Cell>) -> String {
+pub(super) fn ratio_cell(cell: &Option<Cell>) -> String {
     let Some(cell) = cell else { return "-".into() };
     if let Some(why) = &cell.not_comparable {
         return crate::t!("compare-not-comparable", why = why.as_str());
@@ -193,9 +193,6 @@ fn reasons_under(mut g: Grid, rows: &[&Row]) -> (Grid, Vec<String>) {
 }
 
 fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
-    if let Some(g) = super::sweep_view::grid(c, rows, ratio_cell) {
-        return g;
-    }
     let base = c.baseline;
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;
@@ -265,7 +262,7 @@ fn rows_grid(c: &Comparison, rows: &[&Row]) -> Grid {
 }
 
 /// Rows grouped by section, sections in the rows' order.
-fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
+pub(super) fn sections(c: &Comparison) -> Vec<(String, Vec<&Row>)> {
     let mut out: Vec<(String, Vec<&Row>)> = Vec::new();
     for r in &c.rows {
         match out.iter_mut().find(|(s, _)| *s == r.section) {
@@ -300,7 +297,7 @@ fn legend(c: &Comparison) -> Vec<String> {
     }
     if cells().any(|cell| cell.p_value.is_some()) {
         out.push(crate::t!(
-            if mark_view(c) {
+            if mark_view(c) || super::repeats_view::applies(c) {
                 "compare-legend-rank-test-marked"
             } else {
                 "compare-legend-rank-test"
@@ -361,7 +358,11 @@ pub fn table(c: &Comparison) -> String {
     if c.rows.is_empty() && !only_scores {
         out.push_str(&format!("{}\n", crate::t!("compare-no-rows")));
     }
-    if mark_view(c) {
+    if let Some(targets) = tiobench_view(c) {
+        out.push_str(&crate::report::tiobench_table::render_targets(targets));
+    } else if let Some(shaped) = super::shaped(c) {
+        out.push_str(&shaped.table());
+    } else if mark_view(c) {
         for g in mark_grids(c) {
             out.push('\n');
             out.push_str(&crate::report::width::wrap("", &term(&g.heading), 2));
@@ -422,7 +423,11 @@ pub fn markdown(c: &Comparison) -> String {
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
-    if mark_view(c) {
+    if let Some(targets) = tiobench_view(c) {
+        out.push_str(&crate::report::tiobench_table::markdown_targets(targets));
+    } else if let Some(shaped) = super::shaped(c) {
+        out.push_str(&shaped.markdown());
+    } else if mark_view(c) {
         for g in mark_grids(c) {
             out.push_str(&format!("\n### {}\n\n", g.heading));
             out.push_str(&g.grid.to_markdown());
@@ -460,8 +465,12 @@ pub fn markdown(c: &Comparison) -> String {
     out
 }
 
-/// One line per row and target, machine units, nothing but the header and data.
+/// One line per row and target, machine units, nothing but the header and
+/// data; a comparison shown in a published table's shape is that table.
 pub fn csv(c: &Comparison) -> String {
+    if let Some(shaped) = super::shaped(c) {
+        return shaped.csv();
+    }
     let mut g = Grid::new([
         "section",
         "row",
@@ -568,6 +577,14 @@ pub fn csv(c: &Comparison) -> String {
     g.to_csv()
 }
 
+/// tiobench runs side by side, by test: tiobench.pl's tables (seed 5).
+pub fn tiobench_view(c: &Comparison) -> Option<&[(String, Vec<crate::report::tiobench_table::TiobenchRow>)]> {
+    match &c.suite {
+        Some(super::suite_view::SuiteView::Tiobench(t)) if c.by == By::Test => Some(t),
+        _ => None,
+    }
+}
+
 /// Whether the rows are shown as mark grids: every run a mark run, rows by
 /// test, and every row a test's read, write or mixed total.
 fn mark_view(c: &Comparison) -> bool {
@@ -577,6 +594,18 @@ fn mark_view(c: &Comparison) -> bool {
         && c.rows.iter().all(|r| {
             r.test.is_some() && matches!(r.direction, Direction::Read | Direction::Write | Direction::Total)
         })
+}
+
+/// The mark view's grids (heading, grid, notes under it), when the rows are
+/// shown so: a row per target, a column per test (seed 1's published table).
+pub fn mark_tables(c: &Comparison) -> Vec<(String, Grid, Vec<String>)> {
+    if !mark_view(c) {
+        return Vec::new();
+    }
+    mark_grids(c)
+        .into_iter()
+        .map(|g| (g.heading, g.grid, g.notes))
+        .collect()
 }
 
 /// One grid of the mark view: the targets of one test-file size in one direction.

@@ -225,6 +225,8 @@ struct Measurement {
     test: Option<String>,
     dir: Direction,
     params: Params,
+    /// Which of the target's runs (index into `Target::runs`).
+    run: usize,
     /// Operations completed: none means the job measured nothing, not zero.
     ops: u64,
     iops: f64,
@@ -251,7 +253,7 @@ fn p99(d: &DirectionResult) -> Option<f64> {
 fn measurements(targets: &[Target]) -> Vec<Measurement> {
     let mut out = Vec::new();
     for (ti, t) in targets.iter().enumerate() {
-        for run in &t.runs {
+        for (ri, run) in t.runs.iter().enumerate() {
             // A latency search's steps are compared by its score (capacity.rs).
             for j in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {
                 let params = Params::of(j);
@@ -260,6 +262,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                     test: j.test.clone(),
                     dir,
                     params: params.clone(),
+                    run: ri,
                     ops: d.ops,
                     iops: d.iops,
                     bytes_per_sec: d.bytes_per_sec,
@@ -285,6 +288,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                         test: j.test.clone(),
                         dir: Direction::Total,
                         params: params.clone(),
+                        run: ri,
                         ops: r.ops + w.ops,
                         iops: r.iops + w.iops,
                         bytes_per_sec: r.bytes_per_sec + w.bytes_per_sec,
@@ -418,7 +422,7 @@ pub(super) fn build_rows(
     }
     let mut rows: Vec<Row> = groups
         .into_iter()
-        .map(|g| row(g, targets.len(), summaries, opts, figure))
+        .map(|g| row(g, targets, summaries, opts, figure))
         .collect();
     order(&mut rows, opts.by);
     rows
@@ -426,7 +430,7 @@ pub(super) fn build_rows(
 
 fn row(
     g: Group,
-    n_targets: usize,
+    targets: &[Target],
     summaries: &[TargetSummary],
     opts: &CompareOptions,
     figure: Figure,
@@ -449,8 +453,8 @@ fn row(
         Metric::Mbps if moves_no_bytes => Metric::Iops,
         m => m,
     };
-    let mut cells: Vec<Option<Cell>> = (0..n_targets)
-        .map(|t| cell(&g, t, &reference, metric, figure))
+    let mut cells: Vec<Option<Cell>> = (0..targets.len())
+        .map(|t| cell(&g, t, targets[t].runs.len(), &reference, metric, figure))
         .collect();
     let base_cell = cells[base].clone();
     let mut reasons = Vec::new();
@@ -508,7 +512,14 @@ fn figure_of(values: impl Iterator<Item = f64>, figure: Figure, higher_is_better
     }
 }
 
-fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Figure) -> Option<Cell> {
+fn cell(
+    g: &Group,
+    target: usize,
+    runs: usize,
+    reference: &Params,
+    metric: Metric,
+    figure: Figure,
+) -> Option<Cell> {
     let all: Vec<&Measurement> = g.members.iter().filter(|m| m.target == target).collect();
     // A repetition that completed nothing (a stall, 0 ops after the ramp)
     // measured nothing: averaging its 0 in would invent a slowdown.
@@ -530,6 +541,19 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Fi
         }
     }
     let p99s: Vec<f64> = mine.iter().filter_map(|m| m.lat_p99_ns).collect();
+    // Each run on its own (seed 4's "IOPS run 1, run 2, run 3"): its jobs
+    // of this row by the comparison's figure, as the cell takes them all.
+    let per_run = (0..runs)
+        .map(|r| {
+            let of_run: Vec<f64> = mine
+                .iter()
+                .filter(|m| m.run == r)
+                .filter_map(|m| m.value(metric))
+                .collect();
+            (!nothing_completed && !of_run.is_empty())
+                .then(|| figure_of(of_run.into_iter(), figure, metric.is_throughput()))
+        })
+        .collect();
     let mut c = Cell {
         value: figure_of(values.iter().copied(), figure, metric.is_throughput()),
         min: values.iter().copied().fold(f64::INFINITY, f64::min),
@@ -548,6 +572,7 @@ fn cell(g: &Group, target: usize, reference: &Params, metric: Metric, figure: Fi
         mbps_per_price: None,
         value_per_price_ratio: None,
         size_bytes: mine[0].params.job.size_bytes,
+        per_run,
         passes: values,
     };
     if nothing_completed {

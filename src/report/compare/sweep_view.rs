@@ -4,8 +4,9 @@
 //! one-metric grid of `compare --by bs` (mbps or iops) when every row is a
 //! sweep's point; the rows, ratios and verdicts are compare's own.
 
-use super::{By, Cell, Comparison, Direction, Row};
-use crate::report::export::Grid;
+use super::shaped::Shaped;
+use super::{By, Comparison, Direction, Row};
+use crate::report::html::table::{Cell as Shown, Table, Value};
 
 const MIB: f64 = (1u64 << 20) as f64;
 
@@ -15,14 +16,52 @@ fn is_sweep_point(test: &str) -> bool {
     test.starts_with("bs=") && test.contains(" mix=")
 }
 
-/// The seed's grid for one section (one mix) of a by-block-size comparison
-/// of sweeps; `None` for any other comparison, which keeps its own grid.
-/// `ratio_text` is compare's cell for a ratio (noise, not comparable).
-pub fn grid(c: &Comparison, rows: &[&Row], ratio_text: fn(&Option<Cell>) -> String) -> Option<Grid> {
-    let sweeps = rows.iter().all(|r| r.test.as_deref().is_some_and(is_sweep_point));
-    if c.by != By::Bs || !c.metric.is_throughput() || rows.is_empty() || !sweeps {
+/// The seed's tables, one per section (one mix) of a by-block-size
+/// comparison of sweeps; `None` for any other comparison, which keeps its
+/// own grid. The CSV is the article's wide table, the mix first.
+pub fn shaped(c: &Comparison) -> Option<Shaped> {
+    let sections = super::render::sections(c);
+    let sweeps = sections
+        .iter()
+        .flat_map(|(_, rows)| rows)
+        .all(|r| r.test.as_deref().is_some_and(is_sweep_point));
+    if c.by != By::Bs || !c.metric.is_throughput() || c.rows.is_empty() || !sweeps {
         return None;
     }
+    Some(Shaped {
+        section_column: "mix",
+        sections: sections
+            .into_iter()
+            .enumerate()
+            .map(|(i, (section, rows))| {
+                let t = table(c, &section, &rows, i);
+                (section, t)
+            })
+            .collect(),
+        left: 1,
+        stack: Vec::new(),
+        notes: Vec::new(),
+    })
+}
+
+/// The same tables keyed by their mix, for a report that draws each mix's
+/// charts above its table: (sequential, read share %, table).
+pub fn tables_by_mix(c: &Comparison) -> Vec<(bool, u8, Table)> {
+    let Some(s) = shaped(c) else {
+        return Vec::new();
+    };
+    s.sections
+        .into_iter()
+        .filter_map(|(section, t)| {
+            let r = c.rows.iter().find(|r| r.section == section)?;
+            Some((!r.workload.rw.starts_with("rand"), r.workload.read_pct, t))
+        })
+        .collect()
+}
+
+/// One mix: block size | each target's IOPS and MiB/s | the ratio to the
+/// baseline | with prices, the ratio per unit of price.
+fn table(c: &Comparison, section: &str, rows: &[&Row], i: usize) -> Table {
     let base = c.baseline;
     let others: Vec<usize> = (0..c.targets.len()).filter(|t| *t != base).collect();
     let bn = &c.targets[base].name;
@@ -52,30 +91,40 @@ pub fn grid(c: &Comparison, rows: &[&Row], ratio_text: fn(&Option<Cell>) -> Stri
             ratio = format!("{:.2}", target.price_ratio.unwrap_or(0.0))
         ));
     }
-    let mut g = Grid::new(header);
+    let columns: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = Table::new(&format!("sweep-{i}"), section, &columns);
+    let rate = crate::report::format::rate;
+    let dash = || Shown::shown("-", Value::Null);
     for r in shown(rows) {
-        let mut line = vec![r.workload.bs.clone()];
+        let mut line = vec![Shown::text(r.workload.bs.as_str())];
         for cell in &r.cells {
             match cell {
                 Some(cell) => line.extend([
-                    crate::report::format::rate(cell.iops),
-                    crate::report::format::rate(cell.bytes_per_sec / MIB),
+                    Shown::num(cell.iops, rate(cell.iops)),
+                    Shown::num(cell.bytes_per_sec / MIB, rate(cell.bytes_per_sec / MIB)),
                 ]),
-                None => line.extend(["-".to_string(), "-".to_string()]),
+                None => line.extend([dash(), dash()]),
             }
         }
-        line.extend(others.iter().map(|t| ratio_text(&r.cells[*t])));
+        for t in &others {
+            let cell = &r.cells[*t];
+            let text = super::render::ratio_cell(cell);
+            line.push(match cell.as_ref().and_then(|c| c.ratio) {
+                Some(x) if cell.as_ref().is_some_and(|c| c.not_comparable.is_none()) => Shown::num(x, text),
+                _ => Shown::shown(text, Value::Null),
+            });
+        }
         for t in &priced {
             line.push(
-                r.cells[*t]
-                    .as_ref()
-                    .and_then(|cell| cell.value_per_price_ratio)
-                    .map_or_else(|| "-".into(), |v| format!("{v:.2}x")),
+                match r.cells[*t].as_ref().and_then(|cell| cell.value_per_price_ratio) {
+                    Some(v) => Shown::num(v, format!("{v:.2}x")),
+                    None => dash(),
+                },
             );
         }
-        g.push(line);
+        t.rows.push(line);
     }
-    Some(g)
+    t
 }
 
 /// One row per block size: a mixed point by its reads and writes together
@@ -182,13 +231,10 @@ mod tests {
 
     #[test]
     fn other_comparisons_keep_their_own_grid() {
-        let c = compared(Metric::LatMean);
-        let rows: Vec<&Row> = c.rows.iter().collect();
-        assert!(grid(&c, &rows, |_| String::new()).is_none());
+        assert!(shaped(&compared(Metric::LatMean)).is_none());
         let mut plain = compared(Metric::Iops);
         plain.rows.iter_mut().for_each(|r| r.test = None);
-        let rows: Vec<&Row> = plain.rows.iter().collect();
-        assert!(grid(&plain, &rows, |_| String::new()).is_none());
+        assert!(shaped(&plain).is_none());
     }
 
     #[test]

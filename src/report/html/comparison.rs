@@ -7,18 +7,30 @@ use std::fmt::Write;
 
 use super::table::{Cell, Table, Value};
 use super::{Page, figure};
-use crate::metrics::RunResult;
 use crate::report::compare::render::value_text;
-use crate::report::compare::{self, CompareOptions, Comparison, Noise};
+use crate::report::compare::{self, CompareOptions, Comparison, Noise, Target};
 use crate::report::svg::{self, HBarChart, esc};
 
-pub fn section(page: &mut Page, runs: &[RunResult]) {
+pub fn section(page: &mut Page, targets: &[Target]) {
     page.html(&format!(
         r#"<section id="comparison"><h2>{}</h2>"#,
         crate::t!("html-comparison")
     ));
-    let opts = CompareOptions::default();
-    let c = match compare::build(runs, &opts) {
+    // vdbench's figure is its i/o rate; every other kind is shown in MB/s.
+    // (Sweeps' tables by block size stand under their charts, suites.rs.)
+    let vdbench = targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Vdbench));
+    let opts = CompareOptions {
+        metric: if vdbench {
+            compare::Metric::Iops
+        } else {
+            compare::Metric::Mbps
+        },
+        ..CompareOptions::default()
+    };
+    let c = match compare::build_targets(targets, &opts) {
         Ok(c) => c,
         Err(e) => {
             // A price stored before prices were checked must not hide the
@@ -27,15 +39,15 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
                 r#"<div class="banner warn">{}</div>"#,
                 esc(&crate::t!("html-compare-prices-left-out", why = e.to_string()))
             ));
-            let unpriced: Vec<RunResult> = runs
+            let unpriced: Vec<Target> = targets
                 .iter()
                 .cloned()
-                .map(|mut r| {
-                    r.price = None;
-                    r
+                .map(|mut t| {
+                    t.runs.iter_mut().for_each(|r| r.price = None);
+                    t
                 })
                 .collect();
-            match compare::build(&unpriced, &opts) {
+            match compare::build_targets(&unpriced, &opts) {
                 Ok(c) => c,
                 Err(e) => {
                     page.html(&format!(
@@ -47,6 +59,14 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             }
         }
     };
+    if targets
+        .iter()
+        .flat_map(|t| &t.runs)
+        .all(|r| r.suite == Some(crate::jobs::suites::SuiteKind::Db))
+    {
+        db(page, targets, &c);
+        return;
+    }
     let base = &c.targets[c.baseline].name;
     page.html(&format!(
         r#"<p class="note">{}</p>"#,
@@ -70,7 +90,7 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             ),
         ));
         page.html("</div>");
-    } else if !only_scores {
+    } else if !only_scores && c.targets.len() > 1 {
         page.html(&format!(
             r#"<p class="note">{}</p>"#,
             esc(&crate::t!("html-compare-no-shared-row"))
@@ -78,6 +98,34 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
     }
     page.table(targets_table(&c));
     scores(page, &c);
+    // A published table's shape (seed 4's runs side by side, bonnie++'s tests
+    // across targets), mark runs' grid and tiobench.pl's tables before the
+    // rows, which stay for their downloads (`table=comparison`).
+    if let Some(shaped) = compare::shaped(&c) {
+        for (_, t) in shaped.sections {
+            page.table(t);
+        }
+        for n in &shaped.notes {
+            page.html(&format!(r#"<p class="note">{}</p>"#, esc(n)));
+        }
+    }
+    // Mark runs: CrystalDiskMark's published grid, a row per target and a
+    // column per test, per direction and test-file size.
+    for (i, (heading, grid, notes)) in compare::render::mark_tables(&c).iter().enumerate() {
+        page.table(Table::from_grid(&format!("mark-grid-{i}"), heading, grid));
+        for n in notes {
+            page.html(&format!(r#"<p class="note">{}</p>"#, esc(n)));
+        }
+    }
+    if let Some(tio) = compare::render::tiobench_view(&c) {
+        page.html(&format!("<h3>{}</h3>", esc(&crate::t!("html-tiobench-compare"))));
+        for (i, (title, g)) in crate::report::tiobench_table::grids_targets(tio)
+            .iter()
+            .enumerate()
+        {
+            page.table(Table::from_grid(&format!("tiobench-{i}"), title, g));
+        }
+    }
     if !only_scores {
         page.table(rows_table(&c));
     }
@@ -98,6 +146,93 @@ pub fn section(page: &mut Page, runs: &[RunResult]) {
             r#"<h3>{}</h3><ul class="guidance">{items}</ul>"#,
             crate::t!("html-guidance")
         ));
+    }
+    page.html("</section>");
+}
+
+/// db runs by their own figures, as `kura compare` prints them
+/// (report::db_table): seconds per sql-bench test and the OLTP mix's TPS and
+/// p95, ratios to the baseline's as bars. compare's rows of such runs count
+/// queries and commits, and a database moves no MB/s worth charting.
+fn db(page: &mut Page, targets: &[Target], c: &Comparison) {
+    // A target of several runs is shown by its newest, as `kura compare` does.
+    let runs: Vec<&crate::metrics::RunResult> = targets.iter().filter_map(|t| t.runs.last()).collect();
+    let names: Vec<String> = c.targets.iter().map(|t| t.name.clone()).collect();
+    let base = &names[c.baseline];
+    let rows = crate::report::db_table::compare_rows(&runs, c.baseline);
+    let others = others(c);
+    let row_name = |r: &crate::report::db_table::CompareRow| format!("{} ({})", r.test, r.unit);
+    if !rows.is_empty() && !others.is_empty() {
+        let chart = HBarChart {
+            title: crate::t!("html-db-ratio-chart", baseline = base.as_str()),
+            x_title: crate::t!("html-ratio-axis"),
+            rows: rows.iter().map(row_name).collect(),
+            series: others
+                .iter()
+                .map(|t| (names[*t].clone(), rows.iter().map(|r| r.ratios[*t]).collect()))
+                .collect(),
+            value_fmt: |v| format!("{v:.2}×"),
+            reference: Some((1.0, base.clone())),
+            log: rows
+                .iter()
+                .flat_map(|r| r.ratios.iter().flatten())
+                .any(|x| *x > 8.0 || *x < 0.125),
+        };
+        page.html(r#"<div class="charts">"#);
+        page.html(&figure(
+            &svg::hbar_chart(&chart),
+            &crate::t!("html-db-ratio-caption"),
+        ));
+        page.html("</div>");
+    }
+    page.table(targets_table(c));
+    let (mut shown, mut exported) = (
+        vec!["test".to_string(), "unit".to_string()],
+        vec!["test".to_string(), "unit".to_string()],
+    );
+    for n in &names {
+        shown.push(n.clone());
+        exported.push(n.clone());
+    }
+    for t in &others {
+        shown.push(format!("x{}", names[*t]));
+        exported.push(format!("{} ratio", names[*t]));
+    }
+    let mut t = Table::new(
+        "db-compare",
+        &crate::t!("html-db-compare", baseline = base.as_str()),
+        &shown.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
+    for r in &rows {
+        let mut line = vec![Cell::text(r.test.as_str()), Cell::text(r.unit)];
+        for v in &r.values {
+            line.push(match v {
+                Some(v) => Cell::num(*v, format!("{v:.2}")),
+                None => Cell::text("-"),
+            });
+        }
+        for o in &others {
+            line.push(match r.ratios[*o] {
+                Some(x) => Cell::num(x, format!("{x:.2}")),
+                None => Cell::text("-"),
+            });
+        }
+        t.rows.push(line);
+    }
+    page.table(t);
+    let mut notes: Vec<String> = crate::report::db_table::setting_notes(&runs);
+    notes.push(crate::t!("dbrun-compare-legend", base = base.as_str()));
+    for n in notes {
+        page.html(&format!(r#"<p class="note">{}</p>"#, esc(&n)));
+    }
+    let warnings: String = c
+        .warnings
+        .iter()
+        .map(|w| format!("<li>{}</li>", esc(w)))
+        .collect();
+    if !warnings.is_empty() {
+        page.html(&format!(r#"<ul class="warnings">{warnings}</ul>"#));
     }
     page.html("</section>");
 }

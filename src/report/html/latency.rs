@@ -218,9 +218,9 @@ pub fn scores_chart(c: &Comparison) -> Option<HBarChart> {
         return None;
     }
     Some(HBarChart {
+        // The bound is in the caption: a chart's title has one line.
         title: crate::t!(
-            "search-capacity-title",
-            bound = cap.bound.as_str(),
+            "html-scores-chart",
             baseline = c.targets[c.baseline].name.as_str()
         ),
         x_title: crate::t!("html-ratio-axis"),

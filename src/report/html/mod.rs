@@ -150,19 +150,38 @@ pub fn run_names(runs: &[RunResult]) -> Vec<String> {
 /// Everything about the given runs: summary, comparison (several runs),
 /// suite charts, and every job's charts and tables.
 pub fn report(runs: &[RunResult], exports: Option<Exports>) -> Page {
+    report_targets(&crate::report::compare::each_run(runs), exports)
+}
+
+/// The same, of targets whose runs are repetitions of each other
+/// (`kura report --repeats`): compared as `kura compare --repeats` does,
+/// every run's own charts and tables after.
+pub fn report_targets(targets: &[crate::report::compare::Target], exports: Option<Exports>) -> Page {
+    let runs: Vec<RunResult> = targets.iter().flat_map(|t| t.runs.iter().cloned()).collect();
+    let runs = &runs[..];
     let names = run_names(runs);
     let title = match runs {
         [one] => {
             format!("kura · {}", names[0])
                 + &one.suite.as_ref().map(|s| format!(" · {s}")).unwrap_or_default()
         }
+        // Repetitions of one target are named once, with their count.
+        _ if targets.iter().any(|t| t.runs.len() > 1) => crate::t!(
+            "html-title-runs",
+            count = runs.len(),
+            names = targets
+                .iter()
+                .map(|t| crate::t!("html-target-runs", name = t.name.as_str(), count = t.runs.len()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         _ => crate::t!("html-title-runs", count = runs.len(), names = names.join(", ")),
     };
     let mut page = Page::new(&title, exports);
     page.html(&format!("<h1>{}</h1>", esc(&title)));
     summary::section(&mut page, runs, &names);
     if runs.len() > 1 {
-        comparison::section(&mut page, runs);
+        comparison::section(&mut page, targets);
     }
     // many ranks (issue 16)
     ranks::hosts_section(&mut page, runs, &names);

@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::table::{Cell, Table, Value};
+use super::table::{Cell, Table};
 use super::{Page, figure};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::units::format_size;
 use crate::metrics::RunResult;
 use crate::metrics::repeats::{RepeatStats, TestSummary, summarize_mark};
-use crate::report::format::{bytes_human, mib_per_sec, rate};
+use crate::report::format::{bytes_human, rate};
 use crate::report::svg::{self, Axis, BarChart, Line, LineChart, Scale};
 
 fn is_mark(run: &RunResult) -> bool {
@@ -327,6 +327,8 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         r#"<section id="sweep"><h2>{}</h2>"#,
         crate::t!("html-sweep")
     ));
+    let sweep_runs: Vec<RunResult> = sweeps.iter().map(|i| runs[*i].clone()).collect();
+    let mut tables = sweep_tables(&sweep_runs);
     // Values on every point stay readable for up to three lines.
     let label_points = sweeps.len() <= 3;
     for mix in mixes {
@@ -403,57 +405,45 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             ));
         }
         page.html("</div>");
-        page.table(sweep_table(&mix, &sizes, &sweeps, &curves, names));
+        let reads = 100 - mix.writes_pct;
+        if let Some(i) = tables
+            .iter()
+            .position(|(sequential, read_pct, _)| *sequential == mix.sequential && *read_pct == reads)
+        {
+            let (_, _, mut t) = tables.remove(i);
+            t.name = format!("sweep-{}-{reads}", if mix.sequential { "seq" } else { "rand" });
+            t.title = crate::t!("html-sweep-table", mix = label.as_str());
+            page.table(t);
+        }
     }
     page.html("</section>");
 }
 
-/// The seed article's table: block size, each target's IOPS and MiB/s,
-/// and each target's IOPS against the first one.
-fn sweep_table(
-    mix: &Mix,
-    sizes: &[u64],
-    sweeps: &[usize],
-    curves: &[SweepCurves],
-    names: &[String],
-) -> Table {
-    let mut columns = vec!["block size".to_string()];
-    for i in sweeps {
-        columns.push(format!("{} IOPS", names[*i]));
-        columns.push(format!("{} MiB/s", names[*i]));
-    }
-    for i in sweeps.iter().skip(1) {
-        columns.push(format!("{} / {} IOPS", names[*i], names[sweeps[0]]));
-    }
-    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
-    let name = format!(
-        "sweep-{}-{}",
-        if mix.sequential { "seq" } else { "rand" },
-        100 - mix.writes_pct
-    );
-    let mut t = Table::new(&name, &crate::t!("html-sweep-table", mix = mix.label()), &cols);
-    for bs in sizes {
-        let mut row = vec![Cell::shown(format_size(*bs), Value::Int(*bs as i64))];
-        let at = |c: &SweepCurves| c.get(mix).and_then(|m| m.get(bs)).copied();
-        for c in curves {
-            match at(c) {
-                Some((iops, bw)) => {
-                    row.push(Cell::num(iops, rate(iops)));
-                    row.push(Cell::num(bw / MIB, mib_per_sec(bw)));
-                }
-                None => row.extend([Cell::text("-"), Cell::text("-")]),
-            }
-        }
-        let base = at(&curves[0]).map(|v| v.0);
-        for c in curves.iter().skip(1) {
-            row.push(match (at(c), base) {
-                (Some((iops, _)), Some(b)) if b > 0.0 => Cell::num(iops / b, format!("{:.2}", iops / b)),
-                _ => Cell::text("-"),
-            });
-        }
-        t.rows.push(row);
-    }
-    t
+/// The seed article's tables, one per mix, as `kura compare --by bs
+/// --metric iops` prints them (report::compare's sweep view): block size,
+/// each target's IOPS and MiB/s, its ratio to the first target and, with
+/// prices, the ratio per unit of price.
+fn sweep_tables(runs: &[RunResult]) -> Vec<(bool, u8, Table)> {
+    use crate::report::compare::{self, By, CompareOptions, Metric};
+    let opts = CompareOptions {
+        metric: Metric::Iops,
+        by: By::Bs,
+        ..CompareOptions::default()
+    };
+    let c = compare::build(runs, &opts).or_else(|_| {
+        // A price kura cannot read leaves prices out (the comparison says why).
+        let unpriced: Vec<RunResult> = runs
+            .iter()
+            .cloned()
+            .map(|mut r| {
+                r.price = None;
+                r
+            })
+            .collect();
+        compare::build(&unpriced, &opts)
+    });
+    c.map(|c| compare::sweep_view::tables_by_mix(&c))
+        .unwrap_or_default()
 }
 
 /// bonnie++, tiobench and vdbench runs: their suite's own table, as the

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::report::export::csv_field;
+use crate::report::export::{Grid, csv_field};
 use crate::report::svg::esc;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -16,6 +16,18 @@ pub enum Value {
     Int(i64),
     Num(f64),
     Text(String),
+}
+
+impl Value {
+    /// The value as a CSV field carries it: numbers in full, nothing for null.
+    fn to_field(&self) -> String {
+        match self {
+            Value::Null => String::new(),
+            Value::Int(i) => i.to_string(),
+            Value::Num(x) => x.to_string(),
+            Value::Text(s) => s.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -180,19 +192,53 @@ impl Table {
         };
         line(&mut out, self.exported_columns().to_vec());
         for row in &self.rows {
-            line(
-                &mut out,
+            line(&mut out, row.iter().map(|c| c.value.to_field()).collect());
+        }
+        out
+    }
+
+    /// A grid of text as a table: a cell that starts with a number (`371`,
+    /// `371 0.43x`, `1190202 *`) is exported as that number and aligned as
+    /// one; the first `grid.left` columns stay text.
+    pub fn from_grid(name: &str, title: &str, grid: &Grid) -> Table {
+        let columns: Vec<&str> = grid.header.iter().map(String::as_str).collect();
+        let mut t = Table::new(name, title, &columns);
+        for row in &grid.rows {
+            t.rows.push(
                 row.iter()
-                    .map(|c| match &c.value {
-                        Value::Null => String::new(),
-                        Value::Int(i) => i.to_string(),
-                        Value::Num(x) => x.to_string(),
-                        Value::Text(s) => s.clone(),
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let first = c.split(' ').next().unwrap_or("");
+                        match first.parse::<f64>() {
+                            Ok(v) if i >= grid.left => Cell::num(v, c.as_str()),
+                            _ => Cell::text(c.as_str()),
+                        }
                     })
                     .collect(),
             );
         }
-        out
+        t
+    }
+
+    /// The table as a person reads it, for the terminal and Markdown
+    /// writers (export::Grid); the first `left` columns are names.
+    pub fn shown_grid(&self, left: usize) -> Grid {
+        let mut g = Grid::new(self.columns.iter().map(|c| crate::i18n::heading(c)));
+        g.left = left;
+        for row in &self.rows {
+            g.push(row.iter().map(|c| c.text.clone()));
+        }
+        g
+    }
+
+    /// The stored values under the download's column names, for a CSV
+    /// written by export::Grid.
+    pub fn values_grid(&self) -> Grid {
+        let mut g = Grid::new(self.exported_columns().to_vec());
+        for row in &self.rows {
+            g.push(row.iter().map(|c| c.value.to_field()));
+        }
+        g
     }
 
     /// `{"name", "title", "columns", "rows": [[value, ...], ...]}`: rows are
