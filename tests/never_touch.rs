@@ -547,3 +547,41 @@ fn after_a_lazy_unmount_cleanup_leaves_the_file_now_at_that_name() {
         "kura's cleanup touched a file it did not create"
     );
 }
+
+/// A file system whose label is bytes that are no UTF-8 (a legacy code
+/// page): libblkid prints them raw in its JSON; kura still reads the
+/// signature and refuses by its name, instead of failing on the label.
+#[test]
+fn a_label_that_is_no_utf8_still_refuses_by_the_signature() {
+    if !need(&["losetup", "wipefs", "mkfs.ext4", "e2label"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lo = LoopDevice::new(dir.path(), 16 * MIB).unwrap();
+    sh(&format!("mkfs.ext4 -q -F {}", lo.path.display()));
+    sh(&format!(
+        "e2label {} \"$(printf 'caf\\351\\377')\"",
+        lo.path.display()
+    ));
+    let probe = Command::new("wipefs")
+        .args(["--no-act", "--json"])
+        .arg(&lo.path)
+        .output()
+        .unwrap();
+    assert!(
+        std::str::from_utf8(&probe.stdout).is_err(),
+        "wipefs printed UTF-8, so the test proves nothing"
+    );
+    let before = std::fs::read(&lo.path).unwrap();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .args(["run", "--rw", "write", "--io-count", "64", "--target"])
+        .arg(&lo.path)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ext4") && err.contains("--allow-destroy"), "{err}");
+    assert!(!err.contains("other than JSON"), "{err}");
+    assert!(std::fs::read(&lo.path).unwrap() == before, "the device changed");
+}

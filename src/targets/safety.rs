@@ -846,7 +846,12 @@ fn parse_wipefs(stdout: &[u8]) -> io::Result<Vec<Found>> {
     if stdout.iter().all(u8::is_ascii_whitespace) {
         return Ok(Vec::new());
     }
-    let value: serde_json::Value = serde_json::from_slice(stdout)
+    // util-linux writes a label's bytes as they are on the device, which may
+    // be no UTF-8 at all (a label in a legacy code page, or the bytes of a
+    // signature that random data happened to carry): read them lossily, as
+    // only the signature's type and offset are used.
+    let text = String::from_utf8_lossy(stdout);
+    let value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| io::Error::other(format!("wipefs printed something other than JSON: {e}")))?;
     let Some(list) = value.get("signatures").and_then(|s| s.as_array()) else {
         return Err(io::Error::other("wipefs's JSON has no \"signatures\" list"));
@@ -1073,6 +1078,10 @@ mod tests {
                 .is_empty()
         );
         assert!(parse_wipefs(b"\n").unwrap().is_empty());
+        // A label of bytes that are no UTF-8, as wipefs prints them.
+        let latin1 = b"{\"signatures\": [{\"device\":\"x\", \"offset\":\"0x3\", \"type\":\"vfat\", \"label\":\"caf\xe9\xff\"}]}";
+        let found = parse_wipefs(latin1).unwrap();
+        assert!(matches!(&found[..], [Found::Wipefs { kind, offset }] if kind == "vfat" && offset == "0x3"));
         assert!(parse_wipefs(b"DEVICE OFFSET TYPE").is_err());
         assert!(parse_wipefs(b"{}").is_err());
         let both = describe_all(&[
