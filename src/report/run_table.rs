@@ -322,7 +322,10 @@ mod fit_tests {
         job.job.fsync_every = Some(8);
         let text = render_job(&job, false);
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(words.contains("2500 fdatasync, 3.2 I/Os besides syncs in flight"), "{text}");
+        assert!(
+            words.contains("2500 fdatasync, 3.2 I/Os besides syncs in flight"),
+            "{text}"
+        );
         for line in text.lines() {
             assert!(super::super::width::display_width(line) <= 80, "{line}\n{text}");
         }

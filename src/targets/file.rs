@@ -1011,7 +1011,16 @@ mod tests {
         let file = File::open(path).unwrap();
         let len = file.metadata().unwrap().len() as usize;
         // SAFETY: a read-only shared mapping of an open file of `len` bytes, unmapped below.
-        let at = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_SHARED, file.as_raw_fd(), 0) };
+        let at = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
         assert_ne!(at, libc::MAP_FAILED);
         let mut pages = vec![0u8; len.div_ceil(4096)];
         // SAFETY: `pages` holds one byte per 4 KiB page of the mapping.
