@@ -285,6 +285,7 @@ target-non-rotational = non-rotational
 job-on = {"  "}on{" "}
 job-measured = engine { $engine }, measured { $elapsed } s{ $ramp }, CPU user { $user } s, system { $system } s{ $syncs }
 job-ramp = {" "}after { $ramp } s ramp
+job-in-flight = , { $n } I/Os besides syncs in flight on average
 direction-latency = { $direction } latency
 facts-host = host { $host }
 facts-price = price { $price }

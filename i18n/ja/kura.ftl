@@ -278,6 +278,7 @@ target-non-rotational = 非回転ディスク
 job-on = {"  "}対象{" "}
 job-measured = エンジン { $engine }、測定 { $elapsed } 秒{ $ramp }、CPU ユーザー { $user } 秒、システム { $system } 秒{ $syncs }
 job-ramp = （ランプ { $ramp } 秒の後）
+job-in-flight = 、同期以外の I/O は平均 { $n } 件が処理中
 direction-latency = { $direction } レイテンシ
 facts-host = ホスト { $host }
 facts-price = 価格 { $price }

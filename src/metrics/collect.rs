@@ -295,18 +295,99 @@ impl SeriesFanIn {
 pub static KEEP_INTERVAL_HISTOGRAMS: AtomicBool = AtomicBool::new(false);
 
 /// User and system CPU time of the calling thread, in nanoseconds.
+///
+/// The total is the scheduler's own count (`CLOCK_THREAD_CPUTIME_ID`, exact
+/// to the call); `getrusage(RUSAGE_THREAD)` alone lags by the slice running
+/// now (a 2 ms busy loop read 14 µs here), so a step shorter than a tick read
+/// 0. getrusage only splits the total between user and system, and the split
+/// is kept from running back as Linux keeps it (`cputime_adjust` in
+/// kernel/sched/cputime.c): each part never falls, and they add up to the total.
 pub fn thread_cpu_ns() -> (u64, u64) {
+    thread_local! {
+        static LAST: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+    }
     // SAFETY: rusage is plain C data; all-zero bytes are a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into the struct we pass and nothing else.
     unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we pass and nothing else.
+    let clock_ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
     let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
-    (ns(usage.ru_utime), ns(usage.ru_stime))
+    let (ticks_user, ticks_system) = (ns(usage.ru_utime), ns(usage.ru_stime));
+    let total = if clock_ok {
+        (ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64).max(ticks_user + ticks_system)
+    } else {
+        ticks_user + ticks_system
+    };
+    LAST.with(|last| {
+        let split = split_cpu(total, ticks_user, ticks_system, last.get());
+        last.set(split);
+        split
+    })
+}
+
+/// Splits `total` in the proportion of getrusage's parts, neither part below
+/// the last split: Linux's `cputime_adjust`. With no system time counted the
+/// whole is user time, as there.
+fn split_cpu(total: u64, user: u64, system: u64, last: (u64, u64)) -> (u64, u64) {
+    if total <= last.0 + last.1 {
+        return last;
+    }
+    let system = if user + system == 0 || system == 0 {
+        0
+    } else if user == 0 {
+        total
+    } else {
+        (system as u128 * total as u128 / (user + system) as u128) as u64
+    };
+    let system = system.max(last.1);
+    let user = total - system;
+    if user < last.0 {
+        (last.0, total - last.0)
+    } else {
+        (user, system)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_busy_step_reads_its_cpu_time() {
+        // Far shorter than a scheduler tick (1-10 ms), which getrusage alone needs to see any.
+        let (user0, system0) = thread_cpu_ns();
+        let start = std::time::Instant::now();
+        let mut x = 0u64;
+        while start.elapsed() < std::time::Duration::from_micros(300) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let (user1, system1) = thread_cpu_ns();
+        assert!(user1 >= user0 && system1 >= system0);
+        assert!(
+            user1 + system1 > user0 + system0,
+            "a 300 µs busy loop read no CPU time: {user0}+{system0} then {user1}+{system1}"
+        );
+    }
+
+    #[test]
+    fn the_cpu_split_adds_up_and_never_runs_back() {
+        // getrusage's parts in proportion, summing to the exact total.
+        assert_eq!(split_cpu(1000, 30, 10, (0, 0)), (750, 250));
+        // No tick landed yet: all of it is user time, as Linux counts it.
+        assert_eq!(split_cpu(1000, 0, 0, (0, 0)), (1000, 0));
+        assert_eq!(split_cpu(1000, 0, 5, (0, 0)), (0, 1000));
+        // The proportion swings towards user time: system time stays where it was.
+        assert_eq!(split_cpu(2000, 90, 10, (750, 250)), (1750, 250));
+        // ...and towards system time: user time stays where it was.
+        assert_eq!(split_cpu(1200, 10, 90, (750, 250)), (750, 450));
+        // A total not above the last: the last split again.
+        assert_eq!(split_cpu(900, 10, 90, (750, 250)), (750, 250));
+    }
 
     #[test]
     fn series_merges_threads_and_cuts_the_last_period() {

@@ -140,6 +140,18 @@ impl JobResult {
     pub fn total_ops(&self) -> u64 {
         self.directions().map(|(_, d)| d.ops).sum()
     }
+    /// The I/Os in flight on average while measuring, all threads together,
+    /// by Little's law: the counted I/Os' latencies (from their submit call)
+    /// added up over the measured time. Syncs, timed by no latency here, and
+    /// failed I/Os are left out. None before anything was measured.
+    pub fn mean_in_flight(&self) -> Option<f64> {
+        (self.elapsed_ns > 0).then(|| {
+            self.directions()
+                .map(|(_, d)| d.ops as f64 * d.lat_ns.mean)
+                .sum::<f64>()
+                / self.elapsed_ns as f64
+        })
+    }
     /// The statistics of one kind of operation, wherever the result keeps it.
     pub fn operation(&self, kind: OpKind) -> Option<&DirectionResult> {
         match kind {

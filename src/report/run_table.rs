@@ -61,6 +61,22 @@ pub fn target_line(job: &JobResult) -> String {
     format!("{} ({})", term(&t.path), parts.join(", "))
 }
 
+/// The syncs a job made and, where its syncs may hold the queue below its
+/// depth (`fsync_every` at a qd above 1), how many I/Os it kept in flight.
+pub fn syncs_text(job: &JobResult) -> String {
+    if job.syncs == 0 {
+        return String::new();
+    }
+    let mut text = format!(", {} fdatasync", job.syncs);
+    if job.job.fsync_every.is_some()
+        && job.job.qd > 1
+        && let Some(n) = job.mean_in_flight()
+    {
+        text.push_str(&crate::t!("job-in-flight", n = format!("{n:.1}")));
+    }
+    text
+}
+
 pub fn render_job(job: &JobResult, measuring: bool) -> String {
     let mut out = String::new();
     // A name of any length is stored; the title shows its start (issue 22).
@@ -69,10 +85,8 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
         Some(test) => format!("{name} [{}]", term(test)),
         None => name.into_owned(),
     };
-    out.push_str(&format!(
-        "{title}: {}\n{}  {}{}\n",
-        job.job.summary(),
-        super::width::wrap(&crate::t!("job-on"), &target_line(job), 4),
+    let measured = format!(
+        "{}{}",
         crate::t!(
             "job-measured",
             engine = job.engine.as_str(),
@@ -84,16 +98,18 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
             },
             user = format!("{:.2}", job.cpu_user_ns as f64 / 1e9),
             system = format!("{:.2}", job.cpu_system_ns as f64 / 1e9),
-            syncs = if job.syncs > 0 {
-                format!(", {} fdatasync", job.syncs)
-            } else {
-                String::new()
-            }
+            syncs = syncs_text(job)
         ),
         match super::runs::job_note(job, measuring) {
             Some(note) => format!("  ({note})"),
             None => String::new(),
         },
+    );
+    out.push_str(&format!(
+        "{title}: {}\n{}{}",
+        job.job.summary(),
+        super::width::wrap(&crate::t!("job-on"), &target_line(job), 4),
+        super::width::wrap("  ", &measured, 4),
     ));
     // The errors column only when there are errors (a warning says so too), so the table fits 80 columns.
     let errors = super::width::wide() || job.directions().any(|(_, d)| d.errors > 0);
@@ -293,6 +309,28 @@ mod fit_tests {
         for line in wide.lines() {
             assert!(super::super::width::display_width(line) <= 80, "{line}\n{wide}");
         }
+    }
+
+    #[test]
+    fn a_job_syncing_at_depth_says_how_many_ios_it_kept_in_flight() {
+        // 20,000 writes in a second, 160 µs each: 3.2 in flight (Little's law), at qd 16.
+        let mut job = fixtures::job("f", crate::jobs::Rw::Write, 4096, 0, None, Some(20_000));
+        job.write = Some(fixtures::direction(20_000, 4096, &[160_000]));
+        job.syncs = 2_500;
+        job.job.qd = 16;
+        job.job.fsync_every = Some(8);
+        let text = render_job(&job, false);
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("2500 fdatasync, 3.2 I/Os besides syncs in flight"),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(super::super::width::display_width(line) <= 80, "{line}\n{text}");
+        }
+        // At qd 1 nothing can hold the queue below its depth: nothing to say.
+        job.job.qd = 1;
+        assert!(!render_job(&job, false).contains("in flight"));
     }
 
     /// A file set's anchor is a directory, though stored (and loaded, in

@@ -386,3 +386,24 @@ fn completions_reaped_together_share_the_reaps_stamp_when_submitting_each() {
     let lat: u64 = samples.iter().map(|s| s.read_lat_ns).sum();
     assert_eq!(lat, (3 * MS + 3) + (MS + 1) + (4 * MS + 3));
 }
+
+#[test]
+fn a_job_shorter_than_a_scheduler_tick_reports_its_cpu_time() {
+    // A few hundred I/Os on the null engine: well under a millisecond of
+    // CPU, all of it the worker's own, on a thread of its own.
+    let (plan, _rx) = plan(
+        job(&[("rw", "randread"), ("qd", "4"), ("io_count", "300")]),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let out = std::thread::spawn(move || {
+        let mut engine = crate::engine::NullEngine::new(4);
+        run_worker(plan, &mut engine)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(out.read.ops, 300);
+    assert!(
+        out.cpu_user_ns + out.cpu_system_ns > 0,
+        "300 I/Os read no CPU time: {out:?}"
+    );
+}

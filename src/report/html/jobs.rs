@@ -93,11 +93,7 @@ fn job_block(page: &mut Page, job: &JobResult, key: &str, open: bool, measuring:
         },
         u = job.cpu_user_ns as f64 / 1e9,
         s = job.cpu_system_ns as f64 / 1e9,
-        sync = if job.syncs > 0 {
-            format!(", {} fdatasync", job.syncs)
-        } else {
-            String::new()
-        },
+        sync = esc(&crate::report::run_table::syncs_text(job)),
     );
     for (dir, d) in job.directions() {
         for e in &d.error_samples {
