@@ -544,7 +544,9 @@ options! {
         .named("PATH")
         .run_control()
         .unset("./kura-test.dat")
-        .more(": a file (created and pre-filled when missing; an existing file is used as it is, never resized) or a block device")
+        .more(": a file (created and pre-filled when missing, the pre-fill's pages then dropped from the page cache \
+               so the job starts with nothing cached, as tiotest's and fio's new files; an existing file is used as it \
+               is, never resized) or a block device")
         .example("/tmp/x")
         .fio(&["filename"]);
     Rw = opt("rw", Type::Rw, Group::Workload, "Pattern and direction; rw/randrw mix reads and writes",
@@ -742,7 +744,11 @@ options! {
         .more(", as fio's `fsync=N`. On io_uring the sync runs beside the next writes, \
                which keeps the queue full, and covers the writes completed before it starts (fio's \
                semantics); other engines, and jobs that verify, let the writes in flight complete, \
-               counted, first")
+               counted, first. Exactly one sync per N writes: fio 3.33 on io_uring at an iodepth above 1 \
+               queues another at every chance until one completes (io_u.c `get_rw_ddir`), about one per 2 \
+               writes at iodepth 16 (bench/NOTES.md). Above qd 1 the run's header says how many reads and \
+               writes were in flight on average (Little's law over their latencies), as the syncs may hold \
+               the queue")
         .example("8")
         .fio(&["fdatasync", "fsync"]);
     EndFsync = opt("end_fsync", Type::Bool, Group::Data, "fdatasync once when the job's writes are done",
