@@ -395,6 +395,7 @@ pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
         .map(|t| SuiteJob {
             test: Some(t.test.to_string()),
             job: t.job,
+            rounds: None,
         })
         .collect()
 }

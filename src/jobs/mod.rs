@@ -19,6 +19,7 @@ pub mod options;
 pub mod placeholder;
 pub mod precondition;
 pub mod presets;
+pub mod pts;
 pub mod price;
 pub mod reading;
 pub mod suites;

@@ -31,6 +31,7 @@ pub(super) fn expand(jobs: &[SuiteJob]) -> Result<Vec<SuiteJob>, RunError> {
             out.push(SuiteJob {
                 test: Some(format!("precondition {p}")),
                 job: p.job_before(&sj.job),
+                rounds: None,
             });
         }
         out.push(sj.clone());
@@ -87,11 +88,14 @@ pub(super) struct Ctx<'a> {
 pub(super) type MeasureRound<'m> = dyn FnMut(&crate::jobs::Job, &str, &mut dyn RunSink, &mut Vec<Warning>) -> Result<JobResult, RunError>
     + 'm;
 
-/// Runs `sj` in rounds until `tracked` is steady or 25 rounds ran; each
-/// round is handed to the sink and pushed to `results` as it ends.
+/// Runs `round` (one job, or a PTS test's points) in rounds until the
+/// point `tracked_at` is steady by `tracked`, or 25 rounds ran; each point
+/// of each round is handed to the sink and pushed to `results` as it ends,
+/// as test `POINT round N`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_rounds(
-    sj: &SuiteJob,
+    round: &[SuiteJob],
+    tracked_at: usize,
     tracked: Tracked,
     stop: &StopFlag,
     progress: &Progress,
@@ -100,36 +104,49 @@ pub(super) fn run_rounds(
     results: &mut Vec<JobResult>,
     measure: &mut MeasureRound<'_>,
 ) -> Result<(), RunError> {
-    let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
+    let Some(followed) = round.get(tracked_at) else {
+        return Ok(());
+    };
     let mut values = Vec::new();
     let mut outcome = Ok(());
-    for round in 1..=MAX_ROUNDS {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        progress.message(&crate::t!(
-            "progress-round",
-            job = sj.job.name.as_str(),
-            round = round,
-            tracked = tracked.name()
-        ));
-        let test = format!("{base} round {round}");
-        let mut r = match measure(&sj.job, &test, &mut *sink, warnings) {
-            Ok(r) => r,
-            Err(e) => {
-                outcome = Err(e);
-                break;
+    'rounds: for n in 1..=MAX_ROUNDS {
+        let mut value = None;
+        for (at, sj) in round.iter().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                break 'rounds;
             }
-        };
-        r.test = Some(test);
-        if r.job.engine != EngineKind::Null {
-            warnings.extend(crate::metrics::changes::warnings(&r));
+            progress.message(&crate::t!(
+                "progress-round",
+                job = sj.job.name.as_str(),
+                round = n,
+                tracked = tracked.name()
+            ));
+            let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
+            let test = format!("{base} round {n}");
+            let mut r = match measure(&sj.job, &test, &mut *sink, warnings) {
+                Ok(r) => r,
+                Err(e) => {
+                    outcome = Err(e);
+                    break 'rounds;
+                }
+            };
+            r.test = Some(test);
+            if r.job.engine != EngineKind::Null {
+                warnings.extend(crate::metrics::changes::warnings(&r));
+            }
+            sink.job_done(&r);
+            let incomplete = r.incomplete;
+            if at == tracked_at {
+                value = Some(steady::value_of(tracked, &r));
+            }
+            results.push(r);
+            if incomplete {
+                values.extend(value);
+                break 'rounds;
+            }
         }
-        sink.job_done(&r);
-        let incomplete = r.incomplete;
-        values.push(steady::value_of(tracked, &r));
-        results.push(r);
-        if incomplete || steady::window(&values).is_some_and(|w| w.steady()) {
+        values.extend(value);
+        if steady::window(&values).is_some_and(|w| w.steady()) {
             break;
         }
     }
@@ -137,7 +154,7 @@ pub(super) fn run_rounds(
         let window = steady::window(&values);
         let steady = window.as_ref().is_some_and(|w| w.steady());
         warnings.push(Warning::Rounds {
-            job: sj.job.name.clone(),
+            job: followed.job.name.clone(),
             rounds: Rounds {
                 tracked,
                 values,
@@ -155,7 +172,11 @@ mod tests {
     use crate::jobs::Job;
 
     fn sj(job: Job) -> SuiteJob {
-        SuiteJob { test: None, job }
+        SuiteJob {
+            test: None,
+            job,
+            rounds: None,
+        }
     }
 
     #[test]
