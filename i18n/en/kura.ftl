@@ -692,3 +692,13 @@ history-none-matched = no runs match { $filter }; { $total ->
     [one] { $total } run is
    *[other] { $total } runs are
 } stored: { $suites }
+
+# kura suite pts (docs/pts.md)
+warning-pts-purge = { $test }: purged by { $method } (BLKDISCARD over the whole device); NVMe format/sanitize and ATA secure erase are not run by kura yet
+warning-pts-no-purge = { $test }: not purged: the target is a regular file, and no purge can reach the flash under a file; the PTS requires one
+warning-pts-not-conforming = NOT CONFORMING to SNIA PTS 2.0.2: --scale { $scale } shrank round time and volumes; for a quick look only
+pts-purged = purged ({ $method })
+pts-not-purged = not purged
+pts-steady = steady, window rounds { $first }-{ $last } of { $rounds }
+pts-not-steady = NOT steady after { $rounds } rounds
+pts-ws-intervals = { $intervals } intervals

@@ -660,3 +660,13 @@ history-incomplete = （未完了）
 history-unreadable = 読めない: { $why }
 history-none-stored = 保存された実行はまだない: `kura mark` か `kura run` を試す
 history-none-matched = { $filter } に合う実行はない。保存されている実行は { $total } 件: { $suites }
+
+# kura suite pts (docs/pts.md)
+warning-pts-purge = { $test }: { $method } でパージした（デバイス全体に BLKDISCARD）。NVMe format/sanitize と ATA secure erase はまだ kura が実行しない
+warning-pts-no-purge = { $test }: パージしていない: 対象は通常ファイルで、ファイルの下のフラッシュに届くパージはない。PTS はパージを求める
+warning-pts-not-conforming = SNIA PTS 2.0.2 に適合しない: --scale { $scale } でラウンド時間と書き込み量を縮めた。概観用のみ
+pts-purged = パージ済み（{ $method }）
+pts-not-purged = パージなし
+pts-steady = 定常、測定窓はラウンド { $first }-{ $last }（全 { $rounds }）
+pts-not-steady = { $rounds } ラウンド後も定常でない
+pts-ws-intervals = { $intervals } 区間
