@@ -30,7 +30,11 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
         None => own_len,
     };
     if span_bytes < 1 << 20 {
-        bail!("{}: {} bytes is too small for the PTS's tests (at least 1 MiB)", args.device, span_bytes);
+        bail!(
+            "{}: {} bytes is too small for the PTS's tests (at least 1 MiB)",
+            args.device,
+            span_bytes
+        );
     }
     let plan = PtsPlan {
         tests: tests.clone(),
@@ -65,10 +69,15 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
             });
         }
     }
-    let (result, stored) = super::measure_suite(ctx, &opts, |_| jobs, |result| {
-        once_per_kind(&mut result.warnings);
-        result.warnings.splice(0..0, said);
-    })?;
+    let (result, stored) = super::measure_suite(
+        ctx,
+        &opts,
+        |_| jobs,
+        |result| {
+            once_per_kind(&mut result.warnings);
+            result.warnings.splice(0..0, said);
+        },
+    )?;
     let view = View {
         json: ctx.json,
         ..View::default()
@@ -85,7 +94,8 @@ fn target_kind(device: &str) -> Result<(bool, u64)> {
     })?;
     if meta.file_type().is_block_device() {
         let mut dev = std::fs::File::open(device).map_err(|e| anyhow!("{device}: {e}"))?;
-        let len = std::io::Seek::seek(&mut dev, std::io::SeekFrom::End(0)).map_err(|e| anyhow!("{device}: {e}"))?;
+        let len =
+            std::io::Seek::seek(&mut dev, std::io::SeekFrom::End(0)).map_err(|e| anyhow!("{device}: {e}"))?;
         Ok((true, len))
     } else if meta.is_file() {
         Ok((false, meta.len()))

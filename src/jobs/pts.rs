@@ -119,7 +119,9 @@ pub struct PtsStep {
 pub fn parse_scale(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
-        _ => Err(format!("--scale: '{text}' is not valid: expected a fraction above 0, at most 1")),
+        _ => Err(format!(
+            "--scale: '{text}' is not valid: expected a fraction above 0, at most 1"
+        )),
     }
 }
 
@@ -179,7 +181,11 @@ pub fn pts_jobs(base: &Job, plan: &PtsPlan) -> Result<Vec<PtsStep>, SpecError> {
                     weight: 100,
                 }];
                 job.runtime = Some(scaled_time(WS_TIME, plan.scale));
-                job.io_size_bytes = Some(scaled_bytes(plan.span_bytes * WS_CAPACITY_TIMES, plan.scale, 4096));
+                job.io_size_bytes = Some(scaled_bytes(
+                    plan.span_bytes * WS_CAPACITY_TIMES,
+                    plan.scale,
+                    4096,
+                ));
                 // TKperf's one-minute rounds, as the job's interval series.
                 job.interval = round_time.min(job.interval.max(Duration::from_millis(100)));
                 out.push(PtsStep {
@@ -314,7 +320,10 @@ mod tests {
         let r = steps[2].rounds.unwrap();
         assert_eq!(r.points, 56);
         let tracked = &steps[2 + r.tracked].job;
-        assert_eq!((tracked.max_bs(), tracked.read_pct, tracked.rw), (4096, 0, Rw::RandWrite));
+        assert_eq!(
+            (tracked.max_bs(), tracked.read_pct, tracked.rw),
+            (4096, 0, Rw::RandWrite)
+        );
         assert_eq!(steps[2].job.runtime, Some(ROUND_TIME));
         assert!(steps[3..].iter().all(|s| s.rounds.is_none()));
     }
@@ -327,14 +336,20 @@ mod tests {
         let steps = pts_jobs(&base, &plan(&all, 0.01, false)).unwrap();
         assert!(steps.iter().all(|s| s.job.rw != Rw::Trim));
         let wipc = steps.iter().find(|s| s.test == "IOPS WIPC").unwrap();
-        assert_eq!(wipc.job.io_size_bytes, Some(((128u64 << 20) / 100 / (128 << 10)) * (128 << 10)));
+        assert_eq!(
+            wipc.job.io_size_bytes,
+            Some(((128u64 << 20) / 100 / (128 << 10)) * (128 << 10))
+        );
         let lat = steps.iter().find(|s| s.test.starts_with("LAT bs")).unwrap();
         assert_eq!((lat.job.qd, lat.job.threads), (1, 1));
         assert_eq!(lat.job.runtime, Some(Duration::from_millis(600)));
         let ws = steps.last().unwrap();
         assert_eq!(ws.job.runtime, Some(Duration::from_secs(864)));
         assert_eq!(ws.job.io_size_bytes, Some((256u64 << 20) / 100 / 4096 * 4096));
-        let tp: Vec<_> = steps.iter().filter_map(|s| s.rounds.map(|r| (s.test.clone(), r))).collect();
+        let tp: Vec<_> = steps
+            .iter()
+            .filter_map(|s| s.rounds.map(|r| (s.test.clone(), r)))
+            .collect();
         assert_eq!(tp.len(), 4, "{tp:?}");
         assert!(PtsTest::parse_list("iops,bogus").is_err());
         assert!(parse_scale("0").is_err() && parse_scale("2").is_err());

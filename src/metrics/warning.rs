@@ -562,9 +562,14 @@ impl fmt::Display for Warning {
                 write!(f, "{job}: {}", super::steady::rounds_text(rounds))
             }
             Warning::Measuring { pid, .. } => f.write_str(&t!("warning-measuring", pid = pid)),
-            Warning::PtsPurge { test, method: Some(m) } => {
-                f.write_str(&t!("warning-pts-purge", test = test.as_str(), method = m.as_str()))
-            }
+            Warning::PtsPurge {
+                test,
+                method: Some(m),
+            } => f.write_str(&t!(
+                "warning-pts-purge",
+                test = test.as_str(),
+                method = m.as_str()
+            )),
             Warning::PtsPurge { test, method: None } => {
                 f.write_str(&t!("warning-pts-no-purge", test = test.as_str()))
             }

@@ -71,7 +71,11 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
             points: points(run, test, first, last),
         });
     }
-    if let Some(ws) = run.jobs.iter().find(|j| j.test.as_deref().is_some_and(|t| t.starts_with("WS RND"))) {
+    if let Some(ws) = run
+        .jobs
+        .iter()
+        .find(|j| j.test.as_deref().is_some_and(|t| t.starts_with("WS RND")))
+    {
         out.push(PtsTestRows {
             test: "WS".into(),
             purge: purge_of(run, "WS"),
@@ -141,13 +145,21 @@ fn point(name: String, js: &[&JobResult]) -> PtsPoint {
         bs_bytes: job.max_bs(),
         read_pct: job.effective_read_pct(),
         rounds: js.len(),
-        iops: js.iter().map(|j| j.directions().map(|(_, d)| d.iops).sum::<f64>()).sum::<f64>() / n,
+        iops: js
+            .iter()
+            .map(|j| j.directions().map(|(_, d)| d.iops).sum::<f64>())
+            .sum::<f64>()
+            / n,
         bytes_per_sec: js
             .iter()
             .map(|j| j.directions().map(|(_, d)| d.bytes_per_sec).sum::<f64>())
             .sum::<f64>()
             / n,
-        lat_mean_ns: if ops > 0.0 { weighted(&|d| Some(d.lat_ns.mean)) } else { 0.0 },
+        lat_mean_ns: if ops > 0.0 {
+            weighted(&|d| Some(d.lat_ns.mean))
+        } else {
+            0.0
+        },
         lat_max_ns: dirs().map(|d| d.lat_ns.max).max().unwrap_or(0),
         lat_percentiles_ns: LAT_PERCENTILES
             .iter()
@@ -234,9 +246,23 @@ fn throughput(points: &[PtsPoint]) -> String {
 }
 
 fn latencies(points: &[PtsPoint]) -> String {
-    let mut t = new_table(&["block size", "R/W", "IOPS", "mean", "p99", "p99.99", "p99.999", "max"]);
+    let mut t = new_table(&[
+        "block size",
+        "R/W",
+        "IOPS",
+        "mean",
+        "p99",
+        "p99.99",
+        "p99.999",
+        "max",
+    ]);
     for p in points {
-        let mut row = vec![format_size(p.bs_bytes), mix_name(p.read_pct), rate(p.iops), latency(p.lat_mean_ns)];
+        let mut row = vec![
+            format_size(p.bs_bytes),
+            mix_name(p.read_pct),
+            rate(p.iops),
+            latency(p.lat_mean_ns),
+        ];
         row.extend(p.lat_percentiles_ns.iter().map(|(_, v)| latency(*v)));
         row.push(latency(p.lat_max_ns as f64));
         t.add_row(row);
