@@ -98,21 +98,9 @@ fn purge_of(run: &RunResult, test: &str) -> Option<String> {
 
 /// The test's points, each averaged over rounds `first..=last`, in the order they ran.
 fn points(run: &RunResult, test: &str, first: u32, last: u32) -> Vec<PtsPoint> {
-    let prefix = format!("{test} bs=");
     let mut names: Vec<&str> = Vec::new();
     let mut by_name: Vec<Vec<&JobResult>> = Vec::new();
-    for j in &run.jobs {
-        let Some(t) = j.test.as_deref() else { continue };
-        let Some((name, round)) = t.rsplit_once(" round ") else {
-            continue;
-        };
-        if !name.starts_with(&prefix) {
-            continue;
-        }
-        let Ok(round) = round.parse::<u32>() else { continue };
-        if round < first || round > last {
-            continue;
-        }
+    for (name, j) in rounds_of(run, test, first, last) {
         match names.iter().position(|n| *n == name) {
             Some(i) => by_name[i].push(j),
             None => {
@@ -126,6 +114,50 @@ fn points(run: &RunResult, test: &str, first: u32, last: u32) -> Vec<PtsPoint> {
         .zip(by_name)
         .map(|(name, js)| point(name.to_string(), &js))
         .collect()
+}
+
+/// The jobs of `test`'s rounds `first..=last`, each with its point's name (its test without the round).
+fn rounds_of<'r>(
+    run: &'r RunResult,
+    test: &str,
+    first: u32,
+    last: u32,
+) -> impl Iterator<Item = (&'r str, &'r JobResult)> {
+    let prefix = format!("{test} bs=");
+    run.jobs.iter().filter_map(move |j| {
+        let (name, round) = j.test.as_deref()?.rsplit_once(" round ")?;
+        let round = round.parse::<u32>().ok()?;
+        (name.starts_with(&prefix) && (first..=last).contains(&round)).then_some((name, j))
+    })
+}
+
+/// What a comparison of PTS runs weighs, each job named by its test point
+/// (`IOPS bs=4k mix=0/100`, no round): the rounds of each test's
+/// measurement window (every round when it has none), and the WS job.
+/// Purges, preconditioning and the rounds before the window are left out,
+/// as the spec reports only the window.
+pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
+    let mut out = Vec::new();
+    for w in &run.warnings {
+        let Warning::Rounds { job, rounds } = w else {
+            continue;
+        };
+        let Some((test, _)) = job.split_once(" bs=") else {
+            continue;
+        };
+        let (first, last) = rounds
+            .window
+            .as_ref()
+            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
+        out.extend(rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j)));
+    }
+    out.extend(run.jobs.iter().filter_map(|j| {
+        j.test
+            .as_deref()
+            .filter(|t| t.starts_with("WS RND"))
+            .map(|t| (t.to_string(), j))
+    }));
+    out
 }
 
 fn point(name: String, js: &[&JobResult]) -> PtsPoint {
