@@ -4,6 +4,8 @@
 //! shown; and the safety checks refusing a device that carries a file system.
 
 mod common;
+#[path = "support/mod.rs"]
+mod support;
 
 use common::{Cgroup, LoopDevice, TempMount, json, kura, need, tmp};
 
@@ -238,6 +240,29 @@ fn the_quick_latency_test_reaches_steady_mean_latency_at_qd1() {
         .all(|j| j["job"]["qd"] == 1);
     assert!(at_qd1);
     stored_and_shown(&ran, "LAT · purged (blkdiscard) · steady");
+    // The HTML report: the LAT table with its heading, and the chart of the
+    // tracked point's rounds with the window shaded.
+    let html = ran.db.with_file_name("pts.html");
+    let out = kura(&ran.db)
+        .args(["report", "1", "-o"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("LAT · purged (blkdiscard) · steady"));
+    assert!(page.contains("Rounds until steady · LAT bs=4k mix=0/100"));
+    if !common::have("chromium") {
+        return;
+    }
+    let url = format!("file://{}", html.display());
+    let dom = support::dump_dom(&url);
+    assert!(dom.contains("LAT · purged (blkdiscard) · steady"));
+    assert!(
+        support::count(&dom, "<svg") >= 1,
+        "the convergence chart is drawn"
+    );
+    support::screenshot(&url, "report-pts-lat", 2400);
 }
 
 #[test]
