@@ -790,6 +790,42 @@ pub enum SuiteCommand {
     Db(DbArgs),
     /// IO500-like (not the official harness): ior-easy/hard, mdtest-easy/hard and the score
     Io500(Io500Args),
+    /// SNIA PTS-E/C 2.0.2 on a device: purge, precondition, rounds until steady (docs/pts.md)
+    Pts(PtsArgs),
+}
+
+/// `kura suite pts`'s job options, from the option table.
+#[derive(Debug)]
+pub enum PtsFlags {}
+
+impl FlagSet for PtsFlags {
+    const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Qd)
+            .help("Queue depth per thread of the IOPS, TP and WS tests (the PTS leaves QD to the tester; LAT runs at 1)")
+            .default("32"),
+        SuiteFlag::of(Opt::Threads)
+            .help("Threads of the IOPS, TP and WS tests (the PTS's TC; LAT runs 1)")
+            .default("1"),
+        SuiteFlag::of(Opt::Size).told("the whole device (the PTS's user capacity)"),
+        SuiteFlag::of(Opt::Engine),
+    ];
+}
+
+/// `kura suite pts` (docs/pts.md).
+#[derive(Debug, Args)]
+pub struct PtsArgs {
+    /// The device to test: everything on it is destroyed (needs --allow-destroy DEVICE)
+    pub device: String,
+    /// Tests to run, comma-separated: iops, tp, lat, ws, or all
+    #[arg(long, default_value = "all")]
+    pub tests: String,
+    /// Fraction of the spec's round time and volumes, above 0 and at most 1; below 1 the result is labelled not conforming
+    #[arg(long, default_value = "1")]
+    pub scale: String,
+    #[command(flatten)]
+    pub job: SuiteFlags<PtsFlags>,
+    #[command(flatten)]
+    pub suite: SuiteCommon,
 }
 
 /// `kura suite tiobench`'s job options, under tiotest's defaults.
@@ -1055,6 +1091,7 @@ mod tests {
         check_suite_flags(&["suite", "bonnie"], BonnieJobFlags::FLAGS);
         check_suite_flags(&["suite", "db"], DbJobFlags::FLAGS);
         check_suite_flags(&["suite", "io500"], Io500Flags::FLAGS);
+        check_suite_flags(&["suite", "pts"], PtsFlags::FLAGS);
     }
 
     #[test]

@@ -146,6 +146,7 @@ fn per_char_tests_make_one_system_call_per_byte() {
         .map(|t| runner::SuiteJob {
             test: Some(t.test.to_string()),
             job: t.job,
+            rounds: None,
         })
         .collect();
     let opts = runner::RunOptions {

@@ -729,3 +729,13 @@ html-db-ratio-chart = Each test relative to { $baseline }
 html-db-ratio-caption = Each run's seconds per sql-bench test, and the OLTP mix's transactions per second and p95, over the baseline's: for seconds and p95 below 1 is faster, for tps above 1.
 html-db-compare = Seconds per test and the OLTP mix, relative to { $baseline }
 html-scores-chart = Latency-bounded score relative to { $baseline }
+
+# kura suite pts (docs/pts.md)
+warning-pts-purge = { $test }: purged by { $method } (BLKDISCARD over the whole device); NVMe format/sanitize and ATA secure erase are not run by kura yet
+warning-pts-no-purge = { $test }: not purged: the target is a regular file, and no purge can reach the flash under a file; the PTS requires one
+warning-pts-not-conforming = NOT CONFORMING to SNIA PTS 2.0.2: --scale { $scale } shrank round time and volumes; for a quick look only
+pts-purged = purged ({ $method })
+pts-not-purged = not purged
+pts-steady = steady, window rounds { $first }-{ $last } of { $rounds }
+pts-not-steady = NOT steady after { $rounds } rounds
+pts-ws-intervals = { $intervals } intervals

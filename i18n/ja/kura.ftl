@@ -697,3 +697,13 @@ html-db-ratio-chart = { $baseline } に対する各テストの比
 html-db-ratio-caption = sql-bench の各テストの秒数と OLTP 混合負荷の毎秒トランザクション数と p95 を基準で割った値。秒数と p95 は 1 未満が速く、tps は 1 を超えると速い。
 html-db-compare = テストごとの秒数と OLTP 混合負荷（{ $baseline } との比）
 html-scores-chart = { $baseline } に対するレイテンシ制約付きスコア
+
+# kura suite pts (docs/pts.md)
+warning-pts-purge = { $test }: { $method } でパージした（デバイス全体に BLKDISCARD）。NVMe format/sanitize と ATA secure erase はまだ kura が実行しない
+warning-pts-no-purge = { $test }: パージしていない: 対象は通常ファイルで、ファイルの下のフラッシュに届くパージはない。PTS はパージを求める
+warning-pts-not-conforming = SNIA PTS 2.0.2 に適合しない: --scale { $scale } でラウンド時間と書き込み量を縮めた。概観用のみ
+pts-purged = パージ済み（{ $method }）
+pts-not-purged = パージなし
+pts-steady = 定常、測定窓はラウンド { $first }-{ $last }（全 { $rounds }）
+pts-not-steady = { $rounds } ラウンド後も定常でない
+pts-ws-intervals = { $intervals } 区間

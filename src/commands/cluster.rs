@@ -21,6 +21,7 @@ pub fn run_as_rank(ctx: &Ctx, jobs: &[Job], args: &RunArgs) -> Result<Option<i32
         .map(|j| SuiteJob {
             test: None,
             job: j.clone(),
+            rounds: None,
         })
         .collect();
     let rank = Ranked {

@@ -10,6 +10,7 @@ pub mod io500;
 pub mod label;
 pub mod launch;
 pub mod mark;
+pub mod pts;
 pub mod report;
 pub mod run;
 pub mod run_file;
@@ -396,6 +397,7 @@ pub fn suite_jobs(tests: Vec<SuiteTest>) -> Vec<SuiteJob> {
         .map(|t| SuiteJob {
             test: Some(t.test.to_string()),
             job: t.job,
+            rounds: None,
         })
         .collect()
 }
@@ -426,6 +428,7 @@ fn given_price(command: &Command) -> Option<&str> {
         Command::Suite(SuiteCommand::Bonnie(a)) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Db(a)) => a.suite.common.price.as_deref(),
         Command::Suite(SuiteCommand::Io500(a)) => a.common.price.as_deref(),
+        Command::Suite(SuiteCommand::Pts(a)) => a.suite.common.price.as_deref(),
         Command::Label(a) => a.price.as_deref(),
         Command::Import(a) => match &a.source {
             crate::cli::ImportSource::Fio(f) | crate::cli::ImportSource::Run(f) => f.price.as_deref(),
@@ -461,6 +464,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Suite(SuiteCommand::Bonnie(args)) => suite::bonnie(&ctx, args),
         Command::Suite(SuiteCommand::Db(args)) => suite::db(&ctx, args),
         Command::Suite(SuiteCommand::Io500(args)) => io500::run(&ctx, args),
+        Command::Suite(SuiteCommand::Pts(args)) => pts::run(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
         Command::Show(args) => show::run(&ctx, args),
         Command::Label(args) => label::run(&ctx, args),

@@ -13,8 +13,8 @@
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::{Arc, Once};
 
 use crate::metrics::RunResult;
 
@@ -22,7 +22,11 @@ use crate::metrics::RunResult;
 struct Prepared {
     /// Where the JSON may go, in order, each with the line that says so.
     places: Vec<(CString, Vec<u8>)>,
-    json: Vec<u8>,
+    /// The JSON document, written part after part: a run's jobs are each
+    /// serialized once, as they end, and shared by every later Prepared (a
+    /// run of thousands of jobs serialized whole after each one took
+    /// minutes).
+    json: Vec<Arc<[u8]>>,
     /// Said when no place could take the file.
     lost: Vec<u8>,
 }
@@ -36,6 +40,16 @@ static INSTALL: Once = Once::new();
 /// was kept. Must be called from the thread that uses the database, which
 /// is the one a SIGBUS from its mapping interrupts.
 pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
+    keep_parts_ready(
+        db,
+        given_db,
+        result,
+        vec![crate::report::to_json(result).into_bytes().into()],
+    );
+}
+
+/// As `keep_ready`, with the document of `result` given as its parts, in order.
+fn keep_parts_ready(db: &Path, given_db: Option<&Path>, result: &RunResult, json: Vec<Arc<[u8]>>) {
     INSTALL.call_once(install);
     let name = super::unsaved_run_name(result);
     let beside = super::beside_db(db);
@@ -58,7 +72,7 @@ pub fn keep_ready(db: &Path, given_db: Option<&Path>, result: &RunResult) {
         .collect();
     let prepared = Box::new(Prepared {
         places,
-        json: crate::report::to_json(result).into_bytes(),
+        json,
         lost: format!("{why}; the result could not be saved as a file\n").into_bytes(),
     });
     let old = PREPARED.swap(Box::into_raw(prepared), Ordering::AcqRel);
@@ -127,7 +141,7 @@ extern "C" fn on_sigbus(_signal: libc::c_int) {
         if fd < 0 {
             continue;
         }
-        let written = write_all(fd, &p.json);
+        let written = p.json.iter().all(|part| write_all(fd, part));
         // SAFETY: `fd` was opened above; fsync and close are async-signal-safe.
         let synced = unsafe { libc::fsync(fd) == 0 && libc::close(fd) == 0 };
         if written && synced {
@@ -148,9 +162,15 @@ extern "C" fn on_sigbus(_signal: libc::c_int) {
 /// ready for a SIGBUS: the run's header and every job that finished.
 pub struct Guarded<'a, 'r> {
     pub inner: &'a mut crate::store::Recorder<'r>,
+    /// The run's header; its jobs are kept only as `jobs`.
     pub run: RunResult,
     pub db: PathBuf,
     pub given_db: Option<PathBuf>,
+    /// The header's document up to its `"jobs": [`, and what closes it.
+    head: Arc<[u8]>,
+    tail: Arc<[u8]>,
+    /// Each finished job's JSON, a comma before all but the first.
+    jobs: Vec<Arc<[u8]>>,
 }
 
 impl Guarded<'_, '_> {
@@ -159,15 +179,41 @@ impl Guarded<'_, '_> {
         inner: &'a mut crate::store::Recorder<'r>,
         header: RunResult,
     ) -> Guarded<'a, 'r> {
+        let (head, tail) = split_at_jobs(&header);
         let g = Guarded {
             inner,
             run: header,
             db: ctx.db_path(),
             given_db: ctx.db.clone(),
+            head,
+            tail,
+            jobs: Vec::new(),
         };
-        keep_ready(&g.db, g.given_db.as_deref(), &g.run);
+        g.keep();
         g
     }
+
+    fn keep(&self) {
+        let mut parts = Vec::with_capacity(self.jobs.len() + 2);
+        parts.push(self.head.clone());
+        parts.extend(self.jobs.iter().cloned());
+        parts.push(self.tail.clone());
+        keep_parts_ready(&self.db, self.given_db.as_deref(), &self.run, parts);
+    }
+}
+
+/// The document of `header` (as `report::to_json` writes it) with its jobs
+/// moved last: the part before the jobs' elements and the part after them.
+fn split_at_jobs(header: &RunResult) -> (Arc<[u8]>, Arc<[u8]>) {
+    let mut value = serde_json::to_value(header).expect("results serialize");
+    if let Some(map) = value.as_object_mut() {
+        map.remove("jobs");
+    }
+    let text = crate::report::to_json(&value);
+    let body = text.trim_end().strip_suffix('}').unwrap_or(&text).trim_end();
+    let sep = if body.ends_with('{') { "" } else { "," };
+    let head = format!("{body}{sep}\n  \"jobs\": [");
+    (head.into_bytes().into(), b"]\n}\n".as_slice().into())
 }
 
 impl crate::metrics::sink::RunSink for Guarded<'_, '_> {
@@ -181,8 +227,49 @@ impl crate::metrics::sink::RunSink for Guarded<'_, '_> {
 
     fn job_done(&mut self, job: &crate::metrics::JobResult) {
         // Ready before the store touches the database with it.
-        self.run.jobs.push(job.clone());
-        keep_ready(&self.db, self.given_db.as_deref(), &self.run);
+        let mut part = if self.jobs.is_empty() {
+            Vec::new()
+        } else {
+            b",".to_vec()
+        };
+        serde_json::to_writer(&mut part, job).expect("results serialize");
+        self.jobs.push(part.into());
+        self.keep();
         self.inner.job_done(job);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::report::fixtures;
+
+    #[test]
+    fn the_kept_parts_are_the_runs_document_with_its_jobs_last() {
+        let a = fixtures::job("a", Rw::Read, 4096, 100, Some(10), None);
+        let b = fixtures::job("b", Rw::Write, 4096, 0, None, Some(20));
+        let whole = fixtures::run("quick", vec![a.clone(), b.clone()]);
+        let header = RunResult {
+            jobs: vec![],
+            ..whole.clone()
+        };
+        let (head, tail) = split_at_jobs(&header);
+        for jobs in [vec![], vec![a.clone()], vec![a, b]] {
+            let mut doc = head.to_vec();
+            for (i, j) in jobs.iter().enumerate() {
+                doc.extend(if i > 0 { "," } else { "" }.bytes());
+                doc.extend(serde_json::to_vec(j).unwrap());
+            }
+            doc.extend(tail.iter());
+            let kept: serde_json::Value = serde_json::from_slice(&doc).unwrap();
+            let expected: serde_json::Value = serde_json::from_str(&crate::report::to_json(&RunResult {
+                jobs,
+                ..header.clone()
+            }))
+            .unwrap();
+            assert_eq!(kept, expected);
+            assert_eq!(kept.as_object().unwrap().keys().next().unwrap(), "schema_version");
+        }
     }
 }

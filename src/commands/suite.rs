@@ -43,6 +43,7 @@ pub fn tiobench(ctx: &Ctx, args: TiobenchArgs) -> Result<i32> {
         .map(|t| SuiteJob {
             test: Some(t.test),
             job: t.job,
+            rounds: None,
         })
         .collect();
     let view = View {

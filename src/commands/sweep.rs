@@ -45,6 +45,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
             p.job.validate().map(|_| SuiteJob {
                 test: Some(p.test),
                 job: p.job,
+                rounds: None,
             })
         })
         .collect::<Result<_, _>>()?;

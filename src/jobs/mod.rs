@@ -20,6 +20,7 @@ pub mod placeholder;
 pub mod precondition;
 pub mod presets;
 pub mod price;
+pub mod pts;
 pub mod reading;
 pub mod suites;
 pub mod sweep;

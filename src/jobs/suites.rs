@@ -31,6 +31,8 @@ pub enum SuiteKind {
     Db,
     /// `kura suite io500` (IO500-like, docs/io500.md).
     Io500,
+    /// `kura suite pts` (SNIA PTS 2.0.2, docs/pts.md).
+    Pts,
 }
 
 impl SuiteKind {
@@ -44,6 +46,7 @@ impl SuiteKind {
             "import:fio" => SuiteKind::ImportFio,
             "db" => SuiteKind::Db,
             "io500" => SuiteKind::Io500,
+            "pts" => SuiteKind::Pts,
             _ => match text.strip_prefix("mark:") {
                 Some(profile) => SuiteKind::Mark(Some(profile.to_string())),
                 None => SuiteKind::Other(text.to_string()),
@@ -63,6 +66,7 @@ impl SuiteKind {
             SuiteKind::Other(s) => s.split_once(':').map_or(s.as_str(), |(name, _)| name),
             SuiteKind::Db => "db",
             SuiteKind::Io500 => "io500",
+            SuiteKind::Pts => "pts",
         }
     }
 }
@@ -276,6 +280,7 @@ mod tests {
             "bonnie",
             "vdbench",
             "import:fio",
+            "pts",
             "custom:x",
         ] {
             let kind = SuiteKind::parse(name);

@@ -208,6 +208,10 @@ pub enum Warning {
     Measuring { pid: u32, boot_id: String },
     /// `kura suite db`: the database never outgrew RAM, so its reads came from memory.
     DatabaseInMemory { data_mb: u64, memory_mb: u64 },
+    /// `kura suite pts`: the purge that ran before a test, or none (a file cannot be purged).
+    PtsPurge { test: String, method: Option<String> },
+    /// `kura suite pts --scale` below 1: round time and volumes shrunk, not the spec's.
+    PtsNotConforming { scale: f64 },
     // mark and sweep (issue 17): a part of a spinning disk is not the disk.
     /// A rotational device measured on a small part of it: short seeks.
     ShortSpanOnRotational {
@@ -558,6 +562,20 @@ impl fmt::Display for Warning {
                 write!(f, "{job}: {}", super::steady::rounds_text(rounds))
             }
             Warning::Measuring { pid, .. } => f.write_str(&t!("warning-measuring", pid = pid)),
+            Warning::PtsPurge {
+                test,
+                method: Some(m),
+            } => f.write_str(&t!(
+                "warning-pts-purge",
+                test = test.as_str(),
+                method = m.as_str()
+            )),
+            Warning::PtsPurge { test, method: None } => {
+                f.write_str(&t!("warning-pts-no-purge", test = test.as_str()))
+            }
+            Warning::PtsNotConforming { scale } => {
+                f.write_str(&t!("warning-pts-not-conforming", scale = scale.to_string()))
+            }
             Warning::DatabaseInMemory { data_mb, memory_mb } => f.write_str(&t!(
                 "warning-database-in-memory",
                 data_mb = data_mb,

@@ -20,6 +20,7 @@ pub mod html;
 pub mod latency_table;
 pub mod mark_grid;
 pub mod pad;
+pub mod pts_table;
 pub mod run_table;
 pub mod runs;
 pub mod serve;

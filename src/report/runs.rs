@@ -56,6 +56,7 @@ pub fn render_run(run: &RunResult, view: &View) -> String {
         Some(SuiteKind::Bonnie) => bonnie(run, view),
         Some(SuiteKind::Db) => db(run, view.json),
         Some(SuiteKind::Io500) => io500(run, view.json),
+        Some(SuiteKind::Pts) => pts(run, view.json),
         _ if view.json => run_json(run),
         Some(SuiteKind::Vdbench) => with_searches(vdbench_summary::render(run), run),
         _ => run_table::render_run(run),
@@ -353,6 +354,25 @@ fn io500(run: &RunResult, json: bool) -> String {
     // English keeps the note as jobs::io500 wrote it; the catalogue's is the same text.
     out.push_str(&format!("{}\n", crate::t!("io500-differences")));
     out.push_str(&warning_lines(run));
+    out
+}
+
+fn pts(run: &RunResult, json: bool) -> String {
+    let tests = super::pts_table::rows(run);
+    if json {
+        return to_json(&run_with(run, &[("pts", serde_json::json!(tests))]));
+    }
+    let mut out = format!(
+        "kura suite pts {} · {}\n",
+        crate::t!("run-id", id = run.id.unwrap_or(0)),
+        super::run_table::run_facts(run)
+    );
+    if let Some(j) = run.jobs.first() {
+        out.push_str(&format!("{}: {}\n", term(&j.target.path), span_text(j)));
+    }
+    out.push_str(&incomplete_line(run));
+    out.push_str(&warning_lines(run));
+    out.push_str(&super::pts_table::render(&tests));
     out
 }
 

@@ -63,6 +63,7 @@ pub fn run_plan(
             suite.push(SuiteJob {
                 test: planned.test.clone(),
                 job,
+                rounds: None,
             });
             indices.push(k);
         }

@@ -412,16 +412,23 @@ fn prepare_targets(job: &Job, opts: &TargetOptions) -> Result<Vec<PreparedTarget
 }
 
 /// A job of a suite, with the test it belongs to (`SEQ1M Q8T1`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SuiteJob {
     pub test: Option<String>,
     pub job: Job,
+    /// This job and the ones after it run as one round, repeated until
+    /// steady (the SNIA PTS's tests, jobs::pts).
+    pub rounds: Option<crate::jobs::pts::MatrixRounds>,
 }
 
 impl SuiteJob {
     /// A job of no suite (`kura run`, a job file).
     pub fn plain(job: Job) -> SuiteJob {
-        SuiteJob { test: None, job }
+        SuiteJob {
+            test: None,
+            job,
+            rounds: None,
+        }
     }
 }
 

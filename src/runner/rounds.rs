@@ -31,6 +31,7 @@ pub(super) fn expand(jobs: &[SuiteJob]) -> Result<Vec<SuiteJob>, RunError> {
             out.push(SuiteJob {
                 test: Some(format!("precondition {p}")),
                 job: p.job_before(&sj.job),
+                rounds: None,
             });
         }
         out.push(sj.clone());
@@ -87,11 +88,14 @@ pub(super) struct Ctx<'a> {
 pub(super) type MeasureRound<'m> = dyn FnMut(&crate::jobs::Job, &str, &mut dyn RunSink, &mut Vec<Warning>) -> Result<JobResult, RunError>
     + 'm;
 
-/// Runs `sj` in rounds until `tracked` is steady or 25 rounds ran; each
-/// round is handed to the sink and pushed to `results` as it ends.
+/// Runs `round` (one job, or a PTS test's points) in rounds until the
+/// point `tracked_at` is steady by `tracked`, or 25 rounds ran; each point
+/// of each round is handed to the sink and pushed to `results` as it ends,
+/// as test `POINT round N`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_rounds(
-    sj: &SuiteJob,
+    round: &[SuiteJob],
+    tracked_at: usize,
     tracked: Tracked,
     stop: &StopFlag,
     progress: &Progress,
@@ -100,36 +104,49 @@ pub(super) fn run_rounds(
     results: &mut Vec<JobResult>,
     measure: &mut MeasureRound<'_>,
 ) -> Result<(), RunError> {
-    let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
+    let Some(followed) = round.get(tracked_at) else {
+        return Ok(());
+    };
     let mut values = Vec::new();
     let mut outcome = Ok(());
-    for round in 1..=MAX_ROUNDS {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        progress.message(&crate::t!(
-            "progress-round",
-            job = sj.job.name.as_str(),
-            round = round,
-            tracked = tracked.name()
-        ));
-        let test = format!("{base} round {round}");
-        let mut r = match measure(&sj.job, &test, &mut *sink, warnings) {
-            Ok(r) => r,
-            Err(e) => {
-                outcome = Err(e);
-                break;
+    'rounds: for n in 1..=MAX_ROUNDS {
+        let mut value = None;
+        for (at, sj) in round.iter().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                break 'rounds;
             }
-        };
-        r.test = Some(test);
-        if r.job.engine != EngineKind::Null {
-            warnings.extend(crate::metrics::changes::warnings(&r));
+            progress.message(&crate::t!(
+                "progress-round",
+                job = sj.job.name.as_str(),
+                round = n,
+                tracked = tracked.name()
+            ));
+            let base = sj.test.clone().unwrap_or_else(|| sj.job.name.clone());
+            let test = format!("{base} round {n}");
+            let mut r = match measure(&sj.job, &test, &mut *sink, warnings) {
+                Ok(r) => r,
+                Err(e) => {
+                    outcome = Err(e);
+                    break 'rounds;
+                }
+            };
+            r.test = Some(test);
+            if r.job.engine != EngineKind::Null {
+                warnings.extend(crate::metrics::changes::warnings(&r));
+            }
+            sink.job_done(&r);
+            let incomplete = r.incomplete;
+            if at == tracked_at {
+                value = Some(steady::value_of(tracked, &r));
+            }
+            results.push(r);
+            if incomplete {
+                values.extend(value);
+                break 'rounds;
+            }
         }
-        sink.job_done(&r);
-        let incomplete = r.incomplete;
-        values.push(steady::value_of(tracked, &r));
-        results.push(r);
-        if incomplete || steady::window(&values).is_some_and(|w| w.steady()) {
+        values.extend(value);
+        if steady::window(&values).is_some_and(|w| w.steady()) {
             break;
         }
     }
@@ -137,7 +154,7 @@ pub(super) fn run_rounds(
         let window = steady::window(&values);
         let steady = window.as_ref().is_some_and(|w| w.steady());
         warnings.push(Warning::Rounds {
-            job: sj.job.name.clone(),
+            job: followed.job.name.clone(),
             rounds: Rounds {
                 tracked,
                 values,
@@ -155,7 +172,11 @@ mod tests {
     use crate::jobs::Job;
 
     fn sj(job: Job) -> SuiteJob {
-        SuiteJob { test: None, job }
+        SuiteJob {
+            test: None,
+            job,
+            rounds: None,
+        }
     }
 
     #[test]
@@ -176,5 +197,88 @@ mod tests {
         a.set("until_steady", "lat").unwrap();
         a.set("group", "1").unwrap();
         assert!(expand(&[sj(a)]).is_err());
+    }
+
+    /// Runs a round of jobs a, b, c tracking b, whose IOPS at round n is `b_iops(n)`; `incomplete_at` ends one early.
+    fn run(
+        b_iops: impl Fn(u32) -> u64,
+        incomplete_at: Option<(u32, &str)>,
+    ) -> (Vec<JobResult>, Vec<Warning>) {
+        use crate::jobs::Rw;
+        use crate::report::fixtures;
+        let round: Vec<SuiteJob> = ["a", "b", "c"]
+            .iter()
+            .map(|n| {
+                let mut j = Job::default();
+                j.set("name", n).unwrap();
+                sj(j)
+            })
+            .collect();
+        let (stop, progress) = (StopFlag::default(), Progress::new(true));
+        let (mut warnings, mut results) = (Vec::new(), Vec::new());
+        let mut measure = |job: &Job, test: &str, _: &mut dyn RunSink, _: &mut Vec<Warning>| {
+            let n: u32 = test.rsplit(' ').next().unwrap().parse().unwrap();
+            let ops = if job.name == "b" {
+                b_iops(n)
+            } else {
+                1000 + n as u64 * 300
+            };
+            let mut r = fixtures::job(&job.name, Rw::RandWrite, 4096, 0, None, Some(ops));
+            r.job = job.clone();
+            r.incomplete = incomplete_at == Some((n, job.name.as_str()));
+            Ok(r)
+        };
+        run_rounds(
+            &round,
+            1,
+            Tracked::Iops,
+            &stop,
+            &progress,
+            &mut warnings,
+            &mut crate::metrics::sink::NoSink,
+            &mut results,
+            &mut measure,
+        )
+        .unwrap();
+        (results, warnings)
+    }
+
+    fn rounds_of(w: &[Warning]) -> &Rounds {
+        match w.iter().find(|w| matches!(w, Warning::Rounds { .. })) {
+            Some(Warning::Rounds { job, rounds }) => {
+                assert_eq!(job, "b");
+                rounds
+            }
+            _ => panic!("no rounds warning in {w:?}"),
+        }
+    }
+
+    #[test]
+    fn a_round_of_many_jobs_repeats_until_its_tracked_point_is_steady() {
+        // a and c drift by 30 % a round; only b, tracked, decides.
+        let (results, warnings) = run(|_| 5000, None);
+        let tests: Vec<&str> = results.iter().filter_map(|r| r.test.as_deref()).collect();
+        assert_eq!(tests.len(), 15);
+        assert_eq!(&tests[..4], ["a round 1", "b round 1", "c round 1", "a round 2"]);
+        assert_eq!(tests[14], "c round 5");
+        let r = rounds_of(&warnings);
+        assert!(r.steady);
+        assert_eq!(r.values, [5000.0; 5]);
+
+        let (results, warnings) = run(|n| 1000 * n as u64, None);
+        assert_eq!(results.len(), 3 * MAX_ROUNDS as usize);
+        let r = rounds_of(&warnings);
+        assert!(!r.steady && r.values.len() == MAX_ROUNDS as usize);
+    }
+
+    #[test]
+    fn a_point_that_stops_early_ends_the_rounds_with_what_was_measured() {
+        let (results, warnings) = run(|n| 1000 * n as u64, Some((2, "c")));
+        assert_eq!(results.len(), 6);
+        assert_eq!(rounds_of(&warnings).values, [1000.0, 2000.0]);
+        // Stopped before the tracked point: its round's value is not counted.
+        let (results, warnings) = run(|n| 1000 * n as u64, Some((3, "a")));
+        assert_eq!(results.len(), 7);
+        assert_eq!(rounds_of(&warnings).values, [1000.0, 2000.0]);
     }
 }

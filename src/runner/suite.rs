@@ -307,10 +307,16 @@ impl Suite<'_> {
             self.search(place, i, &jobs[i], &own[i], together);
             return together;
         }
+        if let Some(m) = jobs[i].rounds {
+            // A PTS test's points, each round all of them (jobs::pts).
+            let end = (i + m.points).min(jobs.len());
+            self.rounds(&jobs[i..end], m.tracked, m.figure);
+            return end - i;
+        }
         if let (Some(tracked), 1) = (job.until_steady, together)
             && job.workload.bonnie().is_none()
         {
-            self.rounds(&jobs[i], tracked);
+            self.rounds(std::slice::from_ref(&jobs[i]), 0, tracked);
             return 1;
         }
         if together == 1 || !matches!(job.workload, Workload::Block) {
@@ -361,6 +367,7 @@ impl Suite<'_> {
             let step = SuiteJob {
                 test: sj.test.clone(),
                 job,
+                rounds: None,
             };
             let kept = match place.measure(i, &step, &mine, &mut self.bench) {
                 Ok(kept) => kept,
@@ -384,9 +391,9 @@ impl Suite<'_> {
         }
     }
 
-    /// A job repeated in rounds until steady, each round through the one
-    /// dispatch of kinds (a file set's rounds run on its set).
-    fn rounds(&mut self, sj: &SuiteJob, tracked: crate::metrics::steady::Tracked) {
+    /// A round of jobs repeated until the one at `tracked_at` is steady,
+    /// each through the one dispatch of kinds (a file set's rounds run on its set).
+    fn rounds(&mut self, round: &[SuiteJob], tracked_at: usize, tracked: crate::metrics::steady::Tracked) {
         let Bench {
             opts,
             stop,
@@ -409,7 +416,8 @@ impl Suite<'_> {
             kinds.measure(job, Start::Now(Some(test)), cx, failure)
         };
         let outcome = rounds::run_rounds(
-            sj,
+            round,
+            tracked_at,
             tracked,
             stop,
             progress,
@@ -492,6 +500,7 @@ mod tests {
         let at = |test: &str, rw: Rw| SuiteJob {
             test: Some(test.into()),
             job: Job { rw, ..Job::default() },
+            rounds: None,
         };
         let jobs = [
             at("SEQ1M Q8T1", Rw::Read),

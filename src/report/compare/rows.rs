@@ -254,12 +254,20 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
     let mut out = Vec::new();
     for (ti, t) in targets.iter().enumerate() {
         for (ri, run) in t.runs.iter().enumerate() {
+            // A PTS run by test point, its window's rounds as repetitions of it.
+            let jobs: Vec<(Option<String>, &JobResult)> = match run.suite {
+                Some(crate::jobs::suites::SuiteKind::Pts) => crate::report::pts_table::window_jobs(run)
+                    .into_iter()
+                    .map(|(point, j)| (Some(point), j))
+                    .collect(),
+                _ => run.jobs.iter().map(|j| (j.test.clone(), j)).collect(),
+            };
             // A latency search's steps are compared by its score (capacity.rs).
-            for j in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {
+            for (test, j) in jobs.into_iter().filter(|(_, j)| j.job.latency_step.is_none()) {
                 let params = Params::of(j);
                 let one = |dir, d: &DirectionResult| Measurement {
                     target: ti,
-                    test: j.test.clone(),
+                    test: test.clone(),
                     dir,
                     params: params.clone(),
                     run: ri,
@@ -285,7 +293,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                     let ops = (r.ops + w.ops) as f64;
                     out.push(Measurement {
                         target: ti,
-                        test: j.test.clone(),
+                        test: test.clone(),
                         dir: Direction::Total,
                         params: params.clone(),
                         run: ri,
@@ -698,6 +706,69 @@ fn order(rows: &mut [Row], by: By) {
 mod tests {
     use super::*;
     use crate::jobs::{BlockSize, Rw};
+
+    /// Two PTS runs are compared by test point over each one's measurement
+    /// window: a run steady at round 6 and one at round 5 give one row per
+    /// point, of 5 rounds each; a round before the window, the purge and
+    /// the preconditioning are not in it.
+    #[test]
+    fn pts_runs_compare_by_test_point_over_their_windows() {
+        use crate::metrics::Warning;
+        use crate::metrics::steady::{self, Rounds, Tracked};
+        use crate::report::fixtures::{job, run};
+        let pts = |id: i64, rounds: u32, ops: u64| {
+            let mut jobs = vec![job("LAT purge blkdiscard", Rw::Trim, 1 << 24, 0, None, None)];
+            jobs.push(job("LAT WIPC", Rw::Write, 128 << 10, 0, None, Some(1)));
+            let mut values = Vec::new();
+            for n in 1..=rounds {
+                // Round 1 is far off: only a window that leaves it out is steady.
+                let w = if n == 1 { ops * 10 } else { ops };
+                jobs.push(job(
+                    &format!("LAT bs=4k mix=100/0 round {n}"),
+                    Rw::RandRead,
+                    4096,
+                    100,
+                    Some(7),
+                    None,
+                ));
+                jobs.push(job(
+                    &format!("LAT bs=4k mix=0/100 round {n}"),
+                    Rw::RandWrite,
+                    4096,
+                    0,
+                    None,
+                    Some(w),
+                ));
+                values.push(w as f64);
+            }
+            let mut r = run("pts", jobs);
+            r.id = Some(id);
+            let window = steady::window(&values);
+            assert!(window.as_ref().is_some_and(|w| w.steady()), "{values:?}");
+            r.warnings = vec![Warning::Rounds {
+                job: "LAT bs=4k mix=0/100".into(),
+                rounds: Rounds {
+                    tracked: Tracked::Iops,
+                    values,
+                    window,
+                    steady: true,
+                },
+            }];
+            r
+        };
+        let c =
+            crate::report::compare::build(&[pts(1, 6, 1000), pts(2, 7, 2000)], &Default::default()).unwrap();
+        let keys: Vec<&str> = c.rows.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["test:LAT bs=4k mix=100/0:read", "test:LAT bs=4k mix=0/100:write"]
+        );
+        let w = &c.rows[1].cells;
+        let (a, b) = (w[0].as_ref().unwrap(), w[1].as_ref().unwrap());
+        assert_eq!((a.repetitions, b.repetitions), (5, 5));
+        assert_eq!((a.iops, b.iops), (1000.0, 2000.0));
+        assert_eq!(b.ratio, Some(2.0));
+    }
 
     /// A mark Mix profile's test holds a read, a write and a 70/30 job: the
     /// mixed job's reads are a row of their own, never averaged into the

@@ -446,15 +446,23 @@ fn sweep_tables(runs: &[RunResult]) -> Vec<(bool, u8, Table)> {
         .unwrap_or_default()
 }
 
-/// bonnie++, tiobench and vdbench runs: their suite's own table, as the
-/// terminal prints it (`kura show`), so the report carries the numbers in
-/// the shape their users read them.
+/// bonnie++, tiobench, vdbench, IO500 and PTS runs: their suite's own
+/// table, as the terminal prints it (`kura show`), so the report carries the
+/// numbers in the shape their users read them (a PTS run: each test's
+/// heading with its purge and steady state, the IOPS matrix, TP and LAT
+/// tables; its convergence charts are in the jobs section).
 pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let own: Vec<usize> = (0..runs.len())
         .filter(|i| {
             matches!(
                 runs[*i].suite,
-                Some(SuiteKind::Bonnie | SuiteKind::Tiobench | SuiteKind::Vdbench | SuiteKind::Io500)
+                Some(
+                    SuiteKind::Bonnie
+                        | SuiteKind::Tiobench
+                        | SuiteKind::Vdbench
+                        | SuiteKind::Io500
+                        | SuiteKind::Pts
+                )
             )
         })
         .collect();

@@ -1,0 +1,303 @@
+//! `kura suite pts`'s tables from a stored run: per PTS test, the points
+//! averaged over the steady-state measurement window (the rounds the
+//! `rounds` verdict names), the IOPS matrix as block size rows x mix
+//! columns, throughput, and latency. Pure: a run in, rows and text out.
+
+use serde::Serialize;
+
+use super::format::{latency, mb_per_sec, rate};
+use super::run_table::new_table;
+use crate::jobs::pts::PURGE_METHOD;
+use crate::jobs::sweep::mix_name;
+use crate::jobs::units::format_size;
+use crate::metrics::histogram::percentile_key;
+use crate::metrics::{JobResult, RunResult, Warning};
+
+/// One point of a test over its measurement window.
+#[derive(Debug, Clone, Serialize)]
+pub struct PtsPoint {
+    pub point: String,
+    pub bs_bytes: u64,
+    pub read_pct: u8,
+    /// Rounds averaged (the window's, or every round when fewer than 5 ran).
+    pub rounds: usize,
+    pub iops: f64,
+    pub bytes_per_sec: f64,
+    /// Mean latency of reads and writes, weighted by their operations.
+    pub lat_mean_ns: f64,
+    /// The largest latency of any round in the window.
+    pub lat_max_ns: u64,
+    /// Percentile (fio's key, "99.000000") to nanoseconds, the window's mean.
+    pub lat_percentiles_ns: Vec<(String, f64)>,
+}
+
+/// One PTS test of the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct PtsTestRows {
+    /// `IOPS`, `TP 1m`, `LAT`, `WS`.
+    pub test: String,
+    /// The purge that ran before it (`blkdiscard`), or none.
+    pub purge: Option<String>,
+    /// Rounds run, whether the tracked point was steady, and the window (first, last round).
+    pub rounds: usize,
+    pub steady: bool,
+    pub window: Option<(u32, u32)>,
+    pub points: Vec<PtsPoint>,
+}
+
+/// The percentiles shown in the latency table.
+const LAT_PERCENTILES: [f64; 3] = [99.0, 99.99, 99.999];
+
+pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
+    let mut out = Vec::new();
+    for w in &run.warnings {
+        let Warning::Rounds { job, rounds } = w else {
+            continue;
+        };
+        let Some((test, _)) = job.split_once(" bs=") else {
+            continue;
+        };
+        let n = rounds.values.len() as u32;
+        let (first, last) = rounds
+            .window
+            .as_ref()
+            .map_or((1, n), |w| (w.first_round, w.last_round));
+        out.push(PtsTestRows {
+            test: test.to_string(),
+            purge: purge_of(run, test),
+            rounds: rounds.values.len(),
+            steady: rounds.steady,
+            window: rounds.window.as_ref().map(|w| (w.first_round, w.last_round)),
+            points: points(run, test, first, last),
+        });
+    }
+    if let Some(ws) = run
+        .jobs
+        .iter()
+        .find(|j| j.test.as_deref().is_some_and(|t| t.starts_with("WS RND")))
+    {
+        out.push(PtsTestRows {
+            test: "WS".into(),
+            purge: purge_of(run, "WS"),
+            rounds: ws.series.len(),
+            steady: false,
+            window: None,
+            points: vec![point(ws.test.clone().unwrap_or_default(), &[ws])],
+        });
+    }
+    out
+}
+
+fn purge_of(run: &RunResult, test: &str) -> Option<String> {
+    let name = format!("{test} purge {PURGE_METHOD}");
+    run.jobs
+        .iter()
+        .any(|j| j.test.as_deref() == Some(name.as_str()) && !j.incomplete)
+        .then(|| PURGE_METHOD.to_string())
+}
+
+/// The test's points, each averaged over rounds `first..=last`, in the order they ran.
+fn points(run: &RunResult, test: &str, first: u32, last: u32) -> Vec<PtsPoint> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut by_name: Vec<Vec<&JobResult>> = Vec::new();
+    for (name, j) in rounds_of(run, test, first, last) {
+        match names.iter().position(|n| *n == name) {
+            Some(i) => by_name[i].push(j),
+            None => {
+                names.push(name);
+                by_name.push(vec![j]);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .zip(by_name)
+        .map(|(name, js)| point(name.to_string(), &js))
+        .collect()
+}
+
+/// The jobs of `test`'s rounds `first..=last`, each with its point's name (its test without the round).
+fn rounds_of<'r>(
+    run: &'r RunResult,
+    test: &str,
+    first: u32,
+    last: u32,
+) -> impl Iterator<Item = (&'r str, &'r JobResult)> {
+    let prefix = format!("{test} bs=");
+    run.jobs.iter().filter_map(move |j| {
+        let (name, round) = j.test.as_deref()?.rsplit_once(" round ")?;
+        let round = round.parse::<u32>().ok()?;
+        (name.starts_with(&prefix) && (first..=last).contains(&round)).then_some((name, j))
+    })
+}
+
+/// What a comparison of PTS runs weighs, each job named by its test point
+/// (`IOPS bs=4k mix=0/100`, no round): the rounds of each test's
+/// measurement window (every round when it has none), and the WS job.
+/// Purges, preconditioning and the rounds before the window are left out,
+/// as the spec reports only the window.
+pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
+    let mut out = Vec::new();
+    for w in &run.warnings {
+        let Warning::Rounds { job, rounds } = w else {
+            continue;
+        };
+        let Some((test, _)) = job.split_once(" bs=") else {
+            continue;
+        };
+        let (first, last) = rounds
+            .window
+            .as_ref()
+            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
+        out.extend(rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j)));
+    }
+    out.extend(run.jobs.iter().filter_map(|j| {
+        j.test
+            .as_deref()
+            .filter(|t| t.starts_with("WS RND"))
+            .map(|t| (t.to_string(), j))
+    }));
+    out
+}
+
+fn point(name: String, js: &[&JobResult]) -> PtsPoint {
+    let n = js.len().max(1) as f64;
+    let dirs = || js.iter().flat_map(|j| j.directions().map(|(_, d)| d));
+    let ops: f64 = dirs().map(|d| d.ops as f64).sum();
+    let weighted = |f: &dyn Fn(&crate::metrics::DirectionResult) -> Option<f64>| -> f64 {
+        let (sum, count) = dirs().fold((0.0, 0.0), |(s, c), d| match f(d) {
+            Some(v) => (s + v * d.ops as f64, c + d.ops as f64),
+            None => (s, c),
+        });
+        if count > 0.0 { sum / count } else { 0.0 }
+    };
+    let job = &js[0].job;
+    PtsPoint {
+        point: name,
+        bs_bytes: job.max_bs(),
+        read_pct: job.effective_read_pct(),
+        rounds: js.len(),
+        iops: js
+            .iter()
+            .map(|j| j.directions().map(|(_, d)| d.iops).sum::<f64>())
+            .sum::<f64>()
+            / n,
+        bytes_per_sec: js
+            .iter()
+            .map(|j| j.directions().map(|(_, d)| d.bytes_per_sec).sum::<f64>())
+            .sum::<f64>()
+            / n,
+        lat_mean_ns: if ops > 0.0 {
+            weighted(&|d| Some(d.lat_ns.mean))
+        } else {
+            0.0
+        },
+        lat_max_ns: dirs().map(|d| d.lat_ns.max).max().unwrap_or(0),
+        lat_percentiles_ns: LAT_PERCENTILES
+            .iter()
+            .map(|p| {
+                let key = percentile_key(*p);
+                let v = weighted(&|d| d.lat_ns.percentiles.get(&key).map(|v| *v as f64));
+                (key, v)
+            })
+            .collect(),
+    }
+}
+
+/// The tables, one per test, under a line on its purge and steady state.
+pub fn render(tests: &[PtsTestRows]) -> String {
+    let mut out = String::new();
+    for t in tests {
+        out.push_str(&format!("\n{}\n", heading(t)));
+        let body = if t.test == "IOPS" {
+            iops_matrix(&t.points)
+        } else if t.test.starts_with("TP") {
+            throughput(&t.points)
+        } else {
+            latencies(&t.points)
+        };
+        out.push_str(&format!("{body}\n"));
+    }
+    out
+}
+
+fn heading(t: &PtsTestRows) -> String {
+    let purge = match &t.purge {
+        Some(p) => crate::t!("pts-purged", method = p.as_str()),
+        None => crate::t!("pts-not-purged"),
+    };
+    let state = match (t.test.as_str(), t.window) {
+        ("WS", _) => crate::t!("pts-ws-intervals", intervals = t.rounds),
+        (_, Some((first, last))) if t.steady => {
+            crate::t!("pts-steady", first = first, last = last, rounds = t.rounds)
+        }
+        _ => crate::t!("pts-not-steady", rounds = t.rounds),
+    };
+    format!("{} · {purge} · {state}", t.test)
+}
+
+/// Block sizes down, mixes across from all writes to all reads, as the
+/// PTS's IOPS table (R/W from left (W) to right (R)).
+fn iops_matrix(points: &[PtsPoint]) -> String {
+    let mut mixes: Vec<u8> = points.iter().map(|p| p.read_pct).collect();
+    mixes.sort_unstable();
+    mixes.dedup();
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.bs_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let heads: Vec<String> = mixes.iter().map(|m| mix_name(*m)).collect();
+    let mut head = vec!["bs \\ R/W"];
+    head.extend(heads.iter().map(String::as_str));
+    let mut t = new_table(&head);
+    for bs in sizes {
+        let mut row = vec![format_size(bs)];
+        for m in &mixes {
+            row.push(
+                points
+                    .iter()
+                    .find(|p| p.bs_bytes == bs && p.read_pct == *m)
+                    .map_or_else(String::new, |p| rate(p.iops)),
+            );
+        }
+        t.add_row(row);
+    }
+    t.to_string()
+}
+
+fn throughput(points: &[PtsPoint]) -> String {
+    let mut t = new_table(&["block size", "R/W", "MB/s", "IOPS"]);
+    for p in points {
+        t.add_row(vec![
+            format_size(p.bs_bytes),
+            mix_name(p.read_pct),
+            mb_per_sec(p.bytes_per_sec),
+            rate(p.iops),
+        ]);
+    }
+    t.to_string()
+}
+
+fn latencies(points: &[PtsPoint]) -> String {
+    let mut t = new_table(&[
+        "block size",
+        "R/W",
+        "IOPS",
+        "mean",
+        "p99",
+        "p99.99",
+        "p99.999",
+        "max",
+    ]);
+    for p in points {
+        let mut row = vec![
+            format_size(p.bs_bytes),
+            mix_name(p.read_pct),
+            rate(p.iops),
+            latency(p.lat_mean_ns),
+        ];
+        row.extend(p.lat_percentiles_ns.iter().map(|(_, v)| latency(*v)));
+        row.push(latency(p.lat_max_ns as f64));
+        t.add_row(row);
+    }
+    t.to_string()
+}

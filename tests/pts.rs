@@ -1,0 +1,329 @@
+//! `kura suite pts` on real loop devices, throttled by cgroup v1 blkio: the
+//! quick form of each of the IOPS, TP, LAT and WS tests through purge
+//! (BLKDISCARD), preconditioning and rounds to a steady state, stored and
+//! shown; and the safety checks refusing a device that carries a file system.
+
+mod common;
+#[path = "support/mod.rs"]
+mod support;
+
+use common::{Cgroup, LoopDevice, TempMount, json, kura, need, tmp};
+
+/// The fill written over the device before a run: a block that still holds
+/// it after the run was neither purged nor written.
+const FILL: u8 = 0xA5;
+
+/// What a quick PTS test's run left: its printed run, the store, and the
+/// bytes the kernel counted as discarded from kura's blkio group.
+struct Ran {
+    run: serde_json::Value,
+    db: std::path::PathBuf,
+    discarded: u64,
+    _dir: tempfile::TempDir,
+}
+
+/// Throttles of the loop device for kura's I/O: each point's rate is the
+/// throttle's (blkio grants a fixed allowance per 100 ms slice), not the
+/// shared VM's noise, so the tracked point is steady within the 5-round
+/// minimum as on a drive past its transition.
+struct Throttle {
+    iops: u64,
+    bps: Option<u64>,
+}
+
+/// `kura suite pts` of `tests` on a 32 MiB loop device filled with FILL,
+/// run inside a blkio group that throttles it; `None` (skip) without losetup
+/// or blkio.
+fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str]) -> Option<Ran> {
+    if !need(&["losetup", "lsblk"]) {
+        return None;
+    }
+    let cg = Cgroup::blkio(&format!("pts-{name}"))?;
+    // The store in memory: a loop device's I/O is what is measured, not /tmp's disk.
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+    let db = dir.path().join("pts.db");
+    let lo = LoopDevice::sized(32 << 20);
+    let dev = lo.path.to_str().unwrap().to_string();
+    std::fs::write(&lo.path, vec![FILL; 32 << 20]).unwrap();
+    let majmin = common::sh(&format!("lsblk -dno MAJ:MIN {dev}"))
+        .trim()
+        .to_string();
+    let set = |file: &str, value: u64| {
+        std::fs::write(cg.0.join(file), format!("{majmin} {value}")).unwrap();
+    };
+    set("blkio.throttle.read_iops_device", throttle.iops);
+    set("blkio.throttle.write_iops_device", throttle.iops);
+    if let Some(bps) = throttle.bps {
+        set("blkio.throttle.read_bps_device", bps);
+        set("blkio.throttle.write_bps_device", bps);
+    }
+    let script = format!(
+        "echo $$ > {} && exec {} --db {} --quiet --json suite pts {dev} --tests {tests} --scale {scale} --allow-destroy {dev} {}",
+        cg.0.join("cgroup.procs").display(),
+        assert_cmd::cargo::cargo_bin("kura").display(),
+        db.display(),
+        extra.join(" ")
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats = std::fs::read_to_string(cg.0.join("blkio.throttle.io_service_bytes")).unwrap();
+    let discarded = stats
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{majmin} Discard ")))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    // Every 4 KiB block was discarded by the purge (reads zeros) or written since.
+    let now = std::fs::read(&lo.path).unwrap();
+    let kept = now.chunks(4096).filter(|b| b.iter().all(|&x| x == FILL)).count();
+    assert_eq!(
+        kept, 0,
+        "{kept} blocks still hold the fill: the purge did not reach them"
+    );
+    Some(Ran {
+        run: json(&out.stdout),
+        db,
+        discarded,
+        _dir: dir,
+    })
+}
+
+fn test_of(j: &serde_json::Value) -> String {
+    j["test"].as_str().unwrap_or("").to_string()
+}
+
+/// The checks every quick test shares, for one PTS test `name` whose round
+/// has `points` points: purge, WIPC, whole rounds to a steady state, stored
+/// and shown again.
+fn purged_preconditioned_and_steady(ran: &Ran, name: &str, points: usize) -> serde_json::Value {
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    let at = jobs
+        .iter()
+        .position(|j| test_of(j) == format!("{name} purge blkdiscard"))
+        .unwrap_or_else(|| panic!("no purge of {name}"));
+    assert_eq!(jobs[at]["job"]["rw"], "trim");
+    let trims = jobs[at]["operations"]["trim"]["bytes"].as_u64().unwrap_or(0);
+    assert_eq!(trims, 32 << 20, "{}", jobs[at]["operations"]);
+    // Then the workload-independent preconditioning: 2x the capacity, scaled.
+    assert_eq!(test_of(&jobs[at + 1]), format!("{name} WIPC"));
+    assert!(jobs[at + 1]["write"]["bytes"].as_u64().unwrap() >= 128 << 10);
+    let pts = ran.run["pts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["test"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {}", ran.run["pts"]))
+        .clone();
+    assert_eq!(pts["purge"], "blkdiscard");
+    let rounds = pts["rounds"].as_u64().unwrap();
+    assert_eq!(pts["steady"], true, "{pts}");
+    assert!((5..=25).contains(&rounds), "{pts}");
+    assert_eq!(pts["window"], serde_json::json!([rounds - 4, rounds]), "{pts}");
+    for r in 1..=rounds {
+        let n = jobs
+            .iter()
+            .filter(|j| {
+                test_of(j).starts_with(&format!("{name} bs=")) && test_of(j).ends_with(&format!(" round {r}"))
+            })
+            .count();
+        assert_eq!(n, points, "round {r} of {name}");
+    }
+    assert!(
+        !jobs
+            .iter()
+            .any(|j| test_of(j).ends_with(&format!(" round {}", rounds + 1)))
+    );
+    assert_eq!(pts["points"].as_array().unwrap().len(), points, "{pts}");
+    pts
+}
+
+/// The run stored: every job in the store, and shown again from it, 80 columns wide.
+fn stored_and_shown(ran: &Ran, heading: &str) -> String {
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    let stored = kura(&ran.db).args(["--json", "show", "1"]).output().unwrap();
+    let stored = json(&stored.stdout);
+    assert_eq!(stored["jobs"].as_array().unwrap().len(), jobs.len());
+    assert_eq!(stored["pts"], ran.run["pts"]);
+    let kinds: Vec<&str> = ran.run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"pts_not_conforming"), "{kinds:?}");
+    let shown = kura(&ran.db).args(["show", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout).to_string();
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    assert!(text.contains(heading), "{text}");
+    assert!(text.contains("NOT CONFORMING"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    text
+}
+
+#[test]
+fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
+    let Some(ran) = quick(
+        "iops",
+        "iops",
+        "0.001",
+        Throttle {
+            iops: 1000,
+            bps: None,
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert_eq!(ran.discarded, 32 << 20);
+    let pts = purged_preconditioned_and_steady(&ran, "IOPS", 56);
+    assert_eq!(test_of(&ran.run["jobs"][0]), "IOPS purge blkdiscard");
+    let rounds = pts["rounds"].as_u64().unwrap();
+    assert_eq!(ran.run["jobs"].as_array().unwrap().len() as u64, 2 + 56 * rounds);
+    assert!(
+        pts["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["iops"].as_f64().unwrap() > 0.0)
+    );
+    let text = stored_and_shown(&ran, "IOPS · purged (blkdiscard) · steady, window rounds");
+    // The matrix: one row per block size, 1 MiB first.
+    let rows = text.lines().filter(|l| l.trim_start().starts_with("1m ")).count();
+    assert_eq!(rows, 1, "{text}");
+}
+
+#[test]
+fn the_quick_throughput_test_purges_before_each_block_size() {
+    // Bytes, not I/Os, set a sequential point's rate; at QD 4 what a point
+    // leaves queued at the throttle is the same every round.
+    let throttle = Throttle {
+        iops: 1000,
+        bps: Some(50 << 20),
+    };
+    let Some(ran) = quick("tp", "tp", "0.005", throttle, &["--qd", "4"]) else {
+        return;
+    };
+    assert_eq!(ran.discarded, 2 * (32 << 20));
+    for name in ["TP 1m", "TP 128k"] {
+        let pts = purged_preconditioned_and_steady(&ran, name, 2);
+        let points = pts["points"].as_array().unwrap();
+        assert!(
+            points.iter().all(|p| p["bytes_per_sec"].as_f64().unwrap() > 0.0),
+            "{pts}"
+        );
+    }
+    stored_and_shown(&ran, "TP 128k · purged (blkdiscard) · steady");
+}
+
+#[test]
+fn the_quick_latency_test_reaches_steady_mean_latency_at_qd1() {
+    // 20 I/Os a slice at once, then a wait for the next: the mean is the throttle's.
+    let Some(ran) = quick("lat", "lat", "0.00833", Throttle { iops: 200, bps: None }, &[]) else {
+        return;
+    };
+    assert_eq!(ran.discarded, 32 << 20);
+    let pts = purged_preconditioned_and_steady(&ran, "LAT", 9);
+    for p in pts["points"].as_array().unwrap() {
+        let mean = p["lat_mean_ns"].as_f64().unwrap_or(0.0);
+        assert!(mean > 0.0 && p["lat_max_ns"].as_f64().unwrap() >= mean, "{p}");
+    }
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    let at_qd1 = jobs
+        .iter()
+        .filter(|j| test_of(j).contains(" round "))
+        .all(|j| j["job"]["qd"] == 1);
+    assert!(at_qd1);
+    stored_and_shown(&ran, "LAT · purged (blkdiscard) · steady");
+    // The HTML report: the LAT table with its heading, and the chart of the
+    // tracked point's rounds with the window shaded.
+    let html = ran.db.with_file_name("pts.html");
+    let out = kura(&ran.db)
+        .args(["report", "1", "-o"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("LAT · purged (blkdiscard) · steady"));
+    assert!(page.contains("Rounds until steady · LAT bs=4k mix=0/100"));
+    if !common::have("chromium") {
+        return;
+    }
+    let url = format!("file://{}", html.display());
+    let dom = support::dump_dom(&url);
+    assert!(dom.contains("LAT · purged (blkdiscard) · steady"));
+    assert!(
+        support::count(&dom, "<svg") >= 1,
+        "the convergence chart is drawn"
+    );
+    support::screenshot(&url, "report-pts-lat", 2400);
+}
+
+#[test]
+fn the_quick_write_saturation_test_is_purged_and_writes_its_scaled_volume() {
+    let Some(ran) = quick(
+        "ws",
+        "ws",
+        "0.01",
+        Throttle {
+            iops: 1000,
+            bps: None,
+        },
+        &[],
+    ) else {
+        return;
+    };
+    assert_eq!(ran.discarded, 32 << 20);
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    assert_eq!(test_of(&jobs[0]), "WS purge blkdiscard");
+    assert_eq!(test_of(&jobs[1]), "WS RND 4k W100");
+    // 4x the capacity, scaled, in 4 KiB random writes; its series is the curve.
+    let written = jobs[1]["write"]["bytes"].as_u64().unwrap();
+    assert_eq!(written, (4 * (32u64 << 20)) / 100 / 4096 * 4096);
+    let series = jobs[1]["series"].as_array().unwrap();
+    let ops: u64 = series.iter().map(|p| p["write_ops"].as_u64().unwrap()).sum();
+    assert_eq!(ops, written / 4096, "{series:?}");
+    stored_and_shown(&ran, "WS · purged (blkdiscard)");
+}
+
+#[test]
+fn a_device_with_a_file_system_is_refused_and_never_purged() {
+    if !need(&["losetup", "mkfs.ext4", "blkid"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("pts.db");
+    let lo = LoopDevice::sized(32 << 20);
+    lo.mkfs_ext4();
+    let dev = lo.path.to_str().unwrap();
+    let out = kura(&db)
+        .args(["suite", "pts", dev, "--tests", "iops", "--scale", "0.0005"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(dev) && err.contains("--allow-destroy"), "{err}");
+    // Mounted, even --allow-destroy does not let it be purged.
+    let mount = TempMount::new(&[], &lo.path);
+    let out = kura(&db)
+        .args(["suite", "pts", dev, "--tests", "iops", "--scale", "0.0005"])
+        .args(["--allow-destroy", dev])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    drop(mount);
+    // No discard reached it: the file system is still there.
+    let fs = common::sh(&format!("blkid -p -o value -s TYPE {dev}"));
+    assert_eq!(fs.trim(), "ext4");
+}
