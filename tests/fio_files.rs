@@ -256,8 +256,8 @@ fn bad_files_fail_with_file_line_and_exit_2() {
             "bad.fio:3:1: unknown option 'iodeptj'",
         ),
         (
-            "[a]\nverify=crc32c\n",
-            "bad.fio:2:1: unsupported: fio option 'verify'",
+            "[a]\nread_iolog=trace\n",
+            "bad.fio:2:1: unsupported: fio option 'read_iolog'",
         ),
         ("[a]\nrw=randrw\nrwmixread=150\n", "bad.fio:3:11: rwmixread"),
         ("[a\nrw=read\n", "bad.fio:1:1: malformed section header"),
@@ -275,14 +275,14 @@ fn bad_files_fail_with_file_line_and_exit_2() {
     }
     // --lenient lists what it ignored and goes on.
     let file = dir.path().join("lenient.fio");
-    std::fs::write(&file, "[a]\nioengine=null\nsize=1m\nverify=md5\nspeed=9\n").unwrap();
+    std::fs::write(&file, "[a]\nioengine=null\nsize=1m\nread_iolog=t\nspeed=9\n").unwrap();
     kura(&db)
         .args(["--wide", "explain", "--lenient"])
         .arg(&file)
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("ignored: unsupported: fio option 'verify'")
+            predicate::str::contains("ignored: unsupported: fio option 'read_iolog'")
                 .and(predicate::str::contains("ignored: unknown option 'speed'")),
         );
     // Forced formats are honoured.
@@ -388,7 +388,21 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("rate_iops_min=10", Runs),
         ("continue_on_error=all", Runs),
         ("continue_on_error=none", Noted("continue_on_error=none")),
-        ("continue_on_error=verify", Refused("continue_on_error=verify")),
+        ("continue_on_error=verify", Runs),
+        ("verify=0", Runs),
+        (
+            "rw=write\nverify=crc32c",
+            Noted("verify=crc32c: kura writes its own 48-byte header"),
+        ),
+        (
+            "rw=write\nverify=md5\nverify_fatal=1\nverify_backlog=16",
+            Noted("verify_backlog"),
+        ),
+        ("rw=write\nverify=crc32c\nverify_only", Noted("verify_only")),
+        (
+            "verify=crc32c\nverify_state_load=1",
+            Refused("verify_state_load=1"),
+        ),
         ("exitall", Runs),
         ("rw=write\ncreate_on_open=1", Runs),
         ("create_on_open=1", Refused("create_on_open")),
@@ -504,6 +518,15 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             vec![("create_on_open", json!(true))],
         ),
         ("rw=trim", vec![("rw", json!("trim"))]),
+        ("rw=write\nverify=crc32c", vec![("verify", json!(true))]),
+        (
+            "rw=write\nverify=md5\nverify_fatal=1\nverify_backlog=16",
+            vec![("verify", json!(true)), ("max_errors", json!(1))],
+        ),
+        (
+            "rw=write\nverify=crc32c\nverify_only",
+            vec![("verify", json!(true)), ("rw", json!("read"))],
+        ),
         ("rw=randtrim", vec![("rw", json!("randtrim"))]),
         ("rw=trimwrite", vec![("rw", json!("trimwrite"))]),
     ]);
@@ -587,6 +610,46 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         text.contains("distribution zoned:60/10:30/20:8/30:2/40"),
         "{text}"
     );
+}
+
+/// Issue 26: fio's verify runs as kura's: a job that writes with
+/// `verify=crc32c` reads its blocks back, and a later job that reads with
+/// `verify=md5` checks the headers the first wrote.
+#[test]
+fn fio_verify_writes_headers_and_a_later_job_checks_them() {
+    let dir = tmp();
+    let file = dir.path().join("v.fio");
+    std::fs::write(
+        &file,
+        format!(
+            "[global]\nfilename={}/v\nsize=1m\nbs=4k\n[w]\nrw=write\nverify=crc32c\n\
+             [r]\nstonewall\nrw=read\nverify=md5\nverify_fatal=1\n",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let passed: Vec<_> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "verify_passed")
+        .map(|w| {
+            (
+                w["job"].as_str().unwrap().to_string(),
+                w["blocks"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(passed, [("w".to_string(), 256), ("r".to_string(), 256)], "{v}");
 }
 
 /// rate_process=poisson paces at the rate on average.

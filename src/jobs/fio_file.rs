@@ -25,6 +25,8 @@ mod latency;
 mod extras;
 mod hist;
 mod span;
+// Issue 26: fio's verify options onto kura's verify.
+mod verify;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -515,6 +517,7 @@ struct FioJob {
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
+    verify: verify::FioVerify,
     /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
     sizes_per_dir: bool,
 }
@@ -568,6 +571,7 @@ impl FioJob {
             rate_process: None,
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
+            verify: verify::FioVerify::default(),
             sizes_per_dir: false,
         }
     }
@@ -787,6 +791,7 @@ impl Translator<'_> {
         for group in [
             Self::apply_extras,
             Self::apply_hist,
+            Self::apply_verify,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -1035,9 +1040,10 @@ impl Translator<'_> {
             }
             "log_avg_msec" => j.log_avg_msec = Some((num(kb)?, at)),
             // fio stops a job at its first failed I/O unless told to go on;
-            // kura always counts failed I/Os (errno, offset) and goes on.
+            // kura always counts failed I/Os (errno, offset) and verify
+            // mismatches, and goes on unless max_errors says otherwise.
             "continue_on_error" => match need()?.to_ascii_lowercase().as_str() {
-                "read" | "write" | "io" | "all" | "1" => {}
+                "read" | "write" | "io" | "verify" | "all" | "1" => {}
                 "none" | "0" => self.note(
                     &at,
                     format!(
@@ -1045,7 +1051,12 @@ impl Translator<'_> {
                         j.name
                     ),
                 ),
-                _ => return Err(unsupported_value(e, "kura does not verify data")),
+                _ => {
+                    return Err(value_err(
+                        e,
+                        "expected none, read, write, io, verify, all, 0 or 1 (fio's words)",
+                    ));
+                }
             },
             _ => return Ok(false),
         }
@@ -1356,6 +1367,14 @@ impl Translator<'_> {
                 f.nrfiles.0
             )));
         }
+        let read_back;
+        let f = match Self::verify_only_job(f) {
+            Some(read) => {
+                read_back = read;
+                &read_back
+            }
+            None => f,
+        };
         let mut job = Job::default();
         self.pattern(f, &mut job, header)?;
         self.block_sizes(f, &mut job, header)?;
@@ -1369,6 +1388,7 @@ impl Translator<'_> {
         self.data(f, &mut job, header)?;
         self.apply_latency_target(f, &mut job)?;
         self.build_extras(f, &mut job, header)?;
+        self.build_verify(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
@@ -1933,8 +1953,8 @@ mod tests {
             "t.fio:3:1: unknown option 'iodeptj': fio has no such option; did you mean 'iodepth'?; --lenient ignores it"
         );
         assert_eq!(
-            error("[a]\nverify=crc32c\n"),
-            "t.fio:2:1: unsupported: fio option 'verify' has no kura equivalent; --lenient ignores it"
+            error("[a]\nread_iolog=trace\n"),
+            "t.fio:2:1: unsupported: fio option 'read_iolog' has no kura equivalent; --lenient ignores it"
         );
         assert_eq!(
             error("[a]\nioengine=rbd\n"),
@@ -1955,10 +1975,58 @@ mod tests {
         assert!(error("[a]\nrw=trim\nbs=,,64k\n").contains("block sizes per direction with trims"));
     }
 
+    fn notes(text: &str) -> Vec<String> {
+        parse(text, Path::new("t.fio"), false, &Sources::none())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .warnings
+    }
+
+    /// Issue 26: fio's verify options onto kura's verify.
+    #[test]
+    fn verify_options_map_to_kuras_verify() {
+        for off in ["verify=0", "verify=none", "do_verify=0", "verify_backlog=16"] {
+            let j = jobs(&format!("[a]\nrw=write\n{off}\n"));
+            assert!(!j[0].verify, "{off}");
+        }
+        for kind in ["crc32c", "md5", "sha256", "meta", "pattern", "xxhash"] {
+            let text = format!("[a]\nrw=randwrite\nverify={kind}\n");
+            assert!(jobs(&text)[0].verify, "{kind}");
+            let n = notes(&text);
+            assert!(
+                n.iter()
+                    .any(|w| w.contains(&format!("verify={kind}: kura")) && w.contains("CRC32")),
+                "{kind}: {n:?}"
+            );
+        }
+        assert!(!jobs("[a]\nrw=write\nverify=null\n")[0].verify);
+        let j = jobs("[a]\nrw=write\nverify=crc32c\nverify_fatal=1\nverify_pattern=0xaa555aa5\n");
+        assert_eq!(j[0].max_errors, Some(1));
+        assert_eq!(j[0].buffer_pattern.as_deref(), Some("0xaa555aa5"));
+        // verify_only: the writing job becomes a read of its span that checks every block.
+        let text = "[a]\nrw=randwrite\nbs=8k\nverify=md5\nverify_only\n";
+        let j = jobs(text);
+        assert_eq!((j[0].rw, j[0].verify, j[0].bs[0].bytes), (Rw::Read, true, 8192));
+        assert!(
+            notes(text)
+                .iter()
+                .any(|n| n.contains("rw=randwrite becomes read"))
+        );
+        let err = error("[a]\nrw=read\nverify=crc32c\nverify_state_load=1\n");
+        assert!(err.contains("--journal FILE"), "{err}");
+        assert!(error("[a]\nverify=crc99\n").contains("not one of fio's verify kinds"));
+        let err = error("[a]\ncontinue_on_error=maybe\n");
+        assert!(!err.contains("does not verify"), "{err}");
+        assert!(
+            err.contains("expected none, read, write, io, verify, all"),
+            "{err}"
+        );
+        assert_eq!(jobs("[a]\ncontinue_on_error=verify\n").len(), 1);
+    }
+
     #[test]
     fn lenient_lists_what_it_ignored() {
         let plan = parse(
-            "[a]\nverify=md5\nspeed=9\n",
+            "[a]\nread_iolog=t\nspeed=9\n",
             Path::new("t.fio"),
             true,
             &Sources::none(),

@@ -1022,7 +1022,8 @@ options! {
         .switch()
         .extra()
         .more(" (fio's `verify=crc32c`, vdbench's data validation); a read job verifies data written earlier; see docs/verify.md")
-        .example("true");
+        .example("true")
+        .fio(&["verify"]);
     Journal = opt("journal", Type::Path, Group::Data, "With verify: record the blocks each flush made durable, for a verify after a crash",
         |j| j.journal.clone().map(Value::Path),
         |j, v| { j.journal = Some(take!(v, Path)); Ok(()) })

@@ -26,6 +26,13 @@ pub(super) struct FioExtras {
     create_on_open: Option<Loc>,
 }
 
+impl FioExtras {
+    /// A verify-only job made from a writing one creates nothing.
+    pub(super) fn clear_create_on_open(&mut self) {
+        self.create_on_open = None;
+    }
+}
+
 impl Translator<'_> {
     pub(super) fn apply_extras(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
         let kb = j.kb_base;
