@@ -390,6 +390,7 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("continue_on_error=none", Noted("continue_on_error=none")),
         ("continue_on_error=verify", Runs),
         ("verify=0", Runs),
+        ("threads=1", Noted("tiobench profile")),
         (
             "rw=write\nverify=crc32c",
             Noted("verify=crc32c: kura writes its own 48-byte header"),

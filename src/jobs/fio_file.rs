@@ -650,6 +650,12 @@ const WITH_NOTE: &[(&str, &str)] = &[
         "kura leaves thread placement to the scheduler",
     ),
     ("unlink", "kura removes the test files it created unless --keep"),
+    // fio 3.33 registers its tiobench profile's options with every job
+    // (profiles/tiobench.c): `threads` is that profile's thread count.
+    (
+        "threads",
+        "fio's tiobench profile's thread count, which fio ignores without profile=tiobench; numjobs sets kura's threads",
+    ),
 ];
 
 /// fio's logs, in `FioJob::logs` order.
@@ -2021,6 +2027,21 @@ mod tests {
             "{err}"
         );
         assert_eq!(jobs("[a]\ncontinue_on_error=verify\n").len(), 1);
+    }
+
+    /// Issue 26: `threads` (fio's steadystate.fio and waitfor.fio) is the
+    /// tiobench profile's option, which changes nothing in a plain job.
+    #[test]
+    fn threads_is_accepted_and_changes_nothing() {
+        let text = "[global]\nthreads=1\n[a]\nnumjobs=2\n[b]\n";
+        let j = jobs(text);
+        assert_eq!((j[0].threads, j[1].threads), (2, 1));
+        let n = notes(text);
+        assert_eq!(
+            n.iter().filter(|w| w.contains("threads: accepted")).count(),
+            1,
+            "{n:?}"
+        );
     }
 
     #[test]
