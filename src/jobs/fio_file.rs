@@ -25,7 +25,8 @@ mod latency;
 mod extras;
 mod hist;
 mod span;
-// Issue 26: fio's verify options onto kura's verify.
+// Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
+pub mod flags;
 mod verify;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
@@ -444,6 +445,20 @@ impl<T: Clone> PerDir<T> {
             self.write = newer.write;
         }
     }
+}
+
+/// What kura does with fio's engines, for the error about any other.
+const ENGINES_KURA_RUNS: &str = "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
+     pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, dircreate, dirdelete as file sets";
+
+/// kura's engine for one of fio's, by fio's name.
+fn fio_engine(name: &str) -> Option<Engine> {
+    Some(match name {
+        "io_uring" | "libaio" | "posixaio" => Engine::Uring,
+        "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
+        "null" => Engine::Null,
+        n => Engine::Files(super::fio_fs::ENGINES.into_iter().find(|e| *e == n)?),
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -1091,25 +1106,7 @@ impl Translator<'_> {
             }
             _ if e.is(Opt::Engine) => {
                 let name = need()?;
-                let engine = match name {
-                    "io_uring" | "libaio" | "posixaio" => Engine::Uring,
-                    "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
-                    "null" => Engine::Null,
-                    n if super::fio_fs::ENGINES.contains(&n) => Engine::Files(
-                        super::fio_fs::ENGINES
-                            .into_iter()
-                            .find(|e| *e == n)
-                            .unwrap_or("filecreate"),
-                    ),
-                    _ => {
-                        return Err(unsupported_value(
-                            e,
-                            "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
-                             pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, \
-                             dircreate, dirdelete as file sets",
-                        ));
-                    }
-                };
+                let engine = fio_engine(name).ok_or_else(|| unsupported_value(e, ENGINES_KURA_RUNS))?;
                 j.engine = (engine, Some(at));
             }
             "buffer_compress_percentage" => {

@@ -110,6 +110,8 @@ pub enum Warning {
     JobFile { note: String },
     /// A note from importing another tool's results.
     Imported { note: String },
+    /// What one of fio's flags given to `kura run` means in kura (issue 26).
+    FioFlag { note: String },
     // Caches and verify (issue 14).
     /// Buffered I/O on less data than the job's memory limit.
     PageCacheHoldsDataUnderLimit { data_mb: u64, limit_mb: u64 },
@@ -440,6 +442,7 @@ impl fmt::Display for Warning {
             }
             Warning::JobFile { note } => f.write_str(&t!("warning-job-file", note = note)),
             Warning::Imported { note } => f.write_str(note),
+            Warning::FioFlag { note } => f.write_str(&t!("warning-fio-flag", note = note)),
             Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => f.write_str(&t!(
                 "warning-page-cache-holds-data-under-limit",
                 data_mb = data_mb,

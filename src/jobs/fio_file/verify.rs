@@ -13,7 +13,7 @@ use crate::jobs::options::{Opt, Value};
 use crate::jobs::{Job, Rw};
 
 /// fio's checksums and modes that kura's header stands in for.
-const KINDS: &[&str] = &[
+pub(super) const KINDS: &[&str] = &[
     "md5",
     "crc64",
     "crc32",
