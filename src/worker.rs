@@ -126,7 +126,7 @@ struct Worker<'p> {
     ramp_ns: u64,
     end_ns: Option<u64>,
     interval_ns: u64,
-    /// `rate_iops`, evenly on the job's grid (`pace.rs`); `None` with
+    /// `rate_iops` or `rate`, evenly on the job's grid (`pace.rs`); `None` with
     /// Poisson arrivals or no rate.
     pace: Option<pace::EvenPace>,
     /// fio's rate_process=poisson; `None`: I/Os paced evenly.
@@ -294,13 +294,13 @@ impl<'p> Worker<'p> {
             end_ns: plan.runtime.map(|r| ramp_ns + r.as_nanos() as u64),
             interval_ns,
             pace: job
-                .rate_iops
+                .pace_iops()
                 .filter(|_| !job.rate_poisson)
                 .map(|r| pace::EvenPace::new(r, job.threads, plan.thread)),
             poisson: job
-                .rate_iops
+                .pace_iops()
                 .filter(|_| job.rate_poisson)
-                .map(|r| poisson::PoissonPace::new(r as f64 / job.threads as f64 / 1e9, plan.seed)),
+                .map(|r| poisson::PoissonPace::new(r / job.threads as f64 / 1e9, plan.seed)),
             fsync_every: job.fsync_every.unwrap_or(0),
             sync_beside: true,
             syncs_in_flight: 0,

@@ -653,6 +653,42 @@ fn fio_verify_writes_headers_and_a_later_job_checks_them() {
     assert_eq!(passed, [("w".to_string(), 256), ("r".to_string(), 256)], "{v}");
 }
 
+/// Issue 26: fio's `rate=1250` of 4 KiB blocks (1mbs_clients.fio) is
+/// 0.305 I/Os per second, one every 3.28 s: two I/Os in 5 s, as fio does,
+/// where kura used to round it up to one per second.
+#[test]
+fn a_byte_rate_below_one_block_per_second_is_paced_as_fio_paces_it() {
+    let dir = tmp();
+    let file = dir.path().join("r.fio");
+    std::fs::write(
+        &file,
+        "[r]\nioengine=null\nsize=1m\nrw=read\nrate=1250\nruntime=5\ntime_based\n",
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["job"]["rate_bytes_per_sec"], 1250);
+    assert_eq!(job["read"]["ops"], 2, "{}", job["read"]);
+    if common::have_quietly("fio") {
+        let out = Command::new("fio")
+            .current_dir(dir.path())
+            .arg("--output-format=json")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let fio = json(&out.stdout);
+        assert_eq!(fio["jobs"][0]["read"]["total_ios"], 2, "fio's own count");
+    }
+}
+
 /// rate_process=poisson paces at the rate on average.
 #[test]
 fn poisson_pacing_keeps_the_rate() {

@@ -117,6 +117,8 @@ fn fio_flags_read_fios_values_and_refuse_in_one_line() {
     assert_eq!(j["target"], format!("{}/j.0.0", d.display()));
     let j = job(&["--fsync=8", "--rw=write"]);
     assert_eq!(j["fsync_every"], 8);
+    let j = job(&["--rate=1m"]);
+    assert_eq!(j["rate_bytes_per_sec"], 1 << 20);
     // A flag fio knows and kura has nothing for; fio's name of a kura flag
     // without its value; a fio value kura cannot run: one line each, exit 2.
     for (args, want) in [

@@ -1610,12 +1610,21 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Rates (fio's are per clone and per direction; kura's is per job) and think time.
+    /// Rates (fio's are per clone and per direction; kura's are the job's)
+    /// and think time. `rate` stays in bytes: kura paces it as a fraction
+    /// of an I/O per second where it is one (fio's `rate=1250` of 4 KiB).
     fn pacing(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
-        let threads = u64::from(job.threads);
-        if let Some(r) = self.job_rate(f, job)? {
-            let iops = r.saturating_mul(threads).max(1);
+        let threads = job.threads as f64;
+        let (iops, bytes) = self.job_rate(f, job);
+        if let Some(r) = iops {
+            let iops = ((r * threads).floor() as u64).max(1);
             set(job, Opt::RateIops, Value::Count(iops), header)?;
+        }
+        if let Some(b) = bytes {
+            let bytes = ((b * threads).round() as u64).max(1);
+            set(job, Opt::Rate, Value::Bytes(bytes), header)?;
+        }
+        if iops.is_some() || bytes.is_some() {
             if let Some((word, loc)) = &f.rate_process {
                 set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
             }
@@ -1681,42 +1690,61 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The job's I/O rate cap in I/Os per second per clone, from rate_iops and rate.
-    fn job_rate(&mut self, f: &FioJob, job: &Job) -> Result<Option<u64>, FormatError> {
-        let shares = [
-            (job.does_reads(), job.effective_read_pct() as f64 / 100.0),
-            (job.does_writes(), 1.0 - job.effective_read_pct() as f64 / 100.0),
-        ];
-        let mean_bs = {
-            let total: f64 = job.bs.iter().map(|b| b.weight as f64).sum();
-            job.bs
-                .iter()
-                .map(|b| b.bytes as f64 * b.weight as f64)
+    /// One clone's caps from rate_iops (I/Os per second) and rate (bytes
+    /// per second), each over the whole mix: the direction that reaches
+    /// its cap first holds the mix back.
+    fn job_rate(&mut self, f: &FioJob, job: &Job) -> (Option<f64>, Option<f64>) {
+        let read_share = f64::from(job.effective_read_pct()) / 100.0;
+        let mean = |bs: &[super::BlockSize]| {
+            let weights: f64 = bs.iter().map(|b| f64::from(b.weight)).sum();
+            bs.iter()
+                .map(|b| b.bytes as f64 * f64::from(b.weight))
                 .sum::<f64>()
-                / total.max(1.0)
+                / weights.max(1.0)
         };
-        let mut cap: Option<f64> = None;
-        for (limits, in_bytes) in [(&f.rate_iops, false), (&f.rate, true)] {
+        let read_bs = mean(&job.bs);
+        let write_bs = job.bs_write.as_deref().map_or(read_bs, mean);
+        // Per direction: whether it issues, its share of I/Os and of bytes.
+        let all_bytes = job.mean_io_bytes().max(1.0);
+        let dirs = [
+            (job.does_reads(), read_share, read_share * read_bs / all_bytes),
+            (
+                job.does_writes(),
+                1.0 - read_share,
+                (1.0 - read_share) * write_bs / all_bytes,
+            ),
+        ];
+        let cap = |limits: &PerDir<(u64, Loc)>, in_bytes: bool| {
+            let mut cap: Option<f64> = None;
             for (i, limit) in [&limits.read, &limits.write].into_iter().enumerate() {
-                let (issues, share) = shares[i];
-                let Some((value, loc)) = limit else { continue };
+                let (issues, ops_share, bytes_share) = dirs[i];
+                let share = if in_bytes { bytes_share } else { ops_share };
+                let Some((value, _)) = limit else { continue };
                 if !issues || *value == 0 || share <= 0.0 {
                     continue;
                 }
-                let iops = if in_bytes {
-                    if job.bs.len() > 1 {
-                        self.note(loc, "rate: kura caps I/Os per second; bytes per second hold on average over the block size split".into());
-                    }
-                    *value as f64 / mean_bs
-                } else {
-                    *value as f64
-                };
-                // The direction that reaches its cap first holds the whole mix back.
-                let total = iops / share;
+                let total = *value as f64 / share;
                 cap = Some(cap.map_or(total, |c: f64| c.min(total)));
             }
+            cap
+        };
+        let bytes = cap(&f.rate, true);
+        if bytes.is_some() && job.all_bs().count() > 1 {
+            let loc = f
+                .rate
+                .read
+                .as_ref()
+                .or(f.rate.write.as_ref())
+                .map(|r| r.1.clone());
+            if let Some(loc) = loc {
+                self.note(
+                    &loc,
+                    "rate: kura paces I/Os of the mean block size; bytes per second hold on average over the block size split"
+                        .into(),
+                );
+            }
         }
-        Ok(cap.map(|c| c.floor().max(1.0) as u64))
+        (cap(&f.rate_iops, false), bytes)
     }
 }
 
@@ -1913,7 +1941,15 @@ mod tests {
         // Reads reach 300/s first: 300 / 0.75 = 400 I/Os per clone.
         assert_eq!(j[0].rate_iops, Some(800));
         let j = jobs("[a]\nrw=write\nbs=4k\nrate=1m\n");
-        assert_eq!(j[0].rate_iops, Some(256));
+        assert_eq!((j[0].rate_iops, j[0].rate_bytes_per_sec), (None, Some(1 << 20)));
+        assert_eq!(j[0].pace_iops(), Some(256.0));
+        // fio's 1mbs_clients.fio: 1250 bytes per second of 4 KiB reads is 0.305 I/Os per second.
+        let j = jobs("[a]\nrw=read\nrate=1250\nnumjobs=2\n");
+        assert_eq!(j[0].rate_bytes_per_sec, Some(2500));
+        assert!((j[0].pace_iops().unwrap() - 2500.0 / 4096.0).abs() < 1e-9);
+        // Reads capped at 1m of a 50/50 mix: the mix moves 2m.
+        let j = jobs("[a]\nrw=randrw\nbs=4k\nrate=1m,\n");
+        assert_eq!(j[0].rate_bytes_per_sec, Some(2 << 20));
         let j = jobs("[a]\nrw=randread\nrandom_distribution=zoned:80/20:20/\n");
         assert_eq!(
             j[0].distribution,

@@ -458,6 +458,10 @@ pub struct Job {
     /// writes grow it (fio's `create_on_open=1`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub create_on_open: bool,
+    /// Cap on bytes per second for the whole job (fio's `rate`), paced as
+    /// a fractional rate of I/Os (issue 26). Left out of JSON when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_bytes_per_sec: Option<u64>,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -534,6 +538,7 @@ impl Default for Job {
             write_iops_log: None,
             write_lat_log: None,
             rate_poisson: false,
+            rate_bytes_per_sec: None,
             bs_write: None,
             offset_increment_bytes: 0,
             open_sync: None,
@@ -842,6 +847,35 @@ impl Job {
         let mean = (moved / weights.max(1)).max(1);
         // Whole I/Os only, as the generator issues them.
         (span / (mean + self.gap_bytes)).max(1) * mean
+    }
+
+    /// The mean bytes of one I/O: each direction's split by its weights,
+    /// the directions by the read share.
+    pub fn mean_io_bytes(&self) -> f64 {
+        let mean = |bs: &[BlockSize]| {
+            let weights: f64 = bs.iter().map(|b| f64::from(b.weight)).sum();
+            bs.iter()
+                .map(|b| b.bytes as f64 * f64::from(b.weight))
+                .sum::<f64>()
+                / weights.max(1.0)
+        };
+        let reads = mean(&self.bs);
+        let writes = self.bs_write.as_deref().map_or(reads, mean);
+        let share = f64::from(self.effective_read_pct()) / 100.0;
+        reads * share + writes * (1.0 - share)
+    }
+
+    /// The job's offered I/Os per second when it is paced: `rate_iops`, or
+    /// `rate` over the mean I/O (fractional: fio's `rate=1250` of 4 KiB
+    /// blocks is 0.3 per second), whichever is lower.
+    pub fn pace_iops(&self) -> Option<f64> {
+        let bytes = self
+            .rate_bytes_per_sec
+            .map(|b| b as f64 / self.mean_io_bytes().max(1.0));
+        match (self.rate_iops.map(|r| r as f64), bytes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The largest block size of the split: buffers are allocated at this size.

@@ -707,6 +707,16 @@ options! {
         .identity("rate_iops", Show::Plain)
         .example("1000")
         .fio(&["rate_iops"]);
+    // Issue 26: fio's `rate`, paced as a fractional rate of I/Os.
+    Rate = opt("rate", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Pacing, "Cap on bytes per second for the whole job",
+        |j| j.rate_bytes_per_sec.map(Value::Bytes),
+        |j, v| { j.rate_bytes_per_sec = Some(take!(v, Bytes)); Ok(()) })
+        .named("SIZE")
+        .run_control()
+        .identity("rate", Show::Plain)
+        .more(": paced as I/Os per second of the mean block size, a fraction of one included (fio's `rate`; `1250` of 4k blocks is one I/O every 3.3 s); with `rate_iops` the lower cap holds")
+        .example("1m")
+        .fio(&["rate"]);
     StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
         |j| Some(Value::Duration(j.start_delay)),
         |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
