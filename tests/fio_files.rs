@@ -689,6 +689,52 @@ fn a_byte_rate_below_one_block_per_second_is_paced_as_fio_paces_it() {
     }
 }
 
+/// Issue 26: one warning per cause a run: eight buffered jobs running
+/// together on files the page cache can hold say so once; the null engine,
+/// which moves no data, gets no page-cache warning.
+#[test]
+fn a_cause_is_warned_once_and_not_where_it_cannot_apply() {
+    let dir = tmp();
+    let d = dir.path();
+    let file = d.join("w.fio");
+    let jobs: String = (0..8)
+        .map(|i| format!("[j{i}]\nsize={}k\n", 256 * (i + 1)))
+        .collect();
+    std::fs::write(
+        &file,
+        format!(
+            "[global]\ndirectory={}\nioengine=psync\nrw=randread\nruntime=300ms\ntime_based\n{jobs}",
+            d.display()
+        ),
+    )
+    .unwrap();
+    let kinds = |args: &[&str]| -> Vec<serde_json::Value> {
+        let v = json(
+            &kura(&d.join("k.db"))
+                .args(["--json", "run"])
+                .args(args)
+                .assert()
+                .success()
+                .get_output()
+                .stdout,
+        );
+        v["warnings"].as_array().unwrap().clone()
+    };
+    let warnings = kinds(&[file.to_str().unwrap()]);
+    let cached: Vec<_> = warnings
+        .iter()
+        .filter(|w| w["kind"] == "page_cache_holds_data")
+        .collect();
+    assert_eq!(cached.len(), 1, "{warnings:?}");
+    // The largest job's data: 2 MiB.
+    assert_eq!(cached[0]["data_mb"], 2, "{cached:?}");
+    let null = kinds(&["--engine", "null", "--io-count", "100", "--direct=0"]);
+    assert!(
+        null.iter().all(|w| w["kind"] != "page_cache_holds_data"),
+        "{null:?}"
+    );
+}
+
 /// rate_process=poisson paces at the rate on average.
 #[test]
 fn poisson_pacing_keeps_the_rate() {

@@ -90,7 +90,9 @@ impl Kind for BlockKind<'_> {
     }
 
     fn cached_bytes(&self) -> Option<u64> {
-        (!self.job.direct).then(|| self.targets.iter().map(|t| t.span_bytes).sum())
+        // The null engine moves no data: nothing reaches the page cache.
+        let buffered = !self.job.direct && self.job.engine != crate::jobs::EngineKind::Null;
+        buffered.then(|| self.targets.iter().map(|t| t.span_bytes).sum())
     }
 
     fn evict_cache(&self) -> Result<(), RunError> {

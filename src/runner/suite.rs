@@ -469,7 +469,7 @@ impl Suite<'_> {
             host: targets::host_facts(),
             incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
             jobs: results,
-            warnings,
+            warnings: crate::metrics::warning::one_per_cause(warnings),
         })
     }
 }
