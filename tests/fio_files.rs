@@ -209,6 +209,90 @@ fn every_example_translates_or_is_refused_as_unsupported() {
     assert!(compared >= 15, "compared only {compared} jobs with fio");
 }
 
+/// fio's shipped examples that run in kura: `explain` translates them and
+/// a short run of each succeeds. Only where the files are changes: each
+/// `filename` and `directory` is put in a directory of the test's own (a
+/// device such as `/dev/sda` becomes a file there), and the run is short:
+/// 8 MiB, 300 ms, no start delay. The ones left need an engine kura does
+/// not have (rbd, http, sg, ...). The count may only grow.
+const EXAMPLES_THAT_RUN: usize = 31;
+
+/// The example with its files in `dir`.
+fn files_in(text: &str, dir: &Path) -> String {
+    text.lines()
+        .map(|line| {
+            let (key, value) = line.split_once('=').unwrap_or((line, ""));
+            match key.trim() {
+                "filename" => {
+                    let name = value.trim().trim_start_matches('/').replace('/', "_");
+                    format!("filename={}/{name}", dir.display())
+                }
+                "directory" => format!("directory={}", dir.display()),
+                _ => line.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_shipped_examples_that_need_no_missing_engine_run() {
+    let dir = tmp();
+    let d = dir.path();
+    let Some(files) = examples(d) else { return };
+    let mut ran = Vec::new();
+    let mut refused = Vec::new();
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let work = d.join(format!("run-{name}"));
+        std::fs::create_dir(&work).unwrap();
+        let copy = work.join(&name);
+        std::fs::write(&copy, files_in(&std::fs::read_to_string(file).unwrap(), &work)).unwrap();
+        let out = kura(&d.join("k.db"))
+            .current_dir(&work)
+            .args(["--json", "explain"])
+            .arg(&copy)
+            .envs(ENV)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            refused.push(format!("{name}: {}", common::stderr_of(&out).trim()));
+            continue;
+        }
+        let plan = json(&out.stdout);
+        let file_set = plan["jobs"][0]["workload"].get("fileset").is_some();
+        let out = kura(&d.join("k.db"))
+            .current_dir(&work)
+            .args(["--json", "run"])
+            .arg(&copy)
+            .envs(ENV)
+            .args(["--runtime", "300ms", "--start-delay", "0"])
+            .args(if file_set {
+                &[][..]
+            } else {
+                &["--size", "8m", "--offset", "0", "--offset-increment", "0"][..]
+            })
+            .output()
+            .unwrap();
+        if out.status.success() {
+            ran.push(name);
+        } else {
+            refused.push(format!("{name} (run): {}", common::stderr_of(&out).trim()));
+        }
+    }
+    eprintln!("{} examples run: {ran:?}", ran.len());
+    eprintln!("refused:\n{}", refused.join("\n"));
+    assert!(
+        ran.len() >= EXAMPLES_THAT_RUN,
+        "{} of fio's examples run, fewer than {EXAMPLES_THAT_RUN}: {refused:#?}",
+        ran.len()
+    );
+    // Every refusal names what is missing, an engine or an option.
+    for r in &refused {
+        assert!(r.contains("unsupported"), "{r}");
+    }
+}
+
 #[test]
 fn a_job_file_runs_with_groups_stonewalls_and_fio_stop_rules() {
     let dir = tmp();

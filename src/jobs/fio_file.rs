@@ -27,6 +27,7 @@ mod hist;
 mod span;
 // Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
 pub mod flags;
+mod more;
 mod verify;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
@@ -533,6 +534,7 @@ struct FioJob {
     extras: extras::FioExtras,
     hist: hist::FioHist,
     verify: verify::FioVerify,
+    more: more::FioMore,
     /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
     sizes_per_dir: bool,
 }
@@ -587,6 +589,7 @@ impl FioJob {
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
             verify: verify::FioVerify::default(),
+            more: more::FioMore::default(),
             sizes_per_dir: false,
         }
     }
@@ -629,6 +632,7 @@ const NO_EFFECT: &[&str] = &[
     "unit_base",
     "allow_file_create",
     "create_serialize",
+    "error_dump",
     "fallocate",
     "stats",
 ];
@@ -813,6 +817,7 @@ impl Translator<'_> {
             Self::apply_extras,
             Self::apply_hist,
             Self::apply_verify,
+            Self::apply_more,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -1370,14 +1375,13 @@ impl Translator<'_> {
                 f.nrfiles.0
             )));
         }
-        let read_back;
-        let f = match Self::verify_only_job(f) {
-            Some(read) => {
-                read_back = read;
-                &read_back
-            }
-            None => f,
-        };
+        // What fio does differently from the options as given: a
+        // verify-only job reads, fill_device writes the span once.
+        let mut changed = Self::verify_only_job(f);
+        if let Some(once) = self.fill_device_job(changed.as_ref().unwrap_or(f)) {
+            changed = Some(once);
+        }
+        let f = changed.as_ref().unwrap_or(f);
         let mut job = Job::default();
         self.pattern(f, &mut job, header)?;
         self.block_sizes(f, &mut job, header)?;
@@ -1768,6 +1772,8 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let _ = t.sources;
     let mut global = FioJob::fio_defaults();
     let mut jobs: Vec<(Job, bool)> = Vec::new();
+    // Per job: wait_for's job and where, exit_what=all's where.
+    let mut waits: Vec<(Option<(String, Loc)>, Option<Loc>)> = Vec::new();
     for section in &lexer.sections {
         match section {
             Section::Global(entries) => {
@@ -1783,7 +1789,17 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     t.apply(&mut j, e)?;
                 }
                 let job = t.build_job(&j, loc)?;
-                jobs.push((job, j.stonewall));
+                if let Some((name, at)) = &j.more.wait_for
+                    && !jobs.iter().any(|(earlier, _)| earlier.name == *name)
+                {
+                    return Err(at.error(format!(
+                        "wait_for={}: no job of that name before this one (fio waits only for an earlier job)",
+                        clip(name)
+                    )));
+                }
+                // wait_for: the job starts after the group it waits for, as after a stonewall.
+                jobs.push((job, j.stonewall || j.more.wait_for.is_some()));
+                waits.push((j.more.wait_for.clone(), j.more.exit_all_run.clone()));
             }
         }
     }
@@ -1814,6 +1830,30 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let mut members = vec![0usize; group as usize + 1];
     for g in &groups {
         members[*g as usize] += 1;
+    }
+    for (i, (wait, all)) in waits.iter().enumerate() {
+        if let Some((name, at)) = wait {
+            let waited = jobs[..i].iter().rposition(|(j, _)| j.name == *name);
+            let exact =
+                waited.is_some_and(|w| groups[w] + 1 == groups[i] && members[groups[w] as usize] == 1);
+            if !exact {
+                t.note(
+                    at,
+                    format!(
+                        "{}: wait_for={name}: kura starts it when every job of the group before it has ended (a stonewall)",
+                        jobs[i].0.name
+                    ),
+                );
+            }
+        }
+        if let Some(at) = all
+            && groups[i] < group
+        {
+            return Err(at.error(
+                "unsupported: exit_what=all with jobs after this group: kura's exitall stops the jobs running \
+                 with the one that ended, and the later groups still run; put them in a file of their own",
+            ));
+        }
     }
     let planned = jobs
         .into_iter()
@@ -2075,6 +2115,49 @@ mod tests {
             1,
             "{n:?}"
         );
+    }
+
+    /// Issue 26: options of fio's shipped examples.
+    #[test]
+    fn wait_for_exit_what_fill_device_and_notes() {
+        // waitfor.fio: each job waits for the one before, alone in its group.
+        let text = "[w]\nsize=1m\n[r]\nwait_for=w\nsize=1m\n[x]\nsize=1m\n[y]\nwait_for=w\nsize=1m\n";
+        let j = jobs(text);
+        let groups: Vec<_> = j.iter().map(|j| j.group).collect();
+        assert_eq!(groups, [None, Some(1), Some(1), None]);
+        let n = notes(text);
+        assert!(
+            n.iter()
+                .any(|w| w.contains("y: wait_for=w: kura starts it when every job")),
+            "{n:?}"
+        );
+        assert!(!n.iter().any(|w| w.contains("r: wait_for")), "{n:?}");
+        assert!(error("[a]\nwait_for=b\n[b]\n").contains("no job of that name before this one"));
+        // exit_what: stonewall is kura's group; all only where no group follows.
+        let j = jobs("[a]\nexitall\nexit_what=stonewall\n[b]\n");
+        assert!(j[0].exit_all && j[1].exit_all);
+        assert_eq!(jobs("[a]\nexitall\nexit_what=all\n[b]\n").len(), 2);
+        let err = error("[a]\nexitall\nexit_what=all\n[b]\nstonewall\n");
+        assert!(
+            err.contains("unsupported: exit_what=all with jobs after this group"),
+            "{err}"
+        );
+        // fill_device writes the span once, whatever io_size said.
+        let j = jobs("[a]\nrw=write\nfill_device=1\nio_size=10g\n");
+        assert_eq!(
+            (j[0].passes, j[0].io_size_bytes, j[0].size_bytes),
+            (Some(1), None, None)
+        );
+        for (option, said) in [
+            ("io_submit_mode=offload", "io_submit_mode=offload"),
+            ("numa_cpu_nodes=0", "numactl --cpunodebind"),
+            ("prioclass=1", "ionice"),
+            ("ignore_error=,ENOSPC", "counts every failed I/O"),
+        ] {
+            let n = notes(&format!("[a]\n{option}\n"));
+            assert!(n.iter().any(|w| w.contains(said)), "{option}: {n:?}");
+        }
+        assert!(notes("[a]\nio_submit_mode=inline\n").is_empty());
     }
 
     #[test]

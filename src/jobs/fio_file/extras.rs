@@ -2,7 +2,7 @@
 //! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
 //! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
 //! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage`, `create_on_open`;
-//! and the ones kura refuses by name: `exit_what` other than group.
+//! and the ones kura refuses by name.
 
 use super::{
     Entry, FioJob, FormatError, Loc, PerDir, Translator, fio_number, map_dir, per_dir, unsupported_value,
@@ -79,14 +79,6 @@ impl Translator<'_> {
             }
             // fio's exitall is one switch for the whole run (exitall_on_terminate).
             _ if e.is(Opt::ExitAll) => j.extras.exit_all = true,
-            "exit_what" => {
-                if !value()?.trim().eq_ignore_ascii_case("group") {
-                    return Err(unsupported_value(
-                        e,
-                        "kura's exitall stops the jobs of the group that ran with the job that ended (fio's default, exit_what=group)",
-                    ));
-                }
-            }
             _ if e.is(Opt::CreateOnOpen) => {
                 let on = match e.value.as_deref() {
                     None => true,

@@ -1,0 +1,122 @@
+//! The options of fio's shipped examples (`/usr/share/doc/fio/examples`,
+//! fio 3.33) that kura refused until issue 26, read with fio's meaning
+//! (HOWTO.rst, `fio --cmdhelp`): `wait_for`, `exit_what`, `fill_device`,
+//! `io_submit_mode`, `ignore_error`, and the placement and priority
+//! options kura leaves to the tools made for them (numactl, ionice), each
+//! with a note saying so.
+
+use super::{Entry, FioJob, FormatError, Loc, Translator, fio_bool, value_err};
+
+/// What a fio job said in these options, each with where.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FioMore {
+    /// `wait_for=NAME`: the job starts once NAME has ended.
+    pub(super) wait_for: Option<(String, Loc)>,
+    /// `exit_what=all`: exitall ends every job, later groups too.
+    pub(super) exit_all_run: Option<Loc>,
+    fill_device: Option<Loc>,
+}
+
+/// Options whose effect kura leaves to another tool, and what to run.
+const ELSEWHERE: &[(&str, &str)] = &[
+    (
+        "numa_cpu_nodes",
+        "kura leaves thread placement to the scheduler; run it under `numactl --cpunodebind=NODES`",
+    ),
+    (
+        "numa_mem_policy",
+        "kura's buffers follow the kernel's default memory policy; run it under `numactl --membind=NODES` (or --interleave)",
+    ),
+    (
+        "prio",
+        "kura's I/O runs at the process's I/O priority; run it under `ionice -c CLASS -n PRIO`",
+    ),
+    (
+        "prioclass",
+        "kura's I/O runs at the process's I/O priority; run it under `ionice -c CLASS -n PRIO`",
+    ),
+    (
+        "cmdprio_percentage",
+        "kura issues every I/O at one priority (the process's, `ionice`); fio's per-I/O priorities, and its latencies per priority, are not reproduced",
+    ),
+    (
+        "cmdprio_bssplit",
+        "kura issues every I/O at one priority (the process's, `ionice`); fio's per-I/O priorities, and its latencies per priority, are not reproduced",
+    ),
+    (
+        "cmdprio_class",
+        "kura issues every I/O at one priority (the process's, `ionice`); fio's per-I/O priorities, and its latencies per priority, are not reproduced",
+    ),
+    (
+        "cmdprio",
+        "kura issues every I/O at one priority (the process's, `ionice`); fio's per-I/O priorities, and its latencies per priority, are not reproduced",
+    ),
+    (
+        "ignore_error",
+        "kura counts every failed I/O with its errno and offset and goes on (max_errors stops it)",
+    ),
+];
+
+impl Translator<'_> {
+    pub(super) fn apply_more(&mut self, j: &mut FioJob, e: &Entry) -> Result<bool, FormatError> {
+        let at = e.loc.clone();
+        let value = || e.value.as_deref().map(str::trim).unwrap_or("");
+        let flag = || match e.value.as_deref() {
+            None => Ok(true),
+            Some(v) => fio_bool(v).map_err(|w| value_err(e, w)),
+        };
+        match e.key.as_str() {
+            "wait_for" => {
+                let name = value();
+                if name.is_empty() {
+                    return Err(value_err(e, "needs the name of a job"));
+                }
+                j.more.wait_for = Some((name.to_string(), at));
+            }
+            // kura runs one group of jobs at a time: the jobs running when
+            // one ends are its group's, fio's `stonewall` and `group` alike.
+            "exit_what" => match value().to_ascii_lowercase().as_str() {
+                "group" | "stonewall" => j.more.exit_all_run = None,
+                "all" => j.more.exit_all_run = Some(at),
+                _ => return Err(value_err(e, "expected group, stonewall or all (fio's words)")),
+            },
+            "fill_device" | "fill_fs" => j.more.fill_device = flag()?.then_some(at),
+            "io_submit_mode" => match value().to_ascii_lowercase().as_str() {
+                "inline" => {}
+                "offload" => self.note(
+                    &at,
+                    "io_submit_mode=offload: kura submits from each job's own threads; a rate-limited job \
+                     keeps its schedule however long a submit takes, which is what fio's offload is for"
+                        .into(),
+                ),
+                _ => return Err(value_err(e, "expected inline or offload (fio's words)")),
+            },
+            k if ELSEWHERE.iter().any(|(n, _)| *n == k) => {
+                let why = ELSEWHERE.iter().find(|(n, _)| *n == k).map_or("", |(_, w)| w);
+                self.note(&at, format!("{k}: accepted; {why}"));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// fio's `fill_device`: write until the device (or file system) is
+    /// full. kura writes the span once (`size`, else a device whole, an
+    /// existing file at its size); it does not grow a file until ENOSPC.
+    pub(super) fn fill_device_job(&mut self, f: &FioJob) -> Option<FioJob> {
+        let at = f.more.fill_device.clone()?;
+        self.note(
+            &at,
+            format!(
+                "{}: fill_device: kura writes the span once (size, else a device whole, an existing file at \
+                 its size, a new file of 1g); it does not grow a file until the file system is full",
+                f.name
+            ),
+        );
+        let mut once = f.clone();
+        once.io_size = None;
+        once.number_ios = None;
+        once.time_based = false;
+        Some(once)
+    }
+}
