@@ -735,6 +735,41 @@ fn fio_verify_writes_headers_and_a_later_job_checks_them() {
         })
         .collect();
     assert_eq!(passed, [("w".to_string(), 256), ("r".to_string(), 256)], "{v}");
+    // fio's cross-stripe-verify.fio, smaller: 16k writes from 120k with
+    // 112k holes, each of three clones in a region of its own: 8k verify
+    // blocks, two to a write, read back region by region.
+    std::fs::write(
+        &file,
+        format!(
+            "[global]\nbs=16k\nrw=write:112k\nverify=crc32c\nfilename={}/c\nverify_backlog=1\n\
+             offset_increment=1m\nio_size=256k\noffset=120k\nsize=4m\nverify_dump=1\nloops=2\n[wv]\nnumjobs=3\n",
+            dir.path().display()
+        ),
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(
+        v["jobs"][0]["write"]["ops"], 96,
+        "16 writes a pass, 2 loops, 3 clones"
+    );
+    let passed = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "verify_passed");
+    assert_eq!(
+        passed.map(|w| w["blocks"].clone()),
+        Some(serde_json::json!(192)),
+        "{v}"
+    );
 }
 
 /// Issue 26: fio's `rate=1250` of 4 KiB blocks (1mbs_clients.fio) is

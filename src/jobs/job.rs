@@ -815,14 +815,6 @@ impl Job {
                 "cannot be used with verify",
             ));
         }
-        // Verify keeps one map of blocks per target, not per thread span.
-        if self.verify && self.offset_increment_bytes > 0 {
-            return Err(invalid(
-                "offset_increment",
-                &format_size(self.offset_increment_bytes),
-                "cannot be used with verify",
-            ));
-        }
         Ok(())
     }
 
