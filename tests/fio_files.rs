@@ -457,7 +457,7 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
     let cases: Vec<(&str, Want)> = vec![
         ("rw=read:8k", Runs),
         ("rw=randread:8k", Refused("rw=randread:8k")),
-        ("rw=read:-8k", Refused("rw=read:-8k")),
+        ("rw=read:-8k", Runs),
         (
             "rw=randread\nrandom_distribution=zoned:60/10:30/20:8/30:2/40",
             Runs,
@@ -532,6 +532,7 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
     // What each that runs became, by key of `explain --json`.
     let became: HashMap<&str, Vec<(&str, serde_json::Value)>> = HashMap::from([
         ("rw=read:8k", vec![("gap_bytes", json!(8192))]),
+        ("rw=read:-8k", vec![("step_back_bytes", json!(8192))]),
         (
             "rw=randread\nrate_iops=100\nrate_process=poisson",
             vec![("rate_iops", json!(100)), ("rate_poisson", json!(true))],

@@ -489,6 +489,8 @@ struct FioJob {
     rw: (Rw, Option<Loc>),
     /// The offset modifier of a sequential `rw=read:4k`: bytes skipped after each I/O.
     rw_gap: u64,
+    /// `rw=read:-8k`: the next I/O starts this many bytes before the last one's end.
+    rw_back: u64,
     bs: PerDir<(BsSpec, Loc)>,
     bssplit: PerDir<(BsSpec, Loc)>,
     ba: PerDir<(u64, Loc)>,
@@ -549,6 +551,7 @@ impl FioJob {
             filename_format: None,
             rw: (Rw::Read, None),
             rw_gap: 0,
+            rw_back: 0,
             bs: PerDir::default(),
             bssplit: PerDir::default(),
             ba: PerDir::default(),
@@ -896,22 +899,30 @@ impl Translator<'_> {
                     }
                 };
                 let modifier = modifier.trim();
-                let gap = if modifier.is_empty() {
+                // `-8k`: the next I/O starts 8k before the end of the last (backwards).
+                let (back, size) = match modifier.strip_prefix('-') {
+                    Some(rest) => (true, rest),
+                    None => (false, modifier),
+                };
+                let n = if size.is_empty() {
                     Ok(0)
                 } else {
-                    fio_number(modifier, kb)
+                    fio_number(size, kb)
                 };
-                // `:1` is fio's "every I/O", what kura does anyway.
-                j.rw_gap = match gap {
-                    _ if modifier == "1" => 0,
-                    Ok(n) if !rw.is_random() => n,
-                    Ok(0) => 0,
-                    _ => {
+                (j.rw_gap, j.rw_back) = match n {
+                    // `:1` is fio's "every I/O", what kura does anyway.
+                    _ if modifier == "1" => (0, 0),
+                    Ok(0) => (0, 0),
+                    Ok(n) if !rw.is_random() && back => (0, n),
+                    Ok(n) if !rw.is_random() => (n, 0),
+                    Ok(_) => {
                         return Err(unsupported_value(
                             e,
-                            "offset modifiers other than a sequential job's holes (backwards, or runs of sequential I/O in a random job) are not supported",
+                            "a random job's modifier is fio's runs of sequential I/O between random ones; \
+                             kura's percentage_random gives a share of sequential I/O instead",
                         ));
                     }
+                    Err(w) => return Err(value_err(e, w)),
                 };
                 j.rw = (rw, Some(at));
             }
@@ -1454,6 +1465,9 @@ impl Translator<'_> {
         set(job, Opt::Threads, Value::Count(f.numjobs.0), &at(&f.numjobs.1))?;
         if f.rw_gap > 0 {
             set(job, Opt::Gap, Value::Bytes(f.rw_gap), &at(&f.rw.1))?;
+        }
+        if f.rw_back > 0 {
+            set(job, Opt::StepBack, Value::Bytes(f.rw_back), &at(&f.rw.1))?;
         }
         Ok(())
     }
@@ -2017,7 +2031,12 @@ mod tests {
         let j = jobs("[a]\nrw=write:8k\nsize=1m\n");
         assert_eq!((j[0].rw, j[0].gap_bytes), (Rw::Write, 8192));
         let err = error("[a]\nrw=randread:8\nsize=1m\n");
-        assert!(err.contains("offset modifiers other than"), "{err}");
+        assert!(err.contains("percentage_random"), "{err}");
+        let j = jobs("[a]\nrw=read:-8k\nsize=1m\n");
+        assert_eq!(
+            (j[0].rw, j[0].step_back_bytes, j[0].gap_bytes),
+            (Rw::Read, 8192, 0)
+        );
         let err = error("[a]\nrw=read:100\nsize=1m\n");
         assert!(
             err.contains("gap: '100' is not valid: must be a multiple of 512 bytes"),

@@ -362,6 +362,11 @@ pub struct Job {
     /// Left out of JSON when 0, so jobs without holes store as they always did.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gap_bytes: u64,
+    /// Sequential jobs: the next I/O starts this many bytes before the end
+    /// of the last (fio's `rw=read:-8k`); twice the block size walks
+    /// backwards. Left out of JSON when 0 (issue 26).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub step_back_bytes: u64,
     // Latency-bounded capacity (issue 13): see jobs/latency.rs and runner/latency_bound.rs.
     /// Search for the highest load whose latency statistic stays at or under
     /// this many nanoseconds; `None`: measure the job once, as given.
@@ -521,6 +526,7 @@ impl Default for Job {
             seed: None,
             workload: super::Workload::Block,
             gap_bytes: 0,
+            step_back_bytes: 0,
             latency_limit_ns: None,
             latency_stat: None,
             latency_load: None,
@@ -797,6 +803,14 @@ impl Job {
                 "create_on_open",
                 "true",
                 "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
+            ));
+        }
+        // One offset modifier, as fio's `rw=read:N` has one.
+        if self.gap_bytes > 0 && self.step_back_bytes > 0 {
+            return Err(invalid(
+                "step_back",
+                &format_size(self.step_back_bytes),
+                "cannot be used with gap: give one of them",
             ));
         }
         // A trimmed block reads back as zeros or as it was: nothing to verify.

@@ -692,6 +692,22 @@ options! {
         .extra()
         .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it")
         .example("4k");
+    // Issue 26: fio's backwards offset modifier (`rw=read:-8k`, backwards-read.fio).
+    StepBack = opt("step_back", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: start each I/O this many bytes before the end of the last; twice the block size goes backwards",
+        |j| Some(Value::Bytes(j.step_back_bytes)),
+        |j, v| {
+            let back = take!(v, Bytes);
+            // Offsets of direct I/O must stay multiples of the sector size.
+            if !back.is_multiple_of(512) {
+                return Err("must be a multiple of 512 bytes".into());
+            }
+            j.step_back_bytes = back;
+            Ok(())
+        })
+        .identity("step back", Show::Plain)
+        .extra()
+        .more(" (fio's `rw=read:-8k` offset modifier); before the span's start the next I/O wraps to the span's end less this, as fio's does; random jobs ignore it")
+        .example("8k");
     FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
         |j| Some(Value::Bool(j.file_per_thread)),
         |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })

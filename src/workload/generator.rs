@@ -146,6 +146,8 @@ pub struct Generator {
     next_seq: u64,
     /// Bytes a sequential pattern skips after each I/O.
     gap: u64,
+    /// Bytes before the end of each I/O the next starts at (fio's `:-N`).
+    back: u64,
     trims: Trims,
 }
 
@@ -230,6 +232,7 @@ impl Generator {
             random_pct: job.random_pct.min(100),
             next_seq: 0,
             gap: job.gap_bytes,
+            back: job.step_back_bytes,
             trims: match job.rw {
                 Rw::Trim | Rw::RandTrim => Trims::All,
                 Rw::TrimWrite | Rw::RandTrimWrite => Trims::ThenWrite(None),
@@ -367,7 +370,14 @@ impl Generator {
                     *cursor = 0;
                 }
                 let at = *cursor;
-                *cursor += len as u64 + self.gap;
+                let end = at + len as u64;
+                // fio's io_u.c get_next_seq_offset: before the start, wrap to the end less the step.
+                *cursor = match self.back {
+                    0 => end + self.gap,
+                    back => end
+                        .checked_sub(back)
+                        .unwrap_or_else(|| self.span_bytes.saturating_sub(back)),
+                };
                 return NextIo {
                     offset: self.span_start + at,
                     len,
@@ -496,6 +506,17 @@ mod tests {
         let offsets: Vec<u64> = (0..32).map(|_| g.next_io().offset).collect();
         let expected: Vec<u64> = (0..16).chain(0..16).map(|i| i * 4096).collect();
         assert_eq!(offsets, expected);
+    }
+
+    #[test]
+    /// fio's backwards-read.fio (`rw=read:-8k`, bs 4k): the first block,
+    /// then from the end less 8k down, as fio's get_next_seq_offset does.
+    #[test]
+    fn a_step_back_walks_the_span_backwards() {
+        let j = job(&[("rw", "read"), ("bs", "4k"), ("step_back", "8k"), ("size", "32k")]);
+        let mut g = Generator::new(&j, 0, 32 << 10, 1, 0);
+        let offsets: Vec<u64> = (0..9).map(|_| g.next_io().offset >> 10).collect();
+        assert_eq!(offsets, [0, 24, 20, 16, 12, 8, 4, 0, 24]);
     }
 
     #[test]

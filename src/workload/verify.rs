@@ -94,7 +94,12 @@ pub fn block_bytes(job: &Job) -> Result<u64, String> {
         .all_bs()
         .map(|b| b.bytes)
         .chain(job.align)
-        .chain([job.offset_bytes, job.gap_bytes, job.offset_increment_bytes])
+        .chain([
+            job.offset_bytes,
+            job.gap_bytes,
+            job.step_back_bytes,
+            job.offset_increment_bytes,
+        ])
         .fold(smallest, gcd);
     if block < MIN_BLOCK {
         let why = if block == smallest {
