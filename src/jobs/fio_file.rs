@@ -1407,6 +1407,7 @@ impl Translator<'_> {
         self.apply_latency_target(f, &mut job)?;
         self.build_extras(f, &mut job, header)?;
         self.build_verify(f, &mut job)?;
+        self.build_zones(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
@@ -2177,6 +2178,19 @@ mod tests {
             assert!(n.iter().any(|w| w.contains(said)), "{option}: {n:?}");
         }
         assert!(notes("[a]\nio_submit_mode=inline\n").is_empty());
+        // disk-zone-profile.fio: strided zones; zbd is refused saying what to do.
+        let j = jobs("[a]\nzonemode=strided\nzonesize=256m\nzoneskip=2g\nmax_open_zones=4\n");
+        assert_eq!(
+            (j[0].zone_size_bytes, j[0].zone_range_bytes, j[0].zone_skip_bytes),
+            (256 << 20, 0, 2 << 30)
+        );
+        assert_eq!(jobs("[a]\nzonesize=1m\n")[0].zone_size_bytes, 1 << 20);
+        assert_eq!(jobs("[a]\nzonemode=none\nzonesize=1m\n")[0].zone_size_bytes, 0);
+        let err = error("[a]\nzonemode=zbd\nzonesize=256m\n");
+        assert!(
+            err.contains("unsupported: zonemode=zbd") && err.contains("remove zonemode"),
+            "{err}"
+        );
     }
 
     #[test]

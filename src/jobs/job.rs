@@ -367,6 +367,16 @@ pub struct Job {
     /// backwards. Left out of JSON when 0 (issue 26).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub step_back_bytes: u64,
+    /// fio's `zonemode=strided`: move this many bytes in a zone, then go on
+    /// to the next; 0: no zones (issue 26). Left out of JSON when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_size_bytes: u64,
+    /// A zone's length (fio's `zonerange`); 0: `zone_size`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_range_bytes: u64,
+    /// Bytes skipped between zones (fio's `zoneskip`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_skip_bytes: u64,
     // Latency-bounded capacity (issue 13): see jobs/latency.rs and runner/latency_bound.rs.
     /// Search for the highest load whose latency statistic stays at or under
     /// this many nanoseconds; `None`: measure the job once, as given.
@@ -527,6 +537,9 @@ impl Default for Job {
             workload: super::Workload::Block,
             gap_bytes: 0,
             step_back_bytes: 0,
+            zone_size_bytes: 0,
+            zone_range_bytes: 0,
+            zone_skip_bytes: 0,
             latency_limit_ns: None,
             latency_stat: None,
             latency_load: None,
@@ -805,6 +818,23 @@ impl Job {
                 "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
             ));
         }
+        // Zones start at multiples of range + skip: direct I/O needs them on sectors.
+        if let Some((_, range, skip)) = self.zones() {
+            if !range.is_multiple_of(512) || !skip.is_multiple_of(512) {
+                return Err(invalid(
+                    "zone_range",
+                    &format_size(range),
+                    "zone_range and zone_skip must be multiples of 512 bytes",
+                ));
+            }
+            if range < self.max_bs() {
+                return Err(invalid(
+                    "zone_range",
+                    &format_size(range),
+                    format!("smaller than the block size {}", format_size(self.max_bs())),
+                ));
+            }
+        }
         // One offset modifier, as fio's `rw=read:N` has one.
         if self.gap_bytes > 0 && self.step_back_bytes > 0 {
             return Err(invalid(
@@ -835,6 +865,16 @@ impl Job {
     /// Bytes one pass over a span of `span` bytes moves: all of it, less the
     /// holes a sequential `gap` leaves.
     pub fn pass_bytes(&self, span: u64) -> u64 {
+        // Strided zones: `zone_size` of each zone, zones every range + skip;
+        // a last zone cut short by the span's end gives what it holds, where
+        // fio's pass ends (io_u.c get_next_seq_offset past the file's end).
+        if let Some((size, range, skip)) = self.zones() {
+            let step = range + skip;
+            let zones = span.div_ceil(step).max(1);
+            let last = span.saturating_sub((zones - 1) * step);
+            let last = if size <= range { size.min(last) } else { size };
+            return (zones - 1).saturating_mul(size).saturating_add(last);
+        }
         // trimwrite: a pass trims the span and writes it, as fio's `size` does.
         if matches!(self.rw, Rw::TrimWrite | Rw::RandTrimWrite) {
             let rw = if self.rw.is_random() {
@@ -882,6 +922,18 @@ impl Job {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// fio's strided zones: bytes moved in each zone, its length, the
+    /// bytes skipped after it; `None` without zones.
+    pub fn zones(&self) -> Option<(u64, u64, u64)> {
+        (self.zone_size_bytes > 0).then(|| {
+            let range = match self.zone_range_bytes {
+                0 => self.zone_size_bytes,
+                r => r,
+            };
+            (self.zone_size_bytes, range, self.zone_skip_bytes)
+        })
     }
 
     /// The largest block size of the split: buffers are allocated at this size.

@@ -708,6 +708,32 @@ options! {
         .extra()
         .more(" (fio's `rw=read:-8k` offset modifier); before the span's start the next I/O wraps to the span's end less this, as fio's does; random jobs ignore it")
         .example("8k");
+    // Issue 26: fio's zonemode=strided (disk-zone-profile.fio).
+    ZoneSize = opt("zone_size", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Zones: move this many bytes in a zone, then go on to the next (0: no zones)",
+        |j| Some(Value::Bytes(j.zone_size_bytes)),
+        |j, v| { j.zone_size_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone size", Show::Plain)
+        .extra()
+        .more(" (fio's `zonemode=strided` with `zonesize`): sequential jobs go on from each zone's start, random ones stay inside the zone; a profile of speed across a disk")
+        .example("256m")
+        .fio(&["zonesize"]);
+    ZoneRange = opt("zone_range", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Workload, "Zones: a zone's length",
+        |j| (j.zone_range_bytes > 0).then_some(Value::Bytes(j.zone_range_bytes)),
+        |j, v| { j.zone_range_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone range", Show::Plain)
+        .unset("zone_size")
+        .extra()
+        .more(" (fio's `zonerange`): shorter than zone_size, the zone is moved through again until zone_size bytes are done")
+        .example("128m")
+        .fio(&["zonerange"]);
+    ZoneSkip = opt("zone_skip", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Zones: bytes skipped after each zone",
+        |j| Some(Value::Bytes(j.zone_skip_bytes)),
+        |j, v| { j.zone_skip_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone skip", Show::Plain)
+        .extra()
+        .more(" (fio's `zoneskip`); past the span's end the zones start again from its start")
+        .example("2g")
+        .fio(&["zoneskip"]);
     FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
         |j| Some(Value::Bool(j.file_per_thread)),
         |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })

@@ -1,11 +1,16 @@
 //! The options of fio's shipped examples (`/usr/share/doc/fio/examples`,
 //! fio 3.33) that kura refused until issue 26, read with fio's meaning
 //! (HOWTO.rst, `fio --cmdhelp`): `wait_for`, `exit_what`, `fill_device`,
-//! `io_submit_mode`, `ignore_error`, and the placement and priority
+//! `zonemode=strided` with its zones, `io_submit_mode`, `ignore_error`,
+//! and the placement and priority
 //! options kura leaves to the tools made for them (numactl, ionice), each
 //! with a note saying so.
 
-use super::{Entry, FioJob, FormatError, Loc, Translator, fio_bool, value_err};
+use super::{
+    Entry, FioJob, FormatError, Loc, Translator, fio_bool, fio_number, unsupported_value, value_err,
+};
+use crate::jobs::Job;
+use crate::jobs::options::{Opt, Value};
 
 /// What a fio job said in these options, each with where.
 #[derive(Debug, Clone, Default)]
@@ -15,7 +20,22 @@ pub(super) struct FioMore {
     /// `exit_what=all`: exitall ends every job, later groups too.
     pub(super) exit_all_run: Option<Loc>,
     fill_device: Option<Loc>,
+    /// `zonemode`: `Some(true)` strided, `Some(false)` none; unset: strided when zonesize is given.
+    strided: Option<bool>,
+    /// zonesize, zonerange, zoneskip.
+    zones: [Option<(u64, Loc)>; 3],
 }
+
+/// fio's zoned-device options, which change nothing without `zonemode=zbd`.
+const ZBD_ONLY: &[&str] = &[
+    "max_open_zones",
+    "job_max_open_zones",
+    "read_beyond_wp",
+    "zonecapacity",
+    "zone_reset_threshold",
+    "zone_reset_frequency",
+    "ignore_zone_limits",
+];
 
 /// Options whose effect kura leaves to another tool, and what to run.
 const ELSEWHERE: &[(&str, &str)] = &[
@@ -81,6 +101,33 @@ impl Translator<'_> {
                 _ => return Err(value_err(e, "expected group, stonewall or all (fio's words)")),
             },
             "fill_device" | "fill_fs" => j.more.fill_device = flag()?.then_some(at),
+            "zonemode" => {
+                j.more.strided = match value().to_ascii_lowercase().as_str() {
+                    "none" => Some(false),
+                    "strided" => Some(true),
+                    "zbd" => {
+                        return Err(unsupported_value(
+                            e,
+                            "kura does not model a zoned block device (write pointers, zone resets, open-zone \
+                             limits); on a conventional device or a file, remove zonemode to run the same \
+                             pattern without zones",
+                        ));
+                    }
+                    _ => return Err(value_err(e, "expected none, strided or zbd (fio's words)")),
+                }
+            }
+            _ if [Opt::ZoneSize, Opt::ZoneRange, Opt::ZoneSkip]
+                .iter()
+                .any(|o| e.is(*o)) =>
+            {
+                let i = [Opt::ZoneSize, Opt::ZoneRange, Opt::ZoneSkip]
+                    .iter()
+                    .position(|o| e.is(*o))
+                    .unwrap_or(0);
+                let n = fio_number(value(), j.kb_base).map_err(|w| value_err(e, w))?;
+                j.more.zones[i] = Some((n, at));
+            }
+            k if ZBD_ONLY.contains(&k) => {}
             "io_submit_mode" => match value().to_ascii_lowercase().as_str() {
                 "inline" => {}
                 "offload" => self.note(
@@ -98,6 +145,27 @@ impl Translator<'_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// fio's strided zones (`zonemode=strided`, or zonesize without a zonemode).
+    pub(super) fn build_zones(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
+        let m = &f.more;
+        let size = m.zones[0].as_ref().filter(|(n, _)| *n > 0);
+        if m.strided == Some(false) || size.is_none() {
+            return Ok(());
+        }
+        for (opt, given) in [Opt::ZoneSize, Opt::ZoneRange, Opt::ZoneSkip]
+            .into_iter()
+            .zip(&m.zones)
+        {
+            if let Some((n, loc)) = given
+                && *n > 0
+            {
+                job.apply(opt, Value::Bytes(*n))
+                    .map_err(|e| loc.error(e.to_string()))?;
+            }
+        }
+        Ok(())
     }
 
     /// fio's `fill_device`: write until the device (or file system) is
