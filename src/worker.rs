@@ -853,7 +853,7 @@ impl<'p> Worker<'p> {
     }
 }
 
-mod dedupe;
+pub(crate) mod dedupe;
 mod latency_run;
 mod min_rate;
 pub(crate) mod pace;

@@ -497,9 +497,10 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("rw=write\nbuffer_compress_percentage=50", Runs),
         ("rw=write\ndedupe_percentage=30", Runs),
         ("rw=write\ndedupe_percentage=30\ndedupe_mode=repeat", Runs),
+        ("rw=write\ndedupe_percentage=30\ndedupe_mode=working_set", Runs),
         (
-            "rw=write\ndedupe_percentage=30\ndedupe_mode=working_set",
-            Refused("dedupe_mode=working_set"),
+            "rw=write\ndedupe_percentage=30\ndedupe_mode=working_set\ndedupe_working_set_percentage=20\ndedupe_global=1",
+            Runs,
         ),
         ("rw=randrw\nbssplit=4k/50:8k/50,64k", Runs),
         ("rw=randrw\nbs=4k,64k", Runs),
@@ -599,6 +600,17 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
             ],
         ),
         ("rw=write\ndedupe_percentage=30", vec![("dedupe_pct", json!(30))]),
+        (
+            "rw=write\ndedupe_percentage=30\ndedupe_mode=working_set",
+            vec![("dedupe_pct", json!(30)), ("dedupe_working_set_pct", json!(5))],
+        ),
+        (
+            "rw=write\ndedupe_percentage=30\ndedupe_mode=working_set\ndedupe_working_set_percentage=20\ndedupe_global=1",
+            vec![
+                ("dedupe_working_set_pct", json!(20)),
+                ("dedupe_global", json!(true)),
+            ],
+        ),
         (
             "rw=write\ncreate_on_open=1",
             vec![("create_on_open", json!(true))],

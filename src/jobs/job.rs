@@ -469,6 +469,14 @@ pub struct Job {
     /// This share of written blocks repeat the last unique one (fio's `dedupe_percentage`).
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub dedupe_pct: u8,
+    /// fio's `dedupe_mode=working_set`: a repeated block is one of a working
+    /// set of this share of the span, drawn at random; 0: the last unique
+    /// block (fio's `repeat`). Left out of JSON when 0 (issue 26).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub dedupe_working_set_pct: u8,
+    /// fio's `dedupe_global`: every job's working set is the same blocks.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dedupe_global: bool,
     /// A test file kura creates is left empty, not laid out: the measured
     /// writes grow it (fio's `create_on_open=1`).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -567,6 +575,8 @@ impl Default for Job {
             write_hist_log: None,
             hist_coarseness: 0,
             dedupe_pct: 0,
+            dedupe_working_set_pct: 0,
+            dedupe_global: false,
             create_on_open: false,
         }
     }

@@ -1224,6 +1224,23 @@ options! {
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
         .example("30")
         .fio(&["dedupe_percentage"]);
+    // Issue 26: fio's dedupe_mode=working_set and dedupe_global (dedupe-global.fio).
+    DedupeWorkingSet = opt("dedupe_working_set", Type::Count { min: 0, max: 100 }, Group::Data, "Repeated blocks are drawn from a working set of this share of the span (0: the last unique block)",
+        |j| Some(Value::Count(j.dedupe_working_set_pct.into())),
+        |j, v| { j.dedupe_working_set_pct = take!(v, Count) as u8; Ok(()) })
+        .named("PCT")
+        .extra()
+        .more(" (fio's `dedupe_mode=working_set` with `dedupe_working_set_percentage`: a repeat is one of span x PCT / block size blocks, at random)")
+        .example("5")
+        .fio(&["dedupe_working_set_percentage"]);
+    DedupeGlobal = opt("dedupe_global", Type::Bool, Group::Data, "Every job's and thread's dedupe working set is the same blocks",
+        |j| Some(Value::Bool(j.dedupe_global)),
+        |j, v| { j.dedupe_global = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (fio's `dedupe_global`): a deduplicating device finds repeats across jobs")
+        .example("true")
+        .fio(&["dedupe_global"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })

@@ -210,8 +210,11 @@ fn worker_thread(
             && job.buffer_pattern.is_none() =>
         {
             Some(
-                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers)
-                    .with_dedupe(job.dedupe_pct, plan.seed ^ u64::from(plan.thread)),
+                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers).with_dedupe(
+                    job.dedupe_pct,
+                    plan.seed ^ u64::from(plan.thread),
+                    working_set(&job, &plan),
+                ),
             )
         }
         None => None,
@@ -243,4 +246,21 @@ fn worker_thread(
             },
         },
     }
+}
+
+/// fio's dedupe working set of the thread: `span x PCT / smallest write`
+/// blocks, seeded by the job and thread, or by nothing with `dedupe_global`.
+fn working_set(job: &crate::jobs::Job, plan: &WorkerPlan) -> Option<crate::worker::dedupe::WorkingSet> {
+    (job.dedupe_working_set_pct > 0).then(|| {
+        let bs = job.all_bs().map(|b| b.bytes).min().unwrap_or(4096).max(1);
+        crate::worker::dedupe::WorkingSet {
+            blocks: (plan.span_bytes * u64::from(job.dedupe_working_set_pct) / 100 / bs).max(1),
+            fill: job.fill,
+            seed: if job.dedupe_global {
+                0x6465_6475_7065
+            } else {
+                plan.seed ^ u64::from(plan.thread).rotate_left(32)
+            },
+        }
+    })
 }
