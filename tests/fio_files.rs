@@ -867,6 +867,52 @@ fn a_cause_is_warned_once_and_not_where_it_cannot_apply() {
     );
 }
 
+/// Issue 26: fio's flow control (flow.fio, with the null engine): jobs of
+/// one flow issue I/Os in the ratio of their weights, 8 to 1, in kura as in
+/// fio; a flow_sleep of 1 ms paces both, in both.
+#[test]
+fn flow_keeps_jobs_in_the_ratio_of_their_weights_as_fio_does() {
+    let dir = tmp();
+    let file = dir.path().join("flow.fio");
+    std::fs::write(
+        &file,
+        "[global]\nnorandommap\nthread\ntime_based\nruntime=1\nioengine=null\niodepth=4\nsize=100m\n\
+         bs=8k\nflow_sleep=1000\n[job2]\nrw=write\nflow=1\n[job1]\nrw=randread\nflow=8\n",
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let writes = v["jobs"][0]["write"]["ops"].as_f64().unwrap();
+    let reads = v["jobs"][1]["read"]["ops"].as_f64().unwrap();
+    assert!(
+        (reads / writes - 8.0).abs() < 0.5,
+        "kura: {reads} reads to {writes} writes"
+    );
+    if common::have_quietly("fio") {
+        let out = Command::new("fio")
+            .arg("--output-format=json")
+            .arg(&file)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let fio = json(text[text.find('{').unwrap()..].as_bytes());
+        let writes = fio["jobs"][0]["write"]["total_ios"].as_f64().unwrap();
+        let reads = fio["jobs"][1]["read"]["total_ios"].as_f64().unwrap();
+        assert!(
+            (reads / writes - 8.0).abs() < 0.5,
+            "fio: {reads} reads to {writes} writes"
+        );
+    }
+}
+
 /// rate_process=poisson paces at the rate on average.
 #[test]
 fn poisson_pacing_keeps_the_rate() {

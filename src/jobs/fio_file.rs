@@ -1408,6 +1408,7 @@ impl Translator<'_> {
         self.build_extras(f, &mut job, header)?;
         self.build_verify(f, &mut job)?;
         self.build_zones(f, &mut job)?;
+        self.build_flow(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)

@@ -477,6 +477,16 @@ pub struct Job {
     /// fio's `dedupe_global`: every job's working set is the same blocks.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dedupe_global: bool,
+    /// fio's `flow`: this job's weight in its flow's share of I/Os; 0: no
+    /// flow control (issue 26). Left out of JSON when 0, as the two below.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow: u64,
+    /// fio's `flow_id`: jobs running together with the same id share a flow.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow_id: u64,
+    /// fio's `flow_sleep`: how long a thread held back by its flow waits.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow_sleep_ns: u64,
     /// A test file kura creates is left empty, not laid out: the measured
     /// writes grow it (fio's `create_on_open=1`).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -577,6 +587,9 @@ impl Default for Job {
             dedupe_pct: 0,
             dedupe_working_set_pct: 0,
             dedupe_global: false,
+            flow: 0,
+            flow_id: 0,
+            flow_sleep_ns: 0,
             create_on_open: false,
         }
     }

@@ -1241,6 +1241,33 @@ options! {
         .more(" (fio's `dedupe_global`): a deduplicating device finds repeats across jobs")
         .example("true")
         .fio(&["dedupe_global"]);
+    // Issue 26: fio's flow control (flow.fio, butterfly.fio), worker/flow.rs.
+    Flow = opt("flow", Type::Count { min: 0, max: 1000 }, Group::Pacing, "Weight of this job in its flow: jobs running together with the same flow_id issue I/Os in the ratio of their weights",
+        |j| Some(Value::Count(j.flow)),
+        |j, v| { j.flow = take!(v, Count); Ok(()) })
+        .named("WEIGHT")
+        .run_control()
+        .identity("flow", Show::Plain)
+        .extra()
+        .more(" (fio's token-based `flow`: a thread whose share of the flow's I/Os is above its share of the weights waits; 0: no flow control)")
+        .example("8")
+        .fio(&["flow"]);
+    FlowId = opt("flow_id", Type::Count { min: 0, max: UNBOUNDED }, Group::Pacing, "The flow a job with a flow weight is in",
+        |j| Some(Value::Count(j.flow_id)),
+        |j, v| { j.flow_id = take!(v, Count); Ok(()) })
+        .named("N")
+        .run_control()
+        .extra()
+        .example("2")
+        .fio(&["flow_id"]);
+    FlowSleep = opt("flow_sleep", Type::Duration { min: ANY_TIME }, Group::Pacing, "How long a thread held back by its flow waits before it tries again",
+        |j| Some(Value::Duration(Duration::from_nanos(j.flow_sleep_ns))),
+        |j, v| { j.flow_sleep_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `flow_sleep`, microseconds when bare in a fio file; 0: until the others have caught up, checked every 20 us)")
+        .example("1ms")
+        .fio(&["flow_sleep"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })

@@ -104,7 +104,7 @@ pub fn flag_text(opt: Opt, text: &str) -> Result<String, String> {
             return Err("several files in one job: kura runs one target per job".into());
         }
         Opt::Distribution => Value::Distribution(parse_distribution(t)?),
-        Opt::ThinkTime | Opt::LatencyLimit => Value::Duration(fio_time(t, micros)?),
+        Opt::ThinkTime | Opt::LatencyLimit | Opt::FlowSleep => Value::Duration(fio_time(t, micros)?),
         Opt::StartDelay if t.contains(['-', ':']) => {
             return Err("a random start delay from a range is for job files".into());
         }

@@ -1,7 +1,7 @@
 //! The options of fio's shipped examples (`/usr/share/doc/fio/examples`,
 //! fio 3.33) that kura refused until issue 26, read with fio's meaning
 //! (HOWTO.rst, `fio --cmdhelp`): `wait_for`, `exit_what`, `fill_device`,
-//! `zonemode=strided` with its zones, `io_submit_mode`, `ignore_error`,
+//! `zonemode=strided` with its zones, `flow`, `io_submit_mode`, `ignore_error`,
 //! and the placement and priority
 //! options kura leaves to the tools made for them (numactl, ionice), each
 //! with a note saying so.
@@ -24,6 +24,8 @@ pub(super) struct FioMore {
     strided: Option<bool>,
     /// zonesize, zonerange, zoneskip.
     zones: [Option<(u64, Loc)>; 3],
+    /// flow, flow_id, and flow_sleep in ns.
+    flow: [Option<(u64, Loc)>; 3],
 }
 
 /// fio's zoned-device options, which change nothing without `zonemode=zbd`.
@@ -128,6 +130,18 @@ impl Translator<'_> {
                 j.more.zones[i] = Some((n, at));
             }
             k if ZBD_ONLY.contains(&k) => {}
+            _ if e.is(Opt::Flow) || e.is(Opt::FlowId) => {
+                let n = fio_number(value(), j.kb_base).map_err(|w| value_err(e, w))?;
+                if e.is(Opt::Flow) && n > 1000 {
+                    return Err(value_err(e, "must be between 0 and 1000 (fio's range)"));
+                }
+                j.more.flow[usize::from(e.is(Opt::FlowId))] = Some((n, at));
+            }
+            _ if e.is(Opt::FlowSleep) => {
+                let d = super::fio_time(value(), std::time::Duration::from_micros(1))
+                    .map_err(|w| value_err(e, w))?;
+                j.more.flow[2] = Some((d.as_nanos() as u64, at));
+            }
             "io_submit_mode" => match value().to_ascii_lowercase().as_str() {
                 "inline" => {}
                 "offload" => self.note(
@@ -164,6 +178,30 @@ impl Translator<'_> {
                 job.apply(opt, Value::Bytes(*n))
                     .map_err(|e| loc.error(e.to_string()))?;
             }
+        }
+        Ok(())
+    }
+
+    /// fio's flow control: a weight, its flow, and the wait when held back.
+    pub(super) fn build_flow(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
+        let [weight, id, sleep] = &f.more.flow;
+        let Some((w, loc)) = weight.as_ref().filter(|(w, _)| *w > 0) else {
+            return Ok(());
+        };
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
+        };
+        set(job, Opt::Flow, Value::Count(*w), loc)?;
+        if let Some((n, loc)) = id {
+            set(job, Opt::FlowId, Value::Count(*n), loc)?;
+        }
+        if let Some((ns, loc)) = sleep {
+            set(
+                job,
+                Opt::FlowSleep,
+                Value::Duration(std::time::Duration::from_nanos(*ns)),
+                loc,
+            )?;
         }
         Ok(())
     }
