@@ -215,7 +215,7 @@ fn every_example_translates_or_is_refused_as_unsupported() {
 /// device such as `/dev/sda` becomes a file there), and the run is short:
 /// 8 MiB, 300 ms, no start delay. The ones left need an engine kura does
 /// not have (rbd, http, sg, ...). The count may only grow.
-const EXAMPLES_THAT_RUN: usize = 31;
+const EXAMPLES_THAT_RUN: usize = 38;
 
 /// The example with its files in `dir`.
 fn files_in(text: &str, dir: &Path) -> String {
@@ -911,6 +911,48 @@ fn flow_keeps_jobs_in_the_ratio_of_their_weights_as_fio_does() {
             "fio: {reads} reads to {writes} writes"
         );
     }
+}
+
+/// Issue 26: fio's steady-state stop (steadystate.fio, smaller): a job
+/// paced at 1000 I/Os a second is steady by `iops:10%` over 2 s and ends
+/// there, whole, long before its 30 s; a rule it cannot meet lets it run
+/// its course, and says so.
+#[test]
+fn a_steady_state_rule_ends_the_job_once_it_holds() {
+    let dir = tmp();
+    let file = dir.path().join("ss.fio");
+    std::fs::write(
+        &file,
+        "[global]\nioengine=null\nsize=16m\nrw=randread\nrate_iops=1000\ntime_based\nthreads=1\n\
+         [steady]\nruntime=30\nss=iops:10%\nss_dur=2\nss_ramp=1\n\
+         [never]\nstonewall\nruntime=2\nss=iops_slope:0.0000001%\nss_dur=10\n",
+    )
+    .unwrap();
+    let v = json(
+        &kura(&dir.path().join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let verdicts: Vec<_> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "steady_stop")
+        .collect();
+    assert_eq!(verdicts.len(), 2, "{v}");
+    let attained = verdicts[0]["attained_ns"].as_u64().expect("steady attained");
+    assert!(
+        attained >= 3_000_000_000,
+        "after the ramp and a 2 s window: {attained}"
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["incomplete"], false);
+    assert!(job["elapsed_ns"].as_u64().unwrap() < 30_000_000_000);
+    assert!(verdicts[1]["attained_ns"].is_null(), "{}", verdicts[1]);
 }
 
 /// rate_process=poisson paces at the rate on average.

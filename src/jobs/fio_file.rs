@@ -1409,6 +1409,7 @@ impl Translator<'_> {
         self.build_verify(f, &mut job)?;
         self.build_zones(f, &mut job)?;
         self.build_flow(f, &mut job)?;
+        self.build_steady(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)

@@ -487,6 +487,16 @@ pub struct Job {
     /// fio's `flow_sleep`: how long a thread held back by its flow waits.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub flow_sleep_ns: u64,
+    /// fio's steady-state stop (`ss`, jobs/steady_stop.rs): the job ends
+    /// once its last `steady_window` holds this; `None`: it runs its course.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_stop: Option<super::steady_stop::SteadyRule>,
+    /// fio's `ss_dur`: the window of per-interval values judged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steady_window_ns: u64,
+    /// fio's `ss_ramp`: values before this are not judged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steady_ramp_ns: u64,
     /// A test file kura creates is left empty, not laid out: the measured
     /// writes grow it (fio's `create_on_open=1`).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -590,6 +600,9 @@ impl Default for Job {
             flow: 0,
             flow_id: 0,
             flow_sleep_ns: 0,
+            steady_stop: None,
+            steady_window_ns: 0,
+            steady_ramp_ns: 0,
             create_on_open: false,
         }
     }
@@ -857,6 +870,13 @@ impl Job {
                     format!("smaller than the block size {}", format_size(self.max_bs())),
                 ));
             }
+        }
+        if self.steady_stop.is_some() && self.steady_window_ns == 0 {
+            return Err(invalid(
+                "steady_window",
+                "0s",
+                "steady_stop judges a window: give steady_window (fio's ss_dur)",
+            ));
         }
         // One offset modifier, as fio's `rw=read:N` has one.
         if self.gap_bytes > 0 && self.step_back_bytes > 0 {

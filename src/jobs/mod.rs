@@ -21,6 +21,7 @@ pub mod precondition;
 pub mod presets;
 pub mod price;
 pub mod reading;
+pub mod steady_stop;
 pub mod suites;
 pub mod sweep;
 pub mod toml_file;

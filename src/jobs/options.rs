@@ -1268,6 +1268,33 @@ options! {
         .more(" (fio's `flow_sleep`, microseconds when bare in a fio file; 0: until the others have caught up, checked every 20 us)")
         .example("1ms")
         .fio(&["flow_sleep"]);
+    // Issue 26: fio's steady-state stop (steadystate.fio), jobs/steady_stop.rs.
+    SteadyStop = opt("steady_stop", Type::Text, Group::Stop, "End the job once its last steady_window of IOPS or bandwidth holds this: iops:10%, iops_slope:0.01%, bw:..., bw_slope:1%",
+        |j| j.steady_stop.map(|r| Value::Text(r.name())),
+        |j, v| { j.steady_stop = Some(super::steady_stop::SteadyRule::parse(&take!(v, Text))?); Ok(()) })
+        .named("RULE")
+        .run_control()
+        .unset("none: the job runs its course")
+        .extra()
+        .more(" (fio's `ss`: `iops`/`bw` the largest deviation from the window's mean, `_slope` the slope of its least-squares line, a share of the mean with `%`; judged every interval on the job's per-interval figures, after steady_ramp; whether and when it held is told)")
+        .example("iops:10%")
+        .fio(&["steadystate", "ss"]);
+    SteadyWindow = opt("steady_window", Type::Duration { min: ANY_TIME }, Group::Stop, "The window steady_stop judges",
+        |j| Some(Value::Duration(Duration::from_nanos(j.steady_window_ns))),
+        |j, v| { j.steady_window_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `ss_dur`)")
+        .example("30s")
+        .fio(&["steadystate_duration", "ss_dur"]);
+    SteadyRamp = opt("steady_ramp", Type::Duration { min: ANY_TIME }, Group::Stop, "Figures before this are not judged by steady_stop",
+        |j| Some(Value::Duration(Duration::from_nanos(j.steady_ramp_ns))),
+        |j, v| { j.steady_ramp_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `ss_ramp`)")
+        .example("10s")
+        .fio(&["steadystate_ramp_time", "ss_ramp"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })

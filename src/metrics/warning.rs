@@ -112,6 +112,12 @@ pub enum Warning {
     Imported { note: String },
     /// What one of fio's flags given to `kura run` means in kura (issue 26).
     FioFlag { note: String },
+    /// fio's steady-state stop: when the job's figures held the rule, if they did.
+    SteadyStop {
+        job: String,
+        rule: String,
+        attained_ns: Option<u64>,
+    },
     // Caches and verify (issue 14).
     /// Buffered I/O on less data than the job's memory limit.
     PageCacheHoldsDataUnderLimit { data_mb: u64, limit_mb: u64 },
@@ -506,6 +512,25 @@ impl fmt::Display for Warning {
             Warning::JobFile { note } => f.write_str(&t!("warning-job-file", note = note)),
             Warning::Imported { note } => f.write_str(note),
             Warning::FioFlag { note } => f.write_str(&t!("warning-fio-flag", note = note)),
+            Warning::SteadyStop {
+                job,
+                rule,
+                attained_ns: Some(ns),
+            } => f.write_str(&t!(
+                "warning-steady-stop-attained",
+                job = job.as_str(),
+                rule = rule.as_str(),
+                secs = format!("{:.1}", *ns as f64 / 1e9)
+            )),
+            Warning::SteadyStop {
+                job,
+                rule,
+                attained_ns: None,
+            } => f.write_str(&t!(
+                "warning-steady-stop-not-attained",
+                job = job.as_str(),
+                rule = rule.as_str()
+            )),
             Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => f.write_str(&t!(
                 "warning-page-cache-holds-data-under-limit",
                 data_mb = data_mb,

@@ -58,19 +58,51 @@ pub(super) fn measure(
     let inputs = (0..job.threads as usize)
         .map(|t| verify_setups.get_mut(t).and_then(Option::take))
         .collect();
+    // fio's steady-state stop ends the job, not the run: its threads heed
+    // a flag of their own, which Ctrl-C sets too.
+    let steady = super::steady_stop::Judge::of(job);
+    let job_stop: StopFlag = match steady {
+        Some(_) => Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        None => stop.clone(),
+    };
     let kind = BlockKind {
         job: Arc::new(job.clone()),
         targets,
-        stop: stop.clone(),
+        stop: job_stop.clone(),
     };
-    let cx = seam::Ctx {
-        stop,
-        progress,
-        warnings,
-        live,
-        on_idle: None,
+    let Some(mut judge) = steady else {
+        let cx = seam::Ctx {
+            stop,
+            progress,
+            warnings,
+            live,
+            on_idle: None,
+            on_point: None,
+        };
+        return seam::measure(&kind, job, inputs, cx);
     };
-    seam::measure(&kind, job, inputs, cx)
+    let mut on_point = |point: &crate::metrics::IntervalPoint| {
+        if judge.add(point) {
+            job_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| super::steady_stop::forward_stop(stop, &job_stop, &done));
+        let cx = seam::Ctx {
+            stop,
+            progress,
+            warnings: &mut *warnings,
+            live,
+            on_idle: None,
+            on_point: Some(&mut on_point),
+        };
+        let r = seam::measure(&kind, job, inputs, cx);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    warnings.push(judge.verdict(&job.name));
+    result
 }
 
 impl Kind for BlockKind<'_> {

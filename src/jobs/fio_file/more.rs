@@ -1,7 +1,8 @@
 //! The options of fio's shipped examples (`/usr/share/doc/fio/examples`,
 //! fio 3.33) that kura refused until issue 26, read with fio's meaning
 //! (HOWTO.rst, `fio --cmdhelp`): `wait_for`, `exit_what`, `fill_device`,
-//! `zonemode=strided` with its zones, `flow`, `io_submit_mode`, `ignore_error`,
+//! `zonemode=strided` with its zones, `flow`, `ss` (steady-state stop),
+//! `io_submit_mode`, `ignore_error`,
 //! and the placement and priority
 //! options kura leaves to the tools made for them (numactl, ionice), each
 //! with a note saying so.
@@ -26,6 +27,9 @@ pub(super) struct FioMore {
     zones: [Option<(u64, Loc)>; 3],
     /// flow, flow_id, and flow_sleep in ns.
     flow: [Option<(u64, Loc)>; 3],
+    /// ss (the rule, checked), ss_dur and ss_ramp in ns.
+    steady: Option<(crate::jobs::steady_stop::SteadyRule, Loc)>,
+    steady_times: [Option<(u64, Loc)>; 2],
 }
 
 /// fio's zoned-device options, which change nothing without `zonemode=zbd`.
@@ -137,6 +141,16 @@ impl Translator<'_> {
                 }
                 j.more.flow[usize::from(e.is(Opt::FlowId))] = Some((n, at));
             }
+            _ if e.is(Opt::SteadyStop) => {
+                let rule =
+                    crate::jobs::steady_stop::SteadyRule::parse(value()).map_err(|w| value_err(e, w))?;
+                j.more.steady = Some((rule, at));
+            }
+            _ if e.is(Opt::SteadyWindow) || e.is(Opt::SteadyRamp) => {
+                let d = super::fio_time(value(), std::time::Duration::from_secs(1))
+                    .map_err(|w| value_err(e, w))?;
+                j.more.steady_times[usize::from(e.is(Opt::SteadyRamp))] = Some((d.as_nanos() as u64, at));
+            }
             _ if e.is(Opt::FlowSleep) => {
                 let d = super::fio_time(value(), std::time::Duration::from_micros(1))
                     .map_err(|w| value_err(e, w))?;
@@ -199,6 +213,38 @@ impl Translator<'_> {
             set(
                 job,
                 Opt::FlowSleep,
+                Value::Duration(std::time::Duration::from_nanos(*ns)),
+                loc,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// fio's steady-state stop: on with `ss_dur`, fio's default rule
+    /// `iops_slope:0.01%` when `ss` is not given.
+    pub(super) fn build_steady(&mut self, f: &FioJob, job: &mut Job) -> Result<(), FormatError> {
+        let [window, ramp] = &f.more.steady_times;
+        let Some((ns, loc)) = window.as_ref().filter(|(ns, _)| *ns > 0) else {
+            return Ok(());
+        };
+        let set = |job: &mut Job, opt: Opt, value: Value, loc: &Loc| {
+            job.apply(opt, value).map_err(|e| loc.error(e.to_string()))
+        };
+        let (rule, at) = match &f.more.steady {
+            Some((rule, at)) => (rule.name(), at),
+            None => ("iops_slope:0.01%".to_string(), loc),
+        };
+        set(job, Opt::SteadyStop, Value::Text(rule), at)?;
+        set(
+            job,
+            Opt::SteadyWindow,
+            Value::Duration(std::time::Duration::from_nanos(*ns)),
+            loc,
+        )?;
+        if let Some((ns, loc)) = ramp {
+            set(
+                job,
+                Opt::SteadyRamp,
                 Value::Duration(std::time::Duration::from_nanos(*ns)),
                 loc,
             )?;
