@@ -1645,10 +1645,10 @@ impl Translator<'_> {
             let bytes = ((b * threads).round() as u64).max(1);
             set(job, Opt::Rate, Value::Bytes(bytes), header)?;
         }
-        if iops.is_some() || bytes.is_some() {
-            if let Some((word, loc)) = &f.rate_process {
-                set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
-            }
+        if (iops.is_some() || bytes.is_some())
+            && let Some((word, loc)) = &f.rate_process
+        {
+            set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
         }
         if let Some(t) = f.thinktime {
             set(job, Opt::ThinkTime, Value::Duration(t), header)?;
@@ -1790,7 +1790,8 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let mut global = FioJob::fio_defaults();
     let mut jobs: Vec<(Job, bool)> = Vec::new();
     // Per job: wait_for's job and where, exit_what=all's where.
-    let mut waits: Vec<(Option<(String, Loc)>, Option<Loc>)> = Vec::new();
+    type Waits = (Option<(String, Loc)>, Option<Loc>);
+    let mut waits: Vec<Waits> = Vec::new();
     for section in &lexer.sections {
         match section {
             Section::Global(entries) => {

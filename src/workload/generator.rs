@@ -559,7 +559,6 @@ mod tests {
         assert_eq!(offsets, expected);
     }
 
-    #[test]
     /// fio's disk-zone-profile.fio, smaller: 8k of each 16k zone, 32k
     /// skipped. fio 3.33's write_iolog of the same job on a 100k file lists
     /// 0, 4k, 48k, 52k, 96k: one pass (`Job::pass_bytes`) is those 20k.
