@@ -42,8 +42,9 @@ pub fn unknown_flag(name: &str) -> Option<String> {
         let d = opt.def();
         return Some(format!("--{name} is fio's name; kura's is --{}", d.long()));
     }
-    match name {
-        "output-format" | "output_format" => Some(
+    // fio's own flags have `-` or `_`: one spelling to match.
+    match name.replace('-', "_").as_str() {
+        "output_format" => Some(
             "--output-format is fio's: kura prints JSON with --json, or fio's JSON with --format fio-json"
                 .into(),
         ),
