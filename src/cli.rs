@@ -109,10 +109,14 @@ pub struct ManArgs {
 
 /// Job keys as flags, made from the table of options (src/jobs/options.rs):
 /// each is the TOML key of the same name (`--read-pct` = `read_pct`), its
-/// help and default come from there, grouped under headings.
+/// help and default come from there, grouped under headings. fio's names
+/// of an option (`--iodepth` for `--qd`) are flags of it too, read in
+/// fio's value forms (jobs/fio_file/flags.rs); fio's options that change
+/// nothing kura measures are taken without effect.
 #[derive(Debug, Clone, Default)]
 pub struct JobFlags {
     given: Vec<(&'static str, String)>,
+    notes: Vec<String>,
 }
 
 impl JobFlags {
@@ -120,16 +124,87 @@ impl JobFlags {
     pub fn given(&self) -> Vec<(&'static str, String)> {
         self.given.clone()
     }
+
+    /// What a fio flag given means in kura, where it differs from fio.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+}
+
+/// Leaked once per process for clap, which wants 'static names.
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// The option a definition is, for fio's readers that take an `Opt`.
+fn opt_of(d: &'static OptionDef) -> Opt {
+    Opt::ALL
+        .iter()
+        .copied()
+        .find(|o| o.def().key == d.key)
+        .unwrap_or(Opt::Name)
+}
+
+/// fio's names of `d` that are flags of their own: not already its key,
+/// flag or an alias (`iodepth` for `qd`; not `rw`, which is both).
+fn fio_flag_names(d: &'static OptionDef) -> impl Iterator<Item = &'static str> {
+    let long = d.long();
+    d.fio
+        .iter()
+        .copied()
+        .filter(move |n| *n != d.key && *n != long && !d.aliases.contains(n))
+}
+
+/// fio's options a flag job takes that the table has no option for: the
+/// job-file reader's options without effect and with a note, `time_based`.
+fn fio_extra_names() -> impl Iterator<Item = &'static str> {
+    // Names kura's own flags of `run` have already.
+    const KURA: &[&str] = &[
+        "keep",
+        "label",
+        "price",
+        "shared",
+        "stonewall",
+        "format",
+        "lenient",
+    ];
+    crate::jobs::fio_file::flags::extra_names()
+        .filter(|n| crate::jobs::options::find(n).is_none() && !OPTIONS.iter().any(|d| d.long() == *n))
+        .filter(|n| !KURA.contains(n))
 }
 
 fn job_arg(d: &'static OptionDef) -> Option<Arg> {
     if let Flag::FileOnly(_) = d.flag {
         return None;
     }
-    // clap wants 'static names; these are made once per process, a few dozen bytes.
-    let long: &'static str = Box::leak(d.long().into_boxed_str());
+    let long = leak(d.long());
+    let fio: Vec<String> = fio_flag_names(d).map(|n| format!("--{n}")).collect();
+    let help = match fio.is_empty() {
+        true => d.help.to_string(),
+        false => format!("{} [fio: {}]", d.help, fio.join(", ")),
+    };
     let mut arg =
-        option_arg(d, d.key, long, d.help, d.default_text(), d.value_name()).help_heading(d.group.heading());
+        option_arg(d, d.key, long, &help, d.default_text(), d.value_name()).help_heading(d.group.heading());
+    if d.flag == Flag::Switch {
+        // fio's `--direct=1`: a switch takes 0/1 (or true/false) after `=`.
+        arg = arg
+            .action(ArgAction::Set)
+            .num_args(0..=1)
+            .require_equals(true)
+            .default_missing_value("true")
+            .value_name("0|1");
+    }
+    // A name both kura's and fio's (`--runtime`, `--verify`) reads fio's
+    // value forms where kura's own do not read it (`--verify=crc32c`).
+    if d.fio.iter().any(|n| *n == d.key || *n == long) {
+        let opt = opt_of(d);
+        arg = arg.value_parser(move |s: &str| -> Result<String, String> {
+            Ok(match d.parse(s) {
+                Ok(_) => s.to_string(),
+                Err(_) => crate::jobs::fio_file::flags::flag_text(opt, s).unwrap_or_else(|_| s.to_string()),
+            })
+        });
+    }
     if long != d.key {
         arg = arg.alias(d.key);
     }
@@ -140,6 +215,62 @@ fn job_arg(d: &'static OptionDef) -> Option<Arg> {
         arg = arg.conflicts_with(other);
     }
     Some(arg)
+}
+
+/// The flag of one of fio's names of `d`: hidden (its option's help names
+/// it), read in fio's value forms, and not given with the option's own.
+fn fio_arg(d: &'static OptionDef, name: &'static str) -> Arg {
+    let opt = opt_of(d);
+    let others: Vec<&'static str> = fio_flag_names(d)
+        .filter(|n| *n != name)
+        .map(|n| leak(format!("fio:{n}")))
+        .chain([d.key])
+        .collect();
+    let arg = Arg::new(leak(format!("fio:{name}")))
+        .long(name)
+        .hide(true)
+        .conflicts_with_all(others)
+        .value_parser(move |s: &str| crate::jobs::fio_file::flags::flag_text(opt, s));
+    match d.ty {
+        // fio's switches: bare, or 0/1 after `=`.
+        Type::Bool => arg
+            .action(ArgAction::Set)
+            .num_args(0..=1)
+            .require_equals(true)
+            .default_missing_value("1"),
+        _ => arg.action(ArgAction::Set).value_name(d.value_name()),
+    }
+}
+
+/// fio's `--directory`, `--rwmixwrite` and the options without effect.
+fn fio_other_args() -> impl Iterator<Item = Arg> {
+    let directory = Arg::new("fio:directory")
+        .long("directory")
+        .hide(true)
+        .action(ArgAction::Set)
+        .value_name("DIR");
+    let rwmixwrite = Arg::new("fio:rwmixwrite")
+        .long("rwmixwrite")
+        .hide(true)
+        .action(ArgAction::Set)
+        .value_name("PCT")
+        .conflicts_with_all(["read_pct", "fio:rwmixread"])
+        .value_parser(|s: &str| -> Result<String, String> {
+            match s.trim().parse::<u8>() {
+                Ok(w) if w <= 100 => Ok((100 - w).to_string()),
+                _ => Err(format!("'{s}' is not a percentage 0-100")),
+            }
+        });
+    let extras = fio_extra_names().map(|name| {
+        Arg::new(leak(format!("fio:{name}")))
+            .long(name)
+            .hide(true)
+            .action(ArgAction::Set)
+            .num_args(0..=1)
+            .require_equals(true)
+            .default_missing_value("1")
+    });
+    [directory, rwmixwrite].into_iter().chain(extras)
 }
 
 /// The flag of a table option as `--long`: its action, value name, choices,
@@ -179,22 +310,59 @@ fn option_arg(
 impl clap::FromArgMatches for JobFlags {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
+        let mut notes = Vec::new();
+        let fio = |name: &str| m.get_one::<String>(&format!("fio:{name}")).cloned();
         for d in OPTIONS {
-            match d.flag {
-                Flag::FileOnly(_) => {}
-                Flag::Switch => {
-                    if m.get_flag(d.key) {
-                        given.push((d.key, "true".to_string()));
-                    }
-                }
-                Flag::Value => {
-                    if let Some(v) = m.get_one::<String>(d.key) {
-                        given.push((d.key, v.clone()));
+            if let Flag::FileOnly(_) = d.flag {
+                continue;
+            }
+            if let Some(v) = m.get_one::<String>(d.key) {
+                given.push((d.key, v.clone()));
+            }
+            for name in fio_flag_names(d) {
+                if let Some(v) = fio(name) {
+                    given.push((d.key, v));
+                    if name == "fsync" {
+                        notes.push("--fsync: kura syncs with fdatasync".to_string());
                     }
                 }
             }
         }
-        Ok(JobFlags { given })
+        if let Some(pct) = fio("rwmixwrite") {
+            given.push((Opt::ReadPct.def().key, pct));
+        }
+        // fio's file is directory/filename, or directory/NAME.0.0 without a filename.
+        if let Some(dir) = fio("directory") {
+            let key = Opt::Target.def().key;
+            let file = given.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+            let name = given.iter().find(|(k, _)| *k == Opt::Name.def().key);
+            let file = match (file, name) {
+                (Some(f), _) if f.starts_with('/') => f,
+                (Some(f), _) => format!("{}/{f}", dir.trim_end_matches('/')),
+                (None, Some((_, n))) => format!("{}/{}.0.0", dir.trim_end_matches('/'), n.replace('/', "_")),
+                (None, None) => format!("{}/kura-test.dat", dir.trim_end_matches('/')),
+            };
+            given.retain(|(k, _)| *k != key);
+            given.push((key, file));
+        }
+        let threads = given.iter().find(|(k, _)| *k == Opt::Threads.def().key);
+        if fio("numjobs").is_some()
+            && threads.is_some_and(|(_, n)| n != "1")
+            && !given.iter().any(|(k, _)| *k == Opt::Target.def().key)
+        {
+            notes.push(
+                "--numjobs: fio gives each clone a file of its own; kura's threads share one (--file-per-thread gives each its own)"
+                    .to_string(),
+            );
+        }
+        for name in fio_extra_names() {
+            if fio(name).is_some()
+                && let Some(why) = crate::jobs::fio_file::flags::flag_note(name)
+            {
+                notes.push(format!("--{name}: accepted; {why}"));
+            }
+        }
+        Ok(JobFlags { given, notes })
     }
 
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -206,11 +374,16 @@ impl clap::FromArgMatches for JobFlags {
 impl clap::Args for JobFlags {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         // By heading, so clap lists the headings in this order.
-        Group::ALL
+        let cmd = Group::ALL
             .iter()
             .flat_map(|g| OPTIONS.iter().filter(move |d| d.group == *g))
             .filter_map(job_arg)
-            .fold(cmd, |cmd, arg| cmd.arg(arg))
+            .fold(cmd, |cmd, arg| cmd.arg(arg));
+        let fio = OPTIONS
+            .iter()
+            .filter(|d| !matches!(d.flag, Flag::FileOnly(_)))
+            .flat_map(|d| fio_flag_names(d).map(move |n| fio_arg(d, n)));
+        fio.chain(fio_other_args()).fold(cmd, |cmd, arg| cmd.arg(arg))
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
@@ -500,6 +673,9 @@ pub struct ExplainArgs {
     pub job_file: PathBuf,
     #[command(flatten)]
     pub file: JobFileArgs,
+    /// The overrides `kura run FILE` takes: each sets that key in every job
+    #[command(flatten)]
+    pub job: JobFlags,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,11 @@ fn main() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        Err(e) if e.kind() == ErrorKind::UnknownArgument && fio_flag(&e).is_some() => {
+            // fio's option typed as a flag: what it is in kura, not clap's tip.
+            eprintln!("kura: error: {}", term(&fio_flag(&e).unwrap_or_default()));
+            std::process::exit(2);
+        }
         Err(e) => {
             // Bad flags get the same one-line shape as every other kura error.
             eprintln!("kura: {}", term(&one_line(&e.to_string())));
@@ -24,6 +29,15 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+/// The line for an unknown flag that is one of fio's options.
+fn fio_flag(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(arg) => kura::jobs::fio_file::flags::unknown_flag(arg),
+        _ => None,
+    }
 }
 
 /// The error and those of its causes that add something: a message that

@@ -19,6 +19,9 @@ use crate::workload::fill::fill_buffer;
 mod verifier;
 pub use verifier::{MISMATCH_SAMPLES, ReadCheck, Verifier, VerifyOutput};
 
+/// How often a thread held back by its flow looks again, without `flow_sleep`.
+const FLOW_WAIT_NS: u64 = 20_000;
+
 /// Everything one worker thread needs, decided by the runner.
 pub struct WorkerPlan {
     pub job: Arc<Job>,
@@ -126,7 +129,7 @@ struct Worker<'p> {
     ramp_ns: u64,
     end_ns: Option<u64>,
     interval_ns: u64,
-    /// `rate_iops`, evenly on the job's grid (`pace.rs`); `None` with
+    /// `rate_iops` or `rate`, evenly on the job's grid (`pace.rs`); `None` with
     /// Poisson arrivals or no rate.
     pace: Option<pace::EvenPace>,
     /// fio's rate_process=poisson; `None`: I/Os paced evenly.
@@ -141,6 +144,11 @@ struct Worker<'p> {
     syncs_in_flight: u32,
     think_ns: u64,
     think_every: u64,
+    /// fio's flow control (`flow.rs`): this thread's seat in its flow.
+    flow: Option<flow::FlowSeat>,
+    /// The flow held the last I/O back: nothing in flight waits `flow_sleep`.
+    flow_held: bool,
+    flow_sleep_ns: u64,
 
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -294,18 +302,21 @@ impl<'p> Worker<'p> {
             end_ns: plan.runtime.map(|r| ramp_ns + r.as_nanos() as u64),
             interval_ns,
             pace: job
-                .rate_iops
+                .pace_iops()
                 .filter(|_| !job.rate_poisson)
                 .map(|r| pace::EvenPace::new(r, job.threads, plan.thread)),
             poisson: job
-                .rate_iops
+                .pace_iops()
                 .filter(|_| job.rate_poisson)
-                .map(|r| poisson::PoissonPace::new(r as f64 / job.threads as f64 / 1e9, plan.seed)),
+                .map(|r| poisson::PoissonPace::new(r / job.threads as f64 / 1e9, plan.seed)),
             fsync_every: job.fsync_every.unwrap_or(0),
             sync_beside: true,
             syncs_in_flight: 0,
             think_ns: job.think_time.map_or(0, |d| d.as_nanos() as u64),
             think_every: job.think_every.unwrap_or(1).max(1) as u64,
+            flow: (job.flow > 0).then(|| flow::FlowSeat::join(job.flow_id, job.flow)),
+            flow_held: false,
+            flow_sleep_ns: job.flow_sleep_ns,
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
             pending: Vec::with_capacity(depth as usize),
@@ -389,6 +400,11 @@ impl<'p> Worker<'p> {
                     self.nap((due_ns as u64).saturating_sub(self.now_ns));
                     continue;
                 }
+                // Held back by its flow: wait for the other jobs of the flow.
+                if std::mem::take(&mut self.flow_held) {
+                    self.nap(self.flow_sleep_ns.max(FLOW_WAIT_NS));
+                    continue;
+                }
                 // Limits reached: `fill` has set `stopping`.
                 continue;
             }
@@ -438,7 +454,16 @@ impl<'p> Worker<'p> {
         {
             return false;
         }
-        !(self.think_ns > 0 && self.issued_since_think >= self.think_every)
+        if self.think_ns > 0 && self.issued_since_think >= self.think_every {
+            return false;
+        }
+        if let Some(f) = &self.flow
+            && !f.may_issue()
+        {
+            self.flow_held = true;
+            return false;
+        }
+        true
     }
 
     #[inline]
@@ -517,6 +542,9 @@ impl<'p> Worker<'p> {
         }
         self.in_flight += 1;
         self.issued_total += 1;
+        if let Some(f) = &mut self.flow {
+            f.issued();
+        }
         if let Some(p) = &mut self.poisson {
             p.advance();
         }
@@ -853,7 +881,8 @@ impl<'p> Worker<'p> {
     }
 }
 
-mod dedupe;
+pub(crate) mod dedupe;
+pub(crate) mod flow;
 mod latency_run;
 mod min_rate;
 pub(crate) mod pace;

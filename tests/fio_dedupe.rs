@@ -93,3 +93,73 @@ fn dedupe_with_verify_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("dedupe_pct") && err.contains("verify"), "{err}");
 }
+
+/// fio's `dedupe_mode=working_set` (dedupe.c): a repeat is one of
+/// `size x dedupe_working_set_percentage / bs` blocks drawn at random. With
+/// `dedupe_global` (fio's dedupe-global.fio) two jobs draw from one set, so
+/// blocks of one file repeat in the other; the same in kura and fio.
+#[test]
+fn a_working_set_bounds_the_repeated_blocks_and_dedupe_global_shares_it() {
+    let dir = tmp();
+    let d = dir.path();
+    let blocks = |file: &Path| -> Vec<Vec<u8>> {
+        std::fs::read(file)
+            .unwrap()
+            .chunks(4096)
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let run = |tool: &str, global: u8| -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+        let (a, b) = (
+            d.join(format!("{tool}{global}a.dat")),
+            d.join(format!("{tool}{global}b.dat")),
+        );
+        let file = d.join(format!("{tool}{global}.fio"));
+        std::fs::write(
+            &file,
+            format!(
+                "[global]\nrw=write\nbs=4k\nsize=4m\ndedupe_percentage=50\ndedupe_mode=working_set\n\
+                 dedupe_working_set_percentage=5\ndedupe_global={global}\n[a]\nfilename={}\n[b]\nfilename={}\n",
+                a.display(),
+                b.display()
+            ),
+        )
+        .unwrap();
+        if tool == "kura" {
+            kura(&d.join("k.db"))
+                .args(["run", "--keep"])
+                .arg(&file)
+                .assert()
+                .success();
+        } else {
+            let out = Command::new("fio")
+                .arg("--output=/dev/null")
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "fio: {}", common::stderr_of(&out));
+        }
+        (blocks(&a), blocks(&b))
+    };
+    let tools: &[&str] = if common::have_quietly("fio") {
+        &["kura", "fio"]
+    } else {
+        &["kura"]
+    };
+    for tool in tools {
+        let (a, _) = run(tool, 0);
+        let unique: HashSet<&Vec<u8>> = a.iter().collect();
+        // About 512 unique writes and at most 51 working-set blocks of 1024.
+        assert!(
+            (480..=600).contains(&unique.len()),
+            "{tool}: {} distinct blocks of 1024",
+            unique.len()
+        );
+        let (a, b) = run(tool, 1);
+        let in_a: HashSet<&Vec<u8>> = a.iter().collect();
+        let shared = b.iter().filter(|x| in_a.contains(x)).count();
+        // Half of b's writes are drawn from the set a draws from too.
+        assert!(shared > 400, "{tool}: {shared} of b's blocks are in a");
+    }
+    common::have("fio");
+}

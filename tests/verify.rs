@@ -304,12 +304,13 @@ fn verify_refuses_what_it_cannot_check() {
             "--size",
             "1m",
             "--bs",
-            "4k/50:6k/50",
+            "4k/50:4100/50",
+            "--buffered",
             "--verify",
             "--rw",
             "randwrite",
         ],
-        "not a multiple of the smallest",
+        "share no multiple of 512 bytes",
     );
     refused(
         &[

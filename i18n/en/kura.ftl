@@ -81,6 +81,9 @@ warning-job-unfinished = { $job }: was measuring when kura stopped; { $periods -
 }
 warning-stored-job-unreadable = stored job { $index } of this run cannot be read: { $error }
 warning-job-file = job file: { $note }
+warning-fio-flag = fio flag: { $note }
+warning-steady-stop-attained = { $job }: steady by { $rule } after { $secs } s of measuring; the job ended there (fio's steady-state stop)
+warning-steady-stop-not-attained = { $job }: not steady by { $rule } before the job's end; its figures are of the whole run
 warning-page-cache-holds-data-under-limit = buffered I/O on { $data_mb } MB of test data under a memory limit of { $limit_mb } MB: the page cache can still hold it all, so the numbers may measure memory, not the device (lower --mem-limit below the data, or use a larger test file)
 warning-verify-passed = { $job }: verify checked { $blocks ->
     [one] { $blocks } block

@@ -78,6 +78,9 @@ warning-job-unfinished = { $job }: kura が止まったとき測定中だった�
 }を保存済み、合計はない
 warning-stored-job-unreadable = この実行の保存済みジョブ { $index } を読めない: { $error }
 warning-job-file = ジョブファイル: { $note }
+warning-fio-flag = fio のフラグ: { $note }
+warning-steady-stop-attained = { $job }: 計測開始から { $secs } 秒で { $rule } により定常に達したため、ジョブはそこで終了した（fio の定常状態停止）
+warning-steady-stop-not-attained = { $job }: ジョブの終了までに { $rule } による定常に達しなかった。数値は全期間のもの
 warning-page-cache-holds-data-under-limit = テストデータ { $data_mb } MB に対しバッファード I/O、メモリ上限は { $limit_mb } MB: それでもページキャッシュに全部入るので、数値はデバイスではなくメモリを測っているかもしれない（--mem-limit をデータより小さくするか、大きいテストファイルを使う）
 warning-verify-passed = { $job }: verify が { $blocks ->
    *[other] { $blocks } ブロック

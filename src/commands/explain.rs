@@ -12,7 +12,9 @@ pub fn run(ctx: &Ctx, args: ExplainArgs) -> Result<i32> {
     if super::run_file::fio_output(&args.file).is_some() {
         anyhow::bail!("--format fio-json prints a run; explain prints jobs (use --json for them as JSON)");
     }
-    let plan = load_plan(&args.job_file, &args.file)?;
+    let mut plan = load_plan(&args.job_file, &args.file)?;
+    super::run_file::apply_flags(&mut plan, &args.job)?;
+    plan.warnings.extend(args.job.notes().iter().cloned());
     if ctx.json {
         emit(&plan_json(&plan))?;
     } else {

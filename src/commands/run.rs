@@ -29,7 +29,18 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     // Checked before the database, then its row written before measuring,
     // so an unusable database fails in seconds, not after the run.
     let tests = jobs.iter().cloned().map(runner::SuiteJob::plain).collect();
-    let (result, stored) = super::measure_suite(ctx, &opts, |_| tests, |_| {})?;
+    let notes = args.job.notes().to_vec();
+    let (result, stored) = super::measure_suite(
+        ctx,
+        &opts,
+        |_| tests,
+        |r| {
+            let notes = notes
+                .iter()
+                .map(|n| crate::metrics::Warning::FioFlag { note: n.clone() });
+            r.warnings.splice(0..0, notes);
+        },
+    )?;
     let printed = super::printed(
         super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
         &result,

@@ -110,6 +110,22 @@ pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
     Ok(jobfile::load(file, &opts)?)
 }
 
+/// Flags given with a job file override that key in every job, as `run`
+/// and `explain` take them.
+pub fn apply_flags(plan: &mut Plan, flags: &crate::cli::JobFlags) -> Result<()> {
+    let given = flags.given();
+    for planned in &mut plan.jobs {
+        for (key, value) in &given {
+            planned
+                .job
+                .set(key, value)
+                .map_err(|e| anyhow!("--{}: {e}", key.replace('_', "-")))?;
+        }
+        planned.job.validate()?;
+    }
+    Ok(())
+}
+
 pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let Some(file) = &args.job_file else {
         bail!("no job file given");
@@ -122,16 +138,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     if plan.jobs.is_empty() {
         bail!("{}: no job to run", file.display());
     }
-    let flags = args.job.given();
-    for planned in &mut plan.jobs {
-        for (key, value) in &flags {
-            planned
-                .job
-                .set(key, value)
-                .map_err(|e| anyhow!("--{}: {e}", key.replace('_', "-")))?;
-        }
-        planned.job.validate()?;
-    }
+    apply_flags(&mut plan, &args.job)?;
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
     check_fio_logs(ctx, &jobs)?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
@@ -155,7 +162,12 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         &mut super::sigbus::Guarded::new(ctx, &mut rec, header),
     )?;
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
-    result.warnings.splice(0..0, notes);
+    let flags = args
+        .job
+        .notes()
+        .iter()
+        .map(|n| Warning::FioFlag { note: n.clone() });
+    result.warnings.splice(0..0, notes.chain(flags));
     let stored = keep_run(ctx, &mut rec, &mut result, &stop);
     let printed = super::printed(
         super::print_run(&render_result(ctx, &args.file, &result)),

@@ -394,7 +394,7 @@ impl<'a> Thread<'a> {
         let op_limit = job.io_count.map(|c| c / threads + u64::from(t < c % threads));
         // The job's rate on one grid for all threads (worker/pace.rs).
         let pace = job
-            .rate_iops
+            .pace_iops()
             .map(|r| crate::worker::pace::EvenPace::new(r, job.threads, self.plan.thread));
         let think_every = u64::from(job.think_every.unwrap_or(1).max(1));
         let mut issued = 0u64;

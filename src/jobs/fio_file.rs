@@ -25,6 +25,10 @@ mod latency;
 mod extras;
 mod hist;
 mod span;
+// Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
+pub mod flags;
+mod more;
+mod verify;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -444,6 +448,20 @@ impl<T: Clone> PerDir<T> {
     }
 }
 
+/// What kura does with fio's engines, for the error about any other.
+const ENGINES_KURA_RUNS: &str = "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
+     pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, dircreate, dirdelete as file sets";
+
+/// kura's engine for one of fio's, by fio's name.
+fn fio_engine(name: &str) -> Option<Engine> {
+    Some(match name {
+        "io_uring" | "libaio" | "posixaio" => Engine::Uring,
+        "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
+        "null" => Engine::Null,
+        n => Engine::Files(super::fio_fs::ENGINES.into_iter().find(|e| *e == n)?),
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Engine {
     Uring,
@@ -471,6 +489,8 @@ struct FioJob {
     rw: (Rw, Option<Loc>),
     /// The offset modifier of a sequential `rw=read:4k`: bytes skipped after each I/O.
     rw_gap: u64,
+    /// `rw=read:-8k`: the next I/O starts this many bytes before the last one's end.
+    rw_back: u64,
     bs: PerDir<(BsSpec, Loc)>,
     bssplit: PerDir<(BsSpec, Loc)>,
     ba: PerDir<(u64, Loc)>,
@@ -515,6 +535,8 @@ struct FioJob {
     // Issue 17: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
+    verify: verify::FioVerify,
+    more: more::FioMore,
     /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
     sizes_per_dir: bool,
 }
@@ -529,6 +551,7 @@ impl FioJob {
             filename_format: None,
             rw: (Rw::Read, None),
             rw_gap: 0,
+            rw_back: 0,
             bs: PerDir::default(),
             bssplit: PerDir::default(),
             ba: PerDir::default(),
@@ -568,6 +591,8 @@ impl FioJob {
             rate_process: None,
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
+            verify: verify::FioVerify::default(),
+            more: more::FioMore::default(),
             sizes_per_dir: false,
         }
     }
@@ -610,6 +635,7 @@ const NO_EFFECT: &[&str] = &[
     "unit_base",
     "allow_file_create",
     "create_serialize",
+    "error_dump",
     "fallocate",
     "stats",
 ];
@@ -646,6 +672,12 @@ const WITH_NOTE: &[(&str, &str)] = &[
         "kura leaves thread placement to the scheduler",
     ),
     ("unlink", "kura removes the test files it created unless --keep"),
+    // fio 3.33 registers its tiobench profile's options with every job
+    // (profiles/tiobench.c): `threads` is that profile's thread count.
+    (
+        "threads",
+        "fio's tiobench profile's thread count, which fio ignores without profile=tiobench; numjobs sets kura's threads",
+    ),
 ];
 
 /// fio's logs, in `FioJob::logs` order.
@@ -787,6 +819,8 @@ impl Translator<'_> {
         for group in [
             Self::apply_extras,
             Self::apply_hist,
+            Self::apply_verify,
+            Self::apply_more,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -865,22 +899,30 @@ impl Translator<'_> {
                     }
                 };
                 let modifier = modifier.trim();
-                let gap = if modifier.is_empty() {
+                // `-8k`: the next I/O starts 8k before the end of the last (backwards).
+                let (back, size) = match modifier.strip_prefix('-') {
+                    Some(rest) => (true, rest),
+                    None => (false, modifier),
+                };
+                let n = if size.is_empty() {
                     Ok(0)
                 } else {
-                    fio_number(modifier, kb)
+                    fio_number(size, kb)
                 };
-                // `:1` is fio's "every I/O", what kura does anyway.
-                j.rw_gap = match gap {
-                    _ if modifier == "1" => 0,
-                    Ok(n) if !rw.is_random() => n,
-                    Ok(0) => 0,
-                    _ => {
+                (j.rw_gap, j.rw_back) = match n {
+                    // `:1` is fio's "every I/O", what kura does anyway.
+                    _ if modifier == "1" => (0, 0),
+                    Ok(0) => (0, 0),
+                    Ok(n) if !rw.is_random() && back => (0, n),
+                    Ok(n) if !rw.is_random() => (n, 0),
+                    Ok(_) => {
                         return Err(unsupported_value(
                             e,
-                            "offset modifiers other than a sequential job's holes (backwards, or runs of sequential I/O in a random job) are not supported",
+                            "a random job's modifier is fio's runs of sequential I/O between random ones; \
+                             kura's percentage_random gives a share of sequential I/O instead",
                         ));
                     }
+                    Err(w) => return Err(value_err(e, w)),
                 };
                 j.rw = (rw, Some(at));
             }
@@ -1035,9 +1077,10 @@ impl Translator<'_> {
             }
             "log_avg_msec" => j.log_avg_msec = Some((num(kb)?, at)),
             // fio stops a job at its first failed I/O unless told to go on;
-            // kura always counts failed I/Os (errno, offset) and goes on.
+            // kura always counts failed I/Os (errno, offset) and verify
+            // mismatches, and goes on unless max_errors says otherwise.
             "continue_on_error" => match need()?.to_ascii_lowercase().as_str() {
-                "read" | "write" | "io" | "all" | "1" => {}
+                "read" | "write" | "io" | "verify" | "all" | "1" => {}
                 "none" | "0" => self.note(
                     &at,
                     format!(
@@ -1045,7 +1088,12 @@ impl Translator<'_> {
                         j.name
                     ),
                 ),
-                _ => return Err(unsupported_value(e, "kura does not verify data")),
+                _ => {
+                    return Err(value_err(
+                        e,
+                        "expected none, read, write, io, verify, all, 0 or 1 (fio's words)",
+                    ));
+                }
             },
             _ => return Ok(false),
         }
@@ -1074,25 +1122,7 @@ impl Translator<'_> {
             }
             _ if e.is(Opt::Engine) => {
                 let name = need()?;
-                let engine = match name {
-                    "io_uring" | "libaio" | "posixaio" => Engine::Uring,
-                    "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" => Engine::Sync,
-                    "null" => Engine::Null,
-                    n if super::fio_fs::ENGINES.contains(&n) => Engine::Files(
-                        super::fio_fs::ENGINES
-                            .into_iter()
-                            .find(|e| *e == n)
-                            .unwrap_or("filecreate"),
-                    ),
-                    _ => {
-                        return Err(unsupported_value(
-                            e,
-                            "kura runs io_uring, libaio and posixaio on io_uring; sync, psync, vsync, \
-                             pvsync and pvsync2 on sync; null; and filecreate, filestat, filedelete, \
-                             dircreate, dirdelete as file sets",
-                        ));
-                    }
-                };
+                let engine = fio_engine(name).ok_or_else(|| unsupported_value(e, ENGINES_KURA_RUNS))?;
                 j.engine = (engine, Some(at));
             }
             "buffer_compress_percentage" => {
@@ -1356,6 +1386,13 @@ impl Translator<'_> {
                 f.nrfiles.0
             )));
         }
+        // What fio does differently from the options as given: a
+        // verify-only job reads, fill_device writes the span once.
+        let mut changed = Self::verify_only_job(f);
+        if let Some(once) = self.fill_device_job(changed.as_ref().unwrap_or(f)) {
+            changed = Some(once);
+        }
+        let f = changed.as_ref().unwrap_or(f);
         let mut job = Job::default();
         self.pattern(f, &mut job, header)?;
         self.block_sizes(f, &mut job, header)?;
@@ -1369,6 +1406,10 @@ impl Translator<'_> {
         self.data(f, &mut job, header)?;
         self.apply_latency_target(f, &mut job)?;
         self.build_extras(f, &mut job, header)?;
+        self.build_verify(f, &mut job)?;
+        self.build_zones(f, &mut job)?;
+        self.build_flow(f, &mut job)?;
+        self.build_steady(f, &mut job)?;
         job.validate()
             .map_err(|e| header.error(format!("{}: {e}", f.name)))?;
         Ok(job)
@@ -1427,6 +1468,9 @@ impl Translator<'_> {
         set(job, Opt::Threads, Value::Count(f.numjobs.0), &at(&f.numjobs.1))?;
         if f.rw_gap > 0 {
             set(job, Opt::Gap, Value::Bytes(f.rw_gap), &at(&f.rw.1))?;
+        }
+        if f.rw_back > 0 {
+            set(job, Opt::StepBack, Value::Bytes(f.rw_back), &at(&f.rw.1))?;
         }
         Ok(())
     }
@@ -1587,15 +1631,24 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Rates (fio's are per clone and per direction; kura's is per job) and think time.
+    /// Rates (fio's are per clone and per direction; kura's are the job's)
+    /// and think time. `rate` stays in bytes: kura paces it as a fraction
+    /// of an I/O per second where it is one (fio's `rate=1250` of 4 KiB).
     fn pacing(&mut self, f: &FioJob, job: &mut Job, header: &Loc) -> Result<(), FormatError> {
-        let threads = u64::from(job.threads);
-        if let Some(r) = self.job_rate(f, job)? {
-            let iops = r.saturating_mul(threads).max(1);
+        let threads = job.threads as f64;
+        let (iops, bytes) = self.job_rate(f, job);
+        if let Some(r) = iops {
+            let iops = ((r * threads).floor() as u64).max(1);
             set(job, Opt::RateIops, Value::Count(iops), header)?;
-            if let Some((word, loc)) = &f.rate_process {
-                set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
-            }
+        }
+        if let Some(b) = bytes {
+            let bytes = ((b * threads).round() as u64).max(1);
+            set(job, Opt::Rate, Value::Bytes(bytes), header)?;
+        }
+        if (iops.is_some() || bytes.is_some())
+            && let Some((word, loc)) = &f.rate_process
+        {
+            set(job, Opt::RateProcess, Value::Text(word.clone()), loc)?;
         }
         if let Some(t) = f.thinktime {
             set(job, Opt::ThinkTime, Value::Duration(t), header)?;
@@ -1658,42 +1711,61 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The job's I/O rate cap in I/Os per second per clone, from rate_iops and rate.
-    fn job_rate(&mut self, f: &FioJob, job: &Job) -> Result<Option<u64>, FormatError> {
-        let shares = [
-            (job.does_reads(), job.effective_read_pct() as f64 / 100.0),
-            (job.does_writes(), 1.0 - job.effective_read_pct() as f64 / 100.0),
-        ];
-        let mean_bs = {
-            let total: f64 = job.bs.iter().map(|b| b.weight as f64).sum();
-            job.bs
-                .iter()
-                .map(|b| b.bytes as f64 * b.weight as f64)
+    /// One clone's caps from rate_iops (I/Os per second) and rate (bytes
+    /// per second), each over the whole mix: the direction that reaches
+    /// its cap first holds the mix back.
+    fn job_rate(&mut self, f: &FioJob, job: &Job) -> (Option<f64>, Option<f64>) {
+        let read_share = f64::from(job.effective_read_pct()) / 100.0;
+        let mean = |bs: &[super::BlockSize]| {
+            let weights: f64 = bs.iter().map(|b| f64::from(b.weight)).sum();
+            bs.iter()
+                .map(|b| b.bytes as f64 * f64::from(b.weight))
                 .sum::<f64>()
-                / total.max(1.0)
+                / weights.max(1.0)
         };
-        let mut cap: Option<f64> = None;
-        for (limits, in_bytes) in [(&f.rate_iops, false), (&f.rate, true)] {
+        let read_bs = mean(&job.bs);
+        let write_bs = job.bs_write.as_deref().map_or(read_bs, mean);
+        // Per direction: whether it issues, its share of I/Os and of bytes.
+        let all_bytes = job.mean_io_bytes().max(1.0);
+        let dirs = [
+            (job.does_reads(), read_share, read_share * read_bs / all_bytes),
+            (
+                job.does_writes(),
+                1.0 - read_share,
+                (1.0 - read_share) * write_bs / all_bytes,
+            ),
+        ];
+        let cap = |limits: &PerDir<(u64, Loc)>, in_bytes: bool| {
+            let mut cap: Option<f64> = None;
             for (i, limit) in [&limits.read, &limits.write].into_iter().enumerate() {
-                let (issues, share) = shares[i];
-                let Some((value, loc)) = limit else { continue };
+                let (issues, ops_share, bytes_share) = dirs[i];
+                let share = if in_bytes { bytes_share } else { ops_share };
+                let Some((value, _)) = limit else { continue };
                 if !issues || *value == 0 || share <= 0.0 {
                     continue;
                 }
-                let iops = if in_bytes {
-                    if job.bs.len() > 1 {
-                        self.note(loc, "rate: kura caps I/Os per second; bytes per second hold on average over the block size split".into());
-                    }
-                    *value as f64 / mean_bs
-                } else {
-                    *value as f64
-                };
-                // The direction that reaches its cap first holds the whole mix back.
-                let total = iops / share;
+                let total = *value as f64 / share;
                 cap = Some(cap.map_or(total, |c: f64| c.min(total)));
             }
+            cap
+        };
+        let bytes = cap(&f.rate, true);
+        if bytes.is_some() && job.all_bs().count() > 1 {
+            let loc = f
+                .rate
+                .read
+                .as_ref()
+                .or(f.rate.write.as_ref())
+                .map(|r| r.1.clone());
+            if let Some(loc) = loc {
+                self.note(
+                    &loc,
+                    "rate: kura paces I/Os of the mean block size; bytes per second hold on average over the block size split"
+                        .into(),
+                );
+            }
         }
-        Ok(cap.map(|c| c.floor().max(1.0) as u64))
+        (cap(&f.rate_iops, false), bytes)
     }
 }
 
@@ -1717,6 +1789,9 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let _ = t.sources;
     let mut global = FioJob::fio_defaults();
     let mut jobs: Vec<(Job, bool)> = Vec::new();
+    // Per job: wait_for's job and where, exit_what=all's where.
+    type Waits = (Option<(String, Loc)>, Option<Loc>);
+    let mut waits: Vec<Waits> = Vec::new();
     for section in &lexer.sections {
         match section {
             Section::Global(entries) => {
@@ -1732,7 +1807,17 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     t.apply(&mut j, e)?;
                 }
                 let job = t.build_job(&j, loc)?;
-                jobs.push((job, j.stonewall));
+                if let Some((name, at)) = &j.more.wait_for
+                    && !jobs.iter().any(|(earlier, _)| earlier.name == *name)
+                {
+                    return Err(at.error(format!(
+                        "wait_for={}: no job of that name before this one (fio waits only for an earlier job)",
+                        clip(name)
+                    )));
+                }
+                // wait_for: the job starts after the group it waits for, as after a stonewall.
+                jobs.push((job, j.stonewall || j.more.wait_for.is_some()));
+                waits.push((j.more.wait_for.clone(), j.more.exit_all_run.clone()));
             }
         }
     }
@@ -1763,6 +1848,30 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     let mut members = vec![0usize; group as usize + 1];
     for g in &groups {
         members[*g as usize] += 1;
+    }
+    for (i, (wait, all)) in waits.iter().enumerate() {
+        if let Some((name, at)) = wait {
+            let waited = jobs[..i].iter().rposition(|(j, _)| j.name == *name);
+            let exact =
+                waited.is_some_and(|w| groups[w] + 1 == groups[i] && members[groups[w] as usize] == 1);
+            if !exact {
+                t.note(
+                    at,
+                    format!(
+                        "{}: wait_for={name}: kura starts it when every job of the group before it has ended (a stonewall)",
+                        jobs[i].0.name
+                    ),
+                );
+            }
+        }
+        if let Some(at) = all
+            && groups[i] < group
+        {
+            return Err(at.error(
+                "unsupported: exit_what=all with jobs after this group: kura's exitall stops the jobs running \
+                 with the one that ended, and the later groups still run; put them in a file of their own",
+            ));
+        }
     }
     let planned = jobs
         .into_iter()
@@ -1890,7 +1999,15 @@ mod tests {
         // Reads reach 300/s first: 300 / 0.75 = 400 I/Os per clone.
         assert_eq!(j[0].rate_iops, Some(800));
         let j = jobs("[a]\nrw=write\nbs=4k\nrate=1m\n");
-        assert_eq!(j[0].rate_iops, Some(256));
+        assert_eq!((j[0].rate_iops, j[0].rate_bytes_per_sec), (None, Some(1 << 20)));
+        assert_eq!(j[0].pace_iops(), Some(256.0));
+        // fio's 1mbs_clients.fio: 1250 bytes per second of 4 KiB reads is 0.305 I/Os per second.
+        let j = jobs("[a]\nrw=read\nrate=1250\nnumjobs=2\n");
+        assert_eq!(j[0].rate_bytes_per_sec, Some(2500));
+        assert!((j[0].pace_iops().unwrap() - 2500.0 / 4096.0).abs() < 1e-9);
+        // Reads capped at 1m of a 50/50 mix: the mix moves 2m.
+        let j = jobs("[a]\nrw=randrw\nbs=4k\nrate=1m,\n");
+        assert_eq!(j[0].rate_bytes_per_sec, Some(2 << 20));
         let j = jobs("[a]\nrw=randread\nrandom_distribution=zoned:80/20:20/\n");
         assert_eq!(
             j[0].distribution,
@@ -1918,7 +2035,12 @@ mod tests {
         let j = jobs("[a]\nrw=write:8k\nsize=1m\n");
         assert_eq!((j[0].rw, j[0].gap_bytes), (Rw::Write, 8192));
         let err = error("[a]\nrw=randread:8\nsize=1m\n");
-        assert!(err.contains("offset modifiers other than"), "{err}");
+        assert!(err.contains("percentage_random"), "{err}");
+        let j = jobs("[a]\nrw=read:-8k\nsize=1m\n");
+        assert_eq!(
+            (j[0].rw, j[0].step_back_bytes, j[0].gap_bytes),
+            (Rw::Read, 8192, 0)
+        );
         let err = error("[a]\nrw=read:100\nsize=1m\n");
         assert!(
             err.contains("gap: '100' is not valid: must be a multiple of 512 bytes"),
@@ -1933,8 +2055,8 @@ mod tests {
             "t.fio:3:1: unknown option 'iodeptj': fio has no such option; did you mean 'iodepth'?; --lenient ignores it"
         );
         assert_eq!(
-            error("[a]\nverify=crc32c\n"),
-            "t.fio:2:1: unsupported: fio option 'verify' has no kura equivalent; --lenient ignores it"
+            error("[a]\nread_iolog=trace\n"),
+            "t.fio:2:1: unsupported: fio option 'read_iolog' has no kura equivalent; --lenient ignores it"
         );
         assert_eq!(
             error("[a]\nioengine=rbd\n"),
@@ -1955,10 +2077,129 @@ mod tests {
         assert!(error("[a]\nrw=trim\nbs=,,64k\n").contains("block sizes per direction with trims"));
     }
 
+    fn notes(text: &str) -> Vec<String> {
+        parse(text, Path::new("t.fio"), false, &Sources::none())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .warnings
+    }
+
+    /// Issue 26: fio's verify options onto kura's verify.
+    #[test]
+    fn verify_options_map_to_kuras_verify() {
+        for off in ["verify=0", "verify=none", "do_verify=0", "verify_backlog=16"] {
+            let j = jobs(&format!("[a]\nrw=write\n{off}\n"));
+            assert!(!j[0].verify, "{off}");
+        }
+        for kind in ["crc32c", "md5", "sha256", "meta", "pattern", "xxhash"] {
+            let text = format!("[a]\nrw=randwrite\nverify={kind}\n");
+            assert!(jobs(&text)[0].verify, "{kind}");
+            let n = notes(&text);
+            assert!(
+                n.iter()
+                    .any(|w| w.contains(&format!("verify={kind}: kura")) && w.contains("CRC32")),
+                "{kind}: {n:?}"
+            );
+        }
+        assert!(!jobs("[a]\nrw=write\nverify=null\n")[0].verify);
+        let j = jobs("[a]\nrw=write\nverify=crc32c\nverify_fatal=1\nverify_pattern=0xaa555aa5\n");
+        assert_eq!(j[0].max_errors, Some(1));
+        assert_eq!(j[0].buffer_pattern.as_deref(), Some("0xaa555aa5"));
+        // verify_only: the writing job becomes a read of its span that checks every block.
+        let text = "[a]\nrw=randwrite\nbs=8k\nverify=md5\nverify_only\n";
+        let j = jobs(text);
+        assert_eq!((j[0].rw, j[0].verify, j[0].bs[0].bytes), (Rw::Read, true, 8192));
+        assert!(
+            notes(text)
+                .iter()
+                .any(|n| n.contains("rw=randwrite becomes read"))
+        );
+        let err = error("[a]\nrw=read\nverify=crc32c\nverify_state_load=1\n");
+        assert!(err.contains("--journal FILE"), "{err}");
+        assert!(error("[a]\nverify=crc99\n").contains("not one of fio's verify kinds"));
+        let err = error("[a]\ncontinue_on_error=maybe\n");
+        assert!(!err.contains("does not verify"), "{err}");
+        assert!(
+            err.contains("expected none, read, write, io, verify, all"),
+            "{err}"
+        );
+        assert_eq!(jobs("[a]\ncontinue_on_error=verify\n").len(), 1);
+    }
+
+    /// Issue 26: `threads` (fio's steadystate.fio and waitfor.fio) is the
+    /// tiobench profile's option, which changes nothing in a plain job.
+    #[test]
+    fn threads_is_accepted_and_changes_nothing() {
+        let text = "[global]\nthreads=1\n[a]\nnumjobs=2\n[b]\n";
+        let j = jobs(text);
+        assert_eq!((j[0].threads, j[1].threads), (2, 1));
+        let n = notes(text);
+        assert_eq!(
+            n.iter().filter(|w| w.contains("threads: accepted")).count(),
+            1,
+            "{n:?}"
+        );
+    }
+
+    /// Issue 26: options of fio's shipped examples.
+    #[test]
+    fn wait_for_exit_what_fill_device_and_notes() {
+        // waitfor.fio: each job waits for the one before, alone in its group.
+        let text = "[w]\nsize=1m\n[r]\nwait_for=w\nsize=1m\n[x]\nsize=1m\n[y]\nwait_for=w\nsize=1m\n";
+        let j = jobs(text);
+        let groups: Vec<_> = j.iter().map(|j| j.group).collect();
+        assert_eq!(groups, [None, Some(1), Some(1), None]);
+        let n = notes(text);
+        assert!(
+            n.iter()
+                .any(|w| w.contains("y: wait_for=w: kura starts it when every job")),
+            "{n:?}"
+        );
+        assert!(!n.iter().any(|w| w.contains("r: wait_for")), "{n:?}");
+        assert!(error("[a]\nwait_for=b\n[b]\n").contains("no job of that name before this one"));
+        // exit_what: stonewall is kura's group; all only where no group follows.
+        let j = jobs("[a]\nexitall\nexit_what=stonewall\n[b]\n");
+        assert!(j[0].exit_all && j[1].exit_all);
+        assert_eq!(jobs("[a]\nexitall\nexit_what=all\n[b]\n").len(), 2);
+        let err = error("[a]\nexitall\nexit_what=all\n[b]\nstonewall\n");
+        assert!(
+            err.contains("unsupported: exit_what=all with jobs after this group"),
+            "{err}"
+        );
+        // fill_device writes the span once, whatever io_size said.
+        let j = jobs("[a]\nrw=write\nfill_device=1\nio_size=10g\n");
+        assert_eq!(
+            (j[0].passes, j[0].io_size_bytes, j[0].size_bytes),
+            (Some(1), None, None)
+        );
+        for (option, said) in [
+            ("io_submit_mode=offload", "io_submit_mode=offload"),
+            ("numa_cpu_nodes=0", "numactl --cpunodebind"),
+            ("prioclass=1", "ionice"),
+            ("ignore_error=,ENOSPC", "counts every failed I/O"),
+        ] {
+            let n = notes(&format!("[a]\n{option}\n"));
+            assert!(n.iter().any(|w| w.contains(said)), "{option}: {n:?}");
+        }
+        assert!(notes("[a]\nio_submit_mode=inline\n").is_empty());
+        // disk-zone-profile.fio: strided zones; zbd is refused saying what to do.
+        let j = jobs("[a]\nzonemode=strided\nzonesize=256m\nzoneskip=2g\nmax_open_zones=4\n");
+        assert_eq!(
+            (j[0].zone_size_bytes, j[0].zone_range_bytes, j[0].zone_skip_bytes),
+            (256 << 20, 0, 2 << 30)
+        );
+        assert_eq!(jobs("[a]\nzonesize=1m\n")[0].zone_size_bytes, 1 << 20);
+        assert_eq!(jobs("[a]\nzonemode=none\nzonesize=1m\n")[0].zone_size_bytes, 0);
+        let err = error("[a]\nzonemode=zbd\nzonesize=256m\n");
+        assert!(
+            err.contains("unsupported: zonemode=zbd") && err.contains("remove zonemode"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn lenient_lists_what_it_ignored() {
         let plan = parse(
-            "[a]\nverify=md5\nspeed=9\n",
+            "[a]\nread_iolog=t\nspeed=9\n",
             Path::new("t.fio"),
             true,
             &Sources::none(),

@@ -362,6 +362,21 @@ pub struct Job {
     /// Left out of JSON when 0, so jobs without holes store as they always did.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gap_bytes: u64,
+    /// Sequential jobs: the next I/O starts this many bytes before the end
+    /// of the last (fio's `rw=read:-8k`); twice the block size walks
+    /// backwards. Left out of JSON when 0 (issue 26).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub step_back_bytes: u64,
+    /// fio's `zonemode=strided`: move this many bytes in a zone, then go on
+    /// to the next; 0: no zones (issue 26). Left out of JSON when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_size_bytes: u64,
+    /// A zone's length (fio's `zonerange`); 0: `zone_size`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_range_bytes: u64,
+    /// Bytes skipped between zones (fio's `zoneskip`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_skip_bytes: u64,
     // Latency-bounded capacity (issue 13): see jobs/latency.rs and runner/latency_bound.rs.
     /// Search for the highest load whose latency statistic stays at or under
     /// this many nanoseconds; `None`: measure the job once, as given.
@@ -454,10 +469,42 @@ pub struct Job {
     /// This share of written blocks repeat the last unique one (fio's `dedupe_percentage`).
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub dedupe_pct: u8,
+    /// fio's `dedupe_mode=working_set`: a repeated block is one of a working
+    /// set of this share of the span, drawn at random; 0: the last unique
+    /// block (fio's `repeat`). Left out of JSON when 0 (issue 26).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub dedupe_working_set_pct: u8,
+    /// fio's `dedupe_global`: every job's working set is the same blocks.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dedupe_global: bool,
+    /// fio's `flow`: this job's weight in its flow's share of I/Os; 0: no
+    /// flow control (issue 26). Left out of JSON when 0, as the two below.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow: u64,
+    /// fio's `flow_id`: jobs running together with the same id share a flow.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow_id: u64,
+    /// fio's `flow_sleep`: how long a thread held back by its flow waits.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flow_sleep_ns: u64,
+    /// fio's steady-state stop (`ss`, jobs/steady_stop.rs): the job ends
+    /// once its last `steady_window` holds this; `None`: it runs its course.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_stop: Option<super::steady_stop::SteadyRule>,
+    /// fio's `ss_dur`: the window of per-interval values judged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steady_window_ns: u64,
+    /// fio's `ss_ramp`: values before this are not judged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steady_ramp_ns: u64,
     /// A test file kura creates is left empty, not laid out: the measured
     /// writes grow it (fio's `create_on_open=1`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub create_on_open: bool,
+    /// Cap on bytes per second for the whole job (fio's `rate`), paced as
+    /// a fractional rate of I/Os (issue 26). Left out of JSON when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_bytes_per_sec: Option<u64>,
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -517,6 +564,10 @@ impl Default for Job {
             seed: None,
             workload: super::Workload::Block,
             gap_bytes: 0,
+            step_back_bytes: 0,
+            zone_size_bytes: 0,
+            zone_range_bytes: 0,
+            zone_skip_bytes: 0,
             latency_limit_ns: None,
             latency_stat: None,
             latency_load: None,
@@ -534,6 +585,7 @@ impl Default for Job {
             write_iops_log: None,
             write_lat_log: None,
             rate_poisson: false,
+            rate_bytes_per_sec: None,
             bs_write: None,
             offset_increment_bytes: 0,
             open_sync: None,
@@ -543,6 +595,14 @@ impl Default for Job {
             write_hist_log: None,
             hist_coarseness: 0,
             dedupe_pct: 0,
+            dedupe_working_set_pct: 0,
+            dedupe_global: false,
+            flow: 0,
+            flow_id: 0,
+            flow_sleep_ns: 0,
+            steady_stop: None,
+            steady_window_ns: 0,
+            steady_ramp_ns: 0,
             create_on_open: false,
         }
     }
@@ -794,6 +854,38 @@ impl Job {
                 "leaves a new test file empty, and a job that reads it reads nothing (fio fails with EIO); use it with write jobs",
             ));
         }
+        // Zones start at multiples of range + skip: direct I/O needs them on sectors.
+        if let Some((_, range, skip)) = self.zones() {
+            if !range.is_multiple_of(512) || !skip.is_multiple_of(512) {
+                return Err(invalid(
+                    "zone_range",
+                    &format_size(range),
+                    "zone_range and zone_skip must be multiples of 512 bytes",
+                ));
+            }
+            if range < self.max_bs() {
+                return Err(invalid(
+                    "zone_range",
+                    &format_size(range),
+                    format!("smaller than the block size {}", format_size(self.max_bs())),
+                ));
+            }
+        }
+        if self.steady_stop.is_some() && self.steady_window_ns == 0 {
+            return Err(invalid(
+                "steady_window",
+                "0s",
+                "steady_stop judges a window: give steady_window (fio's ss_dur)",
+            ));
+        }
+        // One offset modifier, as fio's `rw=read:N` has one.
+        if self.gap_bytes > 0 && self.step_back_bytes > 0 {
+            return Err(invalid(
+                "step_back",
+                &format_size(self.step_back_bytes),
+                "cannot be used with gap: give one of them",
+            ));
+        }
         // A trimmed block reads back as zeros or as it was: nothing to verify.
         if self.verify && self.does_trims() {
             return Err(invalid(
@@ -810,20 +902,22 @@ impl Job {
                 "cannot be used with verify",
             ));
         }
-        // Verify keeps one map of blocks per target, not per thread span.
-        if self.verify && self.offset_increment_bytes > 0 {
-            return Err(invalid(
-                "offset_increment",
-                &format_size(self.offset_increment_bytes),
-                "cannot be used with verify",
-            ));
-        }
         Ok(())
     }
 
     /// Bytes one pass over a span of `span` bytes moves: all of it, less the
     /// holes a sequential `gap` leaves.
     pub fn pass_bytes(&self, span: u64) -> u64 {
+        // Strided zones: `zone_size` of each zone, zones every range + skip;
+        // a last zone cut short by the span's end gives what it holds, where
+        // fio's pass ends (io_u.c get_next_seq_offset past the file's end).
+        if let Some((size, range, skip)) = self.zones() {
+            let step = range + skip;
+            let zones = span.div_ceil(step).max(1);
+            let last = span.saturating_sub((zones - 1) * step);
+            let last = if size <= range { size.min(last) } else { size };
+            return (zones - 1).saturating_mul(size).saturating_add(last);
+        }
         // trimwrite: a pass trims the span and writes it, as fio's `size` does.
         if matches!(self.rw, Rw::TrimWrite | Rw::RandTrimWrite) {
             let rw = if self.rw.is_random() {
@@ -842,6 +936,47 @@ impl Job {
         let mean = (moved / weights.max(1)).max(1);
         // Whole I/Os only, as the generator issues them.
         (span / (mean + self.gap_bytes)).max(1) * mean
+    }
+
+    /// The mean bytes of one I/O: each direction's split by its weights,
+    /// the directions by the read share.
+    pub fn mean_io_bytes(&self) -> f64 {
+        let mean = |bs: &[BlockSize]| {
+            let weights: f64 = bs.iter().map(|b| f64::from(b.weight)).sum();
+            bs.iter()
+                .map(|b| b.bytes as f64 * f64::from(b.weight))
+                .sum::<f64>()
+                / weights.max(1.0)
+        };
+        let reads = mean(&self.bs);
+        let writes = self.bs_write.as_deref().map_or(reads, mean);
+        let share = f64::from(self.effective_read_pct()) / 100.0;
+        reads * share + writes * (1.0 - share)
+    }
+
+    /// The job's offered I/Os per second when it is paced: `rate_iops`, or
+    /// `rate` over the mean I/O (fractional: fio's `rate=1250` of 4 KiB
+    /// blocks is 0.3 per second), whichever is lower.
+    pub fn pace_iops(&self) -> Option<f64> {
+        let bytes = self
+            .rate_bytes_per_sec
+            .map(|b| b as f64 / self.mean_io_bytes().max(1.0));
+        match (self.rate_iops.map(|r| r as f64), bytes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// fio's strided zones: bytes moved in each zone, its length, the
+    /// bytes skipped after it; `None` without zones.
+    pub fn zones(&self) -> Option<(u64, u64, u64)> {
+        (self.zone_size_bytes > 0).then(|| {
+            let range = match self.zone_range_bytes {
+                0 => self.zone_size_bytes,
+                r => r,
+            };
+            (self.zone_size_bytes, range, self.zone_skip_bytes)
+        })
     }
 
     /// The largest block size of the split: buffers are allocated at this size.

@@ -213,6 +213,16 @@ pub fn validate(job: &super::Job) -> Result<(), super::SpecError> {
             "the latency search sets the rate itself; drop rate_iops, or search on qd or threads (latency_load)",
         ));
     }
+    if job.latency_step.is_none()
+        && job.latency_load.unwrap_or(LatencyLoad::Rate) == LatencyLoad::Rate
+        && let Some(rate) = job.rate_bytes_per_sec
+    {
+        return Err(invalid(
+            "rate",
+            &rate.to_string(),
+            "the latency search sets the rate itself; drop rate, or search on qd or threads (latency_load)",
+        ));
+    }
     Ok(())
 }
 

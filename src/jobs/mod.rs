@@ -22,6 +22,7 @@ pub mod presets;
 pub mod price;
 pub mod pts;
 pub mod reading;
+pub mod steady_stop;
 pub mod suites;
 pub mod sweep;
 pub mod toml_file;

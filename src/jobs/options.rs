@@ -694,6 +694,48 @@ options! {
         .extra()
         .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it")
         .example("4k");
+    // Issue 26: fio's backwards offset modifier (`rw=read:-8k`, backwards-read.fio).
+    StepBack = opt("step_back", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: start each I/O this many bytes before the end of the last; twice the block size goes backwards",
+        |j| Some(Value::Bytes(j.step_back_bytes)),
+        |j, v| {
+            let back = take!(v, Bytes);
+            // Offsets of direct I/O must stay multiples of the sector size.
+            if !back.is_multiple_of(512) {
+                return Err("must be a multiple of 512 bytes".into());
+            }
+            j.step_back_bytes = back;
+            Ok(())
+        })
+        .identity("step back", Show::Plain)
+        .extra()
+        .more(" (fio's `rw=read:-8k` offset modifier); before the span's start the next I/O wraps to the span's end less this, as fio's does; random jobs ignore it")
+        .example("8k");
+    // Issue 26: fio's zonemode=strided (disk-zone-profile.fio).
+    ZoneSize = opt("zone_size", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Zones: move this many bytes in a zone, then go on to the next (0: no zones)",
+        |j| Some(Value::Bytes(j.zone_size_bytes)),
+        |j, v| { j.zone_size_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone size", Show::Plain)
+        .extra()
+        .more(" (fio's `zonemode=strided` with `zonesize`): sequential jobs go on from each zone's start, random ones stay inside the zone; a profile of speed across a disk")
+        .example("256m")
+        .fio(&["zonesize"]);
+    ZoneRange = opt("zone_range", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Workload, "Zones: a zone's length",
+        |j| (j.zone_range_bytes > 0).then_some(Value::Bytes(j.zone_range_bytes)),
+        |j, v| { j.zone_range_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone range", Show::Plain)
+        .unset("zone_size")
+        .extra()
+        .more(" (fio's `zonerange`): shorter than zone_size, the zone is moved through again until zone_size bytes are done")
+        .example("128m")
+        .fio(&["zonerange"]);
+    ZoneSkip = opt("zone_skip", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Zones: bytes skipped after each zone",
+        |j| Some(Value::Bytes(j.zone_skip_bytes)),
+        |j, v| { j.zone_skip_bytes = take!(v, Bytes); Ok(()) })
+        .identity("zone skip", Show::Plain)
+        .extra()
+        .more(" (fio's `zoneskip`); past the span's end the zones start again from its start")
+        .example("2g")
+        .fio(&["zoneskip"]);
     FilePerThread = opt("file_per_thread", Type::Bool, Group::Target, "Each thread works on its own file TARGET.0, TARGET.1, ...",
         |j| Some(Value::Bool(j.file_per_thread)),
         |j, v| { j.file_per_thread = take!(v, Bool); Ok(()) })
@@ -709,6 +751,16 @@ options! {
         .identity("rate_iops", Show::Plain)
         .example("1000")
         .fio(&["rate_iops"]);
+    // Issue 26: fio's `rate`, paced as a fractional rate of I/Os.
+    Rate = opt("rate", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Pacing, "Cap on bytes per second for the whole job",
+        |j| j.rate_bytes_per_sec.map(Value::Bytes),
+        |j, v| { j.rate_bytes_per_sec = Some(take!(v, Bytes)); Ok(()) })
+        .named("SIZE")
+        .run_control()
+        .identity("rate", Show::Plain)
+        .more(": paced as I/Os per second of the mean block size, a fraction of one included (fio's `rate`; `1250` of 4k blocks is one I/O every 3.3 s); with `rate_iops` the lower cap holds")
+        .example("1m")
+        .fio(&["rate"]);
     StartDelay = opt("start_delay", Type::Duration { min: ANY_TIME }, Group::Pacing, "Wait this long before the job starts",
         |j| Some(Value::Duration(j.start_delay)),
         |j, v| { j.start_delay = take!(v, Duration); Ok(()) })
@@ -1028,7 +1080,8 @@ options! {
         .switch()
         .extra()
         .more(" (fio's `verify=crc32c`, vdbench's data validation); a read job verifies data written earlier; see docs/verify.md")
-        .example("true");
+        .example("true")
+        .fio(&["verify"]);
     Journal = opt("journal", Type::Path, Group::Data, "With verify: record the blocks each flush made durable, for a verify after a crash",
         |j| j.journal.clone().map(Value::Path),
         |j, v| { j.journal = Some(take!(v, Path)); Ok(()) })
@@ -1177,6 +1230,77 @@ options! {
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
         .example("30")
         .fio(&["dedupe_percentage"]);
+    // Issue 26: fio's dedupe_mode=working_set and dedupe_global (dedupe-global.fio).
+    DedupeWorkingSet = opt("dedupe_working_set", Type::Count { min: 0, max: 100 }, Group::Data, "Repeated blocks are drawn from a working set of this share of the span (0: the last unique block)",
+        |j| Some(Value::Count(j.dedupe_working_set_pct.into())),
+        |j, v| { j.dedupe_working_set_pct = take!(v, Count) as u8; Ok(()) })
+        .named("PCT")
+        .extra()
+        .more(" (fio's `dedupe_mode=working_set` with `dedupe_working_set_percentage`: a repeat is one of span x PCT / block size blocks, at random)")
+        .example("5")
+        .fio(&["dedupe_working_set_percentage"]);
+    DedupeGlobal = opt("dedupe_global", Type::Bool, Group::Data, "Every job's and thread's dedupe working set is the same blocks",
+        |j| Some(Value::Bool(j.dedupe_global)),
+        |j, v| { j.dedupe_global = take!(v, Bool); Ok(()) })
+        .switch()
+        .extra()
+        .more(" (fio's `dedupe_global`): a deduplicating device finds repeats across jobs")
+        .example("true")
+        .fio(&["dedupe_global"]);
+    // Issue 26: fio's flow control (flow.fio, butterfly.fio), worker/flow.rs.
+    Flow = opt("flow", Type::Count { min: 0, max: 1000 }, Group::Pacing, "Weight of this job in its flow: jobs running together with the same flow_id issue I/Os in the ratio of their weights",
+        |j| Some(Value::Count(j.flow)),
+        |j, v| { j.flow = take!(v, Count); Ok(()) })
+        .named("WEIGHT")
+        .run_control()
+        .identity("flow", Show::Plain)
+        .extra()
+        .more(" (fio's token-based `flow`: a thread whose share of the flow's I/Os is above its share of the weights waits; 0: no flow control)")
+        .example("8")
+        .fio(&["flow"]);
+    FlowId = opt("flow_id", Type::Count { min: 0, max: UNBOUNDED }, Group::Pacing, "The flow a job with a flow weight is in",
+        |j| Some(Value::Count(j.flow_id)),
+        |j, v| { j.flow_id = take!(v, Count); Ok(()) })
+        .named("N")
+        .run_control()
+        .extra()
+        .example("2")
+        .fio(&["flow_id"]);
+    FlowSleep = opt("flow_sleep", Type::Duration { min: ANY_TIME }, Group::Pacing, "How long a thread held back by its flow waits before it tries again",
+        |j| Some(Value::Duration(Duration::from_nanos(j.flow_sleep_ns))),
+        |j, v| { j.flow_sleep_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `flow_sleep`, microseconds when bare in a fio file; 0: until the others have caught up, checked every 20 us)")
+        .example("1ms")
+        .fio(&["flow_sleep"]);
+    // Issue 26: fio's steady-state stop (steadystate.fio), jobs/steady_stop.rs.
+    SteadyStop = opt("steady_stop", Type::Text, Group::Stop, "End the job once its last steady_window of IOPS or bandwidth holds this: iops:10%, iops_slope:0.01%, bw:..., bw_slope:1%",
+        |j| j.steady_stop.map(|r| Value::Text(r.name())),
+        |j, v| { j.steady_stop = Some(super::steady_stop::SteadyRule::parse(&take!(v, Text))?); Ok(()) })
+        .named("RULE")
+        .run_control()
+        .unset("none: the job runs its course")
+        .extra()
+        .more(" (fio's `ss`: `iops`/`bw` the largest deviation from the window's mean, `_slope` the slope of its least-squares line, a share of the mean with `%`; judged every interval on the job's per-interval figures, after steady_ramp; whether and when it held is told)")
+        .example("iops:10%")
+        .fio(&["steadystate", "ss"]);
+    SteadyWindow = opt("steady_window", Type::Duration { min: ANY_TIME }, Group::Stop, "The window steady_stop judges",
+        |j| Some(Value::Duration(Duration::from_nanos(j.steady_window_ns))),
+        |j, v| { j.steady_window_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `ss_dur`)")
+        .example("30s")
+        .fio(&["steadystate_duration", "ss_dur"]);
+    SteadyRamp = opt("steady_ramp", Type::Duration { min: ANY_TIME }, Group::Stop, "Figures before this are not judged by steady_stop",
+        |j| Some(Value::Duration(Duration::from_nanos(j.steady_ramp_ns))),
+        |j, v| { j.steady_ramp_ns = u64::try_from(take!(v, Duration).as_nanos()).map_err(|_| "too long".to_string())?; Ok(()) })
+        .run_control()
+        .extra()
+        .more(" (fio's `ss_ramp`)")
+        .example("10s")
+        .fio(&["steadystate_ramp_time", "ss_ramp"]);
     CreateOnOpen = opt("create_on_open", Type::Bool, Group::Target, "A test file kura creates is left empty instead of laid out (pre-filled): the measured writes grow it, file allocation included; an existing file is used as it is",
         |j| Some(Value::Bool(j.create_on_open)),
         |j, v| { j.create_on_open = take!(v, Bool); Ok(()) })

@@ -47,6 +47,7 @@ impl Precondition {
         pre.direct = true;
         pre.fsync_every = None;
         pre.rate_iops = None;
+        pre.rate_bytes_per_sec = None;
         pre.think_time = None;
         pre.think_every = None;
         pre.io_count = None;

@@ -110,6 +110,14 @@ pub enum Warning {
     JobFile { note: String },
     /// A note from importing another tool's results.
     Imported { note: String },
+    /// What one of fio's flags given to `kura run` means in kura (issue 26).
+    FioFlag { note: String },
+    /// fio's steady-state stop: when the job's figures held the rule, if they did.
+    SteadyStop {
+        job: String,
+        rule: String,
+        attained_ns: Option<u64>,
+    },
     // Caches and verify (issue 14).
     /// Buffered I/O on less data than the job's memory limit.
     PageCacheHoldsDataUnderLimit { data_mb: u64, limit_mb: u64 },
@@ -282,6 +290,69 @@ impl Warning {
     }
 }
 
+impl Warning {
+    /// The warning less what differs between instances of one cause: a page
+    /// cache that can hold the data is one cause however many jobs' data it
+    /// holds (the largest is kept), a file system or a disk one for every
+    /// test file in the same directory.
+    fn cause(&self) -> Warning {
+        let dir = |path: &mut String| {
+            let parent = std::path::Path::new(path.as_str())
+                .parent()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            *path = parent;
+        };
+        let mut c = self.clone();
+        match &mut c {
+            Warning::PageCacheHoldsData { data_mb, .. }
+            | Warning::PageCacheHoldsDataUnderLimit { data_mb, .. }
+            | Warning::BonnieFileCached { size_mb: data_mb, .. } => *data_mb = 0,
+            Warning::HostWriteBackCache { path, size_mb, .. } => {
+                dir(path);
+                *size_mb = 0;
+            }
+            Warning::MemoryFileSystem { path, .. }
+            | Warning::UnreachableCache { path, .. }
+            | Warning::CompressedFill { path, .. }
+            | Warning::CompressibleData { path, .. }
+            | Warning::HostWriteBackWrites { path, .. } => dir(path),
+            _ => {}
+        }
+        c
+    }
+}
+
+/// One warning per cause in a run, in the order first given (issue 26: a
+/// file of 32 buffered jobs said 32 times that the page cache could hold
+/// its data). Of the page cache's, the one with the most data is kept.
+pub fn one_per_cause(warnings: Vec<Warning>) -> Vec<Warning> {
+    let mut kept: Vec<(Warning, Warning)> = Vec::with_capacity(warnings.len());
+    for w in warnings {
+        let cause = w.cause();
+        match kept.iter_mut().find(|(c, _)| *c == cause) {
+            Some((_, first)) => {
+                let more = match (&*first, &w) {
+                    (
+                        Warning::PageCacheHoldsData { data_mb: a, .. },
+                        Warning::PageCacheHoldsData { data_mb: b, .. },
+                    )
+                    | (
+                        Warning::PageCacheHoldsDataUnderLimit { data_mb: a, .. },
+                        Warning::PageCacheHoldsDataUnderLimit { data_mb: b, .. },
+                    ) => b > a,
+                    _ => false,
+                };
+                if more {
+                    *first = w;
+                }
+            }
+            None => kept.push((cause, w)),
+        }
+    }
+    kept.into_iter().map(|(_, w)| w).collect()
+}
+
 impl From<String> for Warning {
     fn from(text: String) -> Warning {
         Warning::Other { text }
@@ -444,6 +515,26 @@ impl fmt::Display for Warning {
             }
             Warning::JobFile { note } => f.write_str(&t!("warning-job-file", note = note)),
             Warning::Imported { note } => f.write_str(note),
+            Warning::FioFlag { note } => f.write_str(&t!("warning-fio-flag", note = note)),
+            Warning::SteadyStop {
+                job,
+                rule,
+                attained_ns: Some(ns),
+            } => f.write_str(&t!(
+                "warning-steady-stop-attained",
+                job = job.as_str(),
+                rule = rule.as_str(),
+                secs = format!("{:.1}", *ns as f64 / 1e9)
+            )),
+            Warning::SteadyStop {
+                job,
+                rule,
+                attained_ns: None,
+            } => f.write_str(&t!(
+                "warning-steady-stop-not-attained",
+                job = job.as_str(),
+                rule = rule.as_str()
+            )),
             Warning::PageCacheHoldsDataUnderLimit { data_mb, limit_mb } => f.write_str(&t!(
                 "warning-page-cache-holds-data-under-limit",
                 data_mb = data_mb,
@@ -708,6 +799,45 @@ mod tests {
     struct Stored {
         #[serde(with = "list")]
         warnings: Vec<Warning>,
+    }
+
+    /// Issue 26: one warning per cause in a run.
+    #[test]
+    fn a_cause_is_told_once_a_run() {
+        let cached = |data_mb| Warning::PageCacheHoldsData {
+            data_mb,
+            memory_mb: 8000,
+        };
+        let tmpfs = |path: &str| Warning::MemoryFileSystem {
+            path: path.into(),
+            fs_type: "tmpfs".into(),
+            direct: false,
+        };
+        let stalled = |job: &str| Warning::Stalled {
+            job: job.into(),
+            reasons: vec!["x".into()],
+        };
+        let out = one_per_cause(vec![
+            cached(1),
+            stalled("a"),
+            cached(4),
+            tmpfs("/run/x/a.0.0"),
+            cached(2),
+            tmpfs("/run/x/b.0.0"),
+            tmpfs("/run/y/c.0.0"),
+            stalled("b"),
+            stalled("a"),
+        ]);
+        assert_eq!(
+            out,
+            vec![
+                cached(4),
+                stalled("a"),
+                tmpfs("/run/x/a.0.0"),
+                tmpfs("/run/y/c.0.0"),
+                stalled("b"),
+            ]
+        );
     }
 
     #[test]

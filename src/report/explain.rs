@@ -89,7 +89,10 @@ fn rate_text(p: &PlannedJob) -> String {
         _ if searched => crate::t!("explain-rate-searched"),
         (Some(c), _) => crate::t!("explain-rate-of-max", pct = c.pct.to_string()),
         (None, Some(r)) => format!("{r}/s"),
-        (None, None) => crate::t!("explain-rate-max"),
+        (None, None) => match j.rate_bytes_per_sec {
+            Some(b) => format!("{}/s", super::format::bytes_human(b)),
+            None => crate::t!("explain-rate-max"),
+        },
     }
 }
 

@@ -163,7 +163,7 @@ fn job_options(job: &Job, target: &str) -> Map<String, Value> {
     if !job.ramp.is_zero() {
         o.put(Opt::Ramp, as_kura(Opt::Ramp));
     }
-    for opt in [Opt::RateIops, Opt::FsyncEvery, Opt::Seed] {
+    for opt in [Opt::RateIops, Opt::Rate, Opt::FsyncEvery, Opt::Seed] {
         o.put(opt, as_kura(opt));
     }
     // With io_uring kura's percentiles are of fio's lat, not clat (module docs);

@@ -58,19 +58,51 @@ pub(super) fn measure(
     let inputs = (0..job.threads as usize)
         .map(|t| verify_setups.get_mut(t).and_then(Option::take))
         .collect();
+    // fio's steady-state stop ends the job, not the run: its threads heed
+    // a flag of their own, which Ctrl-C sets too.
+    let steady = super::steady_stop::Judge::of(job);
+    let job_stop: StopFlag = match steady {
+        Some(_) => Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        None => stop.clone(),
+    };
     let kind = BlockKind {
         job: Arc::new(job.clone()),
         targets,
-        stop: stop.clone(),
+        stop: job_stop.clone(),
     };
-    let cx = seam::Ctx {
-        stop,
-        progress,
-        warnings,
-        live,
-        on_idle: None,
+    let Some(mut judge) = steady else {
+        let cx = seam::Ctx {
+            stop,
+            progress,
+            warnings,
+            live,
+            on_idle: None,
+            on_point: None,
+        };
+        return seam::measure(&kind, job, inputs, cx);
     };
-    seam::measure(&kind, job, inputs, cx)
+    let mut on_point = |point: &crate::metrics::IntervalPoint| {
+        if judge.add(point) {
+            job_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| super::steady_stop::forward_stop(stop, &job_stop, &done));
+        let cx = seam::Ctx {
+            stop,
+            progress,
+            warnings: &mut *warnings,
+            live,
+            on_idle: None,
+            on_point: Some(&mut on_point),
+        };
+        let r = seam::measure(&kind, job, inputs, cx);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    warnings.push(judge.verdict(&job.name));
+    result
 }
 
 impl Kind for BlockKind<'_> {
@@ -90,7 +122,9 @@ impl Kind for BlockKind<'_> {
     }
 
     fn cached_bytes(&self) -> Option<u64> {
-        (!self.job.direct).then(|| self.targets.iter().map(|t| t.span_bytes).sum())
+        // The null engine moves no data: nothing reaches the page cache.
+        let buffered = !self.job.direct && self.job.engine != crate::jobs::EngineKind::Null;
+        buffered.then(|| self.targets.iter().map(|t| t.span_bytes).sum())
     }
 
     fn evict_cache(&self) -> Result<(), RunError> {
@@ -208,8 +242,11 @@ fn worker_thread(
             && job.buffer_pattern.is_none() =>
         {
             Some(
-                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers)
-                    .with_dedupe(job.dedupe_pct, plan.seed ^ u64::from(plan.thread)),
+                crate::worker::Verifier::scrambler(plan.thread, job.qd as usize, &buffers).with_dedupe(
+                    job.dedupe_pct,
+                    plan.seed ^ u64::from(plan.thread),
+                    working_set(&job, &plan),
+                ),
             )
         }
         None => None,
@@ -241,4 +278,21 @@ fn worker_thread(
             },
         },
     }
+}
+
+/// fio's dedupe working set of the thread: `span x PCT / smallest write`
+/// blocks, seeded by the job and thread, or by nothing with `dedupe_global`.
+fn working_set(job: &crate::jobs::Job, plan: &WorkerPlan) -> Option<crate::worker::dedupe::WorkingSet> {
+    (job.dedupe_working_set_pct > 0).then(|| {
+        let bs = job.all_bs().map(|b| b.bytes).min().unwrap_or(4096).max(1);
+        crate::worker::dedupe::WorkingSet {
+            blocks: (plan.span_bytes * u64::from(job.dedupe_working_set_pct) / 100 / bs).max(1),
+            fill: job.fill,
+            seed: if job.dedupe_global {
+                0x6465_6475_7065
+            } else {
+                plan.seed ^ u64::from(plan.thread).rotate_left(32)
+            },
+        }
+    })
 }

@@ -105,6 +105,7 @@ fn measure_with(
         warnings,
         live,
         on_idle,
+        on_point: None,
     };
     let inputs = (0..job.threads).map(|_| ()).collect();
     seam::measure(&kind, &job, inputs, cx).map_err(|e| e.to_string())

@@ -18,6 +18,7 @@ mod progress;
 mod rounds;
 mod seam;
 mod stall;
+mod steady_stop;
 mod suite;
 mod thread_span;
 mod verify_pass;

@@ -89,6 +89,9 @@ pub(crate) struct Ctx<'a, 'b> {
     pub live: Option<Live<'b>>,
     /// Called when no sample came for `poll_every` (a stonewall's agreement).
     pub on_idle: Option<(Duration, &'a mut dyn FnMut())>,
+    /// Called with each interval of the job's series as it is sealed (fio's
+    /// steady-state stop judges them).
+    pub on_point: Option<&'a mut dyn FnMut(&crate::metrics::IntervalPoint)>,
 }
 
 /// Measures `job` as `kind`, one thread for each input.
@@ -244,6 +247,9 @@ fn run_threads<K: Kind>(
             fan_in.add(&sample, |point| {
                 if let Some(live) = &mut cx.live {
                     live.sink.interval(point);
+                }
+                if let Some(judge) = &mut cx.on_point {
+                    judge(point);
                 }
             });
         }

@@ -26,7 +26,7 @@ pub fn warning(r: &JobResult) -> Option<Warning> {
         .filter(|(_, d)| d.ops > 0)
         .map(|(_, d)| d.lat_ns.min)
         .min()?;
-    let paced = job.rate_iops.is_some() || job.think_time.is_some();
+    let paced = job.pace_iops().is_some() || job.think_time.is_some();
     let queue = job.qd as u64 * job.threads as u64;
     let counted_out = job.io_count.is_some_and(|c| ops >= c);
     let mut why = Vec::new();

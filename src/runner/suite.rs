@@ -485,7 +485,7 @@ impl Suite<'_> {
             hosts: place.hosts(),
             incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
             jobs: results,
-            warnings,
+            warnings: crate::metrics::warning::one_per_cause(warnings),
         })
     }
 }

@@ -173,12 +173,20 @@ pub fn finish(
                 .filter(|(i, _)| i % targets.len() == k)
                 .map(|(_, v)| v)
                 .collect();
-            match read_back(job, t, &mine, &mut mismatches) {
-                Ok((c, bad)) => {
-                    checked += c;
-                    count += bad;
+            // Threads with spans of their own (offset_increment) each map theirs.
+            let mut starts: Vec<u64> = mine.iter().map(|v| v.span_start).collect();
+            starts.sort_unstable();
+            starts.dedup();
+            for start in starts {
+                let span: Vec<&VerifyOutput> =
+                    mine.iter().copied().filter(|v| v.span_start == start).collect();
+                match read_back(job, t, &span, &mut mismatches) {
+                    Ok((c, bad)) => {
+                        checked += c;
+                        count += bad;
+                    }
+                    Err(e) => read_back_error = read_back_error.or(Some(e)),
                 }
-                Err(e) => read_back_error = read_back_error.or(Some(e)),
             }
         }
     }

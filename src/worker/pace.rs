@@ -25,11 +25,14 @@ pub struct EvenPace {
 
 impl EvenPace {
     /// Thread `thread` (0-based) of `threads` of a job offering `rate_iops`
-    /// operations per second in all.
-    pub fn new(rate_iops: u64, threads: u32, thread: u32) -> EvenPace {
+    /// operations per second in all, a fraction of one included
+    /// (`Job::pace_iops`).
+    pub fn new(rate_iops: f64, threads: u32, thread: u32) -> EvenPace {
         let threads = threads.max(1);
+        // A rate of nothing at all would never issue: one per day is the floor.
+        let rate = rate_iops.max(1.0 / 86_400.0);
         EvenPace {
-            rate_per_ns: rate_iops.max(1) as f64 / f64::from(threads) / 1e9,
+            rate_per_ns: rate / f64::from(threads) / 1e9,
             offset: f64::from(thread % threads) / f64::from(threads),
         }
     }
@@ -50,7 +53,7 @@ mod tests {
     fn due_in(rate: u64, threads: u32, from: f64, len: f64) -> u64 {
         (0..threads)
             .map(|t| {
-                let p = EvenPace::new(rate, threads, t);
+                let p = EvenPace::new(rate as f64, threads, t);
                 (0..)
                     .map(|k| p.due_ns(k))
                     .take_while(|d| *d < from + len)
@@ -76,12 +79,35 @@ mod tests {
         }
     }
 
+    /// fio's `rate=1250` of 4 KiB blocks: 0.305 operations per second,
+    /// one every 3.28 s, not one a second.
+    #[test]
+    fn a_rate_below_one_per_second_is_paced_as_it_is() {
+        let p = EvenPace::new(1250.0 / 4096.0, 1, 0);
+        let gap_s = (p.due_ns(1) - p.due_ns(0)) / 1e9;
+        assert!((gap_s - 4096.0 / 1250.0).abs() < 1e-9, "{gap_s}");
+        assert_eq!(due_in_f(1250.0 / 4096.0, 1, 0.0, 33.0e9), 11);
+    }
+
+    fn due_in_f(rate: f64, threads: u32, from: f64, len: f64) -> u64 {
+        (0..threads)
+            .map(|t| {
+                let p = EvenPace::new(rate, threads, t);
+                (0..)
+                    .map(|k| p.due_ns(k))
+                    .take_while(|d| *d < from + len)
+                    .filter(|d| *d >= from)
+                    .count() as u64
+            })
+            .sum()
+    }
+
     /// The grid is the job's: one operation every 1/rate, thread after thread.
     #[test]
     fn threads_interleave_on_one_grid() {
         let mut due: Vec<f64> = (0..4)
             .flat_map(|t| {
-                let p = EvenPace::new(100, 4, t);
+                let p = EvenPace::new(100.0, 4, t);
                 (0..5).map(move |k| p.due_ns(k))
             })
             .collect();

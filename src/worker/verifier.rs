@@ -119,9 +119,9 @@ impl Verifier {
     }
 
     /// A scrambler whose writes repeat the last unique one with this chance (fio's `dedupe_percentage`).
-    pub fn with_dedupe(mut self, pct: u8, seed: u64) -> Verifier {
+    pub fn with_dedupe(mut self, pct: u8, seed: u64, set: Option<super::dedupe::WorkingSet>) -> Verifier {
         if pct > 0 {
-            self.dedupe = Some(super::dedupe::Dedupe::new(pct, seed));
+            self.dedupe = Some(super::dedupe::Dedupe::new(pct, seed, set));
         }
         self
     }

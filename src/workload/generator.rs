@@ -125,6 +125,21 @@ impl Zipf {
     }
 }
 
+/// fio's strided zones, in bytes from the job's span start.
+#[derive(Debug, Clone, Copy)]
+struct Zones {
+    /// Bytes moved in a zone before the next.
+    size: u64,
+    /// From one zone's start to the next's: range + skip.
+    step: u64,
+    range: u64,
+    /// The current zone's start, and the bytes moved in it.
+    start: u64,
+    done: u64,
+    /// The job's span: start and length.
+    full: (u64, u64),
+}
+
 /// Generates the I/Os of one worker thread.
 #[derive(Debug, Clone)]
 pub struct Generator {
@@ -151,6 +166,10 @@ pub struct Generator {
     next_seq: u64,
     /// Bytes a sequential pattern skips after each I/O.
     gap: u64,
+    /// Bytes before the end of each I/O the next starts at (fio's `:-N`).
+    back: u64,
+    /// fio's strided zones: `span_start`/`span_bytes` are the current zone's.
+    zones: Option<Zones>,
     trims: Trims,
 }
 
@@ -165,7 +184,7 @@ impl Generator {
         let pattern = if !job.rw.is_random() {
             // Threads of a sequential job start spread over the span, like fio's offset_increment.
             // With offset_increment each thread has a span of its own (runner/thread_span.rs).
-            let stride = if job.file_per_thread || job.offset_increment_bytes > 0 {
+            let stride = if job.file_per_thread || job.offset_increment_bytes > 0 || job.zones().is_some() {
                 0
             } else {
                 (blocks / job.threads.max(1) as u64) * align
@@ -245,6 +264,15 @@ impl Generator {
             random_pct: job.random_pct.min(100),
             next_seq: 0,
             gap: job.gap_bytes,
+            back: job.step_back_bytes,
+            zones: job.zones().map(|(size, range, skip)| Zones {
+                size,
+                step: range + skip,
+                range,
+                start: 0,
+                done: 0,
+                full: (span_start, span_bytes),
+            }),
             trims: match job.rw {
                 Rw::Trim | Rw::RandTrim => Trims::All,
                 Rw::TrimWrite | Rw::RandTrimWrite => Trims::ThenWrite(None),
@@ -327,8 +355,34 @@ impl Generator {
         }
     }
 
+    /// fio's io_u.c `setup_strided_zone_mode`: after `size` bytes in a
+    /// zone, the next zone, `range + skip` further; past the end, the first.
     #[inline]
     fn draw(&mut self) -> NextIo {
+        let Some(z) = &mut self.zones else {
+            return self.draw_in_span();
+        };
+        if z.done >= z.size {
+            z.done = 0;
+            z.start += z.step;
+            if z.start >= z.full.1 {
+                z.start = 0;
+            }
+            if let Pattern::Sequential { cursor } = &mut self.pattern {
+                *cursor = 0;
+            }
+        }
+        self.span_start = z.full.0 + z.start;
+        self.span_bytes = z.range.min(z.full.1 - z.start);
+        let io = self.draw_in_span();
+        if let Some(z) = &mut self.zones {
+            z.done += u64::from(io.len);
+        }
+        io
+    }
+
+    #[inline]
+    fn draw_in_span(&mut self) -> NextIo {
         // The size first, then the direction, as before `bs_write`, so stored
         // seeds repeat; with writes' own sizes the direction decides the size.
         let ((len, slots), write) = if self.wbs_bytes.is_empty() {
@@ -382,7 +436,14 @@ impl Generator {
                     *cursor = 0;
                 }
                 let at = *cursor;
-                *cursor += len as u64 + self.gap;
+                let end = at + len as u64;
+                // fio's io_u.c get_next_seq_offset: before the start, wrap to the end less the step.
+                *cursor = match self.back {
+                    0 => end + self.gap,
+                    back => end
+                        .checked_sub(back)
+                        .unwrap_or_else(|| self.span_bytes.saturating_sub(back)),
+                };
                 return NextIo {
                     offset: self.span_start + at,
                     len,
@@ -511,6 +572,50 @@ mod tests {
         let offsets: Vec<u64> = (0..32).map(|_| g.next_io().offset).collect();
         let expected: Vec<u64> = (0..16).chain(0..16).map(|i| i * 4096).collect();
         assert_eq!(offsets, expected);
+    }
+
+    /// fio's disk-zone-profile.fio, smaller: 8k of each 16k zone, 32k
+    /// skipped. fio 3.33's write_iolog of the same job on a 100k file lists
+    /// 0, 4k, 48k, 52k, 96k: one pass (`Job::pass_bytes`) is those 20k.
+    #[test]
+    fn strided_zones_move_zone_size_then_skip() {
+        let j = job(&[
+            ("rw", "read"),
+            ("bs", "4k"),
+            ("zone_size", "8k"),
+            ("zone_range", "16k"),
+            ("zone_skip", "32k"),
+        ]);
+        let mut g = Generator::new(&j, 4096, 100 << 10, 1, 0);
+        let offsets: Vec<u64> = (0..7).map(|_| (g.next_io().offset - 4096) >> 10).collect();
+        // The third zone has 4k left: its I/Os go round in it, then the first zone follows.
+        assert_eq!(offsets, [0, 4, 48, 52, 96, 96, 0]);
+        assert_eq!(j.pass_bytes(100 << 10), 20 << 10);
+        let j = job(&[
+            ("rw", "randread"),
+            ("bs", "4k"),
+            ("zone_size", "16k"),
+            ("zone_skip", "48k"),
+        ]);
+        let mut g = Generator::new(&j, 0, 1 << 20, 1, 0);
+        for i in 0..64u64 {
+            let at = g.next_io().offset;
+            let zone = (i / 4) * (64 << 10) % (1 << 20);
+            assert!(
+                at >= zone && at + 4096 <= zone + (16 << 10),
+                "I/O {i} at {at}, zone {zone}"
+            );
+        }
+    }
+
+    /// fio's backwards-read.fio (`rw=read:-8k`, bs 4k): the first block,
+    /// then from the end less 8k down, as fio's get_next_seq_offset does.
+    #[test]
+    fn a_step_back_walks_the_span_backwards() {
+        let j = job(&[("rw", "read"), ("bs", "4k"), ("step_back", "8k"), ("size", "32k")]);
+        let mut g = Generator::new(&j, 0, 32 << 10, 1, 0);
+        let offsets: Vec<u64> = (0..9).map(|_| g.next_io().offset >> 10).collect();
+        assert_eq!(offsets, [0, 24, 20, 16, 12, 8, 4, 0, 24]);
     }
 
     #[test]

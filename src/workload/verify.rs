@@ -77,29 +77,40 @@ pub struct Mismatch {
     pub found: u64,
 }
 
-/// The verify block of a job: its smallest block size, which every block
-/// size and the alignment must be multiples of, so that every I/O covers
-/// whole blocks.
+/// The verify block of a job: the largest size every block size, the
+/// alignment, the offset, the gap and the offset increment are multiples
+/// of (its smallest block size when they all are multiples of that), so
+/// that every I/O covers whole blocks. fio's `cross-stripe-verify.fio`
+/// writes 16k blocks from offset 120k: 8k verify blocks.
 pub fn block_bytes(job: &Job) -> Result<u64, String> {
-    let block = job.all_bs().map(|b| b.bytes).min().unwrap_or(4096);
+    let smallest = job.all_bs().map(|b| b.bytes).min().unwrap_or(4096);
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let block = job
+        .all_bs()
+        .map(|b| b.bytes)
+        .chain(job.align)
+        .chain([
+            job.offset_bytes,
+            job.gap_bytes,
+            job.step_back_bytes,
+            job.offset_increment_bytes,
+        ])
+        .fold(smallest, gcd);
     if block < MIN_BLOCK {
-        return Err(format!(
-            "verify: block size {block} is smaller than {MIN_BLOCK} bytes, too small to carry a header"
-        ));
-    }
-    if let Some(b) = job.all_bs().find(|b| !b.bytes.is_multiple_of(block)) {
-        return Err(format!(
-            "verify: block size {} is not a multiple of the smallest, {block}: every I/O must cover whole verify blocks",
-            b.bytes
-        ));
-    }
-    if job.align.is_some_and(|a| !a.is_multiple_of(block))
-        || !job.offset_bytes.is_multiple_of(block)
-        || !job.gap_bytes.is_multiple_of(block)
-    {
-        return Err(format!(
-            "verify: align, offset and gap must be multiples of the smallest block size, {block}"
-        ));
+        let why = if block == smallest {
+            format!("block size {block} is smaller than {MIN_BLOCK} bytes, too small to carry a header")
+        } else {
+            format!(
+                "block sizes, align, offset, gap and offset_increment share no multiple of {MIN_BLOCK} bytes \
+                 (the largest they all are multiples of is {block}): every I/O must cover whole verify blocks"
+            )
+        };
+        return Err(format!("verify: {why}"));
     }
     Ok(block)
 }
@@ -246,13 +257,31 @@ mod tests {
     }
 
     #[test]
-    fn every_block_size_must_be_a_multiple_of_the_smallest() {
+    fn the_verify_block_is_what_every_io_covers_whole() {
         let mut job = Job::default();
         job.set("bs", "4k/50:16k/50").unwrap();
         assert_eq!(block_bytes(&job), Ok(4096));
+        // 6k I/Os and 4k ones: 2k blocks, three and two to an I/O.
         job.set("bs", "4k/50:6k/50").unwrap();
-        assert!(block_bytes(&job).unwrap_err().contains("not a multiple"));
+        assert_eq!(block_bytes(&job), Ok(2048));
+        // fio's cross-stripe-verify.fio: 16k blocks from 120k, every 112k.
+        job.set("bs", "16k").unwrap();
+        job.set("offset", "120k").unwrap();
+        job.set("gap", "112k").unwrap();
+        assert_eq!(block_bytes(&job), Ok(8192));
+        job.set("bs", "4k/50:4100/50").unwrap();
+        assert!(
+            block_bytes(&job)
+                .unwrap_err()
+                .contains("share no multiple of 512")
+        );
         job.set("bs", "256").unwrap();
-        assert!(block_bytes(&job).is_err());
+        job.set("offset", "0").unwrap();
+        job.set("gap", "0").unwrap();
+        assert!(
+            block_bytes(&job)
+                .unwrap_err()
+                .contains("too small to carry a header")
+        );
     }
 }

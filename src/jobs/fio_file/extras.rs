@@ -1,8 +1,9 @@
 //! Options of job files people write today (issue 17), read with fio 3.33's
 //! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
 //! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
-//! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage`, `create_on_open`;
-//! and the ones kura refuses by name: `exit_what` other than group.
+//! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage` (with `dedupe_mode`,
+//! `dedupe_working_set_percentage`, `dedupe_global`), `create_on_open`;
+//! and the ones kura refuses by name.
 
 use super::{
     Entry, FioJob, FormatError, Loc, PerDir, Translator, fio_number, map_dir, per_dir, unsupported_value,
@@ -23,7 +24,18 @@ pub(super) struct FioExtras {
     rate_iops_min: PerDir<(u64, Loc)>,
     pub(super) exit_all: bool,
     dedupe_pct: Option<(u64, Loc)>,
+    /// `dedupe_mode=working_set`, its share of the span, `dedupe_global`.
+    working_set: bool,
+    working_set_pct: Option<(u64, Loc)>,
+    dedupe_global: bool,
     create_on_open: Option<Loc>,
+}
+
+impl FioExtras {
+    /// A verify-only job made from a writing one creates nothing.
+    pub(super) fn clear_create_on_open(&mut self) {
+        self.create_on_open = None;
+    }
 }
 
 impl Translator<'_> {
@@ -72,14 +84,6 @@ impl Translator<'_> {
             }
             // fio's exitall is one switch for the whole run (exitall_on_terminate).
             _ if e.is(Opt::ExitAll) => j.extras.exit_all = true,
-            "exit_what" => {
-                if !value()?.trim().eq_ignore_ascii_case("group") {
-                    return Err(unsupported_value(
-                        e,
-                        "kura's exitall stops the jobs of the group that ran with the job that ended (fio's default, exit_what=group)",
-                    ));
-                }
-            }
             _ if e.is(Opt::CreateOnOpen) => {
                 let on = match e.value.as_deref() {
                     None => true,
@@ -95,12 +99,24 @@ impl Translator<'_> {
                 j.extras.dedupe_pct = Some((n, at));
             }
             "dedupe_mode" => {
-                if !value()?.trim().eq_ignore_ascii_case("repeat") {
-                    return Err(unsupported_value(
-                        e,
-                        "kura repeats the last unique block (fio's default dedupe_mode=repeat)",
-                    ));
+                j.extras.working_set = match value()?.trim().to_ascii_lowercase().as_str() {
+                    "repeat" => false,
+                    "working_set" => true,
+                    _ => return Err(value_err(e, "expected repeat or working_set (fio's words)")),
                 }
+            }
+            _ if e.is(Opt::DedupeWorkingSet) => {
+                let n = fio_number(value()?, kb).map_err(|w| value_err(e, w))?;
+                if n > 100 {
+                    return Err(value_err(e, "must be between 0 and 100"));
+                }
+                j.extras.working_set_pct = Some((n, at));
+            }
+            _ if e.is(Opt::DedupeGlobal) => {
+                j.extras.dedupe_global = match e.value.as_deref() {
+                    None => true,
+                    Some(v) => super::fio_bool(v).map_err(|w| value_err(e, w))?,
+                };
             }
             _ => return Ok(false),
         }
@@ -164,6 +180,14 @@ impl Translator<'_> {
             && job.does_writes()
         {
             set(job, Opt::DedupePct, Value::Count(*n), loc)?;
+            if x.working_set {
+                // fio's default dedupe_working_set_percentage is 5.
+                let (pct, at) = x.working_set_pct.clone().unwrap_or((5, loc.clone()));
+                set(job, Opt::DedupeWorkingSet, Value::Count(pct.max(1)), &at)?;
+                if x.dedupe_global {
+                    set(job, Opt::DedupeGlobal, Value::Bool(true), loc)?;
+                }
+            }
         }
         if let Some(loc) = &x.create_on_open {
             if job.does_reads() {

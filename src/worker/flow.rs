@@ -1,0 +1,116 @@
+//! fio's token-based flow control (`flow`, `flow_id`, `flow_sleep`; fio
+//! 3.33 flow.c): the threads of jobs running together with the same
+//! `flow_id` share a counter of I/Os issued, and a thread whose share of it
+//! is above its share of the flow's weights waits (`flow_sleep`, or until
+//! the others catch up) before it issues another. fio's `flow.fio` keeps
+//! an 8:1 ratio of random reads to writes this way, its `butterfly.fio`
+//! one of forward and backward reads.
+//!
+//! The flows live in a table by id, as fio's flow list does: the first
+//! thread of an id makes its flow, each thread adds its weight, and takes
+//! its weight and its I/Os back out when it ends, so the others go on.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+/// The I/Os issued by, and the weights of, the threads of one flow id.
+#[derive(Debug)]
+pub struct Flow {
+    /// fio starts it at 1, so the first thread's ratio is defined.
+    issued: AtomicU64,
+    weight: AtomicU64,
+}
+
+static FLOWS: Mutex<Option<HashMap<u64, Weak<Flow>>>> = Mutex::new(None);
+
+/// One thread's place in a flow.
+#[derive(Debug)]
+pub struct FlowSeat {
+    flow: Arc<Flow>,
+    weight: u64,
+    issued: u64,
+}
+
+impl FlowSeat {
+    /// Joins flow `id` with `weight` (fio's `flow`, more than 0).
+    pub fn join(id: u64, weight: u64) -> FlowSeat {
+        let flow = {
+            let mut table = FLOWS.lock().unwrap_or_else(|e| e.into_inner());
+            let table = table.get_or_insert_with(HashMap::new);
+            table.retain(|_, f| f.strong_count() > 0);
+            match table.get(&id).and_then(Weak::upgrade) {
+                Some(f) => f,
+                None => {
+                    let f = Arc::new(Flow {
+                        issued: AtomicU64::new(1),
+                        weight: AtomicU64::new(0),
+                    });
+                    table.insert(id, Arc::downgrade(&f));
+                    f
+                }
+            }
+        };
+        flow.weight.fetch_add(weight, Ordering::Relaxed);
+        FlowSeat {
+            flow,
+            weight,
+            issued: 0,
+        }
+    }
+
+    /// Whether this thread may issue an I/O now: fio's
+    /// `flow_threshold_exceeded`, its share of the flow's I/Os against its
+    /// share of the flow's weight.
+    #[inline]
+    pub fn may_issue(&self) -> bool {
+        let issued = self.flow.issued.load(Ordering::Relaxed).max(1) as f64;
+        let weight = self.flow.weight.load(Ordering::Relaxed).max(1) as f64;
+        self.issued as f64 / issued <= self.weight as f64 / weight
+    }
+
+    /// Counts an I/O this thread issued.
+    #[inline]
+    pub fn issued(&mut self) {
+        self.flow.issued.fetch_add(1, Ordering::Relaxed);
+        self.issued += 1;
+    }
+}
+
+impl Drop for FlowSeat {
+    fn drop(&mut self) {
+        self.flow.issued.fetch_sub(self.issued, Ordering::Relaxed);
+        self.flow.weight.fetch_sub(self.weight, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two threads of weights 8 and 1 taking turns as fast as they may:
+    /// their I/Os come out 8 to 1.
+    #[test]
+    fn threads_issue_in_the_ratio_of_their_weights() {
+        let mut fast = FlowSeat::join(9_001, 8);
+        let mut slow = FlowSeat::join(9_001, 1);
+        let (mut a, mut b) = (0u64, 0u64);
+        for _ in 0..9_000 {
+            for (seat, n) in [(&mut fast, &mut a), (&mut slow, &mut b)] {
+                if seat.may_issue() {
+                    seat.issued();
+                    *n += 1;
+                }
+            }
+        }
+        let ratio = a as f64 / b as f64;
+        assert!((ratio - 8.0).abs() < 0.1, "{a} to {b}");
+        // When one leaves, the other goes on alone.
+        drop(fast);
+        assert!((0..10).all(|_| {
+            let ok = slow.may_issue();
+            slow.issued();
+            ok
+        }));
+    }
+}
