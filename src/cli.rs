@@ -49,7 +49,7 @@ pub enum Command {
     Mark(MarkArgs),
     /// Block size x read/write mix: IOPS and MiB/s per block size, one table per mix
     Sweep(SweepArgs),
-    /// Suites with their own tables: tiobench, bonnie, db, io500
+    /// Suites with their own tables: tiobench, bonnie, db, io500, pts (SNIA PTS)
     #[command(subcommand)]
     Suite(SuiteCommand),
     /// List stored runs, newest first

@@ -173,6 +173,15 @@ pub struct Generator {
     trims: Trims,
 }
 
+/// For each block size, how many aligned offsets it fits at in `span_bytes`
+/// (at least one): worked out when the span is set, not per I/O.
+fn fitting_blocks(bytes: &[u32], span_bytes: u64, align: u64) -> Vec<u64> {
+    bytes
+        .iter()
+        .map(|b| (span_bytes.saturating_sub(*b as u64) / align + 1).max(1))
+        .collect()
+}
+
 impl Generator {
     /// `seed` differs per thread so threads do not repeat each other.
     pub fn new(job: &Job, span_start: u64, span_bytes: u64, seed: u64, thread_index: u32) -> Generator {
@@ -218,12 +227,7 @@ impl Generator {
                 }
             }
         };
-        let slots = |bytes: &[u32]| -> Vec<u64> {
-            bytes
-                .iter()
-                .map(|b| (span_bytes.saturating_sub(*b as u64) / align + 1).max(1))
-                .collect()
-        };
+        let slots = |bytes: &[u32]| fitting_blocks(bytes, span_bytes, align);
         let bs_bytes: Vec<u32> = job.bs.iter().map(|b| b.bytes as u32).collect();
         let wbs_bytes: Vec<u32> = job.bs_write.iter().flatten().map(|b| b.bytes as u32).collect();
         let mut total = 0;
@@ -373,7 +377,13 @@ impl Generator {
             }
         }
         self.span_start = z.full.0 + z.start;
-        self.span_bytes = z.range.min(z.full.1 - z.start);
+        let zone_bytes = z.range.min(z.full.1 - z.start);
+        if zone_bytes != self.span_bytes {
+            // A zone's own span: the blocks that fit in it, worked out once a zone.
+            self.span_bytes = zone_bytes;
+            self.bs_slots = fitting_blocks(&self.bs_bytes, zone_bytes, self.align);
+            self.wbs_slots = fitting_blocks(&self.wbs_bytes, zone_bytes, self.align);
+        }
         let io = self.draw_in_span();
         if let Some(z) = &mut self.zones {
             z.done += u64::from(io.len);
