@@ -869,14 +869,17 @@ fn a_cause_is_warned_once_and_not_where_it_cannot_apply() {
 
 /// Issue 26: fio's flow control (flow.fio, with the null engine): jobs of
 /// one flow issue I/Os in the ratio of their weights, 8 to 1, in kura as in
-/// fio; a flow_sleep of 1 ms paces both, in both.
+/// fio; a flow_sleep of 1 ms paces both, in both. `exitall`: the jobs end
+/// together, so neither runs on alone, unheld, once the other has ended
+/// (their starts are held by the flow's weights, counted in before either
+/// starts).
 #[test]
 fn flow_keeps_jobs_in_the_ratio_of_their_weights_as_fio_does() {
     let dir = tmp();
     let file = dir.path().join("flow.fio");
     std::fs::write(
         &file,
-        "[global]\nnorandommap\nthread\ntime_based\nruntime=1\nioengine=null\niodepth=4\nsize=100m\n\
+        "[global]\nnorandommap\nthread\nexitall\ntime_based\nruntime=1\nioengine=null\niodepth=4\nsize=100m\n\
          bs=8k\nflow_sleep=1000\n[job2]\nrw=write\nflow=1\n[job1]\nrw=randread\nflow=8\n",
     )
     .unwrap();

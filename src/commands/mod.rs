@@ -184,6 +184,17 @@ pub fn print_run(text: &str) -> std::io::Result<()> {
     out.write_all(text.as_bytes()).and_then(|_| out.flush())
 }
 
+/// A measured run's report on stdout in the verb's plain view (its tables,
+/// or JSON with --json), and the verb's exit code.
+pub fn print_measured(ctx: &Ctx, result: &RunResult, stored: bool) -> i32 {
+    let view = crate::report::View {
+        json: ctx.json,
+        ..crate::report::View::default()
+    };
+    let shown = printed(print_run(&crate::report::render_run(result, &view)), result);
+    exit_code(result, stored).max(shown)
+}
+
 /// After a measured run: what printing its report to stdout gave. When
 /// stdout fails (a full disk, a file that cannot grow) the run is already
 /// stored, or saved as JSON and said so: kura tells where it is and exits 1,

@@ -5,13 +5,12 @@ use std::os::unix::fs::FileTypeExt;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, suite_options};
+use super::{Ctx, suite_options};
 use crate::cli::PtsArgs;
 use crate::jobs::pts::{PURGE_METHOD, PtsPlan, PtsTest, parse_scale, pts_jobs};
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::{Job, Opt};
 use crate::metrics::Warning;
-use crate::report::{View, render_run};
 use crate::runner::SuiteJob;
 
 pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
@@ -78,12 +77,7 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
             result.warnings.splice(0..0, said);
         },
     )?;
-    let view = View {
-        json: ctx.json,
-        ..View::default()
-    };
-    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
-    Ok(exit_code(&result, stored).max(printed))
+    Ok(super::print_measured(ctx, &result, stored))
 }
 
 /// Whether DEVICE can be purged (a block device) and its length. A regular

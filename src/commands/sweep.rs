@@ -2,13 +2,13 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, suite_options};
+use super::{Ctx, suite_options};
 use crate::cli::SweepArgs;
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::sweep::{Axes, PTS_BLOCK_SIZES, PTS_READ_PCTS, points};
 use crate::jobs::{Job, Opt, Value};
 use crate::metrics::repeats::{disagreement_warnings, summarize_tests};
-use crate::report::{View, render_run};
+use crate::report::View;
 use crate::runner::SuiteJob;
 
 pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
@@ -82,12 +82,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
             result.warnings.extend(disagree);
         },
     )?;
-    let view = View {
-        json: ctx.json,
-        ..View::default()
-    };
-    let printed = super::printed(super::print_run(&render_run(&result, &view)), &result);
-    Ok(exit_code(&result, stored).max(printed))
+    Ok(super::print_measured(ctx, &result, stored))
 }
 
 /// `--bs`'s items: a sweep point has one block size, so a split is refused.

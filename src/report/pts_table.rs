@@ -49,28 +49,16 @@ pub struct PtsTestRows {
 const LAT_PERCENTILES: [f64; 3] = [99.0, 99.99, 99.999];
 
 pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
-    let mut out = Vec::new();
-    for w in &run.warnings {
-        let Warning::Rounds { job, rounds } = w else {
-            continue;
-        };
-        let Some((test, _)) = job.split_once(" bs=") else {
-            continue;
-        };
-        let n = rounds.values.len() as u32;
-        let (first, last) = rounds
-            .window
-            .as_ref()
-            .map_or((1, n), |w| (w.first_round, w.last_round));
-        out.push(PtsTestRows {
+    let mut out: Vec<PtsTestRows> = tests_in_rounds(run)
+        .map(|(test, rounds, (first, last))| PtsTestRows {
             test: test.to_string(),
             purge: purge_of(run, test),
             rounds: rounds.values.len(),
             steady: rounds.steady,
             window: rounds.window.as_ref().map(|w| (w.first_round, w.last_round)),
             points: points(run, test, first, last),
-        });
-    }
+        })
+        .collect();
     if let Some(ws) = run
         .jobs
         .iter()
@@ -86,6 +74,24 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
         });
     }
     out
+}
+
+/// Each test run in rounds (its `Rounds` verdict): its name, its rounds,
+/// and the rounds its figures come from (the measurement window, else all).
+fn tests_in_rounds(
+    run: &RunResult,
+) -> impl Iterator<Item = (&str, &crate::metrics::steady::Rounds, (u32, u32))> {
+    run.warnings.iter().filter_map(|w| {
+        let Warning::Rounds { job, rounds } = w else {
+            return None;
+        };
+        let (test, _) = job.split_once(" bs=")?;
+        let span = rounds
+            .window
+            .as_ref()
+            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
+        Some((test, rounds, span))
+    })
 }
 
 fn purge_of(run: &RunResult, test: &str) -> Option<String> {
@@ -137,20 +143,11 @@ fn rounds_of<'r>(
 /// Purges, preconditioning and the rounds before the window are left out,
 /// as the spec reports only the window.
 pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
-    let mut out = Vec::new();
-    for w in &run.warnings {
-        let Warning::Rounds { job, rounds } = w else {
-            continue;
-        };
-        let Some((test, _)) = job.split_once(" bs=") else {
-            continue;
-        };
-        let (first, last) = rounds
-            .window
-            .as_ref()
-            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
-        out.extend(rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j)));
-    }
+    let mut out: Vec<(String, &JobResult)> = tests_in_rounds(run)
+        .flat_map(|(test, _, (first, last))| {
+            rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j))
+        })
+        .collect();
     out.extend(run.jobs.iter().filter_map(|j| {
         j.test
             .as_deref()
@@ -261,7 +258,7 @@ fn iops_matrix(points: &[PtsPoint]) -> String {
         }
         t.add_row(row);
     }
-    t.to_string()
+    super::fit::render(&t)
 }
 
 fn throughput(points: &[PtsPoint]) -> String {
@@ -274,7 +271,7 @@ fn throughput(points: &[PtsPoint]) -> String {
             rate(p.iops),
         ]);
     }
-    t.to_string()
+    super::fit::render(&t)
 }
 
 fn latencies(points: &[PtsPoint]) -> String {
@@ -299,5 +296,6 @@ fn latencies(points: &[PtsPoint]) -> String {
         row.push(latency(p.lat_max_ns as f64));
         t.add_row(row);
     }
-    t.to_string()
+    // The spec's mean and maximum stay; the deepest percentiles go first.
+    super::fit::render_with(&t, &super::fit::Fit::new().drop_first(&[6, 5, 4]))
 }

@@ -52,6 +52,13 @@ pub(super) fn run_together(
             }
         }
     }
+    // Every flow's weights are in before the first job's threads start.
+    let _flows = crate::worker::flow::announce(
+        ready
+            .iter()
+            .filter(|(j, _)| j.flow > 0)
+            .map(|(j, _)| (j.flow_id, j.flow * u64::from(j.threads))),
+    );
     let names: Vec<&str> = ready.iter().map(|(j, _)| j.name.as_str()).collect();
     progress.message(&crate::t!("progress-together", jobs = names.join(", ")));
     // fio's exitall: the first job of the group to end stops the others.

@@ -20,6 +20,48 @@ pub struct Flow {
     /// fio starts it at 1, so the first thread's ratio is defined.
     issued: AtomicU64,
     weight: AtomicU64,
+    /// The weights of every thread were counted in before any started
+    /// (`announce`): a thread joining does not add its own again.
+    announced: bool,
+}
+
+/// Flows whose weights a group of jobs counted in before its threads
+/// started; held until they have all joined or ended.
+#[derive(Debug)]
+pub struct Announced {
+    _held: Vec<Arc<Flow>>,
+}
+
+/// Counts in, before any thread of jobs running together starts, the
+/// weights each flow id will have (`(flow_id, weight of all its threads)`):
+/// fio sets its jobs' flows up before they issue, and without this the
+/// first job to start issues alone, unheld, until the next one joins (a
+/// skew of milliseconds is millions of I/Os on the null engine).
+pub fn announce(weights: impl IntoIterator<Item = (u64, u64)>) -> Announced {
+    let mut totals: Vec<(u64, u64)> = Vec::new();
+    for (id, w) in weights {
+        match totals.iter_mut().find(|(i, _)| *i == id) {
+            Some((_, t)) => *t += w,
+            None => totals.push((id, w)),
+        }
+    }
+    let mut table = FLOWS.lock().unwrap_or_else(|e| e.into_inner());
+    let table = table.get_or_insert_with(HashMap::new);
+    table.retain(|_, f| f.strong_count() > 0);
+    Announced {
+        _held: totals
+            .into_iter()
+            .map(|(id, total)| {
+                let f = Arc::new(Flow {
+                    issued: AtomicU64::new(1),
+                    weight: AtomicU64::new(total),
+                    announced: true,
+                });
+                table.insert(id, Arc::downgrade(&f));
+                f
+            })
+            .collect(),
+    }
 }
 
 static FLOWS: Mutex<Option<HashMap<u64, Weak<Flow>>>> = Mutex::new(None);
@@ -45,13 +87,16 @@ impl FlowSeat {
                     let f = Arc::new(Flow {
                         issued: AtomicU64::new(1),
                         weight: AtomicU64::new(0),
+                        announced: false,
                     });
                     table.insert(id, Arc::downgrade(&f));
                     f
                 }
             }
         };
-        flow.weight.fetch_add(weight, Ordering::Relaxed);
+        if !flow.announced {
+            flow.weight.fetch_add(weight, Ordering::Relaxed);
+        }
         FlowSeat {
             flow,
             weight,
@@ -87,6 +132,27 @@ impl Drop for FlowSeat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Weights counted in before the threads start: the light thread,
+    /// first to start, is held to its share before the heavy one joins.
+    #[test]
+    fn an_announced_flow_holds_the_first_thread_to_its_share() {
+        let announced = announce([(9_002, 1), (9_002, 8)]);
+        let mut light = FlowSeat::join(9_002, 1);
+        let mut issued = 0;
+        while light.may_issue() && issued < 100 {
+            light.issued();
+            issued += 1;
+        }
+        assert_eq!(issued, 1, "the light thread ran ahead alone");
+        let mut heavy = FlowSeat::join(9_002, 8);
+        drop(announced);
+        for _ in 0..8 {
+            assert!(heavy.may_issue());
+            heavy.issued();
+        }
+        assert!(light.may_issue());
+    }
 
     /// Two threads of weights 8 and 1 taking turns as fast as they may:
     /// their I/Os come out 8 to 1.
