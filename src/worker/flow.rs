@@ -8,7 +8,9 @@
 //!
 //! The flows live in a table by id, as fio's flow list does: the first
 //! thread of an id makes its flow, each thread adds its weight, and takes
-//! its weight and its I/Os back out when it ends, so the others go on.
+//! its weight and its I/Os back out when it ends, so the others go on;
+//! under fio's `exitall`, where the others are about to stop, they stay
+//! counted, so the others do not run on unheld for the moment that takes.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -72,11 +74,20 @@ pub struct FlowSeat {
     flow: Arc<Flow>,
     weight: u64,
     issued: u64,
+    /// fio's exitall: the first job to end stops the others, so its share
+    /// stays counted until they stop instead of setting them free.
+    stays_counted: bool,
 }
 
 impl FlowSeat {
     /// Joins flow `id` with `weight` (fio's `flow`, more than 0).
     pub fn join(id: u64, weight: u64) -> FlowSeat {
+        Self::join_as(id, weight, false)
+    }
+
+    /// `join`; with `exit_all`, what this thread issued and its weight stay
+    /// counted once it ends (the others are about to stop).
+    pub fn join_as(id: u64, weight: u64, exit_all: bool) -> FlowSeat {
         let flow = {
             let mut table = FLOWS.lock().unwrap_or_else(|e| e.into_inner());
             let table = table.get_or_insert_with(HashMap::new);
@@ -101,6 +112,7 @@ impl FlowSeat {
             flow,
             weight,
             issued: 0,
+            stays_counted: exit_all,
         }
     }
 
@@ -124,6 +136,9 @@ impl FlowSeat {
 
 impl Drop for FlowSeat {
     fn drop(&mut self) {
+        if self.stays_counted {
+            return;
+        }
         self.flow.issued.fetch_sub(self.issued, Ordering::Relaxed);
         self.flow.weight.fetch_sub(self.weight, Ordering::Relaxed);
     }
@@ -132,6 +147,28 @@ impl Drop for FlowSeat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// exitall: a thread that ended stays counted, so the other is still
+    /// held to its share; without, the other goes on alone.
+    #[test]
+    fn under_exitall_an_ended_thread_still_holds_the_others() {
+        for (exit_all, held) in [(true, true), (false, false)] {
+            let id = 9_003 + exit_all as u64;
+            let mut light = FlowSeat::join_as(id, 1, exit_all);
+            let mut heavy = FlowSeat::join_as(id, 8, exit_all);
+            for _ in 0..8 {
+                heavy.issued();
+            }
+            light.issued();
+            drop(heavy);
+            let ran_on = (0..10).all(|_| {
+                let ok = light.may_issue();
+                light.issued();
+                ok
+            });
+            assert_eq!(ran_on, !held, "exit_all {exit_all}");
+        }
+    }
 
     /// Weights counted in before the threads start: the light thread,
     /// first to start, is held to its share before the heavy one joins.
