@@ -314,7 +314,7 @@ impl<'p> Worker<'p> {
             syncs_in_flight: 0,
             think_ns: job.think_time.map_or(0, |d| d.as_nanos() as u64),
             think_every: job.think_every.unwrap_or(1).max(1) as u64,
-            flow: (job.flow > 0).then(|| flow::FlowSeat::join_as(job.flow_id, job.flow, job.exit_all)),
+            flow: (job.flow > 0).then(|| flow::FlowSeat::join(job.flow_id, job.flow, job.exit_all)),
             flow_held: false,
             flow_sleep_ns: job.flow_sleep_ns,
             slots: vec![Slot::default(); depth as usize],

@@ -80,14 +80,10 @@ pub struct FlowSeat {
 }
 
 impl FlowSeat {
-    /// Joins flow `id` with `weight` (fio's `flow`, more than 0).
-    pub fn join(id: u64, weight: u64) -> FlowSeat {
-        Self::join_as(id, weight, false)
-    }
-
-    /// `join`; with `exit_all`, what this thread issued and its weight stay
-    /// counted once it ends (the others are about to stop).
-    pub fn join_as(id: u64, weight: u64, exit_all: bool) -> FlowSeat {
+    /// Joins flow `id` with `weight` (fio's `flow`, more than 0); with
+    /// `exit_all`, what this thread issued and its weight stay counted once
+    /// it ends (the others are about to stop).
+    pub fn join(id: u64, weight: u64, exit_all: bool) -> FlowSeat {
         let flow = {
             let mut table = FLOWS.lock().unwrap_or_else(|e| e.into_inner());
             let table = table.get_or_insert_with(HashMap::new);
@@ -154,8 +150,8 @@ mod tests {
     fn under_exitall_an_ended_thread_still_holds_the_others() {
         for (exit_all, held) in [(true, true), (false, false)] {
             let id = 9_003 + exit_all as u64;
-            let mut light = FlowSeat::join_as(id, 1, exit_all);
-            let mut heavy = FlowSeat::join_as(id, 8, exit_all);
+            let mut light = FlowSeat::join(id, 1, exit_all);
+            let mut heavy = FlowSeat::join(id, 8, exit_all);
             for _ in 0..8 {
                 heavy.issued();
             }
@@ -175,14 +171,14 @@ mod tests {
     #[test]
     fn an_announced_flow_holds_the_first_thread_to_its_share() {
         let announced = announce([(9_002, 1), (9_002, 8)]);
-        let mut light = FlowSeat::join(9_002, 1);
+        let mut light = FlowSeat::join(9_002, 1, false);
         let mut issued = 0;
         while light.may_issue() && issued < 100 {
             light.issued();
             issued += 1;
         }
         assert_eq!(issued, 1, "the light thread ran ahead alone");
-        let mut heavy = FlowSeat::join(9_002, 8);
+        let mut heavy = FlowSeat::join(9_002, 8, false);
         drop(announced);
         for _ in 0..8 {
             assert!(heavy.may_issue());
@@ -195,8 +191,8 @@ mod tests {
     /// their I/Os come out 8 to 1.
     #[test]
     fn threads_issue_in_the_ratio_of_their_weights() {
-        let mut fast = FlowSeat::join(9_001, 8);
-        let mut slow = FlowSeat::join(9_001, 1);
+        let mut fast = FlowSeat::join(9_001, 8, false);
+        let mut slow = FlowSeat::join(9_001, 1, false);
         let (mut a, mut b) = (0u64, 0u64);
         for _ in 0..9_000 {
             for (seat, n) in [(&mut fast, &mut a), (&mut slow, &mut b)] {
