@@ -27,10 +27,14 @@ pub struct NsHosts {
 
 impl NsHosts {
     pub fn new(hosts: usize, export: &Path) -> NsHosts {
+        // Tests of one binary run at once: each set is named by the
+        // process and its own number, so none makes or removes another's.
+        static SETS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = SETS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let id = std::process::id();
         let set = NsHosts {
-            prefix: format!("km{}", id % 100_000),
-            subnet: format!("10.77.{}", id % 250),
+            prefix: format!("km{}x{}", id % 100_000, n % 10),
+            subnet: format!("10.77.{}", (id + n * 97) % 250),
             hosts,
             dir: tempfile::tempdir().unwrap(),
         };
