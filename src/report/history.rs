@@ -408,6 +408,7 @@ mod tests {
         let f = representative(Some("mark:default"), &jobs).unwrap();
         assert_eq!(f.bytes_per_sec, 833e6);
         assert_eq!(f.of, "SEQ1M Q8T1 read, best of 2");
+        assert_eq!(f.short, "SEQ1M Q8T1 read");
     }
 
     #[test]
@@ -445,6 +446,7 @@ mod tests {
             "{}",
             f.of
         );
+        assert_eq!(f.short, "block read");
     }
 
     #[test]
@@ -459,6 +461,7 @@ mod tests {
         let f = representative(None, &jobs).unwrap();
         assert_eq!((f.iops, f.bytes_per_sec), (1150.0, 4.6e6));
         assert_eq!(f.of, "mix read+write, best of 2");
+        assert_eq!(f.short, "mix read+write");
     }
 
     /// A search's steps, each `(offered rate, ops in its second, latency)`;
@@ -505,6 +508,7 @@ mod tests {
             f.of
         );
         assert!(!f.of.contains("lower bound"), "{}", f.of);
+        assert_eq!(f.short, "randread at mean < 1 ms");
     }
 
     #[test]
@@ -513,6 +517,7 @@ mod tests {
         let f = search_figure(&r).unwrap();
         assert_eq!(f.iops, 5000.0);
         assert!(f.of.contains("a lower bound"), "{}", f.of);
+        assert_eq!(f.short, "randread at mean < 1 ms unthrottled");
         let none = search_figure(&search(&[(None, 5000, 2_000_000)])).unwrap();
         assert_eq!(none.iops, 0.0);
         assert!(none.of.contains("no load held"), "{}", none.of);
@@ -528,5 +533,85 @@ mod tests {
         let f = representative(None, &jobs).unwrap();
         assert_eq!(f.iops, 2880.0);
         assert_eq!(f.of, "sfs97 all operations, one run");
+        assert_eq!(f.short, "sfs97 all ops");
+    }
+
+    fn summary(id: i64, suite: &str, figure: &str, short: &str) -> RunSummary {
+        RunSummary {
+            id,
+            started_unix_s: 1_795_316_411 + id,
+            label: None,
+            price: None,
+            suite: Some(suite.into()),
+            hostname: "vm".into(),
+            incomplete: id % 7 == 0,
+            jobs: 4,
+            target: "/mnt/a/rather/long/path/to/kura-test.dat".into(),
+            workload: "randrw 4k qd32 x4".into(),
+            iops: 123_456.0 * id as f64,
+            bytes_per_sec: 1.5e9,
+            unreadable: None,
+            figure: figure.into(),
+            figure_short: short.into(),
+        }
+    }
+
+    /// Issue 28: 50 runs printed 367 lines, the figure wrapped in a column
+    /// five characters wide. One line a run, at 80 columns, whatever the kind.
+    #[test]
+    fn fifty_runs_are_fifty_lines() {
+        let kinds = [
+            (
+                "tiobench",
+                "Sequential Read, one run (Sequential Write 106 MB/s)",
+                "seq read",
+            ),
+            ("mark:default", "SEQ1M Q8T1 read, best of 5", "SEQ1M Q8T1 read"),
+            (
+                "bonnie",
+                "block read, one run (block write 289 MB/s)",
+                "block read",
+            ),
+            ("sweep", "bs=4k mix=100/0 read, best of 3", "bs=4k mix=100/0 read"),
+            ("io500", "ior-easy-write write, one run", "ior-easy-write"),
+            ("db", "connect all operations, one run", "connect all ops"),
+        ];
+        let mut runs: Vec<RunSummary> = (1..=50)
+            .map(|id| {
+                let (suite, figure, short) = kinds[id as usize % kinds.len()];
+                summary(id, suite, figure, short)
+            })
+            .collect();
+        for labelled in [false, true] {
+            if labelled {
+                runs[3].label = Some("a label long enough to be cut at 80 columns".into());
+            }
+            let text = render(&runs);
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(
+                lines.iter().all(|l| super::super::width::display_width(l) <= 80),
+                "{text}"
+            );
+            let rows = lines
+                .iter()
+                .filter(|l| {
+                    l.split_whitespace()
+                        .next()
+                        .is_some_and(|w| w.trim_end_matches('*').parse::<i64>().is_ok())
+                })
+                .count();
+            assert_eq!(rows, 50, "{text}");
+            assert!(lines.len() <= 50 + 6, "{} lines:\n{text}", lines.len());
+            assert!(
+                text.contains(" seq read ") && text.contains(" SEQ1M Q8T1 read "),
+                "{text}"
+            );
+            // Runs of one year: the year is said once, in the heading.
+            assert!(
+                lines[1].contains(" 2026 (UTC) ") && !lines[3].contains("2026-"),
+                "{text}"
+            );
+            assert!(text.contains(" 7* ") && text.contains("*: INCOMPLETE"), "{text}");
+        }
     }
 }

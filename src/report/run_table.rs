@@ -333,6 +333,43 @@ mod fit_tests {
         assert!(!render_job(&job, false).contains("in flight"));
     }
 
+    /// Issue 28: a job of nine operations has a percentile column each; at
+    /// 80 columns `p99.999` was broken into `p99.99` over `9`. Columns go
+    /// (and a line says which) and every row stays one line.
+    #[test]
+    fn a_percentile_table_of_many_operations_keeps_each_row_on_its_line() {
+        use crate::jobs::OpKind;
+        let mut job = fixtures::job("sfs97", crate::jobs::Rw::RandRw, 4096, 50, Some(900), Some(100));
+        let lat = [34_300, 112_700, 1_160_000, 121_180_000];
+        for op in [
+            OpKind::Fsync,
+            OpKind::Create,
+            OpKind::Stat,
+            OpKind::Setattr,
+            OpKind::Readdir,
+            OpKind::Delete,
+            OpKind::Open,
+        ] {
+            job.operations.insert(op, fixtures::direction(50, 0, &lat));
+        }
+        let text = percentile_table(&job);
+        let lines: Vec<&str> = text.lines().collect();
+        for line in &lines {
+            assert!(super::super::width::display_width(line) <= 80, "{line}\n{text}");
+        }
+        let rows: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with(" p") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert_eq!(rows.len(), PERCENTILES.len(), "{text}");
+        assert!(rows.last().unwrap().starts_with(" p99.999 "), "{text}");
+        assert!(
+            lines.last().unwrap().contains("--wide"),
+            "says what went:\n{text}"
+        );
+    }
+
     /// A file set's anchor is a directory, though stored (and loaded, in
     /// runs of any version) as a file target.
     #[test]
