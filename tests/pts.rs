@@ -69,7 +69,17 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
         .arg(&script)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() {
+        // --json --quiet: what went wrong is in the run's warnings and flags.
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        panic!(
+            "exit {:?}: {} incomplete {} warnings {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr),
+            v["incomplete"],
+            v["warnings"]
+        );
+    }
     let stats = std::fs::read_to_string(cg.0.join("blkio.throttle.io_service_bytes")).unwrap();
     let discarded = stats
         .lines()
