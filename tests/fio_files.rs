@@ -17,6 +17,22 @@ const EXAMPLES: &str = "/usr/share/doc/fio/examples";
 /// The values the xnvme examples document for their `${FIO_*}` variables.
 const ENV: [(&str, &str); 3] = [("FIO_RW", "randread"), ("FIO_BS", "4k"), ("FIO_IODEPTH", "1")];
 
+/// Writes `text` as the fio job file `name` in `dir`, runs it with
+/// `kura --json run` (it must succeed) and returns the stored run's JSON.
+fn run_fio_text(dir: &Path, name: &str, text: &str) -> serde_json::Value {
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    json(
+        &kura(&dir.join("k.db"))
+            .args(["--json", "run"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    )
+}
+
 /// The example job files, gzipped ones unpacked into `dir`.
 fn examples(dir: &Path) -> Option<Vec<PathBuf>> {
     if !common::have("fio") {
@@ -791,21 +807,12 @@ fn fio_verify_writes_headers_and_a_later_job_checks_them() {
 #[test]
 fn a_byte_rate_below_one_block_per_second_is_paced_as_fio_paces_it() {
     let dir = tmp();
-    let file = dir.path().join("r.fio");
-    std::fs::write(
-        &file,
+    let v = run_fio_text(
+        dir.path(),
+        "r.fio",
         "[r]\nioengine=null\nsize=1m\nrw=read\nrate=1250\nruntime=5\ntime_based\n",
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
+    let file = dir.path().join("r.fio");
     let job = &v["jobs"][0];
     assert_eq!(job["job"]["rate_bytes_per_sec"], 1250);
     assert_eq!(job["read"]["ops"], 2, "{}", job["read"]);
@@ -876,22 +883,13 @@ fn a_cause_is_warned_once_and_not_where_it_cannot_apply() {
 #[test]
 fn flow_keeps_jobs_in_the_ratio_of_their_weights_as_fio_does() {
     let dir = tmp();
-    let file = dir.path().join("flow.fio");
-    std::fs::write(
-        &file,
+    let v = run_fio_text(
+        dir.path(),
+        "flow.fio",
         "[global]\nnorandommap\nthread\nexitall\ntime_based\nruntime=1\nioengine=null\niodepth=4\nsize=100m\n\
          bs=8k\nflow_sleep=1000\n[job2]\nrw=write\nflow=1\n[job1]\nrw=randread\nflow=8\n",
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
+    let file = dir.path().join("flow.fio");
     let writes = v["jobs"][0]["write"]["ops"].as_f64().unwrap();
     let reads = v["jobs"][1]["read"]["ops"].as_f64().unwrap();
     assert!(
@@ -923,22 +921,12 @@ fn flow_keeps_jobs_in_the_ratio_of_their_weights_as_fio_does() {
 #[test]
 fn a_steady_state_rule_ends_the_job_once_it_holds() {
     let dir = tmp();
-    let file = dir.path().join("ss.fio");
-    std::fs::write(
-        &file,
+    let v = run_fio_text(
+        dir.path(),
+        "ss.fio",
         "[global]\nioengine=null\nsize=16m\nrw=randread\nrate_iops=1000\ntime_based\nthreads=1\n\
          [steady]\nruntime=30\nss=iops:10%\nss_dur=2\nss_ramp=1\n\
          [never]\nstonewall\nruntime=2\nss=iops_slope:0.0000001%\nss_dur=10\n",
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
     let verdicts: Vec<_> = v["warnings"]
         .as_array()
@@ -962,20 +950,10 @@ fn a_steady_state_rule_ends_the_job_once_it_holds() {
 #[test]
 fn poisson_pacing_keeps_the_rate() {
     let dir = tmp();
-    let file = dir.path().join("p.fio");
-    std::fs::write(
-        &file,
+    let v = run_fio_text(
+        dir.path(),
+        "p.fio",
         "[p]\nioengine=null\nsize=16m\nrw=randread\nrate_iops=2000\nrate_process=poisson\nruntime=1\ntime_based\n",
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
     assert_eq!(v["jobs"][0]["job"]["rate_poisson"], true);
     let iops = v["jobs"][0]["read"]["iops"].as_f64().unwrap();
