@@ -19,6 +19,8 @@ struct Ran {
     run: serde_json::Value,
     db: std::path::PathBuf,
     discarded: u64,
+    /// The kernel's `queue/write_cache` of the loop device, as the run began.
+    write_cache: String,
     _dir: tempfile::TempDir,
 }
 
@@ -46,6 +48,10 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
     let dev = lo.path.to_str().unwrap().to_string();
     std::fs::write(&lo.path, vec![FILL; 32 << 20]).unwrap();
     let majmin = common::sh(&format!("lsblk -dno MAJ:MIN {dev}"))
+        .trim()
+        .to_string();
+    let write_cache = std::fs::read_to_string(format!("/sys/dev/block/{majmin}/queue/write_cache"))
+        .unwrap_or_default()
         .trim()
         .to_string();
     let set = |file: &str, value: u64| {
@@ -96,6 +102,7 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
         run: json(&out.stdout),
         db,
         discarded,
+        write_cache,
         _dir: dir,
     })
 }
@@ -178,16 +185,10 @@ fn stored_and_shown(ran: &Ran, heading: &str) -> String {
 
 #[test]
 fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
-    let Some(ran) = quick(
-        "iops",
-        "iops",
-        "0.001",
-        Throttle {
-            iops: 1000,
-            bps: None,
-        },
-        &[],
-    ) else {
+    // 300 ms points at 200 IOPS: each point is the throttle's rate, 1 MiB
+    // reads too (at 1000 IOPS and 60 ms, the 1 MiB points measured the
+    // loop device's noise and the three tracked points were not steady in 25 rounds).
+    let Some(ran) = quick("iops", "iops", "0.005", Throttle { iops: 200, bps: None }, &[]) else {
         return;
     };
     assert_eq!(ran.discarded, 32 << 20);
@@ -202,6 +203,41 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
             .iter()
             .all(|p| p["iops"].as_f64().unwrap() > 0.0)
     );
+    // PTS 2.0.2's three tracking variables, each judged, all steady.
+    let verdicts: Vec<&serde_json::Value> = ran.run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "rounds")
+        .collect();
+    let tracked: Vec<&str> = verdicts.iter().filter_map(|w| w["job"].as_str()).collect();
+    assert_eq!(
+        tracked,
+        [
+            "IOPS bs=1m mix=100/0",
+            "IOPS bs=64k mix=65/35",
+            "IOPS bs=4k mix=0/100"
+        ],
+        "{verdicts:?}"
+    );
+    assert!(
+        verdicts.iter().all(|w| w["rounds"]["steady"] == true),
+        "{verdicts:?}"
+    );
+    // The stimulus and its preconditioning at the PTS-E recommendation, 32 x 4.
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    assert!(
+        jobs[1..]
+            .iter()
+            .all(|j| j["job"]["qd"] == 32 && j["job"]["threads"] == 4)
+    );
+    // The loop device's write cache: said when on (PTS-E asks for it off).
+    let said = ran.run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["kind"] == "pts_write_cache" && w["state"] == "write back");
+    assert_eq!(said, ran.write_cache == "write back", "{}", ran.write_cache);
     let text = stored_and_shown(&ran, "IOPS · purged (blkdiscard) · steady, window rounds");
     // The matrix: one row per block size, 1 MiB first.
     let rows = text.lines().filter(|l| l.trim_start().starts_with("1m ")).count();

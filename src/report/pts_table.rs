@@ -50,13 +50,14 @@ const LAT_PERCENTILES: [f64; 3] = [99.0, 99.99, 99.999];
 
 pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
     let mut out: Vec<PtsTestRows> = tests_in_rounds(run)
-        .map(|(test, rounds, (first, last))| PtsTestRows {
-            test: test.to_string(),
-            purge: purge_of(run, test),
-            rounds: rounds.values.len(),
-            steady: rounds.steady,
-            window: rounds.window.as_ref().map(|w| (w.first_round, w.last_round)),
-            points: points(run, test, first, last),
+        .into_iter()
+        .map(|t| PtsTestRows {
+            test: t.test.to_string(),
+            purge: purge_of(run, t.test),
+            rounds: t.rounds,
+            steady: t.steady,
+            window: t.window,
+            points: points(run, t.test, t.span.0, t.span.1),
         })
         .collect();
     if let Some(ws) = run
@@ -76,22 +77,47 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
     out
 }
 
-/// Each test run in rounds (its `Rounds` verdict): its name, its rounds,
-/// and the rounds its figures come from (the measurement window, else all).
-fn tests_in_rounds(
-    run: &RunResult,
-) -> impl Iterator<Item = (&str, &crate::metrics::steady::Rounds, (u32, u32))> {
-    run.warnings.iter().filter_map(|w| {
+/// A test run in rounds, from the `rounds` verdicts of its tracked points
+/// (the IOPS test has three, all of which must be steady).
+struct TestRounds<'r> {
+    test: &'r str,
+    rounds: usize,
+    steady: bool,
+    window: Option<(u32, u32)>,
+    /// The rounds its figures come from: the measurement window, else all.
+    span: (u32, u32),
+}
+
+fn tests_in_rounds(run: &RunResult) -> Vec<TestRounds<'_>> {
+    let mut out: Vec<TestRounds<'_>> = Vec::new();
+    for w in &run.warnings {
         let Warning::Rounds { job, rounds } = w else {
-            return None;
+            continue;
         };
-        let (test, _) = job.split_once(" bs=")?;
-        let span = rounds
-            .window
-            .as_ref()
-            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
-        Some((test, rounds, span))
-    })
+        let Some((test, _)) = job.split_once(" bs=") else {
+            continue;
+        };
+        let window = rounds.window.as_ref().map(|w| (w.first_round, w.last_round));
+        let n = rounds.values.len();
+        match out.iter_mut().find(|t| t.test == test) {
+            Some(t) => {
+                t.steady &= rounds.steady;
+                t.rounds = t.rounds.max(n);
+                t.window = t.window.or(window);
+            }
+            None => out.push(TestRounds {
+                test,
+                rounds: n,
+                steady: rounds.steady,
+                window,
+                span: (0, 0),
+            }),
+        }
+    }
+    for t in &mut out {
+        t.span = t.window.unwrap_or((1, t.rounds as u32));
+    }
+    out
 }
 
 fn purge_of(run: &RunResult, test: &str) -> Option<String> {
@@ -144,9 +170,8 @@ fn rounds_of<'r>(
 /// as the spec reports only the window.
 pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
     let mut out: Vec<(String, &JobResult)> = tests_in_rounds(run)
-        .flat_map(|(test, _, (first, last))| {
-            rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j))
-        })
+        .into_iter()
+        .flat_map(|t| rounds_of(run, t.test, t.span.0, t.span.1).map(|(n, j)| (n.to_string(), j)))
         .collect();
     out.extend(run.jobs.iter().filter_map(|j| {
         j.test
