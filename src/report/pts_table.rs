@@ -1,7 +1,8 @@
 //! `kura suite pts`'s tables from a stored run: per PTS test, the points
 //! averaged over the steady-state measurement window (the rounds the
 //! `rounds` verdict names), the IOPS matrix as block size rows x mix
-//! columns, throughput, and latency. Pure: a run in, rows and text out.
+//! columns, throughput, and latency; and what the HTML report plots (the
+//! rounds' convergence, the WS job's series). Pure: a run in, rows and text out.
 
 use serde::Serialize;
 
@@ -11,7 +12,8 @@ use crate::jobs::pts::PURGE_METHOD;
 use crate::jobs::sweep::mix_name;
 use crate::jobs::units::format_size;
 use crate::metrics::histogram::percentile_key;
-use crate::metrics::{JobResult, RunResult, Warning};
+use crate::metrics::steady::{Rounds, value_of};
+use crate::metrics::{IntervalPoint, JobResult, RunResult, Warning};
 
 /// One point of a test over its measurement window.
 #[derive(Debug, Clone, Serialize)]
@@ -43,6 +45,29 @@ pub struct PtsTestRows {
     pub steady: bool,
     pub window: Option<(u32, u32)>,
     pub points: Vec<PtsPoint>,
+    /// How the rounds came to the window (tests run in rounds). Left out
+    /// of JSON: the run's `rounds` warning and its jobs carry the same.
+    #[serde(skip)]
+    pub convergence: Option<Convergence>,
+    /// WS: the job's interval series, its curve. Left out of JSON as above.
+    #[serde(skip)]
+    pub series: Vec<IntervalPoint>,
+}
+
+/// The PTS's convergence plot of a test: its tracked variable by round for
+/// the point that decides steady state and the points charted beside it.
+#[derive(Debug, Clone)]
+pub struct Convergence {
+    /// The point steady state is judged on (`IOPS bs=4k mix=0/100`).
+    pub tracked_point: String,
+    /// Its verdict: the variable, its value by round, the last window.
+    pub rounds: Rounds,
+    /// (point, its tracked variable in round 1, 2, ...; `None` for a round
+    /// it did not run), the tracked point first, then in the order they
+    /// ran: the points of the tracked point's R/W mix (the spec's "all
+    /// block sizes" plot), or every point of a test of one block size (TP's
+    /// read and write).
+    pub lines: Vec<(String, Vec<Option<f64>>)>,
 }
 
 /// The percentiles shown in the latency table.
@@ -50,13 +75,15 @@ const LAT_PERCENTILES: [f64; 3] = [99.0, 99.99, 99.999];
 
 pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
     let mut out: Vec<PtsTestRows> = tests_in_rounds(run)
-        .map(|(test, rounds, (first, last))| PtsTestRows {
+        .map(|(test, tracked, rounds, (first, last))| PtsTestRows {
             test: test.to_string(),
             purge: purge_of(run, test),
             rounds: rounds.values.len(),
             steady: rounds.steady,
             window: rounds.window.as_ref().map(|w| (w.first_round, w.last_round)),
             points: points(run, test, first, last),
+            convergence: Some(convergence(run, test, tracked, rounds)),
+            series: Vec::new(),
         })
         .collect();
     if let Some(ws) = run
@@ -71,16 +98,17 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
             steady: false,
             window: None,
             points: vec![point(ws.test.clone().unwrap_or_default(), &[ws])],
+            convergence: None,
+            series: ws.series.clone(),
         });
     }
     out
 }
 
-/// Each test run in rounds (its `Rounds` verdict): its name, its rounds,
-/// and the rounds its figures come from (the measurement window, else all).
-fn tests_in_rounds(
-    run: &RunResult,
-) -> impl Iterator<Item = (&str, &crate::metrics::steady::Rounds, (u32, u32))> {
+/// Each test run in rounds (its `Rounds` verdict): its name, its tracked
+/// point, its rounds, and the rounds its figures come from (the
+/// measurement window, else all).
+fn tests_in_rounds(run: &RunResult) -> impl Iterator<Item = (&str, &str, &Rounds, (u32, u32))> {
     run.warnings.iter().filter_map(|w| {
         let Warning::Rounds { job, rounds } = w else {
             return None;
@@ -90,8 +118,48 @@ fn tests_in_rounds(
             .window
             .as_ref()
             .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
-        Some((test, rounds, span))
+        Some((test, job.as_str(), rounds, span))
     })
+}
+
+fn convergence(run: &RunResult, test: &str, tracked_point: &str, rounds: &Rounds) -> Convergence {
+    // Every round's jobs, by point, in the order the points ran.
+    let mut lines: Vec<(String, u8, u64, Vec<Option<f64>>)> = Vec::new();
+    for (name, round, j) in rounds_of(run, test, 1, u32::MAX) {
+        let round = round.max(1) as usize;
+        let at = match lines.iter().position(|l| l.0 == name) {
+            Some(i) => i,
+            None => {
+                lines.push((
+                    name.to_string(),
+                    j.job.effective_read_pct(),
+                    j.job.max_bs(),
+                    Vec::new(),
+                ));
+                lines.len() - 1
+            }
+        };
+        let values = &mut lines[at].3;
+        if values.len() < round {
+            values.resize(round, None);
+        }
+        values[round - 1] = Some(value_of(rounds.tracked, j));
+    }
+    let mix = lines.iter().find(|l| l.0 == tracked_point).map(|l| l.1);
+    let one_size = lines.iter().all(|l| lines.first().is_some_and(|f| f.2 == l.2));
+    let mut charted: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    for (name, read_pct, _, values) in lines {
+        if name == tracked_point {
+            charted.insert(0, (name, values));
+        } else if one_size || Some(read_pct) == mix {
+            charted.push((name, values));
+        }
+    }
+    Convergence {
+        tracked_point: tracked_point.to_string(),
+        rounds: rounds.clone(),
+        lines: charted,
+    }
 }
 
 fn purge_of(run: &RunResult, test: &str) -> Option<String> {
@@ -106,7 +174,7 @@ fn purge_of(run: &RunResult, test: &str) -> Option<String> {
 fn points(run: &RunResult, test: &str, first: u32, last: u32) -> Vec<PtsPoint> {
     let mut names: Vec<&str> = Vec::new();
     let mut by_name: Vec<Vec<&JobResult>> = Vec::new();
-    for (name, j) in rounds_of(run, test, first, last) {
+    for (name, _, j) in rounds_of(run, test, first, last) {
         match names.iter().position(|n| *n == name) {
             Some(i) => by_name[i].push(j),
             None => {
@@ -122,18 +190,19 @@ fn points(run: &RunResult, test: &str, first: u32, last: u32) -> Vec<PtsPoint> {
         .collect()
 }
 
-/// The jobs of `test`'s rounds `first..=last`, each with its point's name (its test without the round).
+/// The jobs of `test`'s rounds `first..=last`, each with its point's name
+/// (its test without the round) and its round.
 fn rounds_of<'r>(
     run: &'r RunResult,
     test: &str,
     first: u32,
     last: u32,
-) -> impl Iterator<Item = (&'r str, &'r JobResult)> {
+) -> impl Iterator<Item = (&'r str, u32, &'r JobResult)> {
     let prefix = format!("{test} bs=");
     run.jobs.iter().filter_map(move |j| {
         let (name, round) = j.test.as_deref()?.rsplit_once(" round ")?;
         let round = round.parse::<u32>().ok()?;
-        (name.starts_with(&prefix) && (first..=last).contains(&round)).then_some((name, j))
+        (name.starts_with(&prefix) && (first..=last).contains(&round)).then_some((name, round, j))
     })
 }
 
@@ -144,8 +213,8 @@ fn rounds_of<'r>(
 /// as the spec reports only the window.
 pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
     let mut out: Vec<(String, &JobResult)> = tests_in_rounds(run)
-        .flat_map(|(test, _, (first, last))| {
-            rounds_of(run, test, first, last).map(|(n, j)| (n.to_string(), j))
+        .flat_map(|(test, _, _, (first, last))| {
+            rounds_of(run, test, first, last).map(|(n, _, j)| (n.to_string(), j))
         })
         .collect();
     out.extend(run.jobs.iter().filter_map(|j| {
@@ -201,6 +270,29 @@ fn point(name: String, js: &[&JobResult]) -> PtsPoint {
     }
 }
 
+/// The IOPS matrix's layout: the R/W mixes across (all writes first, as
+/// the PTS's table), and per block size (smallest first) its point under
+/// each mix, where one ran.
+pub fn matrix(points: &[PtsPoint]) -> (Vec<u8>, Vec<(u64, Vec<Option<&PtsPoint>>)>) {
+    let mut mixes: Vec<u8> = points.iter().map(|p| p.read_pct).collect();
+    mixes.sort_unstable();
+    mixes.dedup();
+    let mut sizes: Vec<u64> = points.iter().map(|p| p.bs_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let rows = sizes
+        .into_iter()
+        .map(|bs| {
+            let cells = mixes
+                .iter()
+                .map(|m| points.iter().find(|p| p.bs_bytes == bs && p.read_pct == *m))
+                .collect();
+            (bs, cells)
+        })
+        .collect();
+    (mixes, rows)
+}
+
 /// The tables, one per test, under a line on its purge and steady state.
 pub fn render(tests: &[PtsTestRows]) -> String {
     let mut out = String::new();
@@ -218,7 +310,8 @@ pub fn render(tests: &[PtsTestRows]) -> String {
     out
 }
 
-fn heading(t: &PtsTestRows) -> String {
+/// `IOPS · purged (blkdiscard) · steady, window rounds 3-7 of 7`.
+pub fn heading(t: &PtsTestRows) -> String {
     let purge = match &t.purge {
         Some(p) => crate::t!("pts-purged", method = p.as_str()),
         None => crate::t!("pts-not-purged"),
@@ -233,29 +326,20 @@ fn heading(t: &PtsTestRows) -> String {
     format!("{} · {purge} · {state}", t.test)
 }
 
+/// The matrix's top left cell: what runs down and across.
+pub const MATRIX_CORNER: &str = "bs \\ R/W";
+
 /// Block sizes down, mixes across from all writes to all reads, as the
 /// PTS's IOPS table (R/W from left (W) to right (R)).
 fn iops_matrix(points: &[PtsPoint]) -> String {
-    let mut mixes: Vec<u8> = points.iter().map(|p| p.read_pct).collect();
-    mixes.sort_unstable();
-    mixes.dedup();
-    let mut sizes: Vec<u64> = points.iter().map(|p| p.bs_bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let (mixes, rows) = matrix(points);
     let heads: Vec<String> = mixes.iter().map(|m| mix_name(*m)).collect();
-    let mut head = vec!["bs \\ R/W"];
+    let mut head = vec![MATRIX_CORNER];
     head.extend(heads.iter().map(String::as_str));
     let mut t = new_table(&head);
-    for bs in sizes {
+    for (bs, cells) in rows {
         let mut row = vec![format_size(bs)];
-        for m in &mixes {
-            row.push(
-                points
-                    .iter()
-                    .find(|p| p.bs_bytes == bs && p.read_pct == *m)
-                    .map_or_else(String::new, |p| rate(p.iops)),
-            );
-        }
+        row.extend(cells.iter().map(|c| c.map_or_else(String::new, |p| rate(p.iops))));
         t.add_row(row);
     }
     super::fit::render(&t)
