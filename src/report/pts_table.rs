@@ -383,3 +383,43 @@ fn latencies(points: &[PtsPoint]) -> String {
     // The spec's mean and maximum stay; the deepest percentiles go first.
     super::fit::render_with(&t, &super::fit::Fit::new().drop_first(&[6, 5, 4]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn convergence_charts_the_tracked_points_mix_or_a_single_sizes_every_point() {
+        let tests = rows(&crate::report::fixtures::pts_run());
+        let names: Vec<&str> = tests.iter().map(|t| t.test.as_str()).collect();
+        assert_eq!(names, ["IOPS", "TP 1m", "LAT", "WS"]);
+        let iops = tests[0].convergence.as_ref().unwrap();
+        assert_eq!(iops.tracked_point, "IOPS bs=4k mix=0/100");
+        // The tracked point first, then the other block size at all writes; no reads.
+        let lines: Vec<&str> = iops.lines.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(lines, ["IOPS bs=4k mix=0/100", "IOPS bs=1m mix=0/100"]);
+        assert_eq!(
+            iops.lines[0].1,
+            [2000.0, 1000.0, 1000.0, 1000.0, 1000.0, 1000.0].map(Some)
+        );
+        assert_eq!(
+            iops.lines[0].1,
+            iops.rounds.values.iter().map(|v| Some(*v)).collect::<Vec<_>>()
+        );
+        assert_eq!(iops.lines[1].1.len(), 6);
+        assert_eq!((tests[0].window, tests[0].steady), (Some((2, 6)), true));
+        // TP's one block size: both directions, in MB/s.
+        let tp = tests[1].convergence.as_ref().unwrap();
+        let lines: Vec<&str> = tp.lines.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(lines, ["TP 1m bs=1m mix=0/100", "TP 1m bs=1m mix=100/0"]);
+        assert!(!tests[1].steady);
+        // WS: no rounds, its series.
+        assert!(tests[3].convergence.is_none());
+        assert_eq!(tests[3].series.len(), 10);
+        // The matrix: smallest block size first, all writes first.
+        let (mixes, rows) = matrix(&tests[0].points);
+        assert_eq!(mixes, [0, 100]);
+        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [4096, 1 << 20]);
+        assert_eq!(rows[0].1[0].unwrap().iops, 1000.0);
+    }
+}

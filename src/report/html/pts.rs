@@ -549,3 +549,89 @@ fn ws_charts(series: &[IntervalPoint]) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chart titled `title`, from its `<svg` to its `</svg>`.
+    fn chart<'a>(html: &'a str, title: &str) -> &'a str {
+        let at = html
+            .find(&format!(r#"aria-label="{}""#, esc(title)))
+            .unwrap_or_else(|| panic!("no chart {title}"));
+        let start = html[..at].rfind("<svg").unwrap();
+        let end = at + html[at..].find("</svg>").unwrap();
+        &html[start..end]
+    }
+
+    /// (series name, points of its polyline) of a line chart.
+    fn lines(svg: &str) -> Vec<(String, usize)> {
+        svg.split(r#"<g class="series" data-name=""#)
+            .skip(1)
+            .map(|s| {
+                let name = s[..s.find('"').unwrap()].to_string();
+                let points = s
+                    .split(r#"points=""#)
+                    .nth(1)
+                    .map_or(0, |p| p[..p.find('"').unwrap()].split_whitespace().count());
+                (name, points)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_test_has_its_heading_plots_table_and_chart() {
+        let run = crate::report::fixtures::pts_run();
+        let mut page = Page::new("t", None);
+        crate::i18n::in_english(|| section(&mut page, &[run], &["ssd".into()]));
+        let html = &page.body;
+        let table = |test: &str| page.find_table(&format!("pts-r7-{test}")).unwrap();
+        assert_eq!(
+            html.matches(r#"<span class="nc">NOT CONFORMING</span>"#).count(),
+            4
+        );
+        assert!(html.contains("IOPS · purged (blkdiscard) · steady, window rounds 2-6 of 6"));
+        assert!(html.contains("TP 1m · purged (blkdiscard) · NOT steady after 5 rounds"));
+        // Convergence: the tracked point (drawn last, over the others) and
+        // its mix's other block size, 6 rounds, the window shaded.
+        let conv = chart(html, "Steady-state convergence · IOPS");
+        assert_eq!(
+            lines(conv),
+            [
+                ("bs=1m mix=0/100".to_string(), 6),
+                ("bs=4k mix=0/100 (tracked)".to_string(), 6)
+            ]
+        );
+        assert!(conv.contains(r#"stroke-width="3""#));
+        assert!(conv.contains(r#"<g class="band measure">"#) && conv.contains("steady window"));
+        // The window: its 5 values, the average and the fitted line; both bands.
+        let win = chart(html, "Steady-state measurement window · IOPS");
+        let l = lines(win);
+        assert_eq!((l[0].0.as_str(), l[0].1), ("average 1000", 2));
+        assert_eq!((l[1].0.as_str(), l[1].1), ("least-squares line", 2));
+        assert_eq!(l[2], ("bs=4k mix=0/100".to_string(), 5));
+        assert!(win.contains(r#"<g class="band tol20">"#) && win.contains(">±20 %<"));
+        assert!(win.contains(r#"<g class="band tol10">"#) && win.contains(">±10 %<"));
+        // The IOPS matrix and its chart: a line per mix over both block sizes.
+        let t = table("iops");
+        assert_eq!(t.columns, ["bs \\ R/W", "0/100", "100/0"]);
+        assert_eq!(t.rows.len(), 2);
+        let by_bs = chart(html, "IOPS: IOPS by block size, one line per R/W mix");
+        assert_eq!(
+            lines(by_bs),
+            [("R/W 0/100".to_string(), 2), ("R/W 100/0".to_string(), 2)]
+        );
+        // TP: a bar per direction and block size; LAT: mean and max per point.
+        let tp = chart(html, "TP: MB/s by block size and direction");
+        assert_eq!(tp.matches(r#"class="bar""#).count(), 2);
+        assert_eq!(table("tp-1m").rows.len(), 2);
+        let lat = chart(html, "LAT: mean and maximum latency per point");
+        assert_eq!(lat.matches(r#"class="bar""#).count(), 4);
+        assert_eq!(table("lat").columns.len(), 8);
+        // WS: its 10 periods over time and over bytes written (1000 to 2000 IOPS of 4 KiB).
+        for title in ["WS: IOPS over time", "WS: IOPS over data written"] {
+            assert_eq!(lines(chart(html, title)), [("write IOPS".to_string(), 10)]);
+        }
+        assert!(chart(html, "WS: IOPS over data written").contains(">written (MB)<"));
+    }
+}
