@@ -121,7 +121,18 @@ pub fn rounds_chart(title: &str, r: &Rounds, lines: &[(String, Vec<Option<f64>>)
     };
     let chart = LineChart {
         title: title.to_string(),
-        x: Axis::span(&crate::t!("steady-round"), 0.5, n + 0.5, svg::num_tick),
+        // Up to a dozen rounds each has its tick; more get 1-2-5 steps.
+        x: if n <= 12.0 {
+            Axis::custom(
+                &crate::t!("steady-round"),
+                svg::Scale::Linear,
+                0.5,
+                n + 0.5,
+                (1..=n as u32).map(|r| (r as f64, r.to_string())).collect(),
+            )
+        } else {
+            Axis::span(&crate::t!("steady-round"), 0.5, n + 0.5, svg::num_tick)
+        },
         y,
         lines: lines
             .iter()

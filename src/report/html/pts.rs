@@ -210,7 +210,15 @@ fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
     let unit = c.rounds.tracked.unit();
     let chart = LineChart {
         title,
-        x: Axis::span(&crate::t!("steady-round"), x0 - 0.5, x1 + 0.5, svg::num_tick),
+        // A round's width of room right of the last round: the bands'
+        // labels stand there, clear of the values written over the points.
+        x: Axis::custom(
+            &crate::t!("steady-round"),
+            Scale::Linear,
+            x0 - 0.5,
+            x1 + 1.0,
+            (first..=last).map(|r| (r as f64, r.to_string())).collect(),
+        ),
         y: Axis::linear(unit, lo.max(0.0), hi, false, svg::num_tick),
         lines: vec![
             Line {
