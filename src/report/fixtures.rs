@@ -89,7 +89,9 @@ pub fn pts_run() -> RunResult {
     use crate::metrics::{IntervalPoint, Warning};
     let mut jobs = Vec::new();
     let mut warnings = vec![Warning::PtsNotConforming { scale: 0.001 }];
-    let tests: [(&str, usize, Tracked, &[(Rw, u64, u8)]); 3] = [
+    // (test, rounds, tracked variable, its points as (rw, bs, read %)).
+    type Points = &'static [(Rw, u64, u8)];
+    let tests: [(&str, usize, Tracked, Points); 3] = [
         (
             "IOPS",
             6,

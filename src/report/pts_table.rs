@@ -270,10 +270,13 @@ fn point(name: String, js: &[&JobResult]) -> PtsPoint {
     }
 }
 
+/// A block size of the IOPS matrix, and its point under each mix.
+pub type MatrixRow<'p> = (u64, Vec<Option<&'p PtsPoint>>);
+
 /// The IOPS matrix's layout: the R/W mixes across (all writes first, as
 /// the PTS's table), and per block size (smallest first) its point under
 /// each mix, where one ran.
-pub fn matrix(points: &[PtsPoint]) -> (Vec<u8>, Vec<(u64, Vec<Option<&PtsPoint>>)>) {
+pub fn matrix(points: &[PtsPoint]) -> (Vec<u8>, Vec<MatrixRow<'_>>) {
     let mut mixes: Vec<u8> = points.iter().map(|p| p.read_pct).collect();
     mixes.sort_unstable();
     mixes.dedup();

@@ -642,4 +642,54 @@ mod tests {
         }
         assert!(chart(html, "WS: IOPS over data written").contains(">written (MB)<"));
     }
+
+    /// Two PTS runs side by side: a comparison row per test point of the
+    /// measurement windows (and the WS job), no table left empty, and each
+    /// run's pages under headings that name it.
+    #[test]
+    fn two_pts_runs_compare_by_test_point_with_no_empty_table() {
+        let a = crate::report::fixtures::pts_run();
+        let mut b = crate::report::fixtures::pts_run();
+        b.id = Some(8);
+        b.label = Some("ssd b".into());
+        let page = crate::i18n::in_english(|| super::super::report(&[a, b], None));
+        let shown = page
+            .tables
+            .iter()
+            .filter(|t| t.name.starts_with("comparison") || t.name.starts_with("pts-"));
+        assert_eq!(
+            shown.clone().count(),
+            2 + 2 * 4,
+            "{:?}",
+            page.tables.iter().map(|t| &t.name).collect::<Vec<_>>()
+        );
+        for t in shown {
+            assert!(!t.rows.is_empty(), "table {} is empty", t.name);
+        }
+        let rows: Vec<String> = page
+            .find_table("comparison")
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| r[0].text.clone())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "IOPS bs=1m mix=0/100 write",
+                "IOPS bs=1m mix=100/0 read",
+                "IOPS bs=4k mix=0/100 write",
+                "IOPS bs=4k mix=100/0 read",
+                "TP 1m bs=1m mix=100/0 read",
+                "TP 1m bs=1m mix=0/100 write",
+                "LAT bs=4k mix=100/0 read",
+                "LAT bs=4k mix=0/100 write",
+                "WS RND 4k W100 write",
+            ]
+        );
+        for name in ["ssd", "ssd b"] {
+            let heading = format!(">{name} · IOPS · purged (blkdiscard) · steady");
+            assert_eq!(page.body.matches(&heading).count(), 1, "{heading}");
+        }
+    }
 }
