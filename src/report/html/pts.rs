@@ -81,32 +81,37 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
                 page.html(&window_chart(t, c));
                 page.html("</div>");
             }
-            let charts = if t.test == "IOPS" {
-                page.table(iops_table(&name, t));
-                vec![iops_chart(t)]
-            } else if is_tp(t) {
-                page.table(throughput_table(&name, t));
-                // One chart of every block size, under the last TP test.
-                if tp.last().is_some_and(|last| last.test == t.test) {
-                    vec![throughput_chart(&tp)]
-                } else {
-                    Vec::new()
-                }
-            } else if t.test == "WS" {
-                let title = crate::t!("html-pts-ws-table", test = t.test.as_str());
-                page.table(latency_table(&name, &title, t));
-                ws_charts(&t.series)
-            } else {
-                let title = crate::t!("html-pts-lat-table", test = t.test.as_str());
-                page.table(latency_table(&name, &title, t));
-                vec![latency_chart(t)]
-            };
-            if !charts.is_empty() {
-                page.html(&format!(r#"<div class="charts">{}</div>"#, charts.concat()));
-            }
+            results(page, &name, t, &tp);
         }
     }
     page.html("</section>");
+}
+
+/// The test's table and chart, by its kind; TP's chart of every block
+/// size (`tp`, the run's TP tests) under the last TP test.
+fn results(page: &mut Page, name: &str, t: &PtsTestRows, tp: &[&PtsTestRows]) {
+    let charts = if t.test == "IOPS" {
+        page.table(iops_table(name, t));
+        vec![iops_chart(t)]
+    } else if is_tp(t) {
+        page.table(throughput_table(name, t));
+        if tp.last().is_some_and(|last| last.test == t.test) {
+            vec![throughput_chart(tp)]
+        } else {
+            Vec::new()
+        }
+    } else if t.test == "WS" {
+        let title = crate::t!("html-pts-ws-table", test = t.test.as_str());
+        page.table(latency_table(name, &title, t));
+        ws_charts(&t.series)
+    } else {
+        let title = crate::t!("html-pts-lat-table", test = t.test.as_str());
+        page.table(latency_table(name, &title, t));
+        vec![latency_chart(t)]
+    };
+    if !charts.is_empty() {
+        page.html(&format!(r#"<div class="charts">{}</div>"#, charts.concat()));
+    }
 }
 
 fn is_tp(t: &PtsTestRows) -> bool {
