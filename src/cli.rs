@@ -977,11 +977,11 @@ pub enum PtsFlags {}
 impl FlagSet for PtsFlags {
     const FLAGS: &'static [SuiteFlag] = &[
         SuiteFlag::of(Opt::Qd)
-            .help("Queue depth per thread of the IOPS, TP and WS tests (the PTS leaves QD to the tester; LAT runs at 1)")
+            .help("Queue depth per thread of the IOPS, TP and WS tests and every preconditioning (the PTS's OIO/thread, the tester's choice: PTS-E recommends 32, PTS-C 16; LAT runs at 1)")
             .default("32"),
         SuiteFlag::of(Opt::Threads)
-            .help("Threads of the IOPS, TP and WS tests (the PTS's TC; LAT runs 1)")
-            .default("1"),
+            .help("Threads of the IOPS and WS tests and every preconditioning (the PTS's TC, the tester's choice: PTS-E recommends 4, PTS-C 2; TP and LAT run 1)")
+            .default("4"),
         SuiteFlag::of(Opt::Size).told("the whole device (the PTS's user capacity)"),
         SuiteFlag::of(Opt::Engine),
     ];

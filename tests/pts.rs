@@ -22,6 +22,8 @@ struct Ran {
     run: serde_json::Value,
     db: std::path::PathBuf,
     discarded: u64,
+    /// The kernel's `queue/write_cache` of the loop device, as the run began.
+    write_cache: String,
     _dir: tempfile::TempDir,
 }
 
@@ -49,6 +51,10 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
     let dev = lo.path.to_str().unwrap().to_string();
     std::fs::write(&lo.path, vec![FILL; 32 << 20]).unwrap();
     let majmin = common::sh(&format!("lsblk -dno MAJ:MIN {dev}"))
+        .trim()
+        .to_string();
+    let write_cache = std::fs::read_to_string(format!("/sys/dev/block/{majmin}/queue/write_cache"))
+        .unwrap_or_default()
         .trim()
         .to_string();
     let set = |file: &str, value: u64| {
@@ -99,6 +105,7 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
         run: json(&out.stdout),
         db,
         discarded,
+        write_cache,
         _dir: dir,
     })
 }
@@ -228,48 +235,46 @@ fn table_rows(html: &str, name: &str) -> usize {
     table.split("<tbody>").nth(1).unwrap().matches("<tr>").count()
 }
 
-/// A test's convergence plot (`lines` lines of `rounds` points, `tracked`
-/// among them, the window shaded) and window plot (the tracked point's 5
-/// window rounds, their average and least-squares line, the ±10 % and
-/// ±20 % bands).
-fn steady_plots(section: &str, name: &str, rounds: u64, lines: usize, tracked: &str) {
+/// A test's convergence plot (`lines` lines of `rounds` points, each of
+/// `tracked` among them, the window shaded) and a window plot per tracked
+/// point (its 5 window rounds, their average and least-squares line, the
+/// ±10 % and ±20 % bands).
+fn steady_plots(section: &str, name: &str, rounds: u64, lines: usize, tracked: &[&str]) {
     let conv = svg_chart(section, &format!("Steady-state convergence · {name}"));
     let l = svg_lines(conv);
     assert_eq!(l.len(), lines, "{name}: {l:?}");
     assert!(l.iter().all(|(_, n)| *n as u64 == rounds), "{name}: {l:?}");
-    assert!(
-        l.iter().any(|(n, _)| *n == format!("{tracked} (tracked)")),
-        "{name}: {l:?}"
-    );
-    assert!(conv.contains(r#"<g class="band measure">"#) && conv.contains(">steady window<"));
-    let win = svg_chart(section, &format!("Steady-state measurement window · {name}"));
-    let l = svg_lines(win);
-    assert!(l.contains(&(tracked.to_string(), 5)), "{name}: {l:?}");
-    assert!(
-        l.iter().any(|(n, p)| n.starts_with("average ") && *p == 2),
-        "{l:?}"
-    );
-    assert!(l.contains(&("least-squares line".to_string(), 2)), "{l:?}");
-    for (band, label) in [("tol20", "±20 %"), ("tol10", "±10 %")] {
+    for t in tracked {
         assert!(
-            win.contains(&format!(r#"<g class="band {band}">"#)) && win.contains(&format!(">{label}<")),
-            "{name}: no {label} band"
+            l.iter().any(|(n, _)| *n == format!("{t} (tracked)")),
+            "{name}: {l:?}"
         );
+    }
+    assert!(conv.contains(r#"<g class="band measure">"#) && conv.contains(">steady window<"));
+    for t in tracked {
+        let win = svg_chart(section, &format!("Steady-state measurement window · {name} {t}"));
+        let l = svg_lines(win);
+        assert!(l.contains(&(t.to_string(), 5)), "{name}: {l:?}");
+        assert!(
+            l.iter().any(|(n, p)| n.starts_with("average ") && *p == 2),
+            "{l:?}"
+        );
+        assert!(l.contains(&("least-squares line".to_string(), 2)), "{l:?}");
+        for (band, label) in [("tol20", "±20 %"), ("tol10", "±10 %")] {
+            assert!(
+                win.contains(&format!(r#"<g class="band {band}">"#)) && win.contains(&format!(">{label}<")),
+                "{name}: no {label} band"
+            );
+        }
     }
 }
 
 #[test]
 fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
-    let Some(ran) = quick(
-        "iops",
-        "iops",
-        "0.001",
-        Throttle {
-            iops: 1000,
-            bps: None,
-        },
-        &[],
-    ) else {
+    // 300 ms points at 200 IOPS: each point is the throttle's rate, 1 MiB
+    // reads too (at 1000 IOPS and 60 ms, the 1 MiB points measured the
+    // loop device's noise and the three tracked points were not steady in 25 rounds).
+    let Some(ran) = quick("iops", "iops", "0.005", Throttle { iops: 200, bps: None }, &[]) else {
         return;
     };
     assert_eq!(ran.discarded, 32 << 20);
@@ -284,6 +289,41 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
             .iter()
             .all(|p| p["iops"].as_f64().unwrap() > 0.0)
     );
+    // PTS 2.0.2's three tracking variables, each judged, all steady.
+    let verdicts: Vec<&serde_json::Value> = ran.run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "rounds")
+        .collect();
+    let tracked: Vec<&str> = verdicts.iter().filter_map(|w| w["job"].as_str()).collect();
+    assert_eq!(
+        tracked,
+        [
+            "IOPS bs=1m mix=100/0",
+            "IOPS bs=64k mix=65/35",
+            "IOPS bs=4k mix=0/100"
+        ],
+        "{verdicts:?}"
+    );
+    assert!(
+        verdicts.iter().all(|w| w["rounds"]["steady"] == true),
+        "{verdicts:?}"
+    );
+    // The stimulus and its preconditioning at the PTS-E recommendation, 32 x 4.
+    let jobs = ran.run["jobs"].as_array().unwrap();
+    assert!(
+        jobs[1..]
+            .iter()
+            .all(|j| j["job"]["qd"] == 32 && j["job"]["threads"] == 4)
+    );
+    // The loop device's write cache: said when on (PTS-E asks for it off).
+    let said = ran.run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["kind"] == "pts_write_cache" && w["state"] == "write back");
+    assert_eq!(said, ran.write_cache == "write back", "{}", ran.write_cache);
     let text = stored_and_shown(&ran, "IOPS · purged (blkdiscard) · steady, window rounds");
     // The matrix: one row per block size, 1 MiB first.
     let rows = text.lines().filter(|l| l.trim_start().starts_with("1m ")).count();
@@ -291,7 +331,14 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
     // The HTML pages: the 8 block sizes at all writes by round, the window;
     // the matrix (8 block sizes by 7 mixes) as a table and a line per mix.
     let html = pts_pages(&ran, "iops", 1, 3);
-    steady_plots(&html, "IOPS", rounds, 8, "bs=4k mix=0/100");
+    // The three tracked points and the other block sizes of all writes.
+    steady_plots(
+        &html,
+        "IOPS",
+        rounds,
+        10,
+        &["bs=1m mix=100/0", "bs=64k mix=65/35", "bs=4k mix=0/100"],
+    );
     assert_eq!(table_rows(&html, "pts-r1-iops"), 8);
     let by_bs = svg_lines(svg_chart(&html, "IOPS: IOPS by block size, one line per R/W mix"));
     assert_eq!(by_bs.len(), 7, "{by_bs:?}");
@@ -329,7 +376,7 @@ fn the_quick_throughput_test_purges_before_each_block_size() {
             .find(|p| p["test"] == name)
             .unwrap();
         let rounds = pts["rounds"].as_u64().unwrap();
-        steady_plots(&html, name, rounds, 2, &format!("bs={bs} mix=0/100"));
+        steady_plots(&html, name, rounds, 2, &[&format!("bs={bs} mix=0/100")]);
         assert_eq!(table_rows(&html, &format!("pts-r1-tp-{bs}")), 2);
     }
     assert_eq!(
@@ -364,7 +411,7 @@ fn the_quick_latency_test_reaches_steady_mean_latency_at_qd1() {
     let rounds = pts["rounds"].as_u64().unwrap();
     let html = pts_pages(&ran, "lat", 1, 3);
     assert!(html.contains("LAT · purged (blkdiscard) · steady"));
-    steady_plots(&html, "LAT", rounds, 3, "bs=4k mix=0/100");
+    steady_plots(&html, "LAT", rounds, 3, &["bs=4k mix=0/100"]);
     assert_eq!(table_rows(&html, "pts-r1-lat"), 9);
     for column in ["<th>mean</th>", "<th>p99.999</th>", "<th>max</th>"] {
         assert!(html.contains(column), "{column}");

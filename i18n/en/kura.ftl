@@ -737,6 +737,7 @@ html-scores-chart = Latency-bounded score relative to { $baseline }
 warning-pts-purge = { $test }: purged by { $method } (BLKDISCARD over the whole device); NVMe format/sanitize and ATA secure erase are not run by kura yet
 warning-pts-no-purge = { $test }: not purged: the target is a regular file, and no purge can reach the flash under a file; the PTS requires one
 warning-pts-not-conforming = NOT CONFORMING to SNIA PTS 2.0.2: --scale { $scale } shrank round time and volumes; for a quick look only
+warning-pts-write-cache = { $device }: the volatile write cache is on ({ $state }); PTS-E asks for it off (WCD), PTS-C on (WCE): this run is PTS-C's in that respect. kura does not change it: `hdparm -W 0` (ATA) or `nvme set-feature -f 6 -v 0` (NVMe) turns it off
 pts-purged = purged ({ $method })
 pts-not-purged = not purged
 pts-steady = steady, window rounds { $first }-{ $last } of { $rounds }

@@ -53,6 +53,15 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
     if scale < 1.0 {
         said.push(Warning::PtsNotConforming { scale });
     }
+    if purge
+        && let Some(state) = crate::targets::write_cache_of(std::path::Path::new(&args.device))
+        && state == "write back"
+    {
+        said.push(Warning::PtsWriteCache {
+            device: args.device.clone(),
+            state,
+        });
+    }
     for t in &tests {
         let names: Vec<String> = match t {
             PtsTest::Tp => crate::jobs::pts::TP_BLOCK_SIZES

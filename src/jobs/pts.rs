@@ -84,16 +84,37 @@ impl fmt::Display for PtsTest {
     }
 }
 
-/// Consecutive jobs of a suite that run as one round, repeated until the
-/// point `tracked` is steady by `figure` (metrics::steady) or 25 rounds ran.
+/// Consecutive jobs of a suite that run as one round, repeated until every
+/// point of `tracked` is steady by `figure` (metrics::steady) or 25 rounds ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MatrixRounds {
     /// Jobs in a round, this one and those after it.
     pub points: usize,
-    /// The tracked point's index in the round.
-    pub tracked: usize,
+    /// The tracked points' places in the round.
+    pub tracked: TrackedPoints,
     pub figure: Tracked,
 }
+
+/// Which points of a round are tracked: bit `i` for the round's point `i`
+/// (a PTS round has at most 56 points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TrackedPoints(u64);
+
+impl TrackedPoints {
+    pub fn of(indices: impl IntoIterator<Item = usize>) -> TrackedPoints {
+        TrackedPoints(indices.into_iter().filter(|&i| i < 64).fold(0, |m, i| m | 1 << i))
+    }
+
+    pub fn indices(self) -> Vec<usize> {
+        (0..64).filter(|i| self.0 & (1 << i) != 0).collect()
+    }
+}
+
+/// The IOPS test's steady-state tracking variables (PTS 2.0.2 IOPS pseudo
+/// code step 3.2.1.2.2: RND 4 KiB 0/100, RND 64 KiB 65:35 and RND 1024 KiB
+/// 100/0, "where all Steady State Tracking Variables meet the Steady State
+/// requirement"; PTS-E 1.1 tracked the first alone), as (block size, read %).
+pub const IOPS_TRACKED: [(u64, u8); 3] = [(4096, 0), (64 << 10, 65), (1 << 20, 100)];
 
 /// What the suite is asked for.
 #[derive(Debug, Clone)]
@@ -145,16 +166,23 @@ pub fn pts_jobs(base: &Job, plan: &PtsPlan) -> Result<Vec<PtsStep>, SpecError> {
                 let axes = axes(&PTS_BLOCK_SIZES, &PTS_READ_PCTS, &base);
                 let matrix = named(points(&base, &axes, true, 1), "IOPS");
                 prepared(&mut out, "IOPS", &base, plan);
-                rounds(&mut out, matrix, (4096, 0), Tracked::Iops);
+                rounds(&mut out, matrix, &IOPS_TRACKED, Tracked::Iops);
             }
             PtsTest::Tp => {
+                // One sequential stream: threads of kura's cover the same span, so
+                // more would read and write the same blocks side by side. PTS 2.0.1's
+                // TP (p.36, as py-sss-pts and cloudharmony run it) is TC 1, QD 32.
+                let one = Job {
+                    threads: 1,
+                    ..base.clone()
+                };
                 // Each block size is a test of its own, purged first (SNIA TP page; TKperf purges per size).
                 for bs in TP_BLOCK_SIZES {
                     let name = format!("TP {}", format_size(bs));
-                    let axes = axes(&[bs], &TP_READ_PCTS, &base);
-                    let pair = named(points(&base, &axes, false, 1), &name);
-                    prepared(&mut out, &name, &base, plan);
-                    rounds(&mut out, pair, (bs, 0), Tracked::Bw);
+                    let axes = axes(&[bs], &TP_READ_PCTS, &one);
+                    let pair = named(points(&one, &axes, false, 1), &name);
+                    prepared(&mut out, &name, &one, plan);
+                    rounds(&mut out, pair, &[(bs, 0)], Tracked::Bw);
                 }
             }
             PtsTest::Lat => {
@@ -165,8 +193,10 @@ pub fn pts_jobs(base: &Job, plan: &PtsPlan) -> Result<Vec<PtsStep>, SpecError> {
                 };
                 let axes = axes(&LAT_BLOCK_SIZES, &LAT_READ_PCTS, &one);
                 let matrix = named(points(&one, &axes, true, 1), "LAT");
-                prepared(&mut out, "LAT", &one, plan);
-                rounds(&mut out, matrix, (4096, 0), Tracked::Lat);
+                // Preconditioned at the tester's QD and TC, measured at 1 x 1
+                // (cloudharmony's and TKperf's LAT; the spec's text on it was not found).
+                prepared(&mut out, "LAT", &base, plan);
+                rounds(&mut out, matrix, &[(4096, 0)], Tracked::Lat);
             }
             PtsTest::Ws => {
                 if plan.purge {
@@ -228,17 +258,27 @@ fn named(points: Vec<super::sweep::SweepPoint>, test: &str) -> Vec<PtsStep> {
         .collect()
 }
 
-/// Purge (when the target allows one) and workload-independent preconditioning before `test`.
+/// Purge (when the target allows one) and workload-independent
+/// preconditioning before `test`: 2x the span in 128 KiB sequential writes
+/// at the test's own QD and TC (PTS 2.0.2 IOPS pseudo code, steps 2.1-2.2,
+/// and step 3.1: the stimulus's "OIO/Thread: Same as in step 2.1"). kura's
+/// threads each cover the whole span, so with more than one each writes a
+/// slice of its own (fio's `offset_increment`): the device is written twice
+/// over, not once per thread.
 fn prepared(out: &mut Vec<PtsStep>, test: &str, base: &Job, plan: &PtsPlan) {
     if plan.purge {
         out.push(purge(test, base));
     }
+    const WIPC_BS: u64 = 128 << 10;
     let mut wipc = Precondition::Seq { passes: 2 }.job_before(base);
     wipc.name = format!("{test} WIPC");
-    if plan.scale < 1.0 {
-        wipc.passes = None;
-        wipc.runtime = None;
-        wipc.io_size_bytes = Some(scaled_bytes(plan.span_bytes * 2, plan.scale, 128 << 10));
+    wipc.qd = base.qd;
+    wipc.threads = base.threads;
+    wipc.passes = None;
+    wipc.runtime = None;
+    wipc.io_size_bytes = Some(scaled_bytes(plan.span_bytes * 2, plan.scale, WIPC_BS));
+    if base.threads > 1 {
+        wipc.offset_increment_bytes = plan.span_bytes / u64::from(base.threads) / WIPC_BS * WIPC_BS;
     }
     out.push(PtsStep {
         test: wipc.name.clone(),
@@ -268,17 +308,19 @@ fn purge(test: &str, base: &Job) -> PtsStep {
     }
 }
 
-/// The round's points, the first marked with the rounds and the point tracked.
-fn rounds(out: &mut Vec<PtsStep>, mut round: Vec<PtsStep>, tracked: (u64, u8), figure: Tracked) {
-    let at = round
-        .iter()
-        .position(|s| s.job.max_bs() == tracked.0 && s.job.read_pct == tracked.1)
-        .unwrap_or(0);
+/// The round's points, the first marked with the rounds and the points tracked.
+fn rounds(out: &mut Vec<PtsStep>, mut round: Vec<PtsStep>, tracked: &[(u64, u8)], figure: Tracked) {
+    let at = tracked.iter().filter_map(|&(bs, read_pct)| {
+        round
+            .iter()
+            .position(|s| s.job.max_bs() == bs && s.job.read_pct == read_pct)
+    });
+    let tracked = TrackedPoints::of(at);
     let points = round.len();
     if let Some(first) = round.first_mut() {
         first.rounds = Some(MatrixRounds {
             points,
-            tracked: at,
+            tracked,
             figure,
         });
     }
@@ -308,29 +350,44 @@ mod tests {
     }
 
     #[test]
-    fn iops_is_purge_wipc_then_a_56_point_round_tracking_4k_random_writes() {
+    fn iops_is_purge_wipc_then_a_56_point_round_tracking_the_spec_s_three_points() {
         let mut base = Job::default();
         base.set("target", "/dev/null-device").unwrap();
+        base.set("qd", "32").unwrap();
+        base.set("threads", "4").unwrap();
         let steps = pts_jobs(&base, &plan(&[PtsTest::Iops], 1.0, true)).unwrap();
+        assert!(steps[2..].iter().all(|s| (s.job.qd, s.job.threads) == (32, 4)));
         assert_eq!(steps.len(), 2 + 56);
         assert_eq!(steps[0].job.rw, Rw::Trim);
         assert_eq!(steps[0].test, "IOPS purge blkdiscard");
-        assert_eq!((steps[1].job.rw, steps[1].job.passes), (Rw::Write, Some(2)));
-        assert_eq!(steps[1].job.bs[0].bytes, 128 << 10);
+        let wipc = &steps[1].job;
+        assert_eq!((wipc.rw, wipc.io_size_bytes), (Rw::Write, Some(128 << 20)));
+        assert_eq!(wipc.bs[0].bytes, 128 << 10);
+        // The stimulus's QD and TC; four threads, each a quarter of the span.
+        assert_eq!((wipc.qd, wipc.threads), (32, 4));
+        assert_eq!(wipc.offset_increment_bytes, 16 << 20);
         let r = steps[2].rounds.unwrap();
         assert_eq!(r.points, 56);
-        let tracked = &steps[2 + r.tracked].job;
-        assert_eq!(
-            (tracked.max_bs(), tracked.read_pct, tracked.rw),
-            (4096, 0, Rw::RandWrite)
-        );
+        let tracked: Vec<_> = r
+            .tracked
+            .indices()
+            .into_iter()
+            .map(|i| {
+                let j = &steps[2 + i].job;
+                (j.max_bs(), j.read_pct)
+            })
+            .collect();
+        // Mixes run from all reads down, block sizes from 1024 KiB down: the order they run in.
+        assert_eq!(tracked, [(1 << 20, 100), (64 << 10, 65), (4096, 0)]);
+        assert_eq!(steps[2 + r.tracked.indices()[2]].job.rw, Rw::RandWrite);
         assert_eq!(steps[2].job.runtime, Some(ROUND_TIME));
         assert!(steps[3..].iter().all(|s| s.rounds.is_none()));
     }
 
     #[test]
     fn scale_shrinks_round_time_and_volumes_and_a_file_gets_no_purge() {
-        let base = Job::default();
+        let mut base = Job::default();
+        base.set("threads", "2").unwrap();
         let all = PtsTest::parse_list("ws,lat,iops,tp").unwrap();
         assert_eq!(all, PtsTest::ALL);
         let steps = pts_jobs(&base, &plan(&all, 0.01, false)).unwrap();
@@ -342,6 +399,14 @@ mod tests {
         );
         let lat = steps.iter().find(|s| s.test.starts_with("LAT bs")).unwrap();
         assert_eq!((lat.job.qd, lat.job.threads), (1, 1));
+        let lat_wipc = steps.iter().find(|s| s.test == "LAT WIPC").unwrap();
+        assert_eq!((lat_wipc.job.qd, lat_wipc.job.threads), (base.qd, base.threads));
+        assert!(
+            steps
+                .iter()
+                .filter(|s| s.test.starts_with("TP "))
+                .all(|s| s.job.threads == 1)
+        );
         assert_eq!(lat.job.runtime, Some(Duration::from_millis(600)));
         let ws = steps.last().unwrap();
         assert_eq!(ws.job.runtime, Some(Duration::from_secs(864)));

@@ -220,6 +220,9 @@ pub enum Warning {
     PtsPurge { test: String, method: Option<String> },
     /// `kura suite pts --scale` below 1: round time and volumes shrunk, not the spec's.
     PtsNotConforming { scale: f64 },
+    /// `kura suite pts` on a device whose volatile write cache is on (the
+    /// kernel's `queue/write_cache`): PTS-E asks for it off, PTS-C on.
+    PtsWriteCache { device: String, state: String },
     // mark and sweep (issue 17): a part of a spinning disk is not the disk.
     /// A rotational device measured on a small part of it: short seeks.
     ShortSpanOnRotational {
@@ -667,6 +670,11 @@ impl fmt::Display for Warning {
             Warning::PtsNotConforming { scale } => {
                 f.write_str(&t!("warning-pts-not-conforming", scale = scale.to_string()))
             }
+            Warning::PtsWriteCache { device, state } => f.write_str(&t!(
+                "warning-pts-write-cache",
+                device = device.as_str(),
+                state = state.as_str()
+            )),
             Warning::DatabaseInMemory { data_mb, memory_mb } => f.write_str(&t!(
                 "warning-database-in-memory",
                 data_mb = data_mb,

@@ -55,18 +55,18 @@ pub struct PtsTestRows {
 }
 
 /// The PTS's convergence plot of a test: its tracked variable by round for
-/// the point that decides steady state and the points charted beside it.
+/// the points that decide steady state and the points charted beside them.
 #[derive(Debug, Clone)]
 pub struct Convergence {
-    /// The point steady state is judged on (`IOPS bs=4k mix=0/100`).
-    pub tracked_point: String,
-    /// Its verdict: the variable, its value by round, the last window.
-    pub rounds: Rounds,
+    /// The points steady state is judged on (`IOPS bs=4k mix=0/100`; PTS
+    /// 2.0.2's IOPS test has three), each with its verdict: the variable,
+    /// its value by round, the last window.
+    pub tracked: Vec<(String, Rounds)>,
     /// (point, its tracked variable in round 1, 2, ...; `None` for a round
-    /// it did not run), the tracked point first, then in the order they
-    /// ran: the points of the tracked point's R/W mix (the spec's "all
-    /// block sizes" plot), or every point of a test of one block size (TP's
-    /// read and write).
+    /// it did not run), the tracked points first, then in the order they
+    /// ran: the points of the R/W mix of the tracked point with the most
+    /// writes (the spec's "all block sizes" plot), or every point of a test
+    /// of one block size (TP's read and write).
     pub lines: Vec<(String, Vec<Option<f64>>)>,
 }
 
@@ -75,14 +75,15 @@ const LAT_PERCENTILES: [f64; 3] = [99.0, 99.99, 99.999];
 
 pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
     let mut out: Vec<PtsTestRows> = tests_in_rounds(run)
-        .map(|(test, tracked, rounds, (first, last))| PtsTestRows {
-            test: test.to_string(),
-            purge: purge_of(run, test),
-            rounds: rounds.values.len(),
-            steady: rounds.steady,
-            window: rounds.window.as_ref().map(|w| (w.first_round, w.last_round)),
-            points: points(run, test, first, last),
-            convergence: Some(convergence(run, test, tracked, rounds)),
+        .into_iter()
+        .map(|t| PtsTestRows {
+            test: t.test.to_string(),
+            purge: purge_of(run, t.test),
+            rounds: t.rounds,
+            steady: t.steady,
+            window: t.window,
+            points: points(run, t.test, t.span.0, t.span.1),
+            convergence: Some(convergence(run, t.test, &t.tracked)),
             series: Vec::new(),
         })
         .collect();
@@ -105,24 +106,57 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
     out
 }
 
-/// Each test run in rounds (its `Rounds` verdict): its name, its tracked
-/// point, its rounds, and the rounds its figures come from (the
-/// measurement window, else all).
-fn tests_in_rounds(run: &RunResult) -> impl Iterator<Item = (&str, &str, &Rounds, (u32, u32))> {
-    run.warnings.iter().filter_map(|w| {
-        let Warning::Rounds { job, rounds } = w else {
-            return None;
-        };
-        let (test, _) = job.split_once(" bs=")?;
-        let span = rounds
-            .window
-            .as_ref()
-            .map_or((1, rounds.values.len() as u32), |w| (w.first_round, w.last_round));
-        Some((test, job.as_str(), rounds, span))
-    })
+/// A test run in rounds, from the `rounds` verdicts of its tracked points
+/// (the IOPS test has three, all of which must be steady).
+struct TestRounds<'r> {
+    test: &'r str,
+    /// Each tracked point's name and verdict.
+    tracked: Vec<(&'r str, &'r Rounds)>,
+    rounds: usize,
+    steady: bool,
+    window: Option<(u32, u32)>,
+    /// The rounds its figures come from: the measurement window, else all.
+    span: (u32, u32),
 }
 
-fn convergence(run: &RunResult, test: &str, tracked_point: &str, rounds: &Rounds) -> Convergence {
+fn tests_in_rounds(run: &RunResult) -> Vec<TestRounds<'_>> {
+    let mut out: Vec<TestRounds<'_>> = Vec::new();
+    for w in &run.warnings {
+        let Warning::Rounds { job, rounds } = w else {
+            continue;
+        };
+        let Some((test, _)) = job.split_once(" bs=") else {
+            continue;
+        };
+        let window = rounds.window.as_ref().map(|w| (w.first_round, w.last_round));
+        let n = rounds.values.len();
+        match out.iter_mut().find(|t| t.test == test) {
+            Some(t) => {
+                t.tracked.push((job, rounds));
+                t.steady &= rounds.steady;
+                t.rounds = t.rounds.max(n);
+                t.window = t.window.or(window);
+            }
+            None => out.push(TestRounds {
+                test,
+                tracked: vec![(job, rounds)],
+                rounds: n,
+                steady: rounds.steady,
+                window,
+                span: (0, 0),
+            }),
+        }
+    }
+    for t in &mut out {
+        t.span = t.window.unwrap_or((1, t.rounds as u32));
+    }
+    out
+}
+
+fn convergence(run: &RunResult, test: &str, tracked: &[(&str, &Rounds)]) -> Convergence {
+    let figure = tracked
+        .first()
+        .map_or(crate::metrics::steady::Tracked::Iops, |t| t.1.tracked);
     // Every round's jobs, by point, in the order the points ran.
     let mut lines: Vec<(String, u8, u64, Vec<Option<f64>>)> = Vec::new();
     for (name, round, j) in rounds_of(run, test, 1, u32::MAX) {
@@ -143,21 +177,26 @@ fn convergence(run: &RunResult, test: &str, tracked_point: &str, rounds: &Rounds
         if values.len() < round {
             values.resize(round, None);
         }
-        values[round - 1] = Some(value_of(rounds.tracked, j));
+        values[round - 1] = Some(value_of(figure, j));
     }
-    let mix = lines.iter().find(|l| l.0 == tracked_point).map(|l| l.1);
+    let is_tracked = |name: &str| tracked.iter().any(|t| t.0 == name);
+    let mix = lines.iter().filter(|l| is_tracked(&l.0)).map(|l| l.1).min();
     let one_size = lines.iter().all(|l| lines.first().is_some_and(|f| f.2 == l.2));
     let mut charted: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let mut companions = Vec::new();
     for (name, read_pct, _, values) in lines {
-        if name == tracked_point {
-            charted.insert(0, (name, values));
-        } else if one_size || Some(read_pct) == mix {
+        if is_tracked(&name) {
             charted.push((name, values));
+        } else if one_size || Some(read_pct) == mix {
+            companions.push((name, values));
         }
     }
+    charted.extend(companions);
     Convergence {
-        tracked_point: tracked_point.to_string(),
-        rounds: rounds.clone(),
+        tracked: tracked
+            .iter()
+            .map(|(name, r)| (name.to_string(), (*r).clone()))
+            .collect(),
         lines: charted,
     }
 }
@@ -213,9 +252,8 @@ fn rounds_of<'r>(
 /// as the spec reports only the window.
 pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
     let mut out: Vec<(String, &JobResult)> = tests_in_rounds(run)
-        .flat_map(|(test, _, _, (first, last))| {
-            rounds_of(run, test, first, last).map(|(n, _, j)| (n.to_string(), j))
-        })
+        .into_iter()
+        .flat_map(|t| rounds_of(run, t.test, t.span.0, t.span.1).map(|(n, _, j)| (n.to_string(), j)))
         .collect();
     out.extend(run.jobs.iter().filter_map(|j| {
         j.test
@@ -397,7 +435,8 @@ mod tests {
         let names: Vec<&str> = tests.iter().map(|t| t.test.as_str()).collect();
         assert_eq!(names, ["IOPS", "TP 1m", "LAT", "WS"]);
         let iops = tests[0].convergence.as_ref().unwrap();
-        assert_eq!(iops.tracked_point, "IOPS bs=4k mix=0/100");
+        assert_eq!(iops.tracked.len(), 1);
+        assert_eq!(iops.tracked[0].0, "IOPS bs=4k mix=0/100");
         // The tracked point first, then the other block size at all writes; no reads.
         let lines: Vec<&str> = iops.lines.iter().map(|l| l.0.as_str()).collect();
         assert_eq!(lines, ["IOPS bs=4k mix=0/100", "IOPS bs=1m mix=0/100"]);
@@ -407,7 +446,12 @@ mod tests {
         );
         assert_eq!(
             iops.lines[0].1,
-            iops.rounds.values.iter().map(|v| Some(*v)).collect::<Vec<_>>()
+            iops.tracked[0]
+                .1
+                .values
+                .iter()
+                .map(|v| Some(*v))
+                .collect::<Vec<_>>()
         );
         assert_eq!(iops.lines[1].1.len(), 6);
         assert_eq!((tests[0].window, tests[0].steady), (Some((2, 6)), true));

@@ -88,14 +88,16 @@ pub(super) struct Ctx<'a> {
 pub(super) type MeasureRound<'m> = dyn FnMut(&crate::jobs::Job, &str, &mut dyn RunSink, &mut Vec<Warning>) -> Result<JobResult, RunError>
     + 'm;
 
-/// Runs `round` (one job, or a PTS test's points) in rounds until the
-/// point `tracked_at` is steady by `tracked`, or 25 rounds ran; each point
-/// of each round is handed to the sink and pushed to `results` as it ends,
-/// as test `POINT round N`.
+/// Runs `round` (one job, or a PTS test's points) in rounds until every
+/// point of `tracked_at` is steady by `tracked` (PTS 2.0.2's IOPS test
+/// tracks three points, all of which must be steady), or 25 rounds ran;
+/// each point of each round is handed to the sink and pushed to `results`
+/// as it ends, as test `POINT round N`. Each tracked point gets its own
+/// `rounds` verdict.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_rounds(
     round: &[SuiteJob],
-    tracked_at: usize,
+    tracked_at: &[usize],
     tracked: Tracked,
     stop: &StopFlag,
     progress: &Progress,
@@ -104,13 +106,17 @@ pub(super) fn run_rounds(
     results: &mut Vec<JobResult>,
     measure: &mut MeasureRound<'_>,
 ) -> Result<(), RunError> {
-    let Some(followed) = round.get(tracked_at) else {
+    let followed: Vec<(usize, &SuiteJob)> = tracked_at
+        .iter()
+        .filter_map(|&at| round.get(at).map(|sj| (at, sj)))
+        .collect();
+    if followed.is_empty() {
         return Ok(());
-    };
-    let mut values = Vec::new();
+    }
+    // The tracked values of each followed point, round by round.
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); followed.len()];
     let mut outcome = Ok(());
     'rounds: for n in 1..=MAX_ROUNDS {
-        let mut value = None;
         for (at, sj) in round.iter().enumerate() {
             if stop.load(Ordering::Relaxed) {
                 break 'rounds;
@@ -136,25 +142,29 @@ pub(super) fn run_rounds(
             }
             sink.job_done(&r);
             let incomplete = r.incomplete;
-            if at == tracked_at {
-                value = Some(steady::value_of(tracked, &r));
+            if let Some(k) = followed.iter().position(|(f, _)| *f == at) {
+                values[k].push(steady::value_of(tracked, &r));
             }
             results.push(r);
             if incomplete {
-                values.extend(value);
                 break 'rounds;
             }
         }
-        values.extend(value);
-        if steady::window(&values).is_some_and(|w| w.steady()) {
+        if values
+            .iter()
+            .all(|v| steady::window(v).is_some_and(|w| w.steady()))
+        {
             break;
         }
     }
-    if !values.is_empty() {
+    for ((_, sj), values) in followed.iter().zip(values) {
+        if values.is_empty() {
+            continue;
+        }
         let window = steady::window(&values);
         let steady = window.as_ref().is_some_and(|w| w.steady());
         warnings.push(Warning::Rounds {
-            job: followed.job.name.clone(),
+            job: sj.job.name.clone(),
             rounds: Rounds {
                 tracked,
                 values,
@@ -230,7 +240,7 @@ mod tests {
         };
         run_rounds(
             &round,
-            1,
+            &[1],
             Tracked::Iops,
             &stop,
             &progress,

@@ -310,13 +310,13 @@ impl Suite<'_> {
         if let Some(m) = jobs[i].rounds {
             // A PTS test's points, each round all of them (jobs::pts).
             let end = (i + m.points).min(jobs.len());
-            self.rounds(&jobs[i..end], m.tracked, m.figure);
+            self.rounds(&jobs[i..end], &m.tracked.indices(), m.figure);
             return end - i;
         }
         if let (Some(tracked), 1) = (job.until_steady, together)
             && job.workload.bonnie().is_none()
         {
-            self.rounds(std::slice::from_ref(&jobs[i]), 0, tracked);
+            self.rounds(std::slice::from_ref(&jobs[i]), &[0], tracked);
             return 1;
         }
         if together == 1 || !matches!(job.workload, Workload::Block) {
@@ -393,7 +393,7 @@ impl Suite<'_> {
 
     /// A round of jobs repeated until the one at `tracked_at` is steady,
     /// each through the one dispatch of kinds (a file set's rounds run on its set).
-    fn rounds(&mut self, round: &[SuiteJob], tracked_at: usize, tracked: crate::metrics::steady::Tracked) {
+    fn rounds(&mut self, round: &[SuiteJob], tracked_at: &[usize], tracked: crate::metrics::steady::Tracked) {
         let Bench {
             opts,
             stop,

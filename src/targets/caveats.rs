@@ -221,6 +221,20 @@ pub(super) fn virtual_write_back_disk(path: &Path) -> Option<String> {
     (virtio && write_back).then(|| format!("/dev/{}", dev.disk))
 }
 
+/// The kernel's view of a block device's volatile write cache
+/// (`queue/write_cache`: "write back" or "write through"), read through
+/// `/sys/dev/block/MAJ:MIN` so a partition answers with its disk's.
+pub fn write_cache_of(device: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let rdev = std::fs::metadata(device).ok()?.rdev();
+    let sys = Path::new("/sys/dev/block").join(format!("{}:{}", libc::major(rdev), libc::minor(rdev)));
+    let sys = std::fs::canonicalize(sys).ok()?;
+    [sys.join("queue/write_cache"), sys.join("../queue/write_cache")]
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok())
+        .map(|s| s.trim().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ mod verdicts;
 // issue 17 (a hostile user's find): never write over kura's own database
 pub mod protected;
 
-pub use caveats::{Context as CaveatContext, caveats};
+pub use caveats::{Context as CaveatContext, caveats, write_cache_of};
 pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
 pub use verdicts::{after as verdict_after, before as verdicts_before, unreachable_cache_at};

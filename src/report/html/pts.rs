@@ -78,7 +78,7 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
             if let Some(c) = &t.convergence {
                 page.html(r#"<div class="charts">"#);
                 page.html(&convergence_chart(t, c));
-                page.html(&window_chart(t, c));
+                page.html(&window_charts(t, c));
                 page.html("</div>");
             }
             results(page, &name, t, &tp);
@@ -144,15 +144,17 @@ fn point_label(p: &PtsPoint) -> String {
     format!("{} {}", format_size(p.bs_bytes), mix_name(p.read_pct))
 }
 
-/// The tracked variable of the tracked point and its companions, by round,
-/// the window shaded (changes::rounds_chart, as every job run in rounds).
+/// The tracked variable of the tracked points and their companions, by
+/// round, the window shaded (changes::rounds_chart, as every job run in
+/// rounds), named steady only when every tracked point is.
 fn convergence_chart(t: &PtsTestRows, c: &Convergence) -> String {
+    let tracked = |point: &str| c.tracked.iter().any(|(p, _)| p == point);
     let lines: Vec<(String, Vec<Option<f64>>)> = c
         .lines
         .iter()
         .map(|(point, values)| {
             let name = short(&t.test, point);
-            let name = if *point == c.tracked_point {
+            let name = if tracked(point) {
                 crate::t!("html-pts-tracked", point = name.as_str())
             } else {
                 name
@@ -160,32 +162,56 @@ fn convergence_chart(t: &PtsTestRows, c: &Convergence) -> String {
             (name, values.clone())
         })
         .collect();
+    let Some((_, first)) = c.tracked.first() else {
+        return String::new();
+    };
+    let mut judged = first.clone();
+    judged.steady = c.tracked.iter().all(|(_, r)| r.steady);
     let chart = super::changes::rounds_chart(
         &crate::t!("html-pts-convergence", test = t.test.as_str()),
-        &c.rounds,
+        &judged,
         &lines,
     );
+    let verdicts: Vec<String> = c
+        .tracked
+        .iter()
+        .map(|(point, r)| {
+            format!(
+                "{}: {}",
+                short(&t.test, point),
+                crate::metrics::steady::rounds_text(r)
+            )
+        })
+        .collect();
     figure(
         &chart,
         &crate::t!(
             "html-pts-convergence-caption",
-            verdict = crate::metrics::steady::rounds_text(&c.rounds),
-            unit = c.rounds.tracked.unit()
+            verdict = verdicts.join("; "),
+            unit = first.tracked.unit()
         ),
     )
 }
 
-/// The window's rounds of the tracked point: their values, their average,
-/// the ±10 % and ±20 % bands around it and the least-squares line, the two
-/// things the PTS's rule measures (range within 20 %, the line's excursion
-/// within 10 %).
-fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
-    let title = crate::t!("html-pts-window", test = t.test.as_str());
-    let Some(w) = &c.rounds.window else {
+/// The window's rounds of each tracked point: their values, their
+/// average, the ±10 % and ±20 % bands around it and the least-squares
+/// line, the two things the PTS's rule measures (range within 20 %, the
+/// line's excursion within 10 %); one plot per tracking variable, as PTS
+/// 2.0.2's report has one per IOPS tracking variable.
+fn window_charts(t: &PtsTestRows, c: &Convergence) -> String {
+    c.tracked
+        .iter()
+        .map(|(point, rounds)| window_chart(t, point, rounds))
+        .collect()
+}
+
+fn window_chart(t: &PtsTestRows, point: &str, rounds: &crate::metrics::steady::Rounds) -> String {
+    let title = crate::t!("html-pts-window", test = point);
+    let Some(w) = &rounds.window else {
         return format!(
             r#"<figure><p class="note">{}: {}</p></figure>"#,
             esc(&title),
-            esc(&crate::metrics::steady::rounds_text(&c.rounds))
+            esc(&crate::metrics::steady::rounds_text(rounds))
         );
     };
     let Window {
@@ -194,8 +220,7 @@ fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
         average: a,
         ..
     } = *w;
-    let values: Vec<(f64, f64)> = c
-        .rounds
+    let values: Vec<(f64, f64)> = rounds
         .values
         .iter()
         .enumerate()
@@ -212,7 +237,7 @@ fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
             (lo.min(*v * 0.95), hi.max(*v * 1.05))
         });
     let (x0, x1) = (first as f64, last as f64);
-    let unit = c.rounds.tracked.unit();
+    let unit = rounds.tracked.unit();
     let chart = LineChart {
         title,
         // A round's width of room right of the last round: the bands'
@@ -227,7 +252,7 @@ fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
         y: Axis::linear(unit, lo.max(0.0), hi, false, svg::num_tick),
         lines: vec![
             Line {
-                name: short(&t.test, &c.tracked_point),
+                name: short(&t.test, point),
                 values: (0..values.len()).collect(),
                 points: values,
                 dashed: false,
@@ -269,7 +294,7 @@ fn window_chart(t: &PtsTestRows, c: &Convergence) -> String {
             average = rate(a),
             range = format!("{:.1}", w.range_pct),
             slope = format!("{:.1}", w.slope_pct),
-            verdict = if c.rounds.steady {
+            verdict = if rounds.steady {
                 crate::t!("html-pts-holds")
             } else {
                 crate::t!("html-pts-fails")
@@ -618,7 +643,7 @@ mod tests {
         assert!(conv.contains(r#"stroke-width="3""#));
         assert!(conv.contains(r#"<g class="band measure">"#) && conv.contains("steady window"));
         // The window: its 5 values, the average and the fitted line; both bands.
-        let win = chart(html, "Steady-state measurement window · IOPS");
+        let win = chart(html, "Steady-state measurement window · IOPS bs=4k mix=0/100");
         let l = lines(win);
         assert_eq!((l[0].0.as_str(), l[0].1), ("average 1000", 2));
         assert_eq!((l[1].0.as_str(), l[1].1), ("least-squares line", 2));
