@@ -271,10 +271,18 @@ fn steady_plots(section: &str, name: &str, rounds: u64, lines: usize, tracked: &
 
 #[test]
 fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
-    // 300 ms points at 200 IOPS: each point is the throttle's rate, 1 MiB
-    // reads too (at 1000 IOPS and 60 ms, the 1 MiB points measured the
-    // loop device's noise and the three tracked points were not steady in 25 rounds).
-    let Some(ran) = quick("iops", "iops", "0.005", Throttle { iops: 200, bps: None }, &[]) else {
+    // 300 ms points at 200 IOPS and QD 1: each point is the throttle's
+    // rate, 1 MiB reads too. At 60 ms and 1000 IOPS the 1 MiB points
+    // measured the loop device's noise; at the default 32 x 4, 128 throttled
+    // 1 MiB reads in flight completed none in 300 ms. (The default QD and
+    // TC are held by the WS test.)
+    let Some(ran) = quick(
+        "iops",
+        "iops",
+        "0.005",
+        Throttle { iops: 200, bps: None },
+        &["--qd", "1", "--threads", "1"],
+    ) else {
         return;
     };
     assert_eq!(ran.discarded, 32 << 20);
@@ -310,12 +318,12 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
         verdicts.iter().all(|w| w["rounds"]["steady"] == true),
         "{verdicts:?}"
     );
-    // The stimulus and its preconditioning at the PTS-E recommendation, 32 x 4.
+    // The stimulus and its preconditioning at the tester's QD and TC.
     let jobs = ran.run["jobs"].as_array().unwrap();
     assert!(
         jobs[1..]
             .iter()
-            .all(|j| j["job"]["qd"] == 32 && j["job"]["threads"] == 4)
+            .all(|j| j["job"]["qd"] == 1 && j["job"]["threads"] == 1)
     );
     // The loop device's write cache: said when on (PTS-E asks for it off).
     let said = ran.run["warnings"]
@@ -431,6 +439,11 @@ fn the_quick_write_saturation_test_is_purged_and_writes_its_scaled_volume() {
     let jobs = ran.run["jobs"].as_array().unwrap();
     assert_eq!(test_of(&jobs[0]), "WS purge blkdiscard");
     assert_eq!(test_of(&jobs[1]), "WS RND 4k W100");
+    // PTS-E's recommended QD and TC, kura's default.
+    assert_eq!(
+        (jobs[1]["job"]["qd"].as_u64(), jobs[1]["job"]["threads"].as_u64()),
+        (Some(32), Some(4))
+    );
     // 4x the capacity, scaled, in 4 KiB random writes; its series is the curve.
     let written = jobs[1]["write"]["bytes"].as_u64().unwrap();
     assert_eq!(written, (4 * (32u64 << 20)) / 100 / 4096 * 4096);
