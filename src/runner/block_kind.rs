@@ -9,7 +9,9 @@ use std::sync::{Arc, Barrier};
 use std::time::Instant;
 
 use super::seam::{self, Kind, Merged, ThreadTally};
-use super::{Live, Progress, RunError, StopFlag, pause, split, start_gate, thread_span, verify_pass};
+use super::{
+    Live, Progress, RunError, StopFlag, pause, split, split_bytes, start_gate, thread_span, verify_pass,
+};
 use crate::engine::{Engine, EngineSetup, NullEngine, SyncEngine, UringEngine};
 use crate::jobs::{EngineKind, Job};
 use crate::metrics::collect::{DirCollector, IntervalSample};
@@ -155,7 +157,10 @@ impl Kind for BlockKind<'_> {
             ramp: job.ramp,
             runtime: job.runtime,
             op_limit: job.io_count.map(|c| split(c, job.threads, thread)),
-            byte_limit: job.io_size_bytes.map(|b| split(b, job.threads, thread)),
+            byte_limit: job.io_size_bytes.map(|b| {
+                let one_size = job.all_bs().map(|b| b.bytes).min() == Some(job.max_bs());
+                split_bytes(b, one_size.then(|| job.max_bs()), job.threads, thread)
+            }),
             stop: self.stop.clone(),
             samples,
         };
