@@ -1,13 +1,16 @@
 //! `kura suite pts` on real loop devices, throttled by cgroup v1 blkio: the
 //! quick form of each of the IOPS, TP, LAT and WS tests through purge
 //! (BLKDISCARD), preconditioning and rounds to a steady state, stored and
-//! shown; and the safety checks refusing a device that carries a file system.
+//! shown, in the terminal and in the HTML report's PTS pages (checked in
+//! Chromium); and the safety checks refusing a device that carries a file
+//! system.
 
 mod common;
 #[path = "support/mod.rs"]
 mod support;
 
 use common::{Cgroup, LoopDevice, TempMount, json, kura, need, tmp};
+use support::{svg_chart, svg_lines};
 
 /// The fill written over the device before a run: a block that still holds
 /// it after the run was neither purged nor written.
@@ -183,12 +186,103 @@ fn stored_and_shown(ran: &Ran, heading: &str) -> String {
     text
 }
 
+/// The run's PTS pages in its HTML report (`kura report 1 -o FILE`): the
+/// section, after checking that the run's scale is said on top and in every
+/// test's heading; with Chromium, the page as loaded holds at least `charts`
+/// charts and the PTS headings, and its picture is in target/screenshots.
+fn pts_pages(ran: &Ran, name: &str, tests: usize, charts: usize) -> String {
+    let file = ran.db.with_file_name(format!("pts-{name}.html"));
+    let out = kura(&ran.db)
+        .args(["report", "1", "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(&file).unwrap();
+    let section = page
+        .split(r#"<section id="pts">"#)
+        .nth(1)
+        .expect("the report has PTS pages");
+    let section = section[..section.find("</section>").unwrap()].to_string();
+    assert!(section.contains(r#"<div class="banner warn">NOT CONFORMING to SNIA PTS 2.0.2"#));
+    let headings: Vec<&str> = section.split("<h3").skip(1).collect();
+    assert_eq!(headings.len(), tests, "{headings:?}");
+    for h in &headings {
+        assert!(
+            h.contains(r#"<span class="nc">NOT CONFORMING</span></h3>"#),
+            "{h}"
+        );
+    }
+    // The terminal's text is not repeated: the pages have the tables.
+    assert!(!page.contains(r#"<pre class="suite">"#));
+    if common::have("chromium") {
+        let url = format!("file://{}", file.display());
+        let dom = support::dump_dom(&url);
+        let drawn = support::count(&dom, r#"<svg class="chart"#);
+        assert!(drawn >= charts, "{drawn} charts drawn, {charts} expected");
+        assert!(dom.contains(r#"<section id="pts">"#) && dom.contains("NOT CONFORMING"));
+        support::screenshot(&url, &format!("report-pts-{name}"), 2400);
+    }
+    section
+}
+
+/// The rows of the table named `name` in `html`.
+fn table_rows(html: &str, name: &str) -> usize {
+    let at = html
+        .find(&format!(r#"data-table="{name}""#))
+        .unwrap_or_else(|| panic!("no table {name}"));
+    let table = &html[at..at + html[at..].find("</table>").unwrap()];
+    table.split("<tbody>").nth(1).unwrap().matches("<tr>").count()
+}
+
+/// A test's convergence plot (`lines` lines of `rounds` points, each of
+/// `tracked` among them, the window shaded) and a window plot per tracked
+/// point (its 5 window rounds, their average and least-squares line, the
+/// ±10 % and ±20 % bands).
+fn steady_plots(section: &str, name: &str, rounds: u64, lines: usize, tracked: &[&str]) {
+    let conv = svg_chart(section, &format!("Steady-state convergence · {name}"));
+    let l = svg_lines(conv);
+    assert_eq!(l.len(), lines, "{name}: {l:?}");
+    assert!(l.iter().all(|(_, n)| *n as u64 == rounds), "{name}: {l:?}");
+    for t in tracked {
+        assert!(
+            l.iter().any(|(n, _)| *n == format!("{t} (tracked)")),
+            "{name}: {l:?}"
+        );
+    }
+    assert!(conv.contains(r#"<g class="band measure">"#) && conv.contains(">steady window<"));
+    for t in tracked {
+        let win = svg_chart(section, &format!("Steady-state measurement window · {name} {t}"));
+        let l = svg_lines(win);
+        assert!(l.contains(&(t.to_string(), 5)), "{name}: {l:?}");
+        assert!(
+            l.iter().any(|(n, p)| n.starts_with("average ") && *p == 2),
+            "{l:?}"
+        );
+        assert!(l.contains(&("least-squares line".to_string(), 2)), "{l:?}");
+        for (band, label) in [("tol20", "±20 %"), ("tol10", "±10 %")] {
+            assert!(
+                win.contains(&format!(r#"<g class="band {band}">"#)) && win.contains(&format!(">{label}<")),
+                "{name}: no {label} band"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
-    // 300 ms points at 200 IOPS: each point is the throttle's rate, 1 MiB
-    // reads too (at 1000 IOPS and 60 ms, the 1 MiB points measured the
-    // loop device's noise and the three tracked points were not steady in 25 rounds).
-    let Some(ran) = quick("iops", "iops", "0.005", Throttle { iops: 200, bps: None }, &[]) else {
+    // 300 ms points at 200 IOPS and QD 1: each point is the throttle's
+    // rate, 1 MiB reads too. At 60 ms and 1000 IOPS the 1 MiB points
+    // measured the loop device's noise; at the default 32 x 4, 128 throttled
+    // 1 MiB reads in flight completed none in 300 ms. (The default QD and
+    // TC are held by the WS test.)
+    let Some(ran) = quick(
+        "iops",
+        "iops",
+        "0.005",
+        Throttle { iops: 200, bps: None },
+        &["--qd", "1", "--threads", "1"],
+    ) else {
         return;
     };
     assert_eq!(ran.discarded, 32 << 20);
@@ -224,12 +318,12 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
         verdicts.iter().all(|w| w["rounds"]["steady"] == true),
         "{verdicts:?}"
     );
-    // The stimulus and its preconditioning at the PTS-E recommendation, 32 x 4.
+    // The stimulus and its preconditioning at the tester's QD and TC.
     let jobs = ran.run["jobs"].as_array().unwrap();
     assert!(
         jobs[1..]
             .iter()
-            .all(|j| j["job"]["qd"] == 32 && j["job"]["threads"] == 4)
+            .all(|j| j["job"]["qd"] == 1 && j["job"]["threads"] == 1)
     );
     // The loop device's write cache: said when on (PTS-E asks for it off).
     let said = ran.run["warnings"]
@@ -242,6 +336,21 @@ fn the_quick_iops_test_purges_preconditions_and_runs_rounds_to_steady_state() {
     // The matrix: one row per block size, 1 MiB first.
     let rows = text.lines().filter(|l| l.trim_start().starts_with("1m ")).count();
     assert_eq!(rows, 1, "{text}");
+    // The HTML pages: the 8 block sizes at all writes by round, the window;
+    // the matrix (8 block sizes by 7 mixes) as a table and a line per mix.
+    let html = pts_pages(&ran, "iops", 1, 3);
+    // The three tracked points and the other block sizes of all writes.
+    steady_plots(
+        &html,
+        "IOPS",
+        rounds,
+        10,
+        &["bs=1m mix=100/0", "bs=64k mix=65/35", "bs=4k mix=0/100"],
+    );
+    assert_eq!(table_rows(&html, "pts-r1-iops"), 8);
+    let by_bs = svg_lines(svg_chart(&html, "IOPS: IOPS by block size, one line per R/W mix"));
+    assert_eq!(by_bs.len(), 7, "{by_bs:?}");
+    assert!(by_bs.iter().all(|(_, n)| *n == 8), "{by_bs:?}");
 }
 
 #[test]
@@ -265,6 +374,25 @@ fn the_quick_throughput_test_purges_before_each_block_size() {
         );
     }
     stored_and_shown(&ran, "TP 128k · purged (blkdiscard) · steady");
+    // Each block size's pages: read and write by round; one bar chart of both.
+    let html = pts_pages(&ran, "tp", 2, 5);
+    for (name, bs) in [("TP 1m", "1m"), ("TP 128k", "128k")] {
+        let pts = ran.run["pts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["test"] == name)
+            .unwrap();
+        let rounds = pts["rounds"].as_u64().unwrap();
+        steady_plots(&html, name, rounds, 2, &[&format!("bs={bs} mix=0/100")]);
+        assert_eq!(table_rows(&html, &format!("pts-r1-tp-{bs}")), 2);
+    }
+    assert_eq!(
+        support::count(&html, r#"aria-label="TP: MB/s by block size and direction""#),
+        1
+    );
+    let bars = svg_chart(&html, "TP: MB/s by block size and direction");
+    assert_eq!(support::count(bars, r#"class="bar""#), 4);
 }
 
 #[test]
@@ -286,49 +414,36 @@ fn the_quick_latency_test_reaches_steady_mean_latency_at_qd1() {
         .all(|j| j["job"]["qd"] == 1);
     assert!(at_qd1);
     stored_and_shown(&ran, "LAT · purged (blkdiscard) · steady");
-    // The HTML report: the LAT table with its heading, and the chart of the
-    // tracked point's rounds with the window shaded.
-    let html = ran.db.with_file_name("pts.html");
-    let out = kura(&ran.db)
-        .args(["report", "1", "-o"])
-        .arg(&html)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("LAT · purged (blkdiscard) · steady"));
-    assert!(page.contains("Rounds until steady · LAT bs=4k mix=0/100"));
-    if !common::have("chromium") {
-        return;
+    // The pages: the 3 block sizes at all writes by round, the window; a
+    // row per point with mean, percentiles and max; mean and max bars.
+    let rounds = pts["rounds"].as_u64().unwrap();
+    let html = pts_pages(&ran, "lat", 1, 3);
+    assert!(html.contains("LAT · purged (blkdiscard) · steady"));
+    steady_plots(&html, "LAT", rounds, 3, &["bs=4k mix=0/100"]);
+    assert_eq!(table_rows(&html, "pts-r1-lat"), 9);
+    for column in ["<th>mean</th>", "<th>p99.999</th>", "<th>max</th>"] {
+        assert!(html.contains(column), "{column}");
     }
-    let url = format!("file://{}", html.display());
-    let dom = support::dump_dom(&url);
-    assert!(dom.contains("LAT · purged (blkdiscard) · steady"));
-    assert!(
-        support::count(&dom, "<svg") >= 1,
-        "the convergence chart is drawn"
-    );
-    support::screenshot(&url, "report-pts-lat", 2400);
+    let bars = svg_chart(&html, "LAT: mean and maximum latency per point");
+    assert_eq!(support::count(bars, r#"class="bar""#), 18);
 }
 
 #[test]
 fn the_quick_write_saturation_test_is_purged_and_writes_its_scaled_volume() {
-    let Some(ran) = quick(
-        "ws",
-        "ws",
-        "0.01",
-        Throttle {
-            iops: 1000,
-            bps: None,
-        },
-        &[],
-    ) else {
+    // 50 IOPS: the scaled volume (1.3 MB) takes ~6.5 s, about 11 periods
+    // of the scaled round time (0.6 s), a curve rather than a point.
+    let Some(ran) = quick("ws", "ws", "0.01", Throttle { iops: 50, bps: None }, &[]) else {
         return;
     };
     assert_eq!(ran.discarded, 32 << 20);
     let jobs = ran.run["jobs"].as_array().unwrap();
     assert_eq!(test_of(&jobs[0]), "WS purge blkdiscard");
     assert_eq!(test_of(&jobs[1]), "WS RND 4k W100");
+    // PTS-E's recommended QD and TC, kura's default.
+    assert_eq!(
+        (jobs[1]["job"]["qd"].as_u64(), jobs[1]["job"]["threads"].as_u64()),
+        (Some(32), Some(4))
+    );
     // 4x the capacity, scaled, in 4 KiB random writes; its series is the curve.
     let written = jobs[1]["write"]["bytes"].as_u64().unwrap();
     assert_eq!(written, (4 * (32u64 << 20)) / 100 / 4096 * 4096);
@@ -336,6 +451,21 @@ fn the_quick_write_saturation_test_is_purged_and_writes_its_scaled_volume() {
     let ops: u64 = series.iter().map(|p| p["write_ops"].as_u64().unwrap()).sum();
     assert_eq!(ops, written / 4096, "{series:?}");
     stored_and_shown(&ran, "WS · purged (blkdiscard)");
+    // The curve: a point per period, over time and over bytes written (a
+    // last period cut to under a quarter of the first is not charted, as
+    // on every job's chart).
+    let html = pts_pages(&ran, "ws", 1, 2);
+    let first = series[0]["duration_ns"].as_u64().unwrap();
+    let periods = series
+        .iter()
+        .filter(|p| p["duration_ns"].as_u64().unwrap() * 4 >= first)
+        .count();
+    assert!(periods >= 5, "{series:?}");
+    assert_eq!(table_rows(&html, "pts-r1-ws"), 1);
+    for title in ["WS: IOPS over time", "WS: IOPS over data written"] {
+        let lines = svg_lines(svg_chart(&html, title));
+        assert_eq!(lines, [("write IOPS".to_string(), periods)], "{title}");
+    }
 }
 
 #[test]

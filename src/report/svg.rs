@@ -225,8 +225,9 @@ pub struct Line {
     pub values: Vec<usize>,
 }
 
-/// A shaded span of the x axis (a phase of a job), with its label; `class`
-/// (`ramp`, `measure`) picks the shade.
+/// A shaded span of the x axis (a phase of a job), or of the y axis (a
+/// tolerance around a value), with its label; `class` (`ramp`, `measure`,
+/// `tol10`, `tol20`) picks the shade.
 #[derive(Debug, Clone)]
 pub struct Band {
     pub from: f64,
@@ -242,9 +243,14 @@ pub struct LineChart {
     pub y: Axis,
     pub lines: Vec<Line>,
     pub bands: Vec<Band>,
+    /// Shaded spans of the y axis, drawn in order (the widest first), each
+    /// labelled inside its top edge at the right.
+    pub y_bands: Vec<Band>,
     /// Vertical markers: (x, label), e.g. where measurement starts.
     pub markers: Vec<(f64, String)>,
     pub value_fmt: fn(f64) -> String,
+    /// The line the chart is about, drawn wider and over the others.
+    pub emphasis: Option<usize>,
 }
 
 /// Grouped vertical bars; one series per colour, one group per category.
@@ -432,6 +438,25 @@ pub fn line_chart(c: &LineChart) -> String {
             l = esc(&b.label),
         );
     }
+    for b in &c.y_bands {
+        let (y1, y2) = (p.py(b.to), p.py(b.from));
+        // Labels sit in the top strip of their band, right of the data;
+        // a strip too thin for one is labelled just above its edge.
+        let ty = if y2 - y1 >= 2.0 * 12.0 {
+            y1 + 11.0
+        } else {
+            y1 - 3.0
+        };
+        let _ = write!(
+            out,
+            r#"<g class="band {c}"><rect x="{LEFT}" y="{y1:.1}" width="{w}" height="{h:.1}"/><text x="{tx}" y="{ty:.1}" text-anchor="end">{l}</text></g>"#,
+            c = b.class,
+            w = WIDTH - LEFT - RIGHT,
+            h = (y2 - y1).max(0.0),
+            tx = WIDTH - RIGHT - 4.0,
+            l = esc(&b.label),
+        );
+    }
     y_axis(&mut out, &p);
     x_axis(&mut out, &p);
     for (k, (x, label)) in c.markers.iter().enumerate() {
@@ -448,8 +473,13 @@ pub fn line_chart(c: &LineChart) -> String {
             l = esc(label),
         );
     }
-    for (i, line) in c.lines.iter().enumerate() {
+    let order = (0..c.lines.len())
+        .filter(|i| Some(*i) != c.emphasis)
+        .chain(c.emphasis.filter(|e| *e < c.lines.len()));
+    for i in order {
+        let line = &c.lines[i];
         let colour = color(i);
+        let width = if Some(i) == c.emphasis { 3 } else { 2 };
         let pts: Vec<String> = line
             .points
             .iter()
@@ -463,7 +493,7 @@ pub fn line_chart(c: &LineChart) -> String {
         };
         let _ = write!(
             out,
-            r#"<g class="series" data-name="{n}"><polyline class="line" fill="none" stroke="{colour}" stroke-width="2"{dash} points="{pts}"/>"#,
+            r#"<g class="series" data-name="{n}"><polyline class="line" fill="none" stroke="{colour}" stroke-width="{width}"{dash} points="{pts}"/>"#,
             n = esc(&line.name),
             pts = pts.join(" "),
         );

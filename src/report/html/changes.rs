@@ -67,15 +67,39 @@ pub fn rounds_charts(run: &RunResult) -> Vec<String> {
     run.warnings
         .iter()
         .filter_map(|w| match w {
-            Warning::Rounds { job, rounds } => Some(rounds_chart(job, rounds)),
+            Warning::Rounds { job, rounds } => {
+                let line = (
+                    rounds.tracked.unit().to_string(),
+                    rounds.values.iter().copied().map(Some).collect(),
+                );
+                let chart = rounds_chart(
+                    &crate::t!("steady-chart-title", job = job.as_str()),
+                    rounds,
+                    &[line],
+                );
+                Some(super::figure(&chart, &steady::rounds_text(rounds)))
+            }
             _ => None,
         })
         .collect()
 }
 
-fn rounds_chart(job: &str, r: &Rounds) -> String {
-    let n = r.values.len() as f64;
-    let max = r.values.iter().copied().fold(0.0, f64::max);
+/// The SVG of figures by round, `lines` of (name, value in round 1, 2,
+/// ...; `None` where it did not run), in `r`'s tracked unit; `r`'s last window judged
+/// is shaded and named steady or not. The axis is logarithmic where the
+/// lines lie more than a decade and a half apart (IOPS of 512 B and 1 MiB
+/// blocks), so that each line's trend stays visible. The first line is
+/// the one judged: drawn wider, over the others.
+pub fn rounds_chart(title: &str, r: &Rounds, lines: &[(String, Vec<Option<f64>>)]) -> String {
+    let n = lines
+        .iter()
+        .map(|l| l.1.len())
+        .max()
+        .unwrap_or(0)
+        .max(r.values.len()) as f64;
+    let values = || lines.iter().flat_map(|l| l.1.iter().flatten().copied());
+    let max = values().fold(0.0, f64::max);
+    let min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
     let mut bands = Vec::new();
     if let Some(w) = &r.window {
         bands.push(Band {
@@ -89,24 +113,47 @@ fn rounds_chart(job: &str, r: &Rounds) -> String {
             class: "measure",
         });
     }
+    let unit = r.tracked.unit();
+    let y = if min.is_finite() && max / min > 30.0 {
+        Axis::log10(&crate::t!("html-axis-log", unit = unit), min, max, svg::num_tick)
+    } else {
+        Axis::linear(unit, 0.0, max * 1.1, true, svg::num_tick)
+    };
     let chart = LineChart {
-        title: crate::t!("steady-chart-title", job = job),
-        x: Axis::span(&crate::t!("steady-round"), 0.5, n + 0.5, svg::num_tick),
-        y: Axis::linear(r.tracked.unit(), 0.0, max * 1.1, true, svg::num_tick),
-        lines: vec![Line {
-            name: r.tracked.unit().into(),
-            points: r
-                .values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| ((i + 1) as f64, *v))
-                .collect(),
-            dashed: false,
-            values: Vec::new(),
-        }],
+        title: title.to_string(),
+        // Up to a dozen rounds each has its tick; more get 1-2-5 steps.
+        x: if n <= 12.0 {
+            Axis::custom(
+                &crate::t!("steady-round"),
+                svg::Scale::Linear,
+                0.5,
+                n + 0.5,
+                (1..=n as u32).map(|r| (r as f64, r.to_string())).collect(),
+            )
+        } else {
+            Axis::span(&crate::t!("steady-round"), 0.5, n + 0.5, svg::num_tick)
+        },
+        y,
+        lines: lines
+            .iter()
+            .enumerate()
+            .map(|(k, (name, values))| Line {
+                name: name.clone(),
+                points: values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| v.map(|v| ((i + 1) as f64, v)))
+                    .collect(),
+                // Past the palette colours repeat: the repeats are dashed.
+                dashed: k >= svg::PALETTE.len(),
+                values: Vec::new(),
+            })
+            .collect(),
         bands,
+        y_bands: Vec::new(),
         markers: Vec::new(),
         value_fmt: svg::num_tick,
+        emphasis: Some(0),
     };
-    super::figure(&svg::line_chart(&chart), &steady::rounds_text(r))
+    svg::line_chart(&chart)
 }

@@ -33,7 +33,12 @@ pub fn section(page: &mut Page, runs: &[RunResult], names: &[String]) {
         if run.jobs.is_empty() {
             page.html(r#"<p class="note">This run has no jobs.</p>"#);
         }
-        let rounds = super::changes::rounds_charts(run);
+        // A PTS run's rounds are charted on its own pages (pts.rs).
+        let rounds = if run.suite == Some(crate::jobs::suites::SuiteKind::Pts) {
+            Vec::new()
+        } else {
+            super::changes::rounds_charts(run)
+        };
         if !rounds.is_empty() {
             page.html(&format!(r#"<div class="charts">{}</div>"#, rounds.concat()));
         }
@@ -200,8 +205,8 @@ fn percentile_table(job: &JobResult, key: &str, title: &str) -> Table {
 /// The series as charted: a last period cut to under a quarter of the
 /// interval (the run ended just after it began) holds a handful of I/Os
 /// whose rate is noise, so it is left out of the lines; the tables keep it.
-fn charted(job: &JobResult) -> (Vec<IntervalPoint>, usize) {
-    let mut points = job.series.as_slice();
+pub(super) fn charted(series: &[IntervalPoint]) -> (Vec<IntervalPoint>, usize) {
+    let mut points = series;
     if let [rest @ .., last] = points
         && !rest.is_empty()
         && last.duration_ns * 4 < rest[0].duration_ns
@@ -257,7 +262,7 @@ pub fn downsample(series: &[IntervalPoint]) -> (Vec<IntervalPoint>, usize) {
 }
 
 /// Seconds, minutes or hours, whichever keeps the time axis short.
-fn time_unit(span_s: f64) -> (f64, &'static str) {
+pub(super) fn time_unit(span_s: f64) -> (f64, &'static str) {
     if span_s <= 300.0 {
         (1.0, "s")
     } else if span_s <= 3.0 * 3600.0 {
@@ -341,7 +346,7 @@ fn time_frame(job: &JobResult) -> (Axis, Vec<Band>, Vec<(f64, String)>, f64) {
     (axis, bands, markers, div)
 }
 
-fn merged_note(k: usize) -> String {
+pub(super) fn merged_note(k: usize) -> String {
     if k > 1 {
         format!(" Every {k} periods merged into one point (p99: the highest of them).")
     } else {
@@ -356,7 +361,7 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
             esc(title)
         ));
     }
-    let (series, k) = charted(job);
+    let (series, k) = charted(&job.series);
     let (x, bands, mut markers, div) = time_frame(job);
     markers.extend(super::changes::markers(job, Figure::Iops, div));
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
@@ -405,8 +410,10 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
         y: Axis::linear("IOPS", 0.0, max * 1.1, true, svg::num_tick),
         lines,
         bands,
+        y_bands: Vec::new(),
         markers,
         value_fmt: rate,
+        emphasis: None,
     };
     Some(figure(
         &svg::line_chart(&chart),
@@ -419,7 +426,7 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
 }
 
 /// The unit that keeps a linear latency axis's numbers short.
-fn latency_unit(max_ns: f64) -> (f64, &'static str) {
+pub(super) fn latency_unit(max_ns: f64) -> (f64, &'static str) {
     if max_ns >= 2e9 {
         (1e9, "s")
     } else if max_ns >= 2e6 {
@@ -435,7 +442,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
     if job.series.is_empty() {
         return None;
     }
-    let (series, k) = charted(job);
+    let (series, k) = charted(&job.series);
     let (x, bands, mut markers, div) = time_frame(job);
     markers.extend(super::changes::markers(job, Figure::MeanLatency, div));
     let mid = |p: &IntervalPoint| (p.start_ns as f64 + p.duration_ns as f64 / 2.0) / 1e9 / div;
@@ -480,6 +487,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
         ),
         lines,
         bands,
+        y_bands: Vec::new(),
         markers,
         value_fmt: match unit {
             "s" => |v| latency(v * 1e9),
@@ -487,6 +495,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
             "µs" => |v| latency(v * 1e3),
             _ => latency,
         },
+        emphasis: None,
     };
     Some(figure(
         &svg::line_chart(&chart),
@@ -563,8 +572,10 @@ fn percentile_chart(job: &JobResult, title: &str) -> Option<String> {
         ),
         lines,
         bands: Vec::new(),
+        y_bands: Vec::new(),
         markers: Vec::new(),
         value_fmt: latency,
+        emphasis: None,
     };
     Some(figure(
         &svg::line_chart(&chart),
@@ -671,7 +682,7 @@ mod tests {
             "syncs": 0, "cpu_user_ns": 0, "cpu_system_ns": 0, "series": series, "incomplete": false
         }))
         .unwrap();
-        assert_eq!(charted(&job).0.len(), 3);
+        assert_eq!(charted(&job.series).0.len(), 3);
     }
 
     #[test]

@@ -79,8 +79,10 @@ pub fn curve_chart(c: &Curve, name: &str) -> String {
             },
         ],
         bands: Vec::new(),
+        y_bands: Vec::new(),
         markers: Vec::new(),
         value_fmt: latency,
+        emphasis: None,
     };
     svg::line_chart(&chart)
 }

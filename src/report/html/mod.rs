@@ -7,6 +7,7 @@ pub mod comparison;
 pub mod db;
 pub mod jobs;
 pub mod latency;
+pub mod pts;
 pub mod ranks;
 pub mod suites;
 pub mod summary;
@@ -187,6 +188,7 @@ pub fn report_targets(targets: &[crate::report::compare::Target], exports: Optio
     ranks::hosts_section(&mut page, runs, &names);
     suites::mark_section(&mut page, runs, &names);
     suites::sweep_section(&mut page, runs, &names);
+    pts::section(&mut page, runs, &names);
     latency::section(&mut page, runs, &names);
     db::section(&mut page, runs, &names);
     suites::suite_tables_section(&mut page, runs, &names);
@@ -238,7 +240,11 @@ svg.chart { width: 100%; height: auto; display: block; }
 .chart .band.ramp text { fill: #7a5c00; }
 .chart .band.measure rect { fill: #e4eef8; fill-opacity: 0.45; }
 .chart .band.measure text { fill: #3a5f85; }
+.chart .band.tol20 rect { fill: #e6f2e6; }
+.chart .band.tol10 rect { fill: #c9e6c9; }
+.chart .band.tol20 text, .chart .band.tol10 text { fill: #2f5f2f; }
 .chart .marker line { stroke: #777; stroke-dasharray: 4 3; }
+.nc { font-size: 12px; font-weight: 700; color: #8a1c13; background: #fde2e1; border: 1px solid #e8a29b; border-radius: 3px; padding: 0 5px; margin-left: 6px; white-space: nowrap; }
 .events li { color: #8a3b00; }
 .chart .marker text { fill: #555; }
 pre.suite { background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; padding: 8px 12px; overflow-x: auto; font: 12px/1.35 ui-monospace, "SF Mono", Menlo, monospace; }

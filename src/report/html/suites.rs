@@ -396,8 +396,10 @@ pub fn sweep_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
                 y: Axis::linear(&unit, 0.0, max, true, svg::num_tick),
                 lines: ls,
                 bands: Vec::new(),
+                y_bands: Vec::new(),
                 markers: Vec::new(),
                 value_fmt: fmt,
+                emphasis: None,
             };
             page.html(&figure(
                 &svg::line_chart(&chart),
@@ -446,23 +448,16 @@ fn sweep_tables(runs: &[RunResult]) -> Vec<(bool, u8, Table)> {
         .unwrap_or_default()
 }
 
-/// bonnie++, tiobench, vdbench, IO500 and PTS runs: their suite's own
-/// table, as the terminal prints it (`kura show`), so the report carries the
-/// numbers in the shape their users read them (a PTS run: each test's
-/// heading with its purge and steady state, the IOPS matrix, TP and LAT
-/// tables; its convergence charts are in the jobs section).
+/// bonnie++, tiobench, vdbench and IO500 runs: their suite's own table,
+/// as the terminal prints it (`kura show`), so the report carries the
+/// numbers in the shape their users read them. (PTS runs have pages of
+/// their own, pts.rs.)
 pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String]) {
     let own: Vec<usize> = (0..runs.len())
         .filter(|i| {
             matches!(
                 runs[*i].suite,
-                Some(
-                    SuiteKind::Bonnie
-                        | SuiteKind::Tiobench
-                        | SuiteKind::Vdbench
-                        | SuiteKind::Io500
-                        | SuiteKind::Pts
-                )
+                Some(SuiteKind::Bonnie | SuiteKind::Tiobench | SuiteKind::Vdbench | SuiteKind::Io500)
             )
         })
         .collect();
