@@ -218,7 +218,7 @@ fn split(total: u64, parts: u32, index: u32) -> u64 {
 /// each, and each thread's last write went past its share: 328 in all.
 fn split_bytes(total: u64, block: Option<u64>, parts: u32, index: u32) -> u64 {
     match block {
-        Some(b) if b > 0 && total % b == 0 => split(total / b, parts, index) * b,
+        Some(b) if b > 0 && total.is_multiple_of(b) => split(total / b, parts, index) * b,
         _ => split(total, parts, index),
     }
 }
