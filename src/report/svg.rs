@@ -195,7 +195,15 @@ pub fn num_tick(v: f64) -> String {
     } else {
         (v, "")
     };
-    let s = format!("{x:.2}");
+    // Two decimals, or as many as a value below 0.01 needs for two
+    // significant digits: the ticks of a 10 ms job's time axis read
+    // 0.002, 0.004, not "0" five times.
+    let decimals = if x != 0.0 && x.abs() < 0.01 {
+        ((-x.abs().log10().floor()) as usize + 1).min(9)
+    } else {
+        2
+    };
+    let s = format!("{x:.decimals$}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("{s}{suffix}")
 }
@@ -910,6 +918,9 @@ mod tests {
 
     #[test]
     fn linear_axis_covers_the_data_from_zero() {
+        let tiny = Axis::linear("s", 0.0, 0.01, true, num_tick);
+        let labels: Vec<&str> = tiny.ticks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(labels, ["0", "0.002", "0.004", "0.006", "0.008", "0.01"]);
         let a = Axis::linear("IOPS", 120.0, 987.0, true, num_tick);
         assert_eq!(a.lo, 0.0);
         assert!(a.hi >= 987.0);

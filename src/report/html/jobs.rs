@@ -396,8 +396,12 @@ fn iops_over_time(job: &JobResult, title: &str) -> Option<String> {
             crate::i18n::heading("total")
         } else if writes {
             crate::t!("html-line-write-iops")
-        } else {
+        } else if reads {
             crate::t!("html-line-read-iops")
+        } else {
+            // A trim job (a PTS purge): its own operation, not "read".
+            let op = job.directions().next().map_or("total", |(name, _)| name);
+            format!("{} IOPS", crate::i18n::heading(op))
         },
         points: series.iter().map(|p| (mid(p), p.iops)).collect(),
         dashed: reads && writes,
