@@ -592,30 +592,13 @@ fn ws_charts(series: &[IntervalPoint]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// The chart titled `title`, from its `<svg` to its `</svg>`.
-    fn chart<'a>(html: &'a str, title: &str) -> &'a str {
-        let at = html
-            .find(&format!(r#"aria-label="{}""#, esc(title)))
-            .unwrap_or_else(|| panic!("no chart {title}"));
-        let start = html[..at].rfind("<svg").unwrap();
-        let end = at + html[at..].find("</svg>").unwrap();
-        &html[start..end]
+    mod svg_inspect {
+        include!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/support/svg_inspect.rs"
+        ));
     }
-
-    /// (series name, points of its polyline) of a line chart.
-    fn lines(svg: &str) -> Vec<(String, usize)> {
-        svg.split(r#"<g class="series" data-name=""#)
-            .skip(1)
-            .map(|s| {
-                let name = s[..s.find('"').unwrap()].to_string();
-                let points = s
-                    .split(r#"points=""#)
-                    .nth(1)
-                    .map_or(0, |p| p[..p.find('"').unwrap()].split_whitespace().count());
-                (name, points)
-            })
-            .collect()
-    }
+    use svg_inspect::{svg_chart as chart, svg_lines as lines};
 
     #[test]
     fn each_test_has_its_heading_plots_table_and_chart() {
