@@ -116,11 +116,13 @@ pub struct Caps {
     pub completes_inline: bool,
     /// The kernel uses buffers registered once, instead of pinning each I/O's buffer.
     pub fixed_buffers: bool,
-    /// No device waits for each I/O, so nothing is won by submitting each one
-    /// as it is queued: the worker queues the whole depth and submits it in one
-    /// call, stamped by one clock read (null: kura's own cost, batched as
-    /// io_uring is meant to be driven).
-    pub batch_submits: bool,
+    /// How many I/Os the worker gathers into one submission call while it
+    /// refills the queue (those queued last always go with the call that
+    /// waits); each call's I/Os share its clock read. 1: each as it is
+    /// queued, fio's way. `u32::MAX`: the whole depth in one call, for
+    /// engines with no device that waits for each I/O (null: kura's own
+    /// cost, batched as io_uring is meant to be driven).
+    pub submit_batch: u32,
 }
 
 /// The engine protocol, after fio's `queue` / `commit` / `getevents`. The

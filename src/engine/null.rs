@@ -22,7 +22,7 @@ impl Engine for NullEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: false,
-            batch_submits: true,
+            submit_batch: u32::MAX,
         }
     }
     #[inline]

@@ -65,8 +65,8 @@ pub struct ScriptedEngine {
     pub busy_answers: u32,
     pub submit_errors: u32,
     pub syncs: u32,
-    /// What `caps` says of `batch_submits`.
-    batch_submits: bool,
+    /// What `caps` says of `submit_batch`.
+    submit_batch: u32,
     /// How many I/Os each submission call carried, in order.
     pub carried: Vec<usize>,
     /// With `async_syncs`: how many submission calls after its own a queued sync completes.
@@ -94,7 +94,7 @@ impl ScriptedEngine {
             busy_answers: 0,
             submit_errors: 0,
             syncs: 0,
-            batch_submits: false,
+            submit_batch: 1,
             carried: Vec::new(),
             sync_after: None,
             sync: None,
@@ -125,9 +125,16 @@ impl ScriptedEngine {
         self
     }
 
-    /// Says it batches submissions, as the null engine does.
+    /// Says it batches submissions, the whole depth at once, as the null engine does.
     pub fn batched(mut self) -> ScriptedEngine {
-        self.batch_submits = true;
+        self.submit_batch = u32::MAX;
+        self
+    }
+
+    /// Says it takes `n` I/Os per submission call while the queue is refilled,
+    /// as io_uring does with direct I/O.
+    pub fn submit_batch(mut self, n: u32) -> ScriptedEngine {
+        self.submit_batch = n;
         self
     }
 
@@ -188,7 +195,7 @@ impl Engine for ScriptedEngine {
         Caps {
             completes_inline: false,
             fixed_buffers: false,
-            batch_submits: self.batch_submits,
+            submit_batch: self.submit_batch,
         }
     }
 

@@ -33,7 +33,7 @@ impl Engine for SyncEngine {
         Caps {
             completes_inline: true,
             fixed_buffers: false,
-            batch_submits: false,
+            submit_batch: 1,
         }
     }
 

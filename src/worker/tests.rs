@@ -407,3 +407,66 @@ fn a_job_shorter_than_a_scheduler_tick_reports_its_cpu_time() {
         "300 I/Os read no CPU time: {out:?}"
     );
 }
+
+/// Direct I/O on io_uring refills the queue a few I/Os per submit call
+/// (`Caps::submit_batch`): each call stamps all it carries with one clock
+/// read, and completions found by one reap share its read.
+#[test]
+fn refills_go_out_a_batch_per_call_each_stamped_by_its_call() {
+    let mut engine = ScriptedEngine::new(vec![Step::Full { after: 1 }; 16])
+        .fake_clock(MS)
+        .clock_read_tick(1)
+        .submit_batch(4);
+    let (out, samples) = run(
+        job(&[("rw", "randread"), ("qd", "8"), ("io_count", "16")]),
+        &mut engine,
+    );
+    assert_eq!(out.read.ops, 16);
+    assert_eq!(
+        engine
+            .carried
+            .iter()
+            .filter(|&&n| n > 0)
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![4; 4],
+        "calls and the I/Os each carried"
+    );
+    // Each call's 4 I/Os complete one call later, together. Submit reads at
+    // 1, MS + 2, 2 MS + 4 and 3 MS + 6; reap reads at 2 MS + 3, 3 MS + 5,
+    // 4 MS + 7 and 5 MS + 8 (the last call carried nothing, so read no
+    // clock). An I/O stamped or reaped by a read of its own would be off by
+    // a few ns.
+    let lat: u64 = samples.iter().map(|s| s.read_lat_ns).sum();
+    assert_eq!(
+        lat,
+        4 * ((2 * MS + 2) + (2 * MS + 3) + (2 * MS + 3) + (2 * MS + 2))
+    );
+}
+
+/// I/Os that complete inside the call that submitted them (a RAM disk) must
+/// each be timed by their own call: once they are seen to, the worker goes
+/// back to one I/O per call, as fio does.
+#[test]
+fn completions_inside_their_own_call_turn_batched_submits_off() {
+    let mut engine = ScriptedEngine::new(vec![]).fake_clock(MS).submit_batch(4);
+    let (out, _) = run(
+        job(&[("rw", "randread"), ("qd", "8"), ("io_count", "200")]),
+        &mut engine,
+    );
+    assert_eq!(out.read.ops, 200);
+    let batched = engine.carried.iter().filter(|&&n| n > 1).count();
+    assert!(
+        (1..=4).contains(&batched),
+        "batched calls before the worker saw inline completions: {:?}",
+        engine.carried
+    );
+    let tail = &engine.carried[engine.carried.len() - 100..];
+    assert!(tail.iter().all(|&n| n <= 1), "still batching: {tail:?}");
+    // Each I/O submitted alone is timed by its own call: one tick.
+    assert!(
+        out.read.hist.count_between(MS, MS) >= 190,
+        "{} of 200 took one tick",
+        out.read.hist.count_between(MS, MS)
+    );
+}
