@@ -669,7 +669,7 @@ mod tests {
         let shown = page
             .tables
             .iter()
-            .filter(|t| t.name.starts_with("comparison") || t.name.starts_with("pts-"));
+            .filter(|t| t.name.starts_with("comparison") || t.name.starts_with("pts"));
         assert_eq!(
             shown.clone().count(),
             2 + 2 * 4,
