@@ -277,8 +277,12 @@ fn prepared(out: &mut Vec<PtsStep>, test: &str, base: &Job, plan: &PtsPlan) {
     wipc.passes = None;
     wipc.runtime = None;
     wipc.io_size_bytes = Some(scaled_bytes(plan.span_bytes * 2, plan.scale, WIPC_BS));
-    if base.threads > 1 {
-        wipc.offset_increment_bytes = plan.span_bytes / u64::from(base.threads) / WIPC_BS * WIPC_BS;
+    let slice = plan.span_bytes / u64::from(base.threads) / WIPC_BS * WIPC_BS;
+    if base.threads > 1 && slice == 0 {
+        // A span smaller than a block per thread: one thread writes it all.
+        wipc.threads = 1;
+    } else if base.threads > 1 {
+        wipc.offset_increment_bytes = slice;
     }
     out.push(PtsStep {
         test: wipc.name.clone(),
@@ -366,6 +370,17 @@ mod tests {
         // The stimulus's QD and TC; four threads, each a quarter of the span.
         assert_eq!((wipc.qd, wipc.threads), (32, 4));
         assert_eq!(wipc.offset_increment_bytes, 16 << 20);
+        // A span of less than a block per thread: one thread, no slices.
+        let tiny = PtsPlan {
+            span_bytes: 1 << 20,
+            ..plan(&[PtsTest::Iops], 1.0, true)
+        };
+        base.set("threads", "16").unwrap();
+        let steps = pts_jobs(&base, &tiny).unwrap();
+        assert_eq!(
+            (steps[1].job.threads, steps[1].job.offset_increment_bytes),
+            (1, 0)
+        );
         let r = steps[2].rounds.unwrap();
         assert_eq!(r.points, 56);
         let tracked: Vec<_> = r
