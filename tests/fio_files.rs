@@ -312,25 +312,15 @@ fn the_shipped_examples_that_need_no_missing_engine_run() {
 #[test]
 fn a_job_file_runs_with_groups_stonewalls_and_fio_stop_rules() {
     let dir = tmp();
-    let file = dir.path().join("two.fio");
-    std::fs::write(
-        &file,
-        format!(
+    let v = run_fio_text(
+        dir.path(),
+        "two.fio",
+        &format!(
             "[global]\ndirectory={}\nsize=4m\nbs=4k\nioengine=psync\n\n[reader]\nrw=randread\nnumber_ios=300\n\n\
              [writer]\nrw=write\n; no time_based: one pass over the 4m file\n\n[after]\nstonewall\nrw=randrw\nrwmixread=70\n\
              runtime=300ms\ntime_based\nthinktime=100\n",
             dir.path().display()
         ),
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
     let jobs = v["jobs"].as_array().unwrap();
     assert_eq!(jobs.len(), 3);
@@ -732,24 +722,14 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
 #[test]
 fn fio_verify_writes_headers_and_a_later_job_checks_them() {
     let dir = tmp();
-    let file = dir.path().join("v.fio");
-    std::fs::write(
-        &file,
-        format!(
+    let v = run_fio_text(
+        dir.path(),
+        "v.fio",
+        &format!(
             "[global]\nfilename={}/v\nsize=1m\nbs=4k\n[w]\nrw=write\nverify=crc32c\n\
              [r]\nstonewall\nrw=read\nverify=md5\nverify_fatal=1\n",
             dir.path().display()
         ),
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
     let passed: Vec<_> = v["warnings"]
         .as_array()
@@ -767,23 +747,14 @@ fn fio_verify_writes_headers_and_a_later_job_checks_them() {
     // fio's cross-stripe-verify.fio, smaller: 16k writes from 120k with
     // 112k holes, each of three clones in a region of its own: 8k verify
     // blocks, two to a write, read back region by region.
-    std::fs::write(
-        &file,
-        format!(
+    let v = run_fio_text(
+        dir.path(),
+        "v.fio",
+        &format!(
             "[global]\nbs=16k\nrw=write:112k\nverify=crc32c\nfilename={}/c\nverify_backlog=1\n\
              offset_increment=1m\nio_size=256k\noffset=120k\nsize=4m\nverify_dump=1\nloops=2\n[wv]\nnumjobs=3\n",
             dir.path().display()
         ),
-    )
-    .unwrap();
-    let v = json(
-        &kura(&dir.path().join("k.db"))
-            .args(["--json", "run"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
     );
     assert_eq!(
         v["jobs"][0]["write"]["ops"], 96,

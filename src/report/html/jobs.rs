@@ -442,6 +442,16 @@ pub(super) fn latency_unit(max_ns: f64) -> (f64, &'static str) {
     }
 }
 
+/// Values on an axis in `unit` (from [`latency_unit`]) written as latencies.
+pub(super) fn latency_in(unit: &str) -> fn(f64) -> String {
+    match unit {
+        "s" => |v| latency(v * 1e9),
+        "ms" => |v| latency(v * 1e6),
+        "µs" => |v| latency(v * 1e3),
+        _ => latency,
+    }
+}
+
 fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
     if job.series.is_empty() {
         return None;
@@ -493,12 +503,7 @@ fn latency_over_time(job: &JobResult, title: &str) -> Option<String> {
         bands,
         y_bands: Vec::new(),
         markers,
-        value_fmt: match unit {
-            "s" => |v| latency(v * 1e9),
-            "ms" => |v| latency(v * 1e6),
-            "µs" => |v| latency(v * 1e3),
-            _ => latency,
-        },
+        value_fmt: latency_in(unit),
         emphasis: None,
     };
     Some(figure(

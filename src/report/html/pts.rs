@@ -488,12 +488,7 @@ fn latency_chart(t: &PtsTestRows) -> String {
                 t.points.iter().map(|p| value(p.lat_max_ns as f64)).collect(),
             ),
         ],
-        value_fmt: match unit {
-            "s" => |v| latency(v * 1e9),
-            "ms" => |v| latency(v * 1e6),
-            "µs" => |v| latency(v * 1e3),
-            _ => latency,
-        },
+        value_fmt: super::jobs::latency_in(unit),
         reference: None,
         log: true,
     };
