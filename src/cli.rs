@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
+use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
 use crate::jobs::options::{Flag, Group, OPTIONS, Opt, OptionDef, Type, Value};
@@ -115,14 +116,37 @@ pub struct ManArgs {
 /// nothing kura measures are taken without effect.
 #[derive(Debug, Clone, Default)]
 pub struct JobFlags {
-    given: Vec<(&'static str, String)>,
+    given: Vec<Given>,
     notes: Vec<String>,
+}
+
+/// One flag given: the job key and kura's text of its value, and the flag
+/// and text as the user typed them, for errors (`--iodepth`, not `--qd`).
+#[derive(Debug, Clone)]
+struct Given {
+    key: &'static str,
+    value: String,
+    flag: String,
+    typed: String,
 }
 
 impl JobFlags {
     /// The flags the user gave, as (job key, value), in the table's order.
     pub fn given(&self) -> Vec<(&'static str, String)> {
-        self.given.clone()
+        self.given.iter().map(|g| (g.key, g.value.clone())).collect()
+    }
+
+    /// Sets every flag given in `job`; what the job refuses is named by
+    /// the flag and value the user typed.
+    pub fn apply(&self, job: &mut Job) -> Result<(), String> {
+        for g in &self.given {
+            job.set(g.key, &g.value).map_err(|e| match e {
+                SpecError::Invalid { why, .. } => format!("{}: '{}' is not valid: {why}", g.flag, g.typed),
+                SpecError::Unit { source, .. } => format!("{}: {source}", g.flag),
+                other => format!("{}: {other}", g.flag),
+            })?;
+        }
+        Ok(())
     }
 
     /// What a fio flag given means in kura, where it differs from fio.
@@ -153,6 +177,30 @@ fn fio_flag_names(d: &'static OptionDef) -> impl Iterator<Item = &'static str> {
         .iter()
         .copied()
         .filter(move |n| *n != d.key && *n != long && !d.aliases.contains(n))
+}
+
+/// Whether one of fio's names of `d` is its own flag (`--bs`, `--size`).
+fn fio_shares_name(d: &'static OptionDef) -> bool {
+    let long = d.long();
+    d.fio.iter().any(|n| *n == d.key || *n == long)
+}
+
+/// kura's text of a value given under a name both tools use, on a command
+/// line of fio's flags: fio's reading where it has one (`4kb` is 4096, as
+/// fio 3.33's parse.c reads it with kb_base=1024), noted where kura alone
+/// reads it otherwise (kura's `4kb` is 4000); else `value`, kura's reading.
+fn fio_reading(d: &'static OptionDef, flag: &str, typed: &str, value: &str, notes: &mut Vec<String>) -> String {
+    let Ok(fio) = crate::jobs::fio_file::flags::flag_text(opt_of(d), typed) else {
+        return value.to_string();
+    };
+    if let (Ok(ours), Ok(theirs)) = (d.parse(typed), d.parse(&fio))
+        && ours != theirs
+    {
+        notes.push(format!(
+            "{flag}={typed}: {theirs} as fio reads it, among fio's flags (kura's own {typed} is {ours})"
+        ));
+    }
+    fio
 }
 
 /// fio's options a flag job takes that the table has no option for: the
@@ -205,7 +253,7 @@ fn job_arg(d: &'static OptionDef) -> Option<Arg> {
             })
         });
     }
-    if long != d.key {
+    if long != d.key && !key_is_fios(d) {
         arg = arg.alias(d.key);
     }
     for alias in d.aliases {
@@ -217,6 +265,29 @@ fn job_arg(d: &'static OptionDef) -> Option<Arg> {
     Some(arg)
 }
 
+/// Whether `d`'s key, spelled with `_` (`--rate_iops`), is fio's name of
+/// it too: a flag of its own, so an error names the spelling typed.
+fn key_is_fios(d: &'static OptionDef) -> bool {
+    d.long() != d.key && d.fio.contains(&d.key)
+}
+
+/// The id of the flag of `d`'s key spelled with `_`, where `key_is_fios`.
+fn key_id(d: &'static OptionDef) -> &'static str {
+    leak(format!("key:{}", d.key))
+}
+
+/// `d`'s key as a flag (`--io_size`): kura's flag under fio's spelling,
+/// hidden, read as kura's flag is.
+fn key_arg(d: &'static OptionDef) -> Option<Arg> {
+    let arg = job_arg(d)?
+        .id(key_id(d))
+        .long(d.key)
+        .alias(None)
+        .hide(true)
+        .conflicts_with(d.key);
+    Some(arg)
+}
+
 /// The flag of one of fio's names of `d`: hidden (its option's help names
 /// it), read in fio's value forms, and not given with the option's own.
 fn fio_arg(d: &'static OptionDef, name: &'static str) -> Arg {
@@ -225,6 +296,7 @@ fn fio_arg(d: &'static OptionDef, name: &'static str) -> Arg {
         .filter(|n| *n != name)
         .map(|n| leak(format!("fio:{n}")))
         .chain([d.key])
+        .chain(key_is_fios(d).then(|| key_id(d)))
         .collect();
     let arg = Arg::new(leak(format!("fio:{name}")))
         .long(name)
@@ -312,16 +384,47 @@ impl clap::FromArgMatches for JobFlags {
         let mut given = Vec::new();
         let mut notes = Vec::new();
         let fio = |name: &str| m.get_one::<String>(&format!("fio:{name}")).cloned();
+        let raw = |id: &str| {
+            m.get_raw(id)
+                .and_then(|mut v| v.next())
+                .map(|s| s.to_string_lossy().into_owned())
+        };
+        // A command line with one of fio's own names is fio's: the names
+        // both tools use (`--bs`, `--size`) then read fio's units too.
+        let fio_line = m.ids().any(|id| {
+            id.as_str().starts_with("fio:") && m.value_source(id.as_str()) == Some(ValueSource::CommandLine)
+        });
         for d in OPTIONS {
             if let Flag::FileOnly(_) = d.flag {
                 continue;
             }
-            if let Some(v) = m.get_one::<String>(d.key) {
-                given.push((d.key, v.clone()));
+            let (id, flag) = match key_is_fios(d) && m.value_source(key_id(d)) == Some(ValueSource::CommandLine) {
+                true => (key_id(d), d.key.to_string()),
+                false => (d.key, d.long()),
+            };
+            if let Some(v) = m.get_one::<String>(id) {
+                let typed = raw(id).unwrap_or_else(|| v.clone());
+                let flag = format!("--{flag}");
+                let value = match fio_line && fio_shares_name(d) {
+                    true => fio_reading(d, &flag, &typed, v, &mut notes),
+                    false => v.clone(),
+                };
+                given.push(Given {
+                    key: d.key,
+                    value,
+                    flag,
+                    typed,
+                });
             }
             for name in fio_flag_names(d) {
+                let id = format!("fio:{name}");
                 if let Some(v) = fio(name) {
-                    given.push((d.key, v));
+                    given.push(Given {
+                        key: d.key,
+                        typed: raw(&id).unwrap_or_else(|| v.clone()),
+                        value: v,
+                        flag: format!("--{name}"),
+                    });
                     if name == "fsync" {
                         notes.push("--fsync: kura syncs with fdatasync".to_string());
                     }
@@ -329,26 +432,36 @@ impl clap::FromArgMatches for JobFlags {
             }
         }
         if let Some(pct) = fio("rwmixwrite") {
-            given.push((Opt::ReadPct.def().key, pct));
+            given.push(Given {
+                key: Opt::ReadPct.def().key,
+                typed: raw("fio:rwmixwrite").unwrap_or_default(),
+                value: pct,
+                flag: "--rwmixwrite".into(),
+            });
         }
         // fio's file is directory/filename, or directory/NAME.0.0 without a filename.
         if let Some(dir) = fio("directory") {
             let key = Opt::Target.def().key;
-            let file = given.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
-            let name = given.iter().find(|(k, _)| *k == Opt::Name.def().key);
+            let file = given.iter().find(|g| g.key == key).map(|g| g.value.clone());
+            let name = given.iter().find(|g| g.key == Opt::Name.def().key);
             let file = match (file, name) {
                 (Some(f), _) if f.starts_with('/') => f,
                 (Some(f), _) => format!("{}/{f}", dir.trim_end_matches('/')),
-                (None, Some((_, n))) => format!("{}/{}.0.0", dir.trim_end_matches('/'), n.replace('/', "_")),
+                (None, Some(n)) => format!("{}/{}.0.0", dir.trim_end_matches('/'), n.value.replace('/', "_")),
                 (None, None) => format!("{}/kura-test.dat", dir.trim_end_matches('/')),
             };
-            given.retain(|(k, _)| *k != key);
-            given.push((key, file));
+            given.retain(|g| g.key != key);
+            given.push(Given {
+                key,
+                typed: file.clone(),
+                value: file,
+                flag: "--directory".into(),
+            });
         }
-        let threads = given.iter().find(|(k, _)| *k == Opt::Threads.def().key);
+        let threads = given.iter().find(|g| g.key == Opt::Threads.def().key);
         if fio("numjobs").is_some()
-            && threads.is_some_and(|(_, n)| n != "1")
-            && !given.iter().any(|(k, _)| *k == Opt::Target.def().key)
+            && threads.is_some_and(|g| g.value != "1")
+            && !given.iter().any(|g| g.key == Opt::Target.def().key)
         {
             notes.push(
                 "--numjobs: fio gives each clone a file of its own; kura's threads share one (--file-per-thread gives each its own)"
@@ -379,10 +492,12 @@ impl clap::Args for JobFlags {
             .flat_map(|g| OPTIONS.iter().filter(move |d| d.group == *g))
             .filter_map(job_arg)
             .fold(cmd, |cmd, arg| cmd.arg(arg));
+        let keys = OPTIONS.iter().filter(|d| key_is_fios(d)).filter_map(key_arg);
         let fio = OPTIONS
             .iter()
             .filter(|d| !matches!(d.flag, Flag::FileOnly(_)))
             .flat_map(|d| fio_flag_names(d).map(move |n| fio_arg(d, n)));
+        let fio = keys.chain(fio);
         fio.chain(fio_other_args()).fold(cmd, |cmd, arg| cmd.arg(arg))
     }
 

@@ -12,13 +12,8 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         return super::run_file::run(ctx, args);
     }
     super::run_file::check_output(ctx, &args.file, false)?;
-    let flags = args.job.given();
     let mut job = Job::default();
-    for (key, value) in &flags {
-        // The error starts with the key; the user typed the flag.
-        job.set(key, value)
-            .map_err(|e| anyhow!("--{}", e.to_string().replacen(key, &key.replace('_', "-"), 1)))?;
-    }
+    args.job.apply(&mut job).map_err(|e| anyhow!(e))?;
     job.validate()?;
     let jobs = vec![job];
     super::run_file::check_fio_logs(ctx, &jobs)?;

@@ -113,14 +113,8 @@ pub fn load_plan(file: &Path, args: &JobFileArgs) -> Result<Plan> {
 /// Flags given with a job file override that key in every job, as `run`
 /// and `explain` take them.
 pub fn apply_flags(plan: &mut Plan, flags: &crate::cli::JobFlags) -> Result<()> {
-    let given = flags.given();
     for planned in &mut plan.jobs {
-        for (key, value) in &given {
-            planned
-                .job
-                .set(key, value)
-                .map_err(|e| anyhow!("--{}: {e}", key.replace('_', "-")))?;
-        }
+        flags.apply(&mut planned.job).map_err(|e| anyhow!(e))?;
         planned.job.validate()?;
     }
     Ok(())

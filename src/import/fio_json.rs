@@ -376,31 +376,10 @@ fn merge_dir(a: Option<DirectionResult>, b: Option<DirectionResult>) -> Option<D
 }
 
 /// A size as fio reads it with its default kb_base=1024: `4k` and `4kb` are
-/// 4096, `4kib` is 4000 (fio's compatibility rule), a bare number is bytes.
+/// 4096, `4kib` is 4000 (fio's compatibility rule), a bare number is bytes;
+/// the job-file reader's parser, so both read fio's sizes alike.
 pub fn fio_size(text: &str, kb_base_1000: bool) -> Option<u64> {
-    let t = text.trim().to_ascii_lowercase();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (num, suffix) = t.split_at(split);
-    let value: u64 = num.parse().ok()?;
-    let power = match suffix.chars().next() {
-        None => return Some(value),
-        Some('k') => 1,
-        Some('m') => 2,
-        Some('g') => 3,
-        Some('t') => 4,
-        Some('p') => 5,
-        Some('b') if suffix == "b" => return Some(value),
-        _ => return None,
-    };
-    let rest = &suffix[1..];
-    let iec = match rest {
-        "" | "b" => false,
-        "ib" => true,
-        _ => return None,
-    };
-    // kb_base=1024 reads SI prefixes as powers of 2 and IEC ones as powers of 10; 1000 the other way.
-    let base: u64 = if iec != kb_base_1000 { 1000 } else { 1024 };
-    value.checked_mul(base.checked_pow(power)?)
+    crate::jobs::fio_file::fio_number(text, if kb_base_1000 { 1000 } else { 1024 }).ok()
 }
 
 impl Entry {

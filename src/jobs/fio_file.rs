@@ -283,9 +283,21 @@ fn evaluate_term(term: &str) -> Option<i128> {
     value
 }
 
+/// A section's options in the order fio applies them: fio 3.33 sorts a
+/// section's options by priority before parsing them (parse.c
+/// `sort_options`), and `kb_base` has priority 1 (options.c), so it sets
+/// the units of every value in its section, also those written above it.
+fn in_fio_order(entries: &[Entry]) -> impl Iterator<Item = &Entry> {
+    let first = |e: &&Entry| e.key == "kb_base";
+    entries
+        .iter()
+        .filter(first)
+        .chain(entries.iter().filter(move |e| !first(e)))
+}
+
 /// fio's size and count parser: hex, and suffixes where `k` is kb_base and
 /// a suffix containing `ib` is the other base (fio's own rule, kept as it is).
-fn fio_number(text: &str, kb_base: u64) -> Result<u64, String> {
+pub(crate) fn fio_number(text: &str, kb_base: u64) -> Result<u64, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err("empty value".into());
@@ -1795,7 +1807,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
     for section in &lexer.sections {
         match section {
             Section::Global(entries) => {
-                for e in entries {
+                for e in in_fio_order(entries) {
                     t.apply(&mut global, e)?;
                 }
             }
@@ -1803,7 +1815,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                 let mut j = global.clone();
                 j.name = name.clone();
                 // stonewall set in [global] applies to every job (fio's rule), so it is kept.
-                for e in entries {
+                for e in in_fio_order(entries) {
                     t.apply(&mut j, e)?;
                 }
                 let job = t.build_job(&j, loc)?;
