@@ -118,6 +118,9 @@ pub struct ManArgs {
 pub struct JobFlags {
     given: Vec<Given>,
     notes: Vec<String>,
+    /// `--numjobs` without a file: a flag job's note only, as a job file
+    /// names its own files (and its reader notes fio's clones' files).
+    clones_note: Option<String>,
 }
 
 /// One flag given: the job key and kura's text of its value, and the flag
@@ -150,7 +153,12 @@ impl JobFlags {
     }
 
     /// What a fio flag given means in kura, where it differs from fio.
-    pub fn notes(&self) -> &[String] {
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.iter().chain(&self.clones_note).cloned().collect()
+    }
+
+    /// The notes of flags given with a job file: what they mean there.
+    pub fn file_notes(&self) -> &[String] {
         &self.notes
     }
 }
@@ -189,7 +197,13 @@ fn fio_shares_name(d: &'static OptionDef) -> bool {
 /// line of fio's flags: fio's reading where it has one (`4kb` is 4096, as
 /// fio 3.33's parse.c reads it with kb_base=1024), noted where kura alone
 /// reads it otherwise (kura's `4kb` is 4000); else `value`, kura's reading.
-fn fio_reading(d: &'static OptionDef, flag: &str, typed: &str, value: &str, notes: &mut Vec<String>) -> String {
+fn fio_reading(
+    d: &'static OptionDef,
+    flag: &str,
+    typed: &str,
+    value: &str,
+    notes: &mut Vec<String>,
+) -> String {
     let Ok(fio) = crate::jobs::fio_file::flags::flag_text(opt_of(d), typed) else {
         return value.to_string();
     };
@@ -398,10 +412,11 @@ impl clap::FromArgMatches for JobFlags {
             if let Flag::FileOnly(_) = d.flag {
                 continue;
             }
-            let (id, flag) = match key_is_fios(d) && m.value_source(key_id(d)) == Some(ValueSource::CommandLine) {
-                true => (key_id(d), d.key.to_string()),
-                false => (d.key, d.long()),
-            };
+            let (id, flag) =
+                match key_is_fios(d) && m.value_source(key_id(d)) == Some(ValueSource::CommandLine) {
+                    true => (key_id(d), d.key.to_string()),
+                    false => (d.key, d.long()),
+                };
             if let Some(v) = m.get_one::<String>(id) {
                 let typed = raw(id).unwrap_or_else(|| v.clone());
                 let flag = format!("--{flag}");
@@ -459,15 +474,13 @@ impl clap::FromArgMatches for JobFlags {
             });
         }
         let threads = given.iter().find(|g| g.key == Opt::Threads.def().key);
-        if fio("numjobs").is_some()
+        let clones_note = (fio("numjobs").is_some()
             && threads.is_some_and(|g| g.value != "1")
-            && !given.iter().any(|g| g.key == Opt::Target.def().key)
-        {
-            notes.push(
-                "--numjobs: fio gives each clone a file of its own; kura's threads share one (--file-per-thread gives each its own)"
-                    .to_string(),
-            );
-        }
+            && !given.iter().any(|g| g.key == Opt::Target.def().key))
+        .then(|| {
+            "--numjobs: fio gives each clone a file of its own; kura's threads share one (--file-per-thread gives each its own)"
+                .to_string()
+        });
         for name in fio_extra_names() {
             if fio(name).is_some()
                 && let Some(why) = crate::jobs::fio_file::flags::flag_note(name)
@@ -475,7 +488,11 @@ impl clap::FromArgMatches for JobFlags {
                 notes.push(format!("--{name}: accepted; {why}"));
             }
         }
-        Ok(JobFlags { given, notes })
+        Ok(JobFlags {
+            given,
+            notes,
+            clones_note,
+        })
     }
 
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {

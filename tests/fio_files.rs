@@ -478,6 +478,7 @@ fn options_people_write_run_as_fio_means_or_are_refused_by_name() {
         ("rate_iops_min=10", Runs),
         ("continue_on_error=all", Runs),
         ("continue_on_error=none", Noted("continue_on_error=none")),
+        ("continue_on_error=0", Noted("continue_on_error=0:")),
         ("continue_on_error=verify", Runs),
         ("verify=0", Runs),
         ("threads=1", Noted("tiobench profile")),
@@ -1039,4 +1040,47 @@ fn log_line(l: &str) -> bool {
         && (f[2] == "0" || f[2] == "1")
         && f[3] == "0"
         && f[4] == "0"
+}
+
+/// A section's `kb_base` sets the units of all its values, those above it
+/// too, as fio sorts it first (parse.c `sort_options`, fio 3.33); a
+/// `[global]`'s sets the jobs' after it. The numbers are fio's own parse.
+#[test]
+fn kb_base_applies_to_its_whole_section_as_fio_reads_it() {
+    let dir = tmp();
+    let d = dir.path();
+    let file = d.join("kb.fio");
+    let target = d.join("kb.dat");
+    let text = format!(
+        "[global]\nfilename={}\n[a]\nbs=4kib\nsize=1mib\nkb_base=1000\n[b]\nbs=4kib\nsize=1mb\n",
+        target.display()
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = kura(&d.join("k.db"))
+        .args(["--json", "explain"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let jobs = json(&out)["jobs"].as_array().unwrap().clone();
+    let ours: Vec<(u64, u64)> = jobs
+        .iter()
+        .map(|j| {
+            (
+                j["bs"][0]["bytes"].as_u64().unwrap(),
+                j["size_bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(ours, [(4096, 1 << 20), (4000, 1 << 20)]);
+    if !common::have("fio") {
+        return;
+    }
+    let fio: Vec<(u64, u64)> = fio_parsed(&file)
+        .iter()
+        .map(|(_, o)| (num(o, "bs").unwrap(), num(o, "size").unwrap()))
+        .collect();
+    assert_eq!(ours, fio, "fio's own parse of {}", file.display());
 }

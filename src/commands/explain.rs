@@ -14,7 +14,7 @@ pub fn run(ctx: &Ctx, args: ExplainArgs) -> Result<i32> {
     }
     let mut plan = load_plan(&args.job_file, &args.file)?;
     super::run_file::apply_flags(&mut plan, &args.job)?;
-    plan.warnings.extend(args.job.notes().iter().cloned());
+    plan.warnings.extend(args.job.file_notes().iter().cloned());
     if ctx.json {
         emit(&plan_json(&plan))?;
     } else {

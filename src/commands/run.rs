@@ -24,7 +24,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     // Checked before the database, then its row written before measuring,
     // so an unusable database fails in seconds, not after the run.
     let tests = jobs.iter().cloned().map(runner::SuiteJob::plain).collect();
-    let notes = args.job.notes().to_vec();
+    let notes = args.job.notes();
     let (result, stored) = super::measure_suite(
         ctx,
         &opts,

@@ -158,7 +158,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     let notes = plan.warnings.iter().map(|w| Warning::JobFile { note: w.clone() });
     let flags = args
         .job
-        .notes()
+        .file_notes()
         .iter()
         .map(|n| Warning::FioFlag { note: n.clone() });
     result.warnings.splice(0..0, notes.chain(flags));

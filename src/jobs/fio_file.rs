@@ -1093,10 +1093,10 @@ impl Translator<'_> {
             // mismatches, and goes on unless max_errors says otherwise.
             "continue_on_error" => match need()?.to_ascii_lowercase().as_str() {
                 "read" | "write" | "io" | "verify" | "all" | "1" => {}
-                "none" | "0" => self.note(
+                w @ ("none" | "0") => self.note(
                     &at,
                     format!(
-                        "{}: continue_on_error=none: kura does not stop a job at its first failed I/O; it counts failed I/Os and exits 1",
+                        "{}: continue_on_error={w}: kura does not stop a job at its first failed I/O; it counts failed I/Os and exits 1",
                         j.name
                     ),
                 ),

@@ -49,12 +49,60 @@ pub fn unknown_flag(name: &str) -> Option<String> {
                 .into(),
         ),
         "output" => Some("--output is fio's: kura stores every run (kura show, kura report)".into()),
+        "minimal" | "terse_version" | "append_terse" => Some(format!(
+            "--{name} is fio's terse output: kura prints JSON with --json, or fio's JSON with --format fio-json"
+        )),
+        "parse_only" => Some("--parse-only is fio's: kura explain FILE prints the jobs without running them".into()),
+        "readonly" => Some(
+            "--readonly is fio's: kura has no such switch; a read job never writes, and a write job refuses a target holding a file system or other signature unless --allow-destroy names it"
+                .into(),
+        ),
+        "eta" | "eta_interval" | "eta_newline" | "status_interval" => Some(format!(
+            "--{name} is fio's: kura shows its progress on stderr (--quiet hides it)"
+        )),
+        "bandwidth_log" | "latency_log" => Some(format!(
+            "--{name} is fio's: kura writes fio's logs with --write-bw-log, --write-iops-log and --write-lat-log PREFIX"
+        )),
+        _ if FIO_COMMAND_LINE.contains(&name) => Some(format!(
+            "--{name} is one of fio's command-line options; kura has no equivalent"
+        )),
         _ if super::FIO_OPTIONS.contains(&name) => Some(format!(
             "--{name}: fio's option {name} has no kura equivalent (docs/formats.md lists what kura takes)"
         )),
         _ => None,
     }
 }
+
+/// fio 3.33's own command-line options (init.c, `l_opts`) that are not
+/// job options, spelled with `_` as `unknown_flag` matches them; those
+/// with a kura equivalent have their own line there.
+const FIO_COMMAND_LINE: &[&str] = &[
+    "cmdhelp",
+    "enghelp",
+    "showcmd",
+    "debug",
+    "section",
+    "inflate_log",
+    "alloc_size",
+    "profile",
+    "warnings_fatal",
+    "max_jobs",
+    "server",
+    "server_internal",
+    "daemonize",
+    "client",
+    "remote_config",
+    "cpuclock_test",
+    "crctest",
+    "memcpytest",
+    "idle_prof",
+    "trigger_file",
+    "trigger_timeout",
+    "trigger",
+    "trigger_remote",
+    "aux_path",
+    "merge_blktrace_only",
+];
 
 /// kura's text of `opt`'s value, given in fio's form under fio's `name`.
 pub fn flag_text(opt: Opt, text: &str) -> Result<String, String> {
@@ -149,5 +197,15 @@ mod tests {
         );
         assert!(unknown_flag("--iodepth").unwrap().contains("--qd"));
         assert_eq!(unknown_flag("--nosuch"), None);
+        for flag in [
+            "--minimal",
+            "--readonly",
+            "--eta=never",
+            "--parse-only",
+            "--section=a",
+            "--debug=io",
+        ] {
+            assert!(unknown_flag(flag).is_some(), "{flag}");
+        }
     }
 }

@@ -29,11 +29,11 @@ impl Translator<'_> {
                 j.hist.log = Some((prefix, at));
             }
             "log_hist_msec" => {
-                let ms = fio_number(value(), 1000).map_err(|w| value_err(e, w))?;
+                let ms = fio_number(value(), j.kb_base).map_err(|w| value_err(e, w))?;
                 j.hist.msec = Some((ms, at));
             }
             _ if e.is(Opt::HistCoarseness) => {
-                let n = fio_number(value(), 1000).map_err(|w| value_err(e, w))?;
+                let n = fio_number(value(), j.kb_base).map_err(|w| value_err(e, w))?;
                 if n > 6 {
                     return Err(value_err(e, "must be between 0 and 6 (fio's range)"));
                 }
