@@ -138,14 +138,8 @@ fn wrapped(text: &str) -> Vec<String> {
 /// a test, a size under a target), indented, where a wrapped cell goes on
 /// at the column's left edge.
 fn stacked(line: &str, (start, _): (usize, usize)) -> bool {
-    let mut x = 0;
-    for c in line.chars() {
-        if c != ' ' {
-            return x > start;
-        }
-        x += 1;
-    }
-    false
+    // A filled line's first cell is in its first column: spaces count one each.
+    line.chars().position(|c| c != ' ').is_some_and(|x| x > start)
 }
 
 /// The checker finds what it is for: the tiobench table and the bonnie line
