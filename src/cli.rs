@@ -882,6 +882,15 @@ pub struct MarkArgs {
     pub cluster: ClusterArgs,
 }
 
+/// `history --limit`: 0 would list nothing, and an empty list reads as an
+/// empty database.
+fn runs_to_list(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("a number of runs, 1 or more".to_string()),
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
     /// Only runs with this label
@@ -891,7 +900,7 @@ pub struct HistoryArgs {
     #[arg(long)]
     pub suite: Option<String>,
     /// At most this many runs
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = runs_to_list)]
     pub limit: usize,
     /// table, markdown, csv or json [default: table]
     #[arg(long, value_enum)]

@@ -108,7 +108,7 @@ fn wrapped(text: &str) -> Vec<String> {
             if !used.iter().any(|u| *u) {
                 continue;
             }
-            if !used[0] || used.iter().filter(|u| **u).count() == 1 {
+            if !used[0] || (used.iter().filter(|u| **u).count() == 1 && !stacked(body[i], columns[0])) {
                 let above = if i > 0 { body[i - 1] } else { "" };
                 found.push(format!(
                     "a cell wrapped under the row above:\n{above}\n{}",
@@ -131,6 +131,15 @@ fn wrapped(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// Whether `line`, with only the first column `(start, end)` filled, is a
+/// line its row has on purpose: stacked under the row's name (a unit under
+/// a test, a size under a target), indented, where a wrapped cell goes on
+/// at the column's left edge.
+fn stacked(line: &str, (start, _): (usize, usize)) -> bool {
+    // A filled line's first cell is in its first column: spaces count one each.
+    line.chars().position(|c| c != ' ').is_some_and(|x| x > start)
 }
 
 /// The checker finds what it is for: the tiobench table and the bonnie line
@@ -159,6 +168,21 @@ fn the_checker_finds_a_wrapped_cell_and_a_broken_word() {
     assert_eq!(wrapped(tiobench).len(), 1, "{:?}", wrapped(tiobench));
     assert_eq!(wrapped(percentiles).len(), 1);
     assert_eq!(wrapped(bonnie).len(), 1);
+    // A unit stacked under a test's name, indented, is not a wrap.
+    let stacked = "\
+────────────────────────────────────────────
+ test                       run 18   xrun 19
+   unit
+────────────────────────────────────────────
+ Sequential Output Per Chr    1349     1.03x
+   K/sec
+ Random Seeks               316370     0.78x
+   /sec
+ シーケ…出力 文字単位         1349     1.03x
+   K/sec
+────────────────────────────────────────────
+";
+    assert!(wrapped(stacked).is_empty(), "{:?}", wrapped(stacked));
     let fine = "\
 ────────────────────────
  test               MiB/s
@@ -281,6 +305,8 @@ fn every_kind(k: &mut At80) -> (String, usize) {
         vec!["suite", "db", "sql", "--scale", "0.001", "--tests", "connect,create"],
         vec!["suite", "io500", ".", "--stonewall", "100ms", "--easy-size", "2m", "--easy-transfer", "1m",
              "--hard-segments", "16", "--easy-files", "200", "--hard-files", "16"],
+        // A second bonnie++ run: its comparison stacks each test's unit under its name.
+        vec!["suite", "bonnie", ".", "--size", "8m", "--files", "2", "--runs", "1"],
     ];
     for r in &runs {
         k.kura(r);
@@ -363,19 +389,30 @@ fn every_kind(k: &mut At80) -> (String, usize) {
         shown.push_str(&k.kura(&["show", &id.to_string()]));
     }
     #[rustfmt::skip]
-    let comparisons: [&[&str]; 9] = [
+    let comparisons: [&[&str]; 10] = [
         &["compare", "1", "3"],
         &["compare", "8", "9", "10"],
         &["compare", "11", "12"],
         &["compare", "13", "15"],
+        &["compare", "13", "14"],
         &["compare", "5", "6"],
         &["compare", "16", "17"],
         &["compare", "1", "7", "2"],
         &["compare", "4", "1", "2", "3"],
-        &["compare", "1", "18"],
+        &["compare", "1", "19"],
     ];
     for c in comparisons {
         k.kura(c);
+    }
+    // bonnie++'s units, each under its test, indented: fitted to 80
+    // columns they were cut away with the line they stand on.
+    let bonnie = k.kura(&["compare", "15", "18"]);
+    for unit in ["K/sec", "/sec"] {
+        if !bonnie.lines().any(|l| l.trim() == unit && l.starts_with("   ")) {
+            k.found
+                .0
+                .push(format!("compare 15 18: no {unit} under its test:\n{bonnie}"));
+        }
     }
     k.kura(&["report", "1", "8", "13", "15", "-o", "r.html"]);
     (shown, stored)
@@ -460,4 +497,74 @@ fn serve_line(k: &mut At80) {
     read.unwrap();
     assert!(line.contains("http://127.0.0.1:"), "serve says where: {line:?}");
     k.found.check("kura serve", &line);
+}
+
+/// Hostile widths and arguments: `COLUMNS` of 20, 0 or a word changes no
+/// table (they are laid out for 80 columns) and panics nothing; `history
+/// --limit 0` and `show` of a run that is not there are one line each,
+/// exit 2 (an empty list read as an empty database before).
+#[test]
+fn hostile_widths_and_arguments_get_a_line_not_a_panic() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let kura = |columns: &str, args: &[&str]| {
+        assert_cmd::Command::cargo_bin("kura")
+            .unwrap()
+            .env("COLUMNS", columns)
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let stored = kura("80", &["run", "--engine", "null", "--io-count", "500"]);
+    assert!(
+        stored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&stored.stderr)
+    );
+    for (args, names) in [
+        (&["history", "--limit", "0"][..], "--limit"),
+        (&["show", "999"][..], "999"),
+        (&["--lang", "ja", "show", "999"][..], "999"),
+    ] {
+        let out = kura("80", args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(names) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    for columns in ["20", "0", "abc", "-5", "99999999999999999999"] {
+        for args in [
+            &["history"][..],
+            &["show", "1"],
+            &["suite", "--help"],
+            &["history", "--limit", "x"],
+        ] {
+            let out = kura(columns, args);
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            assert!(
+                !stderr.contains("panicked"),
+                "COLUMNS={columns} {args:?}: {stderr}"
+            );
+            if args[0] != "suite" && args.len() < 3 {
+                assert!(out.status.success(), "COLUMNS={columns} {args:?}: {stderr}");
+                assert!(
+                    stdout.lines().all(|l| display_width(l) <= 80),
+                    "COLUMNS={columns} {args:?}:\n{stdout}"
+                );
+            }
+            if args.len() == 3 {
+                assert_eq!(out.status.code(), Some(2));
+                assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            }
+        }
+    }
 }

@@ -4,10 +4,13 @@
 //! file system they differ by orders of magnitude). Fits 80 columns.
 
 use super::escape::term;
-use super::format::{latency, mb_per_sec, rate};
+use super::format::{latency, mb_per_sec, percentile_label, rate};
 use super::run_table::{new_table, target_line};
 use crate::metrics::histogram::percentile_key;
 use crate::metrics::{DirectionResult, JobResult};
+
+/// The percentiles of each operation's latency in the table.
+const SHOWN: [f64; 3] = [50.0, 99.0, 99.9];
 
 fn pct(d: &DirectionResult, p: f64) -> String {
     d.lat_ns
@@ -42,21 +45,22 @@ pub fn render_job(job: &JobResult) -> String {
         },
     ));
     let total = job.total_ops().max(1) as f64;
-    let mut t = new_table(&["operation", "ops/s", "share", "mean", "p50", "p99", "p99.9"]);
+    let mut header: Vec<String> = ["operation", "ops/s", "share", "mean"].map(String::from).to_vec();
+    header.extend(SHOWN.map(percentile_label));
+    let mut t = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
     let (mut ops, mut errors, mut lat_sum) = (0u64, 0u64, 0.0);
     for (name, d) in job.directions() {
         ops += d.ops;
         errors += d.errors;
         lat_sum += d.lat_ns.mean * d.ops as f64;
-        t.add_row(vec![
+        let mut row = vec![
             name.to_string(),
             rate(d.iops),
             format!("{:.1} %", d.ops as f64 * 100.0 / total),
             latency(d.lat_ns.mean),
-            pct(d, 50.0),
-            pct(d, 99.0),
-            pct(d, 99.9),
-        ]);
+        ];
+        row.extend(SHOWN.map(|p| pct(d, p)));
+        t.add_row(row);
     }
     t.add_row(vec![
         "all".to_string(),
@@ -64,9 +68,6 @@ pub fn render_job(job: &JobResult) -> String {
         rate(ops as f64 / (job.elapsed_ns.max(1) as f64 / 1e9)),
         "100 %".to_string(),
         latency(lat_sum / ops.max(1) as f64),
-        String::new(),
-        String::new(),
-        String::new(),
     ]);
     out.push_str(&super::fit::render(&t));
     out.push('\n');

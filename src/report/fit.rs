@@ -7,6 +7,7 @@
 
 use comfy_table::{ColumnConstraint, Table, Width};
 
+use super::pad::cut;
 use super::width::{COLUMNS, display_width, wide, wrap};
 
 /// Narrowest a cut column gets: room for a word and "…".
@@ -259,11 +260,136 @@ fn squeeze(t: &mut Table, cut: &[usize], natural: &[u16], header: &dyn Fn(usize)
         room -= more;
     }
     set(t, &widths);
+    cut_cells(t, cut, &widths);
     Some(
         cut.iter()
             .zip(&widths)
             .any(|(&i, &w)| natural.get(i).copied().unwrap_or(0) as usize > w),
     )
+}
+
+/// Cuts each line of the `cut` columns' cells to its column's width, so
+/// that comfy-table wraps nothing, and lets each row have the lines it was
+/// given (a unit stacked under a test's name stays, where a row of one line
+/// lost it). A column's cells cut alike from the right though they differ
+/// (`Sequential Output Per Chr`, `... Block`, `... Rewrite`) would read as
+/// one row repeated: those keep their ends and lose their middles.
+fn cut_cells(t: &mut Table, cut: &[usize], widths: &[usize]) {
+    let rows: Vec<Vec<String>> = t
+        .row_iter()
+        .map(|r| r.cell_iter().map(|c| c.content()).collect())
+        .collect();
+    let mut shown = rows.clone();
+    for (&i, &w) in cut.iter().zip(widths) {
+        let lines = |r: &Vec<String>| -> Vec<String> {
+            r.get(i)
+                .map(|c| c.split('\n').map(str::to_string).collect())
+                .unwrap_or_default()
+        };
+        let ends: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| lines(r).iter().map(|l| cut_end(l, w)).collect())
+            .collect();
+        for (k, r) in rows.iter().enumerate() {
+            if r.get(i).is_none() {
+                continue;
+            }
+            let whole = lines(r);
+            let cells: Vec<String> = whole
+                .iter()
+                .enumerate()
+                .map(|(n, line)| {
+                    // How long a start this line shares with each other line
+                    // of the column, and whether that one is cut alike.
+                    let shared: Vec<(usize, bool)> = rows
+                        .iter()
+                        .enumerate()
+                        .filter(|(o, _)| *o != k)
+                        .filter_map(|(o, other)| {
+                            Some((ends[o].get(n)? == &ends[k][n], lines(other).get(n)?.clone()))
+                        })
+                        .filter(|(_, other)| other != line)
+                        .map(|(alike, other)| (common_start(line, &other), alike))
+                        .collect();
+                    // Kept whole from where it parts from those it would read
+                    // as; then from where it parts from any whose start is
+                    // as long as the start that is shown, until none is.
+                    let Some(mut from) = shared.iter().filter(|(_, alike)| *alike).map(|(s, _)| *s).max()
+                    else {
+                        return ends[k][n].clone();
+                    };
+                    loop {
+                        let tail: String = line.chars().skip(from).collect();
+                        let cut = cut_middle(line, w, display_width(&tail));
+                        let head = cut.chars().take_while(|c| *c != '…').count();
+                        let next = shared
+                            .iter()
+                            .map(|(s, _)| *s)
+                            .filter(|s| *s >= head)
+                            .fold(from, usize::min);
+                        if next == from {
+                            return cut;
+                        }
+                        from = next;
+                    }
+                })
+                .collect();
+            shown[k][i] = cells.join("\n");
+        }
+    }
+    for ((row, was), now) in t.row_iter_mut().zip(&rows).zip(&shown) {
+        let height = now.iter().map(|c| c.split('\n').count()).max().unwrap_or(1);
+        if was != now {
+            let cells: Vec<comfy_table::Cell> = row
+                .cell_iter()
+                .zip(now)
+                .enumerate()
+                .map(|(i, (cell, text))| match cut.contains(&i) {
+                    true => comfy_table::Cell::new(text),
+                    false => cell.clone(),
+                })
+                .collect();
+            *row = comfy_table::Row::from(cells);
+        }
+        row.max_height(height);
+    }
+}
+
+/// Characters `a` and `b` start with alike.
+fn common_start(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// `text` within `width` columns, cut on the right with "…".
+fn cut_end(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    format!("{}…", cut(text, width.saturating_sub(1)))
+}
+
+/// `text` within `width` columns: its end, `tail` columns of it where
+/// there is room, after as much of its start as fits and "…".
+fn cut_middle(text: &str, width: usize, tail: usize) -> String {
+    if display_width(text) <= width || width < 4 {
+        return cut_end(text, width);
+    }
+    let room = width - 1;
+    // Two columns of the start at least: one wide character.
+    let head = cut(text, room - tail.clamp(1, room - 2));
+    let tail_room = room - display_width(&head);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        let w = display_width(&c.to_string());
+        if used + w > tail_room {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    let tail: String = tail.into_iter().rev().collect();
+    format!("{head}…{tail}")
 }
 
 /// The widest line of `t` as laid out, in display columns.
@@ -329,6 +455,56 @@ mod tests {
         );
         assert!(l[4].contains(" short"), "{out}");
         assert!(l[6].contains("--wide") && !l[6].contains("left out"), "{out}");
+    }
+
+    /// Issue 28: bonnie++'s comparison stacks the unit under the test's
+    /// name; fitted to 80 columns each row was cut to one line (the unit
+    /// gone, `Random Seeks…`), and in Japanese the `シーケンシャル出力 ...`
+    /// rows were cut to the same `シーケンシャル出力…`. Each row keeps its
+    /// unit, and no two rows read the same where their column has room for
+    /// what tells them apart.
+    #[test]
+    fn stacked_lines_stay_and_no_two_rows_are_cut_alike() {
+        let tests = [
+            "シーケンシャル出力 文字単位\nK/sec",
+            "シーケンシャル出力 ブロック\nK/sec",
+            "シーケンシャル出力 書き換え\nK/sec",
+            "シーケンシャル入力 文字単位\nK/sec",
+            "シーケンシャル入力 ブロック\nK/sec",
+            "ランダムシーク\n/sec",
+        ];
+        // Two runs and one ratio, or two ratios: the test's column 24, or
+        // 16 columns wide (as a comparison of three runs leaves it).
+        for ratios in [1, 2] {
+            let mut header = vec!["テスト".to_string()];
+            for r in 0..2 {
+                header.extend([format!("実行 {r}"), "レイテンシ".into()]);
+            }
+            header.extend((0..ratios).map(|r| format!("x{r}")));
+            let mut t = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
+            for test in tests {
+                let mut row = vec![test.to_string()];
+                for _ in 0..2 {
+                    row.extend(["62899 *".to_string(), "16269us".to_string()]);
+                }
+                row.extend((0..ratios).map(|_| "0.85x".to_string()));
+                t.add_row(row);
+            }
+            let out = render_with(&t, &Fit::new().cut(&[0]));
+            assert!(out.lines().all(|l| display_width(l) <= COLUMNS), "{out}");
+            assert_eq!(out.lines().filter(|l| l.trim() == "K/sec").count(), 5, "{out}");
+            assert_eq!(out.lines().filter(|l| l.trim() == "/sec").count(), 1, "{out}");
+            let firsts: Vec<&str> = out
+                .lines()
+                .filter(|l| l.contains("62899"))
+                .map(|l| l.split("   ").next().unwrap())
+                .collect();
+            assert_eq!(firsts.len(), tests.len(), "{out}");
+            for (k, a) in firsts.iter().enumerate() {
+                assert!(!firsts[k + 1..].contains(a), "{a} twice:\n{out}");
+            }
+            assert!(firsts.iter().any(|f| f.contains('…')), "{out}");
+        }
     }
 
     #[test]

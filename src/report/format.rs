@@ -13,6 +13,19 @@ pub fn latency(ns: f64) -> String {
     }
 }
 
+/// A percentile's name, as every table heads it: `p50`, `p99.9`,
+/// `p99.999`, from the percentile (99.9).
+pub fn percentile_label(p: f64) -> String {
+    format!("p{p}")
+}
+
+/// [`percentile_label`] of a stored key ("99.900000", as fio writes it).
+pub fn percentile_key_label(key: &str) -> String {
+    key.parse::<f64>()
+        .map(percentile_label)
+        .unwrap_or_else(|_| format!("p{key}"))
+}
+
 /// A rate with a precision that suits its size (CrystalDiskMark prints 3 decimals below 10).
 pub fn rate(x: f64) -> String {
     if x >= 100.0 {
@@ -72,6 +85,14 @@ pub fn bytes_human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentiles_are_named_alike_from_a_number_or_a_key() {
+        assert_eq!(percentile_label(99.0), "p99");
+        assert_eq!(percentile_label(99.999), "p99.999");
+        assert_eq!(percentile_key_label("99.990000"), "p99.99");
+        assert_eq!(percentile_key_label("50.000000"), "p50");
+    }
 
     #[test]
     fn utc_dates() {

@@ -198,14 +198,20 @@ pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure>
             }
         }
         Some(SuiteKind::Tiobench) => {
-            if let Some(f) = paired(
-                "Sequential Read",
-                "Sequential Write",
-                "Sequential Read",
-                "Sequential Write",
-                "history-short-seq-read",
-            ) {
-                return Some(f);
+            // A run of several thread counts names each test with its count
+            // (`Sequential Read threads=4`): the count that read fastest
+            // stands for the run, with its own write.
+            let read = jobs
+                .iter()
+                .filter(|j| j.direction == "read")
+                .filter(|j| crate::jobs::suites::tiobench_test_of(group_of(j)) == "Sequential Read")
+                .max_by(|a, b| a.bytes_per_sec.total_cmp(&b.bytes_per_sec))
+                .map(|j| group_of(j).to_string());
+            if let Some(read) = read {
+                let write = read.replacen("Sequential Read", "Sequential Write", 1);
+                if let Some(f) = paired(&read, &write, &read, &write, "history-short-seq-read") {
+                    return Some(f);
+                }
             }
         }
         _ => {}
@@ -282,6 +288,16 @@ pub fn nothing_matched(label: Option<&str>, suite: Option<&str>, stored: &[(Opti
     )
 }
 
+/// A run's MB/s, or "-" for one that moved no bytes but did operations
+/// (a database's queries): "0.000" would read as a device that stalled.
+pub fn mb_per_sec_or_none(r: &RunSummary) -> String {
+    if r.bytes_per_sec == 0.0 && r.iops > 0.0 {
+        "-".to_string()
+    } else {
+        mb_per_sec(r.bytes_per_sec)
+    }
+}
+
 pub fn render(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return format!("{}\n", crate::t!("history-none-stored"));
@@ -355,12 +371,13 @@ pub fn render(runs: &[RunSummary]) -> String {
             None if wide => term_cut(&r.figure, SHOWN_CHARS).into_owned(),
             None => term_cut(&r.figure_short, SHOWN_CHARS).into_owned(),
         };
-        row.extend([mb_per_sec(r.bytes_per_sec), rate(r.iops), figure]);
+        row.extend([mb_per_sec_or_none(r), rate(r.iops), figure]);
         t.add_row(row);
     }
-    // The suite, the figure and a label are cut (with "…") rather than
-    // wrapped; room goes back to them in that order.
-    let mut cut = vec![2, figure_col];
+    // The figure, the suite and a label are cut (with "…") rather than
+    // wrapped; room goes back to them in that order: the figure says what
+    // the numbers on its line are.
+    let mut cut = vec![figure_col, 2];
     if labels {
         cut.push(3);
     }
@@ -447,6 +464,29 @@ mod tests {
             f.of
         );
         assert_eq!(f.short, "block read");
+    }
+
+    /// Several thread counts name tiobench's tests `Sequential Read
+    /// threads=N`: the run is still its sequential read (the fastest
+    /// count's) with that count's write, not its first test's write.
+    #[test]
+    fn tiobench_of_several_thread_counts_is_its_best_sequential_read() {
+        let t = |n: &str| Some(n.to_string());
+        let mut jobs = Vec::new();
+        for (k, (threads, read, write)) in [(1, 1354.0, 25.0), (2, 2794.0, 359.0)].into_iter().enumerate() {
+            let k = k as i64 * 2;
+            let w = format!("Sequential Write threads={threads}");
+            let r = format!("Sequential Read threads={threads}");
+            jobs.push(j(k, "write", &format!("{w} #1"), t(&w).as_deref(), 1.0, write));
+            jobs.push(j(k + 1, "read", &format!("{r} #1"), t(&r).as_deref(), 1.0, read));
+        }
+        let f = representative(Some("tiobench"), &jobs).unwrap();
+        assert_eq!(f.bytes_per_sec, 2794e6);
+        assert_eq!(
+            f.of,
+            "Sequential Read threads=2, one run (Sequential Write threads=2 359 MB/s)"
+        );
+        assert_eq!(f.short, "seq read");
     }
 
     #[test]
@@ -613,5 +653,40 @@ mod tests {
             );
             assert!(text.contains(" 7* ") && text.contains("*: INCOMPLETE"), "{text}");
         }
+    }
+
+    /// The figure says what the numbers on its line are: it keeps its few
+    /// words before a long suite name or a label does (a profile's suite
+    /// name, a label, a rate of the page cache).
+    #[test]
+    fn the_figure_gets_its_room_first() {
+        let mut runs: Vec<RunSummary> = (1..=3)
+            .map(|id| {
+                let mut r = summary(
+                    id,
+                    "mark:peak-mix-nvme",
+                    "SEQ1M Q8T1 read, one run",
+                    "SEQ1M Q8T1 read",
+                );
+                (r.iops, r.bytes_per_sec) = (806_350.0, 3.3e9);
+                r
+            })
+            .collect();
+        runs[1].figure_short = "bs=4k mix=100/0 read".into();
+        // A database's queries move no bytes.
+        runs[0].bytes_per_sec = 0.0;
+        runs[2].label = Some("a long label for a run to see how it is cut".into());
+        let text = render(&runs);
+        assert!(
+            text.lines().all(|l| super::super::width::display_width(l) <= 80),
+            "{text}"
+        );
+        assert!(text.contains(" SEQ1M Q8T1 read "), "{text}");
+        assert!(text.contains(" bs=4k mix=100/0 read "), "{text}");
+        assert!(text.contains(" mark:"), "{text}");
+        assert!(
+            text.contains("   -   806350 ") && !text.contains("0.000"),
+            "{text}"
+        );
     }
 }

@@ -400,16 +400,10 @@ fn throughput(points: &[PtsPoint]) -> String {
 }
 
 fn latencies(points: &[PtsPoint]) -> String {
-    let mut t = new_table(&[
-        "block size",
-        "R/W",
-        "IOPS",
-        "mean",
-        "p99",
-        "p99.99",
-        "p99.999",
-        "max",
-    ]);
+    let mut header: Vec<String> = ["block size", "R/W", "IOPS", "mean"].map(String::from).to_vec();
+    header.extend(LAT_PERCENTILES.map(super::format::percentile_label));
+    header.push("max".into());
+    let mut t = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
     for p in points {
         let mut row = vec![
             format_size(p.bs_bytes),

@@ -198,7 +198,7 @@ fn percentile_table(job: &JobResult) -> String {
     };
     let p = if super::width::wide() {
         let mut header = vec!["percentile".to_string()];
-        header.extend(PERCENTILES.iter().map(|p| format!("p{p}")));
+        header.extend(PERCENTILES.iter().map(|p| super::format::percentile_label(*p)));
         let mut p = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
         for (name, d) in job.directions() {
             let mut row = vec![crate::i18n::heading(name)];
@@ -215,7 +215,7 @@ fn percentile_table(job: &JobResult) -> String {
         header.extend(names.iter().map(String::as_str));
         let mut p = new_table(&header);
         for q in PERCENTILES {
-            let mut row = vec![format!("p{q}")];
+            let mut row = vec![super::format::percentile_label(q)];
             row.extend(job.directions().map(|(_, d)| value(d, &q)));
             p.add_row(row);
         }

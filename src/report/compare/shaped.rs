@@ -50,7 +50,8 @@ impl Shaped {
                     .filter(|c| !c.is_empty() && *c != "-")
                     .map(|c| term(c).into_owned()),
             );
-            std::iter::once(first.join("\n"))
+            // Indented: a line of its row, not a row of its own.
+            std::iter::once(first.join("\n  "))
                 .chain(
                     row.iter()
                         .enumerate()

@@ -11,7 +11,7 @@ use crate::jobs::units::format_duration;
 use crate::metrics::changes::Figure;
 use crate::metrics::histogram::{PERCENTILES, decode, percentile_key};
 use crate::metrics::{IntervalPoint, JobResult, RunResult};
-use crate::report::format::{latency, mb_per_sec, mib_per_sec, rate};
+use crate::report::format::{latency, mb_per_sec, mib_per_sec, percentile_label, rate};
 use crate::report::run_table::target_line;
 use crate::report::svg::{self, Axis, Band, BinChart, Line, LineChart, Scale, esc};
 
@@ -176,10 +176,10 @@ fn direction_table(job: &JobResult, key: &str, title: &str) -> Table {
 
 fn percentile_table(job: &JobResult, key: &str, title: &str) -> Table {
     let shown: Vec<String> = std::iter::once("percentile".to_string())
-        .chain(PERCENTILES.iter().map(|p| format!("p{p}")))
+        .chain(PERCENTILES.iter().map(|p| percentile_label(*p)))
         .collect();
     let exported: Vec<String> = std::iter::once("direction".to_string())
-        .chain(PERCENTILES.iter().map(|p| format!("p{p}_ns")))
+        .chain(PERCENTILES.iter().map(|p| format!("{}_ns", percentile_label(*p))))
         .collect();
     let mut t = Table::new(
         &format!("{key}-percentiles"),

@@ -223,8 +223,12 @@ th, td.n, td.pick { white-space: nowrap; }
 th { background: #eef2f6; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td { max-width: 420px; overflow-wrap: break-word; }
-/* The web UI's list of runs: one line a run; a long cell ends in "…" and shows whole on hover. */
-table[data-table="runs"] td { white-space: nowrap; max-width: 11em; overflow: hidden; text-overflow: ellipsis; }
+/* What names a row (`run 1`, a host, a test) stays on one line: a narrow window scrolls the
+   table rather than break the name into what reads as two rows. */
+td:first-child { white-space: nowrap; }
+/* The web UI's list of runs (not a report's table of runs, whose dates were cut): one line a
+   run; a long cell ends in "…" and shows whole on hover. */
+form.pick table[data-table="runs"] td { white-space: nowrap; max-width: 11em; overflow: hidden; text-overflow: ellipsis; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(540px, 1fr)); gap: 12px; }
 figure { margin: 0; background: #fff; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; break-inside: avoid; }
 figcaption { color: #555; font-size: 12px; padding: 2px 6px 4px; }

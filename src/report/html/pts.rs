@@ -15,7 +15,7 @@ use crate::jobs::units::{format_duration, format_size};
 use crate::metrics::changes::least_squares;
 use crate::metrics::steady::{MAX_RANGE_PCT, MAX_SLOPE_PCT, Window};
 use crate::metrics::{IntervalPoint, RunResult, Warning};
-use crate::report::format::{latency, mb_per_sec, rate};
+use crate::report::format::{latency, mb_per_sec, percentile_key_label, rate};
 use crate::report::pts_table::{self, Convergence, MATRIX_CORNER, PtsPoint, PtsTestRows};
 use crate::report::svg::{self, Axis, Band, BarChart, HBarChart, Line, LineChart, Scale, esc};
 
@@ -437,14 +437,13 @@ fn latency_table(name: &str, title: &str, t: &PtsTestRows) -> Table {
         .first()
         .map(|p| p.lat_percentiles_ns.iter().map(|(k, _)| k.clone()).collect())
         .unwrap_or_default();
-    let label = |k: &str| format!("p{}", k.trim_end_matches('0').trim_end_matches('.'));
     let mut shown: Vec<String> = ["block size", "R/W", "IOPS", "mean"].map(String::from).to_vec();
-    shown.extend(pcts.iter().map(|k| label(k)));
+    shown.extend(pcts.iter().map(|k| percentile_key_label(k)));
     shown.push("max".into());
     let mut exported: Vec<String> = ["bs_bytes", "read_pct", "iops", "lat_mean_ns"]
         .map(String::from)
         .to_vec();
-    exported.extend(pcts.iter().map(|k| format!("{}_ns", label(k))));
+    exported.extend(pcts.iter().map(|k| format!("{}_ns", percentile_key_label(k))));
     exported.push("lat_max_ns".into());
     let mut table = Table::new(name, title, &shown.iter().map(String::as_str).collect::<Vec<_>>())
         .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());

@@ -2,7 +2,8 @@
 //! checkboxes that open a comparison. Run and comparison pages are the
 //! report's (`report::html::report`).
 
-use crate::report::format::{mb_per_sec, rate, utc};
+use crate::report::format::{rate, utc};
+use crate::report::history::mb_per_sec_or_none;
 use crate::report::html::table::{Cell, Table, Value};
 use crate::report::html::{Exports, Page};
 use crate::report::svg::esc;
@@ -40,7 +41,7 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "runs",
         "Runs, newest first (tick two or more to compare them)",
         &[
-            "id", "date", "label", "suite", "target", "workload", "IOPS", "MB/s", "figure", "price", "status",
+            "id", "date", "label", "suite", "MB/s", "IOPS", "figure", "target", "workload", "price", "status",
         ],
     )
     .with_export_columns(&[
@@ -48,11 +49,11 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
         "started_unix_s",
         "label",
         "suite",
+        "mb_per_sec",
+        "iops",
+        "figure",
         "target",
         "workload",
-        "iops",
-        "mb_per_sec",
-        "figure",
         "price",
         "status",
     ]);
@@ -77,20 +78,21 @@ pub fn run_list(runs: &[RunSummary], filter: &ListFilter, exports: Exports) -> P
             },
             match &r.suite {
                 Some(s) => Cell::text(s.as_str()).linked(format!("/?suite={}", encode(s))),
-                None => Cell::empty(),
+                // As `kura history` names it.
+                None => Cell::shown("run", Value::Null),
             },
+            Cell::num(r.bytes_per_sec / 1e6, mb_per_sec_or_none(r)),
+            Cell::num(r.iops, rate(r.iops)),
+            Cell::shown(r.figure_short.as_str(), Value::Text(r.figure.clone())).titled(r.figure.as_str()),
             Cell::text(r.target.as_str()).titled(r.target.as_str()),
             Cell::text(workload.as_str()).titled(workload),
-            Cell::num(r.iops, rate(r.iops)),
-            Cell::num(r.bytes_per_sec / 1e6, mb_per_sec(r.bytes_per_sec)),
-            Cell::shown(r.figure_short.as_str(), Value::Text(r.figure.clone())).titled(r.figure.as_str()),
             Cell::opt_text(r.price.as_deref()),
             Cell::text(if r.incomplete { "incomplete" } else { "" }),
         ]);
     }
     page.table(t);
     page.html(r#"<button type="submit">Compare the ticked runs</button></form>"#);
-    page.html(r#"<p class="note">IOPS and MB/s of the figure that stands for each run (what it is: the figure column; the whole of a cell on hover, and in the downloads).</p>"#);
+    page.html(r#"<p class="note">MB/s and IOPS of the figure that stands for each run (what it is: the figure column; the whole of a cell on hover, and in the downloads).</p>"#);
     page.main_table = Some("runs".to_string());
     page
 }
