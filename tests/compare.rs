@@ -1379,6 +1379,15 @@ fn seed5_suites_side_by_side_from_real_runs() {
         .collect();
     assert!(!creates.is_empty(), "{long}");
     assert!(creates.iter().all(|u| u == "IOPS"), "{creates:?}\n{long}");
+    // Runs of different suites share no row: one line says so, and how to
+    // compare them (seed 5 compares one suite at a time).
+    let mixed = stdout(&db, &["compare", "tio A", "bon B"]);
+    assert!(
+        mixed.contains("no row was measured on two of the targets")
+            && mixed.contains("one suite at a time"),
+        "{mixed}"
+    );
+    assert!(!text.contains("no row was measured"), "{text}");
     assert!(
         text.contains("bonnie++ · each target's rate in bonnie++'s unit"),
         "{text}"

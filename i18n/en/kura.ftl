@@ -341,6 +341,7 @@ html-ratio-metric-with-ops = { $metric } (ops/s for the rows marked so)
 html-relative-to = { $unit }, relative to { $baseline }
 html-noise = { $ratio }× (overlap)
 compare-rows-not-comparable = { $count } row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them
+compare-no-shared-row = no row was measured on two of the targets: their runs share no workload (runs of different suites are compared one suite at a time)
 # Words in cells, looked up as headings are (`heading`): shown translated, downloaded as they are.
 col-row = row
 col-measuring = measuring

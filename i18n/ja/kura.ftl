@@ -340,6 +340,7 @@ html-ratio-metric-with-ops = { $metric }（ops/s と書いた行は ops/s）
 html-relative-to = { $unit }、{ $baseline } に対する比
 html-noise = { $ratio }×（重なり）
 compare-rows-not-comparable = { $count } 行は比較できない: 負荷のパラメータが違う（行に記す）。比は出さない
+compare-no-shared-row = 二つ以上の対象で測った行がない: 実行に共通の負荷がない（スイートの違う実行は、スイートごとに比べる）
 # セルの語。見出しと同じく `heading` で引く: 表示は訳し、ダウンロードはそのまま。
 col-row = 行
 col-measuring = 測定中

@@ -537,6 +537,12 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     if not_comparable > 0 {
         warnings.push(crate::t!("compare-rows-not-comparable", count = not_comparable));
     }
+    // Runs that share no workload (another suite's, another file set's)
+    // make a grid of dashes: say why once.
+    let shared = |r: &Row| r.cells.iter().flatten().count() > 1;
+    if targets.len() > 1 && !rows.is_empty() && !rows.iter().any(shared) {
+        warnings.push(crate::t!("compare-no-shared-row"));
+    }
     let repeated = Repeated::of(targets);
     let guidance = guidance::build(&rows, &summaries, opts, repeated);
     let latency_bound = capacity::build(targets, opts.baseline);
