@@ -1383,8 +1383,7 @@ fn seed5_suites_side_by_side_from_real_runs() {
     // compare them (seed 5 compares one suite at a time).
     let mixed = stdout(&db, &["compare", "tio A", "bon B"]);
     assert!(
-        mixed.contains("no row was measured on two of the targets")
-            && mixed.contains("one suite at a time"),
+        mixed.contains("no row was measured on two of the targets") && mixed.contains("one suite at a time"),
         "{mixed}"
     );
     assert!(!text.contains("no row was measured"), "{text}");
