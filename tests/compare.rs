@@ -562,7 +562,9 @@ fn runs_sharing_a_label_are_repetitions_with_repeats() {
         .clone();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("'a' matches 3 runs (3, 2, 1); give a run id, or add --latest"),
+        err.contains(
+            "'a' matches 3 runs (3, 2, 1); give a run id, add --latest for the newest, or --repeats"
+        ),
         "{err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -602,10 +604,49 @@ fn runs_sharing_a_label_are_repetitions_with_repeats() {
         all["text"]
             .as_str()
             .unwrap()
-            .contains("the runs cannot tell b from a"),
+            .contains("the runs cannot tell b from a: in every row their runs overlap"),
         "{}",
         all["text"]
     );
+    // The repetitions are runs here, not a mark run's passes: every line
+    // that names them says so, in both languages.
+    let text = stdout(&db, &["compare", "a", "b", "--repeats", "--metric", "iops"]);
+    assert!(text.contains("· mean of runs ·"), "{text}");
+    assert!(text.contains("Values are the mean of runs"), "{text}");
+    assert!(text.contains("Runs are set against the baseline's"), "{text}");
+    assert!(!text.to_lowercase().contains("pass"), "{text}");
+    let best = stdout(
+        &db,
+        &[
+            "compare",
+            "a",
+            "b",
+            "--repeats",
+            "--metric",
+            "iops",
+            "--figure",
+            "best",
+        ],
+    );
+    assert!(best.contains("· best run ·"), "{best}");
+    let ja = stdout(
+        &db,
+        &[
+            "--lang",
+            "ja",
+            "compare",
+            "a",
+            "b",
+            "--repeats",
+            "--metric",
+            "iops",
+        ],
+    );
+    assert!(ja.contains("実行の平均"), "{ja}");
+    // (パス alone is also the path's heading.)
+    for pass in ["パスが", "パスの", "3 パス"] {
+        assert!(!ja.contains(pass), "{ja}");
+    }
 }
 
 #[test]
@@ -670,6 +711,33 @@ fn bad_input_is_refused_in_one_line() {
     refused(&db, &["compare", "HDD", "nope"], "no run matches 'nope'");
     refused(&db, &["compare", "HDD"], "give at least two runs");
     refused(&db, &["compare", "HDD", "1"], "run 1 is named twice");
+    refused(&db, &["compare", "nope", "nada"], "no run matches 'nope'");
+    refused(
+        &db,
+        &["compare", "HDD", "SSD", "--figure", "bogus"],
+        "invalid value 'bogus' for '--figure <FIGURE>'",
+    );
+    store(
+        &db,
+        vec![run(
+            "spare",
+            None,
+            vec![job(&[("rw", "randread")], None, Some(100.0), None)],
+        )],
+    );
+    refused(
+        &db,
+        &["compare", "HDD", "SSD", "--baseline", "spare"],
+        "--baseline 'spare' (run 3) is not one of the compared runs",
+    );
+    refused(
+        &db,
+        &["--lang", "ja", "compare", "HDD", "SSD", "--baseline", "spare"],
+        "（実行 3）は比べる実行に含まれない",
+    );
+    // A label of one run takes --repeats as one run.
+    let one = stdout(&db, &["compare", "HDD", "SSD", "--repeats", "--by", "bs"]);
+    assert!(one.contains("HDD (baseline)"), "{one}");
     refused(
         &db,
         &["compare", "HDD", "SSD", "--baseline", "nope"],
@@ -1223,12 +1291,102 @@ fn seed5_suites_side_by_side_from_real_runs() {
         }
     }
 
+    // CSV is the same tables, a line per test, target and thread count in
+    // tiobench.pl's order, the values unrounded in machine units.
+    let csv = stdout(&db, &["compare", "tio A", "tio B", "--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "test,identifier,threads,mib_per_sec,cpu_pct,lat_mean_ns,lat_max_ns,pct_over_2s,pct_over_10s,cpu_efficiency,runs"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let order: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    let mut expected = Vec::new();
+    for test in [
+        "Sequential Read",
+        "Random Read",
+        "Sequential Write",
+        "Random Write",
+    ] {
+        for threads in ["1", "2"] {
+            for name in ["tio A", "tio B"] {
+                expected.push((test, name, threads));
+            }
+        }
+    }
+    assert_eq!(order, expected, "{csv}");
+    for r in &rows {
+        let of_test = jobs(&shown[&r[1][4..]].0, &format!("{} threads={}", r[0], r[2]));
+        let bytes: f64 = of_test
+            .iter()
+            .flat_map(|j| ["read", "write"].map(|d| j[d]["bytes"].as_f64().unwrap_or(0.0)))
+            .sum();
+        let secs: f64 = of_test
+            .iter()
+            .map(|j| j["elapsed_ns"].as_f64().unwrap() / 1e9)
+            .sum();
+        let mib: f64 = r[3].parse().unwrap();
+        assert!(
+            (mib - bytes / secs / (1u64 << 20) as f64).abs() <= 1e-9 * mib.max(1.0),
+            "{r:?}"
+        );
+        let max: u64 = of_test
+            .iter()
+            .flat_map(|j| ["read", "write"].map(|d| j[d]["lat_ns"]["max"].as_u64().unwrap_or(0)))
+            .max()
+            .unwrap();
+        assert_eq!(r[6].parse::<u64>().unwrap(), max, "{r:?}");
+    }
+
     // bonnie++: a row per test, each target's rate in bonnie++'s unit and
     // its worst latency, then the rate ratio; CSV carries them unrounded.
     let text = stdout(&db, &["compare", "bon A", "bon B"]);
     for line in text.lines() {
         assert!(line.chars().count() <= 80, "over 80 columns: {line}\n{text}");
     }
+    // At 80 columns each test's unit stands under its name, whole.
+    let table = &text[text.find("bonnie++ ·").unwrap()..];
+    let names: Vec<&str> = table.lines().map(str::trim).collect();
+    for (test, unit) in [
+        ("Sequential Output Per Chr", "K/sec"),
+        ("Random Seeks", "/sec"),
+        ("Random Delete", "/sec"),
+    ] {
+        let at = names
+            .iter()
+            .position(|l| l.starts_with(&format!("{test} ")))
+            .unwrap_or_else(|| panic!("{test} whole on its line:\n{text}"));
+        assert_eq!(names[at + 1], unit, "{text}");
+    }
+    assert!(!table.contains('…'), "{text}");
+    // compare's own rows (by mix): a create moves no bytes, so its row is
+    // in operations per second, and its CSV line says so, not MB/s.
+    let long = stdout(
+        &db,
+        &["compare", "bon A", "bon B", "--by", "mix", "--format", "csv"],
+    );
+    let header: Vec<&str> = long.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let creates: Vec<String> = long
+        .lines()
+        .filter(|l| l.contains(",Sequential Create,"))
+        .map(|l| {
+            // The section is quoted and holds commas: count from the end.
+            let f: Vec<&str> = l.split(',').collect();
+            let from_end = header.len() - col("unit");
+            f[f.len() - from_end].to_string()
+        })
+        .collect();
+    assert!(!creates.is_empty(), "{long}");
+    assert!(creates.iter().all(|u| u == "IOPS"), "{creates:?}\n{long}");
+    // Runs of different suites share no row: one line says so, and how to
+    // compare them (seed 5 compares one suite at a time).
+    let mixed = stdout(&db, &["compare", "tio A", "bon B"]);
+    assert!(
+        mixed.contains("no row was measured on two of the targets") && mixed.contains("one suite at a time"),
+        "{mixed}"
+    );
+    assert!(!text.contains("no row was measured"), "{text}");
     assert!(
         text.contains("bonnie++ · each target's rate in bonnie++'s unit"),
         "{text}"

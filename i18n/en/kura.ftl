@@ -128,8 +128,14 @@ metric-lat-p99 = p99 latency
 guidance-not-measured = { $title }: no comparable rows measured on both { $tn } and { $bn }.
 guidance-one-row = 1 row
 guidance-rows = { $n } rows, { $lo }x to { $hi }x
-guidance-rows-overlapping = { $rows }; passes overlap in { $n }
-guidance-within-noise = { $title }: the runs cannot tell { $tn } from { $bn }: in every row their passes overlap and the rank test finds no difference ({ $rows })
+guidance-rows-overlapping = { $rows }; { $unit ->
+        [runs] runs
+       *[passes] passes
+    } overlap in { $n }
+guidance-within-noise = { $title }: the runs cannot tell { $tn } from { $bn }: in every row their { $unit ->
+        [runs] runs
+       *[passes] passes
+    } overlap and the rank test finds no difference ({ $rows })
 guidance-same = { $title }: { $tn } and { $bn } do not differ by more than { $pct } % in { $by } ({ $g }x; { $rows })
 guidance-mixed = { $title }: neither is faster throughout: { $tn } is faster in { $better } row(s), { $bn } in { $worse } (by { $by }; geometric mean { $g }x; { $rows })
 guidance-better = { $title }: { $tn } is { $g }x faster than { $bn } by { $by } ({ $rows })
@@ -170,11 +176,45 @@ compare-nothing-completed = no operation completed
 compare-row-in-ops = { $label } (ops/s)
 compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
 compare-legend-repetitions = Values are the { $figure } (repetitions: a mark run's passes, or the runs of one label with --repeats); ± is half their range.
+compare-legend-runs = Values are the { $figure }: the runs of one label, taken with --repeats, are repetitions of one measurement.
+compare-legend-spread = ± is half their range.
 compare-legend-passes = Values are the { $figure } of each test.
-compare-legend-rank-test = Passes are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "(overlap)" marks a ratio whose passes overlap with no difference found. With 3 passes a side the test cannot go below p = 0.1: there, an unmarked ratio means every pass of one side beat every pass of the other.
-compare-legend-rank-test-marked = Passes are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "~" marks a ratio whose passes overlap with no difference found. With 3 passes a side the test cannot go below p = 0.1: there, an unmarked ratio means every pass of one side beat every pass of the other.
+compare-legend-rank-test = { $unit ->
+        [runs] Runs
+       *[passes] Passes
+    } are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "(overlap)" marks a ratio whose { $unit ->
+        [runs] runs
+       *[passes] passes
+    } overlap with no difference found. With 3 { $unit ->
+        [runs] runs
+       *[passes] passes
+    } a side the test cannot go below p = 0.1: there, an unmarked ratio means every { $unit ->
+        [runs] run
+       *[passes] pass
+    } of one side beat every { $unit ->
+        [runs] run
+       *[passes] pass
+    } of the other.
+compare-legend-rank-test-marked = { $unit ->
+        [runs] Runs
+       *[passes] Passes
+    } are set against the baseline's by the two-sided Mann-Whitney U test at { $pct } % (exact for small samples): "~" marks a ratio whose { $unit ->
+        [runs] runs
+       *[passes] passes
+    } overlap with no difference found. With 3 { $unit ->
+        [runs] runs
+       *[passes] passes
+    } a side the test cannot go below p = 0.1: there, an unmarked ratio means every { $unit ->
+        [runs] run
+       *[passes] pass
+    } of one side beat every { $unit ->
+        [runs] run
+       *[passes] pass
+    } of the other.
 compare-figure-best = best pass
 compare-figure-mean = mean of passes
+compare-figure-best-run = best run
+compare-figure-mean-runs = mean of runs
 compare-test-file = test file { $size }
 compare-legend-mbps = MB/s = 10^6 bytes/s.
 compare-legend-prices = Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
@@ -297,9 +337,11 @@ run-id = run { $id }
 run-not-stored = run (not stored)
 html-ratio-chart = { $metric } relative to { $baseline }
 html-ratio-axis = ratio to baseline (×)
+html-ratio-metric-with-ops = { $metric } (ops/s for the rows marked so)
 html-relative-to = { $unit }, relative to { $baseline }
 html-noise = { $ratio }× (overlap)
 compare-rows-not-comparable = { $count } row(s) are not comparable: their workload parameters differ (named in the row); no ratio is given for them
+compare-no-shared-row = no row was measured on two of the targets: their runs share no workload (runs of different suites are compared one suite at a time)
 # Words in cells, looked up as headings are (`heading`): shown translated, downloaded as they are.
 col-row = row
 col-measuring = measuring
@@ -592,6 +634,9 @@ error-prefix = error:{" "}
 error-no-database = no database at { $path } (check --db; a verb that stores a run creates it)
 error-no-run = no run matches '{ $spec }' (see `kura history`)
 error-ambiguous-run = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, or add --latest
+error-ambiguous-run-repeats = '{ $spec }' matches { $count } runs ({ $ids }); give a run id, add --latest for the newest, or --repeats to take them all as repetitions of one target
+error-compare-named-twice = run { $id } is named twice ('{ $spec }' and an earlier argument): compare distinct runs
+error-compare-baseline-not-compared = --baseline '{ $spec }' (run { $id }) is not one of the compared runs
 error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
 error-no-directory = directory { $dir } does not exist
 

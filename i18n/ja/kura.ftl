@@ -122,8 +122,14 @@ metric-lat-p99 = p99 レイテンシ
 guidance-not-measured = { $title }: { $tn } と { $bn } の両方で測った比較できる行がない。
 guidance-one-row = 1 行
 guidance-rows = { $n } 行、{ $lo } 倍から { $hi } 倍
-guidance-rows-overlapping = { $rows }、うち { $n } 行はパスが重なる
-guidance-within-noise = { $title }: 実行からは { $tn } と { $bn } を区別できない: どの行もパスが重なり、順位検定で差が見つからない（{ $rows }）
+guidance-rows-overlapping = { $rows }、うち { $n } 行は{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }が重なる
+guidance-within-noise = { $title }: 実行からは { $tn } と { $bn } を区別できない: どの行も{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }が重なり、順位検定で差が見つからない（{ $rows }）
 guidance-same = { $title }: { $tn } と { $bn } の { $by } の差は { $pct } % 以内（{ $g } 倍、{ $rows }）
 guidance-mixed = { $title }: どちらかが常に速いわけではない: { $tn } が速い行が { $better }、{ $bn } が速い行が { $worse }（{ $by } で、幾何平均 { $g } 倍、{ $rows }）
 guidance-better = { $title }: { $by } で { $tn } は { $bn } の { $g } 倍速い（{ $rows }）
@@ -164,11 +170,51 @@ compare-nothing-completed = 完了した操作なし
 compare-row-in-ops = { $label }（ops/s）
 compare-legend-ratios = 比は { $metric } の 対象 / { $baseline }。{ $better }。
 compare-legend-repetitions = 値は{ $figure }（繰り返し: mark の実行のパス、または --repeats で同じラベルの実行）。± は範囲の半分。
+compare-legend-runs = 値は{ $figure }: --repeats で取った同じラベルの実行は、一つの測定の繰り返し。
+compare-legend-spread = ± は範囲の半分。
 compare-legend-passes = 値は各テストの{ $figure }。
-compare-legend-rank-test = パスは基準のパスと両側 Mann-Whitney U 検定（小標本では正確な分布）で { $pct } % 水準で比べる。「（重なり）」はパスが重なり差が見つからない比。片側 3 パスでは p は 0.1 未満にならない: そこで印のない比は、一方のどのパスも他方のどのパスより良かったということ。
-compare-legend-rank-test-marked = パスは基準のパスと両側 Mann-Whitney U 検定（小標本では正確な分布）で { $pct } % 水準で比べる。「~」はパスが重なり差が見つからない比。片側 3 パスでは p は 0.1 未満にならない: そこで印のない比は、一方のどのパスも他方のどのパスより良かったということ。
+compare-legend-rank-test = { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }は基準の{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }と両側 Mann-Whitney U 検定（小標本では正確な分布）で { $pct } % 水準で比べる。「（重なり）」は{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }が重なり差が見つからない比。片側 3 { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }では p は 0.1 未満にならない: そこで印のない比は、一方のどの{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }も他方のどの{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }より良かったということ。
+compare-legend-rank-test-marked = { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }は基準の{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }と両側 Mann-Whitney U 検定（小標本では正確な分布）で { $pct } % 水準で比べる。「~」は{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }が重なり差が見つからない比。片側 3 { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }では p は 0.1 未満にならない: そこで印のない比は、一方のどの{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }も他方のどの{ $unit ->
+        [runs] 実行
+       *[passes] パス
+    }より良かったということ。
 compare-figure-best = パスの最良値
 compare-figure-mean = パスの平均
+compare-figure-best-run = 実行の最良値
+compare-figure-mean-runs = 実行の平均
 compare-test-file = テストファイル { $size }
 compare-legend-mbps = MB/s = 10^6 バイト/秒。
 compare-legend-prices = 価格あたりの値は通貨単位・月あたり。価格あたりの比は性能比を価格比で割ったもの。
@@ -290,9 +336,11 @@ run-id = 実行 { $id }
 run-not-stored = 実行（未保存）
 html-ratio-chart = { $baseline } に対する { $metric }
 html-ratio-axis = 基準に対する比（倍）
+html-ratio-metric-with-ops = { $metric }（ops/s と書いた行は ops/s）
 html-relative-to = { $unit }、{ $baseline } に対する比
 html-noise = { $ratio }×（重なり）
 compare-rows-not-comparable = { $count } 行は比較できない: 負荷のパラメータが違う（行に記す）。比は出さない
+compare-no-shared-row = 二つ以上の対象で測った行がない: 実行に共通の負荷がない（スイートの違う実行は、スイートごとに比べる）
 # セルの語。見出しと同じく `heading` で引く: 表示は訳し、ダウンロードはそのまま。
 col-row = 行
 col-measuring = 測定中
@@ -572,6 +620,9 @@ error-prefix = エラー:{" "}
 error-no-database = { $path } にデータベースがない（--db を確かめる。実行を保存する動詞なら作られる）
 error-no-run = 「{ $spec }」に合う実行がない（kura history で確かめる）
 error-ambiguous-run = 「{ $spec }」は { $count } 件の実行に合う（{ $ids }）。実行 ID を指定するか、--latest を付ける
+error-ambiguous-run-repeats = 「{ $spec }」は { $count } 件の実行に合う（{ $ids }）。実行 ID を指定するか、最新を取るなら --latest、すべてを一つの対象の繰り返しとして取るなら --repeats を付ける
+error-compare-named-twice = 実行 { $id } が二度指定された（「{ $spec }」とそれより前の引数）: 別々の実行を比べる
+error-compare-baseline-not-compared = --baseline「{ $spec }」（実行 { $id }）は比べる実行に含まれない
 error-compare-two-runs = 比べる実行を 2 つ以上指定する（ID、ラベル、または latest）
 error-no-directory = ディレクトリ { $dir } がない
 

@@ -20,12 +20,15 @@ pub fn run(ctx: &Ctx, args: CompareArgs) -> Result<i32> {
         Some(b) => match args.runs.iter().position(|s| s == b) {
             Some(i) => i,
             None => {
-                let id = store.resolve(b, args.latest)?;
+                let id = resolve_one(&store, b, args.latest)?;
                 targets
                     .iter()
                     .position(|t| t.runs.iter().any(|r| r.id == Some(id)))
                     .ok_or_else(|| {
-                        anyhow::anyhow!("--baseline '{b}' (run {id}) is not one of the compared runs")
+                        anyhow::anyhow!(
+                            "{}",
+                            crate::t!("error-compare-baseline-not-compared", spec = b.as_str(), id = id)
+                        )
                     })?
             }
         },
@@ -62,7 +65,10 @@ pub(super) fn load_targets(
         let ids = run_ids(store, spec, latest, repeats)?;
         for id in &ids {
             if seen.contains(id) {
-                bail!("run {id} is named twice ('{spec}' and an earlier argument): compare distinct runs");
+                bail!(
+                    "{}",
+                    crate::t!("error-compare-named-twice", id = *id, spec = spec.as_str())
+                );
             }
             seen.push(*id);
         }
@@ -96,7 +102,24 @@ fn run_ids(store: &Store, spec: &str, latest: bool, repeats: bool) -> Result<Vec
             return Ok(ids);
         }
     }
-    Ok(vec![store.resolve(spec, latest)?])
+    Ok(vec![resolve_one(store, spec, latest)?])
+}
+
+/// One run by id, `latest` or label; a label of several runs is refused
+/// with the ways out that compare and report offer (`--repeats` too).
+pub(super) fn resolve_one(store: &Store, spec: &str, latest: bool) -> Result<i64> {
+    match store.resolve(spec, latest) {
+        Err(crate::store::StoreError::Ambiguous { spec, count, ids }) => bail!(
+            "{}",
+            crate::t!(
+                "error-ambiguous-run-repeats",
+                spec = spec.as_str(),
+                count = count,
+                ids = ids.as_str()
+            )
+        ),
+        other => Ok(other?),
+    }
 }
 
 /// Runs of `kura suite db`: sql-bench's seconds and the OLTP figures per test (report::db_table).

@@ -22,7 +22,7 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     } else {
         let mut loaded: Vec<RunResult> = Vec::new();
         for spec in &args.runs {
-            let id = store.resolve(spec, args.latest)?;
+            let id = super::compare::resolve_one(&store, spec, args.latest)?;
             if loaded.iter().all(|r| r.id != Some(id)) {
                 loaded.push(store.load(id)?);
             }

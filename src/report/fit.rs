@@ -235,10 +235,13 @@ fn squeeze(t: &mut Table, cut: &[usize], natural: &[u16], header: &dyn Fn(usize)
             }
         }
     };
-    // A cell cut is cut on its first line, with "…", not wrapped under it.
+    // A cell cut is cut on its first line, with "…", not wrapped under it;
+    // a row of cells made of lines on purpose (a unit or a plan stacked
+    // under a name, export::Grid) keeps those lines.
     t.set_truncation_indicator("…");
     for row in t.row_iter_mut() {
-        row.max_height(1);
+        let lines = row.cell_iter().map(|c| c.content().lines().count()).max();
+        row.max_height(lines.unwrap_or(1).max(1));
     }
     // The first cut column (what names the rows) is worth a heading over
     // three or four lines; the others are cut first.

@@ -4,6 +4,7 @@
 //! table per test, one row per thread count.
 
 use super::export::Grid;
+use super::html::table::{Cell, Table, Value};
 use super::run_table::new_table;
 use crate::jobs::suites::tiobench_test_of;
 use crate::metrics::RunResult;
@@ -164,6 +165,18 @@ fn fitted(rows: &[TiobenchRow], names: &[String], first: FirstColumn) -> String 
 /// tiobench's own, then fewer.
 const DECIMALS: [(usize, usize, usize, usize); 4] = [(2, 5, 1, 3), (1, 3, 0, 3), (0, 3, 0, 3), (0, 2, 0, 1)];
 
+/// The headings at full width (`--wide`, Markdown, HTML), in English.
+const WIDE_HEADER: [&str; 8] = [
+    "test",
+    "MiB/s",
+    "CPU %",
+    "avg lat ms",
+    "max lat ms",
+    "% >2 s",
+    "% >10 s",
+    "CPU eff",
+];
+
 /// The table's heading and cells, before a writer lays them out: the
 /// terminal (comfy, fitted) and Markdown show the same cells.
 fn cells(
@@ -177,16 +190,7 @@ fn cells(
     // table instead of in a column.
     let runs = wide;
     let mut header = if wide {
-        vec![
-            "test",
-            "MiB/s",
-            "CPU %",
-            "avg lat ms",
-            "max lat ms",
-            "% >2 s",
-            "% >10 s",
-            "CPU eff",
-        ]
+        WIDE_HEADER.to_vec()
     } else {
         vec![
             "test", "MiB/s", "CPU %", "avg ms", "max ms", "% >2s", "% >10s", "CPU eff",
@@ -263,26 +267,50 @@ pub fn render_targets(targets: &[(String, Vec<TiobenchRow>)]) -> String {
     out
 }
 
-/// The same tables in Markdown, at tiobench's own decimals.
-pub fn markdown_targets(targets: &[(String, Vec<TiobenchRow>)]) -> String {
-    let mut out = String::new();
-    for (title, g) in grids_targets(targets) {
-        out.push_str(&format!("\n### {title}\n\n"));
-        out.push_str(&g.to_markdown());
-    }
-    out
-}
-
-/// Each test's title and cells at tiobench's own decimals and full
-/// headings, for writers without a width (Markdown, HTML).
-pub fn grids_targets(targets: &[(String, Vec<TiobenchRow>)]) -> Vec<(String, Grid)> {
+/// The same tables for writers without a width (Markdown, CSV, HTML):
+/// tiobench's own decimals and full headings shown, the values behind them
+/// in machine units (latencies in ns, rates in MiB/s as tiobench gives
+/// them), each under its test's name as tiobench.pl titles it.
+pub fn tables_targets(targets: &[(String, Vec<TiobenchRow>)]) -> Vec<(String, Table)> {
+    let mut columns = vec!["identifier", "thr"];
+    columns.extend(&WIDE_HEADER[1..]);
+    columns.push("runs");
+    let exported = [
+        "identifier",
+        "threads",
+        "mib_per_sec",
+        "cpu_pct",
+        "lat_mean_ns",
+        "lat_max_ns",
+        "pct_over_2s",
+        "pct_over_10s",
+        "cpu_efficiency",
+        "runs",
+    ];
     per_test(targets)
         .into_iter()
-        .map(|(test, rows, names)| {
-            (
-                crate::i18n::heading(test),
-                cells(&rows, &names, FirstColumn::Identifier, DECIMALS[0], true),
-            )
+        .enumerate()
+        .map(|(i, (test, rows, names))| {
+            let shown = cells(&rows, &names, FirstColumn::Identifier, DECIMALS[0], true);
+            let mut t = Table::new(&format!("tiobench-{i}"), &crate::i18n::heading(test), &columns)
+                .with_export_columns(&exported);
+            for ((r, name), text) in rows.iter().zip(&names).zip(&shown.rows) {
+                let values = [
+                    Value::Text(name.clone()),
+                    Value::Int(r.threads.into()),
+                    Value::Num(r.bytes_per_sec / (1u64 << 20) as f64),
+                    Value::Num(r.cpu_pct),
+                    Value::Num(r.lat_mean_ns),
+                    Value::Int(r.lat_max_ns as i64),
+                    Value::Num(r.pct_over_2s),
+                    Value::Num(r.pct_over_10s),
+                    Value::Num(r.cpu_efficiency),
+                    Value::Int(r.runs as i64),
+                ];
+                t.rows
+                    .push(text.iter().zip(values).map(|(s, v)| Cell::shown(s, v)).collect());
+            }
+            (test.to_string(), t)
         })
         .collect()
 }

@@ -4,7 +4,9 @@
 //! (the rows' own verdicts, rows.rs `noise`); with prices, which gives more
 //! performance per money. No text here knows about devices.
 
-use super::{CompareOptions, Direction, Guidance, Metric, Noise, Row, TargetSummary, Verdict, WorkloadClass};
+use super::{
+    CompareOptions, Direction, Guidance, Metric, Noise, Repeated, Row, TargetSummary, Verdict, WorkloadClass,
+};
 
 /// Factors within this share of 1 are "about the same": without repeats
 /// there is no spread to judge by, and a few percent is run-to-run variation
@@ -19,12 +21,12 @@ const CLASSES: [WorkloadClass; 5] = [
     WorkloadClass::All,
 ];
 
-fn in_class(row: &Row, class: WorkloadClass) -> bool {
+fn in_class(row: &Row, rows: &[Row], class: WorkloadClass) -> bool {
     match class {
-        // Every row once: a mixed job counts by its total, not its parts too.
-        WorkloadClass::All => {
-            row.class == Some(WorkloadClass::Mixed) || row.workload.read_pct.is_multiple_of(100)
-        }
+        // Every row once: a mixed job counts by its total, not its parts
+        // too, whatever the job (a block job's read share, or a file set's
+        // or a vdbench file's reads and writes).
+        WorkloadClass::All => !row.part_of_a_total(rows),
         c => row.class == Some(c),
     }
 }
@@ -39,13 +41,19 @@ struct RowFactor {
     reads: Option<bool>,
 }
 
-pub(super) fn build(rows: &[Row], targets: &[TargetSummary], opts: &CompareOptions) -> Vec<Guidance> {
+/// `repeated`: what the repetitions are, for the words (passes or runs).
+pub(super) fn build(
+    rows: &[Row],
+    targets: &[TargetSummary],
+    opts: &CompareOptions,
+    repeated: Repeated,
+) -> Vec<Guidance> {
     let base = opts.baseline;
     let mut out = Vec::new();
     for t in (0..targets.len()).filter(|t| *t != base) {
         for class in CLASSES {
             let mut factors = Vec::new();
-            for row in rows.iter().filter(|r| in_class(r, class)) {
+            for row in rows.iter().filter(|r| in_class(r, rows, class)) {
                 let Some(cell) = &row.cells[t] else { continue };
                 let Some(ratio) = cell.ratio.filter(|r| *r > 0.0 && r.is_finite()) else {
                     continue;
@@ -67,7 +75,7 @@ pub(super) fn build(rows: &[Row], targets: &[TargetSummary], opts: &CompareOptio
             if factors.is_empty() && class == WorkloadClass::All {
                 continue;
             }
-            out.push(conclude(class, t, &factors, targets, base, opts.metric));
+            out.push(conclude(class, t, &factors, targets, base, opts.metric, repeated));
         }
     }
     out
@@ -128,7 +136,7 @@ impl Factors {
 
     /// How many rows, their range when more than one, and in how many of
     /// them the runs could not tell the targets apart.
-    fn rows_text(&self) -> String {
+    fn rows_text(&self, repeated: Repeated) -> String {
         let rows = if self.rows == 1 {
             crate::t!("guidance-one-row")
         } else {
@@ -140,7 +148,12 @@ impl Factors {
             )
         };
         if self.overlapping > 0 && self.overlapping < self.rows {
-            crate::t!("guidance-rows-overlapping", rows = rows, n = self.overlapping)
+            crate::t!(
+                "guidance-rows-overlapping",
+                rows = rows,
+                n = self.overlapping,
+                unit = repeated.key()
+            )
         } else {
             rows
         }
@@ -154,11 +167,12 @@ struct Names<'a> {
     bn: &'a str,
     /// The metric's name.
     by: String,
+    repeated: Repeated,
 }
 
 fn verdict_text(verdict: Verdict, f: &Factors, n: &Names) -> String {
     let (title, tn, bn, by) = (n.title.as_str(), n.tn, n.bn, n.by.as_str());
-    let rows = f.rows_text();
+    let rows = f.rows_text(n.repeated);
     let g = format!("{:.2}", f.mean);
     match verdict {
         Verdict::WithinNoise => crate::t!(
@@ -166,7 +180,8 @@ fn verdict_text(verdict: Verdict, f: &Factors, n: &Names) -> String {
             title = title,
             tn = tn,
             bn = bn,
-            rows = rows
+            rows = rows,
+            unit = n.repeated.key()
         ),
         Verdict::Same => crate::t!(
             "guidance-same",
@@ -254,12 +269,14 @@ fn conclude(
     targets: &[TargetSummary],
     base: usize,
     metric: Metric,
+    repeated: Repeated,
 ) -> Guidance {
     let names = Names {
         title: class_title(class),
         tn: &targets[t].name,
         bn: &targets[base].name,
         by: metric_title(metric),
+        repeated,
     };
     let price_ratio = targets[t].price_ratio;
     let Some(f) = Factors::of(factors) else {
@@ -414,8 +431,40 @@ mod tests {
     fn rows_verdict(rows: &[RowFactor], price_ratio: Option<f64>) -> Guidance {
         let targets = [target("old", Some(1.0)), target("new", price_ratio)];
         crate::i18n::in_english(|| {
-            conclude(WorkloadClass::RandomSmallQd1, 1, rows, &targets, 0, Metric::Mbps)
+            conclude(
+                WorkloadClass::RandomSmallQd1,
+                1,
+                rows,
+                &targets,
+                0,
+                Metric::Mbps,
+                Repeated::Passes,
+            )
         })
+    }
+
+    /// "All rows" counts a job that reads and writes once, by its total,
+    /// whatever kind of job it is: a vdbench file-system run's reads and
+    /// writes (a file set, read share unset) are not three rows.
+    #[test]
+    fn all_rows_count_a_reading_and_writing_job_once() {
+        use crate::jobs::{Rw, Workload};
+        use crate::report::fixtures::{job, run};
+        let fs = |id: i64, ops: u64| {
+            let mut j = job("rd1", Rw::RandRead, 4096, 100, Some(ops), Some(ops));
+            j.job.workload = Workload::FileSet(Default::default());
+            let mut r = run("vdbench", vec![j]);
+            (r.id, r.label) = (Some(id), Some(format!("fs {id}")));
+            r
+        };
+        let c = crate::i18n::in_english(|| {
+            crate::report::compare::build(&[fs(1, 1000), fs(2, 2000)], &Default::default()).unwrap()
+        });
+        let dirs: Vec<Direction> = c.rows.iter().map(|r| r.direction).collect();
+        assert_eq!(dirs, [Direction::Read, Direction::Write, Direction::Total]);
+        let all = c.guidance.iter().find(|g| g.class == WorkloadClass::All).unwrap();
+        assert_eq!((all.rows, all.factor), (1, Some(2.0)), "{}", all.text);
+        assert!(all.text.contains("(1 row)"), "{}", all.text);
     }
 
     /// A row whose passes overlap says neither target is faster in it: it
@@ -565,6 +614,7 @@ mod tests {
                 &targets,
                 0,
                 Metric::LatP99,
+                Repeated::Passes,
             )
         });
         assert!(

@@ -131,6 +131,34 @@ impl Figure {
     }
 }
 
+/// What a cell's repetitions are, for the words that name them: a run's
+/// passes (a mark run's `--runs`), or the runs of one label taken with
+/// `--repeats` (seed 4's vdbench runs, repeated three times).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Repeated {
+    #[default]
+    Passes,
+    Runs,
+}
+
+impl Repeated {
+    fn of(targets: &[Target]) -> Repeated {
+        if !all_marks(targets) && targets.iter().any(|t| t.runs.len() > 1) {
+            Repeated::Runs
+        } else {
+            Repeated::Passes
+        }
+    }
+
+    /// The catalogue's selector (`$unit`): `passes` or `runs`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Repeated::Passes => "passes",
+            Repeated::Runs => "runs",
+        }
+    }
+}
+
 fn all_marks(targets: &[Target]) -> bool {
     targets
         .iter()
@@ -197,6 +225,9 @@ pub struct Comparison {
     /// Every run is of bonnie++ or of tiobench: that suite's own tables (seed 5).
     #[serde(skip)]
     pub suite: Option<suite_view::SuiteView>,
+    /// Whether the repetitions are passes or runs, for the words.
+    #[serde(skip)]
+    pub repeated: Repeated,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -313,6 +344,25 @@ pub struct Row {
     pub cells: Vec<Option<Cell>>,
     /// Why some targets' values cannot be set against the baseline's, if so.
     pub not_comparable: Option<String>,
+}
+
+impl Row {
+    /// The reads or the writes of a job whose `total` row is among `rows`:
+    /// a mixed job is one measurement, its total (what vdbench's summary and
+    /// the guidance's "all rows" count).
+    pub fn part_of_a_total(&self, rows: &[Row]) -> bool {
+        matches!(self.direction, Direction::Read | Direction::Write)
+            && rows.iter().any(|o| {
+                o.direction == Direction::Total && o.test == self.test && o.workload == self.workload
+            })
+    }
+
+    /// An operation that moves no bytes (a create, a stat): under `--metric
+    /// mbps` rows.rs compares it in operations per second.
+    pub fn in_ops(&self) -> bool {
+        matches!(self.direction, Direction::Op(_))
+            && self.cells.iter().flatten().all(|c| c.bytes_per_sec == 0.0)
+    }
 }
 
 /// One target's value in a row.
@@ -444,13 +494,14 @@ pub fn each_run(runs: &[RunResult]) -> Vec<Target> {
 
 /// The comparison in a published table's shape, where it has one: seed 2's
 /// sweeps by block size (both figures per target), seed 4's targets of
-/// several runs (a column per run). `None`: the row grid.
+/// several runs (a column per run), seed 5's bonnie++ and tiobench tables.
+/// `None`: the row grid.
 pub fn shaped(c: &Comparison) -> Option<shaped::Shaped> {
     if let Some(suite_view::SuiteView::Bonnie(s)) = &c.suite {
         return (c.by == By::Test).then(|| s.clone());
     }
-    if matches!(c.suite, Some(suite_view::SuiteView::Tiobench(_))) {
-        return None;
+    if let Some(suite_view::SuiteView::Tiobench(t)) = &c.suite {
+        return (c.by == By::Test).then(|| suite_view::tiobench(t));
     }
     sweep_view::shaped(c).or_else(|| repeats_view::shaped(c))
 }
@@ -486,7 +537,14 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     if not_comparable > 0 {
         warnings.push(crate::t!("compare-rows-not-comparable", count = not_comparable));
     }
-    let guidance = guidance::build(&rows, &summaries, opts);
+    // Runs that share no workload (another suite's, another file set's)
+    // make a grid of dashes: say why once.
+    let shared = |r: &Row| r.cells.iter().flatten().count() > 1;
+    if targets.len() > 1 && !rows.is_empty() && !rows.iter().any(shared) {
+        warnings.push(crate::t!("compare-no-shared-row"));
+    }
+    let repeated = Repeated::of(targets);
+    let guidance = guidance::build(&rows, &summaries, opts, repeated);
     let latency_bound = capacity::build(targets, opts.baseline);
     Ok(Comparison {
         metric: opts.metric,
@@ -503,6 +561,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
         suite: suite_view::build(targets, &names, opts.baseline),
+        repeated,
     })
 }
 

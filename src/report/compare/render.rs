@@ -3,7 +3,7 @@
 //! Mark runs are shown as CrystalDiskMark comparisons are published: a row
 //! per target, a column per test, a grid per direction and test-file size.
 
-use super::{By, Cell, Comparison, Direction, Figure, Metric, Noise, Row};
+use super::{By, Cell, Comparison, Direction, Figure, Metric, Noise, Repeated, Row};
 use crate::report::escape::term;
 use crate::report::export::{Format, Grid, num};
 use crate::report::format::{latency, rate};
@@ -55,7 +55,7 @@ fn headline(c: &Comparison) -> String {
         .flatten()
         .any(|cell| cell.repetitions > 1);
     let figure_part = if repeated {
-        format!(" · {}", figure_title(c.figure))
+        format!(" · {}", figure_title(c))
     } else {
         String::new()
     };
@@ -73,11 +73,14 @@ fn headline(c: &Comparison) -> String {
     )
 }
 
-/// `best of the passes` or `mean of the passes`, in the reader's language.
-pub(super) fn figure_title(figure: Figure) -> String {
-    crate::t!(match figure {
-        Figure::Best => "compare-figure-best",
-        Figure::Mean => "compare-figure-mean",
+/// `best pass` or `mean of passes` (of runs, with `--repeats`), in the
+/// reader's language.
+pub(super) fn figure_title(c: &Comparison) -> String {
+    crate::t!(match (c.figure, c.repeated) {
+        (Figure::Best, Repeated::Passes) => "compare-figure-best",
+        (Figure::Mean, Repeated::Passes) => "compare-figure-mean",
+        (Figure::Best, Repeated::Runs) => "compare-figure-best-run",
+        (Figure::Mean, Repeated::Runs) => "compare-figure-mean-runs",
     })
 }
 
@@ -286,14 +289,19 @@ fn legend(c: &Comparison) -> Vec<String> {
     )];
     let cells = || c.rows.iter().flat_map(|r| &r.cells).flatten();
     if cells().any(|cell| cell.repetitions > 1) {
-        out.push(crate::t!(
-            if mark_view(c) {
-                "compare-legend-passes"
-            } else {
-                "compare-legend-repetitions"
-            },
-            figure = figure_title(c.figure)
-        ));
+        let figure = figure_title(c);
+        out.push(if mark_view(c) {
+            crate::t!("compare-legend-passes", figure = figure)
+        } else if c.repeated == Repeated::Runs {
+            // Seed 4's table has a column per run and no spread.
+            let mut line = crate::t!("compare-legend-runs", figure = figure);
+            if super::shaped(c).is_none() {
+                line = format!("{line} {}", crate::t!("compare-legend-spread"));
+            }
+            line
+        } else {
+            crate::t!("compare-legend-repetitions", figure = figure)
+        });
     }
     if cells().any(|cell| cell.p_value.is_some()) {
         out.push(crate::t!(
@@ -302,7 +310,8 @@ fn legend(c: &Comparison) -> Vec<String> {
             } else {
                 "compare-legend-rank-test"
             },
-            pct = format!("{:.0}", super::SIGNIFICANCE * 100.0)
+            pct = format!("{:.0}", super::SIGNIFICANCE * 100.0),
+            unit = c.repeated.key()
         ));
     }
     if c.metric == Metric::Mbps {
@@ -423,9 +432,7 @@ pub fn markdown(c: &Comparison) -> String {
     if c.rows.is_empty() && c.latency_bound.is_none() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-no-rows")));
     }
-    if let Some(targets) = tiobench_view(c) {
-        out.push_str(&crate::report::tiobench_table::markdown_targets(targets));
-    } else if let Some(shaped) = super::shaped(c) {
+    if let Some(shaped) = super::shaped(c) {
         out.push_str(&shaped.markdown());
     } else if mark_view(c) {
         for g in mark_grids(c) {
@@ -519,6 +526,12 @@ pub fn csv(c: &Comparison) -> String {
         super::Better::Lower => "lower",
     };
     for r in &c.rows {
+        // Under MB/s, a row that moves no bytes is compared in operations per second.
+        let (metric, unit) = if c.metric == Metric::Mbps && r.in_ops() {
+            ("iops", Metric::Iops.unit())
+        } else {
+            (metric, c.unit)
+        };
         for (t, cell) in r.cells.iter().enumerate() {
             let Some(cell) = cell else { continue };
             let target = &c.targets[t];
@@ -539,7 +552,7 @@ pub fn csv(c: &Comparison) -> String {
                 (t == c.baseline).to_string(),
                 cell.repetitions.to_string(),
                 metric.to_string(),
-                c.unit.to_string(),
+                unit.to_string(),
                 num(Some(cell.value), 3),
                 num(Some(cell.min), 3),
                 num(Some(cell.max), 3),
@@ -669,11 +682,7 @@ fn mark_grid(
         } else {
             direction
         },
-        format!(
-            "{}, {}",
-            crate::i18n::heading(c.metric.title()),
-            figure_title(c.figure)
-        ),
+        format!("{}, {}", crate::i18n::heading(c.metric.title()), figure_title(c)),
     ];
     if let Some(bytes) = size {
         parts.push(crate::t!(

@@ -6,7 +6,7 @@
 //! together. The rows, ratios and verdicts are compare's own.
 
 use super::shaped::Shaped;
-use super::{By, Comparison, Direction, Figure, Metric, Noise, Row};
+use super::{By, Comparison, Figure, Metric, Noise, Row};
 use crate::report::format::latency;
 use crate::report::html::table::{Cell, Table, Value};
 
@@ -50,13 +50,7 @@ pub fn shaped(c: &Comparison) -> Option<Shaped> {
 /// A mixed job's reads and writes are in its total: the figure vdbench's
 /// summary and the article give for a run.
 fn shown(rows: &[Row]) -> Vec<&Row> {
-    let has_total = |r: &Row| {
-        rows.iter()
-            .any(|o| o.direction == Direction::Total && o.test == r.test && o.workload == r.workload)
-    };
-    rows.iter()
-        .filter(|r| !matches!(r.direction, Direction::Read | Direction::Write) || !has_total(r))
-        .collect()
+    rows.iter().filter(|r| !r.part_of_a_total(rows)).collect()
 }
 
 /// The metric's name in download column names: `run_1_iops`, `mean_mbps`.

@@ -3,8 +3,8 @@
 //! bonnie++'s unit and its worst latency (the article's test rows x device
 //! columns), tiobench's tables per test as tiobench.pl prints them with a
 //! row per target and thread count (report::tiobench_table). Each suite's
-//! own report model gives the numbers; compare's rows still give the
-//! guidance, JSON and CSV.
+//! own report model gives the numbers, its CSV too; compare's rows still
+//! give the guidance and the JSON.
 
 use super::Target;
 use super::shaped::Shaped;
@@ -42,6 +42,19 @@ pub fn build(targets: &[Target], names: &[String], baseline: usize) -> Option<Su
         return Some(SuiteView::Bonnie(bonnie(names, baseline, &rows)));
     }
     None
+}
+
+/// tiobench.pl's tables for the writers without a width (Markdown, CSV,
+/// HTML); the terminal fits its own (report::tiobench_table::render_targets).
+pub fn tiobench(targets: &[(String, Vec<TiobenchRow>)]) -> Shaped {
+    Shaped {
+        section_column: "test",
+        sections: tiobench_table::tables_targets(targets),
+        // The identifier is a name, the thread count a number.
+        left: 1,
+        stack: Vec::new(),
+        notes: Vec::new(),
+    }
 }
 
 /// A target's runs as one run: each suite's model adds repetitions up.

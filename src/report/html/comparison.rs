@@ -85,7 +85,7 @@ pub fn section(page: &mut Page, targets: &[Target]) {
             &svg::hbar_chart(&ratio_chart(&c)),
             &crate::t!(
                 "html-compare-chart",
-                metric = crate::i18n::heading(c.metric.title()),
+                metric = chart_metric(&c),
                 baseline = base.as_str()
             ),
         ));
@@ -102,6 +102,9 @@ pub fn section(page: &mut Page, targets: &[Target]) {
     // across targets), mark runs' grid and tiobench.pl's tables before the
     // rows, which stay for their downloads (`table=comparison`).
     if let Some(shaped) = compare::shaped(&c) {
+        if compare::render::tiobench_view(&c).is_some() {
+            page.html(&format!("<h3>{}</h3>", esc(&crate::t!("html-tiobench-compare"))));
+        }
         for (_, t) in shaped.sections {
             page.table(t);
         }
@@ -115,15 +118,6 @@ pub fn section(page: &mut Page, targets: &[Target]) {
         page.table(Table::from_grid(&format!("mark-grid-{i}"), heading, grid));
         for n in notes {
             page.html(&format!(r#"<p class="note">{}</p>"#, esc(n)));
-        }
-    }
-    if let Some(tio) = compare::render::tiobench_view(&c) {
-        page.html(&format!("<h3>{}</h3>", esc(&crate::t!("html-tiobench-compare"))));
-        for (i, (title, g)) in crate::report::tiobench_table::grids_targets(tio)
-            .iter()
-            .enumerate()
-        {
-            page.table(Table::from_grid(&format!("tiobench-{i}"), title, g));
         }
     }
     if !only_scores {
@@ -266,6 +260,18 @@ fn row_name(r: &compare::Row) -> String {
     }
 }
 
+/// What the ratio chart's bars are ratios of: the metric, and operations
+/// per second for the rows that move no bytes (bonnie's and a file set's
+/// creates, stats, deletes), which are not MB/s.
+fn chart_metric(c: &Comparison) -> String {
+    let metric = crate::i18n::heading(c.metric.title());
+    if c.metric == compare::Metric::Mbps && c.rows.iter().any(|r| r.in_ops()) {
+        crate::t!("html-ratio-metric-with-ops", metric = metric)
+    } else {
+        metric
+    }
+}
+
 pub fn ratio_chart(c: &Comparison) -> HBarChart {
     let ratios: Vec<f64> = c
         .rows
@@ -279,7 +285,7 @@ pub fn ratio_chart(c: &Comparison) -> HBarChart {
     HBarChart {
         title: crate::t!(
             "html-ratio-chart",
-            metric = crate::i18n::heading(c.metric.title()),
+            metric = chart_metric(c),
             baseline = c.targets[c.baseline].name.as_str()
         ),
         x_title: crate::t!("html-ratio-axis"),
@@ -379,7 +385,11 @@ fn rows_table(c: &Comparison) -> Table {
     }
     let mut t = Table::new(
         "comparison",
-        &crate::t!("html-relative-to", unit = unit, baseline = base.as_str()),
+        &crate::t!(
+            "html-relative-to",
+            unit = chart_metric(c),
+            baseline = base.as_str()
+        ),
         &shown.iter().map(String::as_str).collect::<Vec<_>>(),
     )
     .with_export_columns(&exported.iter().map(String::as_str).collect::<Vec<_>>());
