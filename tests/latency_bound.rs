@@ -460,8 +460,13 @@ fn a_search_that_never_crosses_its_limit_scores_a_lower_bound() {
     let text = kura(&db).args(["--wide", "show", "new"]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("even unthrottled: >= "), "{text}");
+    // The null engine's operations take tens of nanoseconds: whether its
+    // thread was held by its one I/O in flight or by kura's own work
+    // between them depends on the machine (the unit tests of
+    // report::latency_table pin each hint).
     assert!(
-        text.contains("The score is a lower bound") && text.contains("raise qd or threads"),
+        text.contains("The score is a lower bound")
+            && (text.contains("raise qd or threads") || text.contains("the client's CPU, not the target")),
         "{text}"
     );
 
