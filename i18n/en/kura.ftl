@@ -123,6 +123,7 @@ class-mixed = mixed read/write
 class-all = all rows
 metric-mbps = MB/s
 metric-iops = IOPS
+metric-mbps-or-ops = MB/s, ops/s for operations that move no bytes
 metric-lat-mean = mean latency
 metric-lat-p99 = p99 latency
 guidance-not-measured = { $title }: no comparable rows measured on both { $tn } and { $bn }.

@@ -117,6 +117,7 @@ class-mixed = 読み書き混合
 class-all = 全行
 metric-mbps = MB/s
 metric-iops = IOPS
+metric-mbps-or-ops = MB/s（バイトを転送しない操作は ops/s）
 metric-lat-mean = 平均レイテンシ
 metric-lat-p99 = p99 レイテンシ
 guidance-not-measured = { $title }: { $tn } と { $bn } の両方で測った比較できる行がない。

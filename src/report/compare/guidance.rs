@@ -49,9 +49,23 @@ pub(super) fn build(
     repeated: Repeated,
 ) -> Vec<Guidance> {
     let base = opts.baseline;
+    // Runs whose rows fall in no class (bonnie++'s tests, file sets,
+    // databases) get "all rows" alone, not four lines of "no comparable
+    // rows" for classes their kind has none of.
+    let classed = rows.iter().any(|r| r.class.is_some());
+    // MB/s rows beside rows of operations that move no bytes, compared in
+    // ops/s (rows.rs): the factor is of each row's own rate.
+    let by = if opts.metric == Metric::Mbps && rows.iter().any(Row::in_ops) {
+        crate::t!("metric-mbps-or-ops")
+    } else {
+        metric_title(opts.metric)
+    };
     let mut out = Vec::new();
     for t in (0..targets.len()).filter(|t| *t != base) {
-        for class in CLASSES {
+        for class in CLASSES
+            .into_iter()
+            .filter(|c| classed || *c == WorkloadClass::All)
+        {
             let mut factors = Vec::new();
             for row in rows.iter().filter(|r| in_class(r, rows, class)) {
                 let Some(cell) = &row.cells[t] else { continue };
@@ -75,7 +89,12 @@ pub(super) fn build(
             if factors.is_empty() && class == WorkloadClass::All {
                 continue;
             }
-            out.push(conclude(class, t, &factors, targets, base, opts.metric, repeated));
+            let on = Basis {
+                metric: opts.metric,
+                by: by.clone(),
+                repeated,
+            };
+            out.push(conclude(class, t, &factors, targets, base, on));
         }
     }
     out
@@ -262,20 +281,28 @@ fn price_text(price: f64, value: f64, currency: &str, metric: Metric, n: &Names)
     )
 }
 
+/// What the factors are of: the metric, its name in the sentences, and
+/// what the repetitions are.
+struct Basis {
+    metric: Metric,
+    by: String,
+    repeated: Repeated,
+}
+
 fn conclude(
     class: WorkloadClass,
     t: usize,
     factors: &[RowFactor],
     targets: &[TargetSummary],
     base: usize,
-    metric: Metric,
-    repeated: Repeated,
+    on: Basis,
 ) -> Guidance {
+    let Basis { metric, by, repeated } = on;
     let names = Names {
         title: class_title(class),
         tn: &targets[t].name,
         bn: &targets[base].name,
-        by: metric_title(metric),
+        by,
         repeated,
     };
     let price_ratio = targets[t].price_ratio;
@@ -437,8 +464,11 @@ mod tests {
                 rows,
                 &targets,
                 0,
-                Metric::Mbps,
-                Repeated::Passes,
+                Basis {
+                    metric: Metric::Mbps,
+                    by: metric_title(Metric::Mbps),
+                    repeated: Repeated::Passes,
+                },
             )
         })
     }
@@ -465,6 +495,36 @@ mod tests {
         let all = c.guidance.iter().find(|g| g.class == WorkloadClass::All).unwrap();
         assert_eq!((all.rows, all.factor), (1, Some(2.0)), "{}", all.text);
         assert!(all.text.contains("(1 row)"), "{}", all.text);
+    }
+
+    /// Rows of a kind with no workload class (bonnie++'s tests) get "all
+    /// rows" alone, and their rates are named as what they are: MB/s
+    /// beside ops/s for a create or a stat.
+    #[test]
+    fn rows_outside_every_class_are_all_rows_by_their_own_rates() {
+        use crate::jobs::{Rw, Workload};
+        use crate::report::fixtures::{direction, job, run};
+        let bonnie = |id: i64, ops: u64| {
+            let mut j = job("Sequential Create", Rw::RandRead, 4096, 100, Some(ops), None);
+            j.job.workload = Workload::FileSet(Default::default());
+            j.read = None;
+            j.operations
+                .insert(crate::jobs::OpKind::Create, direction(ops, 0, &[1_000_000]));
+            let mut r = run("bonnie", vec![j]);
+            (r.id, r.label) = (Some(id), Some(format!("disk {id}")));
+            r
+        };
+        let c = crate::i18n::in_english(|| {
+            crate::report::compare::build(&[bonnie(1, 1000), bonnie(2, 2000)], &Default::default()).unwrap()
+        });
+        assert!(
+            c.rows.iter().all(|r| r.class.is_none() && r.in_ops()),
+            "{:?}",
+            c.rows
+        );
+        let classes: Vec<WorkloadClass> = c.guidance.iter().map(|g| g.class).collect();
+        assert_eq!(classes, [WorkloadClass::All]);
+        assert!(c.guidance[0].text.contains("ops/s"), "{}", c.guidance[0].text);
     }
 
     /// A row whose passes overlap says neither target is faster in it: it
@@ -613,8 +673,11 @@ mod tests {
                 }],
                 &targets,
                 0,
-                Metric::LatP99,
-                Repeated::Passes,
+                Basis {
+                    metric: Metric::LatP99,
+                    by: metric_title(Metric::LatP99),
+                    repeated: Repeated::Passes,
+                },
             )
         });
         assert!(
