@@ -35,6 +35,7 @@ struct Params {
 impl PartialEq for Params {
     fn eq(&self, o: &Params) -> bool {
         self.null_engine == o.null_engine
+            && self.job.workload.kind_name() == o.job.workload.kind_name()
             && self
                 .job
                 .identity()
@@ -67,9 +68,14 @@ impl Params {
         self.job.read_pct > 0 && self.job.read_pct < 100
     }
 
-    /// What a row is about, before the parameters that must also agree.
+    /// What a row is about, before the parameters that must also agree: a
+    /// file set's reads are never a row of block reads (tiobench's Random
+    /// Read carried a file set's value), whatever their rw and bs.
     fn same_shape(&self, o: &Params) -> bool {
-        self.random() == o.random() && self.job.bs == o.job.bs && self.job.read_pct == o.job.read_pct
+        self.job.workload.kind_name() == o.job.workload.kind_name()
+            && self.random() == o.random()
+            && self.job.bs == o.job.bs
+            && self.job.read_pct == o.job.read_pct
     }
 
     fn bs_text(&self) -> String {
@@ -925,6 +931,28 @@ mod tests {
         assert_eq!(c(Rw::RandRead, 64 << 10, 1, Direction::Read), None);
         assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Total), Some(Mixed));
         assert_eq!(c(Rw::RandRw, 8192, 8, Direction::Read), None);
+    }
+
+    /// A file set's reads share rw and bs with tiobench's Random Read (a
+    /// file set's block fields are defaults), but are another kind of
+    /// work: never one row, not even one marked not comparable.
+    #[test]
+    fn rows_of_another_kind_never_join_by_shape() {
+        use crate::report::fixtures::{job, run};
+        let mut tio = job("Random Read", Rw::RandRead, 4096, 100, Some(1000), None);
+        tio.test = Some("Random Read".into());
+        let mut a = run("tiobench", vec![tio]);
+        (a.id, a.label) = (Some(1), Some("tio".into()));
+        let mut fs = job("fs", Rw::RandRead, 4096, 100, Some(500), None);
+        fs.test = None;
+        fs.job.workload = crate::jobs::Workload::FileSet(Default::default());
+        let mut b = run("", vec![fs]);
+        (b.id, b.label) = (Some(2), Some("fs".into()));
+        let c = crate::i18n::in_english(|| super::super::build(&[a, b], &Default::default()).unwrap());
+        for row in &c.rows {
+            let filled = row.cells.iter().filter(|c| c.is_some()).count();
+            assert_eq!(filled, 1, "{} holds both kinds", row.key);
+        }
     }
 
     #[test]
