@@ -657,6 +657,15 @@ pub(super) fn parse_engine(text: &str) -> Option<EngineKind> {
 
 /// Parses `4k`, or a split `4k/60:64k/40`.
 pub fn parse_block_sizes(key: &str, v: &str) -> Result<Vec<BlockSize>, SpecError> {
+    // fio's `bs=4k,64k` (reads, writes) or a list a sweep takes.
+    if v.contains(',') {
+        return Err(invalid(
+            key,
+            v,
+            "one block size per job: writes' own is --bs-write (fio's bs=READ,WRITE), \
+             several to sweep is kura sweep --bs 4k,64k",
+        ));
+    }
     let mut out = Vec::new();
     for part in v.split(':') {
         let (bs_text, weight) = match part.split_once('/') {
@@ -1078,6 +1087,15 @@ impl Job {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// fio's `bs=4k,64k` (reads, writes) typed as a flag is no size: the
+    /// error says where each of its meanings lives in kura.
+    #[test]
+    fn a_comma_in_a_block_size_points_at_bs_write_and_sweep() {
+        let why = parse_block_sizes("bs", "4k,64k").unwrap_err().to_string();
+        assert!(why.contains("--bs-write") && why.contains("kura sweep"), "{why}");
+        assert_eq!(parse_block_sizes("bs", "4k/60:64k/40").unwrap().len(), 2);
+    }
 
     #[test]
     fn every_key_is_settable() {
