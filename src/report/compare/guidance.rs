@@ -522,6 +522,9 @@ mod tests {
             "{:?}",
             c.rows
         );
+        // A program reading the JSON learns each row's unit from the row.
+        assert_eq!(c.unit, "MB/s");
+        assert!(c.rows.iter().all(|r| r.unit == "IOPS"), "{:?}", c.rows);
         let classes: Vec<WorkloadClass> = c.guidance.iter().map(|g| g.class).collect();
         assert_eq!(classes, [WorkloadClass::All]);
         assert!(c.guidance[0].text.contains("ops/s"), "{}", c.guidance[0].text);

@@ -340,6 +340,10 @@ pub struct Row {
     pub workload: Workload,
     /// Class for the guidance; `None` for workloads outside every class.
     pub class: Option<WorkloadClass>,
+    /// Unit of this row's values: the comparison's, except `IOPS` for an
+    /// operation that moves no bytes under MB/s (`in_ops`), so that a
+    /// program never reads a create's rate as MB/s.
+    pub unit: &'static str,
     /// One per target, in `targets` order; `None` where the target has no such row.
     pub cells: Vec<Option<Cell>>,
     /// Why some targets' values cannot be set against the baseline's, if so.

@@ -511,6 +511,7 @@ fn row(
         direction: g.dir,
         workload: reference.workload(),
         class: reference.class(g.dir),
+        unit: metric.unit(),
         cells,
         not_comparable: (!reasons.is_empty()).then(|| reasons.join(&crate::t!("note-separator"))),
     }
