@@ -55,7 +55,7 @@ pub(super) fn build(
     let classed = rows.iter().any(|r| r.class.is_some());
     // MB/s rows beside rows of operations that move no bytes, compared in
     // ops/s (rows.rs): the factor is of each row's own rate.
-    let by = if opts.metric == Metric::Mbps && rows.iter().any(Row::in_ops) {
+    let by = if rows.iter().any(|r| r.unit != opts.metric.unit()) {
         crate::t!("metric-mbps-or-ops")
     } else {
         metric_title(opts.metric)
@@ -517,11 +517,7 @@ mod tests {
         let c = crate::i18n::in_english(|| {
             crate::report::compare::build(&[bonnie(1, 1000), bonnie(2, 2000)], &Default::default()).unwrap()
         });
-        assert!(
-            c.rows.iter().all(|r| r.class.is_none() && r.in_ops()),
-            "{:?}",
-            c.rows
-        );
+        assert!(c.rows.iter().all(|r| r.class.is_none()), "{:?}", c.rows);
         // A program reading the JSON learns each row's unit from the row.
         assert_eq!(c.unit, "MB/s");
         assert!(c.rows.iter().all(|r| r.unit == "IOPS"), "{:?}", c.rows);

@@ -360,13 +360,6 @@ impl Row {
                 o.direction == Direction::Total && o.test == self.test && o.workload == self.workload
             })
     }
-
-    /// An operation that moves no bytes (a create, a stat): under `--metric
-    /// mbps` rows.rs compares it in operations per second.
-    pub fn in_ops(&self) -> bool {
-        matches!(self.direction, Direction::Op(_))
-            && self.cells.iter().flatten().all(|c| c.bytes_per_sec == 0.0)
-    }
 }
 
 /// One target's value in a row.

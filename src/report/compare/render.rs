@@ -526,12 +526,10 @@ pub fn csv(c: &Comparison) -> String {
         super::Better::Lower => "lower",
     };
     for r in &c.rows {
-        // Under MB/s, a row that moves no bytes is compared in operations per second.
-        let (metric, unit) = if c.metric == Metric::Mbps && r.in_ops() {
-            ("iops", Metric::Iops.unit())
-        } else {
-            (metric, c.unit)
-        };
+        // Under MB/s, a row that moves no bytes is compared in operations
+        // per second: its own unit (rows.rs).
+        let metric = if r.unit == c.unit { metric } else { "iops" };
+        let unit = r.unit;
         for (t, cell) in r.cells.iter().enumerate() {
             let Some(cell) = cell else { continue };
             let target = &c.targets[t];

@@ -265,7 +265,7 @@ fn row_name(r: &compare::Row) -> String {
 /// creates, stats, deletes), which are not MB/s.
 fn chart_metric(c: &Comparison) -> String {
     let metric = crate::i18n::heading(c.metric.title());
-    if c.metric == compare::Metric::Mbps && c.rows.iter().any(|r| r.in_ops()) {
+    if c.rows.iter().any(|r| r.unit != c.unit) {
         crate::t!("html-ratio-metric-with-ops", metric = metric)
     } else {
         metric
