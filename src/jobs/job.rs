@@ -662,7 +662,7 @@ pub fn parse_block_sizes(key: &str, v: &str) -> Result<Vec<BlockSize>, SpecError
         return Err(invalid(
             key,
             v,
-            "one block size per job: writes' own is --bs-write (fio's bs=READ,WRITE), \
+            "one block size per job: writes' own is bs_write (--bs-write; fio's bs=READ,WRITE), \
              several to sweep is kura sweep --bs 4k,64k",
         ));
     }

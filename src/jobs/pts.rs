@@ -114,7 +114,7 @@ impl TrackedPoints {
 /// code step 3.2.1.2.2: RND 4 KiB 0/100, RND 64 KiB 65:35 and RND 1024 KiB
 /// 100/0, "where all Steady State Tracking Variables meet the Steady State
 /// requirement"; PTS-E 1.1 tracked the first alone), as (block size, read %).
-pub const IOPS_TRACKED: [(u64, u8); 3] = [(4096, 0), (64 << 10, 65), (1 << 20, 100)];
+const IOPS_TRACKED: [(u64, u8); 3] = [(4096, 0), (64 << 10, 65), (1 << 20, 100)];
 
 /// What the suite is asked for.
 #[derive(Debug, Clone)]

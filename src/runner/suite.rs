@@ -391,7 +391,7 @@ impl Suite<'_> {
         }
     }
 
-    /// A round of jobs repeated until the one at `tracked_at` is steady,
+    /// A round of jobs repeated until every one at `tracked_at` is steady,
     /// each through the one dispatch of kinds (a file set's rounds run on its set).
     fn rounds(&mut self, round: &[SuiteJob], tracked_at: &[usize], tracked: crate::metrics::steady::Tracked) {
         let Bench {

@@ -222,22 +222,35 @@ pub(super) fn virtual_write_back_disk(path: &Path) -> Option<String> {
 }
 
 /// The kernel's view of a block device's volatile write cache
-/// (`queue/write_cache`: "write back" or "write through"), read through
-/// `/sys/dev/block/MAJ:MIN` so a partition answers with its disk's.
+/// (`queue/write_cache`: "write back" or "write through"); a partition
+/// answers with its disk's.
 pub fn write_cache_of(device: &Path) -> Option<String> {
-    use std::os::unix::fs::MetadataExt;
-    let rdev = std::fs::metadata(device).ok()?.rdev();
-    let sys = Path::new("/sys/dev/block").join(format!("{}:{}", libc::major(rdev), libc::minor(rdev)));
-    let sys = std::fs::canonicalize(sys).ok()?;
-    [sys.join("queue/write_cache"), sys.join("../queue/write_cache")]
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-        .map(|s| s.trim().to_string())
+    backing_device(device)?.disk_attr("queue/write_cache")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block device's write cache is what its disk's sysfs says, for
+    /// every disk of this machine that has a node in /dev.
+    #[test]
+    fn the_write_cache_is_the_disks_own() {
+        let mut seen = 0;
+        for e in std::fs::read_dir("/sys/block").unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let dev = Path::new("/dev").join(&name);
+            let Ok(state) = std::fs::read_to_string(e.path().join("queue/write_cache")) else {
+                continue;
+            };
+            if !dev.exists() {
+                continue;
+            }
+            assert_eq!(write_cache_of(&dev).as_deref(), Some(state.trim()), "{name}");
+            seen += 1;
+        }
+        assert!(seen > 0, "no block device with a write cache state");
+    }
 
     #[test]
     fn compression_options_are_found_among_the_others() {

@@ -153,7 +153,7 @@ impl BlockDevice {
             .flatten()
     }
 
-    fn disk_attr(&self, attr: &str) -> Option<String> {
+    pub(super) fn disk_attr(&self, attr: &str) -> Option<String> {
         let text = std::fs::read_to_string(Path::new("/sys/block").join(&self.disk).join(attr)).ok()?;
         let text = text.trim();
         (!text.is_empty()).then(|| text.to_string())

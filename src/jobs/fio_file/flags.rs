@@ -140,9 +140,7 @@ pub fn flag_text(opt: Opt, text: &str) -> Result<String, String> {
         }
         Opt::Bs => {
             if t.contains(',') {
-                return Err(
-                    "kura's block size is every direction's: give one, and --bs-write for writes' own".into(),
-                );
+                return Err(crate::jobs::job::parse_block_sizes("bs", t).unwrap_err().why());
             }
             Value::BlockSizes(vec![BlockSize {
                 bytes: fio_number(t, 1024)?,
