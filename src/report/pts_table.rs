@@ -82,7 +82,7 @@ pub fn rows(run: &RunResult) -> Vec<PtsTestRows> {
             rounds: t.rounds,
             steady: t.steady,
             window: t.window,
-            points: points(run, t.test, t.span.0, t.span.1),
+            points: points(run, t.test, t.span().0, t.span().1),
             convergence: Some(convergence(run, t.test, &t.tracked)),
             series: Vec::new(),
         })
@@ -115,8 +115,13 @@ struct TestRounds<'r> {
     rounds: usize,
     steady: bool,
     window: Option<(u32, u32)>,
+}
+
+impl TestRounds<'_> {
     /// The rounds its figures come from: the measurement window, else all.
-    span: (u32, u32),
+    fn span(&self) -> (u32, u32) {
+        self.window.unwrap_or((1, self.rounds as u32))
+    }
 }
 
 fn tests_in_rounds(run: &RunResult) -> Vec<TestRounds<'_>> {
@@ -143,12 +148,8 @@ fn tests_in_rounds(run: &RunResult) -> Vec<TestRounds<'_>> {
                 rounds: n,
                 steady: rounds.steady,
                 window,
-                span: (0, 0),
             }),
         }
-    }
-    for t in &mut out {
-        t.span = t.window.unwrap_or((1, t.rounds as u32));
     }
     out
 }
@@ -253,7 +254,7 @@ fn rounds_of<'r>(
 pub fn window_jobs(run: &RunResult) -> Vec<(String, &JobResult)> {
     let mut out: Vec<(String, &JobResult)> = tests_in_rounds(run)
         .into_iter()
-        .flat_map(|t| rounds_of(run, t.test, t.span.0, t.span.1).map(|(n, _, j)| (n.to_string(), j)))
+        .flat_map(|t| rounds_of(run, t.test, t.span().0, t.span().1).map(|(n, _, j)| (n.to_string(), j)))
         .collect();
     out.extend(run.jobs.iter().filter_map(|j| {
         j.test
