@@ -9,7 +9,11 @@ pub mod fileset;
 pub mod output;
 // issue 22: test files at kura's own names are recognised by kura's mark
 mod owner;
+// issue 34: a path reaches the same object for the whole run
+mod pin;
 mod safety;
+// issue 34: the whole block stack a write reaches
+mod stack;
 mod verdicts;
 // issue 17 (a hostile user's find): never write over kura's own database
 pub mod protected;
@@ -155,6 +159,21 @@ pub fn prepare_own(job: &Job, opts: &TargetOptions) -> Result<PreparedTarget, Ta
 
 fn prepare_as(job: &Job, opts: &TargetOptions, own_name: bool) -> Result<PreparedTarget, TargetError> {
     let path = job_path(job);
+    pin::check(&path)?;
+    let prepared = prepare_unpinned(&path, job, opts, own_name)?;
+    if let Some(identity) = prepared.identity {
+        pin::pin(&path, identity);
+    }
+    Ok(prepared)
+}
+
+fn prepare_unpinned(
+    path: &Path,
+    job: &Job,
+    opts: &TargetOptions,
+    own_name: bool,
+) -> Result<PreparedTarget, TargetError> {
+    let path = path.to_path_buf();
     if own_name {
         refuse_file_trims(&path, job)?;
         refuse_own_name_link(&path)?;
@@ -244,7 +263,9 @@ pub fn cleanup(target: &PreparedTarget) -> Result<(), TargetError> {
     let (Some(identity), Some(guard)) = (&target.identity, &target.guard) else {
         return Ok(());
     };
-    file::remove_created(&target.path, guard, identity)
+    file::remove_created(&target.path, guard, identity)?;
+    pin::unpin(&target.path);
+    Ok(())
 }
 
 /// Refuses now what preparing `path`, one of kura's own names, would refuse

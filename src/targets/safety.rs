@@ -12,6 +12,10 @@ use std::sync::{Arc, Mutex, Weak};
 
 use thiserror::Error;
 
+pub(super) use super::stack::parse_devnum;
+pub(crate) use super::stack::{LoopDevice, loop_devices, loop_of};
+use super::stack::{Member, devnum};
+
 #[derive(Debug, Error)]
 pub enum WriteRefusal {
     #[error(
@@ -163,15 +167,14 @@ impl Candidate {
         if first_look.file_type().is_file() {
             check_loop_backing(dev, &first_look, allow_destroy)?;
         }
-        let mut members = vec![Member {
-            path: canonical.clone(),
-            devnum: is_block.then(|| devnum(first_look.rdev())),
-            note: None,
-        }];
-        if is_block {
-            members.extend(partitions(first_look.rdev()));
-            members.extend(loop_siblings(first_look.rdev()));
-        }
+        let members = if is_block {
+            super::stack::members(first_look.rdev(), &canonical)
+        } else {
+            vec![Member {
+                path: canonical.clone(),
+                ..Member::default()
+            }]
+        };
         Ok(Candidate {
             shown,
             canonical,
@@ -194,13 +197,15 @@ impl Candidate {
 
     /// Refuses a member the kernel's tables show mounted or used as swap.
     fn refuse_in_use(&self) -> Result<(), WriteRefusal> {
-        let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(|e| self.unchecked(e))?;
-        if let Some((member, mount_point)) = find_mounted(&self.members, &mountinfo) {
-            return Err(WriteRefusal::Mounted {
-                device: self.shown.clone(),
-                mount_point,
-                via: self.via(member),
-            });
+        let tables = super::stack::mount_tables().map_err(|e| self.unchecked(e))?;
+        for mountinfo in &tables {
+            if let Some((member, mount_point)) = find_mounted(&self.members, mountinfo) {
+                return Err(WriteRefusal::Mounted {
+                    device: self.shown.clone(),
+                    mount_point,
+                    via: self.via(member),
+                });
+            }
         }
         // /proc/swaps is missing on kernels without swap support: nothing can be swap then.
         if let Ok(swaps) = std::fs::read_to_string("/proc/swaps")
@@ -236,9 +241,10 @@ impl Candidate {
         // such as mounts in another mount namespace. Partitions first: once kura
         // claims the whole disk, its own claim would make them look busy.
         for member in &self.members[1..] {
-            // A loop device over the same file that this run already holds is one the user named.
-            if member.note.is_some()
-                && member
+            // A device of the stack that this run already holds is one the user named;
+            // a disk a partition is cut from looks busy whenever a sibling is claimed.
+            if member.container
+                || member
                     .devnum
                     .is_some_and(|(ma, mi)| held_device(libc::makedev(ma, mi)).is_some())
             {
@@ -316,149 +322,6 @@ impl Candidate {
         }
         Ok((Vec::new(), String::new()))
     }
-}
-
-/// `LOOP_GET_STATUS64` and its answer, `struct loop_info64` of
-/// `linux/loop.h` (the libc crate has neither).
-const LOOP_GET_STATUS64: u32 = 0x4C05;
-
-#[repr(C)]
-struct LoopInfo64 {
-    lo_device: u64,
-    lo_inode: u64,
-    lo_rdevice: u64,
-    lo_offset: u64,
-    lo_sizelimit: u64,
-    lo_number: u32,
-    lo_encrypt_type: u32,
-    lo_encrypt_key_size: u32,
-    lo_flags: u32,
-    lo_file_name: [u8; 64],
-    lo_crypt_name: [u8; 64],
-    lo_encrypt_key: [u8; 32],
-    lo_init: [u64; 2],
-}
-
-/// An attached loop device and the file behind it.
-#[derive(Debug, Clone)]
-pub(crate) struct LoopDevice {
-    pub path: PathBuf,
-    pub rdev: u64,
-    /// Device and inode of the backing file.
-    pub backing: (u64, u64),
-    /// The backing file's name as the kernel keeps it (it may have been renamed since).
-    pub backing_name: String,
-}
-
-/// The backing file's identity from the driver itself: exact even when the
-/// file was renamed or the name now leads elsewhere.
-fn loop_status(file: &File) -> io::Result<(u64, u64)> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: LoopInfo64 is plain integers and arrays, for which all zeroes is a valid value.
-    let mut info: LoopInfo64 = unsafe { std::mem::zeroed() };
-    // SAFETY: the descriptor is open for the call, and `info` is a live, writable
-    // `struct loop_info64`, the size LOOP_GET_STATUS64 writes.
-    let rc = unsafe {
-        libc::ioctl(
-            file.as_raw_fd(),
-            LOOP_GET_STATUS64 as _,
-            &mut info as *mut LoopInfo64,
-        )
-    };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // The kernel reports the device number in its "huge" encoding (new_encode_dev).
-    let d = info.lo_device;
-    let major = ((d & 0xfff00) >> 8) as u32;
-    let minor = ((d & 0xff) | ((d >> 12) & 0xfff00)) as u32;
-    Ok((libc::makedev(major, minor), info.lo_inode))
-}
-
-/// The loop device with device number `rdev`, when it is one and attached.
-fn loop_device(name: &std::ffi::OsStr) -> Option<LoopDevice> {
-    let sys = Path::new("/sys/block").join(name);
-    let backing_name = std::fs::read_to_string(sys.join("loop/backing_file")).ok()?;
-    let backing_name = backing_name.trim_end_matches('\n').to_string();
-    let (major, minor) = parse_devnum(std::fs::read_to_string(sys.join("dev")).ok()?.trim())?;
-    let rdev = libc::makedev(major, minor);
-    let path = Path::new("/dev").join(name);
-    let from_driver = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_CLOEXEC | libc::O_NONBLOCK)
-        .open(&path)
-        .ok()
-        .filter(|f| {
-            f.metadata()
-                .is_ok_and(|m| m.file_type().is_block_device() && m.rdev() == rdev)
-        })
-        .and_then(|f| loop_status(&f).ok());
-    // Without a node in /dev, the name sysfs gives (a file removed since matches nothing).
-    let backing = match from_driver {
-        Some(b) => b,
-        None => {
-            let m = std::fs::metadata(&backing_name).ok()?;
-            (m.dev(), m.ino())
-        }
-    };
-    Some(LoopDevice {
-        path,
-        rdev,
-        backing,
-        backing_name,
-    })
-}
-
-/// Every attached loop device.
-pub(crate) fn loop_devices() -> Vec<LoopDevice> {
-    let Ok(entries) = std::fs::read_dir("/sys/block") else {
-        return Vec::new();
-    };
-    let mut out: Vec<LoopDevice> = entries
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("loop"))
-        .filter_map(|e| loop_device(&e.file_name()))
-        .collect();
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
-/// The loop device `rdev` is, when it is an attached one.
-pub(crate) fn loop_of(rdev: u64) -> Option<LoopDevice> {
-    let sys = sysfs_dir(rdev)?;
-    loop_device(sys.file_name()?)
-}
-
-/// The other loop devices over the file behind loop device `rdev`, and
-/// their partitions: mounted or held, they are the same bytes in use.
-fn loop_siblings(rdev: u64) -> Vec<Member> {
-    let Some(me) = loop_of(rdev) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for other in loop_devices() {
-        if other.rdev == rdev || other.backing != me.backing {
-            continue;
-        }
-        let shown = other.path.display().to_string();
-        out.push(Member {
-            path: other.path.clone(),
-            devnum: Some(devnum(other.rdev)),
-            note: Some(format!(
-                "through {shown}, a loop device over the same file {}",
-                me.backing_name
-            )),
-        });
-        for mut part in partitions(other.rdev) {
-            part.note = Some(format!(
-                "through {}, a partition of {shown}, a loop device over the same file {}",
-                part.path.display(),
-                me.backing_name
-            ));
-            out.push(part);
-        }
-    }
-    out
 }
 
 /// A file about to be written that backs an attached loop device: refused
@@ -547,56 +410,6 @@ fn same_device(allowed: &Path, canonical: &Path, meta: &std::fs::Metadata) -> bo
         && allowed_meta.rdev() == meta.rdev()
 }
 
-/// The device or one of its partitions, or another loop device over the
-/// same backing file (and its partitions): writing to one writes to all.
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Member {
-    path: PathBuf,
-    /// `(major, minor)`; `None` when the path is not a block device.
-    devnum: Option<(u32, u32)>,
-    /// How it relates to the device named, when not as its partition.
-    note: Option<String>,
-}
-
-fn devnum(rdev: u64) -> (u32, u32) {
-    (libc::major(rdev), libc::minor(rdev))
-}
-
-fn sysfs_dir(rdev: u64) -> Option<PathBuf> {
-    let (major, minor) = devnum(rdev);
-    std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}")).ok()
-}
-
-/// Partitions are the children of the disk's sysfs directory that have a `partition` file.
-fn partitions(rdev: u64) -> Vec<Member> {
-    let Some(dir) = sysfs_dir(rdev) else {
-        return Vec::new();
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let child = entry.path();
-        if !child.join("partition").exists() {
-            continue;
-        }
-        let Some(devnum) = std::fs::read_to_string(child.join("dev"))
-            .ok()
-            .and_then(|t| parse_devnum(t.trim()))
-        else {
-            continue;
-        };
-        out.push(Member {
-            path: Path::new("/dev").join(entry.file_name()),
-            devnum: Some(devnum),
-            note: None,
-        });
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
 fn holders(members: &[Member]) -> Vec<String> {
     let mut out = Vec::new();
     for member in members {
@@ -615,11 +428,6 @@ fn holders(members: &[Member]) -> Vec<String> {
     out.sort();
     out.dedup();
     out
-}
-
-pub(super) fn parse_devnum(text: &str) -> Option<(u32, u32)> {
-    let (major, minor) = text.split_once(':')?;
-    Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
 /// Undoes the octal escapes (`\040` for a space) the kernel writes in mountinfo and swaps.
@@ -1151,7 +959,7 @@ mod tests {
         let member = Member {
             path: PathBuf::from("/dev/null"),
             devnum: Some((250, 7)),
-            note: None,
+            ..Member::default()
         };
         let by_number = "30 1 250:7 / /mnt/a rw - ext4 /dev/whatever rw\n";
         let by_source = "30 1 0:99 / /mnt/b rw - btrfs /dev/null rw\n";
@@ -1172,8 +980,7 @@ mod tests {
         );
         let members = [Member {
             path: path.clone(),
-            devnum: None,
-            note: None,
+            ..Member::default()
         }];
         assert!(find_swap(&members, &swaps).is_some());
         assert!(find_swap(&members, "Filename Type Size Used Priority\n").is_none());

@@ -135,12 +135,25 @@ impl LoopDevice {
         LoopDevice::attach(backing.to_path_buf(), None, false)
     }
 
+    /// A loop device stacked on the block device `dev`, with more losetup
+    /// arguments (`-o 16M --sizelimit 8M`): a stack of loops, as a disk
+    /// carved up by a tool that leaves no holders would be.
+    pub fn over_device(dev: &Path, args: &[&str]) -> LoopDevice {
+        let mut cmd = Command::new("losetup");
+        cmd.args(["-f", "--show"]).args(args);
+        LoopDevice::attach_with(cmd, dev.to_path_buf(), None)
+    }
+
     fn attach(backing: PathBuf, temp: Option<tempfile::NamedTempFile>, partscan: bool) -> LoopDevice {
         let mut cmd = Command::new("losetup");
         cmd.args(["-f", "--show"]);
         if partscan {
             cmd.arg("-P");
         }
+        LoopDevice::attach_with(cmd, backing, temp)
+    }
+
+    fn attach_with(mut cmd: Command, backing: PathBuf, temp: Option<tempfile::NamedTempFile>) -> LoopDevice {
         let path = PathBuf::from(run(cmd.arg(&backing)).trim());
         // The guard exists before any check can panic, so the device is always detached.
         let lo = LoopDevice {
