@@ -211,7 +211,8 @@ fn a_link_swapped_during_a_run_stops_it_before_the_other_file_is_touched() {
     std::os::unix::fs::symlink(&other, &swapped).unwrap();
     std::fs::rename(&swapped, &link).unwrap();
     let out = child.wait_with_output().unwrap();
-    let err = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr_of(&out));
+    // The warning is wrapped at 80 columns wherever the temporary path puts the break.
+    let err = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr_of(&out)).replace("\n  ", " ");
     assert_ne!(
         out.status.code(),
         Some(0),
@@ -223,4 +224,115 @@ fn a_link_swapped_during_a_run_stops_it_before_the_other_file_is_touched() {
         before,
         "the file the link was swapped to was written"
     );
+}
+
+/// A file of random bytes (an encrypted container, a backup) carries no
+/// signature: every verb that writes refuses it unless `--allow-destroy`
+/// names it, and its bytes stay as they were.
+#[test]
+fn data_without_a_signature_is_written_only_when_allow_destroy_names_it() {
+    if !need(&["sha256sum", "fio"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let secret = dir.path().join("secret.img");
+    sh(&format!("head -c 8388608 /dev/urandom > '{}'", secret.display()));
+    let before = sha256(&secret);
+    let name = secret.display().to_string();
+    let fio = dir.path().join("job.fio");
+    std::fs::write(
+        &fio,
+        format!("[w]\nfilename={name}\nrw=randwrite\nbs=4k\nruntime=1\ntime_based\n"),
+    )
+    .unwrap();
+    let toml = dir.path().join("job.toml");
+    std::fs::write(
+        &toml,
+        format!("[[job]]\nname = \"w\"\ntarget = \"{name}\"\nrw = \"write\"\nruntime = \"1s\"\n"),
+    )
+    .unwrap();
+    let attempts: Vec<Vec<&str>> = vec![
+        vec!["run", "--target", &name, "--rw", "write", "--runtime", "1s"],
+        vec!["run", fio.to_str().unwrap()],
+        vec!["run", toml.to_str().unwrap()],
+        vec![
+            "mark",
+            &name,
+            "--runs",
+            "1",
+            "--runtime",
+            "1s",
+            "--interval",
+            "0s",
+        ],
+        vec!["sweep", &name, "--runtime", "1s"],
+        vec!["suite", "pts", &name, "--tests", "iops", "--scale", "0.0005"],
+    ];
+    for args in &attempts {
+        let out = kura(&db).args(args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("--allow-destroy"), "{args:?}: {err}");
+        assert_eq!(sha256(&secret), before, "{args:?} wrote the file");
+    }
+    // Named, it is the user's to lose.
+    let out = kura(&db)
+        .args([
+            "run",
+            "--target",
+            &name,
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "1s",
+            "--allow-destroy",
+            &name,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_ne!(sha256(&secret), before);
+}
+
+/// What holds nothing needs no permission: a sparse file, a device of
+/// zeros. A run that writes one decides once: its later tests find kura's
+/// own data there and go on.
+#[test]
+fn what_holds_nothing_is_written_and_the_decision_lasts_the_run() {
+    if !need(&["losetup"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let lo = LoopDevice::sized(32 * MIB);
+    let dev = lo.path.display().to_string();
+    let out = kura(&db)
+        .args([
+            "mark",
+            &dev,
+            "--size",
+            "8m",
+            "--runs",
+            "1",
+            "--runtime",
+            "1s",
+            "--interval",
+            "0s",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let grid = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !grid.contains("INCOMPLETE") && grid.contains("RND4K Q1T1"),
+        "{grid}"
+    );
+    // The next run finds data kura did not write in this run: refused, named.
+    let out = write_run(&db, &lo.path, &[]);
+    refused(&out, "holds data kura did not write");
+    let sparse = dir.path().join("sparse.img");
+    std::fs::File::create(&sparse).unwrap().set_len(8 * MIB).unwrap();
+    let out = write_run(&db, &sparse, &[]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
 }

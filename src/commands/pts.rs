@@ -20,6 +20,7 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
     let tests = PtsTest::parse_list(&args.tests).map_err(|e| anyhow!(e))?;
     let scale = parse_scale(&args.scale).map_err(|e| anyhow!(e))?;
     let (_, opts) = suite_options(&args.suite, ctx.quiet, SuiteKind::Pts)?;
+    refuse_without_allow_destroy(&args.device, opts.target.allow_destroy.as_deref())?;
     let mut base = Job::default();
     args.job.apply(&mut base)?;
     base.set("target", &args.device).map_err(|e| anyhow!("{e}"))?;
@@ -91,6 +92,33 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
 
 /// Whether DEVICE can be purged (a block device) and its length. A regular
 /// file is measured but cannot be purged; anything else is refused.
+/// The PTS purges and fills its whole target whatever it holds, so it asks
+/// for `--allow-destroy` naming the target every time, not only when kura
+/// finds something there (the help said so before the check did).
+fn refuse_without_allow_destroy(device: &str, allowed: Option<&std::path::Path>) -> Result<()> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let identity = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| match m.file_type().is_block_device() {
+                true => (0, m.rdev()),
+                false => (m.dev(), m.ino()),
+            })
+    };
+    let target = identity(std::path::Path::new(device));
+    if target.is_some() && allowed.and_then(identity) == target {
+        return Ok(());
+    }
+    let named = match allowed {
+        Some(other) => format!(" (--allow-destroy names {}, another one)", other.display()),
+        None => String::new(),
+    };
+    bail!(
+        "{device}: kura suite pts purges and overwrites everything on its target; pass \
+         --allow-destroy {device} to say that may be lost{named}"
+    )
+}
+
 fn target_kind(device: &str) -> Result<(bool, u64)> {
     let meta = std::fs::metadata(device).map_err(|e| {
         anyhow!("{device}: {e}; kura suite pts runs on a block device (or an existing file, unpurged)")

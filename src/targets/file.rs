@@ -159,7 +159,7 @@ fn prepare_existing(
         return Err(invalid(path, "changed while kura was checking it; try again"));
     }
     if writes {
-        check_file_writable(path, &file, &held, opts.allow_destroy.as_deref())?;
+        check_file_writable(path, &file, &held, opts.allow_destroy.as_deref(), own_name)?;
     }
     Ok(PreparedTarget {
         path: path.to_path_buf(),
@@ -507,17 +507,23 @@ pub(super) fn remove_created(path: &Path, guard: &Guard, identity: &Identity) ->
 }
 
 /// A regular file the job would write into: refused when it carries a
-/// signature, like a device, unless `--allow-destroy` names it.
+/// signature, like a device, or holds data kura did not write (see
+/// `safety::refuse_data`), unless `--allow-destroy` names it.
 fn check_file_writable(
     path: &Path,
     file: &File,
     meta: &std::fs::Metadata,
     allow_destroy: Option<&Path>,
+    ours: bool,
 ) -> Result<(), TargetError> {
     super::safety::check_loop_backing(path, meta, allow_destroy)?;
     if let Some(allowed) = allow_destroy
         && std::fs::metadata(allowed).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
     {
+        return Ok(());
+    }
+    // kura's own test file (marked, kept or made in this run), or one this run already found holding nothing.
+    if ours || owner::made_here(meta.dev(), meta.ino()) || super::safety::decided_writable(meta) {
         return Ok(());
     }
     let shown = path.display().to_string();
@@ -526,6 +532,7 @@ fn check_file_writable(
         source,
     })?;
     if found.is_empty() {
+        super::safety::refuse_data(&shown, file, meta, allow_destroy, "file")?;
         return Ok(());
     }
     let named = match allow_destroy {

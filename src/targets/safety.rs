@@ -52,6 +52,17 @@ pub enum WriteRefusal {
         what: String,
         named: String,
     },
+    #[error(
+        "{device} holds data kura did not write (a byte that is not zero at offset {offset}; kura read \
+         {sampled}) and no signature says what it is; kura will not write to it unless you pass \
+         --allow-destroy {device} (everything on it will be lost){named}"
+    )]
+    HoldsData {
+        device: String,
+        offset: u64,
+        sampled: String,
+        named: String,
+    },
     #[error("{file} backs the loop device {device}, which kura may not write: {why}")]
     BacksLoopInUse {
         file: String,
@@ -122,11 +133,14 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
         )
     };
     let meta = c.same_as_looked_at(&file)?;
-    if allow_destroy.is_some_and(|allowed| same_device(allowed, &c.canonical, &meta)) {
+    if allow_destroy.is_some_and(|allowed| same_device(allowed, &c.canonical, &meta))
+        || decided_writable(&meta)
+    {
         return Ok(Checked { file, meta });
     }
     let (found, where_found) = c.signatures(&file, &meta)?;
     if found.is_empty() {
+        refuse_data(&c.shown, &file, &meta, allow_destroy, "device")?;
         return Ok(Checked { file, meta });
     }
     let named = match allow_destroy {
@@ -138,6 +152,129 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
         what: format!("{}{where_found}", describe_all(&found)),
         named,
     })
+}
+
+/// Files and devices this run found holding nothing and began to write:
+/// their later jobs find kura's own random data there, which is no reason
+/// to stop the run half way. Devices by number, files by device and inode.
+static DECIDED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+fn decision_key(meta: &std::fs::Metadata) -> (u64, u64) {
+    match meta.file_type().is_block_device() {
+        true => (u64::MAX, meta.rdev()),
+        false => (meta.dev(), meta.ino()),
+    }
+}
+
+pub(super) fn decided_writable(meta: &std::fs::Metadata) -> bool {
+    let decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+    decided.contains(&decision_key(meta))
+}
+
+fn remember_writable(meta: &std::fs::Metadata) {
+    let mut decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+    let key = decision_key(meta);
+    if !decided.contains(&key) {
+        decided.push(key);
+    }
+}
+
+/// How much of a device or file is read to tell whether it holds data: its
+/// first and last MiB (where labels, tables and superblocks live) and
+/// `SAMPLED_BLOCKS` blocks of 4 KiB spread evenly between.
+const EDGE_BYTES: u64 = 1 << 20;
+const SAMPLED_BLOCKS: u64 = 256;
+const SAMPLE_BLOCK: u64 = 4096;
+
+/// The places [`first_data`] reads, for messages.
+pub(super) fn sampled_places() -> String {
+    format!("its first and last MiB and {SAMPLED_BLOCKS} blocks of 4 KiB spread between")
+}
+
+/// The offset of the first byte that is not zero at the places sampled, or
+/// `None` when all read as zeros (a new sparse file, a fresh or discarded
+/// device). A regular file with no data extent at all (`SEEK_DATA`) holds
+/// nothing without a read.
+pub(super) fn first_data(file: &File, len: u64) -> io::Result<Option<u64>> {
+    use std::os::fd::AsRawFd;
+    if len == 0 {
+        return Ok(None);
+    }
+    if file.metadata()?.is_file() {
+        // SAFETY: lseek only reads its integer arguments; the descriptor is open for the call.
+        let at = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_DATA) };
+        if at < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO) {
+            return Ok(None);
+        }
+    }
+    let mut places: Vec<(u64, u64)> = vec![(0, EDGE_BYTES.min(len)), (len.saturating_sub(EDGE_BYTES), len)];
+    let step = (len / SAMPLED_BLOCKS).max(SAMPLE_BLOCK);
+    let mut at = 0;
+    while at < len && places.len() < SAMPLED_BLOCKS as usize + 2 {
+        places.push((at, (at + SAMPLE_BLOCK).min(len)));
+        at += step;
+    }
+    let mut buf = vec![0u8; EDGE_BYTES as usize];
+    for (start, end) in places {
+        let want = &mut buf[..(end - start) as usize];
+        let mut filled = 0;
+        while filled < want.len() {
+            match file.read_at(&mut want[filled..], start + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if let Some(i) = want[..filled].iter().position(|&b| b != 0) {
+            return Ok(Some(start + i as u64));
+        }
+    }
+    Ok(None)
+}
+
+/// The length of what `file` holds: a file's size, a device's capacity.
+fn length_of(file: &File, meta: &std::fs::Metadata) -> io::Result<u64> {
+    use std::os::fd::AsRawFd;
+    if !meta.file_type().is_block_device() {
+        return Ok(meta.len());
+    }
+    // SAFETY: lseek only reads its integer arguments; reads here are positioned (pread), so
+    // moving the descriptor's offset changes nothing for them.
+    let end = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_END) };
+    u64::try_from(end).map_err(|_| io::Error::last_os_error())
+}
+
+/// Refuses a device or file that holds data kura did not write, though no
+/// signature names it (an encrypted container, a backup, a raw database):
+/// only one that reads as zeros where sampled is taken as holding nothing.
+/// What passes is remembered for the rest of the run.
+pub(super) fn refuse_data(
+    shown: &str,
+    file: &File,
+    meta: &std::fs::Metadata,
+    allow_destroy: Option<&Path>,
+    what: &str,
+) -> Result<(), WriteRefusal> {
+    let unchecked = |source: io::Error| WriteRefusal::Unchecked {
+        device: shown.to_string(),
+        source,
+    };
+    let len = length_of(file, meta).map_err(unchecked)?;
+    if let Some(offset) = first_data(file, len).map_err(unchecked)? {
+        let named = match allow_destroy {
+            Some(other) => format!("; --allow-destroy names {}, a different {what}", other.display()),
+            None => String::new(),
+        };
+        return Err(WriteRefusal::HoldsData {
+            device: shown.to_string(),
+            offset,
+            sampled: sampled_places(),
+            named,
+        });
+    }
+    remember_writable(meta);
+    Ok(())
 }
 
 /// A path kura is asked to write, as first looked at, and what writing it destroys.
