@@ -387,7 +387,11 @@ fn suite_runs_show_their_own_table_in_the_report() {
         let text = String::from_utf8_lossy(&shown(id)).into_owned();
         assert!(text.contains(needle), "run {id}: {text}");
         // The terminal's table, line for line (escaped for HTML).
-        let escaped = kura::report::svg::esc(&text);
+        let escaped = text
+            .lines()
+            .map(kura::report::svg::esc)
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(
             section.contains(escaped.trim_end()),
             "run {id}'s table in the report"

@@ -292,7 +292,10 @@ pub(crate) fn write_output(path: &Path, db: &Path, targets: &[PathBuf], bytes: &
     if out.replaced {
         eprintln!(
             "{}",
-            crate::t!("output-replacing", path = path.display().to_string())
+            crate::t!(
+                "output-replacing",
+                path = crate::report::escape::term(&path.display().to_string()).into_owned()
+            )
         );
     }
     // sync_all: a file system that allocates late says ENOSPC only then.

@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
                     "{}",
                     crate::t!(
                         "output-wrote-report",
-                        path = path.display().to_string(),
+                        path = crate::report::escape::term(&path.display().to_string()).into_owned(),
                         runs = runs.len(),
                         kib = html.len().div_ceil(1024)
                     )

@@ -69,11 +69,16 @@ pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
         let written = super::write_output(&path, &db, &targets, text.as_bytes());
         match written {
             Ok(()) if !ctx.quiet => {
-                eprintln!("{}", crate::t!("output-wrote", path = path.display().to_string()))
+                // The prefix comes from the job file (`write_bw_log=`).
+                let path = crate::report::escape::term(&path.display().to_string()).into_owned();
+                eprintln!("{}", crate::t!("output-wrote", path = path))
             }
             Ok(()) => {}
             Err(why) => {
-                eprintln!("kura: error: the log was not written: {why}");
+                eprintln!(
+                    "kura: error: the log was not written: {}",
+                    crate::report::escape::term(&why)
+                );
                 ok = false;
             }
         }

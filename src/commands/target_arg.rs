@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::jobs::Job;
 use crate::jobs::units::format_size;
+use crate::report::escape::term;
 
 /// The size `mark` and `sweep` use when `--size` is not given.
 pub const DEFAULT_SIZE: &str = "1g";
@@ -33,8 +34,8 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
         if in_dir {
             note = Some(crate::t!(
                 "note-testing-in-directory",
-                dir = t,
-                file = chosen.display().to_string()
+                dir = term(t).into_owned(),
+                file = term(&chosen.display().to_string()).into_owned()
             ));
         }
     }
@@ -47,7 +48,7 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
                 let path = crate::targets::job_path(base);
                 let text = crate::t!(
                     "note-smaller-than-default-size",
-                    path = path.display().to_string(),
+                    path = term(&path.display().to_string()).into_owned(),
                     size = format_size(len),
                     default = DEFAULT_SIZE
                 );

@@ -1,7 +1,8 @@
 //! Run labels: the names a person gives runs and later selects them by.
 //! A label that reads as another selector (a run id, `latest`) could never
 //! be selected, and one with control characters would rewrite the terminal
-//! it is printed on; both are refused where a label is given.
+//! it is printed on, one with a bidi override reorder the row it is shown
+//! in; all are refused where a label is given.
 
 use thiserror::Error;
 
@@ -15,6 +16,10 @@ pub enum LabelError {
     Latest,
     #[error("a label cannot contain control characters (line breaks, tabs, escape sequences)")]
     Control,
+    #[error(
+        "a label cannot contain bidi controls (U+202A to U+202E, U+2066 to U+2069): they make the text after them read in another order"
+    )]
+    Bidi,
 }
 
 /// `text` as a label, or why it cannot be one.
@@ -28,6 +33,9 @@ pub fn parse_label(text: &str) -> Result<String, LabelError> {
     }
     if text.chars().any(char::is_control) {
         return Err(LabelError::Control);
+    }
+    if text.chars().any(crate::report::escape::is_bidi_control) {
+        return Err(LabelError::Bidi);
     }
     Ok(text.to_string())
 }
@@ -48,5 +56,9 @@ mod tests {
         for bad in ["a\nb", "a\rb", "\x1b[2J", "tab\there"] {
             assert_eq!(parse_label(bad), Err(LabelError::Control));
         }
+        for bad in ["disk\u{202e}3 DSS", "\u{202a}a", "b\u{2066}", "\u{2069}"] {
+            assert_eq!(parse_label(bad), Err(LabelError::Bidi));
+        }
+        assert_eq!(parse_label("a\u{200f}b").as_deref(), Ok("a\u{200f}b"));
     }
 }

@@ -1,18 +1,31 @@
 //! User-provided text on the terminal: labels, job names, target paths and
 //! imported names are shown with their control characters escaped, so that
-//! a label cannot move the cursor, overwrite a line or start a new one.
+//! a label cannot move the cursor, overwrite a line or start a new one, nor
+//! a bidi override make the text after it read backwards.
 
 use std::borrow::Cow;
 
+/// Unicode's bidi embeddings, overrides and isolates (U+202A to U+202E,
+/// U+2066 to U+2069): printed raw, `run\u{202e}txt.exe` reads as
+/// `runexe.txt`, and every column after it in the row is reordered.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
 /// `text` with every control character (C0 such as ESC, CR and LF, DEL,
-/// C1) written as Rust writes it in a string literal: `\u{1b}`, `\r`, `\n`.
+/// C1) and bidi control written as Rust writes it in a string literal:
+/// `\u{1b}`, `\r`, `\n`, `\u{202e}`.
 pub fn term(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if needs_escape(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -63,6 +76,12 @@ mod tests {
             term("a\x1b[2Jb\rc\nd\u{9b}e\x7f"),
             "a\\u{1b}[2Jb\\rc\\nd\\u{9b}e\\u{7f}"
         );
+        assert_eq!(
+            term("run\u{202e}txt.exe \u{2066}x\u{2069} \u{202a}\u{2067}"),
+            "run\\u{202e}txt.exe \\u{2066}x\\u{2069} \\u{202a}\\u{2067}"
+        );
+        // A directional mark and a joiner are kept: they set no direction for the text after them.
+        assert_eq!(term("a\u{200e}b\u{200d}c"), "a\u{200e}b\u{200d}c");
     }
 
     #[test]

@@ -13,10 +13,12 @@ pub fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-/// Escapes text for HTML and SVG, in element content and in quoted attributes.
+/// Escapes text for HTML and SVG, in element content and in quoted
+/// attributes; control characters and bidi controls are shown as the
+/// terminal shows them (`\u{1b}`), since a page is copied into terminals.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in crate::report::escape::term(s).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -904,6 +906,10 @@ mod tests {
         assert_eq!(
             esc(r#"<script>alert("1")&'x'</script>"#),
             "&lt;script&gt;alert(&quot;1&quot;)&amp;&#39;x&#39;&lt;/script&gt;"
+        );
+        assert_eq!(
+            esc("a\x1b]0;t\x07\r\n<b\u{202e}"),
+            "a\\u{1b}]0;t\\u{7}\\r\\n&lt;b\\u{202e}"
         );
     }
 

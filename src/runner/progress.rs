@@ -2,7 +2,9 @@
 //! and MB/s of the last completed period and the time left for the whole
 //! run; when the job ends, its line keeps the job's own result (not the
 //! last, partial period). A pre-fill shows its share done and its rate.
-//! Hidden when stderr is not a terminal or with --quiet.
+//! Hidden when stderr is not a terminal or with --quiet. Names and paths
+//! come from job files and are escaped (`report::escape::term`): a line
+//! drawn many times a second would replay an escape sequence in each frame.
 
 use std::collections::VecDeque;
 
@@ -15,6 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::jobs::Job;
 use crate::metrics::JobResult;
 use crate::metrics::collect::IntervalSample;
+use crate::report::escape::term;
 
 pub struct Progress {
     enabled: bool,
@@ -125,15 +128,16 @@ impl Progress {
         bar.set_prefix(self.step_prefix());
         bar.set_message(
             path.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
+                .map(|n| term(&n.to_string_lossy()).into_owned())
                 .unwrap_or_default(),
         );
         Some(bar)
     }
 
+    /// A line of its own above the bars; `text` is one line, names in it raw.
     pub fn message(&self, text: &str) {
         if self.enabled {
-            eprintln!("{text}");
+            eprintln!("{}", term(text));
         }
     }
 
@@ -156,7 +160,7 @@ impl Progress {
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
         );
-        bar.set_prefix(format!("{}{}", self.step_prefix(), job.name));
+        bar.set_prefix(format!("{}{}", self.step_prefix(), term(&job.name)));
         bar.set_message(self.left(total_ms, 0));
         bar.enable_steady_tick(Duration::from_millis(200));
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());

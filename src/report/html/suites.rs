@@ -480,7 +480,8 @@ pub fn suite_tables_section(page: &mut Page, runs: &[RunResult], names: &[String
             r#"<h3>{} · {}</h3><pre class="suite">{}</pre>"#,
             svg::esc(&names[i]),
             svg::esc(&suite),
-            svg::esc(&text)
+            // The table's own lines; the names in it are escaped already, as on the terminal.
+            text.lines().map(svg::esc).collect::<Vec<_>>().join("\n")
         ));
     }
     page.html("</section>");
