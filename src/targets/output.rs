@@ -663,4 +663,63 @@ mod tests {
         let out = create_output(&data, None).unwrap();
         assert!(!out.discard(&data) && data.exists());
     }
+
+    #[test]
+    fn files_that_hold_data_are_replaced_only_when_allow_destroy_names_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let other_db = dir.path().join("other.db");
+        let mut sqlite = b"SQLite format 3\0".to_vec();
+        sqlite.resize(4096, 0);
+        std::fs::write(&other_db, &sqlite).unwrap();
+        // The ext2/3/4 magic where kura's own probe looks (superblock at 1024, s_magic at 56).
+        let image = dir.path().join("disk.img");
+        let mut ext = vec![0u8; 64 << 10];
+        ext[1024 + 56..1024 + 58].copy_from_slice(&0xEF53u16.to_le_bytes());
+        std::fs::write(&image, &ext).unwrap();
+        for (path, before) in [(&other_db, &sqlite), (&image, &ext)] {
+            let err = check_output(path, None, Replace::Any, &[], Destroy::NoFlag)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("remove this one") && !err.contains("--allow-destroy"),
+                "{err}"
+            );
+            let err = create_output(path, None).unwrap_err().to_string();
+            assert!(err.contains("name a new file"), "{err}");
+            let err = create_output_with(path, None, Replace::Any, &[], Destroy::Flag(None))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(&format!("--allow-destroy {}", path.display())),
+                "{err}"
+            );
+            assert_eq!(&std::fs::read(path).unwrap(), before);
+        }
+        let err = create_output(&other_db, None).unwrap_err().to_string();
+        assert!(err.contains("an SQLite database"), "{err}");
+        // Named, it is the user's to lose; naming another file allows nothing.
+        let err = create_output_with(&image, None, Replace::Any, &[], Destroy::Flag(Some(&other_db)))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("carries"), "{err}");
+        check_output(&image, None, Replace::Any, &[], Destroy::Flag(Some(&image))).unwrap();
+        let out = create_output_with(&image, None, Replace::Any, &[], Destroy::Flag(Some(&image))).unwrap();
+        assert!(out.replaced && std::fs::read(&image).unwrap().is_empty());
+        // An empty file holds nothing.
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(create_output(&empty, None).unwrap().replaced);
+    }
+
+    #[test]
+    fn no_new_output_in_dev() {
+        let path = PathBuf::from(format!("/dev/kura-unit-{}.html", std::process::id()));
+        let err = check_output(&path, None, Replace::Any, &[], Destroy::NoFlag)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not create files in /dev"), "{err}");
+        let err = create_output(&path, None).unwrap_err().to_string();
+        assert!(err.contains("does not create files in /dev"), "{err}");
+        assert!(!path.exists());
+    }
 }
