@@ -318,7 +318,7 @@ fn holds_no_data(path: &Path, file: &File, meta: &Metadata, destroy: Destroy) ->
     if std::os::unix::fs::FileExt::read_exact_at(file, &mut head, 0).is_ok() && &head == SQLITE_HEADER {
         return Err(OutputError::Data {
             path: shown,
-            what: "an SQLite database".into(),
+            what: "an SQLite database's header (a database of kura's or of another program)".into(),
             hint: destroy.hint(path),
         });
     }
