@@ -255,40 +255,65 @@ pub(crate) fn beside_db(db: &Path) -> PathBuf {
 }
 
 /// Writes a run's JSON into a new file beside the database, else in the
-/// current directory, else in the temporary directory.
+/// current directory, else in the temporary directory. A file it made and
+/// could not fill (a full disk) is removed before the next place is tried:
+/// a 0-byte file must not pass for a saved run, nor make the next try at the
+/// same directory fail with "File exists". The error names every place
+/// tried, with why each failed.
 fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, String> {
     use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let name = unsaved_run_name(result);
-    let beside = beside_db(db);
-    let mut last = String::new();
-    for dir in [beside, PathBuf::from("."), std::env::temp_dir()] {
+    let mut tried: Vec<PathBuf> = Vec::new();
+    let mut failures: Vec<String> = Vec::new();
+    for dir in [beside_db(db), PathBuf::from("."), std::env::temp_dir()] {
+        // The database's directory is often the current one, or the temporary one.
+        let same_dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if tried.contains(&same_dir) {
+            continue;
+        }
+        tried.push(same_dir);
         let path = dir.join(&name);
-        let written = std::fs::OpenOptions::new()
+        let created = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o644)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&path)
-            .and_then(|mut f| {
-                f.write_all(json.as_bytes())?;
-                f.sync_all()
-            });
+            .open(&path);
+        let written = created.and_then(|mut f| {
+            let filled = f.write_all(json.as_bytes()).and_then(|()| f.sync_all());
+            if filled.is_err() {
+                // Removed only while the name still leads to the file made here.
+                let made = f.metadata().map(|m| (m.dev(), m.ino())).ok();
+                let here = std::fs::symlink_metadata(&path).map(|m| (m.dev(), m.ino())).ok();
+                if made.is_some() && made == here {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+            filled
+        });
         match written {
             Ok(()) => return Ok(path.canonicalize().unwrap_or(path)),
-            Err(e) => last = format!("{}: {}", path.display(), store::io_text(&e)),
+            Err(e) => failures.push(format!("{}: {}", path.display(), store::io_text(&e))),
         }
     }
-    Err(last)
+    Err(failures.join("; "))
 }
 
 /// Writes `bytes` as the output file `path` (a report, a log), after
 /// `create_output_with`'s checks, and makes it durable: a write that fails
 /// (a full disk) removes the partial file when kura created it, and the
 /// error says what was left. A replaced file is said even with --quiet.
-pub(crate) fn write_output(path: &Path, db: &Path, targets: &[PathBuf], bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_output(
+    path: &Path,
+    db: &Path,
+    targets: &[PathBuf],
+    destroy: crate::targets::output::Destroy,
+    bytes: &[u8],
+) -> Result<(), String> {
     use crate::targets::output::{Replace, create_output_with};
-    let mut out = create_output_with(path, Some(db), Replace::Any, targets).map_err(|e| e.to_string())?;
+    let mut out =
+        create_output_with(path, Some(db), Replace::Any, targets, destroy).map_err(|e| e.to_string())?;
     if out.replaced {
         eprintln!(
             "{}",

@@ -40,7 +40,14 @@ pub fn run(ctx: &Ctx, args: ReportArgs) -> Result<i32> {
     match &args.output {
         Some(path) => {
             let db = ctx.db_path();
-            super::write_output(path, &db, &[], html.as_bytes()).map_err(|e| anyhow::anyhow!(e))?;
+            super::write_output(
+                path,
+                &db,
+                &[],
+                crate::targets::output::Destroy::NoFlag,
+                html.as_bytes(),
+            )
+            .map_err(|e| anyhow::anyhow!(e))?;
             if !ctx.quiet {
                 eprintln!(
                     "{}",

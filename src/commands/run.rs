@@ -16,7 +16,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     args.job.apply(&mut job).map_err(|e| anyhow!(e))?;
     job.validate()?;
     let jobs = vec![job];
-    super::run_file::check_fio_logs(ctx, &jobs)?;
+    super::run_file::check_fio_logs(ctx, &jobs, args.common.allow_destroy.as_deref())?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -40,7 +40,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         super::print_run(&super::run_file::render_result(ctx, &args.file, &result)),
         &result,
     );
-    let logs = super::run_file::write_fio_logs(ctx, &result);
+    let logs = super::run_file::write_fio_logs(ctx, &result, args.common.allow_destroy.as_deref());
     Ok(exit_code(&result, stored)
         .max(printed)
         .max(if logs { 0 } else { 1 }))

@@ -37,9 +37,10 @@ pub fn render_result(ctx: &Ctx, args: &JobFileArgs, result: &crate::metrics::Run
 }
 
 /// Refuses, before anything runs, a fio log the jobs ask for that could not
-/// be written: a link, a device or the database at its name, a missing or
-/// read-only directory (`targets::output::check_output`).
-pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job]) -> Result<()> {
+/// be written: a link, a device, a database or a disk image at its name, a
+/// missing or read-only directory (`targets::output::check_output`).
+/// `allow_destroy` is the run's `--allow-destroy`.
+pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job], allow_destroy: Option<&Path>) -> Result<()> {
     let db = ctx.db_path();
     let targets: Vec<_> = jobs.iter().map(crate::targets::job_path).collect();
     for path in crate::report::fio_logs::planned_paths(jobs) {
@@ -48,6 +49,7 @@ pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job]) -> Result<()> {
             Some(&db),
             crate::targets::output::Replace::Any,
             &targets,
+            crate::targets::output::Destroy::Flag(allow_destroy),
         )
         .map_err(|e| anyhow!("fio log: {e}"))?;
     }
@@ -57,7 +59,7 @@ pub fn check_fio_logs(ctx: &Ctx, jobs: &[crate::jobs::Job]) -> Result<()> {
 /// Writes the fio logs the run's jobs asked for (report/fio_logs.rs), after
 /// the run is stored and printed; says which could not be written (a log
 /// kura created and could not write is removed). Returns whether all were.
-pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
+pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult, allow_destroy: Option<&Path>) -> bool {
     let db = ctx.db_path();
     let targets: Vec<_> = result
         .jobs
@@ -66,7 +68,13 @@ pub fn write_fio_logs(ctx: &Ctx, result: &crate::metrics::RunResult) -> bool {
         .collect();
     let mut ok = true;
     for (path, text) in crate::report::fio_logs::logs(result) {
-        let written = super::write_output(&path, &db, &targets, text.as_bytes());
+        let written = super::write_output(
+            &path,
+            &db,
+            &targets,
+            crate::targets::output::Destroy::Flag(allow_destroy),
+            text.as_bytes(),
+        );
         match written {
             Ok(()) if !ctx.quiet => {
                 // The prefix comes from the job file (`write_bw_log=`).
@@ -139,7 +147,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
     }
     apply_flags(&mut plan, &args.job)?;
     let jobs: Vec<crate::jobs::Job> = plan.jobs.iter().map(|p| p.job.clone()).collect();
-    check_fio_logs(ctx, &jobs)?;
+    check_fio_logs(ctx, &jobs, args.common.allow_destroy.as_deref())?;
     if let Some(code) = super::cluster::run_as_rank(ctx, &jobs, &args)? {
         return Ok(code);
     }
@@ -172,7 +180,7 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<i32> {
         super::print_run(&render_result(ctx, &args.file, &result)),
         &result,
     );
-    let logs = write_fio_logs(ctx, &result);
+    let logs = write_fio_logs(ctx, &result, args.common.allow_destroy.as_deref());
     Ok(exit_code(&result, stored)
         .max(printed)
         .max(if logs { 0 } else { 1 }))

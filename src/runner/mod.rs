@@ -643,8 +643,14 @@ pub fn refuse_up_front<'a>(
         }
         // The verify journal is written too: checked now, before any target is prepared.
         if let (Some(journal), true) = (&job.journal, job.verify) {
-            targets::output::check_output(journal, None, crate::workload::journal::REPLACE, &all_targets)
-                .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
+            targets::output::check_output(
+                journal,
+                None,
+                crate::workload::journal::REPLACE,
+                &all_targets,
+                targets::output::Destroy::NoFlag,
+            )
+            .map_err(|e| RunError::Invalid(format!("{}: journal: {e}", job.name)))?;
         }
         // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
         targets::protected::check_writable(&targets::job_path(job)).map_err(RunError::Invalid)?;

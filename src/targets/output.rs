@@ -1,8 +1,9 @@
 //! The one check every file kura writes for the user goes through (`report
 //! -o`, fio's logs, the verify journal, any export to a file): only regular
-//! files, never through a link, never over the database being read, and a
-//! replaced file is said so. `check_output` makes the same checks before a
-//! run, without creating anything, so a bad path costs no benchmark time.
+//! files, never through a link, never over a database, a disk image or a
+//! loop device's backing file, never a new file in /dev, and a replaced file
+//! is said so. `check_output` makes the same checks before a run, without
+//! creating anything, so a bad path costs no benchmark time.
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
@@ -33,12 +34,69 @@ pub enum OutputError {
     Target { path: String, target: String },
     #[error("{path}: the directory {dir} {why}")]
     Directory { path: String, dir: String, why: String },
-    #[error("{path}: {source}")]
+    #[error("{path} carries {what}; kura does not replace a file that holds data with its output: {hint}")]
+    Data {
+        path: String,
+        what: String,
+        hint: String,
+    },
+    #[error(
+        "{path} backs the loop device {device}; kura never writes output over a loop device's file, \
+         not even with --allow-destroy: name a new file"
+    )]
+    BacksLoop { path: String, device: String },
+    #[error(
+        "{path}: kura does not create files in /dev (device nodes live there, and it is memory, not a disk): \
+         name a file on a disk's file system"
+    )]
+    InDev { path: String },
+    #[error("cannot look for signatures in {path} before replacing it: {why}")]
+    Unchecked { path: String, why: String },
+    #[error("{path}: {}{}", crate::io_text::io_text(source), fs_hint(source))]
     Io {
         path: String,
         #[source]
         source: io::Error,
     },
+}
+
+/// What to do about a file system that refuses an output, said after its errno's text.
+pub(crate) fn fs_hint(e: &io::Error) -> &'static str {
+    match e.raw_os_error() {
+        Some(libc::EROFS) => ": name a file on a file system mounted read-write",
+        Some(libc::ENOSPC | libc::EDQUOT) => ": free some space, or name a file on another file system",
+        _ => "",
+    }
+}
+
+/// Whether the verb lets the user name an output that holds data to be
+/// replaced: `run` has `--allow-destroy`, `report` has no such flag.
+#[derive(Debug, Clone, Copy)]
+pub enum Destroy<'a> {
+    /// The verb has no `--allow-destroy`: a file that holds data is never replaced.
+    NoFlag,
+    /// The verb's `--allow-destroy`, as given.
+    Flag(Option<&'a Path>),
+}
+
+impl Destroy<'_> {
+    /// Whether `--allow-destroy` names the file `meta` is (device and inode).
+    fn names(self, meta: &Metadata) -> bool {
+        let Destroy::Flag(Some(allowed)) = self else {
+            return false;
+        };
+        std::fs::metadata(allowed).is_ok_and(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()))
+    }
+
+    fn hint(self, path: &Path) -> String {
+        match self {
+            Destroy::NoFlag => "name a new file, or remove this one first".into(),
+            Destroy::Flag(_) => format!(
+                "name a new file, or pass --allow-destroy {} to replace it (everything in it is lost)",
+                path.display()
+            ),
+        }
+    }
 }
 
 /// An output file, open for writing and already emptied.
@@ -228,44 +286,124 @@ fn may_replace(path: &Path, file: &File, len: u64, replace: Replace) -> Result<(
     }
 }
 
+/// The SQLite file header: a database of any program, kura's included.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Refuses a file that backs an attached loop device (by device and inode,
+/// as the driver reports them): it is that device's data, mounted or not,
+/// and no `--allow-destroy` makes it an output.
+fn not_a_loop_backing(path: &Path, meta: &Metadata) -> Result<(), OutputError> {
+    match super::safety::loop_devices()
+        .into_iter()
+        .find(|l| l.backing == (meta.dev(), meta.ino()))
+    {
+        Some(lo) => Err(OutputError::BacksLoop {
+            path: path.display().to_string(),
+            device: lo.path.display().to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a file that holds data: a database (SQLite's header) or
+/// anything kura's probe or `wipefs` finds a signature of (a disk image), read
+/// from the descriptor `file`. An empty file holds nothing; `--allow-destroy`
+/// naming the file lets it go, where the verb has that flag.
+fn holds_no_data(path: &Path, file: &File, meta: &Metadata, destroy: Destroy) -> Result<(), OutputError> {
+    if meta.len() == 0 || destroy.names(meta) {
+        return Ok(());
+    }
+    let shown = path.display().to_string();
+    let mut head = [0u8; SQLITE_HEADER.len()];
+    if std::os::unix::fs::FileExt::read_exact_at(file, &mut head, 0).is_ok() && &head == SQLITE_HEADER {
+        return Err(OutputError::Data {
+            path: shown,
+            what: "an SQLite database's header (a database of kura's or of another program)".into(),
+            hint: destroy.hint(path),
+        });
+    }
+    let found = super::safety::find_signatures(file).map_err(|e| OutputError::Unchecked {
+        path: shown.clone(),
+        why: crate::io_text::io_text(&e),
+    })?;
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(OutputError::Data {
+        path: shown,
+        what: super::safety::describe_all(&found),
+        hint: destroy.hint(path),
+    })
+}
+
+/// A new output is never made in /dev, nor anywhere on devtmpfs: device
+/// nodes live there and it is memory (`report -o /dev/sdb1` with the disk
+/// unplugged would leave a page of HTML in RAM, named like the disk).
+fn not_a_new_file_in_dev(path: &Path) -> Result<(), OutputError> {
+    let place = super::facts::canonical(path);
+    let devtmpfs = || super::facts::mount_of(&place).is_some_and(|m| m.fstype == "devtmpfs");
+    if place.starts_with("/dev") || devtmpfs() {
+        return Err(OutputError::InDev {
+            path: path.display().to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Every check of an existing file (or of one just created, still empty),
+/// made on the opened descriptor `file` whose `fstat` is `meta`.
+fn judge(
+    path: &Path,
+    file: &File,
+    meta: &Metadata,
+    db: Option<&Path>,
+    replace: Replace,
+    targets: &[PathBuf],
+    destroy: Destroy,
+) -> Result<(), OutputError> {
+    if !meta.is_file() {
+        return Err(OutputError::NotRegular {
+            path: path.display().to_string(),
+            what: kind_of(meta),
+        });
+    }
+    not_the_database(path, meta, db)?;
+    not_a_target(path, meta, targets)?;
+    single_name(path, meta)?;
+    may_replace(path, file, meta.len(), replace)?;
+    not_a_loop_backing(path, meta)?;
+    holds_no_data(path, file, meta, destroy)
+}
+
 /// The checks `create_output_with` makes, before a run, creating and
 /// changing nothing: the path is a new name in an existing directory kura
-/// may write (not on a read-only file system), or a file it may replace.
-/// The checks are made again when the file is opened.
+/// may write (not on a read-only file system, not in /dev), or a file it
+/// may replace. The checks are made again when the file is opened.
 pub fn check_output(
     path: &Path,
     db: Option<&Path>,
     replace: Replace,
     targets: &[PathBuf],
+    destroy: Destroy,
 ) -> Result<(), OutputError> {
     let shown = path.display().to_string();
     not_a_database_name(path, db)?;
     match look(path)? {
-        Some(meta) => {
-            not_the_database(path, &meta, db)?;
-            not_a_target(path, &meta, targets)?;
-            single_name(path, &meta)?;
-            if let Replace::Only { .. } = replace {
-                let file = OpenOptions::new()
-                    .read(true)
-                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-                    .open(path)
-                    .map_err(|source| OutputError::Io {
-                        path: shown.clone(),
-                        source,
-                    })?;
-                let meta = file.metadata().map_err(|source| OutputError::Io {
-                    path: shown.clone(),
-                    source,
-                })?;
-                if !meta.is_file() {
-                    return Err(OutputError::NotRegular {
-                        path: shown,
-                        what: kind_of(&meta),
-                    });
-                }
-                may_replace(path, &file, meta.len(), replace)?;
+        Some(before) => {
+            let io_err = |source| OutputError::Io {
+                path: shown.clone(),
+                source,
+            };
+            let file = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                .open(path)
+                .map_err(io_err)?;
+            let meta = file.metadata().map_err(io_err)?;
+            if (before.dev(), before.ino()) != (meta.dev(), meta.ino()) {
+                return Err(OutputError::Changed { path: shown });
             }
+            judge(path, &file, &meta, db, replace, targets, destroy)?;
             writable(path, path)
         }
         None => {
@@ -280,6 +418,7 @@ pub fn check_output(
                     target: target.display().to_string(),
                 });
             }
+            not_a_new_file_in_dev(path)?;
             match std::fs::metadata(&dir) {
                 Ok(m) if m.is_dir() => writable(path, &dir),
                 Ok(_) => Err(OutputError::Directory {
@@ -321,7 +460,11 @@ fn writable(path: &Path, what: &Path) -> Result<(), OutputError> {
         Err(OutputError::Directory {
             path: path.display().to_string(),
             dir: what.display().to_string(),
-            why: format!("cannot be written: {}", crate::io_text::io_text(&e)),
+            why: format!(
+                "cannot be written: {}{}",
+                crate::io_text::io_text(&e),
+                fs_hint(&e)
+            ),
         })
     }
 }
@@ -329,19 +472,23 @@ fn writable(path: &Path, what: &Path) -> Result<(), OutputError> {
 /// Opens `path` for an output file after checking it: a new file, or an
 /// existing regular file that is replaced. Refuses devices, pipes and other
 /// non-regular files (opening some of them has effects of its own), a symbolic
-/// link at the path, and the database `db` (with its WAL and journal files).
+/// link at the path, the database `db` (with its WAL and journal files), any
+/// file that holds data, and a loop device's backing file. For a verb without
+/// `--allow-destroy` (`report`).
 pub fn create_output(path: &Path, db: Option<&Path>) -> Result<Output, OutputError> {
-    create_output_with(path, db, Replace::Any, &[])
+    create_output_with(path, db, Replace::Any, &[], Destroy::NoFlag)
 }
 
-/// `create_output`, with what an existing file must be to be replaced, and
-/// the targets of the run's jobs, which are never replaced. Every check is
-/// made on the opened descriptor before the file is emptied.
+/// `create_output`, with what an existing file must be to be replaced, the
+/// targets of the run's jobs, which are never replaced, and the verb's
+/// `--allow-destroy`. Every check is made on the opened descriptor before
+/// the file is emptied.
 pub fn create_output_with(
     path: &Path,
     db: Option<&Path>,
     replace: Replace,
     targets: &[PathBuf],
+    destroy: Destroy,
 ) -> Result<Output, OutputError> {
     let shown = path.display().to_string();
     let io_err = |source: io::Error| OutputError::Io {
@@ -350,10 +497,14 @@ pub fn create_output_with(
     };
     not_a_database_name(path, db)?;
     let before = look(path)?;
+    if before.is_none() {
+        not_a_new_file_in_dev(path)?;
+    }
     // O_NOFOLLOW and O_NONBLOCK: a link or a pipe swapped in since the look above
     // fails or returns at once instead of being followed or blocking.
     let file = OpenOptions::new()
-        .read(matches!(replace, Replace::Only { .. }))
+        // Read as well: the signature probe reads the descriptor that is then emptied.
+        .read(true)
         .write(true)
         // A new name is created exclusively, an existing file opened without creating:
         // a file put at the name, or one removed, since the look is not taken over.
@@ -368,21 +519,12 @@ pub fn create_output_with(
             }
         })?;
     let meta = file.metadata().map_err(io_err)?;
-    if !meta.is_file() {
-        return Err(OutputError::NotRegular {
-            path: shown,
-            what: kind_of(&meta),
-        });
-    }
     if let Some(old) = &before
         && (old.dev(), old.ino()) != (meta.dev(), meta.ino())
     {
         return Err(OutputError::Changed { path: shown });
     }
-    not_the_database(path, &meta, db)?;
-    not_a_target(path, &meta, targets)?;
-    single_name(path, &meta)?;
-    may_replace(path, &file, meta.len(), replace)?;
+    judge(path, &file, &meta, db, replace, targets, destroy)?;
     file.set_len(0).map_err(io_err)?;
     Ok(Output {
         file,
@@ -443,7 +585,7 @@ mod tests {
         std::fs::write(&notes, b"keep me").unwrap();
         let log = dir.path().join("x_bw.1.log");
         std::fs::hard_link(&notes, &log).unwrap();
-        let err = check_output(&log, None, Replace::Any, &[])
+        let err = check_output(&log, None, Replace::Any, &[], Destroy::NoFlag)
             .unwrap_err()
             .to_string();
         assert!(err.contains("2 names"), "{err}");
@@ -453,9 +595,15 @@ mod tests {
         // A new file at the name of a target not created yet is that target.
         let target = dir.path().join("t.dat");
         let spelled = dir.path().join(".").join("t.dat");
-        let err = check_output(&spelled, None, Replace::Any, std::slice::from_ref(&target))
-            .unwrap_err()
-            .to_string();
+        let err = check_output(
+            &spelled,
+            None,
+            Replace::Any,
+            std::slice::from_ref(&target),
+            Destroy::NoFlag,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("the target of a job"), "{err}");
     }
 
@@ -468,33 +616,110 @@ mod tests {
         };
         let data = dir.path().join("data");
         std::fs::write(&data, b"user data").unwrap();
-        let err = check_output(&data, None, only, &[]).unwrap_err().to_string();
+        let err = check_output(&data, None, only, &[], Destroy::NoFlag)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("is not a test file"), "{err}");
-        let err = create_output_with(&data, None, only, &[])
+        let err = create_output_with(&data, None, only, &[], Destroy::NoFlag)
             .unwrap_err()
             .to_string();
         assert!(err.contains("is not a test file"), "{err}");
         assert_eq!(std::fs::read(&data).unwrap(), b"user data");
         let ours = dir.path().join("ours");
         std::fs::write(&ours, b"MAGIC and more").unwrap();
-        assert!(create_output_with(&ours, None, only, &[]).unwrap().replaced);
+        assert!(
+            create_output_with(&ours, None, only, &[], Destroy::NoFlag)
+                .unwrap()
+                .replaced
+        );
         // A target of the run is never an output, whatever it holds.
-        let err = check_output(&ours, None, Replace::Any, std::slice::from_ref(&ours))
-            .unwrap_err()
-            .to_string();
+        let err = check_output(
+            &ours,
+            None,
+            Replace::Any,
+            std::slice::from_ref(&ours),
+            Destroy::NoFlag,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("the target of a job"), "{err}");
 
         let new = dir.path().join("new");
-        check_output(&new, None, only, &[]).unwrap();
+        check_output(&new, None, only, &[], Destroy::NoFlag).unwrap();
         assert!(!new.exists(), "a check created the file");
-        let err = check_output(&dir.path().join("no/such"), None, Replace::Any, &[])
-            .unwrap_err()
-            .to_string();
+        let err = check_output(
+            &dir.path().join("no/such"),
+            None,
+            Replace::Any,
+            &[],
+            Destroy::NoFlag,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("the directory"), "{err}");
         // A file this output created, and could not fill, is removed; a replaced one is not.
         let out = create_output(&new, None).unwrap();
         assert!(out.discard(&new) && !new.exists());
         let out = create_output(&data, None).unwrap();
         assert!(!out.discard(&data) && data.exists());
+    }
+
+    #[test]
+    fn files_that_hold_data_are_replaced_only_when_allow_destroy_names_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let other_db = dir.path().join("other.db");
+        let mut sqlite = b"SQLite format 3\0".to_vec();
+        sqlite.resize(4096, 0);
+        std::fs::write(&other_db, &sqlite).unwrap();
+        // The ext2/3/4 magic where kura's own probe looks (superblock at 1024, s_magic at 56).
+        let image = dir.path().join("disk.img");
+        let mut ext = vec![0u8; 64 << 10];
+        ext[1024 + 56..1024 + 58].copy_from_slice(&0xEF53u16.to_le_bytes());
+        std::fs::write(&image, &ext).unwrap();
+        for (path, before) in [(&other_db, &sqlite), (&image, &ext)] {
+            let err = check_output(path, None, Replace::Any, &[], Destroy::NoFlag)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("remove this one") && !err.contains("--allow-destroy"),
+                "{err}"
+            );
+            let err = create_output(path, None).unwrap_err().to_string();
+            assert!(err.contains("name a new file"), "{err}");
+            let err = create_output_with(path, None, Replace::Any, &[], Destroy::Flag(None))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(&format!("--allow-destroy {}", path.display())),
+                "{err}"
+            );
+            assert_eq!(&std::fs::read(path).unwrap(), before);
+        }
+        let err = create_output(&other_db, None).unwrap_err().to_string();
+        assert!(err.contains("an SQLite database"), "{err}");
+        // Named, it is the user's to lose; naming another file allows nothing.
+        let err = create_output_with(&image, None, Replace::Any, &[], Destroy::Flag(Some(&other_db)))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("carries"), "{err}");
+        check_output(&image, None, Replace::Any, &[], Destroy::Flag(Some(&image))).unwrap();
+        let out = create_output_with(&image, None, Replace::Any, &[], Destroy::Flag(Some(&image))).unwrap();
+        assert!(out.replaced && std::fs::read(&image).unwrap().is_empty());
+        // An empty file holds nothing.
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(create_output(&empty, None).unwrap().replaced);
+    }
+
+    #[test]
+    fn no_new_output_in_dev() {
+        let path = PathBuf::from(format!("/dev/kura-unit-{}.html", std::process::id()));
+        let err = check_output(&path, None, Replace::Any, &[], Destroy::NoFlag)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not create files in /dev"), "{err}");
+        let err = create_output(&path, None).unwrap_err().to_string();
+        assert!(err.contains("does not create files in /dev"), "{err}");
+        assert!(!path.exists());
     }
 }

@@ -18,7 +18,7 @@ use std::io;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
-use crate::targets::output::{self, Replace};
+use crate::targets::output::{self, Destroy, Replace};
 
 pub const MAGIC: [u8; 8] = *b"KURAJRN1";
 const HEADER: u64 = 64;
@@ -69,8 +69,8 @@ impl JournalWriter {
         targets: &[std::path::PathBuf],
         head: JournalHead,
     ) -> Result<JournalWriter, String> {
-        let out =
-            output::create_output_with(path, None, REPLACE, targets).map_err(|e| format!("journal: {e}"))?;
+        let out = output::create_output_with(path, None, REPLACE, targets, Destroy::NoFlag)
+            .map_err(|e| format!("journal: {e}"))?;
         let mut h = [0u8; HEADER as usize];
         h[..8].copy_from_slice(&MAGIC);
         for (i, v) in [head.tag, head.block, head.span_start, head.blocks]
