@@ -121,6 +121,9 @@ pub struct JobFlags {
     /// `--numjobs` without a file: a flag job's note only, as a job file
     /// names its own files (and its reader notes fio's clones' files).
     clones_note: Option<String>,
+    /// `--directory` without `--filename`: the file's name is derived
+    /// (`DIR/NAME.0.0`), a name kura picks, never followed through a link.
+    own_name: bool,
 }
 
 /// One flag given: the job key and kura's text of its value, and the flag
@@ -149,6 +152,7 @@ impl JobFlags {
                 other => format!("{}: {other}", g.flag),
             })?;
         }
+        job.own_name |= self.own_name;
         Ok(())
     }
 
@@ -397,6 +401,7 @@ impl clap::FromArgMatches for JobFlags {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
         let mut notes = Vec::new();
+        let mut own_name = false;
         let fio = |name: &str| m.get_one::<String>(&format!("fio:{name}")).cloned();
         let raw = |id: &str| {
             m.get_raw(id)
@@ -458,6 +463,7 @@ impl clap::FromArgMatches for JobFlags {
         if let Some(dir) = fio("directory") {
             let key = Opt::Target.def().key;
             let file = given.iter().find(|g| g.key == key).map(|g| g.value.clone());
+            own_name = file.is_none();
             let name = given.iter().find(|g| g.key == Opt::Name.def().key);
             let file = match (file, name) {
                 (Some(f), _) if f.starts_with('/') => f,
@@ -492,6 +498,7 @@ impl clap::FromArgMatches for JobFlags {
             given,
             notes,
             clones_note,
+            own_name,
         })
     }
 

@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -335,4 +336,116 @@ fn what_holds_nothing_is_written_and_the_decision_lasts_the_run() {
     std::fs::File::create(&sparse).unwrap().set_len(8 * MIB).unwrap();
     let out = write_run(&db, &sparse, &[]);
     assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+/// fio's `directory=` with no `filename=` makes kura derive the name
+/// (`DIR/JOB.0.0`): a name kura picks, so a link planted there is refused,
+/// even to a file that holds nothing.
+#[test]
+fn a_link_at_a_name_derived_from_a_fio_file_is_never_followed() {
+    if !need(&["sha256sum"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let files = dir.path().join("f");
+    std::fs::create_dir(&files).unwrap();
+    let victim = dir.path().join("victim.img");
+    std::fs::File::create(&victim).unwrap().set_len(8 * MIB).unwrap();
+    std::os::unix::fs::symlink(&victim, files.join("w.0.0")).unwrap();
+    let fio = dir.path().join("job.fio");
+    std::fs::write(
+        &fio,
+        format!(
+            "[w]\ndirectory={}\nrw=randwrite\nbs=4k\nsize=4m\nruntime=1\ntime_based\n",
+            files.display()
+        ),
+    )
+    .unwrap();
+    let out = kura(&db).arg("run").arg(&fio).output().unwrap();
+    refused(&out, "symbolic link");
+    assert_eq!(
+        std::fs::metadata(&victim).unwrap().blocks(),
+        0,
+        "the link's target was written"
+    );
+    // The same through fio's flag.
+    let out = kura(&db)
+        .args([
+            "run",
+            "--name=w",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=4m",
+            "--runtime=1",
+            "--time_based",
+        ])
+        .arg(format!("--directory={}", files.display()))
+        .output()
+        .unwrap();
+    refused(&out, "symbolic link");
+    assert_eq!(
+        std::fs::metadata(&victim).unwrap().blocks(),
+        0,
+        "the link's target was written"
+    );
+}
+
+/// Two kuras on one named file would each measure the other's I/O: the
+/// second is refused while the first holds the file.
+#[test]
+fn a_second_kura_on_the_same_file_is_refused() {
+    let dir = tmp();
+    let file = dir.path().join("shared.img");
+    std::fs::File::create(&file).unwrap().set_len(32 * MIB).unwrap();
+    let name = file.display().to_string();
+    let mut first = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(dir.path().join("a.db"))
+        .args([
+            "--quiet",
+            "run",
+            "--target",
+            &name,
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "30s",
+        ])
+        .args(["--allow-destroy", &name])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first holds the file once it has begun to measure it (the database then has its run).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !dir.path().join("a.db").exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let db = dir.path().join("b.db");
+    let mut outs = Vec::new();
+    for rw in ["randread", "randwrite"] {
+        outs.push(
+            kura(&db)
+                .args([
+                    "run",
+                    "--target",
+                    &name,
+                    "--rw",
+                    rw,
+                    "--runtime",
+                    "1s",
+                    "--allow-destroy",
+                    &name,
+                ])
+                .output()
+                .unwrap(),
+        );
+    }
+    let _ = first.kill();
+    for out in &outs {
+        refused(out, "in use by another kura run");
+    }
+    let _ = first.wait();
 }

@@ -1582,6 +1582,9 @@ impl Translator<'_> {
                     .replace("$jobnum", "0")
                     .replace("$filenum", "0")
                     .replace("$clientuid", "0");
+                // A name fio derives is a name kura picks: never followed through a
+                // link planted there, created exclusively, taken over only with kura's mark.
+                job.own_name = true;
                 match &dir {
                     Some(d) => format!("{d}/{name}"),
                     None => name,

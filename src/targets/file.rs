@@ -161,6 +161,9 @@ fn prepare_existing(
     if writes {
         check_file_writable(path, &file, &held, opts.allow_destroy.as_deref(), own_name)?;
     }
+    if lock.is_none() && !owner::made_here(held.dev(), held.ino()) {
+        lock_for_run(path, &file, &held, writes)?;
+    }
     Ok(PreparedTarget {
         path: path.to_path_buf(),
         kind: TargetKind::File,
@@ -177,6 +180,40 @@ fn prepare_existing(
         })),
         own_name,
     })
+}
+
+/// Files this process locked for its run, by (device, inode): the lock is
+/// held on a duplicate of the checked descriptor until the process ends, and
+/// the run's later jobs on the same file find it here instead of refusing
+/// themselves.
+static RUN_LOCKS: std::sync::Mutex<Vec<((u64, u64), File)>> = std::sync::Mutex::new(Vec::new());
+
+/// Two kuras measuring one file measure each other's I/O and both store it
+/// as the file's: a file named as a target is locked for the run (`flock`,
+/// shared for a job that only reads, exclusive for one that writes), and a
+/// second kura that cannot take the lock is refused.
+fn lock_for_run(path: &Path, file: &File, meta: &std::fs::Metadata, writes: bool) -> Result<(), TargetError> {
+    let mut locks = RUN_LOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (meta.dev(), meta.ino());
+    if locks.iter().any(|(k, _)| *k == key) {
+        return Ok(());
+    }
+    let held = file.try_clone().map_err(|e| io_error(path, e))?;
+    let how = if writes { libc::LOCK_EX } else { libc::LOCK_SH };
+    // SAFETY: the fd is open for the call; flock only reads its integer arguments.
+    if unsafe { libc::flock(held.as_raw_fd(), how | libc::LOCK_NB) } != 0 {
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            return Err(invalid(
+                path,
+                "is in use by another kura run (it holds the file's lock); two runs on one file \
+                 measure each other's I/O and store it twice: wait for that run to end",
+            ));
+        }
+        return Err(io_error(path, e));
+    }
+    locks.push((key, held));
+    Ok(())
 }
 
 /// What is at a name kura chooses itself, when kura may go on.
