@@ -97,6 +97,8 @@ fn a_gap_leaves_the_holes_untouched() {
         .args([
             "--size", "4m", "--rw", "write", "--bs", "64k", "--gap", "64k", "--passes", "1", "--fill", "zero",
         ])
+        .arg("--allow-destroy")
+        .arg(&target)
         .assert()
         .success()
         .get_output()

@@ -654,6 +654,10 @@ pub fn refuse_up_front<'a>(
         }
         // kura's database (or a loop device over it) as a later job's target stops the run before the first job.
         targets::protected::check_writable(&targets::job_path(job)).map_err(RunError::Invalid)?;
+        // At kura's own names only kura's files pass (own_names_free), and they hold kura's data.
+        if job.target.is_none() || job.own_name || job.file_per_thread {
+            continue;
+        }
         for path in target_paths(job) {
             // A new test file is kura's; an existing file or a device is probed as `prepare` would.
             let exists =

@@ -928,11 +928,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dat");
         std::fs::write(&path, vec![7u8; 3 << 20]).unwrap();
+        // The file holds data: a job writes it only when --allow-destroy names it.
+        let allowed = TargetOptions {
+            allow_destroy: Some(path.clone()),
+            ..TargetOptions::default()
+        };
         for rw in [Rw::Read, Rw::RandWrite] {
             // Larger than asked: the job uses the first 1 MiB and the file stays as it was.
             let mut j = job(&path, 1 << 20);
             j.rw = rw;
-            let target = prepare_file(&path, &j, &TargetOptions::default(), false).unwrap();
+            let target = prepare_file(&path, &j, &allowed, false).unwrap();
             assert_eq!((target.created, target.span_bytes), (false, 1 << 20));
             assert_eq!(std::fs::read(&path).unwrap(), vec![7u8; 3 << 20]);
             // Smaller than asked: an error naming both sizes, the file untouched.
