@@ -193,3 +193,30 @@ fn bad_input_is_one_line_and_exit_2() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// mdtest-easy's set lives in `DIR/kura-rank-0/kura-fileset`: somebody's
+/// directory there is refused before the first phase, not after ior-easy
+/// has measured and been stored.
+#[test]
+fn a_foreign_set_at_a_ranks_name_is_refused_before_any_phase() {
+    let dir = tmp();
+    let data = dir.path().join("data");
+    let foreign = data.join("kura-rank-0/kura-fileset");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), b"precious").unwrap();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .args(["suite", "io500"])
+        .arg(&data)
+        .args(QUICK)
+        .output()
+        .unwrap();
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr_of(&out));
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(
+        all.contains("kura-rank-0/kura-fileset") && !all.contains("jobs before it are stored"),
+        "{all}"
+    );
+    assert!(!data.join("kura-io500-easy.dat").exists(), "a phase ran");
+    assert_eq!(std::fs::read(foreign.join("notes.txt")).unwrap(), b"precious");
+}

@@ -449,7 +449,7 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
     }
 
     /// Each job as this rank runs it, once every rank could derive its own.
-    fn own_jobs(&mut self, jobs: &[SuiteJob]) -> Result<Vec<Job>, ClusterError> {
+    fn own_jobs(&mut self, jobs: &[SuiteJob], opts: &RunOptions) -> Result<Vec<Job>, ClusterError> {
         let (comm, rank, size) = (self.comm, self.comm.rank(), self.comm.size());
         let each: Vec<(ClusterOptions, JobCluster)> =
             (0..jobs.len()).map(|i| self.cluster.for_job(i)).collect();
@@ -474,12 +474,10 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
             .collect();
         settle(comm, mine.as_ref().map(|_| ()).map_err(Clone::clone))?;
         let mine = mine.unwrap_or_default();
-        // Somebody's file at one of the suite's own names is refused before
-        // the first job, not after the jobs before it have measured.
-        let own = mine
-            .iter()
-            .try_for_each(runner::own_names_free)
-            .map_err(|e| e.to_string());
+        // What this rank's jobs will write, at the names the rank gives them
+        // (`ANCHOR/kura-rank-R`, `PATH.R`), is checked before the first job:
+        // somebody's file or set there is refused before any phase has measured.
+        let own = runner::refuse_up_front(mine.iter(), opts).map_err(|e| e.to_string());
         settle(comm, own)?;
         self.each = each.into_iter().map(|(c, _)| c).collect();
         Ok(mine)
@@ -490,7 +488,7 @@ impl<C: Communicator + ?Sized> Placement for Ranks<'_, C> {
     fn place(&mut self, jobs: &[SuiteJob], opts: &RunOptions) -> Result<Placed, RunError> {
         let own = self
             .check_identity(jobs, opts)
-            .and_then(|()| self.own_jobs(jobs))
+            .and_then(|()| self.own_jobs(jobs, opts))
             .map_err(|e| self.fail(e))?;
         // Never switched off again: the process is a rank until it exits.
         KEEP_INTERVAL_HISTOGRAMS.store(true, Ordering::Relaxed);
