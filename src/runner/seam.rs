@@ -172,11 +172,20 @@ pub(crate) fn measure<K: Kind>(
         });
     }
     count_failures(job, &merged, cx.warnings);
+    let series_points = series.build(interval_ns, merged.elapsed_ns);
+    if series.periods_merged() > 1 {
+        cx.warnings.push(Warning::SeriesCoarsened {
+            job: job.name.clone(),
+            interval_ns,
+            period_ns: interval_ns.saturating_mul(series.periods_merged()),
+            periods: series_points.len() as u64,
+        });
+    }
     let mut result = JobResult {
         elapsed_ns: merged.elapsed_ns,
         cpu_user_ns: user,
         cpu_system_ns: system,
-        series: series.build(interval_ns, merged.elapsed_ns),
+        series: series_points,
         incomplete: cx.stop.load(Ordering::Relaxed),
         ..blank()
     };
