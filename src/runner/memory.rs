@@ -34,7 +34,7 @@ pub const PER_SLOT_BYTES: u64 = 8 << 10;
 /// point and that point's JSON, twice (the finished job, the whole run),
 /// all held at once. Measured as the growth of peak RSS (VmHWM, read from
 /// /proc/PID/status every 100 ms until kura exits) of `kura run --engine null
-/// --rate-iops 1000 --interval 10ms` between 2,000 periods (20 s, 35.4 MiB)
+/// --rate-iops 1000 --interval 10ms` between 2,000 periods (20 s, 34.6 MiB)
 /// and 12,000 (120 s, 72.5 MiB): 3,977 bytes a period, 3,850 to 3,980 at 1
 /// or 4 threads, reads or a mix (the series is the job's, not a thread's).
 /// The 512 bytes assumed before counted only the figures kept while it runs.
