@@ -63,15 +63,20 @@ fn threads_bytes(job: &Job) -> Option<u64> {
 /// coarsened, `metrics::collect`). A job whose end is unknown (an amount of
 /// I/O with no runtime: at a low rate it may run for days) holds that many.
 pub fn series_periods(job: &Job) -> u64 {
-    let cap = MAX_PERIODS as u64;
+    let all = every_period(job).unwrap_or(u128::MAX);
+    u64::try_from(all).unwrap_or(u64::MAX).min(MAX_PERIODS as u64)
+}
+
+/// One period per interval of the job's ramp and runtime (the default
+/// runtime when it names no amount either); `None` when its end is unknown.
+fn every_period(job: &Job) -> Option<u128> {
     let amount = job.io_size_bytes.is_some() || job.io_count.is_some() || job.passes.is_some();
     let length = match job.runtime {
         Some(runtime) => runtime + job.ramp,
-        None if amount => return cap,
+        None if amount => return None,
         None => DEFAULT_RUNTIME + job.ramp,
     };
-    let periods = length.as_nanos() / job.interval.as_nanos().max(1) + 1;
-    u64::try_from(periods).unwrap_or(u64::MAX).min(cap)
+    Some(length.as_nanos() / job.interval.as_nanos().max(1) + 1)
 }
 
 fn series_bytes(job: &Job) -> u64 {
@@ -110,19 +115,12 @@ fn series_cause(job: &Job, needed: u64, room: u64) -> Option<SeriesCause> {
         }
     }
     let interval = units::format_duration(job.interval);
-    let kept = match job.runtime {
-        None if job.io_size_bytes.is_some() || job.io_count.is_some() || job.passes.is_some() => {
-            format!("up to {MAX_PERIODS} periods, the most a job keeps, as its end is unknown")
+    let kept = match every_period(job) {
+        None => format!("up to {MAX_PERIODS} periods, the most a job keeps, as its end is unknown"),
+        Some(all) if all > MAX_PERIODS as u128 => {
+            format!("{all} periods of --interval {interval}, kept as {MAX_PERIODS} at most")
         }
-        _ => {
-            let length = job.runtime.unwrap_or(DEFAULT_RUNTIME) + job.ramp;
-            let all = length.as_nanos() / job.interval.as_nanos().max(1) + 1;
-            if all > MAX_PERIODS as u128 {
-                format!("{all} periods of --interval {interval}, kept as {MAX_PERIODS} at most")
-            } else {
-                format!("{all} periods of --interval {interval}")
-            }
-        }
+        Some(all) => format!("{all} periods of --interval {interval}"),
     };
     Some(SeriesCause {
         what: format!(

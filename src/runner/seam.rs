@@ -4,7 +4,8 @@
 //! result. The seam owns the rest, once for every kind: the memory cap
 //! (the target's pages evicted before it), the page-cache verdict, the live
 //! sink's skeleton, the threads and their common start line, the sample
-//! fan-in with each interval sealed as it completes, merging the threads'
+//! fan-in with each interval sealed as it completes (and the series kept
+//! under `collect::MAX_PERIODS`, said with the run), merging the threads'
 //! counts, the errors and short transfers, a thread that stopped, CPU
 //! time, stalls and zero completions, and the verdict on where the numbers
 //! came from.
