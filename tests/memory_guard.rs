@@ -199,6 +199,42 @@ fn a_job_too_big_for_its_own_mem_limit_is_refused_and_leaves_no_group() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// Issue 34: 470 s at 10 ms periods in a 60 MiB group was accepted (the
+/// series counted at 512 bytes a period, about 4 KiB measured) and killed by
+/// the kernel at 299 s. A series that does not fit is now refused before
+/// anything is made, naming the interval (not threads x qd x bs) and the
+/// interval and runtime that fit.
+#[test]
+fn a_series_too_long_for_the_mem_limit_is_refused_naming_the_interval() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("t.dat");
+    let out = kura(&db)
+        .args(["run", "--mem-limit", "16m", "--size", "8m", "--runtime", "470s"])
+        .args(["--interval", "10ms", "--target"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("of it for the interval series ("), "{err}");
+    assert!(
+        err.contains("47001 periods of --interval 10ms, kept as 4096 at most"),
+        "{err}"
+    );
+    assert!(
+        err.contains("; the interval series is the cause: give --interval 132ms or more, or --runtime 35s or less, or raise mem_limit"),
+        "{err}"
+    );
+    assert!(!err.contains("lower qd, bs or threads"), "{err}");
+    assert!(
+        names(dir.path()).is_empty(),
+        "nothing is created: {:?}",
+        names(dir.path())
+    );
+}
+
 /// The capped group a kura killed with SIGKILL left behind is removed by
 /// the next run (any run, not only a capped one), which names it; the
 /// group is kura's by its name (`kura-mem-PID-N`) and its PID is gone.

@@ -79,6 +79,7 @@ warning-job-unfinished = { $job }: was measuring when kura stopped; { $periods -
     [one] { $periods } period of its series is stored, no totals
    *[other] { $periods } periods of its series are stored, no totals
 }
+warning-series-coarsened = { $job }: its series holds { $periods } periods of { $period }, not of the interval { $interval }: a job keeps at most { $max } periods so that its memory stays bounded, and merged neighbouring periods (rates and means over both, the higher p99); give --interval { $period } or a shorter runtime to keep every period
 warning-stored-job-unreadable = stored job { $index } of this run cannot be read: { $error }
 warning-job-file = job file: { $note }
 warning-fio-flag = fio flag: { $note }

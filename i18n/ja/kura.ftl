@@ -76,6 +76,7 @@ warning-run-unfinished = 実行が終わっていない: kura は終わりを保
 warning-job-unfinished = { $job }: kura が止まったとき測定中だった。系列の { $periods ->
    *[other] { $periods } 区間
 }を保存済み、合計はない
+warning-series-coarsened = { $job }: 系列は間隔 { $interval } ではなく { $period } の区間 { $periods } 個になった: メモリを抑えるためジョブが持つ区間は最大 { $max } 個で、隣り合う区間をまとめた（レートと平均は両方にわたって、p99 は高い方）。すべての区間を残すには --interval { $period } にするか、実行時間を短くする
 warning-stored-job-unreadable = この実行の保存済みジョブ { $index } を読めない: { $error }
 warning-job-file = ジョブファイル: { $note }
 warning-fio-flag = fio のフラグ: { $note }

@@ -2,6 +2,7 @@
 //! `JobResult`'s directions and interval series. Recording is a counter
 //! bump and one histogram record; everything else happens at the end.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use hdrhistogram::Histogram;
@@ -106,8 +107,18 @@ pub struct IntervalSample {
     pub dir_hists: Option<Box<[Histogram<u64>; 3]>>,
 }
 
-#[derive(Debug, Default, Clone)]
-struct Period {
+/// The most periods a job's series keeps. A series that would hold more is
+/// coarsened: adjacent pairs of sealed periods merge and the period doubles,
+/// again as often as needed, so a job's series (and what is built from it at
+/// the job's end: the points, their JSON) stays bounded whatever the runtime,
+/// a job whose end is unknown (`io_count` at a rate) included. At the cost
+/// measured for a stored period (`runner::memory::PER_PERIOD_BYTES`, about
+/// 4 KiB) that is 16 MiB; 4,096 periods are 68 minutes at 1 s.
+pub const MAX_PERIODS: usize = 4096;
+
+/// What a period counted, summed over threads (and periods, once merged).
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
     read_ops: u64,
     write_ops: u64,
     bytes: u64,
@@ -115,43 +126,204 @@ struct Period {
     write_lat_ns: u64,
     cpu_user_ns: u64,
     cpu_system_ns: u64,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.read_ops += o.read_ops;
+        self.write_ops += o.write_ops;
+        self.bytes += o.bytes;
+        self.read_lat_ns += o.read_lat_ns;
+        self.write_lat_ns += o.write_lat_ns;
+        self.cpu_user_ns += o.cpu_user_ns;
+        self.cpu_system_ns += o.cpu_system_ns;
+    }
+
+    fn of(s: &IntervalSample) -> Counts {
+        Counts {
+            read_ops: s.read_ops,
+            write_ops: s.write_ops,
+            bytes: s.bytes,
+            read_lat_ns: s.read_lat_ns,
+            write_lat_ns: s.write_lat_ns,
+            cpu_user_ns: s.cpu_user_ns,
+            cpu_system_ns: s.cpu_system_ns,
+        }
+    }
+}
+
+/// A period the threads may still add to: its histogram (a few hundred KiB)
+/// lives only until every thread has moved past it.
+#[derive(Debug, Default, Clone)]
+struct Open {
+    counts: Counts,
     hist: Option<Histogram<u64>>,
-    /// Mean, p99, max and standard deviation of a sealed period, whose
-    /// histogram (a few hundred KiB) is gone.
-    sealed: Option<(f64, u64, u64, f64)>,
-    /// With `write_hist_log`: per direction, the period's latencies, then
-    /// (sealed) only their fio bins.
+    /// With `write_hist_log`: per direction, the period's latencies.
     dir_hists: Option<Box<[Histogram<u64>; 3]>>,
+}
+
+/// The latency figures of a final period, without its histogram; `count`
+/// (the latencies behind them) lets two periods merge.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Figures {
+    count: u64,
+    mean: f64,
+    p99: u64,
+    max: u64,
+    stddev: f64,
+}
+
+impl Figures {
+    fn of(h: &Histogram<u64>) -> Figures {
+        if h.is_empty() {
+            return Figures::default();
+        }
+        Figures {
+            count: h.len(),
+            mean: h.mean(),
+            p99: h.value_at_quantile(0.99),
+            max: h.max(),
+            stddev: h.stdev(),
+        }
+    }
+
+    /// Two adjacent periods as one. Mean and standard deviation are exact
+    /// (pooled: the mean of squares is each part's variance plus its mean
+    /// squared); the p99 is the higher of the two, as the HTML report's
+    /// charts merge periods, so a spike does not vanish into an average.
+    fn merge(&self, o: &Figures) -> Figures {
+        if o.count == 0 {
+            return *self;
+        }
+        if self.count == 0 {
+            return *o;
+        }
+        let (a, b) = (self.count as f64, o.count as f64);
+        let n = a + b;
+        let mean = (a * self.mean + b * o.mean) / n;
+        let squares =
+            (a * (self.stddev.powi(2) + self.mean.powi(2)) + b * (o.stddev.powi(2) + o.mean.powi(2))) / n;
+        Figures {
+            count: self.count + o.count,
+            mean,
+            p99: self.p99.max(o.p99),
+            max: self.max.max(o.max),
+            stddev: (squares - mean * mean).max(0.0).sqrt(),
+        }
+    }
+}
+
+/// A final period (or several merged): its counts and figures, and with
+/// `write_hist_log` its latencies in fio's bins. About 100 bytes.
+#[derive(Debug, Default, Clone)]
+struct Sealed {
+    counts: Counts,
+    lat: Figures,
     fio_bins: Vec<Vec<(u16, u64)>>,
 }
 
-fn latency_figures(h: &Histogram<u64>) -> (f64, u64, u64, f64) {
-    if h.is_empty() {
-        return (0.0, 0, 0, 0.0);
+impl Sealed {
+    fn of(p: &Open) -> Sealed {
+        Sealed {
+            counts: p.counts,
+            lat: p.hist.as_ref().map(Figures::of).unwrap_or_default(),
+            fio_bins: p
+                .dir_hists
+                .as_ref()
+                .map(|d| d.iter().map(crate::metrics::fio_bins::sparse_bins).collect())
+                .unwrap_or_default(),
+        }
     }
-    (h.mean(), h.value_at_quantile(0.99), h.max(), h.stdev())
+
+    fn merge(&mut self, o: &Sealed) {
+        self.counts.add(&o.counts);
+        self.lat = self.lat.merge(&o.lat);
+        if self.fio_bins.is_empty() {
+            self.fio_bins = o.fio_bins.clone();
+        } else {
+            for (mine, theirs) in self.fio_bins.iter_mut().zip(&o.fio_bins) {
+                *mine = merge_bins(mine, theirs);
+            }
+        }
+    }
 }
 
-/// Merges the threads' samples into one point per period.
-#[derive(Debug, Default)]
+/// Two sparse rows of fio's bins (rising bin order) as one.
+fn merge_bins(a: &[(u16, u64)], b: &[(u16, u64)]) -> Vec<(u16, u64)> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                out.push((x.0, x.1 + y.1));
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                out.push(*x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.push(*y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+/// Merges the threads' samples into one point per period. Final periods
+/// keep only their figures, at most `cap` of them: past that they are
+/// coarsened (pairs merged, the period doubled), see [`MAX_PERIODS`].
+#[derive(Debug)]
 pub struct SeriesBuilder {
-    periods: Vec<Period>,
+    /// Final periods, each `1 << shift` of the job's intervals.
+    sealed: Vec<Sealed>,
+    shift: u32,
+    /// The periods from `first_open` on, which threads may still add to.
+    open: VecDeque<Open>,
+    first_open: u64,
+    cap: usize,
+}
+
+impl Default for SeriesBuilder {
+    fn default() -> Self {
+        SeriesBuilder::with_cap(MAX_PERIODS)
+    }
 }
 
 impl SeriesBuilder {
-    pub fn add(&mut self, s: &IntervalSample) {
-        let i = s.index as usize;
-        if self.periods.len() <= i {
-            self.periods.resize(i + 1, Period::default());
+    /// A series that keeps at most `cap` final periods (at least 2).
+    pub fn with_cap(cap: usize) -> Self {
+        SeriesBuilder {
+            sealed: Vec::new(),
+            shift: 0,
+            open: VecDeque::new(),
+            first_open: 0,
+            cap: cap.max(2),
         }
-        let p = &mut self.periods[i];
-        p.read_ops += s.read_ops;
-        p.write_ops += s.write_ops;
-        p.bytes += s.bytes;
-        p.read_lat_ns += s.read_lat_ns;
-        p.write_lat_ns += s.write_lat_ns;
-        p.cpu_user_ns += s.cpu_user_ns;
-        p.cpu_system_ns += s.cpu_system_ns;
+    }
+
+    pub fn add(&mut self, s: &IntervalSample) {
+        if s.index < self.first_open {
+            // The runner seals a period only when every thread has moved past it.
+            debug_assert!(false, "a sample of sealed period {}", s.index);
+            if let Some(p) = self.sealed.get_mut((s.index >> self.shift) as usize) {
+                p.counts.add(&Counts::of(s));
+            }
+            return;
+        }
+        let k = (s.index - self.first_open) as usize;
+        if self.open.len() <= k {
+            self.open.resize_with(k + 1, Open::default);
+        }
+        let p = &mut self.open[k];
+        p.counts.add(&Counts::of(s));
         if let Some(d) = &s.dir_hists {
             match &mut p.dir_hists {
                 Some(mine) => {
@@ -166,75 +338,144 @@ impl SeriesBuilder {
             Some(h) => {
                 let _ = h.add(&s.hist);
             }
-            // The runner seals a period only when every thread has moved past it.
-            None if p.sealed.is_some() => debug_assert!(false, "a sample of sealed period {i}"),
             None => p.hist = Some(s.hist.clone()),
         }
     }
 
-    /// Period `i` is final: its latency figures are kept, its histogram dropped.
+    /// Periods up to `i` are final: their figures are kept, their histograms
+    /// dropped, and past `cap` periods the series is coarsened.
     pub fn seal(&mut self, i: usize) {
-        if let Some(p) = self.periods.get_mut(i)
-            && let Some(h) = p.hist.take()
-        {
-            p.sealed = Some(latency_figures(&h));
-        }
-        if let Some(p) = self.periods.get_mut(i)
-            && let Some(d) = p.dir_hists.take()
-        {
-            p.fio_bins = d.iter().map(crate::metrics::fio_bins::sparse_bins).collect();
+        self.seal_each(i, 0, None);
+    }
+
+    /// As [`seal`](Self::seal); `on_final` sees each period as a point of
+    /// `interval_ns`, uncut, before its histogram is dropped. Its figures are
+    /// read off the histogram once, for both.
+    fn seal_each(
+        &mut self,
+        i: usize,
+        interval_ns: u64,
+        mut on_final: Option<&mut dyn FnMut(&IntervalPoint)>,
+    ) {
+        while self.first_open <= i as u64 {
+            let p = self.open.pop_front().unwrap_or_default();
+            let index = self.first_open;
+            self.first_open += 1;
+            let sealed = Sealed::of(&p);
+            if let Some(f) = &mut on_final
+                && let Some(point) = point(index, interval_ns, u64::MAX, &sealed, p.hist.as_ref())
+            {
+                f(&point);
+            }
+            if (index >> self.shift) as usize >= self.sealed.len() && self.sealed.len() >= self.cap {
+                self.coarsen();
+            }
+            match self.sealed.get_mut((index >> self.shift) as usize) {
+                Some(last) => last.merge(&sealed),
+                None => self.sealed.push(sealed),
+            }
         }
     }
 
-    /// The series; the last period is cut at `elapsed_ns`.
+    /// Merges adjacent pairs of final periods: half as many, twice as long.
+    fn coarsen(&mut self) {
+        let n = self.sealed.len();
+        for k in 0..n.div_ceil(2) {
+            let mut merged = std::mem::take(&mut self.sealed[2 * k]);
+            if let Some(next) = self.sealed.get(2 * k + 1) {
+                merged.merge(next);
+            }
+            self.sealed[k] = merged;
+        }
+        self.sealed.truncate(n.div_ceil(2));
+        self.shift += 1;
+    }
+
+    /// How many of the job's intervals each period of the series spans: 1
+    /// unless the series was coarsened.
+    pub fn periods_merged(&self) -> u64 {
+        1u64.checked_shl(self.shift).unwrap_or(u64::MAX)
+    }
+
+    /// The series; the last period is cut at `elapsed_ns`. Periods that were
+    /// not final when the job ended join the (coarsened) period they fall in.
     pub fn build(&self, interval_ns: u64, elapsed_ns: u64) -> Vec<IntervalPoint> {
-        (0..self.periods.len())
-            .filter_map(|i| self.point(i, interval_ns, elapsed_ns))
-            .collect()
-    }
-
-    /// Period `i` of the series, cut at `elapsed_ns`; `None` when it is
-    /// empty or starts after `elapsed_ns`.
-    pub fn point(&self, i: usize, interval_ns: u64, elapsed_ns: u64) -> Option<IntervalPoint> {
-        let p = self.periods.get(i)?;
-        let start_ns = i as u64 * interval_ns;
-        let duration_ns = interval_ns.min(elapsed_ns.saturating_sub(start_ns));
-        if duration_ns == 0 {
-            return None;
+        let span_ns = interval_ns.saturating_mul(self.periods_merged());
+        // The open periods folded by coarse index; each keeps its histogram
+        // only while it is one period of the job's interval.
+        let mut tail: Vec<(u64, Sealed, Option<&Histogram<u64>>)> = Vec::new();
+        for (k, p) in self.open.iter().enumerate() {
+            let c = (self.first_open + k as u64) >> self.shift;
+            match tail.last_mut() {
+                Some((last, s, hist)) if *last == c => {
+                    s.merge(&Sealed::of(p));
+                    *hist = None;
+                }
+                _ => tail.push((c, Sealed::of(p), p.hist.as_ref().filter(|_| self.shift == 0))),
+            }
         }
-        let secs = duration_ns as f64 / 1e9;
-        let (mean, p99, max, stddev) = match (&p.hist, p.sealed) {
-            (Some(h), _) => latency_figures(h),
-            (None, Some(figures)) => figures,
-            (None, None) => (0.0, 0, 0, 0.0),
-        };
-        let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
-        Some(IntervalPoint {
-            start_ns,
-            duration_ns,
-            read_ops: p.read_ops,
-            write_ops: p.write_ops,
-            bytes: p.bytes,
-            iops: (p.read_ops + p.write_ops) as f64 / secs,
-            bytes_per_sec: p.bytes as f64 / secs,
-            lat_mean_ns: mean,
-            lat_p99_ns: p99,
-            read_lat_mean_ns: per_op(p.read_lat_ns, p.read_ops),
-            write_lat_mean_ns: per_op(p.write_lat_ns, p.write_ops),
-            lat_max_ns: max,
-            lat_stddev_ns: stddev,
-            cpu_user_ns: p.cpu_user_ns,
-            cpu_system_ns: p.cpu_system_ns,
-            histogram: match &p.hist {
-                Some(h) if KEEP_INTERVAL_HISTOGRAMS.load(Ordering::Relaxed) => encode(h),
-                _ => String::new(),
-            },
-            fio_bins: match &p.dir_hists {
-                Some(d) => d.iter().map(crate::metrics::fio_bins::sparse_bins).collect(),
-                None => p.fio_bins.clone(),
-            },
-        })
+        let n = self.sealed.len() as u64;
+        let mut points = Vec::with_capacity(self.sealed.len() + tail.len());
+        for (c, s) in self.sealed.iter().enumerate() {
+            let c = c as u64;
+            match tail.first() {
+                Some((t, rest, _)) if *t == c => {
+                    let mut s = s.clone();
+                    s.merge(rest);
+                    points.extend(point(c, span_ns, elapsed_ns, &s, None));
+                }
+                _ => points.extend(point(c, span_ns, elapsed_ns, s, None)),
+            }
+        }
+        for (c, s, hist) in &tail {
+            if *c >= n {
+                points.extend(point(*c, span_ns, elapsed_ns, s, *hist));
+            }
+        }
+        points
     }
+}
+
+/// The point of period `c` of `span_ns`, cut at `elapsed_ns`; `None` when it
+/// starts after `elapsed_ns`. `hist` is the period's own histogram, sent
+/// with it where ranks merge (`KEEP_INTERVAL_HISTOGRAMS`).
+fn point(
+    c: u64,
+    span_ns: u64,
+    elapsed_ns: u64,
+    s: &Sealed,
+    hist: Option<&Histogram<u64>>,
+) -> Option<IntervalPoint> {
+    let start_ns = c.saturating_mul(span_ns);
+    let duration_ns = span_ns.min(elapsed_ns.saturating_sub(start_ns));
+    if duration_ns == 0 {
+        return None;
+    }
+    let secs = duration_ns as f64 / 1e9;
+    let p = &s.counts;
+    let per_op = |sum: u64, ops: u64| if ops > 0 { sum as f64 / ops as f64 } else { 0.0 };
+    Some(IntervalPoint {
+        start_ns,
+        duration_ns,
+        read_ops: p.read_ops,
+        write_ops: p.write_ops,
+        bytes: p.bytes,
+        iops: (p.read_ops + p.write_ops) as f64 / secs,
+        bytes_per_sec: p.bytes as f64 / secs,
+        lat_mean_ns: s.lat.mean,
+        lat_p99_ns: s.lat.p99,
+        read_lat_mean_ns: per_op(p.read_lat_ns, p.read_ops),
+        write_lat_mean_ns: per_op(p.write_lat_ns, p.write_ops),
+        lat_max_ns: s.lat.max,
+        lat_stddev_ns: s.lat.stddev,
+        cpu_user_ns: p.cpu_user_ns,
+        cpu_system_ns: p.cpu_system_ns,
+        histogram: match hist {
+            Some(h) if KEEP_INTERVAL_HISTOGRAMS.load(Ordering::Relaxed) => encode(h),
+            _ => String::new(),
+        },
+        fio_bins: s.fio_bins.clone(),
+    })
 }
 
 /// The threads' samples of one job merged as they arrive, for every kind:
@@ -271,13 +512,10 @@ impl SeriesFanIn {
             return;
         }
         let all_past = self.reported.iter().map(|r| r.unwrap_or(0)).min().unwrap_or(0);
-        while self.next_final < all_past {
-            let i = self.next_final as usize;
-            if let Some(point) = self.series.point(i, self.interval_ns, u64::MAX) {
-                on_final(&point);
-            }
-            self.series.seal(i);
-            self.next_final += 1;
+        if self.next_final < all_past {
+            self.series
+                .seal_each(all_past as usize - 1, self.interval_ns, Some(&mut on_final));
+            self.next_final = all_past;
         }
     }
 
@@ -356,6 +594,8 @@ fn split_cpu(total: u64, user: u64, system: u64, last: (u64, u64)) -> (u64, u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SECOND: u64 = 1_000_000_000;
 
     #[test]
     fn a_short_busy_step_reads_its_cpu_time() {
@@ -453,7 +693,8 @@ mod tests {
         };
         let before = figures(b.build(1_000_000_000, 2_000_000_000));
         b.seal(0);
-        assert!(b.periods[0].hist.is_none());
+        assert_eq!((b.sealed.len(), b.first_open, b.open.len()), (1, 1, 1));
+        assert!(b.open[0].hist.is_some());
         assert_eq!(figures(b.build(1_000_000_000, 2_000_000_000)), before);
     }
 
@@ -492,12 +733,141 @@ mod tests {
         assert_eq!(finals, [0, 1_000_000_000]);
         let series = fan.into_series();
         // Sealed periods kept their figures but not their histograms: memory stays flat.
-        assert!(series.periods[0].hist.is_none() && series.periods[1].hist.is_none());
-        assert!(series.periods[2].hist.is_some());
+        assert_eq!((series.sealed.len(), series.first_open), (2, 2));
+        assert!(series.open.len() == 1 && series.open[0].hist.is_some());
         let points = series.build(1_000_000_000, 3_000_000_000);
         assert_eq!(points.len(), 3);
         assert_eq!(points[0].read_ops, 2);
         assert!(points[0].lat_max_ns >= 1000);
+    }
+
+    /// Period `index` of one thread: `1 + index % 3` reads of `latency_ns`.
+    fn reads(index: u64, latency_ns: u64) -> IntervalSample {
+        let ops = 1 + index % 3;
+        let mut hist = new_histogram();
+        for _ in 0..ops {
+            record(&mut hist, latency_ns);
+        }
+        IntervalSample {
+            thread: 0,
+            index,
+            read_ops: ops,
+            write_ops: 0,
+            bytes: ops * 4096,
+            hist,
+            read_lat_ns: ops * latency_ns,
+            write_lat_ns: 0,
+            cpu_user_ns: 1,
+            cpu_system_ns: 0,
+            dir_hists: None,
+        }
+    }
+
+    #[test]
+    fn a_long_series_is_coarsened_and_stays_under_its_cap() {
+        // A job whose end is unknown (io_count at a rate) seals periods for
+        // as long as it runs: the series must not grow with them.
+        let cap = 8;
+        let mut b = SeriesBuilder::with_cap(cap);
+        let (mut ops, mut lat_sum, mut worst) = (0u64, 0u64, 0u64);
+        for index in 0..1000u64 {
+            // A spike every 97 periods: its p99 and max must survive merging.
+            let latency = if index % 97 == 0 { 90_000 } else { 1000 + index };
+            let s = reads(index, latency);
+            ops += s.read_ops;
+            lat_sum += s.read_lat_ns;
+            worst = worst.max(latency);
+            b.add(&s);
+            b.seal(index as usize);
+            assert!(b.sealed.len() <= cap, "{} periods after {index}", b.sealed.len());
+        }
+        // 1000 periods in at most 8: each spans 128 of the job's intervals.
+        assert_eq!(b.periods_merged(), 128);
+        let points = b.build(SECOND, 1000 * SECOND);
+        assert_eq!(points.len(), 8);
+        for (k, p) in points.iter().enumerate() {
+            assert_eq!(p.start_ns, k as u64 * 128 * SECOND);
+        }
+        assert_eq!(points[0].duration_ns, 128 * SECOND);
+        assert_eq!(points[7].duration_ns, (1000 - 7 * 128) * SECOND);
+        assert_eq!(points.iter().map(|p| p.read_ops).sum::<u64>(), ops);
+        assert_eq!(points.iter().map(|p| p.cpu_user_ns).sum::<u64>(), 1000);
+        assert!(
+            points.iter().all(|p| p.lat_p99_ns >= 89_000),
+            "a spike in every 128 periods"
+        );
+        let max = points.iter().map(|p| p.lat_max_ns).max().unwrap();
+        assert!(max.abs_diff(worst) * 1000 <= worst, "{max} against {worst}");
+        let mean: f64 = points
+            .iter()
+            .map(|p| p.lat_mean_ns * p.read_ops as f64)
+            .sum::<f64>()
+            / ops as f64;
+        let exact = lat_sum as f64 / ops as f64;
+        assert!((mean - exact).abs() <= exact * 1e-3, "{mean} against {exact}");
+        // Rates are over the merged time.
+        assert_eq!(points[0].iops, points[0].read_ops as f64 / 128.0);
+    }
+
+    #[test]
+    fn a_series_under_its_cap_is_kept_period_by_period() {
+        let mut capped = SeriesBuilder::with_cap(8);
+        let mut wide = SeriesBuilder::with_cap(1 << 20);
+        for index in 0..8 {
+            for b in [&mut capped, &mut wide] {
+                b.add(&reads(index, 1000 + index));
+                b.seal(index as usize);
+            }
+        }
+        assert_eq!(capped.periods_merged(), 1);
+        assert_eq!(capped.build(SECOND, 8 * SECOND), wide.build(SECOND, 8 * SECOND));
+    }
+
+    #[test]
+    fn periods_still_open_at_the_end_join_their_coarse_period() {
+        let mut b = SeriesBuilder::with_cap(4);
+        for index in 0..10 {
+            b.add(&reads(index, 1000));
+        }
+        // Threads had moved past 0..=6 only: 7 final periods, coarsened to 4 of 2.
+        b.seal(6);
+        assert_eq!((b.sealed.len(), b.periods_merged()), (4, 2));
+        let points = b.build(SECOND, 10 * SECOND);
+        let spans: Vec<_> = points
+            .iter()
+            .map(|p| (p.start_ns / SECOND, p.duration_ns / SECOND))
+            .collect();
+        assert_eq!(spans, [(0, 2), (2, 2), (4, 2), (6, 2), (8, 2)]);
+        let ops: u64 = (0..10).map(|i| 1 + i % 3).sum();
+        assert_eq!(points.iter().map(|p| p.read_ops).sum::<u64>(), ops);
+        // Period 6 (sealed) and 7 (open) are one point.
+        assert_eq!(points[3].read_ops, 1 + 2);
+    }
+
+    #[test]
+    fn merged_figures_are_those_of_the_added_histograms() {
+        let (mut a, mut b) = (new_histogram(), new_histogram());
+        for v in 1..=300u64 {
+            record(&mut a, v * 1000);
+        }
+        for v in 1..=50u64 {
+            record(&mut b, 900_000 + v * 7000);
+        }
+        let merged = Figures::of(&a).merge(&Figures::of(&b));
+        let mut both = a.clone();
+        both.add(&b).unwrap();
+        let exact = Figures::of(&both);
+        assert_eq!(merged.count, exact.count);
+        assert_eq!(merged.max, exact.max);
+        assert!((merged.mean - exact.mean).abs() <= exact.mean * 1e-9);
+        assert!((merged.stddev - exact.stddev).abs() <= exact.stddev * 1e-6);
+        // The higher p99: never below the p99 of the whole.
+        assert!(merged.p99 >= exact.p99);
+        assert_eq!(Figures::default().merge(&exact), exact);
+        assert_eq!(
+            merge_bins(&[(1, 2), (5, 1)], &[(1, 1), (3, 4), (9, 1)]),
+            [(1, 3), (3, 4), (5, 1), (9, 1)]
+        );
     }
 
     #[test]

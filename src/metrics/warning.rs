@@ -106,6 +106,15 @@ pub enum Warning {
     StoredJobUnreadable { index: u64, error: String },
     /// A job was measuring when kura stopped; only its series was stored.
     JobUnfinished { job: String, periods: u64 },
+    /// The job's series would have held more periods than a job keeps
+    /// (`collect::MAX_PERIODS`): adjacent periods were merged, each stored
+    /// period spans `period_ns`, a multiple of the job's interval.
+    SeriesCoarsened {
+        job: String,
+        interval_ns: u64,
+        period_ns: u64,
+        periods: u64,
+    },
     /// A note from reading the job file.
     JobFile { note: String },
     /// A note from importing another tool's results.
@@ -512,6 +521,22 @@ impl fmt::Display for Warning {
             }
             Warning::JobUnfinished { job, periods } => {
                 f.write_str(&t!("warning-job-unfinished", job = job, periods = periods))
+            }
+            Warning::SeriesCoarsened {
+                job,
+                interval_ns,
+                period_ns,
+                periods,
+            } => {
+                let d = |ns: u64| crate::jobs::units::format_duration(std::time::Duration::from_nanos(ns));
+                f.write_str(&t!(
+                    "warning-series-coarsened",
+                    job = job.as_str(),
+                    periods = periods,
+                    period = d(*period_ns),
+                    interval = d(*interval_ns),
+                    max = super::collect::MAX_PERIODS as u64
+                ))
             }
             Warning::StoredJobUnreadable { index, error } => {
                 f.write_str(&t!("warning-stored-job-unreadable", index = index, error = error))

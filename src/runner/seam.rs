@@ -4,7 +4,8 @@
 //! result. The seam owns the rest, once for every kind: the memory cap
 //! (the target's pages evicted before it), the page-cache verdict, the live
 //! sink's skeleton, the threads and their common start line, the sample
-//! fan-in with each interval sealed as it completes, merging the threads'
+//! fan-in with each interval sealed as it completes (and the series kept
+//! under `collect::MAX_PERIODS`, said with the run), merging the threads'
 //! counts, the errors and short transfers, a thread that stopped, CPU
 //! time, stalls and zero completions, and the verdict on where the numbers
 //! came from.
@@ -172,11 +173,20 @@ pub(crate) fn measure<K: Kind>(
         });
     }
     count_failures(job, &merged, cx.warnings);
+    let series_points = series.build(interval_ns, merged.elapsed_ns);
+    if series.periods_merged() > 1 {
+        cx.warnings.push(Warning::SeriesCoarsened {
+            job: job.name.clone(),
+            interval_ns,
+            period_ns: interval_ns.saturating_mul(series.periods_merged()),
+            periods: series_points.len() as u64,
+        });
+    }
     let mut result = JobResult {
         elapsed_ns: merged.elapsed_ns,
         cpu_user_ns: user,
         cpu_system_ns: system,
-        series: series.build(interval_ns, merged.elapsed_ns),
+        series: series_points,
         incomplete: cx.stop.load(Ordering::Relaxed),
         ..blank()
     };
