@@ -338,11 +338,17 @@ fn holds_no_data(path: &Path, file: &File, meta: &Metadata, destroy: Destroy) ->
 
 /// A new output is never made in /dev, nor anywhere on devtmpfs: device
 /// nodes live there and it is memory (`report -o /dev/sdb1` with the disk
-/// unplugged would leave a page of HTML in RAM, named like the disk).
+/// unplugged would leave a page of HTML in RAM, named like the disk). A
+/// file system mounted below /dev for files (`/dev/shm`) is a place like
+/// any other.
 fn not_a_new_file_in_dev(path: &Path) -> Result<(), OutputError> {
     let place = super::facts::canonical(path);
-    let devtmpfs = || super::facts::mount_of(&place).is_some_and(|m| m.fstype == "devtmpfs");
-    if place.starts_with("/dev") || devtmpfs() {
+    let mount = super::facts::mount_of(&place);
+    let devtmpfs = mount.as_ref().is_some_and(|m| m.fstype == "devtmpfs");
+    let mounted_below_dev = mount
+        .as_ref()
+        .is_some_and(|m| Path::new(&m.mount_point).starts_with("/dev") && m.mount_point != "/dev");
+    if devtmpfs || (place.starts_with("/dev") && !mounted_below_dev) {
         return Err(OutputError::InDev {
             path: path.display().to_string(),
         });
