@@ -84,8 +84,10 @@ fn trims_zero_the_span_of_a_device_as_fio_does() {
                 .stdout,
         );
         assert_eq!(explained["jobs"][0]["rw"], rw, "explain");
+        // The device holds the pattern the test wrote: the user's to lose, named.
         let out = kura(&db)
-            .args(["run", "--format", "fio-json"])
+            .args(["run", "--format", "fio-json", "--allow-destroy"])
+            .arg(&lo.path)
             .arg(&file)
             .assert()
             .success()
@@ -138,6 +140,8 @@ fn trims_zero_the_span_of_a_device_as_fio_does() {
         ])
         .args(["--passes", "1", "--engine", "io_uring", "--qd", "4", "--target"])
         .arg(&lo.path)
+        .arg("--allow-destroy")
+        .arg(&lo.path)
         .assert()
         .success()
         .get_output()
@@ -173,7 +177,8 @@ fn trimwrite_writes_each_block_it_trims() {
     let lo = device(d, "tw.img");
     let file = job_file(d, "tw.fio", &lo.path, "trimwrite");
     let out = kura(&d.join("k.db"))
-        .args(["run", "--format", "fio-json"])
+        .args(["run", "--format", "fio-json", "--allow-destroy"])
+        .arg(&lo.path)
         .arg(&file)
         .assert()
         .success()

@@ -57,6 +57,27 @@ fn write_run(db: &Path, target: &Path, more: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// kura started in the background on `db` with `args`, its output piped.
+fn spawn_kura(db: &Path, args: &[&str]) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .arg("--db")
+        .arg(db)
+        .arg("--quiet")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits, at most a minute or two, until `ready` holds.
+fn wait_until(mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn refused(out: &std::process::Output, why: &str) {
     let err = stderr_of(out);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -182,32 +203,21 @@ fn a_link_swapped_during_a_run_stops_it_before_the_other_file_is_touched() {
     let link = dir.path().join("link");
     std::os::unix::fs::symlink(&first, &link).unwrap();
     let link_name = link.display().to_string();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .arg("--quiet")
-        .args([
-            "mark",
-            &link_name,
-            "--size",
-            "8m",
-            "--runs",
-            "2",
-            "--runtime",
-            "1s",
-            "--interval",
-            "0s",
-        ])
-        .args(["--allow-destroy", &link_name])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = [
+        "mark",
+        &link_name,
+        "--size",
+        "8m",
+        "--runs",
+        "2",
+        "--runtime",
+        "1s",
+        "--interval",
+        "0s",
+    ];
+    let child = spawn_kura(&db, &[&args[..], &["--allow-destroy", &link_name]].concat());
     // Swap once the first test is stored: the rest of the grid is still to run.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while common::finished_jobs(&db) < 1 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(|| common::finished_jobs(&db) >= 1);
     let swapped = dir.path().join("link.new");
     std::os::unix::fs::symlink(&other, &swapped).unwrap();
     std::fs::rename(&swapped, &link).unwrap();
@@ -399,29 +409,21 @@ fn a_second_kura_on_the_same_file_is_refused() {
     let file = dir.path().join("shared.img");
     std::fs::File::create(&file).unwrap().set_len(32 * MIB).unwrap();
     let name = file.display().to_string();
-    let mut first = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(dir.path().join("a.db"))
-        .args([
-            "--quiet",
-            "run",
-            "--target",
-            &name,
-            "--rw",
-            "randwrite",
-            "--runtime",
-            "30s",
-        ])
-        .args(["--allow-destroy", &name])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let a_db = dir.path().join("a.db");
+    let args = [
+        "run",
+        "--target",
+        &name,
+        "--rw",
+        "randwrite",
+        "--runtime",
+        "30s",
+        "--allow-destroy",
+        &name,
+    ];
+    let mut first = spawn_kura(&a_db, &args);
     // The first holds the file once it has begun to measure it (the database then has its run).
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !dir.path().join("a.db").exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(|| a_db.exists());
     std::thread::sleep(Duration::from_millis(500));
     let db = dir.path().join("b.db");
     let mut outs = Vec::new();

@@ -477,7 +477,17 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
         // What this rank's jobs will write, at the names the rank gives them
         // (`ANCHOR/kura-rank-R`, `PATH.R`), is checked before the first job:
         // somebody's file or set there is refused before any phase has measured.
-        let own = runner::refuse_up_front(mine.iter(), opts).map_err(|e| e.to_string());
+        // A rank's own directory not made yet holds nothing to refuse (the rank makes it);
+        // what the ranks share, rank 0 makes while the others look.
+        let unmade =
+            |j: &Job| j.workload.fileset().is_some() && j.target.as_ref().is_some_and(|t| !t.exists());
+        let own = mine.iter().zip(&each).try_for_each(|(j, (c, _))| {
+            runner::own_names_free(j).map_err(|e| e.to_string())?;
+            if c.shared || unmade(j) {
+                return Ok(());
+            }
+            runner::refuse_up_front(std::iter::once(j), opts).map_err(|e| e.to_string())
+        });
         settle(comm, own)?;
         self.each = each.into_iter().map(|(c, _)| c).collect();
         Ok(mine)

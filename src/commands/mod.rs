@@ -494,6 +494,11 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         json: cli.json,
         quiet: cli.quiet,
     };
+    // Named before any check runs: a job that would write over the database is
+    // refused as that, before the database is opened or any other probe speaks.
+    if let Ok(path) = ctx.checked_db_path() {
+        crate::targets::protected::protect_database(&path);
+    }
     match cli.command {
         Command::Run(args) => run::run(&ctx, *args),
         Command::Explain(args) => explain::run(&ctx, args),

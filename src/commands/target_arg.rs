@@ -65,17 +65,21 @@ pub fn apply(base: &mut Job, target: Option<&str>, size: Option<&str>) -> anyhow
     Ok(note)
 }
 
-/// The length of the job's target when it is an existing regular file (not
-/// followed through a link) or a block device smaller than the default
-/// size, and not empty. A device of 256 MiB used to be refused for the
-/// default 1 GiB, where `run` measures the whole device.
+/// The length of the job's target when it is an existing regular file or a
+/// block device smaller than the default size, and not empty. A device of
+/// 256 MiB used to be refused for the default 1 GiB, where `run` measures
+/// the whole device. A link the user named is followed, as `run` follows
+/// it (the run pins what it reached); a name kura picks is never a link.
 fn smaller_file(job: &Job) -> Option<u64> {
     use std::os::unix::fs::FileTypeExt;
     let path = crate::targets::job_path(job);
-    let meta = std::fs::symlink_metadata(&path).ok()?;
+    let meta = match job.own_name {
+        true => std::fs::symlink_metadata(&path).ok()?,
+        false => std::fs::metadata(&path).ok()?,
+    };
     let len = if meta.is_file() {
         meta.len()
-    } else if std::fs::metadata(&path).ok()?.file_type().is_block_device() {
+    } else if meta.file_type().is_block_device() {
         // A device is named through links (/dev/disk/by-id/...); opening one to read has no effect.
         let mut dev = std::fs::File::open(&path).ok()?;
         std::io::Seek::seek(&mut dev, std::io::SeekFrom::End(0)).ok()?
@@ -88,6 +92,21 @@ fn smaller_file(job: &Job) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_named_to_a_small_file_is_measured_at_its_size_as_the_file_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("small.dat");
+        std::fs::File::create(&file).unwrap().set_len(8 << 20).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        for named in [&file, &link] {
+            let mut job = Job::default();
+            let note = apply(&mut job, named.to_str(), None).unwrap();
+            assert_eq!(job.size_bytes, None, "{}", named.display());
+            assert!(note.unwrap().contains("smaller than the default"));
+        }
+    }
 
     #[test]
     fn a_directory_means_a_test_file_in_it() {

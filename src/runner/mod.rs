@@ -662,7 +662,9 @@ pub fn refuse_up_front<'a>(
             // A new test file is kura's; an existing file or a device is probed as `prepare` would.
             let exists =
                 std::fs::metadata(&path).is_ok_and(|m| m.is_file() || m.file_type().is_block_device());
-            if exists && !probed.contains(&path) {
+            // Trims on a regular file are refused by `prepare` for what they are, before any I/O.
+            let file_trims = job.does_trims() && std::fs::metadata(&path).is_ok_and(|m| m.is_file());
+            if exists && !file_trims && !probed.contains(&path) {
                 targets::check_device_writable(&path, allowed).map_err(TargetError::from)?;
                 probed.push(path);
             }

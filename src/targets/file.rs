@@ -161,7 +161,9 @@ fn prepare_existing(
     if writes {
         check_file_writable(path, &file, &held, opts.allow_destroy.as_deref(), own_name)?;
     }
-    if lock.is_none() && !owner::made_here(held.dev(), held.ino()) {
+    // The ranks of one run are processes of their own that share the file (`--shared`).
+    let rank = crate::cluster::launched_as_rank().is_some();
+    if lock.is_none() && !rank && !owner::made_here(held.dev(), held.ino()) {
         lock_for_run(path, &file, &held, writes)?;
     }
     Ok(PreparedTarget {
