@@ -668,7 +668,7 @@ impl fmt::Display for Warning {
                 f.write_str(&t!("warning-pts-no-purge", test = test.as_str()))
             }
             Warning::PtsNotConforming { scale } => {
-                f.write_str(&t!("warning-pts-not-conforming", scale = scale.to_string()))
+                f.write_str(&t!("warning-pts-not-conforming", scale = scale_text(*scale)))
             }
             Warning::PtsWriteCache { device, state } => f.write_str(&t!(
                 "warning-pts-write-cache",
@@ -799,9 +799,44 @@ pub mod list {
     }
 }
 
+/// `--scale` in three significant digits: `1e-300` as typed would print as
+/// a 300-digit fraction that no terminal can wrap.
+fn scale_text(scale: f64) -> String {
+    if scale >= 1e-3 {
+        let decimals = (2 - scale.log10().floor() as i32).max(0) as usize;
+        let text = format!("{scale:.decimals$}");
+        match text.contains('.') {
+            true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+            false => text,
+        }
+    } else {
+        let text = format!("{scale:.2e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = match mantissa.contains('.') {
+            true => mantissa.trim_end_matches('0').trim_end_matches('.'),
+            false => mantissa,
+        };
+        format!("{mantissa}e{exponent}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34: `--scale 1e-300` printed a 300-digit number.
+    #[test]
+    fn the_scale_is_said_in_three_significant_digits() {
+        let said = |scale| Warning::PtsNotConforming { scale }.to_string();
+        assert!(said(1e-300).contains("--scale 1e-300 "), "{}", said(1e-300));
+        assert!(said(1.5e-5).contains("--scale 1.5e-5 "));
+        assert!(said(0.0005).contains("--scale 5e-4 "));
+        assert!(said(0.001).contains("--scale 0.001 "));
+        assert!(said(0.123456).contains("--scale 0.123 "));
+        assert!(said(0.05).contains("--scale 0.05 "));
+        assert!(said(1.0).contains("--scale 1 "));
+        assert!(said(1e-300).len() < 200);
+    }
 
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
     struct Stored {
