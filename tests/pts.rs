@@ -503,3 +503,34 @@ fn a_device_with_a_file_system_is_refused_and_never_purged() {
     let fs = common::sh(&format!("blkid -p -o value -s TYPE {dev}"));
     assert_eq!(fs.trim(), "ext4");
 }
+
+/// Issue 34: under `--size` the purge warning said "whole device" while
+/// only the span was discarded.
+#[test]
+fn a_purge_of_a_span_says_the_span_not_the_whole_device() {
+    if !need(&["losetup"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("pts.db");
+    let lo = LoopDevice::sized(16 << 20);
+    let dev = lo.path.to_str().unwrap();
+    let out = kura(&db)
+        .args(["--json", "suite", "pts", dev, "--tests", "ws", "--scale", "0.001"])
+        .args(["--size", "2m", "--allow-destroy", dev])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = json(&out.stdout);
+    let purge = run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "pts_purge")
+        .cloned()
+        .unwrap_or_default();
+    let text = purge["text"].as_str().unwrap_or_default();
+    assert!(text.contains("over the first 2m of the device"), "{purge}");
+    assert!(!text.contains("whole device"), "{text}");
+    assert_eq!(purge["span_bytes"], 2 << 20);
+}

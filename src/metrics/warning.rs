@@ -217,7 +217,14 @@ pub enum Warning {
     /// `kura suite db`: the database never outgrew RAM, so its reads came from memory.
     DatabaseInMemory { data_mb: u64, memory_mb: u64 },
     /// `kura suite pts`: the purge that ran before a test, or none (a file cannot be purged).
-    PtsPurge { test: String, method: Option<String> },
+    PtsPurge {
+        test: String,
+        method: Option<String>,
+        /// The span purged when `--size` made it less than the device
+        /// (none: the whole device, and runs stored before it was said).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        span_bytes: Option<u64>,
+    },
     /// `kura suite pts --scale` below 1: round time and volumes shrunk, not the spec's.
     PtsNotConforming { scale: f64 },
     /// `kura suite pts` on a device whose volatile write cache is on (the
@@ -659,14 +666,25 @@ impl fmt::Display for Warning {
             Warning::PtsPurge {
                 test,
                 method: Some(m),
+                span_bytes: None,
             } => f.write_str(&t!(
                 "warning-pts-purge",
                 test = test.as_str(),
                 method = m.as_str()
             )),
-            Warning::PtsPurge { test, method: None } => {
-                f.write_str(&t!("warning-pts-no-purge", test = test.as_str()))
-            }
+            Warning::PtsPurge {
+                test,
+                method: Some(m),
+                span_bytes: Some(span),
+            } => f.write_str(&t!(
+                "warning-pts-purge-span",
+                test = test.as_str(),
+                method = m.as_str(),
+                span = crate::jobs::units::format_size(*span)
+            )),
+            Warning::PtsPurge {
+                test, method: None, ..
+            } => f.write_str(&t!("warning-pts-no-purge", test = test.as_str())),
             Warning::PtsNotConforming { scale } => {
                 f.write_str(&t!("warning-pts-not-conforming", scale = scale_text(*scale)))
             }
@@ -836,6 +854,22 @@ mod tests {
         assert!(said(0.05).contains("--scale 0.05 "));
         assert!(said(1.0).contains("--scale 1 "));
         assert!(said(1e-300).len() < 200);
+    }
+
+    /// Issue 34: under `--size` the purge said "whole device".
+    #[test]
+    fn a_purge_of_a_span_says_the_span() {
+        let purge = |span_bytes| Warning::PtsPurge {
+            test: "IOPS".into(),
+            method: Some("blkdiscard".into()),
+            span_bytes,
+        };
+        let said = purge(Some(64 << 20)).to_string();
+        assert!(said.contains("over the first 64m of the device"), "{said}");
+        assert!(!said.contains("whole device"), "{said}");
+        assert!(purge(None).to_string().contains("whole device"));
+        let old = serde_json::json!({"kind": "pts_purge", "test": "IOPS", "method": "blkdiscard"});
+        assert_eq!(serde_json::from_value::<Warning>(old).unwrap(), purge(None));
     }
 
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
