@@ -65,6 +65,27 @@ fn stale_launcher_variables_without_a_launcher_are_refused() {
 fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
     let dir = tmp();
     let db = dir.path().join("k.db");
+    let launcher = tmp();
+    // Issue 34: mpirun's rank 0 is told what happened (a launch) and what
+    // to do; the same variables with no launcher are stale, not a launch.
+    let out = under_launcher(launcher.path(), &db)
+        .env("OMPI_COMM_WORLD_SIZE", "4")
+        .args(["run", "--engine", "null", "--runtime", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "an MPI launcher started kura as one of 4 ranks (OMPI_COMM_WORLD_SIZE=4), but this kura was built without the `mpi` feature"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("--features mpi`, or run kura without the launcher"),
+        "{err}"
+    );
     let out = kura(&db)
         .env("OMPI_COMM_WORLD_SIZE", "4")
         .args(["run", "--engine", "null", "--runtime", "1s"])
@@ -74,12 +95,13 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
     let err = stderr_of(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("started as one of 4 ranks (OMPI_COMM_WORLD_SIZE=4) but was built without MPI"),
+        err.contains(
+            "OMPI_COMM_WORLD_SIZE=4 is set but no MPI launcher (mpirun, mpiexec, srun, ...) started kura"
+        ),
         "{err}"
     );
     assert!(!db.exists(), "nothing was stored");
     // The other ranks leave quietly: the refusal is rank 0's one line.
-    let launcher = tmp();
     for args in [
         &["run", "--engine", "null", "--runtime", "1s"][..],
         &["suite", "tiobench", dir.path().to_str().unwrap()][..],
@@ -103,7 +125,7 @@ fn a_build_without_mpi_refuses_to_be_one_of_many_ranks() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("--shared and --stonewall are for many ranks"));
     // The suites that do not run on ranks say so, on rank 0 only.
-    let out = kura(&db)
+    let out = under_launcher(launcher.path(), &db)
         .env("OMPI_COMM_WORLD_SIZE", "4")
         .env("OMPI_COMM_WORLD_RANK", "0")
         .args(["suite", "bonnie"])

@@ -171,6 +171,45 @@ fn numjobs_clones_import_as_one_job_with_threads() {
     assert!((iops - sum).abs() < 1e-6, "{iops} vs {sum}");
 }
 
+/// Issue 34: fio prints an undefined float as a bare `-nan` (0/0 through
+/// `%f`), and its own result was refused as "not a JSON document".
+#[test]
+fn fios_own_nan_is_read_as_a_field_it_could_not_compute() {
+    if !have("fio") {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let result = fio(dir.path(), "fio-nan", &["--runtime=1"]);
+    let mut doc = json(&std::fs::read(&result).unwrap());
+    let ops = doc["jobs"][0]["read"]["total_ios"].clone();
+    doc["jobs"][0]["sys_cpu"] = 7777.125.into();
+    doc["jobs"][0]["read"]["lat_ns"]["stddev"] = 7777.125.into();
+    let text = serde_json::to_string_pretty(&doc)
+        .unwrap()
+        .replace("7777.125", "-nan");
+    assert_eq!(text.matches(": -nan").count(), 2, "{text}");
+    std::fs::write(&result, text).unwrap();
+    kura(&db)
+        .args(["import", "fio"])
+        .arg(&result)
+        .args(["--label", "nan"])
+        .assert()
+        .success();
+    let run = json(
+        &kura(&db)
+            .args(["--json", "show", "nan"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let job = &run["jobs"][0];
+    assert_eq!(job["read"]["ops"], ops);
+    assert_eq!(job["read"]["lat_ns"]["stddev"], 0.0);
+    assert_eq!(job["cpu_system_ns"], 0);
+}
+
 #[test]
 fn json_that_is_not_fios_is_refused_and_nothing_is_stored() {
     let dir = tmp();

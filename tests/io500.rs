@@ -220,3 +220,47 @@ fn a_foreign_set_at_a_ranks_name_is_refused_before_any_phase() {
     assert!(!data.join("kura-io500-easy.dat").exists(), "a phase ran");
     assert_eq!(std::fs::read(foreign.join("notes.txt")).unwrap(), b"precious");
 }
+
+/// Issue 34: docs/safety.md's table named `DIR/kura-io500-easy.dat` and
+/// the mdtest sets in `DIR/kura-fileset`; one process writes
+/// `kura-io500-easy.dat.0` and `kura-rank-0/kura-fileset`. Every name a
+/// kept run leaves in DIR (and in its `kura-rank-*` directories) is in the
+/// suite's row.
+#[test]
+fn every_name_one_process_writes_is_in_the_safety_table() {
+    let dir = tmp();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let db = dir.path().join("k.db");
+    let out = kura(&db)
+        .args(["suite", "io500"])
+        .arg(&data)
+        .args(QUICK)
+        .arg("--keep")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/safety.md")).unwrap();
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| `suite io500 [DIR]` |"))
+        .expect("the suite's row");
+    let made = row.split(" | ").nth(1).unwrap();
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(&data).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().to_string();
+        if name.starts_with("kura-rank-") {
+            for inner in std::fs::read_dir(data.join(&name)).unwrap() {
+                names.push(format!("{name}/{}", inner.unwrap().file_name().to_string_lossy()));
+            }
+        }
+        names.push(name);
+    }
+    assert!(names.len() >= 5, "{names:?}");
+    for name in &names {
+        assert!(
+            made.contains(&format!("`DIR/{name}`")),
+            "{name} is not in: {made}"
+        );
+    }
+}

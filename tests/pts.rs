@@ -503,3 +503,57 @@ fn a_device_with_a_file_system_is_refused_and_never_purged() {
     let fs = common::sh(&format!("blkid -p -o value -s TYPE {dev}"));
     assert_eq!(fs.trim(), "ext4");
 }
+
+/// Issue 34: under `--size` the purge warning said "whole device" while
+/// only the span was discarded.
+#[test]
+fn a_purge_of_a_span_says_the_span_not_the_whole_device() {
+    if !need(&["losetup"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("pts.db");
+    let lo = LoopDevice::sized(16 << 20);
+    let dev = lo.path.to_str().unwrap();
+    let out = kura(&db)
+        .args(["--json", "suite", "pts", dev, "--tests", "ws", "--scale", "0.001"])
+        .args(["--size", "2m", "--allow-destroy", dev])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = json(&out.stdout);
+    let purge = run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "pts_purge")
+        .cloned()
+        .unwrap_or_default();
+    let text = purge["text"].as_str().unwrap_or_default();
+    assert!(text.contains("over the first 2m of the device"), "{purge}");
+    assert!(!text.contains("whole device"), "{text}");
+    assert_eq!(purge["span_bytes"], 2 << 20);
+}
+
+/// Issue 34: a PTS run's figure in `kura history` (and the web list) was
+/// its first job's, the purge's trim rate.
+#[test]
+fn a_runs_figure_in_history_is_a_tests_not_its_purge() {
+    if !need(&["losetup"]) {
+        return;
+    }
+    let dir = tmp();
+    let db = dir.path().join("pts.db");
+    let lo = LoopDevice::sized(16 << 20);
+    let dev = lo.path.to_str().unwrap();
+    kura(&db)
+        .args(["suite", "pts", dev, "--tests", "ws", "--scale", "0.001"])
+        .args(["--size", "2m", "--allow-destroy", dev])
+        .assert()
+        .success();
+    let out = kura(&db).args(["--json", "history"]).assert().success();
+    let runs = json(&out.get_output().stdout);
+    let figure = runs["runs"][0]["figure"].as_str().unwrap_or_default();
+    assert!(figure.starts_with("WS RND 4k W100 write"), "{}", runs["runs"][0]);
+    assert!(!figure.contains("purge"), "{figure}");
+}

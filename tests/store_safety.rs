@@ -793,3 +793,54 @@ fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
     );
     kura(&db).args(["show", "latest"]).assert().success();
 }
+
+/// Issue 34: a target refused when the run prepared it (after the database
+/// was opened) left a new empty database behind. The call that made it
+/// removes it with its side files; a database with a run in it stays.
+#[test]
+fn a_refusal_leaves_no_new_database_behind() {
+    let dir = tmp();
+    let d = dir.path();
+    std::fs::create_dir(d.join("adir")).unwrap();
+    let cases: [(&str, String, &str); 3] = [
+        ("dir.db", d.join("adir").display().to_string(), "is a directory"),
+        (
+            "missing.db",
+            d.join("no/such/x.dat").display().to_string(),
+            "does not exist",
+        ),
+        (
+            "self.db",
+            d.join("self.db").display().to_string(),
+            "kura's database",
+        ),
+    ];
+    for (name, target, says) in &cases {
+        let db = d.join(name);
+        let out = kura(&db)
+            .args(["run", "--target", target, "--rw", "write", "--size", "1m"])
+            .args(["--runtime", "1s"])
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{target}: {err}");
+        assert!(err.contains(says), "{target}: {err}");
+        let left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.starts_with(name))
+            .collect();
+        assert!(left.is_empty(), "{target}: left behind {left:?}");
+    }
+    // A database that holds a run stays after a later refusal.
+    let db = d.join("kept.db");
+    store_a_null_run(&db, "first");
+    let out = kura(&db)
+        .args(["run", "--target"])
+        .arg(d.join("adir"))
+        .args(["--rw", "write", "--size", "1m", "--runtime", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(db.exists());
+}

@@ -784,6 +784,7 @@ html-scores-chart = Latency-bounded score relative to { $baseline }
 
 # kura suite pts (docs/pts.md)
 warning-pts-purge = { $test }: purged by { $method } (BLKDISCARD over the whole device); NVMe format/sanitize and ATA secure erase are not run by kura yet
+warning-pts-purge-span = { $test }: purged by { $method } (BLKDISCARD over the first { $span } of the device, the span --size set; the rest of the device was not purged); NVMe format/sanitize and ATA secure erase are not run by kura yet
 warning-pts-no-purge = { $test }: not purged: the target is a regular file, and no purge can reach the flash under a file; the PTS requires one
 warning-pts-not-conforming = NOT CONFORMING to SNIA PTS 2.0.2: --scale { $scale } shrank round time and volumes; for a quick look only
 warning-pts-write-cache = { $device }: the volatile write cache is on ({ $state }); PTS-E asks for it off (WCD), PTS-C on (WCE): this run is PTS-C's in that respect. kura does not change it: `hdparm -W 0` (ATA) or `nvme set-feature -f 6 -v 0` (NVMe) turns it off

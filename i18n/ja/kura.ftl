@@ -758,6 +758,7 @@ html-scores-chart = { $baseline } に対するレイテンシ制約付きスコ�
 
 # kura suite pts (docs/pts.md)
 warning-pts-purge = { $test }: { $method } でパージした（デバイス全体に BLKDISCARD）。NVMe format/sanitize と ATA secure erase はまだ kura が実行しない
+warning-pts-purge-span = { $test }: { $method } でパージした（--size で決めた範囲、デバイスの先頭 { $span } に BLKDISCARD。残りはパージしていない）。NVMe format/sanitize と ATA secure erase はまだ kura が実行しない
 warning-pts-no-purge = { $test }: パージしていない: 対象は通常ファイルで、ファイルの下のフラッシュに届くパージはない。PTS はパージを求める
 warning-pts-not-conforming = SNIA PTS 2.0.2 に適合しない: --scale { $scale } でラウンド時間と書き込み量を縮めた。概観用のみ
 warning-pts-write-cache = { $device }: 揮発性ライトキャッシュが有効（{ $state }）。PTS-E は無効（WCD）、PTS-C は有効（WCE）を求める: この点でこの実行は PTS-C のもの。kura は変更しない: 無効にするには `hdparm -W 0`（ATA）か `nvme set-feature -f 6 -v 0`（NVMe）

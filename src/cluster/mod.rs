@@ -120,8 +120,8 @@ pub fn refuse_many_ranks(verb: &str) -> anyhow::Result<Option<i32>> {
     let Some((var, n)) = launched_as_rank().filter(|(_, n)| *n > 1) else {
         return Ok(None);
     };
+    check_launcher(var, n)?;
     if launched_rank().is_some_and(|r| r > 0) {
-        check_launcher(var, n)?;
         return Ok(Some(0));
     }
     anyhow::bail!(

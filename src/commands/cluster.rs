@@ -118,10 +118,15 @@ fn run_ranks(
             Ok(Some(0))
         }
         // Without refusing, each of the N processes would measure alone and store its own run.
-        Some((var, n)) if n > 1 => bail!(
-            "kura was started as one of {n} ranks ({var}={n}) but was built without MPI; build it \
-             with `cargo build --release --features mpi` (docs/cluster.md)"
-        ),
+        // Variables without a launcher are stale, not a launch: that is said instead.
+        Some((var, n)) if n > 1 => {
+            crate::cluster::check_launcher(var, n)?;
+            bail!(
+                "an MPI launcher started kura as one of {n} ranks ({var}={n}), but this kura was \
+                 built without the `mpi` feature, so each rank would measure alone: rebuild with \
+                 `cargo build --release --features mpi`, or run kura without the launcher (docs/cluster.md)"
+            )
+        }
         _ => bail!(
             "--shared and --stonewall are for many ranks: start kura with mpirun or srun, built \
              with `--features mpi` (docs/cluster.md)"

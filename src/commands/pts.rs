@@ -75,6 +75,7 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
             said.push(Warning::PtsPurge {
                 test,
                 method: purge.then(|| PURGE_METHOD.to_string()),
+                span_bytes: (span_bytes < own_len).then_some(span_bytes),
             });
         }
     }

@@ -60,7 +60,11 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         text.find("\n{").map(|i| i + 1)
     };
     let doc: Value = start
-        .and_then(|s| serde_json::from_str(&text[s..]).ok())
+        .and_then(|s| {
+            serde_json::from_str(&text[s..])
+                .ok()
+                .or_else(|| serde_json::from_str(&null_for_nan(&text[s..])).ok())
+        })
         .ok_or_else(|| not_fio("it is not a JSON document"))?;
     let top = doc
         .as_object()
@@ -135,6 +139,49 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
     })
 }
 
+/// fio prints an undefined float with printf's `%f`: `nan` or `-nan` (0/0 on
+/// x86, e.g. `usr_cpu` of a job that ran for 0 ms), `inf` or `-inf`, bare,
+/// which no JSON reader accepts. Outside strings they become `null`, read as
+/// the field being absent.
+fn null_for_nan(text: &str) -> String {
+    const TOKENS: [&str; 4] = ["-nan", "nan", "-inf", "inf"];
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped, mut i) = (false, false, 0);
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if c == b'"' {
+            in_string = true;
+        } else if !bytes
+            .get(i.wrapping_sub(1))
+            .is_some_and(u8::is_ascii_alphanumeric)
+            && let Some(t) = TOKENS.iter().find(|t| {
+                bytes[i..].len() >= t.len()
+                    && bytes[i..i + t.len()].eq_ignore_ascii_case(t.as_bytes())
+                    && !bytes.get(i + t.len()).is_some_and(u8::is_ascii_alphanumeric)
+            })
+        {
+            out.push_str("null");
+            i += t.len();
+            continue;
+        }
+        // Only ASCII is matched, so whole UTF-8 sequences are copied byte by byte.
+        let end = (i + 1..=bytes.len())
+            .find(|&e| text.is_char_boundary(e))
+            .unwrap_or(bytes.len());
+        out.push_str(&text[i..end]);
+        i = end;
+    }
+    out
+}
+
 /// The `i`th entry of fio's `jobs` array, its options over the global ones.
 fn entry(
     i: usize,
@@ -164,7 +211,7 @@ fn entry(
     let (read, write) = (dir("read")?, dir("write")?);
     let cpu = |key: &str| -> Result<f64, FioImportError> {
         match obj.get(key) {
-            None => Ok(0.0),
+            None | Some(Value::Null) => Ok(0.0),
             Some(v) => measured(v, key).map_err(|why| not_fio(format!("jobs[{i}].{why}"))),
         }
     };
@@ -233,7 +280,10 @@ fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
 /// A count, rate or latency: a finite number, never negative. Errors start
 /// with the key, so that the caller can prefix the path to it.
 fn measured(v: &Value, key: &str) -> Result<f64, String> {
-    let x = v.as_f64().ok_or_else(|| format!("{key}: {v} is not a number"))?;
+    let x = v.as_f64().ok_or_else(|| match v {
+        Value::Null => format!("{key}: no number (fio wrote nan, null or inf)"),
+        _ => format!("{key}: {v} is not a number"),
+    })?;
     if !x.is_finite() || x < 0.0 {
         return Err(format!(
             "{key}: {x} is not a measurement (counts, rates, shares and latencies are finite and never negative)"
@@ -301,7 +351,11 @@ fn direction(v: &Value) -> Result<Option<DirectionResult>, String> {
         lat_ns: LatencySummary {
             min: count(lat, "min").map_err(|e| format!("lat_ns.{e}"))?,
             mean: lat_number("mean")?,
-            stddev: lat_number("stddev")?,
+            // fio's own word for a deviation it cannot compute (one sample) is 0.
+            stddev: match lat.get("stddev") {
+                Some(Value::Null) => 0.0,
+                _ => lat_number("stddev")?,
+            },
             max: count(lat, "max").map_err(|e| format!("lat_ns.{e}"))?,
             percentiles,
         },
@@ -672,6 +726,38 @@ mod tests {
             assert!(err.contains(why), "{text}: {err}");
             assert!(err.starts_with("x.json is not a fio JSON result"), "{err}");
         }
+    }
+
+    /// Issue 34: fio's own `-nan` (0/0 printed by `%f`) refused the whole result.
+    #[test]
+    fn fios_bare_nan_and_inf_are_read_as_absent_and_strings_keep_theirs() {
+        let text = serde_json::json!({
+            "fio version": "fio-3.33", "timestamp": 1795318972,
+            "jobs": [{
+                "jobname": "nan -nan inf\\\"nan", "job_runtime": 1000, "usr_cpu": 1.0, "sys_cpu": 2.0,
+                "job options": { "rw": "randread", "filename": "/tmp/-nan" },
+                "read": dir(700, 700.0, 1234.5),
+            }]
+        })
+        .to_string()
+        .replace("\"usr_cpu\":1.0", "\"usr_cpu\":-nan")
+        .replace("\"sys_cpu\":2.0", "\"sys_cpu\":NaN")
+        .replace("\"stddev\":1.5", "\"stddev\":-nan")
+        .replace("\"stddev\":1.0", "\"stddev\":inf");
+        assert_eq!(text.matches("nan").count(), 6, "{text}");
+        let run = parse(&text, "r.json").unwrap();
+        let j = &run.jobs[0];
+        assert_eq!(j.job.name, "nan -nan inf\\\"nan");
+        assert_eq!(j.target.path, "/tmp/-nan");
+        assert_eq!(j.cpu_user_ns, 0);
+        let r = j.read.as_ref().unwrap();
+        assert_eq!((r.ops, r.lat_ns.mean, r.lat_ns.stddev), (700, 1234.5, 0.0));
+        let bad = text.replace("\"iops\":700.0", "\"iops\":-nan");
+        let err = parse(&bad, "r.json").unwrap_err().to_string();
+        assert!(
+            err.contains("jobs[0].read.iops: no number (fio wrote nan"),
+            "{err}"
+        );
     }
 
     fn dir(ops: u64, iops: f64, mean: f64) -> Value {

@@ -149,6 +149,12 @@ pub fn parse_scale(text: &str) -> Result<f64, String> {
 /// The purge's stored test name, saying which purge it is.
 pub const PURGE_METHOD: &str = "blkdiscard";
 
+/// Whether a job of the suite prepares a test (its purge or its
+/// workload-independent preconditioning) rather than measures it.
+pub fn is_preparation(test: &str) -> bool {
+    test.ends_with(&format!(" purge {PURGE_METHOD}")) || test.ends_with(" WIPC")
+}
+
 /// The suite's jobs, test by test: purge, workload-independent
 /// preconditioning, then the test's rounds (Write Saturation: one long job
 /// whose interval series is its curve).

@@ -226,7 +226,14 @@ pub enum Warning {
     /// `kura suite db`: the database never outgrew RAM, so its reads came from memory.
     DatabaseInMemory { data_mb: u64, memory_mb: u64 },
     /// `kura suite pts`: the purge that ran before a test, or none (a file cannot be purged).
-    PtsPurge { test: String, method: Option<String> },
+    PtsPurge {
+        test: String,
+        method: Option<String>,
+        /// The span purged when `--size` made it less than the device
+        /// (none: the whole device, and runs stored before it was said).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        span_bytes: Option<u64>,
+    },
     /// `kura suite pts --scale` below 1: round time and volumes shrunk, not the spec's.
     PtsNotConforming { scale: f64 },
     /// `kura suite pts` on a device whose volatile write cache is on (the
@@ -684,16 +691,27 @@ impl fmt::Display for Warning {
             Warning::PtsPurge {
                 test,
                 method: Some(m),
+                span_bytes: None,
             } => f.write_str(&t!(
                 "warning-pts-purge",
                 test = test.as_str(),
                 method = m.as_str()
             )),
-            Warning::PtsPurge { test, method: None } => {
-                f.write_str(&t!("warning-pts-no-purge", test = test.as_str()))
-            }
+            Warning::PtsPurge {
+                test,
+                method: Some(m),
+                span_bytes: Some(span),
+            } => f.write_str(&t!(
+                "warning-pts-purge-span",
+                test = test.as_str(),
+                method = m.as_str(),
+                span = crate::jobs::units::format_size(*span)
+            )),
+            Warning::PtsPurge {
+                test, method: None, ..
+            } => f.write_str(&t!("warning-pts-no-purge", test = test.as_str())),
             Warning::PtsNotConforming { scale } => {
-                f.write_str(&t!("warning-pts-not-conforming", scale = scale.to_string()))
+                f.write_str(&t!("warning-pts-not-conforming", scale = scale_text(*scale)))
             }
             Warning::PtsWriteCache { device, state } => f.write_str(&t!(
                 "warning-pts-write-cache",
@@ -824,9 +842,60 @@ pub mod list {
     }
 }
 
+/// `--scale` in three significant digits: `1e-300` as typed would print as
+/// a 300-digit fraction that no terminal can wrap.
+fn scale_text(scale: f64) -> String {
+    if scale >= 1e-3 {
+        let decimals = (2 - scale.log10().floor() as i32).max(0) as usize;
+        let text = format!("{scale:.decimals$}");
+        match text.contains('.') {
+            true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+            false => text,
+        }
+    } else {
+        let text = format!("{scale:.2e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = match mantissa.contains('.') {
+            true => mantissa.trim_end_matches('0').trim_end_matches('.'),
+            false => mantissa,
+        };
+        format!("{mantissa}e{exponent}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34: `--scale 1e-300` printed a 300-digit number.
+    #[test]
+    fn the_scale_is_said_in_three_significant_digits() {
+        let said = |scale| Warning::PtsNotConforming { scale }.to_string();
+        assert!(said(1e-300).contains("--scale 1e-300 "), "{}", said(1e-300));
+        assert!(said(1.5e-5).contains("--scale 1.5e-5 "));
+        assert!(said(0.0005).contains("--scale 5e-4 "));
+        assert!(said(0.001).contains("--scale 0.001 "));
+        assert!(said(0.123456).contains("--scale 0.123 "));
+        assert!(said(0.05).contains("--scale 0.05 "));
+        assert!(said(1.0).contains("--scale 1 "));
+        assert!(said(1e-300).len() < 200);
+    }
+
+    /// Issue 34: under `--size` the purge said "whole device".
+    #[test]
+    fn a_purge_of_a_span_says_the_span() {
+        let purge = |span_bytes| Warning::PtsPurge {
+            test: "IOPS".into(),
+            method: Some("blkdiscard".into()),
+            span_bytes,
+        };
+        let said = purge(Some(64 << 20)).to_string();
+        assert!(said.contains("over the first 64m of the device"), "{said}");
+        assert!(!said.contains("whole device"), "{said}");
+        assert!(purge(None).to_string().contains("whole device"));
+        let old = serde_json::json!({"kind": "pts_purge", "test": "IOPS", "method": "blkdiscard"});
+        assert_eq!(serde_json::from_value::<Warning>(old).unwrap(), purge(None));
+    }
 
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
     struct Stored {

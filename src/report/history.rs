@@ -157,6 +157,20 @@ fn of_n(n: usize) -> String {
 /// tests of tiobench, else the first test's read and write together; the
 /// best repetition, as the suites' own tables report it.
 pub fn representative(suite: Option<&str>, jobs: &[JobFigure]) -> Option<Figure> {
+    // A PTS run begins with a purge and a preconditioning: the trim rate of
+    // a discard is no test's figure.
+    let measured: Vec<JobFigure>;
+    let jobs = match suite.map(SuiteKind::parse) {
+        Some(SuiteKind::Pts) => {
+            measured = jobs
+                .iter()
+                .filter(|j| !crate::jobs::pts::is_preparation(group_of(j)))
+                .cloned()
+                .collect();
+            &measured[..]
+        }
+        _ => jobs,
+    };
     let first = group_of(jobs.first()?).to_string();
     let paired = |read_test: &str, write_test: &str, read_name: &str, write_name: &str, short: &str| {
         let (bps, iops, n) = best(jobs, read_test, "read")?;
@@ -502,6 +516,43 @@ mod tests {
         assert_eq!((f.iops, f.bytes_per_sec), (1150.0, 4.6e6));
         assert_eq!(f.of, "mix read+write, best of 2");
         assert_eq!(f.short, "mix read+write");
+    }
+
+    /// Issue 34: a PTS run's headline was its first job's, the purge's trim rate.
+    #[test]
+    fn a_pts_run_is_its_first_tests_figure_not_its_purge() {
+        let t = |n: &str| Some(n.to_string());
+        let jobs = [
+            j(
+                0,
+                "trim",
+                "IOPS purge blkdiscard",
+                t("IOPS purge blkdiscard").as_deref(),
+                9.0,
+                9e3,
+            ),
+            j(1, "write", "IOPS WIPC", t("IOPS WIPC").as_deref(), 500.0, 800.0),
+            j(
+                2,
+                "read",
+                "IOPS bs=4k mix=100/0",
+                t("IOPS bs=4k mix=100/0").as_deref(),
+                5e4,
+                200.0,
+            ),
+            j(
+                3,
+                "read",
+                "IOPS bs=4k mix=100/0",
+                t("IOPS bs=4k mix=100/0").as_deref(),
+                6e4,
+                240.0,
+            ),
+        ];
+        let f = representative(Some("pts"), &jobs).unwrap();
+        assert_eq!((f.iops, f.bytes_per_sec), (6e4, 240e6));
+        assert_eq!(f.of, "IOPS bs=4k mix=100/0 read, best of 2");
+        assert!(representative(Some("pts"), &jobs[..2]).is_none());
     }
 
     /// A search's steps, each `(offered rate, ops in its second, latency)`;

@@ -150,6 +150,9 @@ pub struct Store {
     interrupted: Arc<AtomicBool>,
     /// Cleared where a statement must not wait for another process's lock.
     wait: Arc<AtomicBool>,
+    /// The file and its device and inode, when this call created it: removed
+    /// again when the call ends with no run in it (`open::discard_unfilled`).
+    created: Option<(PathBuf, (u64, u64))>,
 }
 
 /// `$XDG_DATA_HOME/kura/kura.db`, else `$HOME/.local/share/kura/kura.db`.

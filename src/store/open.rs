@@ -262,11 +262,58 @@ pub fn open(path: &Path, access: Access, create_parent: bool) -> Result<Store, S
     // Nothing beside the file to read: SQLite reads the file alone, and creates no
     // -wal or -shm (which a read-only open of a WAL database otherwise does).
     let immutable = access == Access::Read && !checked.pending;
-    open_checked(path, real, identity, access, immutable).inspect_err(|_| {
+    let mut store = open_checked(path, real, identity, access, immutable).inspect_err(|_| {
         if checked.created {
             remove_empty_created(real, identity);
         }
-    })
+    })?;
+    store.created = checked.created.then(|| (real.clone(), identity));
+    Ok(store)
+}
+
+/// A database this call created and never stored a run in (a target refused
+/// when the run prepared it, after the database was opened) goes with the
+/// call: a refusal leaves nothing behind. Only while its name still leads to
+/// the file made here, and only when no run is in it.
+impl Drop for Store {
+    fn drop(&mut self) {
+        let Some((real, identity)) = self.created.take() else {
+            return;
+        };
+        self.wait_for_locks(false);
+        let runs: Option<i64> = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
+            .ok();
+        if runs != Some(0) {
+            return;
+        }
+        // Closed first: SQLite removes its -wal by name when the last connection closes.
+        let Ok(memory) = Connection::open_in_memory() else {
+            return;
+        };
+        if std::mem::replace(&mut self.conn, memory).close().is_err() {
+            return;
+        }
+        let same = std::fs::symlink_metadata(&real)
+            .is_ok_and(|m| m.file_type().is_file() && (m.dev(), m.ino()) == identity);
+        if same {
+            remove_side_files(&real);
+            let _ = std::fs::remove_file(real);
+        }
+    }
+}
+
+/// SQLite's `-wal`, `-shm` and `-journal` beside `real`, regular files only.
+fn remove_side_files(real: &Path) {
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut side = real.to_path_buf().into_os_string();
+        side.push(suffix);
+        let side = PathBuf::from(side);
+        if std::fs::symlink_metadata(&side).is_ok_and(|m| m.file_type().is_file()) {
+            let _ = std::fs::remove_file(side);
+        }
+    }
 }
 
 /// `file:` URI of an absolute path, every byte outside the unreserved set
@@ -305,14 +352,7 @@ fn remove_empty_created(real: &Path, identity: (u64, u64)) {
         return;
     };
     if meta.file_type().is_file() && (meta.dev(), meta.ino()) == identity && meta.len() == 0 {
-        for suffix in ["-wal", "-shm", "-journal"] {
-            let mut side = real.to_path_buf().into_os_string();
-            side.push(suffix);
-            let side = PathBuf::from(side);
-            if std::fs::symlink_metadata(&side).is_ok_and(|m| m.file_type().is_file()) {
-                let _ = std::fs::remove_file(side);
-            }
-        }
+        remove_side_files(real);
         let _ = std::fs::remove_file(real);
     }
 }
@@ -367,6 +407,7 @@ fn open_checked(
         schema: 0,
         interrupted,
         wait,
+        created: None,
     };
     store.schema = match access {
         Access::Read | Access::Follow => schema::check_readable(&store)?,
@@ -396,7 +437,10 @@ mod tests {
     fn a_name_with_uri_characters_reads_immutable() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("a?b#c%d &e.db");
-        drop(open(&db, Access::Write, false).unwrap());
+        let mut made = open(&db, Access::Write, false).unwrap();
+        // Kept although no run is in it, for the reads below.
+        made.created = None;
+        drop(made);
         let uri = file_uri(&db, "immutable=1");
         assert!(uri.ends_with("a%3Fb%23c%25d%20%26e.db?immutable=1"), "{uri}");
         let store = open(&db, Access::Read, false).unwrap();
