@@ -155,6 +155,9 @@ fn seed4_runs_repeated_on_two_volumes_print_the_articles_table() {
                     "--price",
                     price,
                 ])
+                // The second run finds the first's data on the device: the user's to name.
+                .arg("--allow-destroy")
+                .arg(&dev.path)
                 .assert()
                 .success();
             let v = json(

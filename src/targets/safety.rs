@@ -157,25 +157,43 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
 /// Files and devices this run found holding nothing and began to write:
 /// their later jobs find kura's own random data there, which is no reason
 /// to stop the run half way. Devices by number, files by device and inode.
-static DECIDED: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+/// A file is remembered with a descriptor held open, so that its inode
+/// cannot be freed and taken by another file; a device with its disk
+/// sequence number, which the kernel changes each time a loop device is
+/// attached again under the same number.
+static DECIDED: Mutex<Vec<((u64, u64, u64), Option<File>)>> = Mutex::new(Vec::new());
 
-fn decision_key(meta: &std::fs::Metadata) -> (u64, u64) {
+fn decision_key(meta: &std::fs::Metadata) -> (u64, u64, u64) {
     match meta.file_type().is_block_device() {
-        true => (u64::MAX, meta.rdev()),
-        false => (meta.dev(), meta.ino()),
+        true => (u64::MAX, meta.rdev(), disk_sequence(meta.rdev())),
+        false => (meta.dev(), meta.ino(), 0),
     }
 }
 
-pub(super) fn decided_writable(meta: &std::fs::Metadata) -> bool {
-    let decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
-    decided.contains(&decision_key(meta))
+/// `/sys/dev/block/M:N/diskseq` (Linux 5.15 and later); 0 where there is none.
+fn disk_sequence(rdev: u64) -> u64 {
+    let (major, minor) = devnum(rdev);
+    std::fs::read_to_string(format!("/sys/dev/block/{major}:{minor}/diskseq"))
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0)
 }
 
-fn remember_writable(meta: &std::fs::Metadata) {
-    let mut decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+pub(super) fn decided_writable(meta: &std::fs::Metadata) -> bool {
     let key = decision_key(meta);
-    if !decided.contains(&key) {
-        decided.push(key);
+    let decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+    decided.iter().any(|(k, _)| *k == key)
+}
+
+fn remember_writable(file: &File, meta: &std::fs::Metadata) {
+    let key = decision_key(meta);
+    let held = match meta.file_type().is_block_device() {
+        true => None,
+        false => file.try_clone().ok(),
+    };
+    let mut decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+    if !decided.iter().any(|(k, _)| *k == key) {
+        decided.push((key, held));
     }
 }
 
@@ -265,6 +283,10 @@ pub(super) fn refuse_data(
     if crate::cluster::launched_as_rank().is_some() {
         return Ok(());
     }
+    // A test file an earlier run made and kept (`--keep`): kura's mark is on it.
+    if meta.is_file() && super::owner::read(file).is_ok_and(|mark| mark.is_some()) {
+        return Ok(());
+    }
     let len = length_of(file, meta).map_err(unchecked)?;
     if let Some(offset) = first_data(file, len).map_err(unchecked)? {
         let named = match allow_destroy {
@@ -278,7 +300,7 @@ pub(super) fn refuse_data(
             named,
         });
     }
-    remember_writable(meta);
+    remember_writable(file, meta);
     Ok(())
 }
 
@@ -435,7 +457,9 @@ impl Candidate {
             return Ok((found, String::new()));
         }
         // A partition the kernel still knows keeps its data even when the disk's table is gone.
-        for member in &self.members[1..] {
+        // Only what lies within the device: the disk a partition is cut from keeps
+        // its table and other partitions outside it.
+        for member in self.members[1..].iter().filter(|m| m.inside) {
             let part = match File::open(&member.path) {
                 Ok(f) => f,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,

@@ -24,6 +24,11 @@ pub(crate) struct Member {
     /// are not written, and a claim on one of them makes the disk refuse
     /// an exclusive open, so it is checked by the tables only.
     pub container: bool,
+    /// Its bytes lie within the device named (its partitions, loops over the
+    /// same file, loops stacked on it): a signature on it is the device's data.
+    /// The disk a partition is cut from and the device under a loop hold
+    /// bytes of others too, and what is reached through them.
+    pub inside: bool,
 }
 
 pub(crate) fn devnum(rdev: u64) -> (u32, u32) {
@@ -203,6 +208,7 @@ struct Visit {
     /// What it is to the device named ("a loop device over /dev/loop5"); empty for the device itself.
     relation: String,
     container: bool,
+    inside: bool,
 }
 
 /// Every block device that shares bytes with block device `rdev` (named
@@ -221,6 +227,7 @@ pub(crate) fn members(rdev: u64, path: &Path) -> Vec<Member> {
         path: path.to_path_buf(),
         relation: String::new(),
         container: false,
+        inside: true,
     }]);
     while let Some(visit) = queue.pop_front() {
         for next in neighbours(&visit, &loops) {
@@ -239,6 +246,7 @@ pub(crate) fn members(rdev: u64, path: &Path) -> Vec<Member> {
             devnum: Some(devnum(visit.rdev)),
             note,
             container: visit.container,
+            inside: visit.inside,
         });
     }
     out
@@ -270,6 +278,7 @@ fn neighbours(visit: &Visit, loops: &[LoopDevice]) -> Vec<Visit> {
                 path,
                 relation,
                 container: false,
+                inside: visit.inside,
             });
         }
     }
@@ -279,6 +288,7 @@ fn neighbours(visit: &Visit, loops: &[LoopDevice]) -> Vec<Visit> {
             path,
             relation: then(format!("the disk {shown} is a partition of")),
             container: true,
+            inside: false,
         });
     }
     let me = loops.iter().find(|l| l.rdev == visit.rdev);
@@ -288,7 +298,8 @@ fn neighbours(visit: &Visit, loops: &[LoopDevice]) -> Vec<Visit> {
                 rdev: lower,
                 path: PathBuf::from(&me.backing_name),
                 relation: then(format!("the device under the loop device {shown}")),
-                container: true,
+                container: false,
+                inside: false,
             });
         }
         for other in loops
@@ -300,6 +311,7 @@ fn neighbours(visit: &Visit, loops: &[LoopDevice]) -> Vec<Visit> {
                 path: other.path.clone(),
                 relation: then(format!("a loop device over the same file {}", me.backing_name)),
                 container: false,
+                inside: visit.inside,
             });
         }
     }
@@ -309,6 +321,7 @@ fn neighbours(visit: &Visit, loops: &[LoopDevice]) -> Vec<Visit> {
             path: upper.path.clone(),
             relation: then(format!("a loop device over {shown}")),
             container: false,
+            inside: visit.inside,
         });
     }
     out
