@@ -161,9 +161,12 @@ pub(super) fn check_writable(dev: &Path, allow_destroy: Option<&Path>) -> Result
 /// cannot be freed and taken by another file; a device with its disk
 /// sequence number, which the kernel changes each time a loop device is
 /// attached again under the same number.
-static DECIDED: Mutex<Vec<((u64, u64, u64), Option<File>)>> = Mutex::new(Vec::new());
+static DECIDED: Mutex<Vec<(DecisionKey, Option<File>)>> = Mutex::new(Vec::new());
 
-fn decision_key(meta: &std::fs::Metadata) -> (u64, u64, u64) {
+/// (device, inode, 0) for a file; (`u64::MAX`, device number, disk sequence) for a device.
+type DecisionKey = (u64, u64, u64);
+
+fn decision_key(meta: &std::fs::Metadata) -> DecisionKey {
     match meta.file_type().is_block_device() {
         true => (u64::MAX, meta.rdev(), disk_sequence(meta.rdev())),
         false => (meta.dev(), meta.ino(), 0),
