@@ -102,11 +102,18 @@ fn prepare_existing(
     lock: Option<File>,
 ) -> Result<PreparedTarget, TargetError> {
     let len = meta.len();
+    // At one of kura's own names the file is kura's, kept by an earlier run (`--keep`).
+    let whose = match own_name {
+        true => "the test file an earlier run kept",
+        false => "a file it did not create",
+    };
     if len == 0 {
         return Err(invalid(
             path,
-            "is an empty file; kura does not fill or resize a file it did not create: remove it \
-             to let kura create a test file there, or name another file",
+            format!(
+                "is an empty file; kura does not fill or resize {whose}: remove it to let kura \
+                 create a test file there, or name another file"
+            ),
         ));
     }
     // Like fio: without a size the file is used at its own size.
@@ -116,7 +123,7 @@ fn prepare_existing(
                 path,
                 format!(
                     "is {} ({len} bytes), smaller than the size {} ({size} bytes) the job asks for; \
-                     kura does not resize a file it did not create: give a size of at most {}, or \
+                     kura does not resize {whose}: give a size of at most {}, or \
                      remove the file to let kura create a test file of {}",
                     format_size(len),
                     format_size(size),
@@ -956,6 +963,26 @@ mod tests {
             .to_string();
         assert!(err.contains("empty file"), "{err}");
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn a_kept_test_file_too_small_is_called_kuras_not_someone_elses() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kura-test.dat");
+        std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
+        let meta = std::fs::metadata(&path).unwrap();
+        let j = job(&path, 4 << 20);
+        let err = prepare_existing(&path, &meta, &j, &TargetOptions::default(), true, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the test file an earlier run kept") && !err.contains("did not create"),
+            "{err}"
+        );
+        let err = prepare_existing(&path, &meta, &j, &TargetOptions::default(), false, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did not create"), "{err}");
     }
 
     #[test]
