@@ -49,3 +49,32 @@ fn a_job_that_writes_is_refused_on_the_database_itself() {
         .assert()
         .success();
 }
+
+/// SQLite takes a file at `DB-journal` for a hot journal of its own: a test
+/// file is never created at one of the database's names, even to read.
+#[test]
+fn no_test_file_is_made_at_a_name_sqlite_uses_beside_the_database() {
+    let dir = common::tmp();
+    let db = dir.path().join("k.db");
+    for side in ["k.db-journal", "k.db-wal", "k.db-shm"] {
+        let target = dir.path().join(side);
+        let out = kura(&db)
+            .args([
+                "run",
+                "--rw",
+                "read",
+                "--size",
+                "4m",
+                "--runtime",
+                "1s",
+                "--target",
+            ])
+            .arg(&target)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{side}: {err}");
+        assert!(err.contains("SQLite's file beside it"), "{err}");
+        assert!(!target.exists(), "{side} was created");
+    }
+}

@@ -638,6 +638,9 @@ pub fn refuse_up_front<'a>(
             fileset_kind::check_up_front(job, p)?;
             continue;
         }
+        // A read job creates its test file too, and SQLite would take one at `DB-journal` for its own.
+        targets::protected::refuse_new_file_at_a_database_name(&targets::job_path(job))
+            .map_err(RunError::Invalid)?;
         if !job.modifies() {
             continue;
         }

@@ -34,7 +34,7 @@ pub fn protected_paths() -> Vec<PathBuf> {
 /// so a renamed or hard-linked backing file is caught too).
 pub fn check_writable(target: &Path) -> Result<(), String> {
     let Ok(t) = std::fs::metadata(target) else {
-        return Ok(());
+        return refuse_new_file_at_a_database_name(target);
     };
     let (identity, through) = if t.file_type().is_block_device() {
         match super::safety::loop_of(t.rdev()) {
@@ -60,4 +60,52 @@ pub fn check_writable(target: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A new test file is never created at the database's name or at one of
+/// SQLite's names beside it: SQLite would take a file at `DB-journal` for a
+/// hot journal of its own and play it back into the database.
+pub fn refuse_new_file_at_a_database_name(target: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(target).is_ok() {
+        return Ok(());
+    }
+    let place = |p: &Path| -> Option<(PathBuf, std::ffi::OsString)> {
+        let dir = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Some((dir.canonicalize().ok()?, p.file_name()?.to_os_string()))
+    };
+    let Some(mine) = place(target) else {
+        return Ok(());
+    };
+    let list = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    match list.iter().find(|p| place(p).as_ref() == Some(&mine)) {
+        Some(p) => Err(format!(
+            "{}: is the name of kura's database or of SQLite's file beside it ({}); a test file \
+             there would be taken for the database's own: give another target",
+            target.display(),
+            p.display()
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_at_a_database_side_name_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("runs.db");
+        protect_database(&db);
+        let journal = dir.path().join("runs.db-journal");
+        let err = check_writable(&journal).unwrap_err();
+        assert!(err.contains("SQLite"), "{err}");
+        // Spelled another way, the same name.
+        let spelled = dir.path().join(".").join("runs.db-wal");
+        assert!(check_writable(&spelled).is_err());
+        assert!(check_writable(&dir.path().join("other.dat")).is_ok());
+    }
 }
