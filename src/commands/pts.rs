@@ -91,23 +91,16 @@ pub fn run(ctx: &Ctx, args: PtsArgs) -> Result<i32> {
     Ok(super::print_measured(ctx, &result, stored))
 }
 
-/// Whether DEVICE can be purged (a block device) and its length. A regular
-/// file is measured but cannot be purged; anything else is refused.
 /// The PTS purges and fills its whole target whatever it holds, so it asks
 /// for `--allow-destroy` naming the target every time, not only when kura
 /// finds something there (the help said so before the check did).
 fn refuse_without_allow_destroy(device: &str, allowed: Option<&std::path::Path>) -> Result<()> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let identity = |p: &std::path::Path| {
-        std::fs::metadata(p)
-            .ok()
-            .map(|m| match m.file_type().is_block_device() {
-                true => (0, m.rdev()),
-                false => (m.dev(), m.ino()),
-            })
-    };
-    let target = identity(std::path::Path::new(device));
-    if target.is_some() && allowed.and_then(identity) == target {
+    // The same device by any node for it, the same file by any name (targets::Identity).
+    let named_by_flag = std::fs::metadata(device).is_ok_and(|target| {
+        let target = crate::targets::Identity::of(&target);
+        allowed.is_some_and(|a| std::fs::metadata(a).is_ok_and(|m| target.matches(&m)))
+    });
+    if named_by_flag {
         return Ok(());
     }
     let named = match allowed {
@@ -120,6 +113,8 @@ fn refuse_without_allow_destroy(device: &str, allowed: Option<&std::path::Path>)
     )
 }
 
+/// Whether DEVICE can be purged (a block device) and its length. A regular
+/// file is measured but cannot be purged; anything else is refused.
 fn target_kind(device: &str) -> Result<(bool, u64)> {
     let meta = std::fs::metadata(device).map_err(|e| {
         anyhow!("{device}: {e}; kura suite pts runs on a block device (or an existing file, unpurged)")

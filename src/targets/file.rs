@@ -812,7 +812,7 @@ pub fn prepare_device(path: &Path, job: &Job, opts: &TargetOptions) -> Result<Pr
 
 const BLKGETSIZE64: libc::Ioctl = libc::_IOR::<libc::size_t>(0x12, 114);
 
-fn device_size(file: &File) -> io::Result<u64> {
+pub(super) fn device_size(file: &File) -> io::Result<u64> {
     let mut bytes: u64 = 0;
     // SAFETY: BLKGETSIZE64 writes one u64 through the pointer, which is valid for the call.
     if unsafe { libc::ioctl(file.as_raw_fd(), BLKGETSIZE64, &mut bytes as *mut u64) } != 0 {

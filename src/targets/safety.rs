@@ -256,14 +256,10 @@ pub(super) fn first_data(file: &File, len: u64) -> io::Result<Option<u64>> {
 
 /// The length of what `file` holds: a file's size, a device's capacity.
 fn length_of(file: &File, meta: &std::fs::Metadata) -> io::Result<u64> {
-    use std::os::fd::AsRawFd;
-    if !meta.file_type().is_block_device() {
-        return Ok(meta.len());
+    match meta.file_type().is_block_device() {
+        true => super::file::device_size(file),
+        false => Ok(meta.len()),
     }
-    // SAFETY: lseek only reads its integer arguments; reads here are positioned (pread), so
-    // moving the descriptor's offset changes nothing for them.
-    let end = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_END) };
-    u64::try_from(end).map_err(|_| io::Error::last_os_error())
 }
 
 /// Refuses a device or file that holds data kura did not write, though no
