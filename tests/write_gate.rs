@@ -426,9 +426,14 @@ fn a_second_kura_on_the_same_file_is_refused() {
         &name,
     ];
     let mut first = spawn_kura(&a_db, &args);
-    // The first holds the file once it has begun to measure it (the database then has its run).
-    wait_until(|| a_db.exists());
-    std::thread::sleep(Duration::from_millis(500));
+    // Until the first holds its lock: a shared lock of ours is then refused.
+    wait_until(|| {
+        use std::os::fd::AsRawFd;
+        let probe = std::fs::File::open(&file).unwrap();
+        // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
+        let free = unsafe { libc::flock(probe.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0;
+        !free
+    });
     let db = dir.path().join("b.db");
     let mut outs = Vec::new();
     for rw in ["randread", "randwrite"] {
