@@ -57,6 +57,7 @@ fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Opti
             size_bytes: j.size_bytes.unwrap(),
             logical_block_bytes: 512,
             created: true,
+            identity: None,
         },
         engine: "io_uring".into(),
         measure_start_unix_ms: 0,
@@ -198,7 +199,9 @@ fn seed2_gives_the_published_ratio_and_price_conclusion() {
     let g = v["guidance"].as_array().unwrap();
     let qd1 = g.iter().find(|g| g["class"] == "random_small_qd1").unwrap();
     assert_eq!(qd1["rows"], 6, "4k, 8k and 16k, read and write");
-    assert_eq!(qd1["verdict"], "better");
+    // One run a side: the ratio is the article's, but no pick (docs/compare.md).
+    assert_eq!(qd1["verdict"], "too_few_runs");
+    assert_eq!(qd1["runs_needed"], 5, "six rows under Holm's correction: 0.05/6 > 2/C(10,5)");
     assert!(qd1["value_per_price_ratio"].as_f64().unwrap() > 1.0);
     // "SSD costs 1.6x but performs about 2x, so it is cheaper per unit of performance."
     let all = g.iter().find(|g| g["class"] == "all").unwrap();
@@ -207,7 +210,7 @@ fn seed2_gives_the_published_ratio_and_price_conclusion() {
         "six sizes, three cases, mixed jobs by their total"
     );
     let text = all["text"].as_str().unwrap();
-    assert!(text.contains("SSD is 2.00x faster than HDD by IOPS"), "{text}");
+    assert!(text.contains("SSD measured 2.00x faster than HDD by IOPS, but 1 run a side cannot tell"), "{text}");
     assert!(text.contains("at 1.63x the price of HDD"), "{text}");
     assert!(text.contains("SSD is cheaper per performance"), "{text}");
     // Nothing sequential was measured, and the guidance says so instead of guessing.
@@ -284,10 +287,10 @@ const SEED2_MARKDOWN: &str = r#"## kura compare · IOPS (higher is better) · ba
 ### Guidance
 
 - sequential-heavy (large sequential blocks): no comparable rows measured on both SSD and HDD.
-- little I/O (small random blocks, queue depth 1): SSD is 1.81x faster than HDD by IOPS (6 rows, 1.55x to 2.13x); at 1.63x the price of HDD, SSD gives 1.11x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
+- little I/O (small random blocks, queue depth 1): SSD measured 1.81x faster than HDD by IOPS, but 1 run a side cannot tell them apart at the 5 % level; 5 would (6 rows, 1.55x to 2.13x); at 1.63x the price of HDD, SSD gives 1.11x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: none of HDD, SSD was shown faster than another, and SSD costs least per performance.
 - random-heavy (small random blocks, deep queue): no comparable rows measured on both SSD and HDD.
-- mixed read/write: SSD is 1.98x faster than HDD by IOPS (6 rows, 1.72x to 2.31x); at 1.63x the price of HDD, SSD gives 1.22x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
-- all rows: SSD is 2.00x faster than HDD by IOPS (18 rows, 1.55x to 2.51x); at 1.63x the price of HDD, SSD gives 1.23x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: faster, and cheaper per performance.
+- mixed read/write: SSD measured 1.98x faster than HDD by IOPS, but 1 run a side cannot tell them apart at the 5 % level; 5 would (6 rows, 1.72x to 2.31x); at 1.63x the price of HDD, SSD gives 1.22x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: none of HDD, SSD was shown faster than another, and SSD costs least per performance.
+- all rows: SSD measured 2.00x faster than HDD by IOPS, but 1 run a side cannot tell them apart at the 5 % level; 6 would (18 rows, 1.55x to 2.51x); at 1.63x the price of HDD, SSD gives 1.23x the IOPS per JPY/month: SSD is cheaper per performance. Pick SSD: none of HDD, SSD was shown faster than another, and SSD costs least per performance.
 
 Ratios are target / HDD of IOPS; higher is better.
 Per-price figures are per currency unit per month; the per-price ratio is the performance ratio divided by the price ratio.
@@ -396,15 +399,20 @@ fn seed1_table_shows_noise_and_guidance() {
     assert!(out.contains("340 ~0.97x"), "overlapping passes: {out}");
     assert!(out.contains("371 3.04x"), "every pass faster: {out}");
     assert!(out.contains("110 159.42x"), "{out}");
+    // Three passes a side never decide a pick (docs/compare.md, "When kura
+    // picks"): the lines say what was measured and how many passes would.
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        out.contains("sequential-heavy (large sequential blocks): cloud fast is 1.72x faster than"),
+        flat.contains("sequential-heavy (large sequential blocks): cloud fast measured 1.72x faster than"),
         "{out}"
     );
     assert!(
-        out.contains("little I/O (small random blocks, queue depth 1): cloud fast is 159.42x")
-            && out.contains("Pick cloud\n    fast for this work."),
+        flat.contains("little I/O (small random blocks, queue depth 1): cloud fast measured 159.42x")
+            && flat.contains("3 passes a side cannot tell them apart at the 5 % level; 5 would")
+            && flat.contains("No pick yet: 3 passes a side cannot tell physical, cloud fast apart; 5 would."),
         "{out}"
     );
+    assert!(!flat.contains("Pick "), "{out}");
     assert!(out.contains("MB/s = 10^6 bytes/s"), "{out}");
     // The same numbers with the other run as the baseline, by its label.
     let v = json(
@@ -453,7 +461,7 @@ fn latency_ratios_say_lower_is_better() {
         all["text"]
             .as_str()
             .unwrap()
-            .contains("SSD is 2.00x faster than HDD by mean latency")
+            .contains("SSD measured 2.00x faster than HDD by mean latency")
     );
     let table = stdout(&db, &["compare", "HDD", "SSD", "--metric", "lat-p99"]);
     assert!(table.contains("p99 latency (lower is better)"), "{table}");
@@ -991,10 +999,12 @@ fn passes_that_do_not_overlap_are_never_noise() {
         .iter()
         .map(|g| g["text"].as_str().unwrap())
         .collect();
+    // Never noise, and never a pick from three passes: five would decide.
     assert!(
         guidance.contains(
-            &"sequential-heavy (large sequential blocks): wide is 41.02x faster than slow by MB/s (4 \
-              rows, 0.02x to 0.02x). Pick wide for this work."
+            &"sequential-heavy (large sequential blocks): wide measured 41.02x faster than slow by \
+              MB/s, but 3 passes a side cannot tell them apart at the 5 % level; 5 would (4 rows, \
+              0.02x to 0.02x)."
         ),
         "{guidance:#?}"
     );

@@ -155,6 +155,44 @@ guidance-pick-by-direction = {" "}No single pick: { $reads } where reads dominat
 guidance-pick-none = {" "}No single pick: choose by the rows above that match your workload.
 guidance-pick-cheaper = {" "}Either will do; { $who } costs less per performance.
 guidance-pick-either = {" "}Either will do.
+guidance-too-few = { $title }: { $fast } measured { $g }x faster than { $slow } by { $by }, but { $have } { $unit ->
+        [runs] { $have ->
+            [one] run
+           *[other] runs
+        }
+       *[passes] { $have ->
+            [one] pass
+           *[other] passes
+        }
+    } a side cannot tell them apart at the 5 % level; { $need } would ({ $rows })
+guidance-unranked = { $title }: { $fast } measured { $g }x faster than { $slow } by { $by } ({ $rows }), not ranked: { $why }
+guidance-flagged = { $who }'s runs are flagged ({ $why })
+guidance-same-target = { $tn } and { $bn } are the same target ({ $what })
+same-target-device = the same block device { $dev }, { $volume }
+same-target-file-system = the same file system on device { $dev }, { $volume }
+pick-line = { $title }: { $sentence }
+pick-cheapest = {" "}Pick { $who }: none of { $list } was shown faster than another, and { $who } costs least per performance.
+pick-too-few = {" "}No pick yet: { $have } { $unit ->
+        [runs] { $have ->
+            [one] run
+           *[other] runs
+        }
+       *[passes] { $have ->
+            [one] pass
+           *[other] passes
+        }
+    } a side cannot tell { $list } apart; { $need } would.
+pick-either = {" "}No pick: the runs do not tell { $list } apart; either will do.
+pick-same-target = {" "}No pick: { $list } are the same target.
+pick-circle = {" "}No pick: { $list } each beat another; choose by the rows above that match your workload.
+pick-all-flagged = {" "}No pick: every target's runs are flagged.
+pick-alone = {" "}No pick: only { $who }'s runs are not flagged, with nothing to set them against.
+pick-left-out = {" "}Left out: { $list }.
+pick-void-memory = its data was in memory
+pick-void-writes-ahead = its writes went ahead of the device
+pick-void-stalled = it stalled
+pick-void-stopped = it stopped early
+pick-void-errors = it had I/O errors
 
 ## compare's table (src/report/compare/render.rs)
 compare-by-test = test

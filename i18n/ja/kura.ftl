@@ -149,6 +149,32 @@ guidance-pick-by-direction = 一つには決まらない: 読み込み中心な�
 guidance-pick-none = 一つには決まらない: 上の行のうち自分の負荷に合うもので選ぶ。
 guidance-pick-cheaper = どちらでもよい。性能あたりでは { $who } が安い。
 guidance-pick-either = どちらでもよい。
+guidance-too-few = { $title }: { $by } で { $fast } は { $slow } の { $g } 倍速いと測られたが、片側 { $have } { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }では 5 % 水準で区別できない。{ $need } あれば区別できる（{ $rows }）
+guidance-unranked = { $title }: { $by } で { $fast } は { $slow } の { $g } 倍速いと測られた（{ $rows }）が、順位は付けない: { $why }
+guidance-flagged = { $who } の実行には注意が付いている（{ $why }）
+guidance-same-target = { $tn } と { $bn } は同じ対象（{ $what }）
+same-target-device = 同じブロックデバイス { $dev }、{ $volume }
+same-target-file-system = デバイス { $dev } 上の同じファイルシステム、{ $volume }
+pick-line = { $title }: { $sentence }
+pick-cheapest = { $list } のどれも他より速いとは示されず、性能あたり最も安いのは { $who }。{ $who } を選ぶ。
+pick-too-few = まだ選べない: 片側 { $have } { $unit ->
+        [runs] 実行
+       *[passes] パス
+    }では { $list } を区別できない。{ $need } あれば区別できる。
+pick-either = 選ばない: 実行からは { $list } を区別できない。どれでもよい。
+pick-same-target = 選ばない: { $list } は同じ対象。
+pick-circle = 選ばない: { $list } はそれぞれ別の相手に勝つ。上の行のうち自分の負荷に合うもので選ぶ。
+pick-all-flagged = 選ばない: すべての対象の実行に注意が付いている。
+pick-alone = 選ばない: 注意の付いていない実行は { $who } だけで、比べる相手がない。
+pick-left-out = {" "}除外: { $list }。
+pick-void-memory = データがメモリ上にあった
+pick-void-writes-ahead = 書き込みがデバイスより先行した
+pick-void-stalled = 止まった
+pick-void-stopped = 途中で止まった
+pick-void-errors = I/O エラーがあった
 
 ## compare の表 (src/report/compare/render.rs)
 compare-by-test = テスト

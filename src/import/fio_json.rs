@@ -667,6 +667,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
             size_bytes: job.size_bytes.unwrap_or(0),
             logical_block_bytes: 0,
             created: false,
+            identity: None,
         },
         engine: format!("fio/{}", e.opt(Opt::Engine).unwrap_or("psync")),
         measure_start_unix_ms: 0,

@@ -66,6 +66,32 @@ pub struct TargetFacts {
     pub logical_block_bytes: u64,
     /// kura created (and pre-filled) this test file for the run.
     pub created: bool,
+    /// What names the storage itself, so that compare can tell two labels
+    /// of one target (docs/compare.md); absent in runs stored before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<TargetIdentity>,
+}
+
+/// The numbers that name a target's storage on its host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetIdentity {
+    /// /proc/sys/kernel/random/boot_id: device numbers name the same device
+    /// only within one boot.
+    pub boot_id: String,
+    /// A block device's own number (st_rdev), or the number of the device a
+    /// file's file system is on (st_dev).
+    pub device_number: u64,
+    /// The block device's `diskseq` (/sys/dev/block/MAJ:MIN/diskseq): a
+    /// loop device attached again, to another file, gets a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diskseq: Option<u64>,
+    /// A file's file system's id (statvfs f_fsid; ext4 and xfs derive it from
+    /// the file system's UUID).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_id: Option<u64>,
+    /// A file target's inode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inode: Option<u64>,
 }
 
 /// One job's measurement.

@@ -310,6 +310,34 @@ impl Warning {
 }
 
 impl Warning {
+    /// Why a run with this warning gives no pick in `compare`
+    /// (docs/compare.md, "When kura picks"): its numbers are of memory
+    /// rather than the target, of a job that stalled or stopped, or of too
+    /// little time. `None`: the warning leaves the numbers the target's.
+    pub fn voids_a_pick(&self) -> Option<String> {
+        let key = match self {
+            Warning::PageCacheHoldsData { .. }
+            | Warning::PageCacheHoldsDataUnderLimit { .. }
+            | Warning::MemoryFileSystem { .. }
+            | Warning::SparseFile { .. }
+            | Warning::LoopOverMemory { .. }
+            | Warning::MemoryBlockDevice { .. }
+            | Warning::AboveInterface { .. }
+            | Warning::BonnieFileCached { .. }
+            | Warning::DatabaseInMemory { .. }
+            | Warning::DatabaseUnderMemLimit { .. } => "pick-void-memory",
+            Warning::WritesAheadOfDevice { .. } => "pick-void-writes-ahead",
+            Warning::Stalled { .. } => "pick-void-stalled",
+            Warning::WorkerStopped { .. }
+            | Warning::StoppedAfterFailure { .. }
+            | Warning::RunUnfinished { .. }
+            | Warning::JobUnfinished { .. } => "pick-void-stopped",
+            Warning::IoErrors { .. } => "pick-void-errors",
+            _ => return None,
+        };
+        Some(crate::t!(key))
+    }
+
     /// The warning less what differs between instances of one cause: a page
     /// cache that can hold the data is one cause however many jobs' data it
     /// holds (the largest is kept), a file system or a disk one for every

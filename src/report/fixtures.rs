@@ -46,6 +46,7 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
             size_bytes: 1 << 30,
             logical_block_bytes: 512,
             created: true,
+            identity: None,
         },
         engine: "io_uring".into(),
         measure_start_unix_ms: 0,

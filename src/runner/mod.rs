@@ -201,6 +201,7 @@ fn null_target(job: &Job) -> PreparedTarget {
             size_bytes: size,
             logical_block_bytes: 512,
             created: false,
+            identity: None,
         },
         identity: None,
         guard: None,

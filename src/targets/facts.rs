@@ -6,7 +6,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use super::safety::{Mount, parse_mountinfo};
-use crate::metrics::{HostFacts, TargetFacts, TargetKind};
+use crate::metrics::{HostFacts, TargetFacts, TargetIdentity, TargetKind};
 
 pub fn host_facts() -> HostFacts {
     let uts = uname();
@@ -58,7 +58,47 @@ pub fn target_facts(
         size_bytes,
         logical_block_bytes,
         created,
+        identity: identity(&canonical, kind),
     }
+}
+
+/// The numbers that name the storage under `path` (TargetIdentity).
+fn identity(path: &Path, kind: TargetKind) -> Option<TargetIdentity> {
+    let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let meta = std::fs::metadata(path).ok()?;
+    let block = kind == TargetKind::Block && meta.file_type().is_block_device();
+    let device_number = if block { meta.rdev() } else { meta.dev() };
+    let diskseq = block
+        .then(|| {
+            let (major, minor) = (libc::major(device_number), libc::minor(device_number));
+            std::fs::read_to_string(format!("/sys/dev/block/{major}:{minor}/diskseq")).ok()
+        })
+        .flatten()
+        .and_then(|s| s.trim().parse().ok());
+    let fs_id = if block { None } else { fs_id(path) };
+    Some(TargetIdentity {
+        boot_id: boot_id.trim().to_string(),
+        device_number,
+        diskseq,
+        fs_id,
+        inode: (!block).then(|| meta.ino()),
+    })
+}
+
+/// statvfs's f_fsid; `None` where the file system gives none (0).
+fn fs_id(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let mut v = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a NUL-terminated path and `v` has room for one statvfs,
+    // which the call fills completely when it returns 0.
+    let v = unsafe {
+        if libc::statvfs(c.as_ptr(), v.as_mut_ptr()) != 0 {
+            return None;
+        }
+        v.assume_init()
+    };
+    Some(v.f_fsid as u64).filter(|id| *id != 0)
 }
 
 /// The block device under a path: itself for a device, the mounted one for a file.

@@ -99,6 +99,7 @@ pub fn target(path: &str, size_bytes: u64, model: &str, rotational: bool) -> Tar
         size_bytes,
         logical_block_bytes: 512,
         created: true,
+        identity: None,
     }
 }
 

@@ -61,6 +61,7 @@ fn rank_job(rank: u32, start_unix_ns: u64, elapsed_ns: u64, latencies: &[u64]) -
             size_bytes: 1 << 20,
             logical_block_bytes: 512,
             created: true,
+            identity: None,
         },
         engine: "sync".into(),
         measure_start_unix_ms: start_unix_ns / 1_000_000,

@@ -6,6 +6,7 @@
 //! serialized `Comparison`). Pure: no database, no terminal.
 
 pub mod capacity;
+mod decide;
 mod guidance;
 // many ranks (issue 16)
 pub mod hosts;
@@ -209,6 +210,8 @@ pub struct Comparison {
     pub targets: Vec<TargetSummary>,
     pub rows: Vec<Row>,
     pub guidance: Vec<Guidance>,
+    /// One pick per class among all targets (docs/compare.md, "When kura picks").
+    pub picks: Vec<Pick>,
     /// Things to know before trusting the table (currencies, incomplete runs).
     pub warnings: Vec<String>,
     /// Latency-bounded capacity scores relative to the baseline, when the
@@ -252,6 +255,13 @@ pub struct TargetSummary {
     pub volume: String,
     pub hostname: String,
     pub incomplete: bool,
+    /// Why this target's numbers give no pick: warnings of its runs that say
+    /// they are of memory, or of a job that stalled or stopped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    /// What names its storage (the first job's), to tell two labels of one target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identity: Option<crate::metrics::TargetIdentity>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -447,6 +457,10 @@ pub struct Guidance {
     pub min_factor: Option<f64>,
     pub max_factor: Option<f64>,
     pub verdict: Verdict,
+    /// With `too_few_runs`: the repetitions a side that would decide rows as
+    /// far apart as these (docs/compare.md, "When kura picks").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_needed: Option<usize>,
     pub price_ratio: Option<f64>,
     /// factor / price_ratio: > 1 means the target gives more performance per money.
     pub value_per_price_ratio: Option<f64>,
@@ -469,6 +483,80 @@ pub enum Verdict {
     Mixed,
     /// No comparable row of this class.
     NotMeasured,
+    /// No row decided, and in some the repetitions do not overlap (or a side
+    /// has one): too few of them to tell; `runs_needed` would.
+    TooFewRuns,
+    /// A side's runs are flagged (memory, stalls, stops): not ranked.
+    Flagged,
+    /// Both are the same storage under two names: not ranked.
+    SameTarget,
+}
+
+/// The one pick of a workload class among all compared targets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pick {
+    pub class: WorkloadClass,
+    /// Index into `targets`; `None` when the runs single out none.
+    pub target: Option<usize>,
+    /// Targets no other was shown faster than (the pick is among them).
+    pub not_slower: Vec<usize>,
+    /// Targets whose runs are flagged, left out of the pick.
+    pub left_out: Vec<usize>,
+    pub reason: PickReason,
+    /// With `too_few_runs`: the repetitions a side that would tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_needed: Option<usize>,
+    /// The pick with the class's title.
+    pub text: String,
+    /// The pick alone, to end a single guidance line with.
+    #[serde(skip)]
+    pub sentence: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PickReason {
+    /// Every other target was shown slower.
+    Fastest,
+    /// None was shown faster than another; the cheapest per performance.
+    CheapestOfAlike,
+    /// None was shown faster, and the runs say they are alike.
+    Alike,
+    /// Too few repetitions to tell the fastest ones apart.
+    TooFewRuns,
+    /// Each leads in some rows.
+    Mixed,
+    /// They are one storage under several names.
+    SameTarget,
+    /// Every target but at most one is flagged.
+    AllFlagged,
+}
+
+impl Comparison {
+    /// The guidance as printed: per class, each target's line against the
+    /// baseline, then the class's pick; a class with a single line ends that
+    /// line with the pick.
+    pub fn guidance_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut classes: Vec<WorkloadClass> = Vec::new();
+        for g in &self.guidance {
+            if !classes.contains(&g.class) {
+                classes.push(g.class);
+            }
+        }
+        for class in classes {
+            let lines: Vec<&Guidance> = self.guidance.iter().filter(|g| g.class == class).collect();
+            let pick = self.picks.iter().find(|p| p.class == class);
+            match (lines.as_slice(), pick) {
+                ([one], Some(p)) => out.push(format!("{} {}", one.text, p.sentence)),
+                _ => {
+                    out.extend(lines.iter().map(|g| g.text.clone()));
+                    out.extend(pick.map(|p| p.text.clone()));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Compares runs, each run one target, named by its label (else `run ID`).
@@ -541,7 +629,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         warnings.push(crate::t!("compare-no-shared-row"));
     }
     let repeated = Repeated::of(targets);
-    let guidance = guidance::build(&rows, &summaries, opts, repeated);
+    let (guidance, picks) = guidance::build(&rows, &summaries, opts, repeated);
     let latency_bound = capacity::build(targets, opts.baseline);
     Ok(Comparison {
         metric: opts.metric,
@@ -553,6 +641,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         targets: summaries,
         rows,
         guidance,
+        picks,
         warnings,
         latency_bound,
         hosts: hosts::build(targets, &names),
@@ -619,6 +708,14 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
             warnings.push(format!("{}: {w}", whose(name, r)));
         }
     }
+    let mut flags: Vec<String> = t
+        .runs
+        .iter()
+        .flat_map(|r| r.warnings.iter().filter_map(|w| w.voids_a_pick()))
+        .chain(incomplete.then(|| crate::t!("pick-void-stopped")))
+        .collect();
+    flags.sort();
+    flags.dedup();
     for r in t.runs.iter().filter(|r| r.incomplete) {
         warnings.push(crate::t!(
             "compare-run-stopped-early",
@@ -659,6 +756,8 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
             .map(|r| r.host.hostname.clone())
             .unwrap_or_default(),
         incomplete,
+        flags,
+        identity: first_job.and_then(|j| j.target.identity.clone()),
     })
 }
 

@@ -405,8 +405,8 @@ pub fn table(c: &Comparison) -> String {
     }
     if !c.guidance.is_empty() {
         out.push_str(&format!("\n{}\n", crate::t!("compare-guidance")));
-        for g in &c.guidance {
-            out.push_str(&crate::report::width::wrap("  - ", &term(&g.text), 4));
+        for line in c.guidance_lines() {
+            out.push_str(&crate::report::width::wrap("  - ", &term(&line), 4));
         }
     }
     out.push('\n');
@@ -462,8 +462,8 @@ pub fn markdown(c: &Comparison) -> String {
     let only_scores = c.rows.is_empty() && c.latency_bound.is_some();
     if !c.guidance.is_empty() && !only_scores {
         out.push_str(&format!("\n### {}\n\n", crate::t!("compare-guidance-markdown")));
-        for g in &c.guidance {
-            out.push_str(&format!("- {}\n", g.text));
+        for line in c.guidance_lines() {
+            out.push_str(&format!("- {line}\n"));
         }
     }
     out.push('\n');

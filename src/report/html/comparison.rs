@@ -132,9 +132,9 @@ pub fn section(page: &mut Page, targets: &[Target]) {
     }
     if !c.guidance.is_empty() && !only_scores {
         let items: String = c
-            .guidance
+            .guidance_lines()
             .iter()
-            .map(|g| format!("<li>{}</li>", esc(&g.text)))
+            .map(|line| format!("<li>{}</li>", esc(line)))
             .collect();
         page.html(&format!(
             r#"<h3>{}</h3><ul class="guidance">{items}</ul>"#,
