@@ -201,7 +201,10 @@ fn seed2_gives_the_published_ratio_and_price_conclusion() {
     assert_eq!(qd1["rows"], 6, "4k, 8k and 16k, read and write");
     // One run a side: the ratio is the article's, but no pick (docs/compare.md).
     assert_eq!(qd1["verdict"], "too_few_runs");
-    assert_eq!(qd1["runs_needed"], 5, "six rows under Holm's correction: 0.05/6 > 2/C(10,5)");
+    assert_eq!(
+        qd1["runs_needed"], 5,
+        "six rows under Holm's correction: 0.05/6 > 2/C(10,5)"
+    );
     assert!(qd1["value_per_price_ratio"].as_f64().unwrap() > 1.0);
     // "SSD costs 1.6x but performs about 2x, so it is cheaper per unit of performance."
     let all = g.iter().find(|g| g["class"] == "all").unwrap();
@@ -210,7 +213,10 @@ fn seed2_gives_the_published_ratio_and_price_conclusion() {
         "six sizes, three cases, mixed jobs by their total"
     );
     let text = all["text"].as_str().unwrap();
-    assert!(text.contains("SSD measured 2.00x faster than HDD by IOPS, but 1 run a side cannot tell"), "{text}");
+    assert!(
+        text.contains("SSD measured 2.00x faster than HDD by IOPS, but 1 run a side cannot tell"),
+        "{text}"
+    );
     assert!(text.contains("at 1.63x the price of HDD"), "{text}");
     assert!(text.contains("SSD is cheaper per performance"), "{text}");
     // Nothing sequential was measured, and the guidance says so instead of guessing.

@@ -135,6 +135,27 @@ impl LoopDevice {
         LoopDevice::attach(backing.to_path_buf(), None, false)
     }
 
+    /// A device over a new temp file in /tmp written in full with `fill`,
+    /// reading it with direct I/O (`losetup --direct-io=on`): its reads reach
+    /// the disk under /tmp, not the host's page cache, as a real disk's do.
+    pub fn direct(bytes: usize, fill: u8) -> LoopDevice {
+        let temp = tempfile::Builder::new()
+            .prefix("kura-loop-")
+            .tempfile_in("/tmp")
+            .unwrap();
+        std::fs::write(temp.path(), vec![fill; bytes]).unwrap();
+        let mut cmd = Command::new("losetup");
+        cmd.args(["-f", "--show", "--direct-io=on"]);
+        LoopDevice::attach_with(cmd, temp.path().to_path_buf(), Some(temp))
+    }
+
+    /// `MAJ:MIN` of the device, as blkio's throttle files take it.
+    pub fn majmin(&self) -> String {
+        use std::os::unix::fs::MetadataExt;
+        let rdev = std::fs::metadata(&self.path).unwrap().rdev();
+        format!("{}:{}", libc::major(rdev), libc::minor(rdev))
+    }
+
     /// A loop device stacked on the block device `dev`, with more losetup
     /// arguments (`-o 16M --sizelimit 8M`): a stack of loops, as a disk
     /// carved up by a tool that leaves no holders would be.

@@ -135,9 +135,7 @@ fn spread(passes: &[f64]) -> f64 {
 /// against level / rows.
 pub fn runs_needed(rows: usize) -> usize {
     let level = SIGNIFICANCE / rows.max(1) as f64;
-    (2..64)
-        .find(|&n| 2.0 / binomial(2 * n, n) < level)
-        .unwrap_or(64)
+    (2..64).find(|&n| 2.0 / binomial(2 * n, n) < level).unwrap_or(64)
 }
 
 fn binomial(n: usize, k: usize) -> f64 {
@@ -203,7 +201,10 @@ mod tests {
         assert_eq!(runs_needed(8), 6);
         let a5: &[f64] = &[150.0, 151.0, 152.0, 153.0, 154.0];
         let b5: &[f64] = &[100.0, 101.0, 102.0, 103.0, 104.0];
-        assert_eq!(calls(&[(a5, b5), (b5, a5)]), vec![Some(RowCall::Better), Some(RowCall::Worse)]);
+        assert_eq!(
+            calls(&[(a5, b5), (b5, a5)]),
+            vec![Some(RowCall::Better), Some(RowCall::Worse)]
+        );
     }
 
     #[test]
@@ -218,7 +219,10 @@ mod tests {
     #[test]
     fn within_five_percent_is_the_same_and_overlap_is_noise() {
         let c = calls(&[
-            (&[103.0, 103.5, 104.0, 104.5, 105.0], &[100.0, 100.5, 101.0, 101.5, 102.0]),
+            (
+                &[103.0, 103.5, 104.0, 104.5, 105.0],
+                &[100.0, 100.5, 101.0, 101.5, 102.0],
+            ),
             (&[100.0, 120.0, 140.0], &[110.0, 130.0, 150.0]),
         ]);
         assert_eq!(c, vec![Some(RowCall::Same), Some(RowCall::Overlap)]);
@@ -227,7 +231,10 @@ mod tests {
     #[test]
     fn latency_is_better_when_lower() {
         let cells = [cell(&[1.0, 1.1, 1.2, 1.3]), cell(&[2.0, 2.1, 2.2, 2.3])];
-        let sides = [Sides { a: &cells[0], b: &cells[1] }];
+        let sides = [Sides {
+            a: &cells[0],
+            b: &cells[1],
+        }];
         assert_eq!(call_rows(&sides, false), vec![Some(RowCall::Better)]);
     }
 }

@@ -180,9 +180,17 @@ impl Factors {
         if self.better > 0 && self.worse > 0 {
             Verdict::Mixed
         } else if self.better > 0 {
-            if self.mean > 1.0 { Verdict::Better } else { Verdict::Mixed }
+            if self.mean > 1.0 {
+                Verdict::Better
+            } else {
+                Verdict::Mixed
+            }
         } else if self.worse > 0 {
-            if self.mean < 1.0 { Verdict::Worse } else { Verdict::Mixed }
+            if self.mean < 1.0 {
+                Verdict::Worse
+            } else {
+                Verdict::Mixed
+            }
         } else if self.too_few > 0 {
             Verdict::TooFewRuns
         } else if self.overlapping == self.rows {
@@ -357,7 +365,11 @@ fn unrankable(targets: &[TargetSummary], t: usize, u: usize) -> Option<(Verdict,
         if let Some(why) = targets[who].flags.first() {
             return Some((
                 Verdict::Flagged,
-                crate::t!("guidance-flagged", who = targets[who].name.as_str(), why = why.as_str()),
+                crate::t!(
+                    "guidance-flagged",
+                    who = targets[who].name.as_str(),
+                    why = why.as_str()
+                ),
             ));
         }
     }
@@ -388,7 +400,11 @@ pub(super) fn same_target(a: &TargetSummary, b: &TargetSummary) -> Option<String
         libc::minor(x.device_number)
     );
     match (x.inode, y.inode) {
-        (None, None) if x.diskseq == y.diskseq => Some(crate::t!("same-target-device", dev = dev, volume = a.volume.as_str())),
+        (None, None) if x.diskseq == y.diskseq => Some(crate::t!(
+            "same-target-device",
+            dev = dev,
+            volume = a.volume.as_str()
+        )),
         (Some(_), Some(_)) if x.fs_id == y.fs_id => Some(crate::t!(
             "same-target-file-system",
             dev = dev,
@@ -512,7 +528,12 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
     let cheapest = cheapest_per_performance(rows, class, targets, &not_slower, on.metric);
     let (target, reason, runs_needed, mut sentence) = match not_slower.as_slice() {
         [] if eligible.is_empty() => (None, PickReason::AllFlagged, None, crate::t!("pick-all-flagged")),
-        [] => (None, PickReason::Mixed, None, crate::t!("pick-circle", list = names(&eligible))),
+        [] => (
+            None,
+            PickReason::Mixed,
+            None,
+            crate::t!("pick-circle", list = names(&eligible)),
+        ),
         [only] if eligible.len() == 1 => (
             None,
             PickReason::AllFlagged,
@@ -522,7 +543,9 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
         [only] => {
             let value = cheapest_per_performance(rows, class, targets, &eligible, on.metric);
             let text = match value {
-                Some(v) if v == *only => crate::t!("guidance-pick-faster-cheaper", who = targets[*only].name.as_str()),
+                Some(v) if v == *only => {
+                    crate::t!("guidance-pick-faster-cheaper", who = targets[*only].name.as_str())
+                }
                 Some(v) => crate::t!(
                     "guidance-pick-faster-dearer",
                     who = targets[*only].name.as_str(),
@@ -541,16 +564,28 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
                 .collect();
             let has = |v: Verdict| pairs.iter().any(|p| p.0 == v);
             if pairs.iter().all(|p| p.0 == Verdict::SameTarget) {
-                (None, PickReason::SameTarget, None, crate::t!("pick-same-target", list = names(alike)))
+                (
+                    None,
+                    PickReason::SameTarget,
+                    None,
+                    crate::t!("pick-same-target", list = names(alike)),
+                )
             } else if let Some(c) = cheapest {
                 (
                     Some(c),
                     PickReason::CheapestOfAlike,
                     None,
-                    crate::t!("pick-cheapest", who = targets[c].name.as_str(), list = names(alike)),
+                    crate::t!(
+                        "pick-cheapest",
+                        who = targets[c].name.as_str(),
+                        list = names(alike)
+                    ),
                 )
             } else if has(Verdict::TooFewRuns) {
-                let f = pairs.iter().filter(|p| p.0 == Verdict::TooFewRuns).filter_map(|p| p.1.as_ref());
+                let f = pairs
+                    .iter()
+                    .filter(|p| p.0 == Verdict::TooFewRuns)
+                    .filter_map(|p| p.1.as_ref());
                 let (have, need) = f.fold((usize::MAX, 0), |(h, n), f| (h.min(f.have), n.max(f.need)));
                 (
                     None,
@@ -576,9 +611,19 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
                     }),
                     _ => None,
                 };
-                (None, PickReason::Mixed, None, split.unwrap_or_else(|| crate::t!("guidance-pick-none")))
+                (
+                    None,
+                    PickReason::Mixed,
+                    None,
+                    split.unwrap_or_else(|| crate::t!("guidance-pick-none")),
+                )
             } else {
-                (None, PickReason::Alike, None, crate::t!("pick-either", list = names(alike)))
+                (
+                    None,
+                    PickReason::Alike,
+                    None,
+                    crate::t!("pick-either", list = names(alike)),
+                )
             }
         }
     };
@@ -865,9 +910,15 @@ mod tests {
             ..row(1.5, false, None)
         };
         let g = rows_verdict(&[too_few, row(1.02, false, None)], None);
-        assert_eq!((g.verdict, g.runs_needed), (Verdict::TooFewRuns, Some(4)), "{}", g.text);
+        assert_eq!(
+            (g.verdict, g.runs_needed),
+            (Verdict::TooFewRuns, Some(4)),
+            "{}",
+            g.text
+        );
         assert!(
-            g.text.contains("but 3 passes a side cannot tell them apart at the 5 % level; 4 would"),
+            g.text
+                .contains("but 3 passes a side cannot tell them apart at the 5 % level; 4 would"),
             "{}",
             g.text
         );
@@ -987,7 +1038,10 @@ mod tests {
             ("B", &[150, 151, 152], None),
         ]));
         let p = little_io(&c);
-        assert_eq!((p.target, p.reason, p.runs_needed), (None, PickReason::TooFewRuns, Some(4)));
+        assert_eq!(
+            (p.target, p.reason, p.runs_needed),
+            (None, PickReason::TooFewRuns, Some(4))
+        );
         let lines = c.guidance_lines().join("\n");
         assert!(
             lines.contains("No pick yet: 3 passes a side cannot tell A, B apart; 4 would."),
@@ -997,7 +1051,10 @@ mod tests {
             ("A", &[100, 101, 102, 103, 104], None),
             ("B", &[150, 151, 152, 153, 154], None),
         ]));
-        assert_eq!((little_io(&five).target, little_io(&five).reason), (Some(1), PickReason::Fastest));
+        assert_eq!(
+            (little_io(&five).target, little_io(&five).reason),
+            (Some(1), PickReason::Fastest)
+        );
     }
 
     /// One pick among all: gp2 and io1 alike, gp2 at 1/12 of the price: gp2,
@@ -1010,9 +1067,18 @@ mod tests {
             ("gp2", &[302, 292, 308, 298, 306], Some("10 USD/month")),
         ]));
         let p = little_io(&c);
-        assert_eq!((p.target, p.reason), (Some(2), PickReason::CheapestOfAlike), "{}", p.text);
+        assert_eq!(
+            (p.target, p.reason),
+            (Some(2), PickReason::CheapestOfAlike),
+            "{}",
+            p.text
+        );
         assert_eq!(p.not_slower, vec![1, 2]);
-        assert!(p.text.contains("Pick gp2: none of io1, gp2 was shown faster"), "{}", p.text);
+        assert!(
+            p.text.contains("Pick gp2: none of io1, gp2 was shown faster"),
+            "{}",
+            p.text
+        );
         // No line of the guidance says "Pick io1".
         assert!(!c.guidance_lines().join("\n").contains("Pick io1"));
     }
@@ -1024,16 +1090,29 @@ mod tests {
             ("disk", &[100, 101, 102, 103, 104], None),
             ("cached", &[900, 901, 902, 903, 904], None),
         ]);
-        t[1].runs[0].warnings.push(crate::metrics::Warning::PageCacheHoldsData {
-            data_mb: 8,
-            memory_mb: 24000,
-        });
+        t[1].runs[0]
+            .warnings
+            .push(crate::metrics::Warning::PageCacheHoldsData {
+                data_mb: 8,
+                memory_mb: 24000,
+            });
         let c = picks(&t);
         let p = little_io(&c);
-        assert_eq!((p.target, p.reason, p.left_out.clone()), (None, PickReason::AllFlagged, vec![1]));
-        let g = c.guidance.iter().find(|g| g.class == WorkloadClass::RandomSmallQd1).unwrap();
+        assert_eq!(
+            (p.target, p.reason, p.left_out.clone()),
+            (None, PickReason::AllFlagged, vec![1])
+        );
+        let g = c
+            .guidance
+            .iter()
+            .find(|g| g.class == WorkloadClass::RandomSmallQd1)
+            .unwrap();
         assert_eq!(g.verdict, Verdict::Flagged, "{}", g.text);
-        assert!(!c.guidance_lines().join("\n").contains("Pick"), "{:?}", c.guidance_lines());
+        assert!(
+            !c.guidance_lines().join("\n").contains("Pick"),
+            "{:?}",
+            c.guidance_lines()
+        );
     }
 
     /// Two labels of one device are said to be one, not ranked.
@@ -1058,7 +1137,10 @@ mod tests {
         let p = little_io(&c);
         assert_eq!((p.target, p.reason), (None, PickReason::SameTarget), "{}", p.text);
         let lines = c.guidance_lines().join("\n");
-        assert!(lines.contains("B and A are the same target (the same file system on device 7:3"), "{lines}");
+        assert!(
+            lines.contains("B and A are the same target (the same file system on device 7:3"),
+            "{lines}"
+        );
     }
 
     /// Reads favour one target and writes the other: no single pick, by direction.
