@@ -12,7 +12,10 @@ use common::{json, kura, sh, stderr_of, tmp};
 
 /// One stored run, as `kura show ID --json` reads it back from the database.
 fn stored(db: &Path, id: i64) -> serde_json::Value {
-    let out = kura(db).args(["show", &id.to_string(), "--json"]).output().unwrap();
+    let out = kura(db)
+        .args(["show", &id.to_string(), "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     json(&out.stdout)
 }
@@ -39,7 +42,16 @@ fn two_targets_take_turns_pass_by_pass_and_are_stored_as_two_runs() {
     let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
     let (a_name, b_name) = (a.to_str().unwrap(), b.to_str().unwrap());
     let out = kura(&db)
-        .args(["--json", "mark", a_name, b_name, "--profile", "demo", "--runs", "3"])
+        .args([
+            "--json",
+            "mark",
+            a_name,
+            b_name,
+            "--profile",
+            "demo",
+            "--runs",
+            "3",
+        ])
         .args(["--runtime", "300ms", "--interval", "0s", "--size", "8m"])
         .arg("--label")
         .arg(format!("{a_name}=first"))
@@ -54,7 +66,10 @@ fn two_targets_take_turns_pass_by_pass_and_are_stored_as_two_runs() {
     assert_ne!(ids[0], ids[1]);
     let (ra, rb) = (stored(&db, ids[0]), stored(&db, ids[1]));
     assert_eq!(ra["label"], "first");
-    assert_eq!(rb["label"], b_name, "an unlabelled target is labelled with its name");
+    assert_eq!(
+        rb["label"], b_name,
+        "an unlabelled target is labelled with its name"
+    );
     assert_eq!(ra["interleaved_with"], serde_json::json!([ids[1]]));
     assert_eq!(rb["interleaved_with"], serde_json::json!([ids[0]]));
     assert_eq!(ra["jobs"][0]["target"]["path"], a_name);
@@ -79,7 +94,10 @@ fn two_targets_take_turns_pass_by_pass_and_are_stored_as_two_runs() {
     let shown = kura(&db).args(["show", &ids[0].to_string()]).output().unwrap();
     let shown = String::from_utf8(shown.stdout).unwrap();
     assert!(
-        shown.contains(&format!("interleaved: each pass ran in turn with the same pass of run {}", ids[1])),
+        shown.contains(&format!(
+            "interleaved: each pass ran in turn with the same pass of run {}",
+            ids[1]
+        )),
         "{shown}"
     );
 
@@ -99,19 +117,27 @@ fn two_targets_take_turns_pass_by_pass_and_are_stored_as_two_runs() {
         assert_eq!(row["cells"][1]["paired"], true, "{row}");
         assert_eq!(row["cells"][1]["repetitions"], 3);
     }
-    let out = kura(&db)
-        .args(["--wide", "compare", &ia, &ib])
-        .output()
-        .unwrap();
+    let out = kura(&db).args(["--wide", "compare", &ia, &ib]).output().unwrap();
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(
-        table.contains(&format!("runs interleaved: first, {b_name} took turns, 3 passes each")),
+        table.contains(&format!(
+            "runs interleaved: first, {b_name} took turns, 3 passes each"
+        )),
         "{table}"
     );
     // A run compared with one it did not take turns with is not interleaved.
     let out = kura(&db)
         .args(["mark", a_name, "--profile", "demo", "--runs", "2"])
-        .args(["--runtime", "200ms", "--interval", "0s", "--size", "8m", "--label", "alone"])
+        .args([
+            "--runtime",
+            "200ms",
+            "--interval",
+            "0s",
+            "--size",
+            "8m",
+            "--label",
+            "alone",
+        ])
         .output()
         .unwrap();
     assert!(out.status.code().unwrap() < 2, "{}", stderr_of(&out));
@@ -143,7 +169,13 @@ fn a_refused_second_target_leaves_the_first_untouched() {
     let before = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     // The first is the user's to lose (--allow-destroy names it); the second is not.
     let out = kura(&db)
-        .args(["mark", a.to_str().unwrap(), b.to_str().unwrap(), "--profile", "demo"])
+        .args([
+            "mark",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--profile",
+            "demo",
+        ])
         .args(["--runs", "1", "--runtime", "200ms", "--interval", "0s"])
         .args(["--allow-destroy", a.to_str().unwrap()])
         .output()
@@ -152,8 +184,14 @@ fn a_refused_second_target_leaves_the_first_untouched() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("b.img") && err.contains("--allow-destroy"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(std::fs::read(&a).unwrap() == before.0, "the first target was written");
-    assert!(std::fs::read(&b).unwrap() == before.1, "the refused target was written");
+    assert!(
+        std::fs::read(&a).unwrap() == before.0,
+        "the first target was written"
+    );
+    assert!(
+        std::fs::read(&b).unwrap() == before.1,
+        "the refused target was written"
+    );
     assert!(!db.exists(), "a refused run left a database");
 }
 
@@ -193,7 +231,16 @@ fn a_sweep_of_two_targets_takes_turns_point_by_point() {
     let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
     let out = kura(&db)
         .args(["--json", "sweep", a.to_str().unwrap(), b.to_str().unwrap()])
-        .args(["--bs", "4k,64k", "--read-pct", "100", "--runtime", "200ms", "--size", "8m"])
+        .args([
+            "--bs",
+            "4k,64k",
+            "--read-pct",
+            "100",
+            "--runtime",
+            "200ms",
+            "--size",
+            "8m",
+        ])
         .output()
         .unwrap();
     assert!(out.status.code().unwrap() < 2, "{}", stderr_of(&out));
@@ -203,6 +250,12 @@ fn a_sweep_of_two_targets_takes_turns_point_by_point() {
     let ids: Vec<i64> = runs.iter().map(|r| r["id"].as_i64().unwrap()).collect();
     let (pa, pb) = (passes(&stored(&db, ids[0])), passes(&stored(&db, ids[1])));
     assert_eq!(pa.len(), 2);
-    assert!(pa[0].1 < pb[0].1 && pb[0].1 < pa[1].1 && pa[1].1 < pb[1].1, "{pa:?} {pb:?}");
-    assert_eq!(stored(&db, ids[1])["interleaved_with"], serde_json::json!([ids[0]]));
+    assert!(
+        pa[0].1 < pb[0].1 && pb[0].1 < pa[1].1 && pa[1].1 < pb[1].1,
+        "{pa:?} {pb:?}"
+    );
+    assert_eq!(
+        stored(&db, ids[1])["interleaved_with"],
+        serde_json::json!([ids[0]])
+    );
 }

@@ -35,7 +35,10 @@ pub fn labels(targets: &[String], given: &[String]) -> Result<Vec<Option<String>
             .max_by_key(|(_, t)| t.len())
             .map(|(i, t)| (i, label[t.len() + 1..].to_string()))
     };
-    let twice = targets.iter().enumerate().find(|(i, t)| targets[..*i].contains(t));
+    let twice = targets
+        .iter()
+        .enumerate()
+        .find(|(i, t)| targets[..*i].contains(t));
     if let Some((_, t)) = twice {
         bail!("{t}: the target is named twice");
     }

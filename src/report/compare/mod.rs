@@ -780,3 +780,23 @@ fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut V
         };
     }
 }
+
+#[cfg(test)]
+mod pairing_tests {
+    use super::in_turn;
+
+    #[test]
+    fn passes_pair_only_when_each_pair_ran_before_the_next() {
+        // A1 B1 A2 B2 A3 B3.
+        assert!(in_turn(&[10, 30, 50], &[20, 40, 60]));
+        // The baseline first in each turn is as good.
+        assert!(in_turn(&[20, 40, 60], &[10, 30, 50]));
+        // One after the other: A1 A2 A3 B1 B2 B3.
+        assert!(!in_turn(&[10, 20, 30], &[40, 50, 60]));
+        // A pass left out of one side shifts the pairs.
+        assert!(!in_turn(&[10, 50], &[20, 40, 60]));
+        // Unknown start times (imported runs) pair nothing.
+        assert!(!in_turn(&[0, 30], &[20, 40]));
+        assert!(!in_turn(&[], &[]));
+    }
+}
