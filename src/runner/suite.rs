@@ -450,14 +450,8 @@ impl<'a> Suite<'a> {
         }
         let group = &jobs[i..i + together];
         let b = &mut self.bench;
-        let outcomes = group::run_together(
-            group,
-            b.opts,
-            b.stop,
-            &mut b.warnings,
-            &b.progress,
-            &mut b.created,
-        );
+        let outcomes =
+            group::run_together(group, b.opts, b.stop, &mut b.warnings, b.progress, &mut b.created);
         for (sj, outcome) in group.iter().zip(outcomes) {
             match outcome {
                 Ok(r) => self.keep(r, &sj.test),
