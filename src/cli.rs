@@ -781,9 +781,9 @@ impl<S: FlagSet> clap::Args for SuiteFlags<S> {
 /// Options every measuring verb shares.
 #[derive(Debug, Args, Default)]
 pub struct RunCommon {
-    /// Name the run, e.g. "Standard SSD E10"
-    #[arg(long, value_parser = crate::jobs::label::parse_label)]
-    pub label: Option<String>,
+    /// Name the run, e.g. "Standard SSD E10"; with several targets (`mark A B`) one per target, TARGET=LABEL (each defaults to its TARGET)
+    #[arg(long, value_name = "LABEL", action = ArgAction::Append, value_parser = crate::jobs::label::parse_label)]
+    pub label: Vec<String>,
     /// Price of the target, e.g. "1075.20 JPY/month" (AMOUNT CURRENCY/month|year|day|hour)
     #[arg(long)]
     pub price: Option<String>,
@@ -860,8 +860,9 @@ impl FlagSet for MarkFlags {
 
 #[derive(Debug, Args)]
 pub struct MarkArgs {
-    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
-    pub target: Option<String>,
+    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]; several take turns pass by pass, each stored as its own run (docs/mark.md)
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
     /// CrystalDiskMark 9's profiles: default, peak, realworld, demo, and default-mix, peak-mix, realworld-mix (reads and writes 70/30); nvme and peak-nvme are default and peak under --setting nvme; cdm5 is CrystalDiskMark 5's set (see docs/mark.md)
     #[arg(long, default_value = "default")]
     pub profile: String,
@@ -1087,8 +1088,9 @@ impl FlagSet for SweepFlags {
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]
-    pub target: Option<String>,
+    /// File, block device, or directory (a test file in it) [default: ./kura-test.dat]; several take turns point by point, each stored as its own run (docs/mark.md)
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
     #[command(flatten)]
     pub job: SuiteFlags<SweepFlags>,
     /// rand or seq

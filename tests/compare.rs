@@ -85,6 +85,7 @@ fn run(label: &str, price: Option<&str>, jobs: Vec<JobResult>) -> RunResult {
         price: price.map(str::to_string),
         suite: None,
         hosts: Vec::new(),
+        interleaved_with: Vec::new(),
         host: HostFacts {
             hostname: "vm1".into(),
             ..HostFacts::default()

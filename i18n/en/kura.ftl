@@ -6,6 +6,7 @@
 ## Lines every page shares (src/report/runs.rs)
 warning-prefix = warning:{" "}
 incomplete-line = INCOMPLETE: { stopped-early }
+interleaved-line = interleaved: each pass ran in turn with the same pass of run { $runs }
 stopped-early = the run was stopped early; the numbers cover what ran.
 job-stopped-early = INCOMPLETE: stopped early
 job-measuring = MEASURING: its totals come when it ends
@@ -215,6 +216,10 @@ compare-noise = { $ratio }x (overlap)
 compare-nothing-completed = no operation completed
 compare-row-in-ops = { $label } (ops/s)
 compare-legend-ratios = Ratios are target / { $baseline } of { $metric }; { $better }.
+compare-legend-interleaved = runs interleaved: { $targets } took turns, { $passes ->
+    [one] 1 pass each
+   *[other] { $passes } passes each
+}; pass i of each ran beside pass i of the others, so drift fell on all alike
 compare-legend-repetitions = Values are the { $figure } (repetitions: a mark run's passes, or the runs of one label with --repeats); ± is half their range.
 compare-legend-runs = Values are the { $figure }: the runs of one label, taken with --repeats, are repetitions of one measurement.
 compare-legend-spread = ± is half their range.

@@ -5,6 +5,7 @@
 ## どのページにも出る行 (src/report/runs.rs)
 warning-prefix = 警告:{" "}
 incomplete-line = 未完了: { stopped-early }
+interleaved-line = 交互実行: 各パスは実行 { $runs } の同じパスと交互に測った
 stopped-early = 実行は途中で止められた。数値は実行できた分だけのもの。
 job-stopped-early = 未完了: 途中で停止
 job-measuring = 測定中: 合計は終了時に出る
@@ -197,6 +198,7 @@ compare-noise = { $ratio } 倍（重なり）
 compare-nothing-completed = 完了した操作なし
 compare-row-in-ops = { $label }（ops/s）
 compare-legend-ratios = 比は { $metric } の 対象 / { $baseline }。{ $better }。
+compare-legend-interleaved = 交互実行: { $targets } を交互に { $passes } パスずつ測った。各対象の i 番目のパスは並んで走ったので、マシンの揺らぎはどれにも同じように掛かる
 compare-legend-repetitions = 値は{ $figure }（繰り返し: mark の実行のパス、または --repeats で同じラベルの実行）。± は範囲の半分。
 compare-legend-runs = 値は{ $figure }: --repeats で取った同じラベルの実行は、一つの測定の繰り返し。
 compare-legend-spread = ± は範囲の半分。

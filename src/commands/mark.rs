@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, exit_code, run_options, suite_jobs, target_arg};
+use super::{Ctx, exit_code, interleave, run_options, suite_jobs, target_arg};
 use crate::cli::MarkArgs;
 use crate::jobs::presets::Profile;
 use crate::jobs::suites::{SuiteKind, mark_jobs};
@@ -37,22 +37,33 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         ..Job::default()
     };
     args.job.apply(&mut base)?;
-    let note = target_arg::apply(&mut base, args.target.as_deref(), args.job.text(Opt::Size))?;
-    let jobs = suite_jobs(mark_jobs(&profile, &base, runs)?);
-    if jobs.is_empty() {
+    let labels = interleave::labels(&args.targets, &args.common.label)?;
+    // One list of jobs per target, as each would run alone.
+    let mut lanes = Vec::new();
+    let mut notes = Vec::new();
+    for target in interleave::targets(&args.targets) {
+        let mut base = base.clone();
+        notes.extend(target_arg::apply(&mut base, target, args.job.text(Opt::Size))?);
+        lanes.push(suite_jobs(mark_jobs(&profile, &base, runs)?));
+    }
+    if lanes.iter().any(Vec::is_empty) {
         bail!("the profile has no tests");
     }
+    interleave::distinct(&lanes)?;
+    if lanes.len() > 1 {
+        interleave::refuse_ranks(&args.cluster)?;
+    }
     // On many ranks, rank 0 says it once.
-    if let Some(note) = note
-        && !ctx.quiet
-        && crate::cluster::launched_rank().unwrap_or(0) == 0
-    {
-        eprint!(
-            "{}",
-            crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
-        );
+    if !ctx.quiet && crate::cluster::launched_rank().unwrap_or(0) == 0 {
+        for note in notes {
+            eprint!(
+                "{}",
+                crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+            );
+        }
     }
     let mut opts = run_options(&args.common, ctx.quiet);
+    opts.label = labels[0].clone();
     opts.suite = Some(SuiteKind::Mark(Some(profile.name())));
     opts.pause = pause;
     opts.pause_between_tests = true;
@@ -63,6 +74,14 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
         figure,
         ..View::default()
     };
+    if lanes.len() > 1 {
+        let kept = interleave::measure(ctx, &opts, labels, lanes, |result| {
+            let disagree = disagreement_warnings(&summarize_mark(result));
+            result.warnings.extend(disagree);
+        })?;
+        return Ok(interleave::print(ctx, &kept, &|r| render_run(r, &view)));
+    }
+    let jobs = lanes.remove(0);
     let ranked = super::cluster::Ranked {
         opts: opts.clone(),
         view,

@@ -6,6 +6,7 @@ pub mod completions;
 pub mod explain;
 pub mod history;
 pub mod import;
+pub mod interleave;
 pub mod io500;
 pub mod label;
 pub mod launch;
@@ -103,6 +104,7 @@ pub fn run_header(opts: &RunOptions) -> RunResult {
         price: opts.price.clone(),
         suite: opts.suite.clone(),
         hosts: Vec::new(),
+        interleaved_with: Vec::new(),
         host: crate::targets::host_facts(),
         jobs: Vec::new(),
         incomplete: true,
@@ -405,7 +407,8 @@ pub fn run_options(common: &RunCommon, quiet: bool) -> RunOptions {
         },
         keep: common.keep,
         quiet,
-        label: common.label.clone(),
+        // More than one only with several targets (`interleave::labels`); refused elsewhere (`dispatch`).
+        label: common.label.first().cloned(),
         price: common.price.clone(),
         ..RunOptions::default()
     }
@@ -476,11 +479,35 @@ fn given_price(command: &Command) -> Option<&str> {
     }
 }
 
+/// The `--label`s a verb was given, and whether it measures several targets.
+fn given_labels(command: &Command) -> (&[String], bool) {
+    match command {
+        Command::Run(a) => (&a.common.label, false),
+        Command::Mark(a) => (&a.common.label, a.targets.len() > 1),
+        Command::Sweep(a) => (&a.suite.common.label, a.targets.len() > 1),
+        Command::Suite(SuiteCommand::Tiobench(a)) => (&a.suite.common.label, false),
+        Command::Suite(SuiteCommand::Bonnie(a)) => (&a.suite.common.label, false),
+        Command::Suite(SuiteCommand::Db(a)) => (&a.suite.common.label, false),
+        Command::Suite(SuiteCommand::Io500(a)) => (&a.common.label, false),
+        Command::Suite(SuiteCommand::Pts(a)) => (&a.suite.common.label, false),
+        _ => (&[], false),
+    }
+}
+
 /// Runs the verb; the returned code is the process's exit code.
 pub fn dispatch(cli: Cli) -> Result<i32> {
     // Checked before anything runs or is stored, so a typo costs no benchmark time.
     if let Some(price) = given_price(&cli.command) {
         Price::parse(price).map_err(|e| anyhow::anyhow!("--price: {e}"))?;
+    }
+    // One run, one label; `mark A B` and `sweep A B` read theirs per target.
+    if let (labels, false) = given_labels(&cli.command)
+        && labels.len() > 1
+    {
+        anyhow::bail!(
+            "--label: given {} times; one run takes one label (`kura mark A B` takes one per target: --label A=LABEL)",
+            labels.len()
+        );
     }
     crate::report::width::set_wide(cli.wide);
     // JSON is for programs: its text stays English whatever the language.

@@ -2,7 +2,7 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use super::{Ctx, suite_options};
+use super::{Ctx, interleave, suite_options};
 use crate::cli::SweepArgs;
 use crate::jobs::suites::SuiteKind;
 use crate::jobs::sweep::{Axes, PTS_BLOCK_SIZES, PTS_READ_PCTS, points};
@@ -38,27 +38,59 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
         qds: counts(args.job.values(Opt::Qd)?)?,
         threads: counts(args.job.values(Opt::Threads)?)?,
     };
-    let note = super::target_arg::apply(&mut base, args.target.as_deref(), args.job.text(Opt::Size))?;
-    let jobs: Vec<SuiteJob> = points(&base, &axes, random, runs)
-        .into_iter()
-        .map(|p| {
-            p.job.validate().map(|_| SuiteJob {
-                test: Some(p.test),
-                job: p.job,
-                rounds: None,
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    // On many ranks, rank 0 says it once.
-    if let Some(note) = note
-        && !ctx.quiet
-        && crate::cluster::launched_rank().unwrap_or(0) == 0
-    {
-        eprint!(
-            "{}",
-            crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+    let labels = interleave::labels(&args.targets, &args.suite.common.label)?;
+    // One list of points per target, as each would run alone.
+    let mut lanes: Vec<Vec<SuiteJob>> = Vec::new();
+    let mut notes = Vec::new();
+    for target in interleave::targets(&args.targets) {
+        let mut base = base.clone();
+        notes.extend(super::target_arg::apply(
+            &mut base,
+            target,
+            args.job.text(Opt::Size),
+        )?);
+        lanes.push(
+            points(&base, &axes, random, runs)
+                .into_iter()
+                .map(|p| {
+                    p.job.validate().map(|_| SuiteJob {
+                        test: Some(p.test),
+                        job: p.job,
+                        rounds: None,
+                    })
+                })
+                .collect::<Result<_, _>>()?,
         );
     }
+    interleave::distinct(&lanes)?;
+    if lanes.len() > 1 {
+        interleave::refuse_ranks(&args.cluster)?;
+    }
+    // On many ranks, rank 0 says it once.
+    if !ctx.quiet && crate::cluster::launched_rank().unwrap_or(0) == 0 {
+        for note in notes {
+            eprint!(
+                "{}",
+                crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+            );
+        }
+    }
+    let mut opts = opts;
+    opts.label = labels[0].clone();
+    if lanes.len() > 1 {
+        let kept = interleave::measure(ctx, &opts, labels, lanes, |result| {
+            let disagree = disagreement_warnings(&summarize_tests(result));
+            result.warnings.extend(disagree);
+        })?;
+        let view = View {
+            json: ctx.json,
+            ..View::default()
+        };
+        return Ok(interleave::print(ctx, &kept, &|r| {
+            crate::report::render_run(r, &view)
+        }));
+    }
+    let jobs = lanes.remove(0);
     let ranked = super::cluster::Ranked {
         opts: opts.clone(),
         view: View {

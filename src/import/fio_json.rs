@@ -123,6 +123,7 @@ pub fn parse(text: &str, source: &str) -> Result<RunResult, FioImportError> {
         price: None,
         suite: Some(crate::jobs::suites::SuiteKind::ImportFio),
         hosts: Vec::new(),
+        interleaved_with: Vec::new(),
         host: HostFacts {
             hostname: entries
                 .iter()

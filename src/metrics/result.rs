@@ -27,6 +27,12 @@ pub struct RunResult {
     /// each job's `cluster.ranks`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<HostFacts>,
+    /// The runs this one took turns with, pass by pass (`kura mark A B`,
+    /// docs/mark.md): each target's run is stored alone, and these are the
+    /// others of its invocation, in the order they took turns. Empty for a
+    /// run made alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interleaved_with: Vec<i64>,
     pub jobs: Vec<JobResult>,
     /// Stopped early (Ctrl-C or a fatal error): the numbers cover what ran.
     pub incomplete: bool,

@@ -73,6 +73,7 @@ pub fn run(suite: &str, jobs: Vec<JobResult>) -> RunResult {
         price: None,
         suite: Some(suite.into()),
         hosts: Vec::new(),
+        interleaved_with: Vec::new(),
         host: HostFacts::default(),
         jobs,
         incomplete: false,

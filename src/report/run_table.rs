@@ -253,6 +253,7 @@ pub fn render_run(run: &RunResult) -> String {
         .unwrap_or_else(|| crate::t!("run-not-stored"));
     let mut out = super::width::wrap(&format!("kura {id} · "), &run_facts(run), 2);
     out.push_str(&super::runs::incomplete_line(run));
+    out.push_str(&super::runs::interleaved_line(run));
     out.push_str(&super::runs::warning_lines(run));
     // The steps of a latency-bounded search are shown as its curve.
     for job in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {

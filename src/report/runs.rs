@@ -148,6 +148,17 @@ pub fn incomplete_line(run: &RunResult) -> String {
     }
 }
 
+/// For a run whose passes took turns with other runs' (`kura mark A B`):
+/// which, and its newline; else nothing.
+pub fn interleaved_line(run: &RunResult) -> String {
+    if run.interleaved_with.is_empty() {
+        return String::new();
+    }
+    let runs: Vec<String> = run.interleaved_with.iter().map(i64::to_string).collect();
+    let line = crate::t!("interleaved-line", runs = runs.join(", "));
+    super::width::wrap("", &line, 2)
+}
+
 /// One "warning: ..." line per warning of the run, made safe for a terminal.
 pub fn warning_lines(run: &RunResult) -> String {
     run.warnings
@@ -196,6 +207,7 @@ fn mark(run: &RunResult, view: &View) -> String {
         out.push_str(&format!("{short}\n"));
     }
     out.push_str(&incomplete_line(run));
+    out.push_str(&interleaved_line(run));
     let grid = mark_grid::Grid {
         unit: view.unit,
         figure: view.figure,
@@ -258,6 +270,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out.push_str(&label_part(run));
     out.push('\n');
     out.push_str(&incomplete_line(run));
+    out.push_str(&interleaved_line(run));
     out.push_str(&sweep_table::render(&rows));
     // Many ranks (issue 16): each host's part, so a slow one stands out.
     out.push_str(&super::cluster_hosts::render(run));

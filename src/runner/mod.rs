@@ -46,7 +46,9 @@ pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
 pub use latency_bound::check_search;
 pub use progress::Progress;
-pub use suite::{Bench, OneProcess, Placed, Placement, StepVerdict, run_placed, run_suite};
+pub use suite::{
+    Bench, Lane, OneProcess, Placed, Placement, StepVerdict, run_interleaved, run_placed, run_suite,
+};
 
 #[derive(Debug, Error)]
 pub enum RunError {

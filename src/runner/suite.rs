@@ -110,7 +110,8 @@ impl Placement for OneProcess {
 pub struct Bench<'a> {
     opts: &'a RunOptions,
     stop: &'a StopFlag,
-    progress: Progress,
+    /// Shared by the runs that take turns (`run_interleaved`): one display.
+    progress: &'a Progress,
     warnings: Vec<Warning>,
     created: Vec<PreparedTarget>,
     kinds: Kinds,
@@ -129,7 +130,7 @@ impl<'a> Bench<'a> {
     }
 
     pub fn progress(&self) -> &Progress {
-        &self.progress
+        self.progress
     }
 
     pub fn warnings(&mut self) -> &mut Vec<Warning> {
@@ -146,7 +147,7 @@ impl<'a> Bench<'a> {
             opts: self.opts,
             stop: self.stop,
             warnings: &mut self.warnings,
-            progress: &self.progress,
+            progress: self.progress,
             created: &mut self.created,
             sink: &mut *self.sink,
         };
@@ -179,7 +180,7 @@ impl<'a> Bench<'a> {
         ready: &mut dyn FnMut() -> Result<(), RunError>,
         wall: &mut Stonewall<'_>,
     ) -> Result<JobResult, RunError> {
-        let (stop, progress) = (self.stop, &self.progress);
+        let (stop, progress) = (self.stop, self.progress);
         self.kinds
             .filesets
             .run_stonewalled(job, p, stop, progress, &mut self.warnings, ready, wall)
@@ -191,7 +192,7 @@ impl<'a> Bench<'a> {
     pub fn prepare_shared(&mut self, job: &Job, mine: &Job) -> Result<(), RunError> {
         match mine.workload.fileset() {
             Some(p) => {
-                let (stop, progress) = (self.stop, &self.progress);
+                let (stop, progress) = (self.stop, self.progress);
                 self.kinds
                     .filesets
                     .prepare(mine, p, stop, progress, &mut self.warnings)
@@ -229,20 +230,9 @@ pub fn run_placed(
     // Capped jobs keep one memory cgroup until the run ends (memcg.rs).
     let _memory_caps = super::memcg::RunScope::open();
     let started_unix_s = now_unix_s();
-    let mut run = Suite {
-        bench: Bench {
-            opts,
-            stop,
-            progress: Progress::new(opts.quiet),
-            warnings: Vec::new(),
-            created: Vec::new(),
-            kinds: Kinds::default(),
-            failure: None,
-            sink,
-        },
-        results: Vec::new(),
-    };
-    run.plan(&jobs);
+    let progress = Progress::new(opts.quiet);
+    let mut run = Suite::new(opts, stop, &progress, sink);
+    plan(&progress, opts, &jobs);
     let mut i = 0;
     while i < jobs.len() {
         if pauses_before(opts, &jobs, i) {
@@ -258,6 +248,134 @@ pub fn run_placed(
         }
     }
     run.finish(place, &jobs, started_unix_s)
+}
+
+/// One target's run among several that take turns (`run_interleaved`):
+/// its jobs as `run_suite` takes them, its options (its label) and where
+/// its jobs are stored as they end.
+pub struct Lane<'a> {
+    pub jobs: Vec<SuiteJob>,
+    pub opts: &'a RunOptions,
+    pub sink: &'a mut dyn RunSink,
+}
+
+/// Runs several targets' suites taking turns, step by step (`kura mark A B
+/// C`: pass 1 of A, of B, of C, then pass 2 of each...), so that what
+/// drifts on the machine while they run falls on every target alike. Each
+/// lane is the run its target would get alone, measured by the same loop
+/// and stored in its own sink as each job ends. Every lane's jobs pass the
+/// checks before the first I/O (`check_before_io`) before any lane starts:
+/// a refusal of the last target leaves the first untouched. A failure of
+/// one lane ends them all (the turns would no longer alternate); the others
+/// keep what they measured, as incomplete. One outcome per lane, in order.
+pub fn run_interleaved(
+    lanes: Vec<Lane<'_>>,
+    stop: &StopFlag,
+) -> Result<Vec<Result<RunResult, RunError>>, RunError> {
+    let placed: Vec<Placed> = lanes
+        .iter()
+        .map(|l| OneProcess.place(&l.jobs, l.opts))
+        .collect::<Result<_, _>>()?;
+    let Some(opts) = lanes.first().map(|l| l.opts) else {
+        return Ok(Vec::new());
+    };
+    let _memory_caps = super::memcg::RunScope::open();
+    let started_unix_s = now_unix_s();
+    let progress = Progress::new(opts.quiet);
+    let turns = turns(&placed);
+    // The job each turn starts with, in the order they run: pauses and the
+    // plan are `run_suite`'s, over the runs' steps as they alternate.
+    let firsts: Vec<SuiteJob> = turns.iter().map(|&(l, i)| placed[l].jobs[i].clone()).collect();
+    plan(&progress, opts, &firsts);
+    let mut runs: Vec<Suite> = lanes
+        .into_iter()
+        .map(|l| Suite::new(l.opts, stop, &progress, l.sink))
+        .collect();
+    for (n, &(l, i)) in turns.iter().enumerate() {
+        if pauses_before(opts, &firsts, n) {
+            pause(opts.pause, stop);
+        }
+        progress.step(n);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        runs[l].step(&mut OneProcess, &placed[l].jobs, &placed[l].own, i);
+        if runs[l].bench.failure.is_some() {
+            break;
+        }
+    }
+    let failed = runs.iter().enumerate().find_map(|(l, r)| {
+        r.bench.failure.as_ref().map(|e| {
+            let target = placed[l].jobs.first().map(|j| targets::job_path(&j.job));
+            match target {
+                Some(t) => format!("{}: {e}", t.display()),
+                None => e.to_string(),
+            }
+        })
+    });
+    let mut outcomes: Vec<Result<RunResult, RunError>> = runs
+        .into_iter()
+        .zip(&placed)
+        .map(|(r, p)| r.finish(&mut OneProcess, &p.jobs, started_unix_s))
+        .collect();
+    if let Some(why) = failed {
+        for r in outcomes.iter_mut().flatten() {
+            if r.warnings
+                .iter()
+                .any(|w| matches!(w, Warning::StoppedAfterFailure { .. }))
+            {
+                continue;
+            }
+            r.incomplete = true;
+            r.warnings
+                .push(Warning::StoppedAfterFailure { error: why.clone() });
+        }
+    }
+    Ok(outcomes)
+}
+
+/// The order lanes take their steps in: each lane one step in turn, a step
+/// being what `Suite::step` measures at once (a job, a group, a round).
+fn turns(placed: &[Placed]) -> Vec<(usize, usize)> {
+    let mut at = vec![0; placed.len()];
+    let mut turns = Vec::new();
+    loop {
+        let before = turns.len();
+        for (l, p) in placed.iter().enumerate() {
+            if at[l] < p.jobs.len() {
+                turns.push((l, at[l]));
+                at[l] += step_len(&p.jobs, at[l]);
+            }
+        }
+        if turns.len() == before {
+            return turns;
+        }
+    }
+}
+
+/// How many jobs of the list the step at `i` measures: its group (jobs that
+/// run together, a latency search's), or a PTS test's round of points.
+fn step_len(jobs: &[SuiteJob], i: usize) -> usize {
+    match jobs[i].rounds {
+        Some(m) if jobs[i].job.latency_limit_ns.is_none() => (i + m.points).min(jobs.len()) - i,
+        _ => group::len_at(jobs, i),
+    }
+}
+
+/// Each step's expected time (its pause before it included), for progress.
+fn plan(progress: &Progress, opts: &RunOptions, jobs: &[SuiteJob]) {
+    let each = jobs.iter().enumerate().map(|(i, j)| {
+        let pause = match pauses_before(opts, jobs, i) {
+            true => opts.pause,
+            false => Duration::ZERO,
+        };
+        j.job
+            .workload
+            .bonnie()
+            .map_or(expected_duration(&j.job), |_| None)
+            .map(|d| d + pause)
+    });
+    progress.plan(each.collect());
 }
 
 /// Whether a pause comes before job `i`: CrystalDiskMark's pause between
@@ -278,29 +396,33 @@ struct Suite<'a> {
     results: Vec<JobResult>,
 }
 
-impl Suite<'_> {
-    /// Each job's expected time (its pause before it included), for progress.
-    fn plan(&self, jobs: &[SuiteJob]) {
-        let opts = self.bench.opts;
-        let each = jobs.iter().enumerate().map(|(i, j)| {
-            let pause = match pauses_before(opts, jobs, i) {
-                true => opts.pause,
-                false => Duration::ZERO,
-            };
-            j.job
-                .workload
-                .bonnie()
-                .map_or(expected_duration(&j.job), |_| None)
-                .map(|d| d + pause)
-        });
-        self.bench.progress.plan(each.collect());
+impl<'a> Suite<'a> {
+    fn new(
+        opts: &'a RunOptions,
+        stop: &'a StopFlag,
+        progress: &'a Progress,
+        sink: &'a mut dyn RunSink,
+    ) -> Self {
+        Suite {
+            bench: Bench {
+                opts,
+                stop,
+                progress,
+                warnings: Vec::new(),
+                created: Vec::new(),
+                kinds: Kinds::default(),
+                failure: None,
+                sink,
+            },
+            results: Vec::new(),
+        }
     }
 
     /// Measures job `i` the way it asks (a search, rounds, a group, once);
     /// how many jobs of the list that took.
     fn step(&mut self, place: &mut dyn Placement, jobs: &[SuiteJob], own: &[Job], i: usize) -> usize {
         // Neighbours with the same group run at the same time, as fio's jobs between stonewalls do.
-        let together = group::len_at(jobs, i);
+        let together = step_len(jobs, i);
         let job = &jobs[i].job;
         if job.latency_limit_ns.is_some() {
             // Latency-bounded capacity (issue 13): one job, measured at many loads.
@@ -309,9 +431,8 @@ impl Suite<'_> {
         }
         if let Some(m) = jobs[i].rounds {
             // A PTS test's points, each round all of them (jobs::pts).
-            let end = (i + m.points).min(jobs.len());
-            self.rounds(&jobs[i..end], &m.tracked.indices(), m.figure);
-            return end - i;
+            self.rounds(&jobs[i..i + together], &m.tracked.indices(), m.figure);
+            return together;
         }
         if let (Some(tracked), 1) = (job.until_steady, together)
             && job.workload.bonnie().is_none()
@@ -329,14 +450,8 @@ impl Suite<'_> {
         }
         let group = &jobs[i..i + together];
         let b = &mut self.bench;
-        let outcomes = group::run_together(
-            group,
-            b.opts,
-            b.stop,
-            &mut b.warnings,
-            &b.progress,
-            &mut b.created,
-        );
+        let outcomes =
+            group::run_together(group, b.opts, b.stop, &mut b.warnings, b.progress, &mut b.created);
         for (sj, outcome) in group.iter().zip(outcomes) {
             match outcome {
                 Ok(r) => self.keep(r, &sj.test),
@@ -483,6 +598,7 @@ impl Suite<'_> {
             suite: opts.suite.clone(),
             host: targets::host_facts(),
             hosts: place.hosts(),
+            interleaved_with: Vec::new(),
             incomplete: stop.load(Ordering::Relaxed) || results.iter().any(|r| r.incomplete),
             jobs: results,
             warnings: crate::metrics::warning::one_per_cause(warnings),

@@ -164,6 +164,7 @@ fn run_result(label: &str, price: Option<&str>, suite: &str, jobs: Vec<JobResult
         price: price.map(str::to_string),
         suite: Some(suite.into()),
         hosts: Vec::new(),
+        interleaved_with: Vec::new(),
         host: HostFacts {
             hostname: "bench-vm".into(),
             kernel: "6.1.0-test".into(),

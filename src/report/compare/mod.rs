@@ -218,6 +218,10 @@ pub struct Comparison {
     /// runs hold latency-bounded searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latency_bound: Option<capacity::Capacity>,
+    /// Every compared target's runs took turns with a run of every other
+    /// target (`kura mark A B`, docs/mark.md): the machine's drift fell on
+    /// them alike, and their passes pair up (`Cell::paired`).
+    pub interleaved: bool,
     /// Per host, for targets whose runs many ranks made (issue 16).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<hosts::TargetHosts>,
@@ -416,9 +420,18 @@ pub struct Cell {
     /// The test size of this target's measurements (the row's `workload` is the baseline's).
     #[serde(skip)]
     pub size_bytes: Option<u64>,
-    /// Each repetition's value in the comparison's unit, for the rank test.
+    /// Each repetition's value in the comparison's unit, for the rank test,
+    /// in the order they ran (a run's passes in pass order, runs oldest first).
     #[serde(skip)]
     pub passes: Vec<f64>,
+    /// When each of `passes` started measuring, ms since the Unix epoch (0: unknown).
+    #[serde(skip)]
+    pub pass_starts: Vec<u64>,
+    /// Pass i of this target ran next to pass i of the baseline: their runs
+    /// took turns (`interleaved`) and every pair ran before the next pair
+    /// began, so a paired test may set pass i against pass i. False on the
+    /// baseline's own cell.
+    pub paired: bool,
 }
 
 fn one_run(v: &[Option<f64>]) -> bool {
@@ -628,6 +641,8 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     if targets.len() > 1 && !rows.is_empty() && !rows.iter().any(shared) {
         warnings.push(crate::t!("compare-no-shared-row"));
     }
+    let mut rows = rows;
+    pair_passes(&mut rows, targets, opts.baseline);
     let repeated = Repeated::of(targets);
     let (guidance, picks) = guidance::build(&rows, &summaries, opts, repeated);
     let latency_bound = capacity::build(targets, opts.baseline);
@@ -644,11 +659,61 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         picks,
         warnings,
         latency_bound,
+        interleaved: interleaved(targets),
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
         suite: suite_view::build(targets, &names, opts.baseline),
         repeated,
     })
+}
+
+/// Whether every run of `a` took turns with a run of `b` (`interleaved_with`).
+fn took_turns(a: &Target, b: &Target) -> bool {
+    !a.runs.is_empty()
+        && a.runs.iter().all(|r| {
+            b.runs
+                .iter()
+                .any(|o| o.id.is_some_and(|id| r.interleaved_with.contains(&id)))
+        })
+}
+
+/// Every target's runs took turns with a run of each other target.
+fn interleaved(targets: &[Target]) -> bool {
+    targets.len() > 1
+        && targets.iter().enumerate().all(|(i, a)| {
+            targets
+                .iter()
+                .enumerate()
+                .all(|(j, b)| i == j || took_turns(a, b))
+        })
+}
+
+/// Marks the cells whose passes pair with the baseline's, pass by pass:
+/// their runs took turns, as many passes a side, and each pair of passes
+/// ran before the next pair began (a pass that measured nothing, left out
+/// of one side, would shift the pairs; the start times show it).
+fn pair_passes(rows: &mut [Row], targets: &[Target], base: usize) {
+    for row in rows.iter_mut() {
+        let Some(b) = row.cells.get(base).cloned().flatten() else {
+            continue;
+        };
+        for (t, cell) in row.cells.iter_mut().enumerate() {
+            let Some(c) = cell else { continue };
+            c.paired = t != base
+                && took_turns(&targets[t], &targets[base])
+                && took_turns(&targets[base], &targets[t])
+                && in_turn(&c.pass_starts, &b.pass_starts);
+        }
+    }
+}
+
+/// Two lists of pass starts that took turns: as many, all known, and pair i
+/// (pass i of each) wholly before pair i + 1.
+fn in_turn(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len()
+        && !a.is_empty()
+        && a.iter().chain(b).all(|&t| t > 0)
+        && (1..a.len()).all(|i| a[i - 1].max(b[i - 1]) < a[i].min(b[i]))
 }
 
 /// Targets that share a name get their run ids added, so columns stay distinct.
@@ -812,5 +877,25 @@ fn price_ratios(targets: &mut [TargetSummary], baseline: usize, warnings: &mut V
             (Some(c), Some(bc), Some(m), Some(bm)) if c == bc && bm > 0.0 => Some(m / bm),
             _ => None,
         };
+    }
+}
+
+#[cfg(test)]
+mod pairing_tests {
+    use super::in_turn;
+
+    #[test]
+    fn passes_pair_only_when_each_pair_ran_before_the_next() {
+        // A1 B1 A2 B2 A3 B3.
+        assert!(in_turn(&[10, 30, 50], &[20, 40, 60]));
+        // The baseline first in each turn is as good.
+        assert!(in_turn(&[20, 40, 60], &[10, 30, 50]));
+        // One after the other: A1 A2 A3 B1 B2 B3.
+        assert!(!in_turn(&[10, 20, 30], &[40, 50, 60]));
+        // A pass left out of one side shifts the pairs.
+        assert!(!in_turn(&[10, 50], &[20, 40, 60]));
+        // Unknown start times (imported runs) pair nothing.
+        assert!(!in_turn(&[0, 30], &[20, 40]));
+        assert!(!in_turn(&[], &[]));
     }
 }

@@ -288,6 +288,15 @@ fn legend(c: &Comparison) -> Vec<String> {
         better = better
     )];
     let cells = || c.rows.iter().flat_map(|r| &r.cells).flatten();
+    if c.interleaved {
+        let names: Vec<&str> = c.targets.iter().map(|t| t.name.as_str()).collect();
+        let passes = cells().map(|cell| cell.repetitions).max().unwrap_or(0);
+        out.push(crate::t!(
+            "compare-legend-interleaved",
+            targets = term(&names.join(", ")),
+            passes = passes
+        ));
+    }
     if cells().any(|cell| cell.repetitions > 1) {
         let figure = figure_title(c);
         out.push(if mark_view(c) {

@@ -239,6 +239,8 @@ struct Measurement {
     bytes_per_sec: f64,
     lat_mean_ns: f64,
     lat_p99_ns: Option<f64>,
+    /// When the job started measuring (`JobResult::measure_start_unix_ms`).
+    start_ms: u64,
 }
 
 impl Measurement {
@@ -282,6 +284,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                     bytes_per_sec: d.bytes_per_sec,
                     lat_mean_ns: d.lat_ns.mean,
                     lat_p99_ns: p99(d),
+                    start_ms: j.measure_start_unix_ms,
                 };
                 if let Some(r) = &j.read {
                     out.push(one(Direction::Read, r));
@@ -308,6 +311,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                         bytes_per_sec: r.bytes_per_sec + w.bytes_per_sec,
                         lat_mean_ns: (r.lat_ns.mean * r.ops as f64 + w.lat_ns.mean * w.ops as f64) / ops,
                         lat_p99_ns: None,
+                        start_ms: j.measure_start_unix_ms,
                     });
                 }
             }
@@ -589,6 +593,12 @@ fn cell(
         size_bytes: mine[0].params.job.size_bytes,
         per_run,
         passes: values,
+        pass_starts: mine
+            .iter()
+            .filter(|m| m.value(metric).is_some())
+            .map(|m| m.start_ms)
+            .collect(),
+        paired: false,
     };
     if nothing_completed {
         // Not a measurement of 0 MB/s: no ratio, and no repetition counted.
