@@ -3,13 +3,15 @@
 //! one that was checked, and the schema is created or migrated in one
 //! transaction that tolerates a concurrent creator.
 
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags};
+
+use crate::targets::own::open_database;
 
 use super::schema;
 use super::{Store, StoreError, interrupt_flag};
@@ -193,13 +195,7 @@ fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
             ));
         }
     }
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o644)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-    {
+    match crate::targets::own::create_new(path, 0o644) {
         Ok(_) => Ok(true),
         // Another kura created it first: the caller looks at it again.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
@@ -372,9 +368,9 @@ fn open_checked(
         | OpenFlags::SQLITE_OPEN_NOFOLLOW;
     let opened = if immutable {
         // immutable=1: no locks, no -shm, no -wal; the file as it is on disk.
-        Connection::open_with_flags(file_uri(real, "immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)
+        open_database(file_uri(real, "immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)
     } else {
-        Connection::open_with_flags(real, flags)
+        open_database(real, flags)
     };
     let mut conn = opened.map_err(|e| StoreError::Db {
         path: shown.clone(),
