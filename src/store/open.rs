@@ -199,11 +199,21 @@ fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
         Ok(_) => Ok(true),
         // Another kura created it first: the caller looks at it again.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(refused(path, format!("cannot create it: {}", io_text(&e)))),
+        Err(e) => Err(refused(path, format!("cannot create it: {}", create_cause(&e)))),
     }
 }
 
 pub use crate::io_text::io_text;
+
+/// Why a new database file cannot be made, the two common causes in the
+/// words `sql_error` uses for an existing one.
+fn create_cause(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::EROFS) => "read-only file system (the file system holding it is mounted read-only)".into(),
+        Some(libc::ENOSPC) => "no space left on device (the file system holding it is full)".into(),
+        _ => io_text(e),
+    }
+}
 
 /// Whether the descriptors of this process that name `real` are all the
 /// checked file (and there is one): SQLite opens by name, so the file it got
@@ -372,10 +382,7 @@ fn open_checked(
     } else {
         open_database(real, flags)
     };
-    let mut conn = opened.map_err(|e| StoreError::Db {
-        path: shown.clone(),
-        why: super::sqlite_text(&e),
-    })?;
+    let mut conn = opened.map_err(|e| super::open_error(&shown, e))?;
     match sqlite_opened_checked(real, identity) {
         Ok(true) => {}
         Ok(false) => {
