@@ -163,5 +163,8 @@ fn every_writable_open_in_src_is_in_the_write_gate() {
         .iter()
         .map(|f| writable_opens(&std::fs::read_to_string(f).unwrap()).len())
         .sum();
-    assert!(in_gate > 0, "the scan found no writable open in src/targets/ either");
+    assert!(
+        in_gate > 0,
+        "the scan found no writable open in src/targets/ either"
+    );
 }

@@ -463,7 +463,10 @@ fn a_second_kura_on_the_same_file_is_refused() {
     let pid = first.id();
     let _ = first.kill();
     for out in &outs {
-        refused(out, &format!("another process (pid {pid}) holds a lock on it (another kura run?)"));
+        refused(
+            out,
+            &format!("another process (pid {pid}) holds a lock on it (another kura run?)"),
+        );
     }
     let _ = first.wait();
 }
@@ -480,7 +483,17 @@ fn a_test_file_a_killed_kura_left_at_a_named_path_is_known_by_its_mark() {
     let db = dir.path().join("k.db");
     let mut first = spawn_kura(
         &db,
-        &["run", "--target", &name, "--size", "8m", "--rw", "randwrite", "--runtime", "60s"],
+        &[
+            "run",
+            "--target",
+            &name,
+            "--size",
+            "8m",
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "60s",
+        ],
     );
     wait_locked(&file);
     let pid = first.id();
@@ -488,7 +501,17 @@ fn a_test_file_a_killed_kura_left_at_a_named_path_is_known_by_its_mark() {
     let _ = first.wait();
     assert!(file.exists(), "SIGKILL left no test file to find");
     let out = kura(&db)
-        .args(["run", "--target", &name, "--size", "16m", "--rw", "randwrite", "--runtime", "1s"])
+        .args([
+            "run",
+            "--target",
+            &name,
+            "--size",
+            "16m",
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "1s",
+        ])
         .output()
         .unwrap();
     let err = stderr_of(&out);
@@ -512,7 +535,10 @@ fn a_lock_another_program_holds_is_named_as_a_process_lock() {
     let before = sha256(&file);
     let holder = std::fs::File::open(&file).unwrap();
     // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
-    assert_eq!(unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    assert_eq!(
+        unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
     let name = file.display().to_string();
     let out = write_run(&dir.path().join("k.db"), &file, &["--allow-destroy", &name]);
     let err = stderr_of(&out);

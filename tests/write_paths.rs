@@ -141,7 +141,10 @@ fn a_database_on_a_full_file_system_is_refused_naming_the_cause() {
         let out = run(&mnt.dir.path().join(name), dir.path(), &[]);
         database_refused(&out, name, "no space left on device");
     }
-    assert!(!mnt.dir.path().join("new.db").exists(), "an empty database was left");
+    assert!(
+        !mnt.dir.path().join("new.db").exists(),
+        "an empty database was left"
+    );
 }
 
 /// The file system holding the database fills up while a run measures: the
@@ -181,7 +184,10 @@ fn a_run_whose_database_fills_up_meanwhile_is_printed_and_saved() {
     let out = child.wait_with_output().unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("k.db") && err.contains("no space left on device"), "{err}");
+    assert!(
+        err.contains("k.db") && err.contains("no space left on device"),
+        "{err}"
+    );
     let printed = common::json(&out.stdout);
     let saved = std::fs::read_dir(dir.path())
         .unwrap()

@@ -24,7 +24,8 @@ use crate::jobs::fileset::{FileIo, FileOp, FileSelect, Mix, Resolved};
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::{new_histogram, record};
 use crate::targets::fileset::{
-    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, open_for_write, write_new_durable_file, write_new_file,
+    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, open_for_write, write_new_durable_file,
+    write_new_file,
 };
 
 /// What one thread is given.

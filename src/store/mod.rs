@@ -103,7 +103,8 @@ fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreE
     }
 }
 
-const READ_ONLY: &str = "cannot be written: read-only file system (the file system holding it is mounted read-only)";
+const READ_ONLY: &str =
+    "cannot be written: read-only file system (the file system holding it is mounted read-only)";
 const FULL: &str = "cannot be written: no space left on device (the file system holding it is full)";
 
 /// What statvfs(3) says of the file system holding `path` (its directory).

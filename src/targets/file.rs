@@ -1217,6 +1217,9 @@ mod tests {
              2: -> FLOCK  ADVISORY  WRITE 99 {id} 0 EOF\n3: FLOCK  ADVISORY  READ 5 00:01:1 0 EOF\n"
         );
         assert_eq!(flock_holder(&meta, &locks), Some(4242));
-        assert_eq!(flock_holder(&meta, "1: POSIX  ADVISORY  WRITE 7 00:01:1 0 EOF\n"), None);
+        assert_eq!(
+            flock_holder(&meta, "1: POSIX  ADVISORY  WRITE 7 00:01:1 0 EOF\n"),
+            None
+        );
     }
 }

@@ -104,7 +104,10 @@ mod tests {
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&victim, &link).unwrap();
         for at in [&victim, &link] {
-            assert_eq!(create_new(at, 0o600).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
+            assert_eq!(
+                create_new(at, 0o600).unwrap_err().kind(),
+                io::ErrorKind::AlreadyExists
+            );
         }
         let c = std::ffi::CString::new(link.as_os_str().as_encoded_bytes()).unwrap();
         assert!(create_new_in_handler(&c) < 0);
