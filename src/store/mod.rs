@@ -133,7 +133,7 @@ fn file_system_full(path: &str) -> bool {
     let root = unsafe { libc::geteuid() } == 0;
     holding_file_system(path).is_some_and(|st| {
         let blocks = if root { st.f_bfree } else { st.f_bavail };
-        (blocks as u64).saturating_mul(st.f_frsize as u64) < 1 << 20
+        blocks.saturating_mul(st.f_frsize) < 1 << 20
     })
 }
 
