@@ -78,6 +78,19 @@ fn wait_until(mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// Until a kura holds `file`'s lock: a shared lock of ours is then refused.
+fn wait_locked(file: &Path) {
+    wait_until(|| {
+        use std::os::fd::AsRawFd;
+        let Ok(probe) = std::fs::File::open(file) else {
+            return false;
+        };
+        // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
+        let free = unsafe { libc::flock(probe.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0;
+        !free
+    });
+}
+
 fn refused(out: &std::process::Output, why: &str) {
     let err = stderr_of(out);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -426,14 +439,7 @@ fn a_second_kura_on_the_same_file_is_refused() {
         &name,
     ];
     let mut first = spawn_kura(&a_db, &args);
-    // Until the first holds its lock: a shared lock of ours is then refused.
-    wait_until(|| {
-        use std::os::fd::AsRawFd;
-        let probe = std::fs::File::open(&file).unwrap();
-        // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
-        let free = unsafe { libc::flock(probe.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0;
-        !free
-    });
+    wait_locked(&file);
     let db = dir.path().join("b.db");
     let mut outs = Vec::new();
     for rw in ["randread", "randwrite"] {
@@ -454,9 +460,96 @@ fn a_second_kura_on_the_same_file_is_refused() {
                 .unwrap(),
         );
     }
+    let pid = first.id();
     let _ = first.kill();
     for out in &outs {
-        refused(out, "in use by another kura run");
+        refused(
+            out,
+            &format!("another process (pid {pid}) holds a lock on it (another kura run?)"),
+        );
     }
     let _ = first.wait();
+}
+
+/// A kura killed with SIGKILL leaves its test file at the path it was
+/// named. The next run there knows it by kura's mark as that kura's
+/// leftover, not as data kura did not write: it removes it, says so, makes
+/// its own test file (larger here) and removes that at its end.
+#[test]
+fn a_test_file_a_killed_kura_left_at_a_named_path_is_known_by_its_mark() {
+    let dir = tmp();
+    let file = dir.path().join("new.dat");
+    let name = file.display().to_string();
+    let db = dir.path().join("k.db");
+    let mut first = spawn_kura(
+        &db,
+        &[
+            "run",
+            "--target",
+            &name,
+            "--size",
+            "8m",
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "60s",
+        ],
+    );
+    wait_locked(&file);
+    let pid = first.id();
+    first.kill().unwrap();
+    let _ = first.wait();
+    assert!(file.exists(), "SIGKILL left no test file to find");
+    let out = kura(&db)
+        .args([
+            "run",
+            "--target",
+            &name,
+            "--size",
+            "16m",
+            "--rw",
+            "randwrite",
+            "--runtime",
+            "1s",
+        ])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("a test file left by kura pid {pid}")),
+        "{err}"
+    );
+    assert!(!file.exists(), "the test file this run made was left");
+}
+
+/// A lock another program holds (here this test, with flock(2)) refuses
+/// the run the same way, and the words do not claim it is a kura: they name
+/// the process that holds it, from /proc/locks.
+#[test]
+fn a_lock_another_program_holds_is_named_as_a_process_lock() {
+    use std::os::fd::AsRawFd;
+    let dir = tmp();
+    let file = dir.path().join("locked.img");
+    std::fs::File::create(&file).unwrap().set_len(8 * MIB).unwrap();
+    let before = sha256(&file);
+    let holder = std::fs::File::open(&file).unwrap();
+    // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
+    assert_eq!(
+        unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let name = file.display().to_string();
+    let out = write_run(&dir.path().join("k.db"), &file, &["--allow-destroy", &name]);
+    let err = stderr_of(&out);
+    refused(
+        &out,
+        &format!(
+            "another process (pid {}) holds a lock on it (another kura run?)",
+            std::process::id()
+        ),
+    );
+    assert!(!err.contains("in use by another kura"), "{err}");
+    drop(holder);
+    assert_eq!(sha256(&file), before, "the locked file was written");
 }

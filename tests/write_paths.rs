@@ -69,13 +69,133 @@ fn small_fs(fill: bool) -> Option<(LoopDevice, TempMount)> {
     );
     let mnt = TempMount::new(&[], &lo.path);
     if fill {
-        // Until ENOSPC, synced at each size so delayed allocation gives back no reserve.
-        let d = mnt.dir.path().display();
-        common::sh(&format!(
-            "for bs in 1M 4k 1k; do dd if=/dev/zero of={d}/fill-$bs bs=$bs 2>/dev/null; sync; done; true"
-        ));
+        fill_up(&mnt);
     }
     Some((lo, mnt))
+}
+
+/// Writes zeros on `mnt` until ENOSPC, synced at each size so delayed
+/// allocation gives back no reserve.
+fn fill_up(mnt: &TempMount) {
+    let d = mnt.dir.path().display();
+    common::sh(&format!(
+        "for bs in 1M 4k 1k; do dd if=/dev/zero of={d}/fill-$bs bs=$bs 2>/dev/null; sync; done; true"
+    ));
+}
+
+fn remount_read_only(mnt: &TempMount) {
+    common::run(
+        std::process::Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(mnt.dir.path()),
+    );
+}
+
+/// Refused before anything was measured, in one line that names the
+/// database and says `cause`, not SQLite's vague words for it.
+fn database_refused(out: &Output, name: &str, cause: &str) {
+    let err = stderr_of(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(name) && err.contains(cause), "{err}");
+    for vague in ["unable to open", "disk I/O error", "File exists", "panicked"] {
+        assert!(!err.contains(vague), "{err}");
+    }
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// A database (an existing one, a new one) on a file system mounted
+/// read-only: exit 2, one line naming it and the cause, no test file made;
+/// reading it still works.
+#[test]
+fn a_database_on_a_read_only_file_system_is_refused_naming_the_cause() {
+    let Some((_lo, mnt)) = small_fs(false) else {
+        return;
+    };
+    let dir = tmp();
+    let db = mnt.dir.path().join("k.db");
+    let out = run(&db, dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    remount_read_only(&mnt);
+    for name in ["k.db", "new.db"] {
+        let out = run(&mnt.dir.path().join(name), dir.path(), &[]);
+        database_refused(&out, name, "read-only file system");
+        assert!(!dir.path().join("t.dat").exists(), "a test file was left");
+    }
+    let out = kura(&db).arg("history").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+}
+
+/// A database (an existing one, a new one) on a full file system: exit 2,
+/// one line naming it and the cause; no new database file is left.
+#[test]
+fn a_database_on_a_full_file_system_is_refused_naming_the_cause() {
+    let Some((_lo, mnt)) = small_fs(false) else {
+        return;
+    };
+    let dir = tmp();
+    let out = run(&mnt.dir.path().join("k.db"), dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    fill_up(&mnt);
+    for name in ["k.db", "new.db"] {
+        let out = run(&mnt.dir.path().join(name), dir.path(), &[]);
+        database_refused(&out, name, "no space left on device");
+    }
+    assert!(
+        !mnt.dir.path().join("new.db").exists(),
+        "an empty database was left"
+    );
+}
+
+/// The file system holding the database fills up while a run measures: the
+/// run is printed, saved as JSON in the current directory (beside the
+/// database there is no room) and said so, exit 1; the error names the
+/// database and the cause.
+#[test]
+fn a_run_whose_database_fills_up_meanwhile_is_printed_and_saved() {
+    let Some((_lo, mnt)) = small_fs(false) else {
+        return;
+    };
+    let dir = tmp();
+    let db = mnt.dir.path().join("k.db");
+    let out = run(&db, dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+        .current_dir(dir.path())
+        .arg("--db")
+        .arg(&db)
+        .args(["--quiet", "--json", "run", "--target", "t.dat", "--size", "1m"])
+        .args(["--rw", "randread", "--runtime", "8s"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The run's row is in the database: it opened it, and is measuring.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let runs = || -> Option<i64> {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let conn = rusqlite::Connection::open_with_flags(&db, flags).ok()?;
+        conn.query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0)).ok()
+    };
+    while runs() != Some(2) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    fill_up(&mnt);
+    let out = child.wait_with_output().unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("k.db") && err.contains("no space left on device"),
+        "{err}"
+    );
+    let printed = common::json(&out.stdout);
+    let saved = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("kura-unsaved-run-"))
+        .unwrap_or_else(|| panic!("no saved run: {err}"));
+    assert!(err.contains(&saved.display().to_string()), "{err}");
+    assert_eq!(common::json(&std::fs::read(&saved).unwrap()), printed);
 }
 
 #[test]

@@ -686,6 +686,8 @@ error-compare-named-twice = run { $id } is named twice ('{ $spec }' and an earli
 error-compare-baseline-not-compared = --baseline '{ $spec }' (run { $id }) is not one of the compared runs
 error-compare-two-runs = give at least two runs to compare (ids, labels or `latest`)
 error-no-directory = directory { $dir } does not exist
+error-file-locked = another process holds a lock on it (another kura run?); two runs on one file measure each other's I/O and store it twice: wait for it to end
+error-file-locked-pid = another process (pid { $pid }) holds a lock on it (another kura run?); two runs on one file measure each other's I/O and store it twice: wait for it to end
 
 ## Why a compare row is not comparable (src/report/compare/rows.rs, capacity.rs);
 ## a diff- noun is looked up by its English text (i18n::phrase), names have none

@@ -657,6 +657,8 @@ error-compare-named-twice = 実行 { $id } が二度指定された（「{ $spec
 error-compare-baseline-not-compared = --baseline「{ $spec }」（実行 { $id }）は比べる実行に含まれない
 error-compare-two-runs = 比べる実行を 2 つ以上指定する（ID、ラベル、または latest）
 error-no-directory = ディレクトリ { $dir } がない
+error-file-locked = 別のプロセスがこのファイルをロックしている（別の kura の実行？）。一つのファイルに二つの実行があると互いの I/O を測って二重に保存するので、それが終わるのを待つ
+error-file-locked-pid = 別のプロセス（pid { $pid }）がこのファイルをロックしている（別の kura の実行？）。一つのファイルに二つの実行があると互いの I/O を測って二重に保存するので、それが終わるのを待つ
 
 ## 比較できない行の理由（src/report/compare/rows.rs、capacity.rs）
 diff-none = なし

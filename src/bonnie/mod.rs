@@ -44,7 +44,7 @@ pub use crate::metrics::collect::thread_cpu_ns;
 
 use std::ffi::CStr;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 
 /// A directory held open, so file operations name entries relative to it as
@@ -112,12 +112,7 @@ impl Dir {
 
     /// Creates an empty file that must not exist yet, and closes it.
     pub fn create_empty(&self, name: &CStr) -> io::Result<()> {
-        let flags = libc::O_CREAT | libc::O_EXCL | libc::O_WRONLY | libc::O_CLOEXEC;
-        // SAFETY: the directory fd is open for the lifetime of `self` and `name` is NUL-terminated.
-        let fd = check(unsafe { libc::openat(self.fd.as_raw_fd(), name.as_ptr(), flags, 0o600) })?;
-        // SAFETY: `fd` was just returned by openat and is owned by nobody else.
-        drop(unsafe { OwnedFd::from_raw_fd(fd) });
-        Ok(())
+        crate::targets::own::create_new_at(self.fd.as_raw_fd(), name).map(drop)
     }
 
     /// stat(2) of an entry; returns its size.

@@ -1,9 +1,9 @@
 //! The data file and the directory of small files as this run made them:
 //! reopened and removed only while their names still lead to them.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use super::Dir;
@@ -22,13 +22,7 @@ pub(super) fn create_new(path: &Path, id: &mut FileId) -> io::Result<File> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let file = crate::targets::own::create_new(path, 0o600)?;
     let m = file.metadata()?;
     *id = Some((m.dev(), m.ino()));
     Ok(file)
@@ -37,31 +31,10 @@ pub(super) fn create_new(path: &Path, id: &mut FileId) -> io::Result<File> {
 /// Opens the data file this run made, never through a symlink, and only
 /// while the name still leads to it.
 pub(super) fn open_rw(path: &Path, id: FileId) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-        .map_err(|e| {
-            if e.raw_os_error() == Some(libc::ELOOP) {
-                not_ours(path)
-            } else {
-                e
-            }
-        })?;
-    let m = file.metadata()?;
-    if Some((m.dev(), m.ino())) != id {
-        return Err(not_ours(path));
-    }
-    Ok(file)
+    crate::targets::own::reopen(path, id.ok_or_else(|| not_ours(path))?)
 }
 
-pub(super) fn not_ours(path: &Path) -> io::Error {
-    io::Error::other(format!(
-        "{} is not the file kura made (replaced, or a symlink, during the run); kura leaves it alone",
-        path.display()
-    ))
-}
+pub(super) use crate::targets::own::not_ours;
 
 /// Removes what kura created in DIR; `check_target` made sure nothing was there before.
 /// The data file only while its name leads to the file this run made; the

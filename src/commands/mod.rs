@@ -264,7 +264,7 @@ pub(crate) fn beside_db(db: &Path) -> PathBuf {
 /// tried, with why each failed.
 fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, String> {
     use std::io::Write;
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    use std::os::unix::fs::MetadataExt;
     let name = unsaved_run_name(result);
     let mut tried: Vec<PathBuf> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
@@ -276,12 +276,7 @@ fn save_beside(db: &Path, result: &RunResult, json: &str) -> Result<PathBuf, Str
         }
         tried.push(same_dir);
         let path = dir.join(&name);
-        let created = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o644)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(&path);
+        let created = crate::targets::own::create_new(&path, 0o644);
         let written = created.and_then(|mut f| {
             let filled = f.write_all(json.as_bytes()).and_then(|()| f.sync_all());
             if filled.is_err() {

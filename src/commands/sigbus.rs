@@ -130,14 +130,8 @@ extern "C" fn on_sigbus(_signal: libc::c_int) {
     // SAFETY: a non-null PREPARED points to a live Prepared (see keep_ready).
     let p = unsafe { &*prepared };
     for (path, line) in &p.places {
-        // SAFETY: `path` is NUL-terminated; open is async-signal-safe.
-        let fd = unsafe {
-            libc::open(
-                path.as_ptr(),
-                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-                0o644,
-            )
-        };
+        // open(2) alone: async-signal-safe.
+        let fd = crate::targets::own::create_new_in_handler(path);
         if fd < 0 {
             continue;
         }

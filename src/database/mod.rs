@@ -191,14 +191,8 @@ impl Marker {
 /// Written exclusively in the directory kura has just made.
 fn write_marker(home: &Path, server: Server) -> Result<(), String> {
     use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let path = home.join(MARKER);
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
+    crate::targets::own::create_new(&path, 0o600)
         .and_then(|mut f| f.write_all(marker_text(server).as_bytes()))
         .map_err(|e| format!("{}: {e}", path.display()))
 }

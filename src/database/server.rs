@@ -145,11 +145,7 @@ fn log_tail(log: &Path) -> String {
 
 /// Runs a setup program (initdb, mariadb-install-db) to completion; its output goes to the log.
 fn run_setup(cmd: &mut Command, log: &Path, what: &str) -> Result<(), String> {
-    let out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .map_err(|e| format!("{}: {e}", log.display()))?;
+    let out = crate::targets::own::append(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
     let status = cmd
         .stdin(Stdio::null())
@@ -198,7 +194,7 @@ impl ServerProcess {
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
             chown(dir, owner)?;
         }
-        std::fs::write(&log, b"").map_err(|e| format!("{}: {e}", log.display()))?;
+        crate::targets::own::create_new(&log, 0o644).map_err(|e| format!("{}: {e}", log.display()))?;
         chown(&log, owner)?;
         if owner.is_some() {
             // The server's own user must pass through kura's directory to reach its data.
@@ -262,10 +258,7 @@ impl ServerProcess {
             }
             Server::Sqlite => unreachable!("find() refused it"),
         };
-        let out = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&log)
-            .map_err(|e| format!("{}: {e}", log.display()))?;
+        let out = crate::targets::own::append(&log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| e.to_string())?;
         server.stdin(Stdio::null()).stdout(out).stderr(err);
         // Its own process group: Ctrl-C reaches kura only, and kura stops the server in order.

@@ -38,7 +38,7 @@ impl Connector for Sqlite {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_NOFOLLOW;
-        let conn = Connection::open_with_flags(&self.path, flags).map_err(setup)?;
+        let conn = crate::targets::own::open_database(&self.path, flags).map_err(setup)?;
         // The OLTP threads wait for each other's locks as a server's sessions would.
         conn.busy_timeout(Duration::from_secs(60)).map_err(setup)?;
         let mode: String = conn

@@ -24,7 +24,8 @@ use crate::jobs::fileset::{FileIo, FileOp, FileSelect, Mix, Resolved};
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::{new_histogram, record};
 use crate::targets::fileset::{
-    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, write_new_durable_file, write_new_file,
+    FileSet, NameBuf, fill_buffer, for_each_entry, getdents, open_at, open_for_write, write_new_durable_file,
+    write_new_file,
 };
 
 /// What one thread is given.
@@ -759,7 +760,7 @@ impl<'a> Thread<'a> {
 
     /// The fsync alone is timed; the open for writing is not.
     fn fsync(&mut self, f: &FileAt) -> Outcome {
-        match open_at(f.dir, self.name.file(f.j), libc::O_WRONLY, 0) {
+        match open_for_write(f.dir, self.name.file(f.j)) {
             Ok(fd) => {
                 let t0 = Instant::now();
                 // SAFETY: fsync only reads the descriptor, which is open.
@@ -921,8 +922,12 @@ impl<'a> Thread<'a> {
     /// A read or write of `xfersize` (or the whole file) through a descriptor
     /// opened for it; the open and close are not timed.
     fn transfer(&mut self, write: bool, dir: RawFd, j: u64, index: u64, size: u64) -> Outcome {
-        let flags = if write { libc::O_WRONLY } else { libc::O_RDONLY };
-        let fd = match open_at(dir, self.name.file(j), flags, 0) {
+        let opened = if write {
+            open_for_write(dir, self.name.file(j))
+        } else {
+            open_at(dir, self.name.file(j), libc::O_RDONLY, 0)
+        };
+        let fd = match opened {
             Ok(fd) => fd,
             Err(e) => {
                 return Outcome::Failed {

@@ -8,6 +8,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::targets::kernel::write_kernel_interface;
+
 const V1_ROOT: &str = "/sys/fs/cgroup/memory";
 const V2_ROOT: &str = "/sys/fs/cgroup";
 
@@ -139,11 +141,11 @@ impl Group {
         };
         if version == Version::V2 {
             // Swap would let the job's own memory grow past the cap; the page cache cannot swap.
-            let _ = std::fs::write(group.path.join("memory.swap.max"), "0");
+            let _ = write_kernel_interface(&group.path.join("memory.swap.max"), "0");
         }
-        std::fs::write(group.path.join(limit_file), limit_bytes.to_string())
+        write_kernel_interface(&group.path.join(limit_file), &limit_bytes.to_string())
             .map_err(|e| why(&format!("cannot write {limit_file} of"), e))?;
-        std::fs::write(group.path.join("cgroup.procs"), std::process::id().to_string())
+        write_kernel_interface(&group.path.join("cgroup.procs"), &std::process::id().to_string())
             .map_err(|e| why("cannot move kura into", e))?;
         Ok(group)
     }
@@ -151,7 +153,7 @@ impl Group {
 
 impl Drop for Group {
     fn drop(&mut self) {
-        let _ = std::fs::write(self.home.join("cgroup.procs"), std::process::id().to_string());
+        let _ = write_kernel_interface(&self.home.join("cgroup.procs"), &std::process::id().to_string());
         // A v1 group with pages still charged can be removed: they move to its parent.
         if let Err(e) = std::fs::remove_dir(&self.path) {
             eprintln!(

@@ -66,7 +66,19 @@ pub(crate) fn sqlite_text(e: &rusqlite::Error) -> String {
 
 fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreError {
     use rusqlite::ErrorCode as C;
-    let why = match e.sqlite_error_code() {
+    let code = e.sqlite_error_code();
+    // SQLite words a file system that refuses writes vaguely ("unable to open
+    // database file", "disk I/O error"): the file system's state says why.
+    let writes_refused = matches!(
+        code,
+        Some(C::CannotOpen | C::SystemIoFailure | C::ReadOnly | C::DiskFull)
+    );
+    let why = match code {
+        _ if writes_refused && file_system_read_only(path) => READ_ONLY.to_string(),
+        Some(C::DiskFull) => FULL.to_string(),
+        Some(C::CannotOpen | C::SystemIoFailure) if !file_system_fails(path) && file_system_full(path) => {
+            FULL.to_string()
+        }
         Some(C::DatabaseBusy | C::DatabaseLocked) if interrupted.load(Ordering::Relaxed) => {
             "stopped (Ctrl-C) while waiting for another process's lock on it".to_string()
         }
@@ -81,7 +93,6 @@ fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreE
                 .to_string()
         }
         Some(C::DatabaseCorrupt) => format!("damaged ({})", sqlite_text(&e)),
-        Some(C::DiskFull) => "the disk holding it is full".to_string(),
         Some(C::ReadOnly) => "cannot be written (read-only)".to_string(),
         Some(C::CannotOpen) => format!("cannot be opened ({})", sqlite_text(&e)),
         _ => sqlite_text(&e),
@@ -90,6 +101,45 @@ fn sql_error(path: &str, interrupted: &AtomicBool, e: rusqlite::Error) -> StoreE
         path: path.to_string(),
         why,
     }
+}
+
+const READ_ONLY: &str =
+    "cannot be written: read-only file system (the file system holding it is mounted read-only)";
+const FULL: &str = "cannot be written: no space left on device (the file system holding it is full)";
+
+/// What statvfs(3) says of the file system holding `path` (its directory).
+fn holding_file_system(path: &str) -> Option<libc::statvfs> {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Path::new(path)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `statvfs` is plain C data; all-zero bytes are a valid value.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is NUL-terminated and `st` writable; both live for the call.
+    (unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0).then_some(st)
+}
+
+fn file_system_read_only(path: &str) -> bool {
+    holding_file_system(path).is_some_and(|st| st.f_flag & libc::ST_RDONLY != 0)
+}
+
+/// Whether the file system holding `path` has less room left than SQLite
+/// writes at once (a WAL frame group, the `-shm` index): the free blocks
+/// this process may use (root may use the reserved ones) under 1 MiB.
+fn file_system_full(path: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    holding_file_system(path).is_some_and(|st| {
+        let blocks = if root { st.f_bfree } else { st.f_bavail };
+        blocks.saturating_mul(st.f_frsize) < 1 << 20
+    })
+}
+
+/// What SQLite's refusal to open `path` means, in words (see `sql_error`).
+pub(crate) fn open_error(path: &str, e: rusqlite::Error) -> StoreError {
+    sql_error(path, &AtomicBool::new(false), e)
 }
 
 /// Whether reading `path` fails with EIO: after a file system shuts down

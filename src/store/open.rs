@@ -3,13 +3,15 @@
 //! one that was checked, and the schema is created or migrated in one
 //! transaction that tolerates a concurrent creator.
 
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags};
+
+use crate::targets::own::open_database;
 
 use super::schema;
 use super::{Store, StoreError, interrupt_flag};
@@ -193,21 +195,25 @@ fn create_new(path: &Path, create_parent: bool) -> Result<bool, StoreError> {
             ));
         }
     }
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o644)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-    {
+    match crate::targets::own::create_new(path, 0o644) {
         Ok(_) => Ok(true),
         // Another kura created it first: the caller looks at it again.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(refused(path, format!("cannot create it: {}", io_text(&e)))),
+        Err(e) => Err(refused(path, format!("cannot create it: {}", create_cause(&e)))),
     }
 }
 
 pub use crate::io_text::io_text;
+
+/// Why a new database file cannot be made, the two common causes in the
+/// words `sql_error` uses for an existing one.
+fn create_cause(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::EROFS) => "read-only file system (the file system holding it is mounted read-only)".into(),
+        Some(libc::ENOSPC) => "no space left on device (the file system holding it is full)".into(),
+        _ => io_text(e),
+    }
+}
 
 /// Whether the descriptors of this process that name `real` are all the
 /// checked file (and there is one): SQLite opens by name, so the file it got
@@ -372,14 +378,11 @@ fn open_checked(
         | OpenFlags::SQLITE_OPEN_NOFOLLOW;
     let opened = if immutable {
         // immutable=1: no locks, no -shm, no -wal; the file as it is on disk.
-        Connection::open_with_flags(file_uri(real, "immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)
+        open_database(file_uri(real, "immutable=1"), flags | OpenFlags::SQLITE_OPEN_URI)
     } else {
-        Connection::open_with_flags(real, flags)
+        open_database(real, flags)
     };
-    let mut conn = opened.map_err(|e| StoreError::Db {
-        path: shown.clone(),
-        why: super::sqlite_text(&e),
-    })?;
+    let mut conn = opened.map_err(|e| super::open_error(&shown, e))?;
     match sqlite_opened_checked(real, identity) {
         Ok(true) => {}
         Ok(false) => {

@@ -71,6 +71,8 @@ pub fn prepare_file(
             Found::Ours(lock) => prepare_existing(path, meta, job, opts, true, lock),
             Found::Leftover => prepare_file(path, job, opts, own_name),
         },
+        // A kura killed at a path you named left its test file there: known by kura's mark.
+        Some(meta) if named_leftover(path, meta)? => prepare_file(path, job, opts, own_name),
         Some(meta) => prepare_existing(path, meta, job, opts, own_name, None),
         None => {
             match std::fs::metadata(dir) {
@@ -213,16 +215,32 @@ fn lock_for_run(path: &Path, file: &File, meta: &std::fs::Metadata, writes: bool
     if unsafe { libc::flock(held.as_raw_fd(), how | libc::LOCK_NB) } != 0 {
         let e = io::Error::last_os_error();
         if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            return Err(invalid(
-                path,
-                "is in use by another kura run (it holds the file's lock); two runs on one file \
-                 measure each other's I/O and store it twice: wait for that run to end",
-            ));
+            // Any program may hold a flock: kura only guesses that it is another kura.
+            let why = match flock_holder(meta, &std::fs::read_to_string("/proc/locks").unwrap_or_default()) {
+                Some(pid) => crate::t!("error-file-locked-pid", pid = pid),
+                None => crate::t!("error-file-locked"),
+            };
+            return Err(invalid(path, why));
         }
         return Err(io_error(path, e));
     }
     locks.push((key, held));
     Ok(())
+}
+
+/// The process other than this one that holds a `flock` on the file `meta`
+/// describes, from `/proc/locks` (`1: FLOCK  ADVISORY  WRITE PID MAJ:MIN:INODE
+/// 0 EOF`, the device numbers in hex; a waiter's line has `->`).
+fn flock_holder(meta: &std::fs::Metadata, locks: &str) -> Option<u32> {
+    let (major, minor) = super::stack::devnum(meta.dev());
+    let file = format!("{major:02x}:{minor:02x}:{}", meta.ino());
+    locks.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.get(1) != Some(&"FLOCK") || fields.get(5) != Some(&file.as_str()) {
+            return None;
+        }
+        fields[4].parse().ok().filter(|pid| *pid != std::process::id())
+    })
 }
 
 /// What is at a name kura chooses itself, when kura may go on.
@@ -336,6 +354,42 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
             Ok(Found::Leftover)
         }
     }
+}
+
+/// Whether the file at `path`, a path the user named, is the test file of a
+/// kura that was killed there (SIGKILL) before it could remove it: kura's
+/// mark names a kura on this machine that is gone and did not keep the file
+/// (`--keep`), and no process holds its lock. Such a file is removed, as at
+/// kura's own names, and the run makes its own. A kept file, a running
+/// kura's (its lock is refused later, in `lock_for_run`) and anything that
+/// cannot be told stay for `prepare_existing` to judge.
+fn named_leftover(path: &Path, meta: &std::fs::Metadata) -> Result<bool, TargetError> {
+    // Through a link, the name freed would be the link's, not the file's.
+    let plain = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    // The ranks of one run share a named file; one rank's file is not another's leftover.
+    if !plain || crate::cluster::launched_as_rank().is_some() || owner::made_here(meta.dev(), meta.ino()) {
+        return Ok(false);
+    }
+    // O_NONBLOCK: a FIFO swapped in since the check must not hang the open.
+    let Ok(file) = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+    else {
+        return Ok(false);
+    };
+    let held = file.metadata().map_err(|e| io_error(path, e))?;
+    if !held.is_file() || held.dev() != meta.dev() || held.ino() != meta.ino() {
+        return Ok(false);
+    }
+    let Ok(Some(mark)) = owner::read(&file) else {
+        return Ok(false);
+    };
+    if mark.kept || mark.maker() != Maker::Gone || !owner::lock(&file).map_err(|e| io_error(path, e))? {
+        return Ok(false);
+    }
+    remove_leftover(path, &held, &mark)?;
+    Ok(true)
 }
 
 /// Removes the test file a kura that died left at `path` (the inode checked
@@ -1148,5 +1202,24 @@ mod tests {
         );
         super::super::cleanup(&target).unwrap();
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_holder_of_a_flock_is_read_from_proc_locks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"x").unwrap();
+        let meta = std::fs::metadata(&path).unwrap();
+        let (major, minor) = super::super::stack::devnum(meta.dev());
+        let id = format!("{major:02x}:{minor:02x}:{}", meta.ino());
+        let locks = format!(
+            "1: POSIX  ADVISORY  WRITE 7 {id} 0 EOF\n2: FLOCK  ADVISORY  WRITE 4242 {id} 0 EOF\n\
+             2: -> FLOCK  ADVISORY  WRITE 99 {id} 0 EOF\n3: FLOCK  ADVISORY  READ 5 00:01:1 0 EOF\n"
+        );
+        assert_eq!(flock_holder(&meta, &locks), Some(4242));
+        assert_eq!(
+            flock_holder(&meta, "1: POSIX  ADVISORY  WRITE 7 00:01:1 0 EOF\n"),
+            None
+        );
     }
 }

@@ -81,6 +81,12 @@ pub fn open_at(dir: RawFd, name: &CStr, flags: libc::c_int, mode: libc::mode_t) 
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// Opens for writing a file of the set (made by kura, or found listed in
+/// the set's manifest when the set was checked), never through a link.
+pub fn open_for_write(dir: RawFd, name: &CStr) -> io::Result<OwnedFd> {
+    open_at(dir, name, libc::O_WRONLY, 0)
+}
+
 fn open_dir_at(dir: RawFd, name: &CStr) -> io::Result<OwnedFd> {
     open_at(dir, name, libc::O_RDONLY | libc::O_DIRECTORY, 0)
 }

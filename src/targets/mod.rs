@@ -6,9 +6,13 @@ mod caveats;
 mod facts;
 mod file;
 pub mod fileset;
+// issue 34: the one write that is not the user's data: kernel settings
+pub mod kernel;
 pub mod output;
 // issue 22: test files at kura's own names are recognised by kura's mark
 mod owner;
+// issue 34: every file kura makes for itself (database, saved runs, logs)
+pub mod own;
 // issue 34: a path reaches the same object for the whole run
 mod pin;
 mod safety;
