@@ -189,6 +189,7 @@ pick-circle = {" "}No pick: { $list } each beat another; choose by the rows abov
 pick-all-flagged = {" "}No pick: every target's runs are flagged.
 pick-alone = {" "}No pick: only { $who }'s runs are not flagged, with nothing to set them against.
 pick-left-out = {" "}Left out: { $list }.
+pick-not-interleaved = (The runs did not take turns: a drift of the machine meanwhile would read as a difference; `kura mark A B --runs 5` takes turns.)
 pick-void-memory = its data was in memory
 pick-void-writes-ahead = its writes went ahead of the device
 pick-void-stalled = it stalled

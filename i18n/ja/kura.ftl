@@ -171,6 +171,7 @@ pick-circle = 選ばない: { $list } はそれぞれ別の相手に勝つ。上
 pick-all-flagged = 選ばない: すべての対象の実行に注意が付いている。
 pick-alone = 選ばない: 注意の付いていない実行は { $who } だけで、比べる相手がない。
 pick-left-out = {" "}除外: { $list }。
+pick-not-interleaved = （実行は交互ではない: その間の機械の変動も差に見える。`kura mark A B --runs 5` は交互に測る。）
 pick-void-memory = データがメモリ上にあった
 pick-void-writes-ahead = 書き込みがデバイスより先行した
 pick-void-stalled = 止まった

@@ -644,7 +644,17 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
     let mut rows = rows;
     pair_passes(&mut rows, targets, opts.baseline);
     let repeated = Repeated::of(targets);
-    let (guidance, picks) = guidance::build(&rows, &summaries, opts, repeated);
+    let (guidance, mut picks) = guidance::build(&rows, &summaries, opts, repeated);
+    let interleaved = interleaved(targets);
+    if !interleaved {
+        // A drift of the machine during one target's runs reads as a
+        // difference between targets; runs in turns share it.
+        for p in picks.iter_mut().filter(|p| p.target.is_some()) {
+            let note = crate::t!("pick-not-interleaved");
+            p.text = format!("{} {note}", p.text);
+            p.sentence = format!("{} {note}", p.sentence);
+        }
+    }
     let latency_bound = capacity::build(targets, opts.baseline);
     Ok(Comparison {
         metric: opts.metric,
@@ -659,7 +669,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         picks,
         warnings,
         latency_bound,
-        interleaved: interleaved(targets),
+        interleaved,
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
         suite: suite_view::build(targets, &names, opts.baseline),
