@@ -106,8 +106,8 @@ warning-unreachable-cache = { $path } is on { $fs_type }, { $why }: the numbers 
 warning-in-container = kura runs in a container ({ $runtime }): buffered I/O shares the host's page cache with everything else on it, the container's memory limit sizes what it can cache, and caches below its storage (overlay layers, volumes) are out of reach; use --direct, or --mem-limit to fix the cache's size
 warning-above-interface = { $job }: { $mb_per_s } MB/s on { $path }, but { $device }'s link ({ $interface } carries at most { $limit_mb_per_s } MB/s) cannot move that much: the data came from a cache (page cache, or the device's own), not through the link
 warning-writes-ahead-of-device = { $job }: its writes to { $path } ran at { $mb_per_s } MB/s, but making them durable took { $flush_s } s more after the job: { $durable_mb_per_s } MB/s counting that flush. A write-back cache took them faster than the device writes (the host's, under a virtual disk; the page cache, for buffered writes): write more than the cache holds, or use --end-fsync so the flush is measured
-warning-reads-not-on-device = { $job }: reads: { $read } by kura, { $reached } reached { $device }: served from the page cache, not the device (for a loop device, the host's cache of its backing file). For the device's speed read more than memory holds, use --mem-limit, or give the loop device --direct-io=on
-warning-reads-not-on-device-under = { $device } (under { $holders })
+warning-reads-not-on-device = { $job }: reads: { $read } by kura, { $reached } reached { $device }: served from the page cache, not the device. For the device's speed read more than memory holds, or use --direct or --mem-limit
+warning-reads-not-on-device-under = { $job }: reads: { $read } by kura, { $reached } reached { $device } (under { $holders }): served from a cache above it (the page cache; under a loop device, the host's cache of its backing file), not the device. For the device's speed read more than memory holds, use --mem-limit, or give a loop device --direct-io=on
 warning-host-write-back-writes = direct writes to { $path } went to { $disk }, a virtual disk whose host caches writes, and left nothing for a flush after the job to write: the host took them into its memory and answered the flush at once (or its device is as fast as the job; the guest cannot tell which), so write rates may be the host's memory, and passes that disagree its cache filling and draining. For the device's rate, write more than the host can cache (a longer runtime or a larger size)
 warning-file-ops-skipped = { $job }: { $count ->
     [one] { $count } operation
@@ -329,6 +329,12 @@ target-block-device = block device
 target-on = on { $dev }
 target-rotational = rotational
 target-non-rotational = non-rotational
+device-target = device { $devices }
+device-under = ; under it { $devices }
+device-counts = { $device }: read { $read }, wrote { $written }, busy { $busy } %
+device-amplification = {" "}({ $ratio }x kura's)
+device-per-op = {" "}({ $bytes } an operation)
+device-by-test = devices (what the kernel counted):
 job-on = {"  "}on{" "}
 job-measured = engine { $engine }, measured { $elapsed } s{ $ramp }, CPU user { $user } s, system { $system } s{ $syncs }
 job-ramp = {" "}after { $ramp } s ramp

@@ -101,8 +101,8 @@ warning-unreachable-cache = { $path } は { $fs_type } 上にあり、{ $why }: 
 warning-in-container = kura はコンテナ内で動いている（{ $runtime }）: バッファード I/O はホストのページキャッシュを他のすべてと共有し、キャッシュできる量はコンテナのメモリ上限で決まり、その下のキャッシュ（overlay の層、ボリューム）には手が届かない。--direct を使うか、--mem-limit でキャッシュの大きさを固定する
 warning-above-interface = { $job }: { $path } で { $mb_per_s } MB/s だが、{ $device } のリンク（{ $interface } は最大 { $limit_mb_per_s } MB/s）ではそれだけ運べない: データはリンクを通らず、キャッシュ（ページキャッシュかデバイス自身のもの）から来た
 warning-writes-ahead-of-device = { $job }: { $path } への書き込みは { $mb_per_s } MB/s だったが、ジョブの後にそれを永続化するのにさらに { $flush_s } 秒かかった。フラッシュを含めると { $durable_mb_per_s } MB/s。ライトバックキャッシュ（仮想ディスクならホストのもの、バッファ付き書き込みならページキャッシュ）がデバイスより速く受け取った: キャッシュより多く書くか、--end-fsync でフラッシュも測る
-warning-reads-not-on-device = { $job }: 読み込み: kura は { $read }、{ $device } に届いたのは { $reached }: デバイスではなくページキャッシュが応えた（ループデバイスなら、そのバッキングファイルのホスト側キャッシュ）。デバイスの速度にはメモリより多く読むか、--mem-limit を使うか、ループデバイスに --direct-io=on を与える
-warning-reads-not-on-device-under = { $device }（{ $holders } の下）
+warning-reads-not-on-device = { $job }: 読み込み: kura は { $read }、{ $device } に届いたのは { $reached }: デバイスではなくページキャッシュが応えた。デバイスの速度にはメモリより多く読むか、--direct か --mem-limit を使う
+warning-reads-not-on-device-under = { $job }: 読み込み: kura は { $read }、{ $device }（{ $holders } の下）に届いたのは { $reached }: デバイスではなくその上のキャッシュ（ページキャッシュ。ループデバイスの下なら、バッキングファイルのホスト側キャッシュ）が応えた。デバイスの速度にはメモリより多く読むか、--mem-limit を使うか、ループデバイスに --direct-io=on を与える
 warning-host-write-back-writes = { $path } への直接書き込みは、書き込みをキャッシュするホスト上の仮想ディスク { $disk } に行き、ジョブ後のフラッシュで書くものが残らなかった: ホストが書き込みをメモリに受け取り、フラッシュにすぐ応えた（あるいはデバイスがジョブと同じだけ速い。ゲストからは区別できない）。書き込み速度はホストのメモリかもしれず、パスごとの食い違いはそのキャッシュが満ちては空くためである。デバイス自身の速度には、ホストがキャッシュできるより多く書く（実行時間を長く、サイズを大きく）
 warning-file-ops-skipped = { $job }: { $count ->
    *[other] { $count } 件の操作
@@ -328,6 +328,12 @@ target-block-device = ブロックデバイス
 target-on = { $dev } 上
 target-rotational = 回転ディスク
 target-non-rotational = 非回転ディスク
+device-target = デバイス { $devices }
+device-under = 。その下 { $devices }
+device-counts = { $device }: 読み込み { $read }、書き込み { $written }、稼働 { $busy } %
+device-amplification = {" "}（kura の { $ratio } 倍）
+device-per-op = {" "}（1 操作 { $bytes }）
+device-by-test = デバイス（カーネルの計数）:
 job-on = {"  "}対象{" "}
 job-measured = エンジン { $engine }、測定 { $elapsed } 秒{ $ramp }、CPU ユーザー { $user } 秒、システム { $system } 秒{ $syncs }
 job-ramp = （ランプ { $ramp } 秒の後）

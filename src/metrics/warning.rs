@@ -694,16 +694,17 @@ impl fmt::Display for Warning {
                 device_read_bytes,
             } => {
                 let human = crate::report::format::bytes_human;
-                let device = match holders.is_empty() {
-                    true => device.clone(),
-                    false => t!("warning-reads-not-on-device-under", device = device, holders = holders.join(", ")),
+                let key = match holders.is_empty() {
+                    true => "warning-reads-not-on-device",
+                    false => "warning-reads-not-on-device-under",
                 };
                 f.write_str(&t!(
-                    "warning-reads-not-on-device",
+                    key,
                     job = job,
                     read = human(*read_bytes),
                     reached = human(*device_read_bytes),
-                    device = device
+                    device = device,
+                    holders = holders.join(", ")
                 ))
             }
             Warning::Other { text } => f.write_str(text),
