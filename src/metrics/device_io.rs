@@ -78,9 +78,12 @@ impl DeviceIo {
 
     /// The devices with nothing under them: where the bytes end up.
     pub fn lowest(&self) -> impl Iterator<Item = &DeviceCounts> {
-        self.devices
-            .iter()
-            .filter(|d| !self.devices.iter().any(|u| u.holder.as_deref() == Some(d.device.as_str())))
+        self.devices.iter().filter(|d| {
+            !self
+                .devices
+                .iter()
+                .any(|u| u.holder.as_deref() == Some(d.device.as_str()))
+        })
     }
 
     /// The share of the window the target's device had I/O in flight.
@@ -166,7 +169,13 @@ pub fn cache_verdict(job: &JobResult) -> Option<Warning> {
 mod tests {
     use super::*;
 
-    fn dev(name: &str, holder: Option<&str>, read_bytes: u64, write_bytes: u64, busy_ns: u64) -> DeviceCounts {
+    fn dev(
+        name: &str,
+        holder: Option<&str>,
+        read_bytes: u64,
+        write_bytes: u64,
+        busy_ns: u64,
+    ) -> DeviceCounts {
         DeviceCounts {
             device: name.into(),
             role: if holder.is_none() {

@@ -56,8 +56,18 @@ fn text(job: &JobResult) -> Option<String> {
             busy = format!("{busy:.0}")
         )
     };
-    let targets: Vec<String> = io.devices.iter().filter(|d| d.role == DeviceRole::Target).map(one).collect();
-    let under: Vec<String> = io.devices.iter().filter(|d| d.role == DeviceRole::Under).map(one).collect();
+    let targets: Vec<String> = io
+        .devices
+        .iter()
+        .filter(|d| d.role == DeviceRole::Target)
+        .map(one)
+        .collect();
+    let under: Vec<String> = io
+        .devices
+        .iter()
+        .filter(|d| d.role == DeviceRole::Under)
+        .map(one)
+        .collect();
     let mut text = crate::t!("device-target", devices = targets.join("; "));
     if !under.is_empty() {
         text.push_str(&crate::t!("device-under", devices = under.join("; ")));

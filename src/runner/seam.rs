@@ -149,7 +149,8 @@ pub(crate) fn measure<K: Kind>(
         .judged()
         .then(|| Stack::of(&watched.iter().map(|p| p.as_path()).collect::<Vec<_>>()))
         .filter(|s| !s.is_empty());
-    let (mut outputs, series, readings) = run_threads(kind, job, inputs, interval_ns, &mut cx, stack.as_ref());
+    let (mut outputs, series, readings) =
+        run_threads(kind, job, inputs, interval_ns, &mut cx, stack.as_ref());
     let mut merged = Merged {
         counts: Vec::new(),
         elapsed_ns: 0,

@@ -196,7 +196,9 @@ fn parse_stat(text: &str) -> Option<[u64; 17]> {
 pub fn flush(paths: &[&Path]) {
     use std::os::fd::AsRawFd;
     for path in paths {
-        let Ok(file) = std::fs::File::open(path) else { continue };
+        let Ok(file) = std::fs::File::open(path) else {
+            continue;
+        };
         let block = file.metadata().is_ok_and(|m| m.file_type().is_block_device());
         if block {
             let _ = file.sync_data();
