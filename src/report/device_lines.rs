@@ -23,21 +23,45 @@ pub fn by_test(run: &RunResult) -> String {
         if out.is_empty() {
             out = format!("{}\n", crate::t!("device-by-test"));
         }
-        let name = super::escape::term_cut(job.test.as_deref().unwrap_or(&job.job.name), 40);
+        let test = job.test.as_deref().unwrap_or(&job.job.name);
+        let name = match crate::jobs::bonnie_params::Test::from_name(test) {
+            Some(t) => crate::t!(bonnie_key(t)),
+            None => super::escape::term_cut(test, 40).into_owned(),
+        };
         out.push_str(&super::width::wrap(&format!("  {name}: "), &text, 4));
     }
     out
 }
 
+/// A bonnie test's name in the reader's language, as its table's headings say it.
+fn bonnie_key(test: crate::jobs::bonnie_params::Test) -> &'static str {
+    use crate::jobs::bonnie_params::Test;
+    match test {
+        Test::PutChar => "bonnie-test-put-char",
+        Test::PutBlock => "bonnie-test-put-block",
+        Test::Rewrite => "bonnie-test-rewrite",
+        Test::GetChar => "bonnie-test-get-char",
+        Test::GetBlock => "bonnie-test-get-block",
+        Test::Seeks => "bonnie-test-seeks",
+        Test::SeqCreate => "bonnie-test-seq-create",
+        Test::SeqStat => "bonnie-test-seq-stat",
+        Test::SeqDelete => "bonnie-test-seq-delete",
+        Test::RandCreate => "bonnie-test-rand-create",
+        Test::RandStat => "bonnie-test-rand-stat",
+        Test::RandDelete => "bonnie-test-rand-delete",
+    }
+}
+
 fn text(job: &JobResult) -> Option<String> {
     let io = job.device_io.as_ref()?;
+    let read_only = job.by_operation().all(|(k, _)| k == crate::metrics::OpKind::Read);
     let one = |d: &DeviceCounts| {
         let mut written = nbsp(bytes_human(d.write_bytes));
         if d.role == DeviceRole::Target {
             written.push_str(&match io.write_amplification {
                 Some(x) => crate::t!("device-amplification", ratio = format!("{x:.2}")),
-                // Nothing kura counts in bytes (a database's queries): per operation.
-                None if d.write_bytes > 0 && job.total_ops() > 0 => crate::t!(
+                // Nothing kura counts in bytes (a database's queries, empty files): per operation.
+                None if d.write_bytes > 0 && job.total_ops() > 0 && !read_only => crate::t!(
                     "device-per-op",
                     bytes = nbsp(bytes_human(d.write_bytes / job.total_ops()))
                 ),
