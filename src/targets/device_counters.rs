@@ -52,10 +52,10 @@ impl Stack {
         let mut seen = HashSet::new();
         let mut queue = Vec::new();
         for path in paths {
-            if let Some(rdev) = device_of(path) {
-                if seen.insert(rdev) {
-                    queue.push((rdev, None));
-                }
+            if let Some(rdev) = device_of(path)
+                && seen.insert(rdev)
+            {
+                queue.push((rdev, None));
             }
         }
         stack.targets = queue.len();
