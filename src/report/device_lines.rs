@@ -77,7 +77,8 @@ fn text(job: &JobResult) -> Option<String> {
             device = d.device.as_str(),
             read = nbsp(bytes_human(d.read_bytes)),
             written = written,
-            busy = format!("{busy:.0}")
+            // The figure and its sign kept on one line when wrapped.
+            busy = format!("{busy:.0}\u{a0}%")
         )
     };
     let targets: Vec<String> = io
