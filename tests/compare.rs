@@ -72,6 +72,7 @@ fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Opti
         series: Vec::new(),
         incomplete: false,
         cluster: None,
+        device_io: None,
         job: j,
     }
 }

@@ -286,6 +286,20 @@ fn every_warning_kind_has_japanese_text() {
             job: s("j"),
             error: s("EIO"),
         },
+        Warning::ReadsNotOnDevice {
+            job: s("j"),
+            read_bytes: 4 << 30,
+            device: s("vda"),
+            holders: vec![s("loop3")],
+            device_read_bytes: 12 << 20,
+        },
+        Warning::ReadsNotOnDevice {
+            job: s("j"),
+            read_bytes: 4 << 30,
+            device: s("vda"),
+            holders: vec![],
+            device_read_bytes: 12 << 20,
+        },
         Warning::IoErrors {
             job: s("j"),
             direction: s("write"),

@@ -6,21 +6,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{Cgroup, LoopDevice, kura, tmp};
-
-/// Runs kura inside `cg` (the throttle applies to the I/O its threads issue).
-fn kura_in(cg: &Cgroup, db: &Path, args: &str) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let script = format!(
-        "echo $$ > {}/cgroup.procs && exec {} --db {} --json --quiet {args}",
-        cg.0.display(),
-        bin.display(),
-        db.display(),
-    );
-    Command::new("sh").arg("-c").arg(&script).output().unwrap()
-}
+use common::{Cgroup, LoopDevice, kura, kura_in, tmp};
 
 /// The tests that measure latency run one at a time: a search next to
 /// another run's I/O would find that run's queue, not its own knee.

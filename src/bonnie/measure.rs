@@ -32,6 +32,11 @@ pub struct BonnieRun {
 }
 
 impl BonnieRun {
+    /// The directory its files are in.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.cfg.dir
+    }
+
     /// From the first job of a bonnie run; refuses a DIR that holds
     /// anything kura would overwrite, or that has no room.
     pub fn new(job: &Job, p: &BonnieParams) -> Result<BonnieRun, String> {

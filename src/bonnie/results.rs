@@ -43,6 +43,7 @@ pub(super) fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFact
         series: Vec::new(),
         incomplete: m.stopped || m.error.is_some(),
         cluster: None,
+        device_io: None,
     }
 }
 

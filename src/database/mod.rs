@@ -364,6 +364,11 @@ pub struct DbRun {
 }
 
 impl DbRun {
+    /// kura's directory, which holds the database (and a server's data) it made.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
     /// From the first job of a run: checks DIR and creates kura's directory in it.
     pub fn new(job: &Job, p: &DbParams, stop: &AtomicBool) -> Result<DbRun, String> {
         let file = job
@@ -551,6 +556,7 @@ impl DbRun {
         JobResult {
             job: job.clone(),
             cluster: None,
+            device_io: None,
             test: Some(test.name().to_string()),
             target,
             engine: job

@@ -684,6 +684,7 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         incomplete,
         job,
         cluster: None,
+        device_io: None,
     })
 }
 

@@ -4,6 +4,7 @@
 pub mod changes;
 pub mod cluster;
 pub mod collect;
+pub mod device_io;
 pub mod fio_bins;
 pub mod histogram;
 pub mod latency_bound;

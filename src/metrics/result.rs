@@ -137,6 +137,11 @@ pub struct JobResult {
     /// per-rank breakdown; the numbers above are their merged total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<Box<super::cluster::ClusterResult>>,
+    /// What the target's block device and the devices under it counted
+    /// while the job ran (`device_io.rs`); none where the target is on no
+    /// block device, and for runs stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_io: Option<super::device_io::DeviceIo>,
 }
 
 impl JobResult {
@@ -161,6 +166,7 @@ impl JobResult {
             series: Vec::new(),
             incomplete: true,
             cluster: None,
+            device_io: None,
         }
     }
 

@@ -186,6 +186,20 @@ pub enum Warning {
     /// nothing left for the flush after the job: the host may have taken
     /// them into its memory, which the guest cannot tell from its device.
     HostWriteBackWrites { path: String, disk: String },
+    /// Issue 35: the device counters say the job's reads never reached the
+    /// lowest device under the target: a cache (the page cache, or the
+    /// host's page cache under a loop device's backing file) answered them.
+    ReadsNotOnDevice {
+        job: String,
+        /// Bytes kura read.
+        read_bytes: u64,
+        /// The lowest device (or devices, comma-separated).
+        device: String,
+        /// The devices it is under, from the nearest up to the target.
+        holders: Vec<String>,
+        /// Bytes the lowest device read meanwhile (anyone's).
+        device_read_bytes: u64,
+    },
     /// Any other text: warnings stored before they were typed, kinds this
     /// kura does not know, and producers that have no kind yet.
     Other { text: String },
@@ -305,6 +319,7 @@ impl Warning {
                 | Warning::AboveInterface { .. }
                 | Warning::WritesAheadOfDevice { .. }
                 | Warning::HostWriteBackWrites { .. }
+                | Warning::ReadsNotOnDevice { .. }
         )
     }
 }
@@ -364,6 +379,17 @@ impl Warning {
             | Warning::CompressedFill { path, .. }
             | Warning::CompressibleData { path, .. }
             | Warning::HostWriteBackWrites { path, .. } => dir(path),
+            // One device stack under a cache, for every read job of the run
+            // (each job's counters stay in its `device_io`).
+            Warning::ReadsNotOnDevice {
+                job,
+                read_bytes,
+                device_read_bytes,
+                ..
+            } => {
+                job.clear();
+                (*read_bytes, *device_read_bytes) = (0, 0);
+            }
             _ => {}
         }
         c
@@ -687,6 +713,27 @@ impl fmt::Display for Warning {
             )),
             Warning::HostWriteBackWrites { path, disk } => {
                 f.write_str(&t!("warning-host-write-back-writes", path = path, disk = disk))
+            }
+            Warning::ReadsNotOnDevice {
+                job,
+                read_bytes,
+                device,
+                holders,
+                device_read_bytes,
+            } => {
+                let human = crate::report::format::bytes_human;
+                let key = match holders.is_empty() {
+                    true => "warning-reads-not-on-device",
+                    false => "warning-reads-not-on-device-under",
+                };
+                f.write_str(&t!(
+                    key,
+                    job = job,
+                    read = human(*read_bytes),
+                    reached = human(*device_read_bytes),
+                    device = device,
+                    holders = holders.join(", ")
+                ))
             }
             Warning::Other { text } => f.write_str(text),
             Warning::FileOpsSkipped { job, count } => {

@@ -44,6 +44,7 @@ pub fn render_job(job: &JobResult) -> String {
             String::new()
         },
     ));
+    out.push_str(&super::device_lines::job_lines(job));
     let total = job.total_ops().max(1) as f64;
     let mut header: Vec<String> = ["operation", "ops/s", "share", "mean"].map(String::from).to_vec();
     header.extend(SHOWN.map(percentile_label));

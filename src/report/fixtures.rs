@@ -61,6 +61,7 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
         series: vec![],
         incomplete: false,
         cluster: None,
+        device_io: None,
     }
 }
 

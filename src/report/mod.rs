@@ -6,6 +6,7 @@ pub mod cluster_hosts;
 pub mod cluster_table;
 pub mod compare;
 pub mod db_table;
+pub mod device_lines;
 pub mod escape;
 pub mod explain;
 pub mod export;

@@ -111,6 +111,7 @@ pub fn render_job(job: &JobResult, measuring: bool) -> String {
         super::width::wrap(&crate::t!("job-on"), &target_line(job), 4),
         super::width::wrap("  ", &measured, 4),
     ));
+    out.push_str(&super::device_lines::job_lines(job));
     // The errors column only when there are errors (a warning says so too), so the table fits 80 columns.
     let errors = super::width::wide() || job.directions().any(|(_, d)| d.errors > 0);
     let table = |mib: bool| {

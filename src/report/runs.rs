@@ -398,6 +398,7 @@ fn db(run: &RunResult, json: bool) -> String {
     out.push_str(&incomplete_line(run));
     out.push_str(&super::db_table::render(&rows));
     out.push_str(&format!("{}\n", crate::t!("dbrun-differences")));
+    out.push_str(&super::device_lines::by_test(run));
     out.push_str(&warning_lines(run));
     out
 }
@@ -460,6 +461,7 @@ fn bonnie(run: &RunResult, view: &View) -> String {
     out.push_str(&super::width::wrap("", &place, 2));
     out.push_str(&incomplete_line(run));
     out.push_str(&bonnie_table::render(run));
+    out.push_str(&super::device_lines::by_test(run));
     out.push_str(&warning_lines(run));
     for line in &lines {
         out.push_str(line);

@@ -211,6 +211,10 @@ impl Kind for BlockKind<'_> {
     fn verdict_after(&self, result: &JobResult) -> Option<Warning> {
         targets::verdict_after(result, self.targets)
     }
+
+    fn watched(&self) -> Vec<std::path::PathBuf> {
+        self.targets.iter().map(|t| t.path.clone()).collect()
+    }
 }
 
 fn worker_thread(

@@ -227,4 +227,8 @@ impl Kind for FileSetKind<'_> {
         // What a network or FUSE file system caches, no eviction from here reaches.
         crate::targets::unreachable_cache_at(&self.set.anchor)
     }
+
+    fn watched(&self) -> Vec<std::path::PathBuf> {
+        vec![self.set.anchor.clone()]
+    }
 }

@@ -8,7 +8,7 @@
 //! under `collect::MAX_PERIODS`, said with the run), merging the threads'
 //! counts, the errors and short transfers, a thread that stopped, CPU
 //! time, stalls and zero completions, and the verdict on where the numbers
-//! came from.
+//! came from, with the counters of the devices under the target (issue 35).
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +18,8 @@ use std::time::{Duration, Instant, SystemTime};
 use super::{Live, Progress, RunError, memcg, page_cache_verdict, stall};
 use crate::jobs::Job;
 use crate::metrics::collect::{DirCollector, IntervalSample, SeriesFanIn};
-use crate::metrics::{JobResult, TargetFacts, Warning};
+use crate::metrics::{JobResult, OpKind, TargetFacts, Warning, device_io};
+use crate::targets::device_counters::{self, Reading, Stack};
 
 /// What one thread of any kind counted, as the seam reads it.
 pub(crate) struct ThreadTally<'a> {
@@ -80,6 +81,8 @@ pub(crate) trait Kind: Sync {
     );
     /// Where the numbers came from, judged on the result (a cache, RAM).
     fn verdict_after(&self, result: &JobResult) -> Option<Warning>;
+    /// The paths whose block devices (and the devices under them) the job's I/O reaches.
+    fn watched(&self) -> Vec<std::path::PathBuf>;
 }
 
 /// What the seam needs of the runner for one job.
@@ -141,7 +144,13 @@ pub(crate) fn measure<K: Kind>(
         });
     }
     let interval_ns = job.interval.as_nanos() as u64;
-    let (mut outputs, series) = run_threads(kind, job, inputs, interval_ns, &mut cx);
+    let watched = kind.watched();
+    let stack = kind
+        .judged()
+        .then(|| Stack::of(&watched.iter().map(|p| p.as_path()).collect::<Vec<_>>()))
+        .filter(|s| !s.is_empty());
+    let (mut outputs, series, readings) =
+        run_threads(kind, job, inputs, interval_ns, &mut cx, stack.as_ref());
     let mut merged = Merged {
         counts: Vec::new(),
         elapsed_ns: 0,
@@ -201,7 +210,39 @@ pub(crate) fn measure<K: Kind>(
             cx.warnings.push(w);
         }
     }
+    if let (Some(stack), Some((start, end))) = (&stack, readings) {
+        device_evidence(stack, &start, &end, &watched, &mut result, cx.warnings);
+    }
     Ok(result)
+}
+
+/// Puts the devices' counters into `result` and judges them: after a job
+/// that wrote, its writes are flushed first (after `verdict_after` timed
+/// its own flush), so the devices' write counters hold them.
+pub(crate) fn device_evidence(
+    stack: &Stack,
+    start: &Reading,
+    end: &Reading,
+    watched: &[std::path::PathBuf],
+    result: &mut JobResult,
+    warnings: &mut Vec<Warning>,
+) {
+    let wrote = result.by_operation().any(|(k, _)| k != OpKind::Read);
+    let flushed = match wrote {
+        true => {
+            device_counters::flush(&watched.iter().map(|p| p.as_path()).collect::<Vec<_>>());
+            stack.read()
+        }
+        false => end.clone(),
+    };
+    let Some(mut io) = stack.delta(start, end, &flushed) else {
+        return;
+    };
+    io.write_amplification = device_io::write_amplification(&io, device_io::kura_written_bytes(result));
+    result.device_io = Some(io);
+    if let Some(w) = device_io::cache_verdict(result) {
+        warnings.push(w);
+    }
 }
 
 /// The job's threads, started together, their samples fanned in and each
@@ -212,12 +253,32 @@ fn run_threads<K: Kind>(
     inputs: Vec<K::Input>,
     interval_ns: u64,
     cx: &mut Ctx<'_, '_>,
-) -> (Vec<K::Thread>, crate::metrics::collect::SeriesBuilder) {
+    stack: Option<&Stack>,
+) -> (
+    Vec<K::Thread>,
+    crate::metrics::collect::SeriesBuilder,
+    Option<(Reading, Reading)>,
+) {
     let threads = inputs.len() as u32;
     let (tx, rx) = mpsc::channel();
     let start_line = Barrier::new(threads as usize);
     let start = Instant::now();
+    let stop = cx.stop;
     std::thread::scope(|scope| {
+        // The devices' counters are read as the ramp ends, as the threads' own counts start.
+        let opening = stack.map(|stack| {
+            let ramp_end = start + job.ramp;
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let left = ramp_end.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    std::thread::sleep(left.min(Duration::from_millis(50)));
+                }
+                stack.read()
+            })
+        });
         let handles: Vec<_> = inputs
             .into_iter()
             .enumerate()
@@ -267,7 +328,11 @@ fn run_threads<K: Kind>(
             .into_iter()
             .map(|h| h.join().expect("a measuring thread panicked"))
             .collect();
-        (outputs, fan_in.into_series())
+        let readings = stack.zip(opening).map(|(stack, opening)| {
+            let end = stack.read();
+            (opening.join().expect("reading device counters"), end)
+        });
+        (outputs, fan_in.into_series(), readings)
     })
 }
 

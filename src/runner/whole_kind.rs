@@ -15,6 +15,7 @@ use crate::jobs::Job;
 use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::db_params::DbParams;
 use crate::metrics::{JobResult, Warning};
+use crate::targets::device_counters::Stack;
 
 pub(super) trait WholeKind {
     type Params;
@@ -29,6 +30,8 @@ pub(super) trait WholeKind {
     ) -> Result<(JobResult, Option<String>), String>;
     /// The run's notes on this kind, and what it made removed unless `keep`.
     fn finish(&mut self, keep: bool, warnings: &mut Vec<Warning>);
+    /// Where its files are: the devices under it are watched (issue 35).
+    fn watched(&self) -> Vec<std::path::PathBuf>;
 }
 
 /// One job of a whole kind, measured and judged.
@@ -42,7 +45,12 @@ pub(super) fn measure<K: WholeKind>(
     failure: &mut Option<RunError>,
 ) -> Result<JobResult, RunError> {
     progress.message(&kind.describe(p));
-    let (result, error) = kind.measure_one(job, p, stop).map_err(RunError::Invalid)?;
+    let watched = kind.watched();
+    let stack = Stack::of(&watched.iter().map(|p| p.as_path()).collect::<Vec<_>>());
+    let start = stack.read();
+    let (mut result, error) = kind.measure_one(job, p, stop).map_err(RunError::Invalid)?;
+    let end = stack.read();
+    super::seam::device_evidence(&stack, &start, &end, &watched, &mut result, warnings);
     if let Some(e) = error {
         *failure = failure.take().or(Some(RunError::Invalid(e)));
     }
@@ -79,6 +87,10 @@ impl WholeKind for BonnieRun {
         self.cleanup(keep, &mut errors);
         not_removed(errors, warnings);
     }
+
+    fn watched(&self) -> Vec<std::path::PathBuf> {
+        vec![self.dir().to_path_buf()]
+    }
 }
 
 impl WholeKind for DbRun {
@@ -103,5 +115,9 @@ impl WholeKind for DbRun {
         let mut errors = Vec::new();
         self.cleanup(keep, &mut errors);
         not_removed(errors, warnings);
+    }
+
+    fn watched(&self) -> Vec<std::path::PathBuf> {
+        vec![self.home().to_path_buf()]
     }
 }

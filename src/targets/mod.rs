@@ -3,6 +3,8 @@
 //! facts about the target that a report needs. Issues no benchmark I/O.
 
 mod caveats;
+// issue 35: the devices' own counters as evidence
+pub mod device_counters;
 mod facts;
 mod file;
 pub mod fileset;

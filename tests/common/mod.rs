@@ -259,6 +259,18 @@ impl Cgroup {
     }
 }
 
+/// Runs kura inside `cg` (the throttle applies to the I/O its threads issue), with `--json`.
+pub fn kura_in(cg: &Cgroup, db: &Path, args: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("kura");
+    let script = format!(
+        "echo $$ > {}/cgroup.procs && exec {} --db {} --json --quiet {args}",
+        cg.0.display(),
+        bin.display(),
+        db.display(),
+    );
+    Command::new("sh").arg("-c").arg(&script).output().unwrap()
+}
+
 impl Drop for Cgroup {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir(&self.0);

@@ -136,6 +136,7 @@ pub fn job_result(
             .collect(),
         incomplete: false,
         cluster: None,
+        device_io: None,
         job,
     }
 }

@@ -76,6 +76,7 @@ fn rank_job(rank: u32, start_unix_ns: u64, elapsed_ns: u64, latencies: &[u64]) -
         series: series.build(SECOND, elapsed_ns),
         incomplete: false,
         cluster: None,
+        device_io: None,
     };
     RankJob {
         rank,
