@@ -340,7 +340,8 @@ impl Warning {
             | Warning::AboveInterface { .. }
             | Warning::BonnieFileCached { .. }
             | Warning::DatabaseInMemory { .. }
-            | Warning::DatabaseUnderMemLimit { .. } => "pick-void-memory",
+            | Warning::DatabaseUnderMemLimit { .. }
+            | Warning::ReadsNotOnDevice { .. } => "pick-void-memory",
             Warning::WritesAheadOfDevice { .. } => "pick-void-writes-ahead",
             Warning::Stalled { .. } => "pick-void-stalled",
             Warning::WorkerStopped { .. }
