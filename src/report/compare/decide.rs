@@ -168,6 +168,8 @@ mod tests {
             per_run: Vec::new(),
             size_bytes: None,
             passes: passes.to_vec(),
+            paired: false,
+            pass_starts: Vec::new(),
         }
     }
 
