@@ -70,12 +70,26 @@ const READS: &str = "--rw randread --bs 4k --qd 4 --runtime 1s --direct";
 
 /// `runs` runs of each (label, target), in turns.
 fn in_turns(cg: &Cgroup, db: &Path, targets: &[(&str, &Path)], runs: usize) {
+    let priced: Vec<(&str, &Path, &str)> = targets.iter().map(|(l, t)| (*l, *t, "")).collect();
+    priced_in_turns(cg, db, &priced, runs);
+}
+
+/// The same, each (label, target, price) with its price ("" for none).
+fn priced_in_turns(cg: &Cgroup, db: &Path, targets: &[(&str, &Path, &str)], runs: usize) {
     for _ in 0..runs {
-        for (label, target) in targets {
+        for (label, target, price) in targets {
+            let price = if price.is_empty() {
+                String::new()
+            } else {
+                format!("--price '{price}'")
+            };
             kura_in(
                 cg,
                 db,
-                &format!("run --target {} --label {label} {READS}", target.display()),
+                &format!(
+                    "run --target {} --label {label} {price} {READS}",
+                    target.display()
+                ),
             );
         }
     }
@@ -100,24 +114,26 @@ fn all_rows<'a>(v: &'a serde_json::Value, key: &str) -> Vec<&'a serde_json::Valu
         .collect()
 }
 
-/// Two stand-ins throttled alike and one at twice their rate, five runs
-/// each in turns: the identical pair is never picked apart, the fast one is
-/// picked, and its ratio is the set one.
+/// Two stand-ins throttled alike, and two at twice their rate priced 12
+/// to 1 (io1 against gp2: the same disk at 1/12 of the price), five runs
+/// each in turns: the identical pairs are never picked apart, the fast ones
+/// are found at the set ratio, and the one pick is the cheaper fast one.
 #[test]
-fn identical_stand_ins_are_never_picked_apart_and_a_2x_one_is_picked() {
+fn identical_stand_ins_are_never_picked_apart_and_the_cheaper_2x_one_is_picked() {
     let _m = measuring();
-    let Some(s) = stand_ins("truth", &[300, 300, 600]) else {
+    let Some(s) = stand_ins("truth", &[300, 300, 600, 600]) else {
         return;
     };
     let dir = tmp();
     let db = dir.path().join("k.db");
     let targets = [
-        ("A", s.devs[0].path.as_path()),
-        ("A2", s.devs[1].path.as_path()),
-        ("B", s.devs[2].path.as_path()),
+        ("A", s.devs[0].path.as_path(), "10 USD/month"),
+        ("A2", s.devs[1].path.as_path(), "10 USD/month"),
+        ("io1", s.devs[2].path.as_path(), "120 USD/month"),
+        ("gp2", s.devs[3].path.as_path(), "10 USD/month"),
     ];
-    in_turns(&s.cg, &db, &targets, 5);
-    let v = compare(&db, &["A", "A2", "B"]);
+    priced_in_turns(&s.cg, &db, &targets, 5);
+    let v = compare(&db, &["A", "A2", "io1", "gp2"]);
     let lines = all_rows(&v, "guidance");
     let text = |g: &serde_json::Value| g["text"].as_str().unwrap().to_string();
     let a2 = lines.iter().find(|g| g["target"] == 1).unwrap();
@@ -126,14 +142,26 @@ fn identical_stand_ins_are_never_picked_apart_and_a_2x_one_is_picked() {
         "identical stand-ins picked apart: {}",
         text(a2)
     );
-    let b = lines.iter().find(|g| g["target"] == 2).unwrap();
-    assert_eq!(b["verdict"], "better", "{}", text(b));
-    let factor = b["factor"].as_f64().unwrap();
-    assert!(
-        (1.7..=2.3).contains(&factor),
-        "set 2.0x, found {factor:.2}x: {}",
-        text(b)
+    for fast in [2, 3] {
+        let g = lines.iter().find(|g| g["target"] == fast).unwrap();
+        assert_eq!(g["verdict"], "better", "{}", text(g));
+        let factor = g["factor"].as_f64().unwrap();
+        assert!(
+            (1.7..=2.3).contains(&factor),
+            "set 2.0x, found {factor:.2}x: {}",
+            text(g)
+        );
+    }
+    let pick = all_rows(&v, "picks")[0];
+    assert_eq!(
+        (pick["target"].as_u64(), pick["reason"].as_str()),
+        (Some(3), Some("cheapest_of_alike")),
+        "{}",
+        pick["text"]
     );
+    assert_eq!(pick["not_slower"], serde_json::json!([2, 3]), "{}", pick["text"]);
+    // Without the cheap one, the fast one is picked as the fastest.
+    let v = compare(&db, &["A", "A2", "io1"]);
     let pick = all_rows(&v, "picks")[0];
     assert_eq!(
         (pick["target"].as_u64(), pick["reason"].as_str()),

@@ -174,7 +174,7 @@ guidance-same-target = { $tn } and { $bn } are the same target ({ $what })
 same-target-device = the same block device { $dev }, { $volume }
 same-target-file-system = the same file system on device { $dev }, { $volume }
 pick-line = { $title }: { $sentence }
-pick-cheapest = {" "}Pick { $who }: none of { $list } was shown faster than another, and { $who } costs least per performance.
+pick-cheapest = {" "}Pick { $who }: none of { $list } was shown faster than another, and { $who } costs least.
 pick-too-few = {" "}No pick yet: { $have } { $unit ->
         [runs] { $have ->
             [one] run

@@ -162,7 +162,7 @@ guidance-same-target = { $tn } と { $bn } は同じ対象（{ $what }）
 same-target-device = 同じブロックデバイス { $dev }、{ $volume }
 same-target-file-system = デバイス { $dev } 上の同じファイルシステム、{ $volume }
 pick-line = { $title }: { $sentence }
-pick-cheapest = { $list } のどれも他より速いとは示されず、性能あたり最も安いのは { $who }。{ $who } を選ぶ。
+pick-cheapest = { $list } のどれも他より速いとは示されず、最も安いのは { $who }。{ $who } を選ぶ。
 pick-too-few = まだ選べない: 片側 { $have } { $unit ->
         [runs] 実行
        *[passes] パス

@@ -525,7 +525,7 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
             .collect::<Vec<_>>()
             .join(&crate::t!("list-separator"))
     };
-    let cheapest = cheapest_per_performance(rows, class, targets, &not_slower, on.metric);
+    let cheapest = cheapest_of_alike(targets, &not_slower);
     let (target, reason, runs_needed, mut sentence) = match not_slower.as_slice() {
         [] if eligible.is_empty() => (None, PickReason::AllFlagged, None, crate::t!("pick-all-flagged")),
         [] => (
@@ -570,17 +570,6 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
                     None,
                     crate::t!("pick-same-target", list = names(alike)),
                 )
-            } else if let Some(c) = cheapest {
-                (
-                    Some(c),
-                    PickReason::CheapestOfAlike,
-                    None,
-                    crate::t!(
-                        "pick-cheapest",
-                        who = targets[c].name.as_str(),
-                        list = names(alike)
-                    ),
-                )
             } else if has(Verdict::TooFewRuns) {
                 let f = pairs
                     .iter()
@@ -617,6 +606,17 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
                     None,
                     split.unwrap_or_else(|| crate::t!("guidance-pick-none")),
                 )
+            } else if let Some(c) = cheapest {
+                (
+                    Some(c),
+                    PickReason::CheapestOfAlike,
+                    None,
+                    crate::t!(
+                        "pick-cheapest",
+                        who = targets[c].name.as_str(),
+                        list = names(alike)
+                    ),
+                )
             } else {
                 (
                     None,
@@ -650,9 +650,32 @@ fn pick(rows: &[Row], class: WorkloadClass, targets: &[TargetSummary], on: &Basi
     })
 }
 
+/// Of `among` (targets none of which was shown faster than another), the
+/// one whose monthly price is lower than every other's by more than
+/// `SAME_WITHIN`, when every one is priced in one currency. Performance the
+/// runs could not tell apart counts as equal: a measured factor they did
+/// not decide is noise, and must not choose between two disks of one price.
+fn cheapest_of_alike(targets: &[TargetSummary], among: &[usize]) -> Option<usize> {
+    let &first = among.first()?;
+    if among.len() < 2 {
+        return None;
+    }
+    let currency = targets[first].currency.as_ref()?;
+    let mut prices = Vec::new();
+    for &t in among {
+        if targets[t].currency.as_ref() != Some(currency) {
+            return None;
+        }
+        prices.push((t, targets[t].price_per_month.filter(|m| *m > 0.0)?));
+    }
+    prices.sort_by(|a, b| a.1.total_cmp(&b.1));
+    (prices[1].1 > prices[0].1 * (1.0 + SAME_WITHIN)).then_some(prices[0].0)
+}
+
 /// Of `among`, the target with the lowest price per unit of the class's
 /// performance (its geometric-mean factor against the first of them), when
-/// every one is priced in one currency.
+/// every one is priced in one currency: who gives more for the money,
+/// beside a pick made on speed.
 fn cheapest_per_performance(
     rows: &[Row],
     class: WorkloadClass,
