@@ -19,6 +19,7 @@ use crate::jobs::{EngineKind, Job, Workload};
 use crate::metrics::{JobResult, RunResult, Warning};
 use crate::targets::{self, PreparedTarget};
 
+use super::latency_bound::DeviceBusy;
 pub use super::latency_bound::StepVerdict;
 
 /// The suite's jobs as `run_placed` runs them here: `jobs` as the suite
@@ -369,6 +370,7 @@ impl Suite<'_> {
                 job,
                 rounds: None,
             };
+            let busy = DeviceBusy::start(&mine);
             let kept = match place.measure(i, &step, &mine, &mut self.bench) {
                 Ok(kept) => kept,
                 Err(e) => {
@@ -377,6 +379,7 @@ impl Suite<'_> {
                 }
             };
             let verdict = kept.map(|mut r| {
+                r.device_busy = busy.and_then(DeviceBusy::share);
                 let verdict = StepVerdict::of(&r);
                 r.test = sj.test.clone();
                 self.bench.sink.job_done(&r);
