@@ -739,6 +739,7 @@ col-time-s = time s
 col-operations = operations
 warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
 warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
+warning-scattered-cache = { $job }: its { $files } files held { $pages } cached pages in { $runs } separate places as it started (left by the jobs before it, whose cache the run keeps, as tiobench does; a memory cap evicts the rest); readahead reads around each, so the device gets reads no larger than the gaps between them, { $gap_kib } KiB on average, instead of up to { $readahead_kib } KiB. On a disk limited in IOPS the sequential read then runs at that limit times the gaps, not at its bandwidth; fio's default (invalidate=1) starts from an empty cache, and --direct bypasses it
 
 ## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
 hosts-title = { $ranks } ranks on { $hosts ->

@@ -719,6 +719,7 @@ col-time-s = 時間 秒
 col-operations = 操作数
 warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
 warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
+warning-scattered-cache = { $job }: 開始時、その { $files } 個のファイルにはキャッシュされたページ { $pages } 個が { $runs } か所に散らばっていた（前のジョブが残したもの: 実行はキャッシュを残し（tiobench と同じ）、メモリ上限が残りを追い出す）。先読みはそれぞれを避けて読むので、デバイスへの読み出しはその間の隙間（平均 { $gap_kib } KiB）より大きくならず、最大 { $readahead_kib } KiB にはならない。IOPS に上限のあるディスクでは、順次読み出しは帯域ではなくその上限 x 隙間の大きさで頭打ちになる。fio の既定（invalidate=1）は空のキャッシュから始め、--direct はキャッシュを通らない
 
 ## 多数のランクの実行: ホストごとの表
 hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:
