@@ -8,6 +8,12 @@
 # machine. Printed: per round and tool the four tests' MiB/s, then the
 # medians and the median kura/fio ratio of each test (issue 35: sequential
 # read at 16-25 MiB/s where fio read 60).
+# Then the sequential read alone, kura and fio on the same files, from the
+# same page cache: each round evicts the files, lets fio's random write
+# (tiotest's, unthrottled) leave its pages in the capped group, and reads
+# either with those pages kept (as tiobench keeps them) or dropped first
+# (as fio's default invalidate=1 does); printed with the device's average
+# read size (/sys/block/DEV/stat), which says why.
 # Needs root, cgroup v1 blkio and memory, losetup, mkfs.ext4, fio and jq.
 #   bench/tiobench-memlimit.sh [KURA] [ROUNDS] [THREADS] [SIZE] [RANDOM_OPS] [MEM] [MBPS] [IOPS]
 set -euo pipefail
@@ -84,6 +90,53 @@ for round in $(seq "$rounds"); do
     printf '%s\t%s\t%s\n' "$round" "$tool" "$line"
   done
 done
+# The sequential read alone, on one set of files kura made (kura reads
+# only files it made at the names it chooses).
+files="$work/mnt/seq/t.dat"
+mkdir "$work/mnt/seq"
+"$kura" --db "$work/k.db" -q run --target "$files" --file-per-thread --threads "$threads" --rw write \
+  --bs 1m --size "$size" --keep --end-fsync > /dev/null
+evict() {
+  python3 -c 'import os, sys
+for p in sys.argv[1:]:
+    fd = os.open(p, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$files".*
+}
+fio_seq() { # fio over the same files: t.dat.0, t.dat.1, ...
+  echo "--directory=$work/mnt/seq --filename_format=t.dat.\$jobnum --bs=4k --size=$size --numjobs=$threads --invalidate=0"
+}
+random_write() {
+  sh -c "echo \$\$ > $memcg/cgroup.procs && exec fio --name=rw $(fio_seq) --rw=randwrite \
+    --number_ios=$((random_ops / threads)) --end_fsync=1 --output=/dev/null"
+}
+read_kura() {
+  sh -c "echo \$\$ > $blkio/cgroup.procs && echo \$\$ > $memcg/cgroup.procs && exec $kura --db $work/k.db --json -q \
+    run --target $files --file-per-thread --threads $threads --rw read --bs 4k --size $size --direct=0 \
+    --keep-cache --engine sync" | jq '.jobs[0].read.bytes_per_sec / 1048576 | . * 10 | round / 10'
+}
+read_fio() {
+  sh -c "echo \$\$ > $blkio/cgroup.procs && echo \$\$ > $memcg/cgroup.procs && exec fio --name=r $(fio_seq) \
+    --rw=read --group_reporting --output-format=json" | jq '.jobs[0].read.bw_bytes / 1048576 | . * 10 | round / 10'
+}
+dev=$(basename "$loop")
+declare -A seq
+printf '\nsequential read alone\tround\ttool\tMiB/s\tdevice reads\tKiB per read\n'
+for round in $(seq "$rounds"); do
+  for cache in kept dropped; do
+    order=("${tools[@]}")
+    (( round % 2 == 0 )) && order=(fio kura)
+    for tool in "${order[@]}"; do
+      evict
+      random_write
+      [ "$cache" = dropped ] && evict
+      read -r r0 _ s0 _ < "/sys/block/$dev/stat"
+      mibs=$("read_$tool")
+      read -r r1 _ s1 _ < "/sys/block/$dev/stat"
+      n=$((r1 - r0))
+      seq[$cache,$tool,$round]=$mibs
+      printf 'cache %s\t%s\t%s\t%s\t%s\t%s\n' "$cache" "$round" "$tool" "$mibs" "$n" $(( n > 0 ? (s1 - s0) / 2 / n : 0 ))
+    done
+  done
+done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 printf '\nmedian\tkura\tfio\tkura/fio\n'
 names=("Sequential Write" "Random Write" "Sequential Read" "Random Read")
@@ -94,4 +147,10 @@ for i in 0 1 2 3; do
     paste <(cut -f$((i + 1)) <<< "${got[kura,$r]}") <(cut -f$((i + 1)) <<< "${got[fio,$r]}") | awk '{printf "%.3f\n", $1 / $2}'
   done | median)
   printf '%s\t%s\t%s\t%s\n' "${names[$i]}" "$k" "$f" "$ratio"
+done
+for cache in kept dropped; do
+  k=$(for r in $(seq "$rounds"); do echo "${seq[$cache,kura,$r]}"; done | median)
+  f=$(for r in $(seq "$rounds"); do echo "${seq[$cache,fio,$r]}"; done | median)
+  ratio=$(for r in $(seq "$rounds"); do echo "${seq[$cache,kura,$r]} ${seq[$cache,fio,$r]}" | awk '{printf "%.3f\n", $1 / $2}'; done | median)
+  printf 'Sequential Read alone, cache %s\t%s\t%s\t%s\n' "$cache" "$k" "$f" "$ratio"
 done
