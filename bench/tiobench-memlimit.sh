@@ -25,6 +25,8 @@ random_ops=${5:-4000}
 mem=${6:-64m}
 mbps=${7:-60}
 iops=${8:-150}
+# SUITE_ROUNDS=0 skips the whole suites and measures the read alone.
+suite_rounds=${SUITE_ROUNDS:-$rounds}
 work=$(mktemp -d /var/tmp/kura-tiomem.XXXXXX)
 loop=""
 blkio=/sys/fs/cgroup/blkio/kura-tiomem-$$
@@ -77,7 +79,7 @@ echo "$threads threads x $size, $random_ops random ops, --mem-limit $mem, disk $
 printf 'round\ttool\tseq write\trand write\tseq read\trand read\n'
 declare -A got
 tools=(kura fio)
-for round in $(seq "$rounds"); do
+for round in $(seq "$suite_rounds"); do
   order=("${tools[@]}")
   (( round % 2 == 0 )) && order=(fio kura)
   for tool in "${order[@]}"; do
@@ -101,21 +103,27 @@ evict() {
 for p in sys.argv[1:]:
     fd = os.open(p, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$files".*
 }
-fio_seq() { # fio over the same files: t.dat.0, t.dat.1, ...
-  echo "--directory=$work/mnt/seq --filename_format=t.dat.\$jobnum --bs=4k --size=$size --numjobs=$threads --invalidate=0"
+# Runs "$@" inside the cgroups named in $1 (space-separated directories).
+inside() {
+  local groups=$1
+  shift
+  sh -c 'for g in $0; do echo $$ > "$g/cgroup.procs"; done; exec "$@"' "$groups" "$@"
 }
+# fio over the same files: t.dat.0, t.dat.1, ...
+fio_seq=(--directory="$work/mnt/seq" --filename_format='t.dat.$jobnum' --bs=4k --size="$size"
+  --numjobs="$threads" --invalidate=0)
 random_write() {
-  sh -c "echo \$\$ > $memcg/cgroup.procs && exec fio --name=rw $(fio_seq) --rw=randwrite \
-    --number_ios=$((random_ops / threads)) --end_fsync=1 --output=/dev/null"
+  inside "$memcg" fio --name=rw "${fio_seq[@]}" --rw=randwrite --number_ios=$((random_ops / threads)) \
+    --end_fsync=1 --output=/dev/null
 }
 read_kura() {
-  sh -c "echo \$\$ > $blkio/cgroup.procs && echo \$\$ > $memcg/cgroup.procs && exec $kura --db $work/k.db --json -q \
-    run --target $files --file-per-thread --threads $threads --rw read --bs 4k --size $size --direct=0 \
-    --keep-cache --engine sync" | jq '.jobs[0].read.bytes_per_sec / 1048576 | . * 10 | round / 10'
+  inside "$blkio $memcg" "$kura" --db "$work/k.db" --json -q run --target "$files" --file-per-thread \
+    --threads "$threads" --rw read --bs 4k --size "$size" --direct=0 --keep-cache --engine sync |
+    jq '.jobs[0].read.bytes_per_sec / 1048576 | . * 10 | round / 10'
 }
 read_fio() {
-  sh -c "echo \$\$ > $blkio/cgroup.procs && echo \$\$ > $memcg/cgroup.procs && exec fio --name=r $(fio_seq) \
-    --rw=read --group_reporting --output-format=json" | jq '.jobs[0].read.bw_bytes / 1048576 | . * 10 | round / 10'
+  inside "$blkio $memcg" fio --name=r "${fio_seq[@]}" --rw=read --group_reporting --output-format=json |
+    jq '.jobs[0].read.bw_bytes / 1048576 | . * 10 | round / 10'
 }
 dev=$(basename "$loop")
 declare -A seq
@@ -140,10 +148,10 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 printf '\nmedian\tkura\tfio\tkura/fio\n'
 names=("Sequential Write" "Random Write" "Sequential Read" "Random Read")
-for i in 0 1 2 3; do
-  k=$(for r in $(seq "$rounds"); do cut -f$((i + 1)) <<< "${got[kura,$r]}"; done | median)
-  f=$(for r in $(seq "$rounds"); do cut -f$((i + 1)) <<< "${got[fio,$r]}"; done | median)
-  ratio=$(for r in $(seq "$rounds"); do
+for i in $( ((suite_rounds > 0)) && echo 0 1 2 3); do
+  k=$(for r in $(seq "$suite_rounds"); do cut -f$((i + 1)) <<< "${got[kura,$r]}"; done | median)
+  f=$(for r in $(seq "$suite_rounds"); do cut -f$((i + 1)) <<< "${got[fio,$r]}"; done | median)
+  ratio=$(for r in $(seq "$suite_rounds"); do
     paste <(cut -f$((i + 1)) <<< "${got[kura,$r]}") <(cut -f$((i + 1)) <<< "${got[fio,$r]}") | awk '{printf "%.3f\n", $1 / $2}'
   done | median)
   printf '%s\t%s\t%s\t%s\n' "${names[$i]}" "$k" "$f" "$ratio"
