@@ -810,3 +810,71 @@ fn tiobench_and_bonnie_measure_inside_the_capped_group() {
         .clone();
     assert_eq!(json(&out)["jobs"][0]["job"]["size_bytes"], 32 << 20);
 }
+
+/// Issue 35: under `--mem-limit`, tiobench's random write leaves its pages
+/// scattered through files the cap could not keep whole, and the
+/// sequential read after it reads around each (readahead stops at a cached
+/// page): the device gets small reads, which an IOPS-limited disk caps.
+/// kura counts the cached pages (mincore) as the read starts and says so,
+/// with the gaps' size; a few random writes leave too few to matter.
+#[test]
+fn a_sequential_read_over_scattered_cached_pages_is_flagged() {
+    if memory_home().is_none() {
+        common::missing("cgroup v1 memory");
+        return;
+    }
+    if !common::need(&["losetup", "mkfs.ext4"]) {
+        return;
+    }
+    // ext4 on a loop device: a disk's page cache, files bigger than the cap.
+    let dev = common::LoopDevice::sized(512 << 20);
+    dev.mkfs_ext4();
+    let mnt = common::TempMount::new(&[], &dev.path);
+    let db = mnt.dir.path().join("k.db");
+    let scattered = |random_ops: &str| {
+        let d = mnt.dir.path().join(format!("ops-{random_ops}"));
+        std::fs::create_dir(&d).unwrap();
+        let v = run_capped(
+            &db,
+            &[
+                "suite",
+                "tiobench",
+                d.to_str().unwrap(),
+                "--threads",
+                "2",
+                "--size",
+                "64m",
+                "--random-ops",
+                random_ops,
+                "--mem-limit",
+                "64m",
+            ],
+        );
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["kind"] == "scattered_cache")
+            .cloned()
+    };
+    let w = scattered("2000").expect("the sequential read over the random write's pages is flagged");
+    assert_eq!(w["job"], "Sequential Read #1", "{w}");
+    assert_eq!(w["files"], 2, "{w}");
+    assert!(w["runs"].as_u64().unwrap() >= 64, "{w}");
+    assert!(
+        w["gap_bytes"].as_u64().unwrap() < w["readahead_bytes"].as_u64().unwrap(),
+        "{w}"
+    );
+    assert!(
+        w["text"]
+            .as_str()
+            .unwrap()
+            .contains("readahead reads around each"),
+        "{w}"
+    );
+    assert_eq!(
+        scattered("20"),
+        None,
+        "20 random writes leave too few pages to matter"
+    );
+}

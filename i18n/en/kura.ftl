@@ -461,9 +461,13 @@ search-unthrottled = unthrottled
 search-best = { $verdict } (best)
 search-short-note = short: the step delivered less than { $pct } % of the rate it offered (beyond what the count of a step that carried it may lack), so that load was not carried.
 search-short-cap = At { $shape } the job keeps at most { $inflight } operations in flight: at the { $latency } mean latency of its highest short step that completes about { $max } IOPS at most (Little's law). To offer more, raise { $raise }.
+search-lower-bound = The score is a lower bound: no load the search offered crossed the limit.
 search-lower-bound-hint = The score is a lower bound: no load the search offered crossed the limit. To find where latency does cross it, let the job keep more operations in flight: raise { $raise }.
-search-short-between = At { $shape } the job keeps up to { $inflight } operations in flight, which at its { $latency } mean latency allow about { $max } IOPS (Little's law), yet it completed { $done }: its threads spent the rest of the time outside the operations it times (waiting for a core, or kura's own work), not waiting for the target. More threads or a deeper queue will not offer more; the client's CPU will (free cores: look at the run's CPU figures and the machine's load, or drive the target from more clients).
-search-lower-bound-between = The score is a lower bound: no load the search offered crossed the limit. Its operations in flight allowed about { $max } IOPS, yet the job completed { $done }: its threads spent the rest of the time between operations, so the client's CPU, not the target, ended the search. Free cores or add clients to load the target further.
+search-held-target = At { $shape } up to { $inflight } of { $cap } operations were in flight and they waited at the target: the mean latency was { $growth }x the least loaded step's, while kura's threads used { $cpu } % of a core each{ $device }. The target was the limit: more load only queues longer at it, so the score is the most it delivers under the bound, not a lower bound.
+search-held-cpu = kura's threads used { $cpu } % of a core each while { $inflight } of { $cap } operations were in flight at most: the client's CPU, not the target, held the load. Free cores (look at the machine's load) or drive the target from more clients.
+search-held-unknown = Neither kura's CPU ({ $cpu } % of a core per thread) nor the job's queue ({ $inflight } of { $cap } operations in flight at most) was full{ $device }: kura cannot tell what held the load (another process on the client or the target, or the target itself).
+search-device-busy = ; the device was busy { $pct } % of the step
+search-device-idle = ; the device was busy only { $pct } % of the step, so they waited above it (a throttle such as a cgroup's, or a layer over the device)
 search-shape-block = qd { $qd } x { $threads } threads
 search-raise-qd-threads = qd or threads
 search-raise-sync = threads, or qd with engine io_uring and direct I/O (the sync engine keeps one I/O in flight per thread)
@@ -509,6 +513,9 @@ steady-round = round
 search-never-crossed = { $stat } latency stayed under { $limit } even unthrottled: >= { $iops } IOPS ({ $latency } { $stat }); the limit was never crossed, so this is a lower bound
 search-highest = highest { $what } holding { $stat } latency under { $limit }: { $load }
 search-highest-lower-bound = highest { $what } holding { $stat } latency under { $limit }: { $load }, a lower bound: no step crossed the limit
+search-highest-target = highest { $what } holding { $stat } latency under { $limit }: { $load }, the most the target delivered: more load only queued at it
+search-never-crossed-target = { $stat } latency stayed under { $limit } even unthrottled: { $iops } IOPS ({ $latency } { $stat }), the most the target delivered: more load only queues at it
+search-rate-delivered = { $iops } IOPS delivered ({ $offered } offered)
 search-none-held = no { $what } tried held { $stat } latency under { $limit }
 search-load-rate = rate
 search-load-qd = queue depth
@@ -798,6 +805,7 @@ col-time-s = time s
 col-operations = operations
 warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
 warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
+warning-scattered-cache = { $job }: its { $files } files held { $pages } cached pages in { $runs } separate places as it started (left by the jobs before it, whose cache the run keeps, as tiobench does; a memory cap evicts the rest); readahead reads around each, so the device gets reads no larger than the gaps between them, { $gap_kib } KiB on average, instead of up to { $readahead_kib } KiB. On a disk limited in IOPS the sequential read then runs at that limit times the gaps, not at its bandwidth; fio's default (invalidate=1) starts from an empty cache, and --direct bypasses it
 
 ## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
 hosts-title = { $ranks } ranks on { $hosts ->

@@ -445,9 +445,13 @@ search-unthrottled = 制限なし
 search-best = { $verdict }（最良）
 search-short-note = 不足: その段は要求した速度の { $pct } % 未満しか出せなかった（運べた段の回数でも起こりうる不足分を除いて）。その負荷は運べなかった。
 search-short-cap = { $shape } では同時に処理中にできる操作は最大 { $inflight } 個: 最も高い不足の段の平均レイテンシ { $latency } では、最大でおよそ { $max } IOPS しか完了しない（リトルの法則）。より多く要求するには { $raise } を増やす。
+search-lower-bound = スコアは下限値: 探索が要求したどの負荷も上限を超えなかった。
 search-lower-bound-hint = スコアは下限値: 探索が要求したどの負荷も上限を超えなかった。レイテンシが上限を超える点を見つけるには、同時に処理中の操作を増やす: { $raise } を増やす。
-search-short-between = { $shape } では同時に処理中にできる操作は最大 { $inflight } 個で、平均レイテンシ { $latency } ではおよそ { $max } IOPS まで可能（リトルの法則）だが、完了したのは { $done } IOPS: スレッドは残りの時間を操作と操作の間で費やし、ターゲットを待っていなかった。スレッドやキュー深度を増やしても要求は増えない。増やすにはクライアントの CPU を空ける（実行の CPU 値とマシンの負荷を確認するか、より多くのクライアントから負荷をかける）。
-search-lower-bound-between = スコアは下限値: 探索が要求したどの負荷も上限を超えなかった。同時に処理中の操作ではおよそ { $max } IOPS まで可能だったが、完了したのは { $done } IOPS: スレッドは残りの時間を操作と操作の間で費やしたので、探索を止めたのはターゲットではなくクライアントの CPU。さらに負荷をかけるには CPU を空けるか、クライアントを増やす。
+search-held-target = { $shape } では同時に処理中の操作は最大で { $cap } 個のうち { $inflight } 個で、操作はターゲットで待たされた: 平均レイテンシは最も負荷の低い段の { $growth } 倍、kura のスレッドの CPU 使用はスレッドあたり 1 コアの { $cpu } %{ $device }。限界はターゲット: 負荷を増やしてもそこで長く待つだけなので、スコアは上限内でターゲットが出せる最大であり、下限値ではない。
+search-held-cpu = kura のスレッドはスレッドあたり 1 コアの { $cpu } % を使い、同時に処理中の操作は最大でも { $cap } 個のうち { $inflight } 個: 負荷を止めたのはターゲットではなくクライアントの CPU。CPU を空ける（マシンの負荷を確認する）か、より多くのクライアントから負荷をかける。
+search-held-unknown = kura の CPU（スレッドあたり 1 コアの { $cpu } %）もジョブのキュー（同時に処理中は最大でも { $cap } 個のうち { $inflight } 個）も満杯ではなかった{ $device }: 何が負荷を止めたかは kura には分からない（クライアントかターゲットの別のプロセス、またはターゲット自体）。
+search-device-busy = 。デバイスは段の { $pct } % の間ビジーだった
+search-device-idle = 。デバイスは段の { $pct } % しかビジーでなかったので、操作はその上で待たされた（cgroup などのスロットル、またはデバイスの上の層）
 search-shape-block = qd { $qd } x { $threads } スレッド
 search-raise-qd-threads = qd かスレッド数
 search-raise-sync = スレッド数、または io_uring エンジンと direct I/O での qd（sync エンジンはスレッドごとに 1 つの I/O しか処理中にしない）
@@ -493,6 +497,9 @@ steady-round = ラウンド
 search-never-crossed = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: >= { $iops } IOPS（{ $stat } { $latency }）。上限は一度も超えなかったので、これは下限値
 search-highest = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }
 search-highest-lower-bound = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }。下限値: どの段も上限を超えなかった
+search-highest-target = { $stat }レイテンシを { $limit } 未満に保った最も高い{ $what }: { $load }。ターゲットが出せた最大: それ以上の負荷はターゲットで待たされただけ
+search-never-crossed-target = 制限なしでも{ $stat }レイテンシは { $limit } 未満だった: { $iops } IOPS（{ $stat } { $latency }）。ターゲットが出せた最大: それ以上の負荷はターゲットで待たされるだけ
+search-rate-delivered = { $iops } IOPS を達成（要求 { $offered }）
 search-none-held = 試したどの{ $what }でも{ $stat }レイテンシは { $limit } 未満に収まらなかった
 search-load-rate = 要求レート
 search-load-qd = キュー深度
@@ -763,6 +770,7 @@ col-time-s = 時間 秒
 col-operations = 操作数
 warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
 warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
+warning-scattered-cache = { $job }: 開始時、その { $files } 個のファイルにはキャッシュされたページ { $pages } 個が { $runs } か所に散らばっていた（前のジョブが残したもの: 実行はキャッシュを残し（tiobench と同じ）、メモリ上限が残りを追い出す）。先読みはそれぞれを避けて読むので、デバイスへの読み出しはその間の隙間（平均 { $gap_kib } KiB）より大きくならず、最大 { $readahead_kib } KiB にはならない。IOPS に上限のあるディスクでは、順次読み出しは帯域ではなくその上限 x 隙間の大きさで頭打ちになる。fio の既定（invalidate=1）は空のキャッシュから始め、--direct はキャッシュを通らない
 
 ## 多数のランクの実行: ホストごとの表
 hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:

@@ -167,6 +167,126 @@ pub fn closed_loop_max_iops(r: &JobResult) -> Option<f64> {
     Some(in_flight_cap(r) as f64 / (mean_ns / 1e9))
 }
 
+/// At or above this share of one core per worker thread, a step's threads
+/// were busy: only then can the client's CPU have held it.
+pub const CPU_BUSY_SHARE: f64 = 0.8;
+
+/// Operations in flight at this share of what the job allows: its queue was full.
+pub const QUEUE_FULL_SHARE: f64 = 0.9;
+
+/// A step whose mean latency is this many times its search's lowest spent
+/// most of it waiting behind other operations, not being served.
+pub const QUEUED_GROWTH: f64 = 3.0;
+
+/// A device busy (some I/O queued on it) this share of a step was its limit.
+pub const DEVICE_BUSY_SHARE: f64 = 0.9;
+
+/// What a step's own measurements say about what held it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Evidence {
+    /// CPU time of the job's threads over the step's time and its threads:
+    /// 1.0 is every thread on a core all the time.
+    pub cpu_per_thread: f64,
+    /// Operations in flight in the step's fullest interval (Little's law:
+    /// its IOPS x its mean latency), or over the whole step without a
+    /// series. The fullest, because a throttle lets a burst through as a
+    /// step starts and the queue fills only after it.
+    pub in_flight: f64,
+    /// The most the job keeps in flight (`in_flight_cap`).
+    pub in_flight_cap: u64,
+    /// The step's mean latency over the lowest of its search's steps.
+    pub latency_growth: f64,
+    /// Share of the step's time the target's device had I/O queued.
+    pub device_busy: Option<f64>,
+}
+
+/// What held a step under the rate it offered, or a search under its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limiter {
+    /// The target: the operations waited there (latency far over the
+    /// unloaded one), or the queue was full with the device busy. More
+    /// load only queues longer: the score is the target's.
+    Target,
+    /// The job's operations in flight: its queue was full but the target
+    /// served them at about the unloaded latency; more would offer more.
+    InFlight,
+    /// kura's threads were busy on the CPU and the queue was not full.
+    ClientCpu,
+    /// Neither the CPU nor the queue was full, and the operations did not
+    /// wait at the target: kura cannot tell.
+    Unknown,
+}
+
+impl Evidence {
+    /// The evidence of step `r` of a search whose lowest mean latency is
+    /// `least_latency_ns`; `device_busy` is the device's busy share where
+    /// it is known (`device_busy`).
+    pub fn of(r: &JobResult, least_latency_ns: f64, device_busy: Option<f64>) -> Evidence {
+        let seconds = r.elapsed_ns as f64 / 1e9;
+        let threads = f64::from(r.job.threads.max(1));
+        let cpu_s = (r.cpu_user_ns + r.cpu_system_ns) as f64 / 1e9;
+        let cpu_per_thread = if seconds > 0.0 {
+            cpu_s / seconds / threads
+        } else {
+            0.0
+        };
+        let mean_ns = stat_ns(r, LatencyStat::Mean).unwrap_or(0.0);
+        let whole = achieved_iops(r) * mean_ns / 1e9;
+        // Intervals shorter than half the job's (the last, cut by the
+        // deadline) hold too few operations to stand for the step.
+        let longest = r.series.iter().map(|p| p.duration_ns).max().unwrap_or(0);
+        let fullest = r
+            .series
+            .iter()
+            .filter(|p| p.duration_ns * 2 >= longest)
+            .map(|p| p.iops * p.lat_mean_ns / 1e9)
+            .fold(whole, f64::max);
+        Evidence {
+            cpu_per_thread,
+            in_flight: fullest,
+            in_flight_cap: in_flight_cap(r),
+            latency_growth: if least_latency_ns > 0.0 {
+                mean_ns / least_latency_ns
+            } else {
+                1.0
+            },
+            device_busy,
+        }
+    }
+
+    /// What held the step, in this order: the client's CPU when kura's
+    /// threads were busy (`CPU_BUSY_SHARE`; they then also reap late, which
+    /// inflates latency); the target when its operations waited there (a
+    /// mean latency `QUEUED_GROWTH` times the search's lowest: latency runs
+    /// from submission to completion, so only the target adds to it), or
+    /// when the queue was full and the device busy all along (with more
+    /// than one in flight: at one, busy only means one at a time); the
+    /// job's operations in flight when its queue was full and they did not
+    /// wait; otherwise unknown.
+    pub fn limiter(&self) -> Limiter {
+        let full = self.in_flight >= QUEUE_FULL_SHARE * self.in_flight_cap as f64;
+        let device_full =
+            full && self.in_flight_cap > 1 && self.device_busy.is_some_and(|b| b >= DEVICE_BUSY_SHARE);
+        if self.cpu_per_thread >= CPU_BUSY_SHARE {
+            Limiter::ClientCpu
+        } else if self.latency_growth >= QUEUED_GROWTH || device_full {
+            Limiter::Target
+        } else if full {
+            Limiter::InFlight
+        } else {
+            Limiter::Unknown
+        }
+    }
+}
+
+/// The share of a step's time its block device was busy: the one place the
+/// diagnosis reads it, so another source of the device's counters can
+/// take the stored field's place.
+pub fn device_busy(r: &JobResult) -> Option<f64> {
+    r.device_busy
+}
+
 fn load_of(r: &JobResult) -> LatencyLoad {
     r.job.latency_load.unwrap_or(LatencyLoad::Rate)
 }
@@ -198,6 +318,9 @@ pub struct CurvePoint {
     /// The bound's statistic over the step's operations, in nanoseconds.
     pub latency_ns: Option<f64>,
     pub verdict: Verdict,
+    /// What the step's own measurements say held it (`Evidence`).
+    pub evidence: Evidence,
+    pub limited_by: Limiter,
 }
 
 impl CurvePoint {
@@ -231,15 +354,11 @@ impl Curve {
         self.best.map(|i| &self.points[i])
     }
 
-    /// The score compare sets side by side, in I/Os per second: the highest
-    /// rate that held (a probe that held: the rate it reached); for a queue
-    /// depth or thread search, the IOPS achieved at the best depth or count.
+    /// The score compare sets side by side, in I/Os per second: what the
+    /// target delivered at the highest load that held (the achieved IOPS of
+    /// that step; a rate step may carry a little under what it offered).
     pub fn score_iops(&self) -> Option<f64> {
-        let p = self.best_point()?;
-        Some(match (self.load, p.offered_iops) {
-            (LatencyLoad::Rate, Some(r)) => r as f64,
-            _ => p.achieved_iops,
-        })
+        Some(self.best_point()?.achieved_iops)
     }
 
     /// Whether the score is a lower bound: the search never found the
@@ -249,18 +368,46 @@ impl Curve {
     /// best were all short: the job's closed loop could offer no more. A
     /// probe that crossed bounds nothing here: unpaced, its I/Os queue
     /// behind each other, so a paced step at its rate may still hold.
+    ///
+    /// Unless the target itself was the limit (`limited_by`): then no load
+    /// could hold above the score, which is the most the target delivers.
     pub fn lower_bound(&self) -> bool {
-        let Some(best) = self.best_point() else {
-            return false;
-        };
+        self.limited_by().is_some_and(|l| l != Limiter::Target)
+    }
+
+    /// What kept the search from crossing its limit above its best step,
+    /// from the evidence of the step that shows it (`Evidence::limiter`):
+    /// the highest short step above the best, else the best step itself
+    /// (the probe that held, a ceiling that held). `None` when a step above
+    /// the best crossed the limit, or none held.
+    pub fn limited_by(&self) -> Option<Limiter> {
+        self.limiting_point().map(|p| p.limited_by)
+    }
+
+    /// The step whose evidence says what kept the search under its limit
+    /// (`limited_by`).
+    pub fn limiting_point(&self) -> Option<&CurvePoint> {
+        let best = self.best_point()?;
         let Some(at) = best.load(self.load) else {
             // The unthrottled probe held: no load is higher.
-            return true;
+            return Some(best);
         };
-        !self
+        let above = |p: &&CurvePoint| p.load(self.load).is_some_and(|l| l > at);
+        if self
             .points
             .iter()
-            .any(|p| p.verdict == Verdict::Crossed && p.load(self.load).is_some_and(|l| l > at))
+            .filter(above)
+            .any(|p| p.verdict == Verdict::Crossed)
+        {
+            return None;
+        }
+        let short = self
+            .points
+            .iter()
+            .filter(above)
+            .filter(|p| p.verdict == Verdict::Short)
+            .max_by_key(|p| p.load(self.load));
+        Some(short.unwrap_or(best))
     }
 
     /// The result in one sentence: "highest rate holding mean latency under
@@ -275,7 +422,10 @@ impl Curve {
         let stat = crate::i18n::heading(self.stat.name());
         match self.best_point() {
             Some(p) if p.phase == Phase::Probe => crate::t!(
-                "search-never-crossed",
+                match self.limited_by() {
+                    Some(Limiter::Target) => "search-never-crossed-target",
+                    _ => "search-never-crossed",
+                },
                 stat = stat,
                 limit = limit,
                 iops = fmt_count(p.achieved_iops),
@@ -288,7 +438,19 @@ impl Curve {
                     false => fmt_count(x),
                 };
                 let load = match self.load {
-                    LatencyLoad::Rate => format!("{} IOPS", count(p.offered_iops.unwrap_or(0) as f64)),
+                    // The score is what the target delivered; what was
+                    // offered beside it where the two differ.
+                    LatencyLoad::Rate => {
+                        let offered = fmt_count(p.offered_iops.unwrap_or(0) as f64);
+                        match fmt_count(p.achieved_iops) == offered {
+                            true => format!("{} IOPS", count(p.achieved_iops)),
+                            false => crate::t!(
+                                "search-rate-delivered",
+                                iops = count(p.achieved_iops),
+                                offered = offered
+                            ),
+                        }
+                    }
                     LatencyLoad::Qd => format!("qd {} ({} IOPS)", p.qd, count(p.achieved_iops)),
                     LatencyLoad::Threads => crate::t!(
                         "search-threads-iops",
@@ -296,10 +458,10 @@ impl Curve {
                         iops = count(p.achieved_iops)
                     ),
                 };
-                let key = if lower_bound {
-                    "search-highest-lower-bound"
-                } else {
-                    "search-highest"
+                let key = match self.limited_by() {
+                    Some(Limiter::Target) => "search-highest-target",
+                    Some(_) => "search-highest-lower-bound",
+                    None => "search-highest",
                 };
                 crate::t!(key, what = what, stat = stat, limit = limit, load = load)
             }
@@ -329,6 +491,9 @@ pub fn curves(run: &RunResult) -> Vec<Curve> {
             achieved_iops: achieved_iops(r),
             latency_ns: stat_ns(r, stat),
             verdict,
+            // Set below, once the search's lowest latency is known.
+            evidence: Evidence::of(r, 0.0, None),
+            limited_by: Limiter::Unknown,
         };
         let continues = out.last().is_some_and(|c| {
             step.index > 0
@@ -352,6 +517,17 @@ pub fn curves(run: &RunResult) -> Vec<Curve> {
     }
     for c in &mut out {
         c.best = best(&c.points, c.load);
+        let least = c
+            .points
+            .iter()
+            .filter_map(|p| stat_ns(&run.jobs[p.job_index], LatencyStat::Mean))
+            .filter(|m| *m > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        for p in &mut c.points {
+            let r = &run.jobs[p.job_index];
+            p.evidence = Evidence::of(r, if least.is_finite() { least } else { 0.0 }, device_busy(r));
+            p.limited_by = p.evidence.limiter();
+        }
     }
     out
 }

@@ -271,6 +271,17 @@ pub enum Warning {
     DatabaseUnderMemLimit { data_mb: u64, limit_mb: u64 },
     /// OLTP transactions that met a deadlock or a duplicate key, rolled back and run again.
     OltpRetried { job: String, count: u64 },
+    /// A buffered sequential read's files held cached pages in `runs`
+    /// separate places (a random write before it, a memory cap): readahead
+    /// reads the gaps between them, `gap_bytes` on average, on their own.
+    ScatteredCache {
+        job: String,
+        files: u64,
+        cached_pages: u64,
+        runs: u64,
+        gap_bytes: u64,
+        readahead_bytes: u64,
+    },
 }
 
 /// One block verify found wrong.
@@ -828,6 +839,22 @@ impl fmt::Display for Warning {
             Warning::OltpRetried { job, count } => {
                 f.write_str(&t!("warning-oltp-retried", job = job, count = count))
             }
+            Warning::ScatteredCache {
+                job,
+                files,
+                cached_pages,
+                runs,
+                gap_bytes,
+                readahead_bytes,
+            } => f.write_str(&t!(
+                "warning-scattered-cache",
+                job = job,
+                files = files,
+                pages = cached_pages,
+                runs = runs,
+                gap_kib = gap_bytes >> 10,
+                readahead_kib = readahead_bytes >> 10
+            )),
         }
     }
 }

@@ -97,8 +97,12 @@ fn run_json(run: &RunResult) -> String {
                 "best_threads": best.map(|p| p.threads),
                 "best_achieved_iops": best.map(|p| p.achieved_iops),
                 "best_latency_ns": best.and_then(|p| p.latency_ns),
+                // What the target delivered at the best step: the score compare uses.
+                "score_iops": c.score_iops(),
                 // No step crossed the limit: the target carries at least this.
                 "lower_bound": c.lower_bound(),
+                // What kept the search under its limit (null: a step above the best crossed it).
+                "limited_by": c.limited_by(),
                 // Read by programs: English, whatever the language shown.
                 "result": crate::i18n::in_english(|| super::latency_table::sentence(c)),
             })

@@ -136,6 +136,10 @@ impl Kind for BlockKind<'_> {
         Ok(())
     }
 
+    fn cache_verdict(&self) -> Option<Warning> {
+        targets::scattered_cache(&self.job, self.targets)
+    }
+
     fn run_thread(
         &self,
         thread: u32,

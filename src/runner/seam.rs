@@ -61,6 +61,11 @@ pub(crate) trait Kind: Sync {
     /// Drops the target's cached pages, which stay charged to the group that
     /// loaded them, outside a memory cap entered afterwards.
     fn evict_cache(&self) -> Result<(), RunError>;
+    /// Verdicts on what the page cache holds of the target as the job
+    /// starts, once a memory cap has been entered (`targets::scattered_cache`).
+    fn cache_verdict(&self) -> Option<Warning> {
+        None
+    }
     /// The body of thread `thread`: it waits at `start_line` once set up.
     fn run_thread(
         &self,
@@ -124,6 +129,9 @@ pub(crate) fn measure<K: Kind>(
     };
     if let Some(bytes) = kind.cached_bytes() {
         page_cache_verdict(bytes, job.mem_limit_bytes, cx.warnings);
+    }
+    if let Some(w) = kind.cache_verdict() {
+        super::push_once(cx.warnings, w);
     }
     let measure_start_unix_ms = (SystemTime::now() + job.ramp)
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -195,6 +203,7 @@ pub(crate) fn measure<K: Kind>(
         elapsed_ns: merged.elapsed_ns,
         cpu_user_ns: user,
         cpu_system_ns: system,
+        device_busy: None,
         series: series_points,
         incomplete: cx.stop.load(Ordering::Relaxed),
         ..blank()

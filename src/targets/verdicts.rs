@@ -92,6 +92,111 @@ fn unreachable_cache_on(fs_type: &str, path: &str) -> Option<Warning> {
     })
 }
 
+/// A sequential read's files holding fewer separate cached runs than this
+/// show no pattern worth a warning.
+const SCATTERED_MIN_RUNS: u64 = 64;
+/// Files larger than this are not mapped to count their cached pages.
+const SCATTERED_MAX_BYTES: u64 = 64 << 30;
+/// The readahead window where the device's is unknown (Linux's default).
+const DEFAULT_READAHEAD_BYTES: u64 = 128 << 10;
+
+/// A buffered sequential read whose files hold cached pages scattered
+/// through them (issue 35: tiobench's random write leaves one every few
+/// dozen pages, and under `--mem-limit` the sequential write's pages are
+/// gone): readahead stops at each cached page and reads the gap before it
+/// on its own, so the device gets reads no larger than the gaps. On a
+/// disk limited in IOPS the read then runs at that limit times the gaps'
+/// size, not at the disk's bandwidth; fio's default `invalidate=1` starts
+/// from an empty cache and does not see it. Counted with mincore(2).
+pub fn scattered_cache(job: &Job, targets: &[PreparedTarget]) -> Option<Warning> {
+    if job.direct || !job.does_reads() || job.rw.is_random() {
+        return None;
+    }
+    let page = page_bytes();
+    let (mut cached, mut runs, mut span_pages, mut files) = (0, 0, 0, 0u64);
+    for t in targets.iter().filter(|t| t.kind == TargetKind::File) {
+        let (c, r) = cached_runs(&t.path, t.span_bytes, page)?;
+        cached += c;
+        runs += r;
+        span_pages += t.span_bytes.div_ceil(page);
+        files += 1;
+    }
+    if runs < SCATTERED_MIN_RUNS {
+        return None;
+    }
+    // Each file's runs leave one more gap than there are runs, at most.
+    let gap_bytes = span_pages.saturating_sub(cached) * page / (runs + files);
+    let readahead_bytes = readahead_bytes(&targets.first()?.path).unwrap_or(DEFAULT_READAHEAD_BYTES);
+    (gap_bytes < readahead_bytes).then(|| Warning::ScatteredCache {
+        job: job.name.clone(),
+        files,
+        cached_pages: cached,
+        runs,
+        gap_bytes,
+        readahead_bytes,
+    })
+}
+
+/// The page size, 4 KiB where sysconf does not say.
+fn page_bytes() -> u64 {
+    // SAFETY: sysconf reads a constant of the system.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if n > 0 { n as u64 } else { 4096 }
+}
+
+/// Pages of the first `len` bytes of `path` in the page cache, and the
+/// number of separate runs they make; `None` when it cannot be mapped.
+fn cached_runs(path: &Path, len: u64, page: u64) -> Option<(u64, u64)> {
+    if len == 0 || len > SCATTERED_MAX_BYTES {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let len = len.min(file.metadata().ok()?.len()) as usize;
+    if len == 0 {
+        return None;
+    }
+    use std::os::fd::AsRawFd;
+    // SAFETY: a read-only shared mapping of an open file, `len` bytes
+    // within its size, only passed to mincore and unmapped below.
+    let at = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_SHARED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    if at == libc::MAP_FAILED {
+        return None;
+    }
+    let mut resident = vec![0u8; len.div_ceil(page as usize)];
+    // SAFETY: `resident` holds one byte per page of the mapping.
+    let ok = unsafe { libc::mincore(at, len, resident.as_mut_ptr()) } == 0;
+    // SAFETY: the mapping made above, not used after this.
+    unsafe { libc::munmap(at, len) };
+    if !ok {
+        return None;
+    }
+    let mut cached = 0;
+    let mut runs = 0;
+    let mut before = false;
+    for r in resident.iter().map(|b| b & 1 == 1) {
+        cached += u64::from(r);
+        runs += u64::from(r && !before);
+        before = r;
+    }
+    Some((cached, runs))
+}
+
+/// The readahead window of the device under `path` (its `read_ahead_kb`).
+fn readahead_bytes(path: &Path) -> Option<u64> {
+    let dev = backing_device(path)?;
+    let kb = std::fs::read_to_string(format!("/sys/block/{}/queue/read_ahead_kb", dev.disk)).ok()?;
+    kb.trim().parse::<u64>().ok().map(|kb| kb << 10)
+}
+
 /// Verdicts that need the job's numbers.
 pub fn after(result: &JobResult, targets: &[PreparedTarget]) -> Option<Warning> {
     let first = targets.first()?;
