@@ -69,7 +69,6 @@ fn job(keys: &[(&str, &str)], test: Option<&str>, read: Option<f64>, write: Opti
         syncs: 0,
         cpu_user_ns: 0,
         cpu_system_ns: 0,
-        device_busy: None,
         series: Vec::new(),
         incomplete: false,
         cluster: None,

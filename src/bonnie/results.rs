@@ -40,7 +40,6 @@ pub(super) fn job_result(job: &Job, test: Test, m: Measured, target: &TargetFact
         syncs: m.syncs,
         cpu_user_ns: m.cpu_user_ns,
         cpu_system_ns: m.cpu_system_ns,
-        device_busy: None,
         series: Vec::new(),
         incomplete: m.stopped || m.error.is_some(),
         cluster: None,

@@ -572,7 +572,6 @@ impl DbRun {
             syncs: 0,
             cpu_user_ns: cpu_after.0.saturating_sub(cpu.0),
             cpu_system_ns: cpu_after.1.saturating_sub(cpu.1),
-            device_busy: None,
             series: Vec::new(),
             incomplete,
         }

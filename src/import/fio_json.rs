@@ -680,7 +680,6 @@ fn job_result(e: &Entry, source: &str, warnings: &mut Vec<String>) -> Result<Job
         syncs: 0,
         cpu_user_ns: (e.usr_pct / 100.0 * elapsed_ns as f64) as u64,
         cpu_system_ns: (e.sys_pct / 100.0 * elapsed_ns as f64) as u64,
-        device_busy: None,
         series: Vec::new(),
         incomplete,
         job,

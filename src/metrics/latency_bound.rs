@@ -280,11 +280,10 @@ impl Evidence {
     }
 }
 
-/// The share of a step's time its block device was busy: the one place the
-/// diagnosis reads it, so another source of the device's counters can
-/// take the stored field's place.
+/// The share of a step's time its target's device was busy, from the job's
+/// stored device counters (`device_io`): the one place the diagnosis reads it.
 pub fn device_busy(r: &JobResult) -> Option<f64> {
-    r.device_busy
+    crate::metrics::device_io::utilisation(r)
 }
 
 fn load_of(r: &JobResult) -> LatencyLoad {

@@ -131,12 +131,6 @@ pub struct JobResult {
     pub syncs: u64,
     pub cpu_user_ns: u64,
     pub cpu_system_ns: u64,
-    /// Share of the job's time its block device was busy (some I/O in its
-    /// queue: `/sys/block/DEV/stat`'s io_ticks), 0 to 1, where kura read
-    /// it: a latency search's steps on a block device. Evidence of what
-    /// held a step (`metrics::latency_bound::Evidence`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub device_busy: Option<f64>,
     pub series: Vec<IntervalPoint>,
     pub incomplete: bool,
     /// Set when many ranks (MPI processes) ran the job at once: their
@@ -169,7 +163,6 @@ impl JobResult {
             syncs: 0,
             cpu_user_ns: 0,
             cpu_system_ns: 0,
-            device_busy: None,
             series: Vec::new(),
             incomplete: true,
             cluster: None,

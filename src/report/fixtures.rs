@@ -58,7 +58,6 @@ pub fn job(test: &str, rw: Rw, bs: u64, read_pct: u8, read: Option<u64>, write: 
         syncs: 0,
         cpu_user_ns: 100_000_000,
         cpu_system_ns: 150_000_000,
-        device_busy: None,
         series: vec![],
         incomplete: false,
         cluster: None,

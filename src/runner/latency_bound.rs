@@ -299,35 +299,6 @@ impl StepVerdict {
     }
 }
 
-/// How busy a step's block device was: its io_ticks and the clock as the
-/// step started (`targets::device_busy_ms`, the one place they are read).
-pub(super) struct DeviceBusy {
-    path: std::path::PathBuf,
-    ticks_ms: u64,
-    started: std::time::Instant,
-}
-
-impl DeviceBusy {
-    /// `None` for a target that is not a block device.
-    pub(super) fn start(job: &Job) -> Option<DeviceBusy> {
-        let path = job.target.clone()?;
-        let ticks_ms = crate::targets::device_busy_ms(&path)?;
-        Some(DeviceBusy {
-            path,
-            ticks_ms,
-            started: std::time::Instant::now(),
-        })
-    }
-
-    /// The share of the time since `start` the device had I/O queued, 0 to
-    /// 1 (the step's ramp included: it loads the device alike).
-    pub(super) fn share(self) -> Option<f64> {
-        let busy_ms = crate::targets::device_busy_ms(&self.path)?.checked_sub(self.ticks_ms)?;
-        let wall_ms = self.started.elapsed().as_secs_f64() * 1e3;
-        (wall_ms > 0.0).then(|| (busy_ms as f64 / wall_ms).min(1.0))
-    }
-}
-
 /// What a step measures, for progress: `db: latency step 2 (climb): 300 IOPS`.
 pub(super) fn step_message(job: &Job) -> String {
     let load = job.latency_load.unwrap_or(LatencyLoad::Rate);

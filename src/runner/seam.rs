@@ -203,7 +203,6 @@ pub(crate) fn measure<K: Kind>(
         elapsed_ns: merged.elapsed_ns,
         cpu_user_ns: user,
         cpu_system_ns: system,
-        device_busy: None,
         series: series_points,
         incomplete: cx.stop.load(Ordering::Relaxed),
         ..blank()

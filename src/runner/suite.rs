@@ -19,7 +19,6 @@ use crate::jobs::{EngineKind, Job, Workload};
 use crate::metrics::{JobResult, RunResult, Warning};
 use crate::targets::{self, PreparedTarget};
 
-use super::latency_bound::DeviceBusy;
 pub use super::latency_bound::StepVerdict;
 
 /// The suite's jobs as `run_placed` runs them here: `jobs` as the suite
@@ -485,7 +484,6 @@ impl<'a> Suite<'a> {
                 job,
                 rounds: None,
             };
-            let busy = DeviceBusy::start(&mine);
             let kept = match place.measure(i, &step, &mine, &mut self.bench) {
                 Ok(kept) => kept,
                 Err(e) => {
@@ -494,7 +492,6 @@ impl<'a> Suite<'a> {
                 }
             };
             let verdict = kept.map(|mut r| {
-                r.device_busy = busy.and_then(DeviceBusy::share);
                 let verdict = StepVerdict::of(&r);
                 r.test = sj.test.clone();
                 self.bench.sink.job_done(&r);

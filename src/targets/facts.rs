@@ -113,22 +113,6 @@ pub(super) fn backing_device(path: &Path) -> Option<BlockDevice> {
     BlockDevice::of_mount(&mount_of(&canonical)?)
 }
 
-/// Milliseconds the block device at `path` has had I/O in its queue since
-/// boot (`io_ticks`, the 10th field of its `stat`,
-/// Documentation/ABI/stable/sysfs-block); `None` for anything but a block
-/// device. Read before and after a latency search's step, the difference
-/// over the step's time is how busy the device was: the one place this is
-/// read, so the per-job device counters can take its place.
-pub fn device_busy_ms(path: &Path) -> Option<u64> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.file_type().is_block_device() {
-        return None;
-    }
-    let (major, minor) = (libc::major(meta.rdev()), libc::minor(meta.rdev()));
-    let stat = std::fs::read_to_string(format!("/sys/dev/block/{major}:{minor}/stat")).ok()?;
-    stat.split_whitespace().nth(9)?.parse().ok()
-}
-
 /// A path made absolute with symlinks resolved, even when its last part does not exist yet.
 pub(super) fn canonical(path: &Path) -> PathBuf {
     if let Ok(c) = path.canonicalize() {

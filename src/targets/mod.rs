@@ -25,7 +25,7 @@ mod verdicts;
 pub mod protected;
 
 pub use caveats::{Context as CaveatContext, caveats, write_cache_of};
-pub use facts::{device_busy_ms, host_facts, target_facts};
+pub use facts::{host_facts, target_facts};
 pub use safety::{WriteRefusal, check_device_writable};
 pub use verdicts::{
     after as verdict_after, before as verdicts_before, scattered_cache, unreachable_cache_at,

@@ -126,7 +126,6 @@ pub fn job_result(
         syncs: 0,
         cpu_user_ns: 100_000_000,
         cpu_system_ns: 300_000_000,
-        device_busy: None,
         series: series(total, qd as f64 / total.max(1.0) * 1e9, 10, 1, None)
             .into_iter()
             .map(|mut p| {

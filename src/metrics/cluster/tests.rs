@@ -73,7 +73,6 @@ fn rank_job(rank: u32, start_unix_ns: u64, elapsed_ns: u64, latencies: &[u64]) -
         syncs: 0,
         cpu_user_ns: 10,
         cpu_system_ns: 20,
-        device_busy: None,
         series: series.build(SECOND, elapsed_ns),
         incomplete: false,
         cluster: None,
