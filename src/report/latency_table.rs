@@ -225,6 +225,30 @@ pub fn render(run: &RunResult) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A step's device counters: its target device busy `share` of a second.
+    fn busy(share: f64) -> crate::metrics::device_io::DeviceIo {
+        use crate::metrics::device_io::{DeviceCounts, DeviceIo, DeviceRole};
+        DeviceIo {
+            window_ns: 1_000_000_000,
+            devices: vec![DeviceCounts {
+                device: "loop3".into(),
+                role: DeviceRole::Target,
+                holder: None,
+                reads: 0,
+                read_bytes: 0,
+                read_ticks_ns: 0,
+                writes: 0,
+                write_bytes: 0,
+                write_ticks_ns: 0,
+                busy_ns: (share * 1e9) as u64,
+                discards: 0,
+                discard_bytes: 0,
+                flushes: 0,
+            }],
+            write_amplification: None,
+        }
+    }
     use crate::jobs::Rw;
     use crate::jobs::latency::{LatencyStat, LatencyStep, Phase};
     use crate::metrics::JobResult;
@@ -435,7 +459,7 @@ pub(crate) mod tests {
             lat_mean_ns: 7_600_000.0,
             ..Default::default()
         }];
-        steps[4].device_busy = Some(0.02);
+        steps[4].device_io = Some(busy(0.02));
         let r = run("", steps.clone());
         let c = &curves(&r)[0];
         assert_eq!(c.points[3].verdict, Verdict::Held);
@@ -459,7 +483,7 @@ pub(crate) mod tests {
             "{text}"
         );
         assert!(!text.contains("client's CPU"), "{text}");
-        steps[4].device_busy = Some(0.97);
+        steps[4].device_io = Some(busy(0.97));
         let r = run("", steps);
         let text = notes(&r, &curves(&r)[0]).join(" ");
         assert!(text.contains("the device was busy 97 %"), "{text}");
