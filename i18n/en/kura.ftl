@@ -732,6 +732,8 @@ col-time-s = time s
 col-operations = operations
 warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
 warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
+warning-too-short = { $job }: measured { $measured } s, under { $min } s: too short to trust its rate (a burst the device or a throttle allows, a cache's first fill and the timer weigh in; bonnie++ prints +++++ for such a test); give a longer --runtime or more operations
+warning-latency-tail = { $job }: { $direction } p99 latency { $p99 } is { $ratio }x its mean { $mean } (over { $limit }x): some operations waited far longer than queueing explains, e.g. stalls at a throttle's or the device's limit
 
 ## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
 hosts-title = { $ranks } ranks on { $hosts ->

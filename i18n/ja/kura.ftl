@@ -712,6 +712,8 @@ col-time-s = 時間 秒
 col-operations = 操作数
 warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
 warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
+warning-too-short = { $job }: 測定は { $measured } 秒で { $min } 秒未満: レートを信じるには短すぎる（デバイスやスロットルが許す一時的な速さ、キャッシュの最初の充填、タイマーが効く。bonnie++ はこのようなテストに +++++ を出す）。--runtime を長くするか操作を増やす
+warning-latency-tail = { $job }: { $direction } の p99 レイテンシ { $p99 } は平均 { $mean } の { $ratio } 倍（{ $limit } 倍超）: キューイングでは説明できないほど長く待った操作がある（スロットルやデバイスの限界での停滞など）
 
 ## 多数のランクの実行: ホストごとの表
 hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:

@@ -257,6 +257,69 @@ pub enum Warning {
     DatabaseUnderMemLimit { data_mb: u64, limit_mb: u64 },
     /// OLTP transactions that met a deadlock or a duplicate key, rolled back and run again.
     OltpRetried { job: String, count: u64 },
+    // Issue 35: what a job's own totals say of its figures (`of_job`).
+    /// A job (a suite's test) measured for less than `MIN_MEASURED_NS`:
+    /// bonnie++'s rule for its +++++, for every kind.
+    TooShort { job: String, measured_ns: u64, min_ns: u64 },
+    /// A direction whose p99 latency is more than `TAIL_RATIO` times its mean.
+    LatencyTail {
+        job: String,
+        direction: String,
+        mean_ns: f64,
+        p99_ns: u64,
+    },
+}
+
+/// A job measured for less than this gets `TooShort`: bonnie++ prints
+/// +++++ for a test under 0.5 s, too short to trust (a device's or a
+/// throttle's burst, the page cache's first fill, a timer's granularity
+/// weigh in a fraction of a second), and kura says so for every kind.
+pub const MIN_MEASURED_NS: u64 = 500_000_000;
+
+/// A p99 latency above this multiple of the mean gets `LatencyTail`. For
+/// the sojourn time of an M/M/1 queue (exponential) p99 is ln(100) = 4.6
+/// times the mean, the tail of a device that only queues; above 10 times,
+/// a few operations waited far longer than queueing explains: stalls near
+/// a limit (a throttle's or a device's), garbage collection, retries.
+pub const TAIL_RATIO: f64 = 10.0;
+
+/// A p99 of fewer operations than this is a handful of them: not judged.
+const TAIL_MIN_OPS: u64 = 100;
+
+/// What a job's own totals and series say of its figures, as the warnings
+/// stored with its run: too short, a latency tail, and what its series
+/// showed (`changes::warnings`).
+pub fn of_job(result: &super::JobResult) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let job = &result.job.name;
+    if result.total_ops() > 0 && result.elapsed_ns < MIN_MEASURED_NS {
+        out.push(Warning::TooShort {
+            job: job.clone(),
+            measured_ns: result.elapsed_ns,
+            min_ns: MIN_MEASURED_NS,
+        });
+    }
+    for (name, d) in result.directions() {
+        let p99 = d
+            .lat_ns
+            .percentiles
+            .get(&super::histogram::percentile_key(99.0))
+            .copied();
+        if let Some(p99) = p99
+            && d.ops >= TAIL_MIN_OPS
+            && d.lat_ns.mean > 0.0
+            && p99 as f64 > TAIL_RATIO * d.lat_ns.mean
+        {
+            out.push(Warning::LatencyTail {
+                job: job.clone(),
+                direction: name.to_string(),
+                mean_ns: d.lat_ns.mean,
+                p99_ns: p99,
+            });
+        }
+    }
+    out.extend(super::changes::warnings(result));
+    out
 }
 
 /// One block verify found wrong.
@@ -752,6 +815,30 @@ impl fmt::Display for Warning {
             Warning::OltpRetried { job, count } => {
                 f.write_str(&t!("warning-oltp-retried", job = job, count = count))
             }
+            Warning::TooShort {
+                job,
+                measured_ns,
+                min_ns,
+            } => f.write_str(&t!(
+                "warning-too-short",
+                job = job,
+                measured = format!("{:.2}", *measured_ns as f64 / 1e9),
+                min = format!("{}", *min_ns as f64 / 1e9)
+            )),
+            Warning::LatencyTail {
+                job,
+                direction,
+                mean_ns,
+                p99_ns,
+            } => f.write_str(&t!(
+                "warning-latency-tail",
+                job = job,
+                direction = crate::i18n::heading(direction),
+                mean = crate::report::format::latency(*mean_ns),
+                p99 = crate::report::format::latency(*p99_ns as f64),
+                ratio = format!("{:.0}", *p99_ns as f64 / mean_ns),
+                limit = format!("{TAIL_RATIO:.0}")
+            )),
         }
     }
 }

@@ -358,7 +358,7 @@ impl Store {
         }
         // The run's own warnings are stored at its end: what the series of its jobs showed is found again.
         for job in run.jobs.iter().filter(|j| j.engine != "null") {
-            notes.extend(crate::metrics::changes::warnings(job));
+            notes.extend(crate::metrics::warning::of_job(job));
         }
         run.warnings.extend(notes);
         Ok(())
