@@ -732,7 +732,14 @@ col-time-s = time s
 col-operations = operations
 warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
 warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
-warning-too-short = { $job }: measured { $measured } s, under { $min } s: too short to trust its rate (a burst the device or a throttle allows, a cache's first fill and the timer weigh in; bonnie++ prints +++++ for such a test); give a longer --runtime or more operations
+warning-too-short = { $count ->
+        [one] { $jobs } was measured
+       *[other] { $count } jobs were measured
+    } under { $min } s{ $count ->
+        [one] {""}
+       *[other] {" "}({ $jobs })
+    }, the shortest { $measured } s: too short to trust a rate (a burst that a device or a throttle allows, a cache's first fill and the timer weigh in; bonnie++ prints +++++ for such a test); give a longer --runtime or more operations
+warning-and-more = {" "}and { $count } more
 warning-latency-tail = { $job }: { $direction } p99 latency { $p99 } is { $ratio }x its mean { $mean } (over { $limit }x): some operations waited far longer than queueing explains, e.g. stalls at a throttle's or the device's limit
 
 ## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
@@ -774,6 +781,7 @@ html-target-runs = { $name } ({ $count } runs)
 # seed 5: bonnie++ across targets (compare/suite_view.rs)
 compare-bonnie-heading = bonnie++ · each target's rate in bonnie++'s unit and its worst latency · rate relative to { $baseline }
 compare-bonnie-short = *: the test took less than 0.5 s, too short for bonnie++ to report (it prints +++++); kura's measured rate is shown.
+compare-bonnie-names = Tests by bonnie++'s own names (its CSV's): putc, put_block, rewrite = Sequential Output Per Chr, Block, Rewrite; getc, get_block = Sequential Input Per Chr, Block; seeks = Random Seeks; seq_create, seq_stat, seq_del and ran_create, ran_stat, ran_del = Sequential and Random Create, Stat, Delete.
 col-latency = latency
 col-thr = thr
 col-identifier = identifier

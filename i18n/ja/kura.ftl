@@ -712,7 +712,11 @@ col-time-s = 時間 秒
 col-operations = 操作数
 warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
 warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
-warning-too-short = { $job }: 測定は { $measured } 秒で { $min } 秒未満: レートを信じるには短すぎる（デバイスやスロットルが許す一時的な速さ、キャッシュの最初の充填、タイマーが効く。bonnie++ はこのようなテストに +++++ を出す）。--runtime を長くするか操作を増やす
+warning-too-short = { $count ->
+        [one] { $jobs } の
+       *[other] { $count } 個のジョブ（{ $jobs }）の
+    }測定は { $min } 秒未満（最短 { $measured } 秒）: レートを信じるには短すぎる（デバイスやスロットルが許す一時的な速さ、キャッシュの最初の充填、タイマーが効く。bonnie++ はこのようなテストに +++++ を出す）。--runtime を長くするか操作を増やす
+warning-and-more = {" "}ほか { $count } 個
 warning-latency-tail = { $job }: { $direction } の p99 レイテンシ { $p99 } は平均 { $mean } の { $ratio } 倍（{ $limit } 倍超）: キューイングでは説明できないほど長く待った操作がある（スロットルやデバイスの限界での停滞など）
 
 ## 多数のランクの実行: ホストごとの表
@@ -748,6 +752,7 @@ html-target-runs = { $name }（{ $count } 回の実行）
 # seed 5: bonnie++ across targets (compare/suite_view.rs)
 compare-bonnie-heading = bonnie++ · 対象ごとの bonnie++ の単位のレートと最悪レイテンシ · { $baseline } に対するレート比
 compare-bonnie-short = *: テストが 0.5 秒未満で、bonnie++ なら報告しない（+++++ と表示する）短さ。kura が測ったレートを示す。
+compare-bonnie-names = テストは bonnie++ 自身の名前（CSV の名前）: putc、put_block、rewrite = シーケンシャル出力の文字単位、ブロック、書き換え。getc、get_block = シーケンシャル入力の文字単位、ブロック。seeks = ランダムシーク。seq_create、seq_stat、seq_del と ran_create、ran_stat、ran_del = シーケンシャルとランダムの作成、stat、削除。
 col-latency = レイテンシ
 col-thr = thr
 col-identifier = 識別子

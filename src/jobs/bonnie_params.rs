@@ -87,6 +87,24 @@ impl Test {
         }
     }
 
+    /// bonnie++'s own short name, its CSV header's (`putc`, `put_block`, ...).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Test::PutChar => "putc",
+            Test::PutBlock => "put_block",
+            Test::Rewrite => "rewrite",
+            Test::GetChar => "getc",
+            Test::GetBlock => "get_block",
+            Test::Seeks => "seeks",
+            Test::SeqCreate => "seq_create",
+            Test::SeqStat => "seq_stat",
+            Test::SeqDelete => "seq_del",
+            Test::RandCreate => "ran_create",
+            Test::RandStat => "ran_stat",
+            Test::RandDelete => "ran_del",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Test> {
         Test::ALL.into_iter().find(|t| t.name() == name)
     }
