@@ -358,6 +358,9 @@ col-no = no
 ## history and sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = best of { $n }
 history-one-run = one run
+history-together = { $n } runs together
+history-short-queries = { $test } queries
+history-vdbench-average = average line
 history-search-score = { $job }: latency-bound score, { $bound }
 history-search-lower-bound = ; a lower bound: the bound held even unthrottled
 history-search-none-held = { $job }: no load held the bound ({ $bound })

@@ -357,6 +357,9 @@ col-no = いいえ
 ## history と sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = { $n } 回の最高
 history-one-run = 1 回
+history-together = { $n } 回まとめて
+history-short-queries = { $test } クエリ
+history-vdbench-average = 平均行
 history-search-score = { $job }: レイテンシ上限つきスコア、{ $bound }
 history-search-lower-bound = 。下限値: 制限なしでも上限を超えなかった
 history-search-none-held = { $job }: 上限を守れた負荷はない（{ $bound }）

@@ -14,6 +14,7 @@ pub mod fio_hist_log;
 pub mod fio_logs;
 pub mod fio_output;
 pub mod fit;
+pub mod figure;
 pub mod format;
 pub mod history;
 pub mod html;
