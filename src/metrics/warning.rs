@@ -874,7 +874,12 @@ impl fmt::Display for Warning {
 /// Names of jobs, the first few of a long list and how many more.
 fn names_text(jobs: &[String]) -> String {
     const SHOWN: usize = 4;
-    let mut text = jobs.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    // A suite's test in the reader's language (`Sequential Read #1`), as its table names it.
+    let name = |j: &String| match j.rsplit_once(" #") {
+        Some((test, n)) => format!("{} #{n}", crate::i18n::heading(test)),
+        None => crate::i18n::heading(j),
+    };
+    let mut text = jobs.iter().take(SHOWN).map(name).collect::<Vec<_>>().join(", ");
     if jobs.len() > SHOWN {
         text.push_str(&crate::t!("warning-and-more", count = jobs.len() - SHOWN));
     }
