@@ -38,7 +38,7 @@ mark-caption-best =
 mark-caption-mean =
     Shown: the mean of { $passes }, as KDiskMark's Default profile
     (--figure best: the best and the lowest latency, as CrystalDiskMark 9).
-mark-spread-note = ± = half the range of the passes, (max - min) / 2, as a share of the figure shown. MB/s = 10^6 bytes/s.
+mark-spread-note = ± = half the passes' range, (max - min) / 2 / value. MB/s = 10^6 bytes/s.
 mark-short-passes = { $pass } passes, not { $profile } as the profile measures: the grid is not the profile's
 mark-differences =
     Differs from CrystalDiskMark on purpose: Linux I/O (io_uring or pread/pwrite,

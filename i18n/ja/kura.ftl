@@ -36,7 +36,7 @@ mark-caption-best =
 mark-caption-mean =
     表示: { $passes }の測定の平均値（KDiskMark の Default プロファイルと同じ）
     （--figure best: 最高値と最小レイテンシ。CrystalDiskMark 9 と同じ）
-mark-spread-note = ± = 測定の範囲の半分（最大 - 最小）/ 2 を、表示した値に対する割合で。MB/s = 10^6 バイト/秒。
+mark-spread-note = ± = 測定の範囲の半分、(最大 - 最小) / 2 / 値。MB/s = 10^6 バイト/秒。
 mark-short-passes = パス { $pass }（プロファイルは { $profile }）: プロファイルどおりの値ではない
 mark-differences =
     CrystalDiskMark と意図して違う点: DiskSpd ではなく Linux の I/O（io_uring
