@@ -302,7 +302,16 @@ fn a_job_measured_under_half_a_second_is_warned_of_in_every_kind() {
     kura(&db)
         .args(["suite", "tiobench"])
         .arg(&work)
-        .args(["--file-size", "1m", "--random-ops", "100", "--threads", "1", "--runs", "1"])
+        .args([
+            "--file-size",
+            "1m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+        ])
         .assert()
         .success();
     let short = warnings_of_kind(&db, "too_short");
@@ -314,9 +323,15 @@ fn a_job_measured_under_half_a_second_is_warned_of_in_every_kind() {
         .map(|j| j.as_str().unwrap())
         .collect();
     assert!(jobs.iter().any(|j| j.contains("Random Read")), "{jobs:?}");
-    assert!(short[0]["measured_ns"].as_u64().unwrap() < 500_000_000, "{short:?}");
+    assert!(
+        short[0]["measured_ns"].as_u64().unwrap() < 500_000_000,
+        "{short:?}"
+    );
     assert_eq!(short[0]["min_ns"], 500_000_000);
-    assert!(short[0]["text"].as_str().unwrap().contains("under 0.5 s"), "{short:?}");
+    assert!(
+        short[0]["text"].as_str().unwrap().contains("under 0.5 s"),
+        "{short:?}"
+    );
 
     // A file set's job, as short.
     let set = dir.path().join("set");
@@ -324,7 +339,16 @@ fn a_job_measured_under_half_a_second_is_warned_of_in_every_kind() {
     kura(&db)
         .args(["run", "--target"])
         .arg(&set)
-        .args(["--mix", "mdtest", "--depth", "0", "--files", "50", "--file-size", "0"])
+        .args([
+            "--mix",
+            "mdtest",
+            "--depth",
+            "0",
+            "--files",
+            "50",
+            "--file-size",
+            "0",
+        ])
         .assert()
         .success();
     let short = warnings_of_kind(&db, "too_short");
@@ -337,5 +361,8 @@ fn a_job_measured_under_half_a_second_is_warned_of_in_every_kind() {
         .args(["--size", "4m", "--rw", "randread", "--runtime", "1s"])
         .assert()
         .success();
-    assert_eq!(warnings_of_kind(&db, "too_short"), Vec::<serde_json::Value>::new());
+    assert_eq!(
+        warnings_of_kind(&db, "too_short"),
+        Vec::<serde_json::Value>::new()
+    );
 }

@@ -1476,7 +1476,16 @@ fn bonnie_compare_keeps_labels_apart_warnings_and_no_ratio_where_none_is_given()
         kura(&db)
             .args(["suite", "bonnie"])
             .arg(&target)
-            .args(["--size", size, "--char-size", "1m", "--files", "0", "--label", label])
+            .args([
+                "--size",
+                size,
+                "--char-size",
+                "1m",
+                "--files",
+                "0",
+                "--label",
+                label,
+            ])
             .assert()
             .success();
     }
@@ -1492,7 +1501,11 @@ fn bonnie_compare_keeps_labels_apart_warnings_and_no_ratio_where_none_is_given()
     distinct.sort_unstable();
     distinct.dedup();
     assert!(labels.len() >= 5, "{labels:?}\n{text}");
-    assert_eq!(distinct.len(), labels.len(), "one label for two tests: {labels:?}\n{text}");
+    assert_eq!(
+        distinct.len(),
+        labels.len(),
+        "one label for two tests: {labels:?}\n{text}"
+    );
     assert!(labels.contains(&"putc") && labels.contains(&"getc"), "{text}");
     // The page cache's warning stored with each uncapped run comes along.
     assert!(
@@ -1508,5 +1521,8 @@ fn bonnie_compare_keeps_labels_apart_warnings_and_no_ratio_where_none_is_given()
         .unwrap_or_else(|| panic!("{wide}"));
     assert!(block.contains("not comparable [1]"), "{block}\n{wide}");
     assert_eq!(block.matches('x').count(), 1, "one ratio, disk B's: {block}");
-    assert!(wide.contains("[1] disk C: test size 1.0 MiB vs 2.0 MiB"), "{wide}");
+    assert!(
+        wide.contains("[1] disk C: test size 1.0 MiB vs 2.0 MiB"),
+        "{wide}"
+    );
 }

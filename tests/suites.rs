@@ -825,7 +825,16 @@ fn one_run_one_figure_in_history_show_and_the_report() {
     kura(&db)
         .args(["run", "--target"])
         .arg(&set)
-        .args(["--mix", "mdtest", "--depth", "0", "--files", "300", "--file-size", "0"])
+        .args([
+            "--mix",
+            "mdtest",
+            "--depth",
+            "0",
+            "--files",
+            "300",
+            "--file-size",
+            "0",
+        ])
         .assert()
         .success();
     let tio = dir.path().join("tio");
@@ -833,10 +842,27 @@ fn one_run_one_figure_in_history_show_and_the_report() {
     kura(&db)
         .args(["suite", "tiobench"])
         .arg(&tio)
-        .args(["--file-size", "2m", "--random-ops", "100", "--threads", "1", "--runs", "2"])
+        .args([
+            "--file-size",
+            "2m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "1",
+            "--runs",
+            "2",
+        ])
         .assert()
         .success();
-    let out = |args: &[&str]| kura(&db).args(args).assert().success().get_output().stdout.clone();
+    let out = |args: &[&str]| {
+        kura(&db)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
     let history = json(&out(&["--json", "history"]));
     let listed = |id: i64| {
         history["runs"]
@@ -883,14 +909,24 @@ fn one_run_one_figure_in_history_show_and_the_report() {
     assert_eq!(seq["runs"], 2);
     let table = seq["bytes_per_sec"].as_f64().unwrap();
     let listed_bps = listed(2)["bytes_per_sec"].as_f64().unwrap();
-    assert!((listed_bps - table).abs() <= 1e-6 * table, "history {listed_bps} vs show {table}");
+    assert!(
+        (listed_bps - table).abs() <= 1e-6 * table,
+        "history {listed_bps} vs show {table}"
+    );
     let figure = listed(2)["figure"].as_str().unwrap().to_string();
     assert!(figure.starts_with("Sequential Read, 2 runs together"), "{figure}");
 
     // The HTML report's list of runs: the same figure.
     let page = dir.path().join("r.html");
-    kura(&db).args(["report", "1", "2", "-o"]).arg(&page).assert().success();
+    kura(&db)
+        .args(["report", "1", "2", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains(&format!(">{}<", kura::report::format::rate(all))), "file set's IOPS");
+    assert!(
+        html.contains(&format!(">{}<", kura::report::format::rate(all))),
+        "file set's IOPS"
+    );
     assert!(html.contains(&figure), "{figure}");
 }

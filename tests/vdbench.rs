@@ -176,7 +176,10 @@ fn seed4_runs_repeated_on_two_volumes_print_the_articles_table() {
                 .split_whitespace()
                 .collect();
             // i/o rate, and resp time in ms.
-            runs.push((avg[1].parse::<f64>().unwrap(), avg[5].parse::<f64>().unwrap() * 1e6));
+            runs.push((
+                avg[1].parse::<f64>().unwrap(),
+                avg[5].parse::<f64>().unwrap() * 1e6,
+            ));
         }
         stored.push((label.to_string(), runs));
     }
@@ -265,7 +268,10 @@ fn seed4_runs_repeated_on_two_volumes_print_the_articles_table() {
     }
     assert_eq!(rows[0][9], "500");
     assert_eq!(rows[1][9], "1200");
-    assert!((rows[1][7].parse::<f64>().unwrap() - ratio).abs() < 1e-5 * ratio, "{csv}");
+    assert!(
+        (rows[1][7].parse::<f64>().unwrap() - ratio).abs() < 1e-5 * ratio,
+        "{csv}"
+    );
 
     // The HTML report takes repeats of a label too, and shows the same table.
     let page = dir.path().join("seed4.html");

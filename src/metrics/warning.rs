@@ -291,6 +291,11 @@ pub const TAIL_RATIO: f64 = 10.0;
 /// A p99 of fewer operations than this is a handful of them: not judged.
 const TAIL_MIN_OPS: u64 = 100;
 
+/// A p99 under this is not judged: a page cache's microseconds have a
+/// tail of the scheduler's and the CPU's (a thread that lost its core for
+/// a time slice), not of the storage's.
+const TAIL_MIN_P99_NS: u64 = 1_000_000;
+
 /// What a job's own totals and series say of its figures, as the warnings
 /// stored with its run: too short, a latency tail, and what its series
 /// showed (`changes::warnings`).
@@ -312,6 +317,7 @@ pub fn of_job(result: &super::JobResult) -> Vec<Warning> {
             .copied();
         if let Some(p99) = p99
             && d.ops >= TAIL_MIN_OPS
+            && p99 >= TAIL_MIN_P99_NS
             && d.lat_ns.mean > 0.0
             && p99 as f64 > TAIL_RATIO * d.lat_ns.mean
         {
@@ -398,7 +404,9 @@ impl Warning {
             Warning::PageCacheHoldsData { data_mb, .. }
             | Warning::PageCacheHoldsDataUnderLimit { data_mb, .. }
             | Warning::BonnieFileCached { size_mb: data_mb, .. } => *data_mb = 0,
-            Warning::TooShort { jobs, measured_ns, .. } => {
+            Warning::TooShort {
+                jobs, measured_ns, ..
+            } => {
                 jobs.clear();
                 *measured_ns = 0;
             }
@@ -860,7 +868,7 @@ impl fmt::Display for Warning {
                 p99_ns,
             } => f.write_str(&t!(
                 "warning-latency-tail",
-                job = job,
+                job = job_name(job),
                 direction = crate::i18n::heading(direction),
                 mean = crate::report::format::latency(*mean_ns),
                 p99 = crate::report::format::latency(*p99_ns as f64),
@@ -871,15 +879,23 @@ impl fmt::Display for Warning {
     }
 }
 
+/// A suite's test in the reader's language (`Sequential Read #1`), as its table names it.
+fn job_name(job: &str) -> String {
+    match job.rsplit_once(" #") {
+        Some((test, n)) => format!("{} #{n}", crate::i18n::heading(test)),
+        None => crate::i18n::heading(job),
+    }
+}
+
 /// Names of jobs, the first few of a long list and how many more.
 fn names_text(jobs: &[String]) -> String {
     const SHOWN: usize = 4;
-    // A suite's test in the reader's language (`Sequential Read #1`), as its table names it.
-    let name = |j: &String| match j.rsplit_once(" #") {
-        Some((test, n)) => format!("{} #{n}", crate::i18n::heading(test)),
-        None => crate::i18n::heading(j),
-    };
-    let mut text = jobs.iter().take(SHOWN).map(name).collect::<Vec<_>>().join(", ");
+    let mut text = jobs
+        .iter()
+        .take(SHOWN)
+        .map(|j| job_name(j))
+        .collect::<Vec<_>>()
+        .join(", ");
     if jobs.len() > SHOWN {
         text.push_str(&crate::t!("warning-and-more", count = jobs.len() - SHOWN));
     }
@@ -1165,7 +1181,10 @@ mod tests {
             .unwrap_or_else(|| panic!("{w:?}"));
         let text = crate::i18n::in_english(|| tail.to_string());
         assert!(text.starts_with("randread: read p99 latency 90."), "{text}");
-        assert!(text.contains("its mean 4.1") || text.contains("its mean 4.2"), "{text}");
+        assert!(
+            text.contains("its mean 4.1") || text.contains("its mean 4.2"),
+            "{text}"
+        );
         assert!(!w.iter().any(|w| matches!(w, Warning::TooShort { .. })), "{w:?}");
 
         // Exponential latencies with a 4 ms mean: p99 near 18 ms, 4.6x.
@@ -1175,7 +1194,9 @@ mod tests {
         let mut queued = spiky.clone();
         queued.read = Some(direction(1000, 4096, &exp));
         assert!(
-            !of_job(&queued).iter().any(|w| matches!(w, Warning::LatencyTail { .. })),
+            !of_job(&queued)
+                .iter()
+                .any(|w| matches!(w, Warning::LatencyTail { .. })),
             "an exponential tail is a queue's"
         );
     }
@@ -1190,7 +1211,10 @@ mod tests {
             out.extend(of_job(&j));
         }
         let out = one_per_cause(out);
-        let short: Vec<&Warning> = out.iter().filter(|w| matches!(w, Warning::TooShort { .. })).collect();
+        let short: Vec<&Warning> = out
+            .iter()
+            .filter(|w| matches!(w, Warning::TooShort { .. }))
+            .collect();
         assert_eq!(
             short,
             [&Warning::TooShort {

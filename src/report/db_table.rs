@@ -94,7 +94,8 @@ pub fn rows(run: &RunResult) -> Vec<DbRow> {
                 repetitions: jobs.len(),
                 seconds: mean(jobs.iter().map(|j| secs(j))),
                 // The run's figure is this rate (report::figure::queries).
-                queries_per_sec: super::figure::rate(jobs.iter().copied(), super::figure::queries).ops_per_sec,
+                queries_per_sec: super::figure::rate(jobs.iter().copied(), super::figure::queries)
+                    .ops_per_sec,
                 commits: last.map_or(0, |j| ops(j, OpKind::Commit)),
                 commit_p50_ns: commit.and_then(|d| pct(d, "50.000000")),
                 commit_p99_ns: commit.and_then(|d| pct(d, "99.000000")),

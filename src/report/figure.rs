@@ -29,7 +29,10 @@ pub struct Rate {
 }
 
 /// What `count` counts of `jobs` (operations, bytes), over all their measured time.
-pub fn rate<'a>(jobs: impl IntoIterator<Item = &'a JobResult>, count: impl Fn(&JobResult) -> (u64, u64)) -> Rate {
+pub fn rate<'a>(
+    jobs: impl IntoIterator<Item = &'a JobResult>,
+    count: impl Fn(&JobResult) -> (u64, u64),
+) -> Rate {
     let (mut ops, mut bytes, mut ns) = (0u64, 0u64, 0u64);
     for j in jobs {
         let (o, b) = count(j);
@@ -51,7 +54,8 @@ pub fn rate<'a>(jobs: impl IntoIterator<Item = &'a JobResult>, count: impl Fn(&J
 /// set's every operation (an mdtest phase's rate over its own time is not
 /// the job's).
 pub fn all_operations(j: &JobResult) -> (u64, u64) {
-    j.directions().fold((0, 0), |(o, b), (_, d)| (o + d.ops, b + d.bytes))
+    j.directions()
+        .fold((0, 0), |(o, b), (_, d)| (o + d.ops, b + d.bytes))
 }
 
 /// Operations and bytes of the named directions only (`read`; `write`, `create`).
@@ -71,9 +75,17 @@ pub fn of_directions<'a>(names: &'a [&'a str]) -> impl Fn(&JobResult) -> (u64, u
 pub fn queries(j: &JobResult) -> (u64, u64) {
     use crate::jobs::db_params::Test;
     let ops = |k: OpKind| j.operation(k).map_or(0, |d| d.ops);
-    let test = j.job.workload.database().map(|p| p.test.as_str()).or(j.test.as_deref());
+    let test = j
+        .job
+        .workload
+        .database()
+        .map(|p| p.test.as_str())
+        .or(j.test.as_deref());
     let explicit = test.and_then(Test::from_name) == Some(Test::OltpReadWrite);
-    (ops(OpKind::Query) + if explicit { 2 * ops(OpKind::Transaction) } else { 0 }, 0)
+    (
+        ops(OpKind::Query) + if explicit { 2 * ops(OpKind::Transaction) } else { 0 },
+        0,
+    )
 }
 
 /// A job's test: its suite test, else its name without the repetition (`randread #2`).
@@ -126,13 +138,11 @@ fn test_short(test: &str, directions: &[&str]) -> String {
 
 /// The best repetition of `jobs` by `count`'s bytes (then operations).
 fn best(jobs: &[&JobResult], count: &dyn Fn(&JobResult) -> (u64, u64)) -> Option<Rate> {
-    jobs.iter()
-        .map(|j| rate([*j], count))
-        .max_by(|a, b| {
-            a.bytes_per_sec
-                .total_cmp(&b.bytes_per_sec)
-                .then(a.ops_per_sec.total_cmp(&b.ops_per_sec))
-        })
+    jobs.iter().map(|j| rate([*j], count)).max_by(|a, b| {
+        a.bytes_per_sec
+            .total_cmp(&b.bytes_per_sec)
+            .then(a.ops_per_sec.total_cmp(&b.ops_per_sec))
+    })
 }
 
 /// What stands for a run, with its rate:
@@ -248,7 +258,11 @@ pub fn of_run(run: &RunResult) -> Option<Figure> {
                     .map(|(d, _)| d)
                     .collect();
                 return Some(Figure {
-                    of: format!("{first} {}, {}", crate::t!("history-vdbench-average"), of_n(1, false)),
+                    of: format!(
+                        "{first} {}, {}",
+                        crate::t!("history-vdbench-average"),
+                        of_n(1, false)
+                    ),
                     short: test_short(&first, &dirs),
                     iops: a.read_iops + a.write_iops,
                     bytes_per_sec: a.bytes_per_sec,
@@ -388,7 +402,12 @@ mod tests {
                 j("SEQ1M Q8T1 read #1", t, &[("read", 582, 1_000_000)], S),
                 j("SEQ1M Q8T1 read #2", t, &[("read", 833, 1_000_000)], S),
                 j("SEQ1M Q8T1 write #1", t, &[("write", 1900, 1_000_000)], S),
-                j("RND4K Q32T1 read #1", Some("RND4K Q32T1"), &[("read", 70000, 4096)], S),
+                j(
+                    "RND4K Q32T1 read #1",
+                    Some("RND4K Q32T1"),
+                    &[("read", 70000, 4096)],
+                    S,
+                ),
             ],
         );
         let f = of_run(&r).unwrap();
@@ -403,14 +422,33 @@ mod tests {
         let r = run(
             "bonnie",
             vec![
-                j("Sequential Output Per Chr #1", t("Sequential Output Per Chr"), &[("write", 509, 1000)], S),
-                j("Sequential Output Block #1", t("Sequential Output Block"), &[("write", 512, 1_000_000)], S),
-                j("Sequential Input Block #1", t("Sequential Input Block"), &[("read", 770, 1_000_000)], S),
+                j(
+                    "Sequential Output Per Chr #1",
+                    t("Sequential Output Per Chr"),
+                    &[("write", 509, 1000)],
+                    S,
+                ),
+                j(
+                    "Sequential Output Block #1",
+                    t("Sequential Output Block"),
+                    &[("write", 512, 1_000_000)],
+                    S,
+                ),
+                j(
+                    "Sequential Input Block #1",
+                    t("Sequential Input Block"),
+                    &[("read", 770, 1_000_000)],
+                    S,
+                ),
             ],
         );
         let f = of_run(&r).unwrap();
         assert_eq!(f.bytes_per_sec, 770e6);
-        assert!(f.of.starts_with("block read, one run (block write 512"), "{}", f.of);
+        assert!(
+            f.of.starts_with("block read, one run (block write 512"),
+            "{}",
+            f.of
+        );
         assert_eq!(f.short, "block read");
     }
 
@@ -428,12 +466,20 @@ mod tests {
             jobs.push(j(&format!("{w} #1"), Some(&w), &[("write", write, 1_000_000)], S));
             jobs.push(j(&format!("{r} #1"), Some(&r), &[("read", read, 1_000_000)], S));
             // A second repetition of the read, as fast in half the time.
-            jobs.push(j(&format!("{r} #2"), Some(&r), &[("read", read, 1_000_000)], S / 2));
+            jobs.push(j(
+                &format!("{r} #2"),
+                Some(&r),
+                &[("read", read, 1_000_000)],
+                S / 2,
+            ));
         }
         let r = run("tiobench", jobs);
         let f = of_run(&r).unwrap();
         let table = crate::report::tiobench_table::rows(&r);
-        let shown = table.iter().find(|t| t.test == "Sequential Read threads=2").unwrap();
+        let shown = table
+            .iter()
+            .find(|t| t.test == "Sequential Read threads=2")
+            .unwrap();
         assert_eq!(f.bytes_per_sec, shown.bytes_per_sec);
         assert!((f.bytes_per_sec - 2.0 * 2794e6 / 1.5).abs() < 1.0, "{f:?}");
         assert_eq!(
@@ -468,10 +514,25 @@ mod tests {
         let r = run(
             "pts",
             vec![
-                j("IOPS purge blkdiscard", t("IOPS purge blkdiscard"), &[("trim", 9, 1000)], S),
+                j(
+                    "IOPS purge blkdiscard",
+                    t("IOPS purge blkdiscard"),
+                    &[("trim", 9, 1000)],
+                    S,
+                ),
                 j("IOPS WIPC", t("IOPS WIPC"), &[("write", 500, 1_600_000)], S),
-                j("IOPS bs=4k mix=100/0", t("IOPS bs=4k mix=100/0"), &[("read", 50_000, 4000)], S),
-                j("IOPS bs=4k mix=100/0", t("IOPS bs=4k mix=100/0"), &[("read", 60_000, 4000)], S),
+                j(
+                    "IOPS bs=4k mix=100/0",
+                    t("IOPS bs=4k mix=100/0"),
+                    &[("read", 50_000, 4000)],
+                    S,
+                ),
+                j(
+                    "IOPS bs=4k mix=100/0",
+                    t("IOPS bs=4k mix=100/0"),
+                    &[("read", 60_000, 4000)],
+                    S,
+                ),
             ],
         );
         let f = of_run(&r).unwrap();
@@ -501,7 +562,10 @@ mod tests {
         assert_eq!(f.of, "sfs97 all operations, one run");
         assert_eq!(f.short, "sfs97 all ops");
         let shown = crate::report::fileset_table::render_job(&r.jobs[0]);
-        let all = shown.lines().find(|l| l.trim_start().starts_with("all ")).unwrap();
+        let all = shown
+            .lines()
+            .find(|l| l.trim_start().starts_with("all "))
+            .unwrap();
         assert!(all.contains(" 1440 "), "{shown}");
     }
 

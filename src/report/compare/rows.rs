@@ -293,7 +293,11 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                 let of_avg = |m: &mut Measurement, iops: f64, lat: Option<f64>| {
                     if let Some(a) = &avg {
                         let all = a.read_iops + a.write_iops;
-                        m.bytes_per_sec = if all > 0.0 { a.bytes_per_sec * iops / all } else { 0.0 };
+                        m.bytes_per_sec = if all > 0.0 {
+                            a.bytes_per_sec * iops / all
+                        } else {
+                            0.0
+                        };
                         m.iops = iops;
                         m.lat_mean_ns = lat.unwrap_or(m.lat_mean_ns);
                     }

@@ -6,8 +6,8 @@
 //! own report model gives the numbers, its CSV too; compare's rows still
 //! give the guidance and the JSON.
 
-use super::{Row, Target};
 use super::shaped::Shaped;
+use super::{Row, Target};
 use crate::jobs::suites::SuiteKind;
 use crate::metrics::RunResult;
 use crate::report::bonnie_table::{self, BonnieRow};
@@ -178,7 +178,12 @@ fn bonnie(
         ]
         .into_iter()
         .chain(short.then(|| crate::t!("compare-bonnie-short")))
-        .chain(reasons.iter().enumerate().map(|(i, why)| format!("[{}] {why}", i + 1)))
+        .chain(
+            reasons
+                .iter()
+                .enumerate()
+                .map(|(i, why)| format!("[{}] {why}", i + 1)),
+        )
         .collect(),
     }
 }

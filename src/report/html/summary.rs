@@ -106,7 +106,10 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
         let row = t.rows.last_mut().expect("pushed above");
         match figure {
             Some(f) => row.extend([
-                Cell::num(f.bytes_per_sec / 1e6, crate::report::format::mb_per_sec(f.bytes_per_sec)),
+                Cell::num(
+                    f.bytes_per_sec / 1e6,
+                    crate::report::format::mb_per_sec(f.bytes_per_sec),
+                ),
                 Cell::num(f.iops, crate::report::format::rate(f.iops)),
                 Cell::text(f.of),
             ]),
