@@ -182,9 +182,11 @@ pub fn of_run(run: &RunResult) -> Option<Figure> {
         }
         let r = rate(reads.iter().copied(), &read);
         let writes = jobs_of(&jobs, write_test);
-        let w = (!writes.is_empty())
-            .then(|| format!(" ({write_name} {} MB/s)", mb(rate(writes, &write).bytes_per_sec)))
-            .unwrap_or_default();
+        let w = if writes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({write_name} {} MB/s)", mb(rate(writes, &write).bytes_per_sec))
+        };
         Some(Figure {
             of: format!("{read_name}, {}{w}", of_n(reads.len(), false)),
             short: crate::t!(short),
