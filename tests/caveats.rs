@@ -269,3 +269,100 @@ fn warnings_are_stored_typed_and_runs_with_string_warnings_still_show() {
     assert_eq!(shown["warnings"][0]["kind"], "other");
     assert_eq!(shown["warnings"][0]["text"], "an old warning, as text");
 }
+
+/// The stored run's warnings of one kind (`too_short`), from `show --json`.
+fn warnings_of_kind(db: &std::path::Path, kind: &str) -> Vec<serde_json::Value> {
+    let shown = json(
+        &kura(db)
+            .args(["--json", "show", "latest"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    shown["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == kind)
+        .cloned()
+        .collect()
+}
+
+/// Issue 35: a tiobench test of a fraction of a second (a random read of
+/// 100 operations) read "86 MiB/s" against a 19.5 MiB/s cap with no word
+/// of warning; bonnie++'s 0.5 s rule now holds for every job of every
+/// kind, in one warning naming each job, and not for a job long enough.
+#[test]
+fn a_job_measured_under_half_a_second_is_warned_of_in_every_kind() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    kura(&db)
+        .args(["suite", "tiobench"])
+        .arg(&work)
+        .args([
+            "--file-size",
+            "1m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+        ])
+        .assert()
+        .success();
+    let short = warnings_of_kind(&db, "too_short");
+    assert_eq!(short.len(), 1, "one warning for the run: {short:?}");
+    let jobs: Vec<&str> = short[0]["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    assert!(jobs.iter().any(|j| j.contains("Random Read")), "{jobs:?}");
+    assert!(
+        short[0]["measured_ns"].as_u64().unwrap() < 500_000_000,
+        "{short:?}"
+    );
+    assert_eq!(short[0]["min_ns"], 500_000_000);
+    assert!(
+        short[0]["text"].as_str().unwrap().contains("under 0.5 s"),
+        "{short:?}"
+    );
+
+    // A file set's job, as short.
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&set)
+        .args([
+            "--mix",
+            "mdtest",
+            "--depth",
+            "0",
+            "--files",
+            "50",
+            "--file-size",
+            "0",
+        ])
+        .assert()
+        .success();
+    let short = warnings_of_kind(&db, "too_short");
+    assert_eq!(short.len(), 1, "{short:?}");
+
+    // A job measured for a second is long enough.
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(dir.path().join("file"))
+        .args(["--size", "4m", "--rw", "randread", "--runtime", "1s"])
+        .assert()
+        .success();
+    assert_eq!(
+        warnings_of_kind(&db, "too_short"),
+        Vec::<serde_json::Value>::new()
+    );
+}

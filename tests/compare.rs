@@ -1365,11 +1365,7 @@ fn seed5_suites_side_by_side_from_real_runs() {
     // At 80 columns each test's unit stands under its name, whole.
     let table = &text[text.find("bonnie++ ·").unwrap()..];
     let names: Vec<&str> = table.lines().map(str::trim).collect();
-    for (test, unit) in [
-        ("Sequential Output Per Chr", "K/sec"),
-        ("Random Seeks", "/sec"),
-        ("Random Delete", "/sec"),
-    ] {
+    for (test, unit) in [("putc", "K/sec"), ("seeks", "/sec"), ("ran_del", "/sec")] {
         let at = names
             .iter()
             .position(|l| l.starts_with(&format!("{test} ")))
@@ -1482,4 +1478,69 @@ fn seed5_suites_side_by_side_from_real_runs() {
             assert!(comparison.contains(&text), "{} {text}", row["test"]);
         }
     }
+}
+
+/// Issue 35: bonnie++'s comparison printed ratios for tests whose runs
+/// differ in size (the warning said no ratio is given), left out the page
+/// cache's warning stored with an uncapped run, and cut Sequential Output
+/// Per Chr and Sequential Input Per Chr to one label at 80 columns.
+#[test]
+fn bonnie_compare_keeps_labels_apart_warnings_and_no_ratio_where_none_is_given() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let target = dir.path().join("t");
+    std::fs::create_dir(&target).unwrap();
+    for (label, size) in [("disk A", "1m"), ("disk B", "1m"), ("disk C", "2m")] {
+        kura(&db)
+            .args(["suite", "bonnie"])
+            .arg(&target)
+            .args([
+                "--size",
+                size,
+                "--char-size",
+                "1m",
+                "--files",
+                "0",
+                "--label",
+                label,
+            ])
+            .assert()
+            .success();
+    }
+    let text = stdout(&db, &["compare", "disk A", "disk B", "disk C"]);
+    let table = &text[text.find("bonnie++ ·").unwrap()..];
+    let labels: Vec<&str> = table
+        .lines()
+        .filter(|l| l.contains(" K/sec") || l.ends_with("us ") || l.contains("ms "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .collect();
+    let mut distinct = labels.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(labels.len() >= 5, "{labels:?}\n{text}");
+    assert_eq!(
+        distinct.len(),
+        labels.len(),
+        "one label for two tests: {labels:?}\n{text}"
+    );
+    assert!(labels.contains(&"putc") && labels.contains(&"getc"), "{text}");
+    // The page cache's warning stored with each uncapped run comes along.
+    assert!(
+        text.contains("disk A: run 1: the 1 MiB test file fits in"),
+        "{text}"
+    );
+    // disk C's rows are not comparable (its test size differs): no ratio, its reason under the table.
+    let wide = stdout(&db, &["--wide", "compare", "disk A", "disk B", "disk C"]);
+    assert!(wide.contains("no ratio is given for them"), "{wide}");
+    let block = wide
+        .lines()
+        .find(|l| l.trim_start().starts_with("put_block "))
+        .unwrap_or_else(|| panic!("{wide}"));
+    assert!(block.contains("not comparable [1]"), "{block}\n{wide}");
+    assert_eq!(block.matches('x').count(), 1, "one ratio, disk B's: {block}");
+    assert!(
+        wide.contains("[1] disk C: test size 1.0 MiB vs 2.0 MiB"),
+        "{wide}"
+    );
 }

@@ -77,7 +77,7 @@ fn mark_grid_and_its_notes_in_japanese_with_units_kept() {
         "passes",
         "Differs from",
         "Every pass",
-        "spread of the passes",
+        "half the passes' range",
         " test ",
     ] {
         assert!(!ja.contains(english), "{english} left in:\n{ja}");

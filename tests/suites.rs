@@ -878,3 +878,123 @@ fn a_sequential_read_over_scattered_cached_pages_is_flagged() {
         "20 random writes leave too few pages to matter"
     );
 }
+
+/// Issue 35: one run, one figure in every view. `history` added up each
+/// operation's own rate (an mdtest run: 1,522,708 IOPS where `show` said
+/// 32,988 ops/s) and took tiobench's best repetition (5,293 MB/s where
+/// `show` said 2,303.1 MiB/s); the figure is now what `show` gives, and
+/// the HTML report's list of runs says the same.
+#[test]
+fn one_run_one_figure_in_history_show_and_the_report() {
+    let dir = tmp();
+    let db = dir.path().join("k.db");
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    kura(&db)
+        .args(["run", "--target"])
+        .arg(&set)
+        .args([
+            "--mix",
+            "mdtest",
+            "--depth",
+            "0",
+            "--files",
+            "300",
+            "--file-size",
+            "0",
+        ])
+        .assert()
+        .success();
+    let tio = dir.path().join("tio");
+    std::fs::create_dir(&tio).unwrap();
+    kura(&db)
+        .args(["suite", "tiobench"])
+        .arg(&tio)
+        .args([
+            "--file-size",
+            "2m",
+            "--random-ops",
+            "100",
+            "--threads",
+            "1",
+            "--runs",
+            "2",
+        ])
+        .assert()
+        .success();
+    let out = |args: &[&str]| {
+        kura(&db)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let history = json(&out(&["--json", "history"]));
+    let listed = |id: i64| {
+        history["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+
+    // The file set: every operation over the job's measured time, `show`'s "all" row.
+    let run = json(&out(&["--json", "show", "1"]));
+    let job = &run["jobs"][0];
+    let ops: f64 = job["operations"]
+        .as_object()
+        .unwrap()
+        .values()
+        .chain(job["read"].as_object().map(|_| &job["read"]))
+        .map(|d| d["ops"].as_f64().unwrap())
+        .sum();
+    let all = ops / (job["elapsed_ns"].as_f64().unwrap() / 1e9);
+    let iops = listed(1)["iops"].as_f64().unwrap();
+    assert!((iops - all).abs() <= 1e-6 * all, "history {iops} vs show {all}");
+    let shown = String::from_utf8(out(&["show", "1"])).unwrap();
+    let row = shown
+        .lines()
+        .find(|l| l.trim_start().starts_with("all "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        row.contains(&format!(" {} ", kura::report::format::rate(all))),
+        "{row}"
+    );
+
+    // tiobench: its table's rate of the sequential read, both repetitions together.
+    let run = json(&out(&["--json", "show", "2"]));
+    let seq = run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["test"] == "Sequential Read")
+        .cloned()
+        .unwrap_or_else(|| panic!("{run}"));
+    assert_eq!(seq["runs"], 2);
+    let table = seq["bytes_per_sec"].as_f64().unwrap();
+    let listed_bps = listed(2)["bytes_per_sec"].as_f64().unwrap();
+    assert!(
+        (listed_bps - table).abs() <= 1e-6 * table,
+        "history {listed_bps} vs show {table}"
+    );
+    let figure = listed(2)["figure"].as_str().unwrap().to_string();
+    assert!(figure.starts_with("Sequential Read, 2 runs together"), "{figure}");
+
+    // The HTML report's list of runs: the same figure.
+    let page = dir.path().join("r.html");
+    kura(&db)
+        .args(["report", "1", "2", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(&format!(">{}<", kura::report::format::rate(all))),
+        "file set's IOPS"
+    );
+    assert!(html.contains(&figure), "{figure}");
+}

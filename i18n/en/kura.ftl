@@ -39,7 +39,7 @@ mark-caption-best =
 mark-caption-mean =
     Shown: the mean of { $passes }, as KDiskMark's Default profile
     (--figure best: the best and the lowest latency, as CrystalDiskMark 9).
-mark-spread-note = ± = spread of the passes, (max - min) / mean. MB/s = 10^6 bytes/s.
+mark-spread-note = ± = half the passes' range, (max - min) / 2 / value. MB/s = 10^6 bytes/s.
 mark-short-passes = { $pass } passes, not { $profile } as the profile measures: the grid is not the profile's
 mark-differences =
     Differs from CrystalDiskMark on purpose: Linux I/O (io_uring or pread/pwrite,
@@ -197,6 +197,7 @@ pick-void-writes-ahead = its writes went ahead of the device
 pick-void-stalled = it stalled
 pick-void-stopped = it stopped early
 pick-void-errors = it had I/O errors
+pick-void-short = it measured too short a time
 
 ## compare's table (src/report/compare/render.rs)
 compare-by-test = test
@@ -422,6 +423,9 @@ col-no = no
 ## history and sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = best of { $n }
 history-one-run = one run
+history-together = { $n } runs together
+history-short-queries = { $test } queries
+history-vdbench-average = average line
 history-search-score = { $job }: latency-bound score, { $bound }
 history-search-lower-bound = ; a lower bound: the bound held even unthrottled
 history-search-none-held = { $job }: no load held the bound ({ $bound })
@@ -806,6 +810,15 @@ col-operations = operations
 warning-database-under-mem-limit = the database directory held at most { $data_mb } MB and --mem-limit let kura and the server keep { $limit_mb } MB in memory: its SELECTs may have been answered from memory; a --mem-limit below the data makes the reads reach the storage
 warning-oltp-retried = { $job }: { $count } transactions met a deadlock or a duplicate key, were rolled back and run again (sysbench's "ignored errors"); they are not counted
 warning-scattered-cache = { $job }: its { $files } files held { $pages } cached pages in { $runs } separate places as it started (left by the jobs before it, whose cache the run keeps, as tiobench does; a memory cap evicts the rest); readahead reads around each, so the device gets reads no larger than the gaps between them, { $gap_kib } KiB on average, instead of up to { $readahead_kib } KiB. On a disk limited in IOPS the sequential read then runs at that limit times the gaps, not at its bandwidth; fio's default (invalidate=1) starts from an empty cache, and --direct bypasses it
+warning-too-short = { $count ->
+        [one] { $jobs } was measured
+       *[other] { $count } jobs were measured
+    } under { $min } s{ $count ->
+        [one] {""}
+       *[other] {" "}({ $jobs })
+    }, the shortest { $measured } s: too short to trust a rate (a burst that a device or a throttle allows, a cache's first fill and the timer weigh in; bonnie++ prints +++++ for such a test); give a longer --runtime or more operations
+warning-and-more = {" "}and { $count } more
+warning-latency-tail = { $job }: { $direction } p99 latency { $p99 } is { $ratio }x its mean { $mean } (over { $limit }x): some operations waited far longer than queueing explains, e.g. stalls at a throttle's or the device's limit
 
 ## Runs of many ranks: the hosts' table (src/report/cluster_hosts.rs, compare/hosts.rs)
 hosts-title = { $ranks } ranks on { $hosts ->
@@ -846,6 +859,7 @@ html-target-runs = { $name } ({ $count } runs)
 # seed 5: bonnie++ across targets (compare/suite_view.rs)
 compare-bonnie-heading = bonnie++ · each target's rate in bonnie++'s unit and its worst latency · rate relative to { $baseline }
 compare-bonnie-short = *: the test took less than 0.5 s, too short for bonnie++ to report (it prints +++++); kura's measured rate is shown.
+compare-bonnie-names = Tests by bonnie++'s own names (its CSV's): putc, put_block, rewrite = Sequential Output Per Chr, Block, Rewrite; getc, get_block = Sequential Input Per Chr, Block; seeks = Random Seeks; seq_create, seq_stat, seq_del and ran_create, ran_stat, ran_del = Sequential and Random Create, Stat, Delete.
 col-latency = latency
 col-thr = thr
 col-identifier = identifier

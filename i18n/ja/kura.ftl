@@ -37,7 +37,7 @@ mark-caption-best =
 mark-caption-mean =
     表示: { $passes }の測定の平均値（KDiskMark の Default プロファイルと同じ）
     （--figure best: 最高値と最小レイテンシ。CrystalDiskMark 9 と同じ）
-mark-spread-note = ± = 測定のばらつき（最大 - 最小）/ 平均。MB/s = 10^6 バイト/秒。
+mark-spread-note = ± = 測定の範囲の半分、(最大 - 最小) / 2 / 値。MB/s = 10^6 バイト/秒。
 mark-short-passes = パス { $pass }（プロファイルは { $profile }）: プロファイルどおりの値ではない
 mark-differences =
     CrystalDiskMark と意図して違う点: DiskSpd ではなく Linux の I/O（io_uring
@@ -179,6 +179,7 @@ pick-void-writes-ahead = 書き込みがデバイスより先行した
 pick-void-stalled = 止まった
 pick-void-stopped = 途中で止まった
 pick-void-errors = I/O エラーがあった
+pick-void-short = 測定時間が短すぎた
 
 ## compare の表 (src/report/compare/render.rs)
 compare-by-test = テスト
@@ -406,6 +407,9 @@ col-no = いいえ
 ## history と sweep (src/report/history.rs, sweep_table.rs)
 history-best-of = { $n } 回の最高
 history-one-run = 1 回
+history-together = { $n } 回まとめて
+history-short-queries = { $test } クエリ
+history-vdbench-average = 平均行
 history-search-score = { $job }: レイテンシ上限つきスコア、{ $bound }
 history-search-lower-bound = 。下限値: 制限なしでも上限を超えなかった
 history-search-none-held = { $job }: 上限を守れた負荷はない（{ $bound }）
@@ -771,6 +775,12 @@ col-operations = 操作数
 warning-database-under-mem-limit = データベースのディレクトリは最大 { $data_mb } MB で、--mem-limit は kura とサーバーに { $limit_mb } MB のメモリを許した: SELECT はメモリから応えたかもしれない。データより小さい --mem-limit なら読み込みもストレージに届く
 warning-oltp-retried = { $job }: { $count } 件のトランザクションがデッドロックか重複キーに当たり、ロールバックしてやり直した（sysbench の「ignored errors」）。数に入れない
 warning-scattered-cache = { $job }: 開始時、その { $files } 個のファイルにはキャッシュされたページ { $pages } 個が { $runs } か所に散らばっていた（前のジョブが残したもの: 実行はキャッシュを残し（tiobench と同じ）、メモリ上限が残りを追い出す）。先読みはそれぞれを避けて読むので、デバイスへの読み出しはその間の隙間（平均 { $gap_kib } KiB）より大きくならず、最大 { $readahead_kib } KiB にはならない。IOPS に上限のあるディスクでは、順次読み出しは帯域ではなくその上限 x 隙間の大きさで頭打ちになる。fio の既定（invalidate=1）は空のキャッシュから始め、--direct はキャッシュを通らない
+warning-too-short = { $count ->
+        [one] { $jobs } の
+       *[other] { $count } 個のジョブ（{ $jobs }）の
+    }測定は { $min } 秒未満（最短 { $measured } 秒）: レートを信じるには短すぎる（デバイスやスロットルが許す一時的な速さ、キャッシュの最初の充填、タイマーが効く。bonnie++ はこのようなテストに +++++ を出す）。--runtime を長くするか操作を増やす
+warning-and-more = {" "}ほか { $count } 個
+warning-latency-tail = { $job }: { $direction } の p99 レイテンシ { $p99 } は平均 { $mean } の { $ratio } 倍（{ $limit } 倍超）: キューイングでは説明できないほど長く待った操作がある（スロットルやデバイスの限界での停滞など）
 
 ## 多数のランクの実行: ホストごとの表
 hosts-title = { $hosts } 台のホストで { $ranks } ランク、実行の全ジョブの合計:
@@ -805,6 +815,7 @@ html-target-runs = { $name }（{ $count } 回の実行）
 # seed 5: bonnie++ across targets (compare/suite_view.rs)
 compare-bonnie-heading = bonnie++ · 対象ごとの bonnie++ の単位のレートと最悪レイテンシ · { $baseline } に対するレート比
 compare-bonnie-short = *: テストが 0.5 秒未満で、bonnie++ なら報告しない（+++++ と表示する）短さ。kura が測ったレートを示す。
+compare-bonnie-names = テストは bonnie++ 自身の名前（CSV の名前）: putc、put_block、rewrite = シーケンシャル出力の文字単位、ブロック、書き換え。getc、get_block = シーケンシャル入力の文字単位、ブロック。seeks = ランダムシーク。seq_create、seq_stat、seq_del と ran_create、ran_stat、ran_del = シーケンシャルとランダムの作成、stat、削除。
 col-latency = レイテンシ
 col-thr = thr
 col-identifier = 識別子

@@ -24,7 +24,7 @@ pub const FILES_UNIT: u64 = 1024;
 /// bonnie++ refuses sizes that would need more than 1 GiB for file names; kura stops at 1 M files.
 pub const MAX_FILES_UNITS: u64 = 1024;
 /// bonnie++ prints `+++++` for tests shorter than this: too short to trust.
-pub const MIN_TIME_NS: u64 = 500_000_000;
+pub const MIN_TIME_NS: u64 = crate::metrics::warning::MIN_MEASURED_NS;
 /// The chunk bonnie++ would use to fill non-empty small files; kura's are empty.
 const FILE_CHUNK: u64 = 8192;
 const MIB: u64 = 1 << 20;
@@ -84,6 +84,24 @@ impl Test {
             Test::RandCreate => "Random Create",
             Test::RandStat => "Random Stat",
             Test::RandDelete => "Random Delete",
+        }
+    }
+
+    /// bonnie++'s own short name, its CSV header's (`putc`, `put_block`, ...).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Test::PutChar => "putc",
+            Test::PutBlock => "put_block",
+            Test::Rewrite => "rewrite",
+            Test::GetChar => "getc",
+            Test::GetBlock => "get_block",
+            Test::Seeks => "seeks",
+            Test::SeqCreate => "seq_create",
+            Test::SeqStat => "seq_stat",
+            Test::SeqDelete => "seq_del",
+            Test::RandCreate => "ran_create",
+            Test::RandStat => "ran_stat",
+            Test::RandDelete => "ran_del",
         }
     }
 

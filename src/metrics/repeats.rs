@@ -9,6 +9,13 @@ use super::result::{DirectionResult, JobResult, RunResult};
 /// Runs of one test whose spread exceeds this share of the mean get a warning.
 pub const DISAGREEMENT: f64 = 0.15;
 
+/// `±` in every view (the mark grid, compare's rows, the HTML report):
+/// half the repetitions' range, as a share of the figure shown beside it
+/// (docs/compare.md). `None` for a figure of 0.
+pub fn half_range(min: f64, max: f64, shown: f64) -> Option<f64> {
+    (shown > 0.0).then(|| (max - min).max(0.0) / 2.0 / shown)
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RepeatStats {
     pub runs: usize,
@@ -20,7 +27,8 @@ pub struct RepeatStats {
     pub mean_bytes_per_sec: f64,
     pub mean_iops: f64,
     pub min_bytes_per_sec: f64,
-    /// (max - min) / mean of throughput across repetitions.
+    /// (max - min) / mean of throughput across repetitions (the 15 %
+    /// disagreement rule's measure; `±` is `half_range`).
     pub spread: f64,
     /// The lowest mean latency of any repetition (CrystalDiskMark's latency figure).
     pub min_lat_mean_ns: f64,

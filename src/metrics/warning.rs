@@ -282,6 +282,80 @@ pub enum Warning {
         gap_bytes: u64,
         readahead_bytes: u64,
     },
+    // Issue 35: what a job's own totals say of its figures (`of_job`).
+    /// Jobs (a suite's tests) measured for less than `MIN_MEASURED_NS`:
+    /// bonnie++'s rule for its +++++, for every kind. One warning a run,
+    /// naming each job; `measured_ns` is the shortest.
+    TooShort {
+        jobs: Vec<String>,
+        measured_ns: u64,
+        min_ns: u64,
+    },
+    /// A direction whose p99 latency is more than `TAIL_RATIO` times its mean.
+    LatencyTail {
+        job: String,
+        direction: String,
+        mean_ns: f64,
+        p99_ns: u64,
+    },
+}
+
+/// A job measured for less than this gets `TooShort`: bonnie++ prints
+/// +++++ for a test under 0.5 s, too short to trust (a device's or a
+/// throttle's burst, the page cache's first fill, a timer's granularity
+/// weigh in a fraction of a second), and kura says so for every kind.
+pub const MIN_MEASURED_NS: u64 = 500_000_000;
+
+/// A p99 latency above this multiple of the mean gets `LatencyTail`. For
+/// the sojourn time of an M/M/1 queue (exponential) p99 is ln(100) = 4.6
+/// times the mean, the tail of a device that only queues; above 10 times,
+/// a few operations waited far longer than queueing explains: stalls near
+/// a limit (a throttle's or a device's), garbage collection, retries.
+pub const TAIL_RATIO: f64 = 10.0;
+
+/// A p99 of fewer operations than this is a handful of them: not judged.
+const TAIL_MIN_OPS: u64 = 100;
+
+/// A p99 under this is not judged: a page cache's microseconds have a
+/// tail of the scheduler's and the CPU's (a thread that lost its core for
+/// a time slice), not of the storage's.
+const TAIL_MIN_P99_NS: u64 = 1_000_000;
+
+/// What a job's own totals and series say of its figures, as the warnings
+/// stored with its run: too short, a latency tail, and what its series
+/// showed (`changes::warnings`).
+pub fn of_job(result: &super::JobResult) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let job = &result.job.name;
+    if result.total_ops() > 0 && result.elapsed_ns < MIN_MEASURED_NS {
+        out.push(Warning::TooShort {
+            jobs: vec![job.clone()],
+            measured_ns: result.elapsed_ns,
+            min_ns: MIN_MEASURED_NS,
+        });
+    }
+    for (name, d) in result.directions() {
+        let p99 = d
+            .lat_ns
+            .percentiles
+            .get(&super::histogram::percentile_key(99.0))
+            .copied();
+        if let Some(p99) = p99
+            && d.ops >= TAIL_MIN_OPS
+            && p99 >= TAIL_MIN_P99_NS
+            && d.lat_ns.mean > 0.0
+            && p99 as f64 > TAIL_RATIO * d.lat_ns.mean
+        {
+            out.push(Warning::LatencyTail {
+                job: job.clone(),
+                direction: name.to_string(),
+                mean_ns: d.lat_ns.mean,
+                p99_ns: p99,
+            });
+        }
+    }
+    out.extend(super::changes::warnings(result));
+    out
 }
 
 /// One block verify found wrong.
@@ -331,6 +405,9 @@ impl Warning {
                 | Warning::WritesAheadOfDevice { .. }
                 | Warning::HostWriteBackWrites { .. }
                 | Warning::ReadsNotOnDevice { .. }
+                | Warning::BonnieFileCached { .. }
+                | Warning::DatabaseInMemory { .. }
+                | Warning::DatabaseUnderMemLimit { .. }
         )
     }
 }
@@ -360,6 +437,7 @@ impl Warning {
             | Warning::RunUnfinished { .. }
             | Warning::JobUnfinished { .. } => "pick-void-stopped",
             Warning::IoErrors { .. } => "pick-void-errors",
+            Warning::TooShort { .. } => "pick-void-short",
             _ => return None,
         };
         Some(crate::t!(key))
@@ -382,6 +460,12 @@ impl Warning {
             Warning::PageCacheHoldsData { data_mb, .. }
             | Warning::PageCacheHoldsDataUnderLimit { data_mb, .. }
             | Warning::BonnieFileCached { size_mb: data_mb, .. } => *data_mb = 0,
+            Warning::TooShort {
+                jobs, measured_ns, ..
+            } => {
+                jobs.clear();
+                *measured_ns = 0;
+            }
             Warning::HostWriteBackCache { path, size_mb, .. } => {
                 dir(path);
                 *size_mb = 0;
@@ -428,6 +512,21 @@ pub fn one_per_cause(warnings: Vec<Warning>) -> Vec<Warning> {
                     ) => b > a,
                     _ => false,
                 };
+                // Jobs too short are one warning naming each, with the shortest time.
+                if let (
+                    Warning::TooShort {
+                        jobs, measured_ns, ..
+                    },
+                    Warning::TooShort {
+                        jobs: other,
+                        measured_ns: ns,
+                        ..
+                    },
+                ) = (&mut *first, &w)
+                {
+                    jobs.extend(other.iter().cloned());
+                    *measured_ns = (*measured_ns).min(*ns);
+                }
                 if more {
                     *first = w;
                 }
@@ -855,8 +954,56 @@ impl fmt::Display for Warning {
                 gap_kib = gap_bytes >> 10,
                 readahead_kib = readahead_bytes >> 10
             )),
+            Warning::TooShort {
+                jobs,
+                measured_ns,
+                min_ns,
+            } => f.write_str(&t!(
+                "warning-too-short",
+                count = jobs.len(),
+                jobs = names_text(jobs),
+                measured = format!("{:.2}", *measured_ns as f64 / 1e9),
+                min = format!("{}", *min_ns as f64 / 1e9)
+            )),
+            Warning::LatencyTail {
+                job,
+                direction,
+                mean_ns,
+                p99_ns,
+            } => f.write_str(&t!(
+                "warning-latency-tail",
+                job = job_name(job),
+                direction = crate::i18n::heading(direction),
+                mean = crate::report::format::latency(*mean_ns),
+                p99 = crate::report::format::latency(*p99_ns as f64),
+                ratio = format!("{:.0}", *p99_ns as f64 / mean_ns),
+                limit = format!("{TAIL_RATIO:.0}")
+            )),
         }
     }
+}
+
+/// A suite's test in the reader's language (`Sequential Read #1`), as its table names it.
+fn job_name(job: &str) -> String {
+    match job.rsplit_once(" #") {
+        Some((test, n)) => format!("{} #{n}", crate::i18n::heading(test)),
+        None => crate::i18n::heading(job),
+    }
+}
+
+/// Names of jobs, the first few of a long list and how many more.
+fn names_text(jobs: &[String]) -> String {
+    const SHOWN: usize = 4;
+    let mut text = jobs
+        .iter()
+        .take(SHOWN)
+        .map(|j| job_name(j))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if jobs.len() > SHOWN {
+        text.push_str(&crate::t!("warning-and-more", count = jobs.len() - SHOWN));
+    }
+    text
 }
 
 /// `SparseFile`'s text: the loop device it backs named first when there is one.
@@ -1117,5 +1264,68 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("more passes"), "{text}");
+    }
+
+    /// Issue 35: a disk at its throttle's limit answered in 4 ms on
+    /// average but 80-97 ms at p99, unflagged. p99 over 10 times the mean
+    /// is named with both figures; an exponential tail (p99 4.6x) is not.
+    #[test]
+    fn a_p99_over_ten_times_the_mean_is_named_with_both() {
+        use crate::report::fixtures::{direction, job};
+        let mut spiky = job("randread", crate::jobs::Rw::RandRead, 4096, 100, None, None);
+        // 97 of 100 at 1.5 ms, 3 at 90 ms: mean 4.2 ms, p99 90 ms.
+        let mut lat = vec![1_500_000u64; 97];
+        lat.extend([90_000_000; 3]);
+        spiky.read = Some(direction(1000, 4096, &lat));
+        spiky.elapsed_ns = 2_000_000_000;
+        let w = of_job(&spiky);
+        let tail = w
+            .iter()
+            .find(|w| matches!(w, Warning::LatencyTail { .. }))
+            .unwrap_or_else(|| panic!("{w:?}"));
+        let text = crate::i18n::in_english(|| tail.to_string());
+        assert!(text.starts_with("randread: read p99 latency 90."), "{text}");
+        assert!(
+            text.contains("its mean 4.1") || text.contains("its mean 4.2"),
+            "{text}"
+        );
+        assert!(!w.iter().any(|w| matches!(w, Warning::TooShort { .. })), "{w:?}");
+
+        // Exponential latencies with a 4 ms mean: p99 near 18 ms, 4.6x.
+        let exp: Vec<u64> = (0..1000)
+            .map(|i| (-(1.0 - (i as f64 + 0.5) / 1000.0).ln() * 4e6) as u64)
+            .collect();
+        let mut queued = spiky.clone();
+        queued.read = Some(direction(1000, 4096, &exp));
+        assert!(
+            !of_job(&queued)
+                .iter()
+                .any(|w| matches!(w, Warning::LatencyTail { .. })),
+            "an exponential tail is a queue's"
+        );
+    }
+
+    #[test]
+    fn jobs_too_short_are_one_warning_naming_each() {
+        use crate::report::fixtures::job;
+        let mut out = Vec::new();
+        for (name, ns) in [("a", 300_000_000), ("b", 100_000_000), ("c", 900_000_000)] {
+            let mut j = job(name, crate::jobs::Rw::Read, 4096, 100, Some(10), None);
+            j.elapsed_ns = ns;
+            out.extend(of_job(&j));
+        }
+        let out = one_per_cause(out);
+        let short: Vec<&Warning> = out
+            .iter()
+            .filter(|w| matches!(w, Warning::TooShort { .. }))
+            .collect();
+        assert_eq!(
+            short,
+            [&Warning::TooShort {
+                jobs: vec!["a".into(), "b".into()],
+                measured_ns: 100_000_000,
+                min_ns: MIN_MEASURED_NS,
+            }]
+        );
     }
 }

@@ -16,7 +16,8 @@ pub struct DbRow {
     pub repetitions: usize,
     /// Wall time of the test, as sql-bench's "Time for ..." total.
     pub seconds: f64,
-    /// Statements (BEGIN and COMMIT not counted) per second.
+    /// Statements per second, each OLTP transaction's BEGIN and COMMIT
+    /// among them as sysbench counts them (`report::figure::queries`).
     pub queries_per_sec: f64,
     /// Commits, explicit or one per write in autocommit mode.
     pub commits: u64,
@@ -82,7 +83,6 @@ pub fn rows(run: &RunResult) -> Vec<DbRow> {
                 .iter()
                 .filter(|j| j.test.as_deref() == Some(test))
                 .collect();
-            let per_sec = |j: &JobResult, n: u64| if j.elapsed_ns > 0 { n as f64 / secs(j) } else { 0.0 };
             let ops = |j: &JobResult, k: OpKind| j.operation(k).map_or(0, |d| d.ops);
             let last = jobs.last().copied();
             let commit = last.and_then(|j| j.operation(OpKind::Commit));
@@ -93,7 +93,9 @@ pub fn rows(run: &RunResult) -> Vec<DbRow> {
                 test: test.to_string(),
                 repetitions: jobs.len(),
                 seconds: mean(jobs.iter().map(|j| secs(j))),
-                queries_per_sec: mean(jobs.iter().map(|j| per_sec(j, ops(j, OpKind::Query)))),
+                // The run's figure is this rate (report::figure::queries).
+                queries_per_sec: super::figure::rate(jobs.iter().copied(), super::figure::queries)
+                    .ops_per_sec,
                 commits: last.map_or(0, |j| ops(j, OpKind::Commit)),
                 commit_p50_ns: commit.and_then(|d| pct(d, "50.000000")),
                 commit_p99_ns: commit.and_then(|d| pct(d, "99.000000")),
@@ -110,7 +112,6 @@ pub fn rows(run: &RunResult) -> Vec<DbRow> {
 fn oltp_figures(j: &JobResult) -> Option<OltpFigures> {
     let p = j.job.workload.database()?;
     let txn = j.operation(OpKind::Transaction)?;
-    let queries = j.operation(OpKind::Query).map_or(0, |d| d.ops) + 2 * txn.ops;
     let s = secs(j);
     let rate = |n: u64| if s > 0.0 { n as f64 / s } else { 0.0 };
     Some(OltpFigures {
@@ -119,7 +120,7 @@ fn oltp_figures(j: &JobResult) -> Option<OltpFigures> {
         threads: p.oltp_threads,
         transactions: txn.ops,
         transactions_per_sec: rate(txn.ops),
-        queries_per_sec: rate(queries),
+        queries_per_sec: super::figure::rate([j], super::figure::queries).ops_per_sec,
         lat_min_ns: txn.lat_ns.min,
         lat_mean_ns: txn.lat_ns.mean,
         lat_p95_ns: pct(txn, "95.000000"),

@@ -63,21 +63,19 @@ pub fn render_job(job: &JobResult) -> String {
         row.extend(SHOWN.map(|p| pct(d, p)));
         t.add_row(row);
     }
+    use super::figure::{all_operations, of_directions, rate as rate_of};
     t.add_row(vec![
         "all".to_string(),
         // Over the job's time: mdtest's phases have rates over their own.
-        rate(ops as f64 / (job.elapsed_ns.max(1) as f64 / 1e9)),
+        rate(rate_of([job], all_operations).ops_per_sec),
         "100 %".to_string(),
         latency(lat_sum / ops.max(1) as f64),
     ]);
     out.push_str(&super::fit::render(&t));
     out.push('\n');
-    let read = job.read.as_ref().map_or(0.0, |d| d.bytes_per_sec);
-    let written: f64 = job
-        .directions()
-        .filter(|(n, _)| *n == "write" || *n == "create")
-        .map(|(_, d)| d.bytes_per_sec)
-        .fold(0.0, |a, b| a + b);
+    // Bytes over the job's time too, as the run's figure has them.
+    let read = rate_of([job], of_directions(&["read"])).bytes_per_sec;
+    let written = rate_of([job], of_directions(&["write", "create"])).bytes_per_sec;
     out.push_str(&format!(
         "  {ops} operations, {errors} errors; read {} MB/s, written {} MB/s\n",
         mb_per_sec(read),

@@ -1,6 +1,6 @@
 //! The CrystalDiskMark grid: one row per test (Peak and Real World: the
 //! random test in three units, as CrystalDiskMark shows them), Read, Write
-//! and Mix columns, each followed by the spread of its passes.
+//! and Mix columns, each followed by `±`, half the range of its passes.
 //!
 //! Number formats follow `CDiskMarkDlg::SetMeter` (CrystalDiskMark 9.0.1):
 //! MB/s, IOPS and µs with two decimals below a million and none above,
@@ -11,7 +11,7 @@ use comfy_table::Cell;
 use super::run_table::new_table;
 use crate::jobs::presets::Profile;
 use crate::metrics::RunResult;
-use crate::metrics::repeats::{RepeatStats, TestSummary};
+use crate::metrics::repeats::{RepeatStats, TestSummary, half_range};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MarkUnit {
@@ -171,10 +171,13 @@ pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
                 if grid.color {
                     value = value.fg(c);
                 }
-                let spread = if st.runs > 1 && first_of_test {
-                    format!("{:.0}%", st.spread * 100.0)
-                } else {
-                    String::new()
+                let shown = match grid.figure {
+                    Figure::Best => st.best_bytes_per_sec,
+                    Figure::Mean => st.mean_bytes_per_sec,
+                };
+                let spread = match half_range(st.min_bytes_per_sec, st.best_bytes_per_sec, shown) {
+                    Some(h) if st.runs > 1 && first_of_test => format!("{:.0}%", h * 100.0),
+                    _ => String::new(),
                 };
                 [value, Cell::new(spread)]
             }
@@ -284,5 +287,44 @@ mod demo_tests {
         assert_eq!(v(MarkUnit::LatencyUs, 1.0, 0.0, 2_500_000.0), "2500");
         assert_eq!(v(MarkUnit::LatencyUs, 1.0, 0.0, 3_200_000_000.0), "3200 ms");
         assert_eq!(v(MarkUnit::LatencyUs, 0.0, 0.0, 0.0), "0.0");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::Rw;
+    use crate::metrics::repeats::summarize_mark;
+    use crate::report::compare::{self, CompareOptions};
+    use crate::report::fixtures::{job, run};
+
+    /// Issue 35: the grid's `±` was (max - min) / mean, twice what compare
+    /// shows for the same passes; both are half the range now.
+    #[test]
+    fn the_grids_plus_minus_is_compares_half_range() {
+        let pass = |n: u32, ops: u64| {
+            let mut j = job("SEQ1M Q8T1", Rw::Read, 1_000_000, 100, Some(ops), None);
+            j.job.name = format!("SEQ1M Q8T1 read #{n}");
+            j
+        };
+        let r = run("mark:default", vec![pass(1, 100), pass(2, 150)]);
+        let grid = render(
+            &summarize_mark(&r),
+            &Grid {
+                unit: MarkUnit::MbPerSec,
+                figure: Figure::Mean,
+                random_in_three_units: false,
+                color: false,
+                demo: false,
+            },
+        );
+        // (150 - 100) / 2 / 125, beside the passes' mean, 125 MB/s.
+        assert!(grid.contains(" 125.00   20% "), "{grid}");
+        // The same passes as repetitions of a plain run: compare's row, by their mean.
+        let mut plain = r.clone();
+        plain.suite = None;
+        let c = compare::build(std::slice::from_ref(&plain), &CompareOptions::default()).unwrap();
+        let text = compare::render::table(&c);
+        assert!(text.contains("125 ±20.0%"), "{text}");
     }
 }

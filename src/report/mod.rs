@@ -10,6 +10,7 @@ pub mod device_lines;
 pub mod escape;
 pub mod explain;
 pub mod export;
+pub mod figure;
 pub mod fileset_table;
 pub mod fio_hist_log;
 pub mod fio_logs;

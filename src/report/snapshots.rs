@@ -32,12 +32,12 @@ fn mark_grid() {
     use super::mark_grid::{Figure, MarkUnit};
     let best = grid(MarkUnit::MbPerSec, Figure::Best, false);
     let expected = "\
-────────────────────────────────────────────────
- test         Read MB/s     ±   Write MB/s    ± 
-────────────────────────────────────────────────
- SEQ1M Q8T1      419.43   11%       220.20   5% 
- RND4K Q1T1       20.89    2%        12.29   3% 
-────────────────────────────────────────────────
+───────────────────────────────────────────────
+ test         Read MB/s    ±   Write MB/s    ± 
+───────────────────────────────────────────────
+ SEQ1M Q8T1      419.43   5%       220.20   2% 
+ RND4K Q1T1       20.89   1%        12.29   2% 
+───────────────────────────────────────────────
 ";
     assert_eq!(best, expected, "\n{best}");
     let mean = grid(MarkUnit::MbPerSec, Figure::Mean, false);
@@ -47,14 +47,14 @@ fn mark_grid() {
     // Peak and Real World: the random test in MB/s, IOPS and µs; the spread once.
     let peak = grid(MarkUnit::GbPerSec, Figure::Best, true);
     let expected = "\
-────────────────────────────────────────────────
- test                 Read     ±     Write    ± 
-────────────────────────────────────────────────
- SEQ1M Q8T1 MB/s    419.43   11%    220.20   5% 
- RND4K Q1T1 MB/s     20.89    2%     12.29   3% 
- RND4K Q1T1 IOPS   5100.00         3000.00      
- RND4K Q1T1 µs      233.30          233.28      
-────────────────────────────────────────────────
+───────────────────────────────────────────────
+ test                 Read    ±     Write    ± 
+───────────────────────────────────────────────
+ SEQ1M Q8T1 MB/s    419.43   5%    220.20   2% 
+ RND4K Q1T1 MB/s     20.89   1%     12.29   2% 
+ RND4K Q1T1 IOPS   5100.00        3000.00      
+ RND4K Q1T1 µs      233.30         233.28      
+───────────────────────────────────────────────
 ";
     assert_eq!(peak, expected, "\n{peak}");
     assert!(!peak.contains("GB/s"), "\n{peak}");

@@ -46,10 +46,9 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
                 .filter(|j| j.test.as_deref() == Some(test.as_str()))
                 .collect();
             let mut hist = new_histogram();
-            let (mut bytes, mut elapsed, mut cpu) = (0u64, 0u64, 0u64);
+            let (mut elapsed, mut cpu) = (0u64, 0u64);
             for j in &jobs {
                 for (_, d) in j.directions() {
-                    bytes += d.bytes;
                     if let Some(h) = decode(&d.histogram) {
                         let _ = hist.add(&h);
                     }
@@ -57,8 +56,9 @@ pub fn rows(run: &RunResult) -> Vec<TiobenchRow> {
                 elapsed += j.elapsed_ns;
                 cpu += j.cpu_user_ns + j.cpu_system_ns;
             }
-            let secs = elapsed as f64 / 1e9;
-            let bytes_per_sec = if secs > 0.0 { bytes as f64 / secs } else { 0.0 };
+            // The run's figure is this rate (report::figure).
+            let bytes_per_sec =
+                super::figure::rate(jobs.iter().copied(), super::figure::all_operations).bytes_per_sec;
             let cpu_pct = if elapsed > 0 {
                 cpu as f64 / elapsed as f64 * 100.0
             } else {

@@ -152,6 +152,88 @@ fn run_title(jobs: &[&JobResult]) -> String {
     )
 }
 
+/// One run definition's interval lines, its jobs added up per interval.
+struct Intervals {
+    lines: Vec<Line>,
+    /// vdbench's number of the first line (after the warmup's intervals).
+    first_number: u64,
+    /// Lines the average leaves out at the start.
+    skip: usize,
+}
+
+impl Intervals {
+    fn of(jobs: &[&JobResult]) -> Intervals {
+        let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
+        // vdbench prints whole intervals; the sliver after the last one would show absurd rates.
+        let whole = |j: &JobResult| {
+            let full = j
+                .series
+                .iter()
+                .filter(|p| p.duration_ns * 100 >= interval_ns * 99)
+                .count();
+            if full > 0 { full } else { j.series.len() }
+        };
+        let periods = jobs.iter().map(|j| whole(j)).max().unwrap_or(0);
+        let mut lines = vec![Line::default(); periods];
+        for j in jobs {
+            for (k, p) in j.series.iter().take(periods).enumerate() {
+                lines[k].add(p);
+            }
+        }
+        // vdbench leaves the first interval out of the average when there is no warmup.
+        let skip = usize::from(jobs[0].ramp_ns == 0 && lines.len() > 1);
+        Intervals {
+            first_number: jobs[0].ramp_ns / interval_ns + 1,
+            skip: skip.min(lines.len()),
+            lines,
+        }
+    }
+
+    /// The average line and the numbers of its first and last interval (`avg_2-30`).
+    fn average(&self) -> (Line, u64, u64) {
+        let mut avg = Line::default();
+        for line in &self.lines[self.skip..] {
+            avg.merge(line);
+        }
+        let from = self.first_number + self.skip as u64;
+        let to = self.first_number + self.lines.len().saturating_sub(1) as u64;
+        (avg, from, to)
+    }
+}
+
+/// The figures of vdbench's average line (`avg_2-N`) for some jobs of one
+/// run definition: what the run's summary prints, and the per-run figure
+/// `compare` gives a run of a vdbench parameter file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Average {
+    pub read_iops: f64,
+    pub write_iops: f64,
+    pub bytes_per_sec: f64,
+    pub read_lat_mean_ns: Option<f64>,
+    pub write_lat_mean_ns: Option<f64>,
+    pub lat_mean_ns: Option<f64>,
+}
+
+/// vdbench's average line of `jobs`; `None` when they hold no interval.
+pub fn average(jobs: &[&JobResult]) -> Option<Average> {
+    if jobs.is_empty() {
+        return None;
+    }
+    let (l, _, _) = Intervals::of(jobs).average();
+    if l.secs <= 0.0 {
+        return None;
+    }
+    let per = |x: f64, n: u64| (n > 0).then(|| x / n as f64);
+    Some(Average {
+        read_iops: l.reads as f64 / l.secs,
+        write_iops: l.writes as f64 / l.secs,
+        bytes_per_sec: l.bytes as f64 / l.secs,
+        read_lat_mean_ns: per(l.read_lat_sum, l.reads),
+        write_lat_mean_ns: per(l.write_lat_sum, l.writes),
+        lat_mean_ns: per(l.read_lat_sum + l.write_lat_sum, l.reads + l.writes),
+    })
+}
+
 /// The vdbench-shaped report of a stored run.
 pub fn render(run: &RunResult) -> String {
     let mut out = format!(
@@ -186,35 +268,11 @@ pub fn render(run: &RunResult) -> String {
         out.push('\n');
         out.push_str(&super::width::wrap("", run_title(&jobs).trim_end(), 2));
         out.push_str(&header());
-        let interval_ns = jobs[0].job.interval.as_nanos().max(1) as u64;
-        // vdbench prints whole intervals; the sliver after the last one would show absurd rates.
-        let whole = |j: &JobResult| {
-            let full = j
-                .series
-                .iter()
-                .filter(|p| p.duration_ns * 100 >= interval_ns * 99)
-                .count();
-            if full > 0 { full } else { j.series.len() }
-        };
-        let periods = jobs.iter().map(|j| whole(j)).max().unwrap_or(0);
-        let mut lines = vec![Line::default(); periods];
-        for j in &jobs {
-            for (k, p) in j.series.iter().take(periods).enumerate() {
-                lines[k].add(p);
-            }
+        let iv = Intervals::of(&jobs);
+        for (k, line) in iv.lines.iter().enumerate() {
+            out.push_str(&line.render(&(iv.first_number + k as u64).to_string(), cores));
         }
-        let first_number = jobs[0].ramp_ns / interval_ns + 1;
-        for (k, line) in lines.iter().enumerate() {
-            out.push_str(&line.render(&(first_number + k as u64).to_string(), cores));
-        }
-        // vdbench leaves the first interval out of the average when there is no warmup.
-        let skip = usize::from(jobs[0].ramp_ns == 0 && lines.len() > 1);
-        let mut avg = Line::default();
-        for line in &lines[skip.min(lines.len())..] {
-            avg.merge(line);
-        }
-        let from = first_number + skip as u64;
-        let to = first_number + lines.len().saturating_sub(1) as u64;
+        let (avg, from, to) = iv.average();
         out.push_str(&avg.render(&format!("avg_{from}-{to}"), cores));
     }
     out

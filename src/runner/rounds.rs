@@ -138,7 +138,7 @@ pub(super) fn run_rounds(
             };
             r.test = Some(test);
             if r.job.engine != EngineKind::Null {
-                warnings.extend(crate::metrics::changes::warnings(&r));
+                warnings.extend(crate::metrics::warning::of_job(&r));
             }
             sink.job_done(&r);
             let incomplete = r.incomplete;

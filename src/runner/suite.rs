@@ -466,7 +466,7 @@ impl<'a> Suite<'a> {
         r.test = test.clone();
         // The null engine's rate follows the CPU kura gets, not a device.
         if r.job.engine != EngineKind::Null {
-            self.bench.warnings.extend(crate::metrics::changes::warnings(&r));
+            self.bench.warnings.extend(crate::metrics::warning::of_job(&r));
         }
         self.bench.sink.job_done(&r);
         self.results.push(r);

@@ -179,17 +179,6 @@ pub struct RunSummary {
     pub figure_short: String,
 }
 
-/// One stored job direction's rates, for choosing the figure that represents a run.
-#[derive(Debug, Clone)]
-pub struct JobFigure {
-    pub job_index: i64,
-    pub direction: String,
-    pub job_name: String,
-    pub test: Option<String>,
-    pub iops: f64,
-    pub bytes_per_sec: f64,
-}
-
 pub struct Store {
     conn: Connection,
     /// The path as the user gave it, for messages.
@@ -408,7 +397,7 @@ impl Store {
         }
         // The run's own warnings are stored at its end: what the series of its jobs showed is found again.
         for job in run.jobs.iter().filter(|j| j.engine != "null") {
-            notes.extend(crate::metrics::changes::warnings(job));
+            notes.extend(crate::metrics::warning::of_job(job));
         }
         run.warnings.extend(notes);
         Ok(())
@@ -529,47 +518,6 @@ impl Store {
             .map_err(|e| self.sql(e))?;
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))
-            .map_err(|e| self.sql(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
-    }
-
-    /// Whether a job of the run is a step of a latency-bounded search, told
-    /// by the stored JSON's text (SQLite scans it; nothing is parsed), so
-    /// `history` reads whole only the runs that hold one.
-    pub fn holds_latency_search(&self, run_id: i64) -> Result<bool, StoreError> {
-        const STEP: &str = "\"latency_step\":{";
-        // A database of kura before runs were stored job by job has no run_jobs.
-        let sql = if self.schema >= 2 {
-            "SELECT EXISTS(SELECT 1 FROM runs WHERE id = ?1 AND instr(result_json, ?2) > 0)
-                 OR EXISTS(SELECT 1 FROM run_jobs WHERE run_id = ?1 AND instr(job_json, ?2) > 0)"
-        } else {
-            "SELECT EXISTS(SELECT 1 FROM runs WHERE id = ?1 AND instr(result_json, ?2) > 0)"
-        };
-        self.conn
-            .query_row(sql, rusqlite::params![run_id, STEP], |r| r.get(0))
-            .map_err(|e| self.sql(e))
-    }
-
-    /// Every job direction's rates of one run, in job order.
-    pub fn job_figures(&self, run_id: i64) -> Result<Vec<JobFigure>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT job_index, direction, name, test, iops, bytes_per_sec
-                 FROM job_results WHERE run_id = ?1 ORDER BY job_index, direction",
-            )
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map([run_id], |r| {
-                Ok(JobFigure {
-                    job_index: r.get(0)?,
-                    direction: r.get(1)?,
-                    job_name: r.get(2)?,
-                    test: r.get(3)?,
-                    iops: r.get(4)?,
-                    bytes_per_sec: r.get(5)?,
-                })
-            })
             .map_err(|e| self.sql(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }

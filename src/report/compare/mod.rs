@@ -656,6 +656,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         }
     }
     let latency_bound = capacity::build(targets, opts.baseline);
+    let suite = suite_view::build(targets, &names, opts.baseline, &rows);
     Ok(Comparison {
         metric: opts.metric,
         unit: opts.metric.unit(),
@@ -672,7 +673,7 @@ pub fn build_targets(targets: &[Target], opts: &CompareOptions) -> Result<Compar
         interleaved,
         hosts: hosts::build(targets, &names),
         all_marks: all_marks(targets),
-        suite: suite_view::build(targets, &names, opts.baseline),
+        suite,
         repeated,
     })
 }
@@ -799,7 +800,8 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
         ));
     }
     // Long runs (issue 14): a step, drift or spike in a compared run's series
-    // is part of what its numbers mean.
+    // is part of what its numbers mean; so is a job too short to trust or
+    // a latency tail (issue 35).
     for r in &t.runs {
         for w in r.warnings.iter().filter(|w| {
             matches!(
@@ -808,6 +810,8 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
                     | crate::metrics::Warning::SeriesDrift { .. }
                     | crate::metrics::Warning::SeriesUnsteady { .. }
                     | crate::metrics::Warning::LatencySpikes { .. }
+                    | crate::metrics::Warning::LatencyTail { .. }
+                    | crate::metrics::Warning::TooShort { .. }
             )
         }) {
             warnings.push(format!("{}: {w}", whose(name, r)));

@@ -138,11 +138,10 @@ fn value_cell(c: &Comparison, cell: &Option<Cell>) -> String {
         Some(cell) if cell.repetitions == 0 => crate::t!("compare-nothing-completed"),
         Some(cell) => {
             let mut s = value_text(c.metric, cell.value);
-            if cell.repetitions > 1 && cell.value > 0.0 {
-                s.push_str(&format!(
-                    " ±{:.1}%",
-                    (cell.max - cell.min) / 2.0 / cell.value * 100.0
-                ));
+            if let Some(h) = crate::metrics::repeats::half_range(cell.min, cell.max, cell.value)
+                && cell.repetitions > 1
+            {
+                s.push_str(&format!(" ±{:.1}%", h * 100.0));
             }
             s
         }

@@ -271,6 +271,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                 _ => run.jobs.iter().map(|j| (j.test.clone(), j)).collect(),
             };
             // A latency search's steps are compared by its score (capacity.rs).
+            let vdbench = run.suite == Some(crate::jobs::suites::SuiteKind::Vdbench);
             for (test, j) in jobs.into_iter().filter(|(_, j)| j.job.latency_step.is_none()) {
                 let params = Params::of(j);
                 let one = |dir, d: &DirectionResult| Measurement {
@@ -286,11 +287,37 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                     lat_p99_ns: p99(d),
                     start_ms: j.measure_start_unix_ms,
                 };
+                // A run of a vdbench parameter file is the figure its
+                // summary printed, vdbench's average line (the first
+                // interval left out as warm-up), not its whole time.
+                let avg = vdbench
+                    .then(|| crate::report::vdbench_summary::average(&[j]))
+                    .flatten();
+                let of_avg = |m: &mut Measurement, iops: f64, lat: Option<f64>| {
+                    if let Some(a) = &avg {
+                        let all = a.read_iops + a.write_iops;
+                        m.bytes_per_sec = if all > 0.0 {
+                            a.bytes_per_sec * iops / all
+                        } else {
+                            0.0
+                        };
+                        m.iops = iops;
+                        m.lat_mean_ns = lat.unwrap_or(m.lat_mean_ns);
+                    }
+                };
                 if let Some(r) = &j.read {
-                    out.push(one(Direction::Read, r));
+                    let mut m = one(Direction::Read, r);
+                    if let Some(a) = &avg {
+                        of_avg(&mut m, a.read_iops, a.read_lat_mean_ns);
+                    }
+                    out.push(m);
                 }
                 if let Some(w) = &j.write {
-                    out.push(one(Direction::Write, w));
+                    let mut m = one(Direction::Write, w);
+                    if let Some(a) = &avg {
+                        of_avg(&mut m, a.write_iops, a.write_lat_mean_ns);
+                    }
+                    out.push(m);
                 }
                 for (kind, d) in &j.operations {
                     out.push(one(Direction::Op(*kind), d));
@@ -300,7 +327,7 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                 {
                     // The mixed job as a whole: what a mixed workload's user gets.
                     let ops = (r.ops + w.ops) as f64;
-                    out.push(Measurement {
+                    let mut m = Measurement {
                         target: ti,
                         test: test.clone(),
                         dir: Direction::Total,
@@ -312,7 +339,11 @@ fn measurements(targets: &[Target]) -> Vec<Measurement> {
                         lat_mean_ns: (r.lat_ns.mean * r.ops as f64 + w.lat_ns.mean * w.ops as f64) / ops,
                         lat_p99_ns: None,
                         start_ms: j.measure_start_unix_ms,
-                    });
+                    };
+                    if let Some(a) = &avg {
+                        of_avg(&mut m, a.read_iops + a.write_iops, a.lat_mean_ns);
+                    }
+                    out.push(m);
                 }
             }
         }

@@ -6,8 +6,8 @@
 //! own report model gives the numbers, its CSV too; compare's rows still
 //! give the guidance and the JSON.
 
-use super::Target;
 use super::shaped::Shaped;
+use super::{Row, Target};
 use crate::jobs::suites::SuiteKind;
 use crate::metrics::RunResult;
 use crate::report::bonnie_table::{self, BonnieRow};
@@ -22,7 +22,7 @@ pub enum SuiteView {
 }
 
 /// The suite's own view when every run is of one suite that has one.
-pub fn build(targets: &[Target], names: &[String], baseline: usize) -> Option<SuiteView> {
+pub fn build(targets: &[Target], names: &[String], baseline: usize, rows: &[Row]) -> Option<SuiteView> {
     let all = |kind: SuiteKind| {
         targets
             .iter()
@@ -38,8 +38,18 @@ pub fn build(targets: &[Target], names: &[String], baseline: usize) -> Option<Su
         return Some(SuiteView::Tiobench(rows));
     }
     if all(SuiteKind::Bonnie) {
-        let rows: Vec<Vec<BonnieRow>> = targets.iter().map(|t| bonnie_table::rows(&merged(t))).collect();
-        return Some(SuiteView::Bonnie(bonnie(names, baseline, &rows)));
+        let nothing = crate::t!("compare-nothing-completed");
+        // What compare's rows hold apart (a test size, a chunk size) gets no
+        // ratio here either, as its warning says.
+        let apart = |test: &str, t: usize| {
+            rows.iter()
+                .filter(|r| r.test.as_deref() == Some(test))
+                .find_map(|r| r.cells.get(t)?.as_ref()?.not_comparable.clone())
+                .filter(|why| *why != nothing)
+        };
+        let bonnie_rows: Vec<Vec<BonnieRow>> =
+            targets.iter().map(|t| bonnie_table::rows(&merged(t))).collect();
+        return Some(SuiteView::Bonnie(bonnie(names, baseline, &bonnie_rows, &apart)));
     }
     None
 }
@@ -68,7 +78,15 @@ fn merged(t: &Target) -> RunResult {
 
 /// Test rows x target columns: rate in bonnie++'s unit and worst latency,
 /// then each target's rate against the baseline's.
-fn bonnie(names: &[String], baseline: usize, rows: &[Vec<BonnieRow>]) -> Shaped {
+/// A test is shown by bonnie++'s own short name (its CSV's: `putc`,
+/// `get_block`): the full names share their first words, and cut to fit
+/// they read alike (`Se…t Per Chr` for both Output and Input).
+fn bonnie(
+    names: &[String],
+    baseline: usize,
+    rows: &[Vec<BonnieRow>],
+    apart: &dyn Fn(&str, usize) -> Option<String>,
+) -> Shaped {
     let others: Vec<usize> = (0..names.len()).filter(|t| *t != baseline).collect();
     let (mut shown, mut exported) = (
         vec!["test".to_string(), "unit".to_string()],
@@ -98,10 +116,14 @@ fn bonnie(names: &[String], baseline: usize, rows: &[Vec<BonnieRow>]) -> Shaped 
     }
     let dash = || Cell::shown("-", Value::Null);
     let mut short = false;
+    let mut reasons: Vec<String> = Vec::new();
     for (test, unit) in &tests {
         let of = |t: usize| rows[t].iter().find(|r| r.test == *test);
         let mut line = vec![
-            Cell::shown(crate::i18n::heading(test), Value::Text(test.clone())),
+            Cell::shown(
+                crate::jobs::bonnie_params::Test::from_name(test).map_or(test.as_str(), |t| t.short_name()),
+                Value::Text(test.clone()),
+            ),
             Cell::text(*unit),
         ];
         for t in 0..names.len() {
@@ -119,6 +141,21 @@ fn bonnie(names: &[String], baseline: usize, rows: &[Vec<BonnieRow>]) -> Shaped 
             }
         }
         for t in &others {
+            if let Some(why) = apart(test, *t) {
+                let why = crate::t!("diff-target", name = names[*t].as_str(), why = why.as_str());
+                let n = match reasons.iter().position(|r| *r == why) {
+                    Some(i) => i + 1,
+                    None => {
+                        reasons.push(why);
+                        reasons.len()
+                    }
+                };
+                line.push(Cell::shown(
+                    crate::t!("compare-not-comparable-ref", n = n),
+                    Value::Null,
+                ));
+                continue;
+            }
             line.push(match (of(*t), of(baseline)) {
                 (Some(r), Some(b)) if b.rate > 0.0 => {
                     let x = r.rate / b.rate;
@@ -135,11 +172,18 @@ fn bonnie(names: &[String], baseline: usize, rows: &[Vec<BonnieRow>]) -> Shaped 
         left: 2,
         // At 80 columns the unit stands under the test's name.
         stack: vec![1],
-        notes: std::iter::once(crate::t!(
-            "compare-bonnie-legend",
-            baseline = names[baseline].as_str()
-        ))
+        notes: [
+            crate::t!("compare-bonnie-legend", baseline = names[baseline].as_str()),
+            crate::t!("compare-bonnie-names"),
+        ]
+        .into_iter()
         .chain(short.then(|| crate::t!("compare-bonnie-short")))
+        .chain(
+            reasons
+                .iter()
+                .enumerate()
+                .map(|(i, why)| format!("[{}] {why}", i + 1)),
+        )
         .collect(),
     }
 }

@@ -406,8 +406,10 @@ fn rows_table(c: &Comparison) -> Table {
                 Some(cell) if cell.repetitions == 0 => Cell::text(crate::t!("compare-nothing-completed")),
                 Some(cell) => {
                     let mut text = value_text(c.metric, cell.value);
-                    if cell.repetitions > 1 && cell.value > 0.0 {
-                        let _ = write!(text, " ±{:.1}%", (cell.max - cell.min) / 2.0 / cell.value * 100.0);
+                    if let Some(h) = crate::metrics::repeats::half_range(cell.min, cell.max, cell.value)
+                        && cell.repetitions > 1
+                    {
+                        let _ = write!(text, " ±{:.1}%", h * 100.0);
                     }
                     Cell::num(cell.value, text)
                 }

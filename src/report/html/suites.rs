@@ -177,8 +177,8 @@ impl MarkGroup {
         page.html("</div>");
     }
 
-    /// As the terminal's grid: each direction's best MB/s and the spread
-    /// of its passes beside it, (max - min) / mean; a Mix column for Mix
+    /// As the terminal's grid: each direction's best MB/s and `±` beside
+    /// it, half the range of its passes (`repeats::half_range`); a Mix column for Mix
     /// profiles. Shown in the reader's language, downloaded with English
     /// names. One run is one grid, as CrystalDiskMark shows it; several
     /// runs get a table per direction (as the charts), so that a column
@@ -243,10 +243,14 @@ impl MarkGroup {
                     Some(st) => {
                         let v = st.best_bytes_per_sec / 1e6;
                         row.push(Cell::num(v, mark_mb(v)));
-                        row.push(if st.runs > 1 {
-                            Cell::num(st.spread * 100.0, format!("{:.0}%", st.spread * 100.0))
-                        } else {
-                            Cell::text("")
+                        let half = crate::metrics::repeats::half_range(
+                            st.min_bytes_per_sec,
+                            st.best_bytes_per_sec,
+                            st.best_bytes_per_sec,
+                        );
+                        row.push(match half {
+                            Some(h) if st.runs > 1 => Cell::num(h * 100.0, format!("{:.0}%", h * 100.0)),
+                            _ => Cell::text(""),
                         });
                     }
                     None => row.extend([Cell::text("-"), Cell::text("")]),

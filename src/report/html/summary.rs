@@ -75,10 +75,13 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
         "runs",
         "Runs",
         &[
-            "run", "id", "label", "date", "suite", "host", "jobs", "price", "kura", "status",
+            "run", "id", "label", "date", "suite", "host", "jobs", "price", "kura", "status", "MB/s", "IOPS",
+            "figure",
         ],
     );
     for (run, name) in runs.iter().zip(names) {
+        // The figure that stands for the run, as `kura history` and the web list give it.
+        let figure = crate::report::figure::of_run(run);
         t.rows.push(vec![
             Cell::text(name.as_str()),
             run.id.map(Cell::int).unwrap_or_else(Cell::empty),
@@ -100,6 +103,18 @@ fn runs_table(runs: &[RunResult], names: &[String]) -> Table {
                 Cell::shown(crate::i18n::heading(status), Value::Text(status.into()))
             },
         ]);
+        let row = t.rows.last_mut().expect("pushed above");
+        match figure {
+            Some(f) => row.extend([
+                Cell::num(
+                    f.bytes_per_sec / 1e6,
+                    crate::report::format::mb_per_sec(f.bytes_per_sec),
+                ),
+                Cell::num(f.iops, crate::report::format::rate(f.iops)),
+                Cell::text(f.of),
+            ]),
+            None => row.extend([Cell::empty(), Cell::empty(), Cell::empty()]),
+        }
     }
     t
 }
