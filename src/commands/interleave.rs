@@ -105,6 +105,25 @@ pub fn distinct(lanes: &[Vec<SuiteJob>]) -> Result<()> {
 }
 
 /// Several targets take turns in one process: not as ranks of many.
+/// Before anything runs: the targets are distinct, several take turns only
+/// in one process, and the notes on the targets are said (by rank 0 alone
+/// on many ranks).
+pub fn ready(lanes: &[Vec<SuiteJob>], cluster: &ClusterArgs, notes: Vec<String>, quiet: bool) -> Result<()> {
+    distinct(lanes)?;
+    if lanes.len() > 1 {
+        refuse_ranks(cluster)?;
+    }
+    if !quiet && crate::cluster::launched_rank().unwrap_or(0) == 0 {
+        for note in notes {
+            eprint!(
+                "{}",
+                crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
+            );
+        }
+    }
+    Ok(())
+}
+
 pub fn refuse_ranks(cluster: &ClusterArgs) -> Result<()> {
     if crate::cluster::launched_rank().is_some() || cluster.shared || cluster.stonewall.is_some() {
         bail!("several targets take turns in one process; on many ranks, name one target");

@@ -49,19 +49,7 @@ pub fn run(ctx: &Ctx, args: MarkArgs) -> Result<i32> {
     if lanes.iter().any(Vec::is_empty) {
         bail!("the profile has no tests");
     }
-    interleave::distinct(&lanes)?;
-    if lanes.len() > 1 {
-        interleave::refuse_ranks(&args.cluster)?;
-    }
-    // On many ranks, rank 0 says it once.
-    if !ctx.quiet && crate::cluster::launched_rank().unwrap_or(0) == 0 {
-        for note in notes {
-            eprint!(
-                "{}",
-                crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
-            );
-        }
-    }
+    interleave::ready(&lanes, &args.cluster, notes, ctx.quiet)?;
     let mut opts = run_options(&args.common, ctx.quiet);
     opts.label = labels[0].clone();
     opts.suite = Some(SuiteKind::Mark(Some(profile.name())));

@@ -62,19 +62,7 @@ pub fn run(ctx: &Ctx, args: SweepArgs) -> Result<i32> {
                 .collect::<Result<_, _>>()?,
         );
     }
-    interleave::distinct(&lanes)?;
-    if lanes.len() > 1 {
-        interleave::refuse_ranks(&args.cluster)?;
-    }
-    // On many ranks, rank 0 says it once.
-    if !ctx.quiet && crate::cluster::launched_rank().unwrap_or(0) == 0 {
-        for note in notes {
-            eprint!(
-                "{}",
-                crate::report::width::wrap(&crate::t!("note-prefix"), &note, 2)
-            );
-        }
-    }
+    interleave::ready(&lanes, &args.cluster, notes, ctx.quiet)?;
     let mut opts = opts;
     opts.label = labels[0].clone();
     if lanes.len() > 1 {
