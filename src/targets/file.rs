@@ -71,8 +71,12 @@ pub fn prepare_file(
             Found::Ours(lock) => prepare_existing(path, meta, job, opts, true, lock),
             Found::Leftover => prepare_file(path, job, opts, own_name),
         },
-        // A kura killed at a path you named left its test file there: known by kura's mark.
-        Some(meta) if named_leftover(path, meta)? => prepare_file(path, job, opts, own_name),
+        // A kura killed at a path you named left its test file there: known by
+        // kura's mark, and made anew for a job that writes. A job that only
+        // reads it reads what is there (verify's read-back after a crash).
+        Some(meta) if job.modifies() && named_leftover(path, meta)? => {
+            prepare_file(path, job, opts, own_name)
+        }
         Some(meta) => prepare_existing(path, meta, job, opts, own_name, None),
         None => {
             match std::fs::metadata(dir) {
