@@ -5,7 +5,11 @@
 //! modules and comments are left out. A new writable open elsewhere fails
 //! this test: route it through a function of the gate instead.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::source::{code_of, rust_files};
 
 /// Text that opens, creates or replaces a file for writing, on one line.
 const ONE_LINE: &[&str] = &[
@@ -29,41 +33,6 @@ const ONE_LINE: &[&str] = &[
 
 /// What makes an `OpenOptions` chain (up to its `.open(`) writable.
 const WRITABLE_OPTIONS: &[&str] = &[".write(", ".append(", ".create(", ".create_new(", ".truncate("];
-
-/// Source without comments and `#[cfg(test)]` modules.
-fn code_of(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].trim_start();
-        if line.starts_with("#[cfg(test)]") {
-            // The item after it: a module to its closing brace, or `mod x;`.
-            let mut depth = 0i64;
-            let mut opened = false;
-            i += 1;
-            while i < lines.len() {
-                let l = lines[i];
-                depth += l.matches('{').count() as i64 - l.matches('}').count() as i64;
-                opened |= l.contains('{');
-                i += 1;
-                if (opened && depth <= 0) || (!opened && l.trim_end().ends_with(';')) {
-                    break;
-                }
-            }
-            continue;
-        }
-        if !line.starts_with("//") {
-            let code = match line.find(" //") {
-                Some(at) if !line[..at].contains('"') => &line[..at],
-                _ => line,
-            };
-            out.push((i + 1, code.to_string()));
-        }
-        i += 1;
-    }
-    out
-}
 
 /// `(line, text)` of every writable open in `text`.
 fn writable_opens(text: &str) -> Vec<(usize, String)> {
@@ -89,17 +58,6 @@ fn writable_opens(text: &str) -> Vec<(usize, String)> {
         }
     }
     found
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]

@@ -234,7 +234,7 @@ fn name_failures(all: &[Vec<u8>]) -> String {
 /// shared target.
 pub fn rank_job(job: &Job, rank: u32, size: u32, shared: bool) -> Result<Job, String> {
     let mut mine = job.clone();
-    if job.workload.fileset().is_some() {
+    if job.workload.kind().target_is_directory() {
         // A file set's target is its anchor directory: each rank makes its
         // set in a directory of its own there (mdtest's unique directory
         // per task), or every rank loads its share of one set's files.
@@ -320,10 +320,11 @@ pub fn run<C: Communicator + ?Sized>(
 
 /// Refuses what many ranks cannot run yet, before anything starts.
 fn check_kind(job: &Job, cluster: &ClusterOptions) -> Result<(), String> {
-    if job.workload.bonnie().is_some() || job.workload.database().is_some() {
+    if !job.workload.kind().runs_on_ranks() {
         return Err(format!(
-            "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
-            job.name
+            "{}: {} jobs do not run on many ranks yet; run them on one host",
+            job.name,
+            job.workload.kind().name()
         ));
     }
     // Each rank would measure alone what should run together or in rounds.
@@ -479,8 +480,9 @@ impl<C: Communicator + ?Sized> Ranks<'_, C> {
         // somebody's file or set there is refused before any phase has measured.
         // A rank's own directory not made yet holds nothing to refuse (the rank makes it);
         // what the ranks share, rank 0 makes while the others look.
-        let unmade =
-            |j: &Job| j.workload.fileset().is_some() && j.target.as_ref().is_some_and(|t| !t.exists());
+        let unmade = |j: &Job| {
+            j.workload.kind().target_is_directory() && j.target.as_ref().is_some_and(|t| !t.exists())
+        };
         let own = mine.iter().zip(&each).try_for_each(|(j, (c, _))| {
             runner::own_names_free(j).map_err(|e| e.to_string())?;
             if c.shared || unmade(j) {
@@ -533,7 +535,7 @@ impl<C: Communicator + ?Sized> Placement for Ranks<'_, C> {
             };
             settle(self.comm, made).map_err(|e| self.fail(e))?;
         }
-        if own.workload.fileset().is_some() && !cluster.shared {
+        if own.workload.kind().target_is_directory() && !cluster.shared {
             self.own_directory(own);
         }
         self.one_job(&job.job, own, &cluster, bench)

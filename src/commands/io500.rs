@@ -66,7 +66,10 @@ fn params(args: &Io500Args, ranks: u32) -> Result<Io500Params> {
 /// followed through a link like a path the user named: a symlink put at
 /// `kura-io500-hard.dat` led the ior-hard phase into the file it points at.
 fn refuse_links_at_own_names(jobs: &[crate::runner::SuiteJob]) -> Result<()> {
-    for sj in jobs.iter().filter(|sj| sj.job.workload.fileset().is_none()) {
+    for sj in jobs
+        .iter()
+        .filter(|sj| !sj.job.workload.kind().target_is_directory())
+    {
         let path = crate::targets::job_path(&sj.job);
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
             bail!(
@@ -98,7 +101,7 @@ pub fn run(ctx: &Ctx, args: Io500Args) -> Result<i32> {
         .map(|t| JobCluster {
             shared: io500::shared(t.test),
             stonewall: io500::stonewalled(t.test).then_some(p.stonewall),
-            interleave: io500::shared(t.test) && t.job.workload.fileset().is_none(),
+            interleave: io500::shared(t.test) && !t.job.workload.kind().target_is_directory(),
             reorder: io500::reorders(t.test),
         })
         .collect();

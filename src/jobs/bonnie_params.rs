@@ -467,6 +467,45 @@ pub fn default_size(memory_bytes: u64) -> u64 {
     mib.max(1) * MIB
 }
 
+/// bonnie++'s tests as a kind of workload, each measured whole on the
+/// files the run's first test made.
+impl super::workload::WorkloadKind for BonnieParams {
+    fn name(&self) -> &'static str {
+        "bonnie"
+    }
+
+    fn scope(&self) -> super::options::Scope {
+        super::options::Scope::Bonnie
+    }
+
+    /// Each test is described in block terms (`job` above): its `rw`, `bs`
+    /// and `io_size` say what it moved.
+    fn stores_block_fields(&self) -> bool {
+        true
+    }
+
+    fn summary(&self, _job: &Job) -> String {
+        format!("bonnie++ {}", self.test)
+    }
+
+    fn measured_whole(&self) -> bool {
+        true
+    }
+
+    fn target_is_directory(&self) -> bool {
+        false
+    }
+
+    /// A test does what bonnie++ does: nothing to raise.
+    fn has_load_to_raise(&self) -> bool {
+        false
+    }
+
+    fn runs_on_ranks(&self) -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

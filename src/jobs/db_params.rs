@@ -391,6 +391,37 @@ fn server_sync(server: Server, text: Option<&str>) -> Result<Option<String>, Str
     Ok(Some(value.to_string()))
 }
 
+/// The database tests as a kind of workload, each measured whole on the
+/// server (or SQLite file) the run's first test started.
+impl super::workload::WorkloadKind for DbParams {
+    fn name(&self) -> &'static str {
+        "db"
+    }
+
+    fn scope(&self) -> super::options::Scope {
+        super::options::Scope::Database
+    }
+
+    fn summary(&self, _job: &Job) -> String {
+        match self.test.starts_with("oltp") {
+            true => format!("{} {} x{}", self.server, self.test, self.oltp_threads),
+            false => format!("{} {}", self.server, self.test),
+        }
+    }
+
+    fn measured_whole(&self) -> bool {
+        true
+    }
+
+    fn target_is_directory(&self) -> bool {
+        false
+    }
+
+    fn runs_on_ranks(&self) -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -460,6 +460,46 @@ pub struct Resolved {
 }
 
 impl FileSetParams {
+    /// The job's file-set parameters; `None` for a job of another kind.
+    pub fn of(job: &super::Job) -> Option<&FileSetParams> {
+        match &job.workload {
+            super::Workload::FileSet(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The job's file-set parameters, making a block job a file-set job:
+    /// a file-set option given to a block job makes it one.
+    pub fn of_mut(job: &mut super::Job) -> Result<&mut FileSetParams, String> {
+        if matches!(job.workload, super::Workload::Block) {
+            job.workload = super::Workload::FileSet(FileSetParams::default());
+        }
+        let kind = job.workload.kind().name();
+        match &mut job.workload {
+            super::Workload::FileSet(p) => Ok(p),
+            _ => Err(format!("only file-set jobs take this option, not a {kind} job")),
+        }
+    }
+
+    /// What `f` reads of the job's file-set parameters; `None` for a job
+    /// of another kind (a file-set option's value, `jobs::options`).
+    pub fn get<T>(job: &super::Job, f: impl Fn(&FileSetParams) -> Option<T>) -> Option<T> {
+        FileSetParams::of(job).and_then(f)
+    }
+
+    /// A file-set switch: on makes the job a file set; off leaves a job of
+    /// another kind as it is.
+    pub fn set_switch(
+        job: &mut super::Job,
+        on: bool,
+        field: impl FnOnce(&mut FileSetParams) -> &mut bool,
+    ) -> Result<(), String> {
+        if on || FileSetParams::of(job).is_some() {
+            *field(FileSetParams::of_mut(job)?) = on;
+        }
+        Ok(())
+    }
+
     pub fn resolve(&self) -> Result<Resolved, String> {
         let mix_text = self.mix.clone().unwrap_or_else(|| DEFAULT_MIX.to_string());
         let mix = Mix::parse(&mix_text).map_err(|e| format!("mix: {e}"))?;
@@ -543,6 +583,37 @@ impl Resolved {
 
     pub fn total_bytes(&self) -> u64 {
         self.total_files().saturating_mul(self.sizes.mean())
+    }
+}
+
+/// File sets as a kind of workload: operations on a tree of files.
+impl super::workload::WorkloadKind for FileSetParams {
+    fn name(&self) -> &'static str {
+        "fileset"
+    }
+
+    fn scope(&self) -> super::options::Scope {
+        super::options::Scope::FileSet
+    }
+
+    fn summary(&self, job: &super::Job) -> String {
+        format!("{} x{}", FileSetParams::summary(self), job.threads)
+    }
+
+    fn measured_whole(&self) -> bool {
+        false
+    }
+
+    fn target_is_directory(&self) -> bool {
+        true
+    }
+
+    fn rows_by_operation(&self) -> bool {
+        true
+    }
+
+    fn runs_on_ranks(&self) -> bool {
+        true
     }
 }
 

@@ -9,12 +9,12 @@
 use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 
+use super::Job;
 use super::options::{OPTIONS, Scope};
-use super::{Job, Workload};
 
 /// Serializes `job` with its effective read share (`serialize_with`).
 pub fn serialize<S: Serializer>(job: &Job, s: S) -> Result<S::Ok, S::Error> {
-    if matches!(job.workload, Workload::FileSet(_) | Workload::Database(_)) {
+    if !job.workload.kind().stores_block_fields() {
         let mut v = serde_json::to_value(job).map_err(S::Error::custom)?;
         if let Some(fields) = v.as_object_mut() {
             for d in OPTIONS.iter().filter(|d| d.scope == Scope::Block) {

@@ -356,7 +356,7 @@ pub struct Job {
     #[serde(default)]
     pub seed: Option<u64>,
     /// The kind of workload, with its own parameters; block I/O (the fields above) unless said.
-    #[serde(default, skip_serializing_if = "super::Workload::is_block")]
+    #[serde(default, skip_serializing_if = "super::workload::stored_without_key")]
     pub workload: super::Workload,
     /// Sequential jobs: bytes skipped after each I/O (fio's `rw=read:4k`).
     /// Left out of JSON when 0, so jobs without holes store as they always did.
@@ -562,7 +562,7 @@ impl Default for Job {
             align: None,
             random_pct: 100,
             seed: None,
-            workload: super::Workload::Block,
+            workload: Default::default(),
             gap_bytes: 0,
             step_back_bytes: 0,
             zone_size_bytes: 0,
@@ -1051,36 +1051,9 @@ impl Job {
         }
     }
 
-    /// A one-line description: `randread 4k qd32 x1`.
+    /// A one-line description of what the job does, by its kind: `randread 4k qd32 x1`.
     pub fn summary(&self) -> String {
-        // file sets (issue 13)
-        if let Some(p) = self.workload.fileset() {
-            return format!("{} x{}", p.summary(), self.threads);
-        }
-        // Each kind by what it ran, not by the block fields it leaves unused.
-        if let Some(p) = self.workload.database() {
-            return match p.test.starts_with("oltp") {
-                true => format!("{} {} x{}", p.server, p.test, p.oltp_threads),
-                false => format!("{} {}", p.server, p.test),
-            };
-        }
-        if let Some(p) = self.workload.bonnie() {
-            return format!("bonnie++ {}", p.test);
-        }
-        let mut s = format!(
-            "{} {} qd{} x{}",
-            self.rw.name(),
-            self.bs_text(),
-            self.qd,
-            self.threads
-        );
-        if self.rw.is_mixed() {
-            s.push_str(&format!(" {}% read", self.read_pct));
-        }
-        if !self.direct {
-            s.push_str(" buffered");
-        }
-        s
+        self.workload.kind().summary(self)
     }
 }
 

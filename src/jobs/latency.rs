@@ -196,11 +196,11 @@ pub fn validate(job: &super::Job) -> Result<(), super::SpecError> {
         return Ok(());
     };
     let limit_text = super::units::format_duration(Duration::from_nanos(limit));
-    if job.workload.bonnie().is_some() {
+    if !job.workload.kind().has_load_to_raise() {
         return Err(invalid(
             "latency_limit",
             &limit_text,
-            "bonnie++'s tests have no load to raise",
+            &format!("a {} job has no load to raise", job.workload.kind().name()),
         ));
     }
     if job.latency_step.is_none()

@@ -1,6 +1,7 @@
 //! The job model every input is translated into, its units and its readers.
 //! Nothing here touches the disk except reading a job file's text.
 
+pub mod block;
 pub mod bonnie_params;
 pub mod db_params;
 pub mod duration_ns;

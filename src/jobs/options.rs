@@ -72,9 +72,12 @@ pub enum Scope {
     Run,
     /// Block I/O on one file or device.
     Block,
-    // file sets (issue 13)
     /// A file set under a directory (`Workload::FileSet`).
     FileSet,
+    /// bonnie++'s tests: their parameters are `kura suite bonnie`'s flags.
+    Bonnie,
+    /// The database tests: their parameters are `kura suite db`'s flags.
+    Database,
 }
 
 /// How an option is given on the command line of `kura run`.
@@ -886,7 +889,7 @@ options! {
         .extra()
         .more(": `rate` starts from a short unthrottled probe, `qd` and `threads` double from 1 up to the job's own qd or threads (256 and 64 when those are 1)")
         .example("qd");
-    // file sets (issue 13): each sets `Workload::FileSet`'s parameters, making the job a file-set job.
+    // File sets: each sets the job's `FileSetParams`, making a block job a file-set job.
     Mix = opt("mix", Type::Text, Group::Workload, "File-set operation mix: sfs97, swbuild, mdtest, mdtest-shared or OP=PCT,...",
         |j| fs_get(j, |p| p.mix.clone().map(Value::Text)),
         |j, v| {
@@ -985,26 +988,14 @@ options! {
         .more(" (vdbench's `fileselect`; zipf's THETA defaults to 1.2)")
         .example("sequential");
     Force = opt("force", Type::Bool, Group::Target, "File sets: allow more than 100,000 files",
-        |j| Some(Value::Bool(j.workload.fileset().is_some_and(|p| p.force))),
-        |j, v| {
-            let force = take!(v, Bool);
-            if force || j.workload.fileset().is_some() {
-                fs_mut(j)?.force = force;
-            }
-            Ok(())
-        })
+        |j| Some(Value::Bool(super::fileset::FileSetParams::get(j, |p| Some(p.force)).unwrap_or(false))),
+        |j, v| super::fileset::FileSetParams::set_switch(j, take!(v, Bool), |p| &mut p.force))
         .switch()
         .file_set()
         .example("true");
     FsyncOnClose = opt("fsync_on_close", Type::Bool, Group::Data, "File sets: fsync each file a create or write changed before closing it, inside the timed operation",
-        |j| Some(Value::Bool(j.workload.fileset().is_some_and(|p| p.fsync_on_close))),
-        |j, v| {
-            let on = take!(v, Bool);
-            if on || j.workload.fileset().is_some() {
-                fs_mut(j)?.fsync_on_close = on;
-            }
-            Ok(())
-        })
+        |j| Some(Value::Bool(super::fileset::FileSetParams::get(j, |p| Some(p.fsync_on_close)).unwrap_or(false))),
+        |j, v| super::fileset::FileSetParams::set_switch(j, take!(v, Bool), |p| &mut p.fsync_on_close))
         .switch()
         .file_set()
         .extra()
@@ -1313,18 +1304,11 @@ options! {
 
 /// A file-set parameter of the job; `None` for other kinds.
 fn fs_get(j: &Job, f: impl Fn(&super::fileset::FileSetParams) -> Option<Value>) -> Option<Value> {
-    j.workload.fileset().and_then(f)
+    super::fileset::FileSetParams::get(j, f)
 }
 
-/// The job's file-set parameters, making a block job a file-set job.
 fn fs_mut(j: &mut Job) -> Result<&mut super::fileset::FileSetParams, String> {
-    if j.workload.is_block() {
-        j.workload = super::Workload::FileSet(Default::default());
-    }
-    match &mut j.workload {
-        super::Workload::FileSet(p) => Ok(p),
-        _ => Err("only file-set jobs take this option".into()),
-    }
+    super::fileset::FileSetParams::of_mut(j)
 }
 
 /// `rate_process`: fio's two words.
@@ -1428,6 +1412,8 @@ pub fn markdown() -> String {
             Scope::Run => "every kind",
             Scope::Block => "block I/O",
             Scope::FileSet => "file sets",
+            Scope::Bonnie => "bonnie++",
+            Scope::Database => "databases",
         };
         let mut meaning = format!("{}{}", d.help, d.more);
         if d.identity.is_some() {

@@ -152,10 +152,7 @@ fn shortfall_allowed(r: &JobResult, rate: u64, offered: f64) -> f64 {
 /// engine keeps several (a file set's thread does one operation at a time;
 /// the stored `qd` of a sync engine is already 1).
 pub fn in_flight_cap(r: &JobResult) -> u64 {
-    let per_thread = match r.job.workload {
-        crate::jobs::Workload::Block => u64::from(r.job.qd.max(1)),
-        _ => 1,
-    };
+    let per_thread = r.job.workload.kind().in_flight_per_thread(&r.job);
     per_thread * u64::from(r.job.threads.max(1))
 }
 

@@ -37,7 +37,7 @@ pub fn render(job: &JobResult) -> String {
         c.ranks.len(),
         hosts.len(),
         if hosts.len() == 1 { "" } else { "s" },
-        match (c.shared, job.job.workload.fileset().is_some()) {
+        match (c.shared, job.job.workload.kind().target_is_directory()) {
             (true, false) => "each on its share of one shared file",
             (false, false) => "each on its own file (PATH.RANK)",
             (true, true) => "each on its share of one file set's files",

@@ -17,7 +17,7 @@ pub struct DbRow {
     /// Wall time of the test, as sql-bench's "Time for ..." total.
     pub seconds: f64,
     /// Statements per second, each OLTP transaction's BEGIN and COMMIT
-    /// among them as sysbench counts them (`report::figure::queries`).
+    /// among them as sysbench counts them (`queries` below).
     pub queries_per_sec: f64,
     /// Commits, explicit or one per write in autocommit mode.
     pub commits: u64,
@@ -93,9 +93,8 @@ pub fn rows(run: &RunResult) -> Vec<DbRow> {
                 test: test.to_string(),
                 repetitions: jobs.len(),
                 seconds: mean(jobs.iter().map(|j| secs(j))),
-                // The run's figure is this rate (report::figure::queries).
-                queries_per_sec: super::figure::rate(jobs.iter().copied(), super::figure::queries)
-                    .ops_per_sec,
+                // The run's figure is this rate (`queries`).
+                queries_per_sec: super::figure::rate(jobs.iter().copied(), queries).ops_per_sec,
                 commits: last.map_or(0, |j| ops(j, OpKind::Commit)),
                 commit_p50_ns: commit.and_then(|d| pct(d, "50.000000")),
                 commit_p99_ns: commit.and_then(|d| pct(d, "99.000000")),
@@ -120,7 +119,7 @@ fn oltp_figures(j: &JobResult) -> Option<OltpFigures> {
         threads: p.oltp_threads,
         transactions: txn.ops,
         transactions_per_sec: rate(txn.ops),
-        queries_per_sec: super::figure::rate([j], super::figure::queries).ops_per_sec,
+        queries_per_sec: super::figure::rate([j], queries).ops_per_sec,
         lat_min_ns: txn.lat_ns.min,
         lat_mean_ns: txn.lat_ns.mean,
         lat_p95_ns: pct(txn, "95.000000"),
@@ -484,6 +483,26 @@ pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[Compa
         out.push_str(&line(&cells));
     }
     out
+}
+
+/// A database test's queries: the statements it sent, BEGIN and COMMIT
+/// among them, as sysbench counts its queries (its "other"). Only the OLTP
+/// mix sends them, one of each a transaction (`database::oltp`); sql-bench's
+/// writes autocommit and send neither. No bytes: a query's size is not the
+/// storage's.
+pub fn queries(j: &JobResult) -> (u64, u64) {
+    let ops = |k: OpKind| j.operation(k).map_or(0, |d| d.ops);
+    let test = j
+        .job
+        .workload
+        .database()
+        .map(|p| p.test.as_str())
+        .or(j.test.as_deref());
+    let explicit = test.and_then(Test::from_name) == Some(Test::OltpReadWrite);
+    (
+        ops(OpKind::Query) + if explicit { 2 * ops(OpKind::Transaction) } else { 0 },
+        0,
+    )
 }
 
 #[cfg(test)]

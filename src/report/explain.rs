@@ -106,7 +106,7 @@ fn job_row(i: usize, p: &PlannedJob) -> Vec<String> {
     // Another kind's job (a file set, bonnie, a database) keeps the
     // block fields at their defaults: they say nothing of what it does,
     // so its kind is named and its own keys follow under the tables.
-    let block = j.workload.is_block();
+    let block = j.workload.kind().scope() == crate::jobs::options::Scope::Block;
     let for_block = |text: String| if block { text } else { "-".to_string() };
     vec![
         (i + 1).to_string(),

@@ -8,7 +8,7 @@
 
 use crate::jobs::suites::SuiteKind;
 use crate::metrics::latency_bound::curves;
-use crate::metrics::{JobResult, OpKind, RunResult};
+use crate::metrics::{JobResult, RunResult};
 
 /// The figure that stands for a run, and what it is.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,27 +65,6 @@ pub fn of_directions<'a>(names: &'a [&'a str]) -> impl Fn(&JobResult) -> (u64, u
             .filter(|(n, _)| names.contains(n))
             .fold((0, 0), |(o, b), (_, d)| (o + d.ops, b + d.bytes))
     }
-}
-
-/// A database test's queries: the statements it sent, BEGIN and COMMIT
-/// among them, as sysbench counts its queries (its "other"). Only the OLTP
-/// mix sends them, one of each a transaction (`database::oltp`); sql-bench's
-/// writes autocommit and send neither. No bytes: a query's size is not the
-/// storage's.
-pub fn queries(j: &JobResult) -> (u64, u64) {
-    use crate::jobs::db_params::Test;
-    let ops = |k: OpKind| j.operation(k).map_or(0, |d| d.ops);
-    let test = j
-        .job
-        .workload
-        .database()
-        .map(|p| p.test.as_str())
-        .or(j.test.as_deref());
-    let explicit = test.and_then(Test::from_name) == Some(Test::OltpReadWrite);
-    (
-        ops(OpKind::Query) + if explicit { 2 * ops(OpKind::Transaction) } else { 0 },
-        0,
-    )
 }
 
 /// A job's test: its suite test, else its name without the repetition (`randread #2`).
@@ -243,7 +222,7 @@ pub fn of_run(run: &RunResult) -> Option<Figure> {
         }
         Some(SuiteKind::Db) => {
             let mine = jobs_of(&jobs, &first);
-            let r = rate(mine.iter().copied(), queries);
+            let r = rate(mine.iter().copied(), super::db_table::queries);
             return Some(Figure {
                 of: format!("{first} queries, {}", of_n(mine.len(), false)),
                 short: crate::t!("history-short-queries", test = first.as_str()),

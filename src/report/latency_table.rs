@@ -6,8 +6,8 @@
 use super::escape::term;
 use super::format::latency;
 use super::run_table::{new_table, render_job};
+use crate::jobs::EngineKind;
 use crate::jobs::latency::{LatencyLoad, LatencyStat};
-use crate::jobs::{EngineKind, Workload};
 use crate::metrics::latency_bound::{
     Curve, DEVICE_BUSY_SHARE, Limiter, SHORT_SHARE, Verdict, closed_loop_max_iops, curves, in_flight_cap,
     stat_ns,
@@ -193,9 +193,9 @@ fn device_part(busy: Option<f64>) -> String {
 
 /// `qd 1 x 8 threads`, or `8 threads` where a thread does one operation at a time.
 fn shape(r: &JobResult) -> String {
-    match r.job.workload {
-        Workload::Block => crate::t!("search-shape-block", qd = r.job.qd, threads = r.job.threads),
-        _ => crate::t!("search-threads", threads = r.job.threads),
+    match r.job.workload.kind().has_queue() {
+        true => crate::t!("search-shape-block", qd = r.job.qd, threads = r.job.threads),
+        false => crate::t!("search-threads", threads = r.job.threads),
     }
 }
 
@@ -204,12 +204,12 @@ fn shape(r: &JobResult) -> String {
 /// in flight (`in_flight_cap`): qd and threads, threads alone on the sync
 /// engine (one I/O in flight per thread) and for kinds other than block I/O.
 fn raise(c: &Curve, r: &JobResult) -> String {
-    match (c.load, &r.job.workload, r.job.engine) {
+    match (c.load, r.job.workload.kind().has_queue(), r.job.engine) {
         (LatencyLoad::Qd, ..) => crate::t!("search-raise-ceiling-qd"),
         (LatencyLoad::Threads, ..) => crate::t!("search-raise-ceiling-threads"),
-        (LatencyLoad::Rate, Workload::Block, EngineKind::Sync) => crate::t!("search-raise-sync"),
-        (LatencyLoad::Rate, Workload::Block, _) => crate::t!("search-raise-qd-threads"),
-        (LatencyLoad::Rate, ..) => crate::t!("search-raise-threads"),
+        (LatencyLoad::Rate, true, EngineKind::Sync) => crate::t!("search-raise-sync"),
+        (LatencyLoad::Rate, true, _) => crate::t!("search-raise-qd-threads"),
+        (LatencyLoad::Rate, false, _) => crate::t!("search-raise-threads"),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod fit;
 pub mod format;
 pub mod history;
 pub mod html;
+pub mod kind_views;
 pub mod latency_table;
 pub mod mark_grid;
 pub mod pad;

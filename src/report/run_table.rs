@@ -34,7 +34,9 @@ pub fn new_table(header: &[&str]) -> Table {
 pub fn target_kind_text(job: &JobResult) -> String {
     match job.target.kind {
         TargetKind::Block => crate::t!("target-block-device"),
-        TargetKind::File if job.job.workload.fileset().is_some() => crate::t!("target-directory"),
+        TargetKind::File if job.job.workload.kind().target_is_directory() => {
+            crate::t!("target-directory")
+        }
         TargetKind::File => crate::t!("target-file"),
     }
 }
@@ -259,12 +261,7 @@ pub fn render_run(run: &RunResult) -> String {
     // The steps of a latency-bounded search are shown as its curve.
     for job in run.jobs.iter().filter(|j| j.job.latency_step.is_none()) {
         out.push('\n');
-        // file sets (issue 13): their own table, by operation.
-        if job.job.workload.fileset().is_some() {
-            out.push_str(&super::fileset_table::render_job(job));
-        } else {
-            out.push_str(&render_job(job, super::runs::still_measuring(run)));
-        }
+        out.push_str(&super::kind_views::job_table(job, run));
     }
     let searches = super::latency_table::render(run);
     if !searches.is_empty() {

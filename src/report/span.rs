@@ -14,7 +14,7 @@ pub fn span_text(j: &JobResult) -> String {
         .unwrap_or(whole)
         .min(whole.saturating_sub(j.job.offset_bytes));
     // A file set's anchor is stored as a file target; its size is its files'.
-    let set = j.job.workload.fileset().is_some();
+    let set = j.job.workload.kind().target_is_directory();
     let what = match j.target.kind {
         TargetKind::Block => crate::t!("span-kind-device"),
         TargetKind::File if set => crate::t!("span-kind-directory"),

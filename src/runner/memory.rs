@@ -70,8 +70,8 @@ pub fn series_periods(job: &Job) -> u64 {
 /// One period per interval of the job's ramp and runtime (the default
 /// runtime when it names no amount either); `None` when its end is unknown.
 fn every_period(job: &Job) -> Option<u128> {
-    // bonnie++'s tests and the db suite's are measured whole: they keep no series.
-    if job.workload.bonnie().is_some() || job.workload.database().is_some() {
+    // A kind measured whole (bonnie++'s tests, the db suite's) keeps no series.
+    if job.workload.kind().measured_whole() {
         return Some(0);
     }
     let amount = job.io_size_bytes.is_some() || job.io_count.is_some() || job.passes.is_some();

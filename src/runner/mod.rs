@@ -7,10 +7,11 @@
 //! Formats nothing for the reader.
 
 mod block_kind;
-mod fileset_kind;
 mod fileset_measure;
+mod fileset_sets;
 mod group;
 mod job_file;
+mod kinds;
 mod latency_bound;
 pub(crate) mod memcg;
 pub mod memory;
@@ -33,17 +34,16 @@ use std::time::{Duration, Instant, SystemTime};
 
 use thiserror::Error;
 
-use crate::bonnie::measure::BonnieRun;
 use crate::engine::probe_io_uring;
-use crate::jobs::bonnie_params::BonnieParams;
 use crate::jobs::job::{DEFAULT_FILE_SIZE, DEFAULT_RUNTIME};
-use crate::jobs::{EngineKind, Job, Workload};
+use crate::jobs::{EngineKind, Job};
 use crate::metrics::{JobResult, TargetFacts, TargetKind, Warning};
 use crate::targets::{self, PreparedTarget, TargetError, TargetOptions};
-use whole_kind::WholeKind as _;
+use kinds::Kinds;
 
 pub use crate::metrics::sink::{NoSink, RunSink};
 pub use job_file::run_plan;
+pub(crate) use kinds::own_names_free;
 pub use latency_bound::check_search;
 pub use progress::Progress;
 pub use suite::{
@@ -387,7 +387,7 @@ fn per_thread_path(base: &std::path::Path, i: u32) -> std::path::PathBuf {
 
 /// The paths a job's I/O goes to: its target, or with `file_per_thread`
 /// one file per thread (`PATH.0` ... `PATH.N-1`).
-fn target_paths(job: &Job) -> Vec<std::path::PathBuf> {
+pub(super) fn target_paths(job: &Job) -> Vec<std::path::PathBuf> {
     let base = targets::job_path(job);
     match job.file_per_thread {
         true => (0..job.threads).map(|i| per_thread_path(&base, i)).collect(),
@@ -456,137 +456,6 @@ enum Start<'a> {
     Synced(&'a mut dyn FnMut() -> Result<(), RunError>),
 }
 
-/// What the kinds of workload other than block I/O keep from one job of a
-/// run to the next (bonnie's small files, its random draws); the runner's
-/// loop, pauses, Ctrl-C, storing and cleanup are the same for every kind.
-#[derive(Default)]
-struct Kinds {
-    bonnie: Option<BonnieRun>,
-    // file sets (issue 13)
-    filesets: fileset_kind::Sets,
-    database: Option<crate::database::DbRun>,
-    /// The memory cap of a database run (`suite db --mem-limit`): entered
-    /// before its server starts, so the server is capped too, and left once
-    /// it stopped. The runner's, not the kind's: a kind never reaches back.
-    database_cap: Option<memcg::MemoryCap>,
-    /// The memory cap of a bonnie run (`suite bonnie --mem-limit`): entered
-    /// before its test file is made and left once its files are removed.
-    bonnie_cap: Option<memcg::MemoryCap>,
-}
-
-impl Kinds {
-    /// One job measured once, whatever its kind: the one place the runner
-    /// picks a kind, for the main loop and the latency search alike.
-    fn measure(
-        &mut self,
-        job: &Job,
-        start: Start<'_>,
-        cx: rounds::Ctx<'_>,
-        failure: &mut Option<RunError>,
-    ) -> Result<JobResult, RunError> {
-        let (stop, progress) = (cx.stop, cx.progress);
-        match (&job.workload, start) {
-            (Workload::Bonnie(p), Start::Now(_)) => self.bonnie(job, p, cx, failure),
-            (Workload::Database(p), Start::Now(_)) => self.database(job, p, cx, failure),
-            (Workload::Bonnie(_) | Workload::Database(_), Start::Synced(_)) => {
-                Err(RunError::Invalid(format!(
-                    "{}: bonnie and database jobs do not run on many ranks yet; run them on one host",
-                    job.name
-                )))
-            }
-            (Workload::FileSet(p), Start::Now(test)) => {
-                let live = Live { sink: cx.sink, test };
-                self.fileset(job, p, stop, progress, cx.warnings, live)
-            }
-            (Workload::FileSet(p), Start::Synced(ready)) => {
-                self.filesets
-                    .run(job, p, stop, progress, cx.warnings, None, ready)
-            }
-            (_, Start::Now(test)) => {
-                let live = Live { sink: cx.sink, test };
-                run_job(job, cx.opts, stop, cx.warnings, progress, cx.created, Some(live))
-            }
-            (_, Start::Synced(ready)) => {
-                run_job_synced(job, cx.opts, stop, cx.warnings, progress, cx.created, ready)
-            }
-        }
-    }
-
-    /// One bonnie test, on the files the run's first bonnie test made.
-    fn bonnie(
-        &mut self,
-        job: &Job,
-        p: &BonnieParams,
-        cx: rounds::Ctx<'_>,
-        failure: &mut Option<RunError>,
-    ) -> Result<JobResult, RunError> {
-        if self.bonnie.is_none()
-            && let Some(limit) = job.mem_limit_bytes
-        {
-            self.bonnie_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
-        }
-        let run = match &mut self.bonnie {
-            Some(run) => run,
-            None => self
-                .bonnie
-                .insert(BonnieRun::new(job, p).map_err(RunError::Invalid)?),
-        };
-        whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
-    }
-
-    /// One database test, on the server (or file) the run's first one started.
-    fn database(
-        &mut self,
-        job: &Job,
-        p: &crate::jobs::db_params::DbParams,
-        cx: rounds::Ctx<'_>,
-        failure: &mut Option<RunError>,
-    ) -> Result<JobResult, RunError> {
-        if self.database.is_none() {
-            if let Some(limit) = job.mem_limit_bytes {
-                self.database_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
-            }
-            match crate::database::DbRun::new(job, p, cx.stop) {
-                Ok(run) => self.database = Some(run),
-                Err(e) => {
-                    self.database_cap = None;
-                    return Err(RunError::Invalid(e));
-                }
-            }
-        }
-        let Some(run) = self.database.as_mut() else {
-            unreachable!("set above")
-        };
-        whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
-    }
-
-    fn cleanup(&mut self, keep: bool, warnings: &mut Vec<Warning>) {
-        self.filesets.cleanup(keep, warnings);
-        if let Some(d) = &mut self.database {
-            d.finish(keep, warnings);
-        }
-        // The server has stopped: kura leaves the capped group and removes it.
-        self.database_cap = None;
-        if let Some(b) = &mut self.bonnie {
-            b.finish(keep, warnings);
-        }
-        self.bonnie_cap = None;
-    }
-}
-
-/// Somebody's file, or a running kura's, at a name this job's test files
-/// would take (`kura-test.dat`, `PATH.N`, a suite's names): refused before
-/// the first job of a run, where preparing the job would refuse it later.
-pub(crate) fn own_names_free(job: &Job) -> Result<(), TargetError> {
-    let own = job.target.is_none() || job.own_name || job.file_per_thread;
-    if !own || job.engine == EngineKind::Null || !matches!(job.workload, Workload::Block) {
-        return Ok(());
-    }
-    target_paths(job)
-        .iter()
-        .try_for_each(|path| targets::check_own_name(path))
-}
-
 /// A suite's jobs, each preconditioning placed before its job, once every
 /// one passed [`refuse_up_front`]. The suites call it before they open the
 /// database, so a refusal leaves nothing behind; `run_suite` calls it again
@@ -633,12 +502,11 @@ pub fn refuse_up_front<'a>(
     // A suite writes one target in many jobs: probed once.
     let mut probed: Vec<std::path::PathBuf> = Vec::new();
     for job in jobs {
-        own_names_free(job)?;
+        kinds::own_names_free(job)?;
         if job.engine == EngineKind::Null {
             continue;
         }
-        if let Workload::FileSet(p) = &job.workload {
-            fileset_kind::check_up_front(job, p)?;
+        if !kinds::checked_as_a_test_file(job)? {
             continue;
         }
         // A read job creates its test file too, and SQLite would take one at `DB-journal` for its own.

@@ -10,12 +10,12 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{
-    Kinds, Progress, RunError, RunOptions, RunSink, Start, StopFlag, SuiteJob, check_before_io,
-    expected_duration, group, latency_bound, now_unix_s, pause, rounds,
+    Kinds, Progress, RunError, RunOptions, RunSink, Start, StopFlag, SuiteJob, check_before_io, group,
+    latency_bound, now_unix_s, pause, rounds,
 };
 use crate::fileset::Stonewall;
 use crate::jobs::fileset::FileSetParams;
-use crate::jobs::{EngineKind, Job, Workload};
+use crate::jobs::{EngineKind, Job};
 use crate::metrics::{JobResult, RunResult, Warning};
 use crate::targets::{self, PreparedTarget};
 
@@ -190,19 +190,12 @@ impl<'a> Bench<'a> {
     /// file set `mine` runs on, or `job`'s test file when it is missing.
     /// Removed with the run's other test files.
     pub fn prepare_shared(&mut self, job: &Job, mine: &Job) -> Result<(), RunError> {
-        match mine.workload.fileset() {
-            Some(p) => {
-                let (stop, progress) = (self.stop, self.progress);
-                self.kinds
-                    .filesets
-                    .prepare(mine, p, stop, progress, &mut self.warnings)
-            }
-            None if !targets::job_path(job).exists() => {
-                self.created.push(targets::prepare(job, &self.opts.target)?);
-                Ok(())
-            }
-            None => Ok(()),
-        }
+        let (stop, progress) = (self.stop, self.progress);
+        let made =
+            self.kinds
+                .prepare_shared(job, mine, &self.opts.target, stop, progress, &mut self.warnings)?;
+        self.created.extend(made);
+        Ok(())
     }
 }
 
@@ -369,11 +362,7 @@ fn plan(progress: &Progress, opts: &RunOptions, jobs: &[SuiteJob]) {
             true => opts.pause,
             false => Duration::ZERO,
         };
-        j.job
-            .workload
-            .bonnie()
-            .map_or(expected_duration(&j.job), |_| None)
-            .map(|d| d + pause)
+        j.job.workload.kind().expected_duration(&j.job).map(|d| d + pause)
     });
     progress.plan(each.collect());
 }
@@ -435,12 +424,12 @@ impl<'a> Suite<'a> {
             return together;
         }
         if let (Some(tracked), 1) = (job.until_steady, together)
-            && job.workload.bonnie().is_none()
+            && !job.workload.kind().measured_whole()
         {
             self.rounds(std::slice::from_ref(&jobs[i]), &[0], tracked);
             return 1;
         }
-        if together == 1 || !matches!(job.workload, Workload::Block) {
+        if together == 1 || !job.workload.kind().runs_in_groups() {
             match place.measure(i, &jobs[i], &own[i], &mut self.bench) {
                 Ok(Some(r)) => self.keep(r, &jobs[i].test),
                 Ok(None) => {}

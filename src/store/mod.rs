@@ -228,6 +228,9 @@ const JOB_RESULT_INSERT: &str = "INSERT INTO job_results (run_id, job_index, dir
 /// `write`, `create`, `stat`...).
 fn insert_job_rows(conn: &Connection, run_id: i64, index: i64, job: &JobResult) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare_cached(JOB_RESULT_INSERT)?;
+    // A kind other than block I/O names itself in `rw` (`bs` empty), so the
+    // run list describes it by what it ran, not by its unused block fields.
+    let listed = job.job.workload.kind().listed_as(&job.job);
     for (kind, d) in job.by_operation() {
         let direction = kind.name();
         let p99 = d.lat_ns.percentiles.get("99.000000").copied().unwrap_or(0);
@@ -238,16 +241,8 @@ fn insert_job_rows(conn: &Connection, run_id: i64, index: i64, job: &JobResult) 
             job.job.name,
             job.test,
             job.target.path,
-            // A kind other than block I/O names itself in `rw` (`bs` empty), so the
-            // run list describes it by what it ran, not by its unused block fields.
-            match job.job.workload {
-                crate::jobs::Workload::Block => job.job.rw.name().to_string(),
-                _ => job.job.summary(),
-            },
-            match job.job.workload {
-                crate::jobs::Workload::Block => job.job.bs_text(),
-                _ => String::new(),
-            },
+            &listed.0,
+            &listed.1,
             job.job.qd,
             job.job.threads,
             d.ops as i64,

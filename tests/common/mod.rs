@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod nshosts;
+pub mod source;
 
 pub fn kura(db: &Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("kura").expect("the kura binary is built");

@@ -118,8 +118,8 @@ impl Params {
 
     /// `randread 4k qd1 x1`, as `Job::summary` writes it.
     fn summary(&self) -> String {
-        // file sets (issue 13): a row per operation, named by the set and mix.
-        if self.job.workload.fileset().is_some() {
+        // A kind with a row per operation is named by what it ran (a set and its mix).
+        if self.job.workload.kind().rows_by_operation() {
             return self.job.summary();
         }
         let mut s = format!(
@@ -164,7 +164,7 @@ impl Params {
         // The classes are shapes of block I/O: a file set's, bonnie's or a
         // database's job keeps the block fields at their defaults (randread
         // 4k qd1), which say nothing of what it did.
-        if !matches!(self.job.workload, crate::jobs::Workload::Block) {
+        if self.job.workload.kind().scope() != crate::jobs::options::Scope::Block {
             return None;
         }
         if self.mixed() {
@@ -706,7 +706,7 @@ fn prices(c: &mut Cell, t: &TargetSummary, base: &TargetSummary, metric: Metric)
 fn naming(test: &Option<String>, dir: Direction, p: &Params, by: By) -> (String, String) {
     // A test runs both directions and a mixed job has three rows: say which.
     let with_dir = |s: String| {
-        if test.is_some() || p.mixed() || p.job.workload.fileset().is_some() {
+        if test.is_some() || p.mixed() || p.job.workload.kind().rows_by_operation() {
             format!("{s} {}", crate::i18n::heading(dir.name()))
         } else {
             s

@@ -151,7 +151,7 @@ fn targets_table(runs: &[RunResult], names: &[String]) -> Table {
                 Cell::text(f.path.as_str()),
                 {
                     let kind = match f.kind {
-                        TargetKind::File if job.job.workload.fileset().is_some() => "directory",
+                        TargetKind::File if job.job.workload.kind().target_is_directory() => "directory",
                         TargetKind::File => "file",
                         TargetKind::Block => "block device",
                     };
