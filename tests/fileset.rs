@@ -326,7 +326,7 @@ fn bad_input_exits_2_with_one_line_and_creates_nothing() {
     let file = anchor.join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let before = listing(&anchor);
-    let cases: [(Vec<String>, &[&str]); 6] = [
+    let cases: [(Vec<String>, &[&str]); 7] = [
         (
             vec![
                 "--target".into(),
@@ -384,6 +384,18 @@ fn bad_input_exits_2_with_one_line_and_creates_nothing() {
                 "(4k,50,1m,40)".into(),
             ],
             &["sum to 90, not 100"],
+        ),
+        // A block option a file set would ignore.
+        (
+            vec![
+                "--target".into(),
+                anchor.display().to_string(),
+                "--mix".into(),
+                "sfs97".into(),
+                "--qd".into(),
+                "32".into(),
+            ],
+            &["qd", "block I/O", "a fileset job does not use it"],
         ),
     ];
     for (args, want) in cases {

@@ -809,6 +809,7 @@ pub(super) fn parse_fill(key: &str, v: &str) -> Result<Fill, SpecError> {
 impl Job {
     /// Checks that hold between keys, after every key is set.
     pub fn validate(&self) -> Result<(), SpecError> {
+        self.check_scope()?;
         // Names reach thread names and C strings, where a NUL cannot go.
         if self.name.contains('\0') {
             return Err(invalid(

@@ -80,6 +80,19 @@ pub enum Scope {
     Database,
 }
 
+impl Scope {
+    /// The kinds that use an option of this scope, as docs/jobs.md lists them.
+    pub fn text(self) -> &'static str {
+        match self {
+            Scope::Run => "every kind",
+            Scope::Block => "block I/O",
+            Scope::FileSet => "file sets",
+            Scope::Bonnie => "bonnie++",
+            Scope::Database => "databases",
+        }
+    }
+}
+
 /// How an option is given on the command line of `kura run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flag {
@@ -1371,6 +1384,30 @@ impl Job {
             .map_err(|why| invalid(def.key, &text, why))
     }
 
+    /// An option of another kind's scope, set on this job: its kind would
+    /// ignore it, so it is refused (`bs` on a file-set job).
+    pub fn check_scope(&self) -> Result<(), SpecError> {
+        let kind = self.workload.kind();
+        let base = Job::default();
+        for d in OPTIONS.iter() {
+            let own = d.scope == Scope::Run
+                || d.scope == kind.scope()
+                || (d.scope == Scope::Block && kind.stores_block_fields());
+            let value = (d.get)(self);
+            if own || value.is_none() || value == (d.get)(&base) {
+                continue;
+            }
+            let text = value.map(|v| v.to_string()).unwrap_or_default();
+            let why = format!(
+                "is an option of {}; a {} job does not use it",
+                d.scope.text(),
+                kind.name()
+            );
+            return Err(invalid(d.key, &text, why));
+        }
+        Ok(())
+    }
+
     /// The options that decide comparability, with this job's values.
     pub fn identity(&self) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
         OPTIONS
@@ -1408,13 +1445,7 @@ pub fn markdown() -> String {
             Some(v) => format!("`{v}`"),
             None => d.unset.to_string(),
         };
-        let scope = match d.scope {
-            Scope::Run => "every kind",
-            Scope::Block => "block I/O",
-            Scope::FileSet => "file sets",
-            Scope::Bonnie => "bonnie++",
-            Scope::Database => "databases",
-        };
+        let scope = d.scope.text();
         let mut meaning = format!("{}{}", d.help, d.more);
         if d.identity.is_some() {
             meaning.push_str("; runs that differ in it are not compared");

@@ -21,13 +21,13 @@ pub(super) struct Kinds {
     bonnie: Option<BonnieRun>,
     pub(super) filesets: fileset_sets::Sets,
     database: Option<crate::database::DbRun>,
-    /// The memory cap of a database run (`suite db --mem-limit`): entered
-    /// before its server starts, so the server is capped too, and left once
-    /// it stopped. The runner's, not the kind's: a kind never reaches back.
-    database_cap: Option<memcg::MemoryCap>,
-    /// The memory cap of a bonnie run (`suite bonnie --mem-limit`): entered
-    /// before its test file is made and left once its files are removed.
-    bonnie_cap: Option<memcg::MemoryCap>,
+    /// The memory cap of a run of a whole kind (`suite db --mem-limit`,
+    /// `suite bonnie --mem-limit`): entered before the kind's state is made
+    /// (the database's server starts capped too; bonnie's test file is
+    /// made inside it), left once that state is cleaned up. The runner's,
+    /// not the kind's: a kind never reaches back. Kinds with threads are
+    /// capped by the seam, job by job.
+    whole_cap: Option<memcg::MemoryCap>,
 }
 
 impl Kinds {
@@ -71,17 +71,9 @@ impl Kinds {
         cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
-        if self.bonnie.is_none()
-            && let Some(limit) = job.mem_limit_bytes
-        {
-            self.bonnie_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
-        }
-        let run = match &mut self.bonnie {
-            Some(run) => run,
-            None => self
-                .bonnie
-                .insert(BonnieRun::new(job, p).map_err(RunError::Invalid)?),
-        };
+        let run = started(&mut self.bonnie, &mut self.whole_cap, job, || {
+            BonnieRun::new(job, p)
+        })?;
         whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
     }
 
@@ -93,21 +85,9 @@ impl Kinds {
         cx: rounds::Ctx<'_>,
         failure: &mut Option<RunError>,
     ) -> Result<JobResult, RunError> {
-        if self.database.is_none() {
-            if let Some(limit) = job.mem_limit_bytes {
-                self.database_cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
-            }
-            match crate::database::DbRun::new(job, p, cx.stop) {
-                Ok(run) => self.database = Some(run),
-                Err(e) => {
-                    self.database_cap = None;
-                    return Err(RunError::Invalid(e));
-                }
-            }
-        }
-        let Some(run) = self.database.as_mut() else {
-            unreachable!("set above")
-        };
+        let run = started(&mut self.database, &mut self.whole_cap, job, || {
+            crate::database::DbRun::new(job, p, cx.stop)
+        })?;
         whole_kind::measure(run, job, p, cx.stop, cx.progress, cx.warnings, failure)
     }
 
@@ -139,12 +119,12 @@ impl Kinds {
         if let Some(d) = &mut self.database {
             d.finish(keep, warnings);
         }
-        // The server has stopped: kura leaves the capped group and removes it.
-        self.database_cap = None;
         if let Some(b) = &mut self.bonnie {
             b.finish(keep, warnings);
         }
-        self.bonnie_cap = None;
+        // The server has stopped and bonnie's files are gone: kura leaves the
+        // capped group and removes it.
+        self.whole_cap = None;
     }
 }
 
@@ -185,4 +165,27 @@ fn not_on_ranks(job: &Job) -> RunError {
         job.name,
         job.workload.kind().name()
     ))
+}
+
+/// The state of a whole kind, made at the run's first job of that kind,
+/// inside the memory cap the job asks for (left again when it cannot be made).
+fn started<'s, K>(
+    state: &'s mut Option<K>,
+    cap: &mut Option<memcg::MemoryCap>,
+    job: &Job,
+    make: impl FnOnce() -> Result<K, String>,
+) -> Result<&'s mut K, RunError> {
+    if state.is_none() {
+        if let Some(limit) = job.mem_limit_bytes {
+            *cap = Some(memcg::MemoryCap::enter(limit).map_err(RunError::Invalid)?);
+        }
+        match make() {
+            Ok(made) => *state = Some(made),
+            Err(e) => {
+                *cap = None;
+                return Err(RunError::Invalid(e));
+            }
+        }
+    }
+    Ok(state.as_mut().expect("made above"))
 }
