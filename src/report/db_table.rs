@@ -400,7 +400,9 @@ pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[Compa
 #[derive(Clone, Copy)]
 enum Style {
     /// Names cut to their columns at 80 columns (not with `wide`), values rounded.
-    Table { wide: bool },
+    Table {
+        wide: bool,
+    },
     Markdown,
     Csv,
 }
@@ -414,7 +416,11 @@ fn compare_grid(names: &[String], baseline: usize, rows: &[CompareRow], style: S
             // Cut once escaped, so that an escape is cut as it is shown.
             let shown = |n: &str, narrow: usize| {
                 let n = super::escape::term(n);
-                if wide { n.into_owned() } else { super::pad::cut(&n, narrow) }
+                if wide {
+                    n.into_owned()
+                } else {
+                    super::pad::cut(&n, narrow)
+                }
             };
             header.extend(names.iter().map(|n| shown(n, 10)));
             for (i, n) in names.iter().enumerate() {

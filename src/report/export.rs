@@ -135,10 +135,16 @@ impl Grid {
 
     /// CSV with a header line; no trailing commentary, so the output loads as is.
     pub fn to_csv(&self) -> String {
+        self.to_csv_lines("\n")
+    }
+
+    /// CSV with each line ended by `eol` (`\r\n`, RFC 4180's, for the
+    /// HTML report's downloads; `\n` on stdout, as other tools print it).
+    pub fn to_csv_lines(&self, eol: &str) -> String {
         let mut out = String::new();
         for row in std::iter::once(&self.header).chain(&self.rows) {
             out.push_str(&row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
-            out.push('\n');
+            out.push_str(eol);
         }
         out
     }

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use crate::jobs::units::format_size;
 use crate::jobs::{EngineKind, Job, Opt};
-use crate::metrics::fio_bins::{PLAT_NR, coarse_row, plat_idx_to_val, sparse_bins};
+use crate::metrics::fio_bins::{coarse_row, plat_idx_to_val, sparse_bins};
 use crate::metrics::histogram::decode;
 use crate::metrics::{DirectionResult, IntervalPoint, JobResult, OpKind, RunResult};
 
@@ -449,6 +449,7 @@ pub fn render(run: &RunResult, plus: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::fio_bins::PLAT_NR;
 
     #[test]
     fn percentiles_take_the_first_bucket_reaching_the_share() {
