@@ -168,14 +168,18 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
 
     let cmp = kura(&db).args(["compare", "ext4 a", "ext4 b"]).assert().success();
     let text = String::from_utf8_lossy(&cmp.get_output().stdout).into_owned();
-    let create = text.lines().find(|l| l.starts_with("create")).unwrap();
+    let create = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("create"))
+        .unwrap();
     assert_eq!(
         create.split_whitespace().count(),
         5,
         "test, unit, 2 runs, 1 ratio: {create}"
     );
     assert!(
-        text.lines().any(|l| l.starts_with("ATIS") && l.contains(" - ")),
+        text.lines()
+            .any(|l| l.trim_start().starts_with("ATIS") && l.contains(" - ")),
         "{text}"
     );
     assert!(

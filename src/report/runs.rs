@@ -212,7 +212,7 @@ fn mark(run: &RunResult, view: &View) -> String {
     }
     out.push_str(&incomplete_line(run));
     out.push_str(&interleaved_line(run));
-    let grid = mark_grid::Grid {
+    let grid = mark_grid::Layout {
         unit: view.unit,
         figure: view.figure,
         random_in_three_units: profile.is_some_and(|p| p.random_in_three_units()),
