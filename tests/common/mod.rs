@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod nshosts;
+mod running;
+
+pub use running::*;
 
 pub fn kura(db: &Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("kura").expect("the kura binary is built");
