@@ -63,21 +63,33 @@ pub fn kura_command(db: &Path) -> Command {
     cmd
 }
 
-/// Stored periods of the series of jobs still measuring, in any run
-/// (0 while the store does not exist yet or is busy). kura stores them
-/// about once a second while a job measures, and drops them when the job
-/// ends (the finished job carries its series).
+/// Stored periods of the series of the newest run's job that is still
+/// measuring (0 while the store does not exist yet or is busy). kura stores
+/// them about once a second while a job measures, and drops them when the
+/// job ends (the finished job carries its series); a killed kura's stay.
 pub fn stored_periods(db: &Path) -> i64 {
     rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .and_then(|c| c.query_row("SELECT COUNT(*) FROM run_intervals", [], |r| r.get(0)))
+        .and_then(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM run_intervals WHERE run_id = (SELECT MAX(id) FROM runs)",
+                [],
+                |r| r.get(0),
+            )
+        })
         .unwrap_or(0)
 }
 
-/// Jobs begun in any run, measuring or finished (0 while the store does
-/// not exist yet or is busy): a job's row is stored as it starts.
+/// Jobs of the newest run begun, measuring or finished (0 while the store
+/// does not exist yet or is busy): a job's row is stored as it starts.
 pub fn started_jobs(db: &Path) -> i64 {
     rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .and_then(|c| c.query_row("SELECT COUNT(*) FROM run_jobs", [], |r| r.get(0)))
+        .and_then(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM run_jobs WHERE run_id = (SELECT MAX(id) FROM runs)",
+                [],
+                |r| r.get(0),
+            )
+        })
         .unwrap_or(0)
 }
 
