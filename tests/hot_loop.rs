@@ -217,7 +217,7 @@ fn ctrl_c_ends_a_think_time_and_keeps_the_run() {
     let pid = running.pid();
     let out = running
         .wait_for("the thinker's thread to fall asleep", || {
-            common::asleep(pid, "kura-thinker")
+            common::thread_asleep(pid, "kura-thinker-0")
         })
         .signal(libc::SIGINT)
         .finish();

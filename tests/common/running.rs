@@ -93,21 +93,31 @@ pub fn started_jobs(db: &Path) -> i64 {
         .unwrap_or(0)
 }
 
-/// Whether a thread of process `pid` whose name starts with `thread` is
-/// asleep in nanosleep (`std::thread::sleep`): kura's main thread sleeps
-/// so only while it waits for another process's lock on its database, a
-/// measuring thread only in a think time or a pace.
-pub fn asleep(pid: i32, thread: &str) -> bool {
+/// Whether the thread of process `pid` named `name` (`kura-JOB-0`: a job's
+/// measuring thread) is asleep in nanosleep (`std::thread::sleep`), as a
+/// measuring thread is only in a think time or a pace.
+pub fn thread_asleep(pid: i32, name: &str) -> bool {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return false;
     };
     tasks.flatten().any(|t| {
-        let read = |name: &str| std::fs::read_to_string(t.path().join(name)).unwrap_or_default();
-        let syscall = read("syscall");
-        let in_sleep = read("wchan").contains("nanosleep")
-            || syscall.split_whitespace().next() == Some(&libc::SYS_clock_nanosleep.to_string());
-        read("comm").trim_end().starts_with(thread) && in_sleep
+        let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+        comm.trim_end() == name && in_nanosleep(&t.path())
     })
+}
+
+/// Whether the main thread of process `pid` is asleep in nanosleep: kura's
+/// sleeps so only while it waits for another process's lock on its
+/// database (or pauses between jobs); measuring, it waits on its threads.
+pub fn main_thread_asleep(pid: i32) -> bool {
+    in_nanosleep(Path::new(&format!("/proc/{pid}/task/{pid}")))
+}
+
+/// `task`: a /proc/PID/task/TID directory.
+fn in_nanosleep(task: &Path) -> bool {
+    let read = |name: &str| std::fs::read_to_string(task.join(name)).unwrap_or_default();
+    read("wchan").contains("nanosleep")
+        || read("syscall").split_whitespace().next() == Some(&libc::SYS_clock_nanosleep.to_string())
 }
 
 /// Whether `path` exists and holds at least `len` bytes.
@@ -243,12 +253,28 @@ impl Running {
 
     /// Waits for the child to end, up to `PATIENCE` (then kills it and
     /// panics); its status and everything it wrote.
-    pub fn finish(mut self) -> Output {
+    pub fn finish(self) -> Output {
+        self.finish_sending(None)
+    }
+
+    /// `signal` every 100 ms until the child ends, as `finish`: for a
+    /// signal that is taken only at some point the test cannot see.
+    pub fn finish_signalling(self, signal: libc::c_int) -> Output {
+        self.finish_sending(Some(signal))
+    }
+
+    fn finish_sending(mut self, signal: Option<libc::c_int>) -> Output {
         let deadline = Instant::now() + PATIENCE;
+        let mut polls = 0u32;
         let status = loop {
             if let Some(status) = self.child().try_wait().unwrap() {
                 break status;
             }
+            if let Some(signal) = signal.filter(|_| polls % 5 == 0) {
+                // SAFETY: kill(2) on the pid of our own child, not yet reaped.
+                unsafe { libc::kill(self.child().id() as libc::pid_t, signal) };
+            }
+            polls += 1;
             if Instant::now() > deadline {
                 let _ = self.child().kill();
                 panic!(
