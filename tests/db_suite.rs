@@ -6,7 +6,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{Cgroup, LoopDevice, Running, TempMount, json, kura, kura_command, need, sh, tmp};
 
@@ -192,19 +191,17 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
     assert!(page.contains("OLTP mix (sysbench oltp_read_write)"));
 }
 
-/// Runs `kura suite db` inside a cgroup; its JSON.
+/// Runs `kura suite db`, inside a cgroup if given; its JSON.
 fn run_in(group: Option<&Cgroup>, db: &Path, target: &Path, args: &str) -> serde_json::Value {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let join = group
-        .map(|g| format!("echo $$ > {}/cgroup.procs && ", g.0.display()))
-        .unwrap_or_default();
-    let script = format!(
-        "{join}exec {} --db {} --quiet --json suite db {} {args}",
-        bin.display(),
-        db.display(),
-        target.display()
-    );
-    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    let args = format!("suite db {} {args}", target.display());
+    let out = match group {
+        Some(g) => common::kura_in(g, db, &args),
+        None => kura(db)
+            .arg("--json")
+            .args(args.split_whitespace())
+            .output()
+            .unwrap(),
+    };
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     json(&out.stdout)
 }
@@ -536,7 +533,14 @@ fn sigint_stops_the_server_and_removes_its_data() {
         kura_command(&db)
             .args(["--json", "suite", "db"])
             .arg(&work)
-            .args(["--server", "postgres", "--tests", "connect,insert", "--scale", "0.05"]),
+            .args([
+                "--server",
+                "postgres",
+                "--tests",
+                "connect,insert",
+                "--scale",
+                "0.05",
+            ]),
     )
     .wait_for("a connection to the server", || connected(&socket));
     assert!(!processes_under(&work).is_empty(), "the server runs");

@@ -237,7 +237,16 @@ fn a_mount_that_vanishes_mid_run_stops_at_max_errors_and_the_run_is_stored() {
     let t = fs.dir.join("t.dat");
     let running = common::Running::start(
         common::kura_command(&db)
-            .args(["--json", "run", "--size", "1m", "--rw", "randrw", "--runtime", "20s"])
+            .args([
+                "--json",
+                "run",
+                "--size",
+                "1m",
+                "--rw",
+                "randrw",
+                "--runtime",
+                "20s",
+            ])
             .args(["--max-errors", "5", "--target"])
             .arg(&t),
     );

@@ -48,11 +48,13 @@ fn sigint_during_the_pre_fill_removes_the_half_written_file() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
     let test_file = dir.path().join("kura-test.dat");
-    let out = Running::start(
-        kura_command(&db)
-            .current_dir(dir.path())
-            .args(["run", "--size", "4g", "--runtime", "60s"]),
-    )
+    let out = Running::start(kura_command(&db).current_dir(dir.path()).args([
+        "run",
+        "--size",
+        "4g",
+        "--runtime",
+        "60s",
+    ]))
     .wait_for("the pre-fill to begin", || test_file.exists())
     .signal(libc::SIGINT)
     .finish();
@@ -231,11 +233,16 @@ impl Drop for KillUnlessEnded {
 /// stored (about a second in).
 fn measuring(db: &Path, dir: &Path) -> Running {
     let test_file = dir.join("kura-test.dat");
-    Running::start(
-        kura_command(db)
-            .current_dir(dir)
-            .args(["--json", "run", "--size", "8m", "--runtime", "60s", "--qd", "4"]),
-    )
+    Running::start(kura_command(db).current_dir(dir).args([
+        "--json",
+        "run",
+        "--size",
+        "8m",
+        "--runtime",
+        "60s",
+        "--qd",
+        "4",
+    ]))
     .wait_for("the run to measure (a first period stored)", || {
         common::file_of(&test_file, 8 << 20) && common::stored_periods(db) > 0
     })

@@ -149,7 +149,15 @@ fn a_run_still_measuring_shows_as_such_with_its_series_so_far() {
     let running = common::Running::start(
         common::kura_command(&db)
             .args(["run", "--engine", "sync", "--rate-iops", "500", "--size", "8m"])
-            .args(["--runtime", "60s", "--interval", "100ms", "--name", "soak", "--target"])
+            .args([
+                "--runtime",
+                "60s",
+                "--interval",
+                "100ms",
+                "--name",
+                "soak",
+                "--target",
+            ])
             .arg(&target),
     )
     .wait_for_periods(&db, 10);

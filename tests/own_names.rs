@@ -7,8 +7,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use common::{LoopDevice, Running, kura, kura_command, need, sh, stderr_of};
+use std::path::{Path, PathBuf};
 
 const MIB: usize = 1 << 20;
 

@@ -337,11 +337,16 @@ fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
     // The run's row appears when measuring starts; then another process locks the database.
-    let child = Running::start(
-        common::kura_command(&db)
-            .current_dir(dir.path())
-            .args(["--json", "run", "--engine", "null", "--runtime", "1s", "--label", "late"]),
-    )
+    let child = Running::start(common::kura_command(&db).current_dir(dir.path()).args([
+        "--json",
+        "run",
+        "--engine",
+        "null",
+        "--runtime",
+        "1s",
+        "--label",
+        "late",
+    ]))
     .wait_for("the run's row", || runs(&db) == 2);
     let lock = WriteLock::take(&db);
     let out = child.finish();
@@ -633,11 +638,14 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
-    let child = Running::start(
-        common::kura_command(&db)
-            .current_dir(dir.path())
-            .args(["--json", "run", "--engine", "null", "--runtime", "1s"]),
-    )
+    let child = Running::start(common::kura_command(&db).current_dir(dir.path()).args([
+        "--json",
+        "run",
+        "--engine",
+        "null",
+        "--runtime",
+        "1s",
+    ]))
     .wait_for("the run's row", || runs(&db) == 2);
     let lock = WriteLock::take(&db);
     // The first Ctrl-C ends the wait to store the job (its row as it begins,

@@ -180,7 +180,10 @@ impl Running {
     }
 
     pub fn pid(&self) -> i32 {
-        self.child.as_ref().expect("the child was already waited for").id() as i32
+        self.child
+            .as_ref()
+            .expect("the child was already waited for")
+            .id() as i32
     }
 
     /// What the child wrote on stderr so far.
@@ -277,11 +280,7 @@ impl Running {
             polls += 1;
             if Instant::now() > deadline {
                 let _ = self.child().kill();
-                panic!(
-                    "did not end within {} s: {}",
-                    PATIENCE.as_secs(),
-                    self.stderr()
-                );
+                panic!("did not end within {} s: {}", PATIENCE.as_secs(), self.stderr());
             }
             std::thread::sleep(Duration::from_millis(20));
         };
