@@ -7,8 +7,9 @@
 
 mod common;
 
-use common::{LoopDevice, Running, kura, kura_command, need, sh, stderr_of};
 use std::path::{Path, PathBuf};
+
+use common::{LoopDevice, Running, kura, kura_command, need, sh, stderr_of};
 
 const MIB: usize = 1 << 20;
 
