@@ -9,6 +9,8 @@ use std::process::Command;
 pub mod nshosts;
 mod running;
 
+// Each test file is its own crate: one that starts nothing in the background uses none of it.
+#[allow(unused_imports)]
 pub use running::*;
 
 pub fn kura(db: &Path) -> assert_cmd::Command {

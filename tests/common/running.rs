@@ -273,7 +273,7 @@ impl Running {
             if let Some(status) = self.child().try_wait().unwrap() {
                 break status;
             }
-            if let Some(signal) = signal.filter(|_| polls % 5 == 0) {
+            if let Some(signal) = signal.filter(|_| polls.is_multiple_of(5)) {
                 // SAFETY: kill(2) on the pid of our own child, not yet reaped.
                 unsafe { libc::kill(self.child().id() as libc::pid_t, signal) };
             }
