@@ -102,6 +102,18 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
     // sysbench's mix: 14 SELECTs and 4 writes per transaction.
     assert_eq!(ops(oltp, "query"), txns * 18);
     assert_eq!(ops(oltp, "read"), txns * 14);
+    // The OLTP mix keeps an interval series (sysbench's --report-interval):
+    // its periods count every query once, the reads among them as reads.
+    let series = oltp["series"].as_array().expect("the OLTP job's series");
+    let sum = |key: &str| series.iter().map(|p| p[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(
+        sum("read_ops") + sum("write_ops"),
+        ops(oltp, "query"),
+        "{series:?}"
+    );
+    assert_eq!(sum("read_ops"), ops(oltp, "read"));
+    // sql-bench reports a test whole: its phases are not one load to chart.
+    assert!(by("create")["series"].as_array().is_none_or(|s| s.is_empty()));
     let tests = v["tests"].as_array().unwrap();
     assert!(tests[8]["oltp"]["transactions_per_sec"].as_f64().unwrap() > 0.0);
     // A few MB of database on a machine with GBs of RAM: the run says its reads came from memory.

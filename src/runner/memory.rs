@@ -70,10 +70,6 @@ pub fn series_periods(job: &Job) -> u64 {
 /// One period per interval of the job's ramp and runtime (the default
 /// runtime when it names no amount either); `None` when its end is unknown.
 fn every_period(job: &Job) -> Option<u128> {
-    // A kind measured whole (bonnie++'s tests, the db suite's) keeps no series.
-    if job.workload.kind().measured_whole() {
-        return Some(0);
-    }
     let amount = job.io_size_bytes.is_some() || job.io_count.is_some() || job.passes.is_some();
     let length = match job.runtime {
         Some(runtime) => runtime + job.ramp,
