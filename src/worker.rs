@@ -81,10 +81,10 @@ pub fn make_buffers(job: &Job, seed: u64) -> Buffers {
     let pattern = job
         .buffer_pattern
         .as_deref()
-        .and_then(|p| crate::jobs::extras::parse_pattern(p).ok());
+        .and_then(|p| crate::jobs::byte_pattern::parse_pattern(p).ok());
     for slot in qd..qd * 2 {
         match &pattern {
-            Some(p) => crate::jobs::extras::fill_pattern(buffers.slot_mut(slot as u32), p),
+            Some(p) => crate::jobs::byte_pattern::fill_pattern(buffers.slot_mut(slot as u32), p),
             None => fill_buffer(
                 buffers.slot_mut(slot as u32),
                 job.fill,

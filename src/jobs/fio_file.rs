@@ -27,8 +27,10 @@ mod hist;
 mod span;
 // Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
 pub mod flags;
-mod more;
+mod noted;
+mod schedule;
 mod verify;
+mod zones;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -548,7 +550,8 @@ struct FioJob {
     extras: extras::FioExtras,
     hist: hist::FioHist,
     verify: verify::FioVerify,
-    more: more::FioMore,
+    schedule: schedule::FioSchedule,
+    zones: zones::FioZones,
     /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
     sizes_per_dir: bool,
 }
@@ -604,7 +607,8 @@ impl FioJob {
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
             verify: verify::FioVerify::default(),
-            more: more::FioMore::default(),
+            schedule: schedule::FioSchedule::default(),
+            zones: zones::FioZones::default(),
             sizes_per_dir: false,
         }
     }
@@ -832,7 +836,9 @@ impl Translator<'_> {
             Self::apply_extras,
             Self::apply_hist,
             Self::apply_verify,
-            Self::apply_more,
+            Self::apply_schedule,
+            Self::apply_zones,
+            Self::apply_noted,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -1822,7 +1828,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     t.apply(&mut j, e)?;
                 }
                 let job = t.build_job(&j, loc)?;
-                if let Some((name, at)) = &j.more.wait_for
+                if let Some((name, at)) = &j.schedule.wait_for
                     && !jobs.iter().any(|(earlier, _)| earlier.name == *name)
                 {
                     return Err(at.error(format!(
@@ -1831,8 +1837,8 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     )));
                 }
                 // wait_for: the job starts after the group it waits for, as after a stonewall.
-                jobs.push((job, j.stonewall || j.more.wait_for.is_some()));
-                waits.push((j.more.wait_for.clone(), j.more.exit_all_run.clone()));
+                jobs.push((job, j.stonewall || j.schedule.wait_for.is_some()));
+                waits.push((j.schedule.wait_for.clone(), j.schedule.exit_all_run.clone()));
             }
         }
     }

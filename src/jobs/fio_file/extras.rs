@@ -10,7 +10,8 @@ use super::{
     value_err,
 };
 use crate::jobs::Job;
-use crate::jobs::extras::{OpenSync, parse_pattern, pattern_hex};
+use crate::jobs::byte_pattern::{parse_pattern, pattern_hex};
+use crate::jobs::open_sync::OpenSync;
 use crate::jobs::options::{Opt, Value};
 
 /// What a fio job said in these options, each with where.
