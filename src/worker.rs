@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Buffers, Caps, Completion, Engine, Io, Queued, is_busy};
 use crate::jobs::Job;
+use crate::jobs::fill::fill_buffer;
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::new_histogram;
 use crate::workload::Generator;
-use crate::workload::fill::fill_buffer;
 
 mod verifier;
 pub use verifier::{MISMATCH_SAMPLES, ReadCheck, Verifier, VerifyOutput};

@@ -6,6 +6,7 @@ pub mod byte_pattern;
 pub mod db_params;
 pub mod duration_ns;
 pub mod fileset;
+pub mod fill;
 pub mod fio_file;
 mod fio_fs;
 mod fio_options;

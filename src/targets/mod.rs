@@ -10,6 +10,7 @@ mod file;
 pub mod fileset;
 // issue 34: the one write that is not the user's data: kernel settings
 pub mod kernel;
+pub mod launcher;
 pub mod output;
 // issue 22: test files at kura's own names are recognised by kura's mark
 mod owner;

@@ -88,7 +88,7 @@ pub(in crate::targets) fn refuse_data(
     };
     // The ranks of one run are processes of their own: one rank's writes are data to
     // another rank still checking (docs/safety.md, "What is out of reach").
-    if crate::cluster::launched_as_rank().is_some() {
+    if crate::targets::launcher::launched_as_rank().is_some() {
         return Ok(());
     }
     // A test file an earlier run made and kept (`--keep`): kura's mark is on it.
