@@ -63,12 +63,12 @@ pub struct WorkerOutput {
     pub cpu_system_ns: u64,
     /// An engine failure (not an I/O error) that ended the worker.
     pub fatal: Option<String>,
-    // Verify and errors (issue 14).
+    // Verify and errors.
     /// What `verify` found, when the job verifies.
     pub verify: Option<VerifyOutput>,
     /// The errors (failed I/Os and verify mismatches) at which `max_errors` stopped the worker.
     pub stopped_by_errors: Option<u64>,
-    /// Why `rate_min`/`rate_iops_min` stopped the worker (issue 17).
+    /// Why `rate_min`/`rate_iops_min` stopped the worker.
     pub below_min_rate: Option<String>,
 }
 

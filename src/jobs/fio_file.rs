@@ -19,13 +19,13 @@ use super::reading::{
 };
 use super::units::format_size;
 
-// Latency-bounded capacity (issue 13): fio's latency_target.
+// fio's latency_target: latency-bounded capacity.
 mod latency;
-// Issue 17: options of job files people write today.
+// Options of job files people write today.
 mod extras;
 mod hist;
 mod span;
-// Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
+// fio's verify options onto kura's verify, and fio's names as flags.
 pub mod flags;
 mod noted;
 mod schedule;
@@ -481,7 +481,7 @@ enum Engine {
     Uring,
     Sync,
     Null,
-    // file sets (issue 13): filecreate, filestat... (`fio_fs`).
+    // fio's file engines (filecreate, filestat...), run as file sets (`fio_fs`).
     Files(&'static str),
 }
 
@@ -536,17 +536,17 @@ struct FioJob {
     zero_buffers: bool,
     keep_cache: bool,
     stonewall: bool,
-    // Latency-bounded capacity (issue 13): fio_file/latency.rs.
+    // Latency-bounded capacity: fio_file/latency.rs.
     latency: latency::FioLatency,
-    // file sets (issue 13)
+    // File sets.
     nrfiles: (u64, Option<Loc>),
-    // Issue 17: fio's log files; the prefix (None: bare, the job's name) and where.
+    // fio's log files; the prefix (None: bare, the job's name) and where.
     /// write_bw_log, write_iops_log, write_lat_log.
     logs: [Option<(Option<String>, Loc)>; 3],
     log_avg_msec: Option<(u64, Loc)>,
     /// fio's `rate_process` word, for the table's `rate_process`.
     rate_process: Option<(String, Loc)>,
-    // Issue 17: fio_file/extras.rs.
+    // Options of job files people write today: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
     verify: verify::FioVerify,
@@ -1393,7 +1393,7 @@ impl Translator<'_> {
     /// One fio job as a kura job: each value through the option table
     /// (`Job::apply`), after fio's meaning is translated where it differs.
     fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
-        // file sets (issue 13): fio's file engines are file-set jobs.
+        // fio's file engines are file-set jobs.
         if let Engine::Files(engine) = f.engine.0 {
             return self.file_engine_job(f, engine, header);
         }
@@ -2104,7 +2104,7 @@ mod tests {
             .warnings
     }
 
-    /// Issue 26: fio's verify options onto kura's verify.
+    /// fio's verify options onto kura's verify.
     #[test]
     fn verify_options_map_to_kuras_verify() {
         for off in ["verify=0", "verify=none", "do_verify=0", "verify_backlog=16"] {
@@ -2146,7 +2146,7 @@ mod tests {
         assert_eq!(jobs("[a]\ncontinue_on_error=verify\n").len(), 1);
     }
 
-    /// Issue 26: `threads` (fio's steadystate.fio and waitfor.fio) is the
+    /// `threads` (fio's steadystate.fio and waitfor.fio) is the
     /// tiobench profile's option, which changes nothing in a plain job.
     #[test]
     fn threads_is_accepted_and_changes_nothing() {
@@ -2161,7 +2161,7 @@ mod tests {
         );
     }
 
-    /// Issue 26: options of fio's shipped examples.
+    /// Options of fio's shipped examples.
     #[test]
     fn wait_for_exit_what_fill_device_and_notes() {
         // waitfor.fio: each job waits for the one before, alone in its group.

@@ -17,7 +17,7 @@ pub mod latency;
 pub mod op_kind;
 pub mod open_sync;
 pub mod options;
-// issue 22: placeholders are not paths
+// Placeholders are not paths.
 pub mod placeholder;
 pub mod precondition;
 pub mod presets;
@@ -34,9 +34,9 @@ pub mod units;
 pub mod vdbench_file;
 pub mod vdbench_fs;
 pub mod workload;
-// Issue 16: the IO500-like suite.
+// The IO500-like suite.
 pub mod io500;
-// issue 17: a job's JSON with the read share it issued
+// A job's JSON with the read share it issued.
 pub mod issued;
 
 /// The names job.rs, options.rs and the runner still use for the modules

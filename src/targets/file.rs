@@ -895,7 +895,7 @@ pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<File, 
     open_with(target, direct, write, 0)
 }
 
-/// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=` (issue 17).
+/// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=`.
 pub fn open_with(
     target: &PreparedTarget,
     direct: bool,

@@ -219,7 +219,7 @@ pub(super) struct Rd {
     pub(super) fwds: Vec<(String, Loc)>,
     pub(super) fwdrate: bool,
     pub(super) time_loc: Loc,
-    // Latency-bounded capacity (issue 13): `stopcurve=` in milliseconds.
+    // Latency-bounded capacity: `stopcurve=` in milliseconds.
     pub(super) stopcurve: Option<(f64, Loc)>,
 }
 

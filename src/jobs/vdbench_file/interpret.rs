@@ -16,7 +16,7 @@ pub(super) struct Parsed {
     pub(super) compratio: Option<f64>,
     pub(super) file_system: bool,
     pub(super) warnings: Vec<String>,
-    // file sets (issue 13)
+    // File sets.
     pub(super) fs: crate::jobs::vdbench_fs::FsDefs,
 }
 
@@ -41,7 +41,7 @@ pub(super) struct Interpreter {
     pub(super) rd_default: Rd,
     pub(super) fsd_names: Vec<String>,
     pub(super) fwds: Vec<(String, Vec<(String, Loc)>)>,
-    // file sets (issue 13)
+    // File sets.
     pub(super) fs: crate::jobs::vdbench_fs::FsDefs,
 }
 

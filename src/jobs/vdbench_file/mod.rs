@@ -50,7 +50,7 @@ pub fn parse(text: &str, path: &Path, sources: &Sources) -> Result<Plan, FormatE
     };
     b.build()?;
     let (mut jobs, mut warnings) = (b.jobs, b.warnings);
-    // file sets (issue 13): the rds that name fwds, as file-set jobs.
+    // The rds that name fwds, as file-set jobs.
     jobs.extend(super::vdbench_fs::jobs(&parsed.fs, wildcard, &mut warnings)?);
     let cannot_run = None;
     Ok(Plan {
