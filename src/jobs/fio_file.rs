@@ -233,6 +233,7 @@ impl Lexer<'_> {
 fn reserved_keywords() -> [(&'static str, u64); 3] {
     // SAFETY: sysconf only reads system configuration.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+    // SAFETY: as above.
     let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as u64;
     let mem_mb = std::fs::read_to_string("/proc/meminfo")
         .ok()

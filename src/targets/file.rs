@@ -1126,10 +1126,8 @@ mod tests {
         // As on a file system that keeps no user attributes (sshfs, some NFS).
         let c = CString::new(path.as_os_str().as_bytes()).unwrap();
         // SAFETY: both strings are NUL-terminated and live for the call.
-        assert_eq!(
-            unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) },
-            0
-        );
+        let removed = unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) };
+        assert_eq!(removed, 0);
         let again = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
         assert_eq!((again.created, again.identity), (false, first.identity));
         super::super::cleanup(&first).unwrap();
