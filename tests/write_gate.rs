@@ -535,10 +535,8 @@ fn a_lock_another_program_holds_is_named_as_a_process_lock() {
     let before = sha256(&file);
     let holder = std::fs::File::open(&file).unwrap();
     // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
-    assert_eq!(
-        unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
-        0
-    );
+    let locked = unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(locked, 0);
     let name = file.display().to_string();
     let out = write_run(&dir.path().join("k.db"), &file, &["--allow-destroy", &name]);
     let err = stderr_of(&out);
