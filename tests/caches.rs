@@ -22,12 +22,10 @@ fn memory_home() -> Option<std::path::PathBuf> {
 /// `kura run` inside the blkio group `group`, so reads of the throttled
 /// device are slow; returns the printed run and kura's PID.
 fn run_in(group: &Path, db: &Path, args: &[&str]) -> (serde_json::Value, u32) {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let script = format!(
-        "echo $$ > {} && exec {} --db {} --quiet --json run {}",
+        "echo $$ > {} && exec {} --json run {}",
         group.join("cgroup.procs").display(),
-        bin.display(),
-        db.display(),
+        common::cmd::line(db),
         args.join(" ")
     );
     let child = Command::new("sh")
@@ -468,10 +466,8 @@ fn a_file_set_is_measured_inside_the_capped_group() {
     let dir = tmp();
     let set = dir.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(dir.path().join("k.db"))
-        .args(["--quiet", "--json", "run", "--target"])
+    let mut child = common::cmd::child(&dir.path().join("k.db"))
+        .args(["--json", "run", "--target"])
         .arg(&set)
         .args(["--mix", "sfs97", "--files", "20", "--width", "2"])
         .args(["--mem-limit", "64m", "--runtime", "3s"])

@@ -179,13 +179,11 @@ fn a_throttled_run_whose_ios_stall_says_so() {
         format!("{} 4\n", majmin.trim()),
     )
     .unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let run = |procs: &std::path::Path| {
         let script = format!(
-            "echo $$ > {} && exec {} --db {} --quiet --json run --target {} --rw randread --qd 8 --runtime 2s",
+            "echo $$ > {} && exec {} --json run --target {} --rw randread --qd 8 --runtime 2s",
             procs.display(),
-            bin.display(),
-            db.display(),
+            common::cmd::line(&db),
             dev.path.display()
         );
         let out = std::process::Command::new("sh")

@@ -12,15 +12,12 @@ use common::tmp;
 
 /// kura with a clean locale (nothing of the caller's), plus `env`.
 fn kura(db: &Path, dir: &Path, env: &[(&str, &str)], args: &[&str]) -> String {
-    let mut cmd = assert_cmd::Command::cargo_bin("kura").unwrap();
+    let mut cmd = common::kura(db);
     cmd.env_remove("LANG")
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env("COLUMNS", "80")
-        .current_dir(dir)
-        .arg("--db")
-        .arg(db)
-        .arg("--quiet");
+        .current_dir(dir);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -850,11 +847,9 @@ fn progress_in_japanese_on_a_terminal() {
         return;
     }
     let dir = tmp();
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "{} --db {} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().join("t.dat").display()
     );
     let screen = common::on_terminal(&command, &[]);
@@ -880,14 +875,11 @@ fn common_errors_in_japanese() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let failed = |args: &[&str]| -> String {
-        let out = assert_cmd::Command::cargo_bin("kura")
-            .unwrap()
+        let out = common::cmd::kura_loud(&db)
             .env_remove("LANG")
             .env_remove("LC_ALL")
             .env_remove("LC_MESSAGES")
             .current_dir(dir.path())
-            .arg("--db")
-            .arg(&db)
             .args(args)
             .output()
             .unwrap();
@@ -1157,11 +1149,9 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
         return;
     }
     let dir = tmp();
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "{} --db {} --lang ja suite bonnie {} --size 4m --files 1",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja suite bonnie {} --size 4m --files 1",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().display()
     );
     let screen = common::on_terminal(&command, &[]);
@@ -1180,9 +1170,8 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
     // The database's steps (SQLite is built in), with the repetition.
     std::fs::create_dir(dir.path().join("db")).unwrap();
     let command = format!(
-        "{} --db {} --lang ja suite db {} --server sqlite --tests connect --scale 0.01 --runs 2",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja suite db {} --server sqlite --tests connect --scale 0.01 --runs 2",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().join("db").display()
     );
     let screen = common::on_terminal(&command, &[]);

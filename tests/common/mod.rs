@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cmd;
 pub mod nshosts;
 
 pub fn kura(db: &Path) -> assert_cmd::Command {
