@@ -64,7 +64,10 @@ fn priced_in_turns(cg: &Cgroup, db: &Path, targets: &[(&str, &Path, &str)], runs
             } else {
                 format!("--price '{price}'")
             };
-            let args = format!("run --target {} --label {label} {price} {READS}", target.display());
+            let args = format!(
+                "run --target {} --label {label} {price} {READS}",
+                target.display()
+            );
             let out = common::kura_in(cg, db, &args);
             assert!(out.status.success(), "kura {args}: {}", common::stderr_of(&out));
         }

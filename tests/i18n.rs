@@ -237,7 +237,10 @@ fn every_warning_kind_has_text_in_both_languages() {
         assert_eq!(*first, kind, "two kinds numbered {n}");
     }
     let without: Vec<usize> = (0..Warning::KINDS).filter(|n| !kinds.contains_key(n)).collect();
-    assert!(without.is_empty(), "no example in Warning::examples of kinds {without:?}");
+    assert!(
+        without.is_empty(),
+        "no example in Warning::examples of kinds {without:?}"
+    );
     let names: std::collections::BTreeSet<_> = kinds.values().collect();
     assert_eq!(names.len(), Warning::KINDS, "each number is its own kind");
 

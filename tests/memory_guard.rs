@@ -247,15 +247,7 @@ fn the_group_of_a_killed_kura_is_removed_by_the_next_run() {
     let db = dir.path().join("k.db");
     let mut child = common::cmd::child(&db)
         .current_dir(dir.path())
-        .args([
-            "run",
-            "--mem-limit",
-            "64m",
-            "--size",
-            "8m",
-            "--runtime",
-            "60s",
-        ])
+        .args(["run", "--mem-limit", "64m", "--size", "8m", "--runtime", "60s"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -61,10 +61,7 @@ fn fio_job(dir: &Path) -> PathBuf {
 
 /// kura with `args`, without `--quiet`, so every line it prints as it runs is seen.
 fn kura_loud(db: &Path, args: &[&std::ffi::OsStr]) -> Output {
-    common::cmd::kura_loud(db)
-        .args(args)
-        .output()
-        .unwrap()
+    common::cmd::kura_loud(db).args(args).output().unwrap()
 }
 
 fn assert_no_raw_controls(what: &str, bytes: &[u8]) {
