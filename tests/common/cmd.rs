@@ -51,6 +51,6 @@ pub fn line_loud(db: &Path) -> String {
 }
 
 /// `path` single-quoted for sh.
-pub fn quoted(path: &Path) -> String {
+fn quoted(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
