@@ -59,10 +59,7 @@ fn write_run(db: &Path, target: &Path, more: &[&str]) -> std::process::Output {
 
 /// kura started in the background on `db` with `args`, its output piped.
 fn spawn_kura(db: &Path, args: &[&str]) -> std::process::Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(db)
-        .arg("--quiet")
+    common::cmd::child(db)
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cmd;
 pub mod nshosts;
 mod running;
 pub mod source;
