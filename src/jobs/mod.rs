@@ -40,14 +40,6 @@ pub mod io500;
 // A job's JSON with the read share it issued.
 pub mod issued;
 
-/// The names job.rs, options.rs and the runner still use for the modules
-/// above; drop once they name those modules.
-pub mod extras {
-    pub use super::byte_pattern::{parse_pattern, pattern_hex};
-    pub use super::open_sync::{OPEN_SYNC_WORDS, OpenSync};
-    pub use super::rate_min::{RateMin, parse_per_dir, per_dir_text};
-}
-
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};
 pub use op_kind::OpKind;
 pub use options::{Opt, Value};

@@ -298,7 +298,7 @@ mod tests {
     use crate::report::compare::{self, CompareOptions};
     use crate::report::fixtures::{job, run};
 
-    /// Issue 35: the grid's `±` was (max - min) / mean, twice what compare
+    /// The grid's `±` was (max - min) / mean, twice what compare
     /// shows for the same passes; both are half the range now.
     #[test]
     fn the_grids_plus_minus_is_compares_half_range() {

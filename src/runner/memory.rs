@@ -473,7 +473,7 @@ mod tests {
         const MEASURED: u64 = 3_977;
         for (runtime, interval, periods) in [
             ("30s", "10ms", 3001u64),
-            // What issue 34's try ran: 47,001 periods, held as 2,938 of 160 ms.
+            // What a hostile try ran: 47,001 periods, held as 2,938 of 160 ms.
             ("470s", "10ms", 2938),
             ("8h", "1s", 3600),
         ] {
