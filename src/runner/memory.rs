@@ -47,9 +47,11 @@ pub fn job_bytes(job: &Job) -> Option<u64> {
         .checked_add(series_bytes(job))
 }
 
-/// The queue slots: two buffers and the slot's state each.
+/// The queue slots: two buffers and the slot's state each, as many a
+/// thread as the kind keeps operations in flight (block I/O: its qd).
 fn slots_bytes(job: &Job) -> Option<u64> {
-    let slots = u64::from(job.threads.max(1)).checked_mul(u64::from(job.qd.max(1)))?;
+    let in_flight = job.workload.kind().in_flight_per_thread(job);
+    let slots = u64::from(job.threads.max(1)).checked_mul(in_flight)?;
     let per_slot = job.max_bs().checked_mul(2)?.checked_add(PER_SLOT_BYTES)?;
     slots.checked_mul(per_slot)
 }
