@@ -337,28 +337,33 @@ pub fn compare_rows(runs: &[&RunResult], baseline: usize) -> Vec<CompareRow> {
 
 /// Settings that differ between the compared runs, one line each: such
 /// runs do not measure the same work, and their ratios say so only here.
+/// The settings are the database options that decide comparability in the
+/// option table (`Job::identity`), then the OLTP mix's threads: the table's
+/// `threads`, which the suite keeps in `DbParams` (the job's own stays 1).
 pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
-    let params: Vec<_> = runs
+    use crate::jobs::options::Scope;
+    let jobs: Vec<Option<&crate::jobs::Job>> = runs
         .iter()
-        .map(|r| r.jobs.first().and_then(|j| j.job.workload.database()).cloned())
+        .map(|r| r.jobs.first().map(|j| &j.job).filter(|j| j.workload.database().is_some()))
         .collect();
-    type Show = fn(&crate::jobs::db_params::DbParams) -> String;
-    let settings: [(&str, Show); 7] = [
-        ("scale", |p| p.scale().to_string()),
-        ("synchronous", |p| p.synchronous.name().to_string()),
-        ("journal", |p| p.journal.name().to_string()),
-        ("server", |p| p.server.to_string()),
-        ("server sync", |p| {
-            p.server_sync.clone().unwrap_or_else(|| "-".into())
-        }),
-        ("table size", |p| p.oltp_table_size.to_string()),
-        ("threads", |p| p.oltp_threads.to_string()),
-    ];
+    let shown = |job: &crate::jobs::Job| -> Vec<(&'static str, String)> {
+        let threads = job.workload.database().map(|p| p.oltp_threads.to_string());
+        job.identity()
+            .filter(|(d, _)| d.scope == Scope::Database)
+            .filter_map(|(d, v)| Some((d.identity?.noun, v.map_or_else(|| "-".into(), |v| v.to_string()))))
+            .chain(threads.map(|t| ("threads", t)))
+            .collect()
+    };
+    let per_run: Vec<Option<Vec<(&str, String)>>> = jobs.iter().map(|j| j.map(shown)).collect();
+    let names: Vec<&str> = shown(&crate::jobs::db_params::DbParams::template())
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     let mut out = Vec::new();
-    for (name, show) in settings {
-        let values: Vec<String> = params
+    for (i, name) in names.into_iter().enumerate() {
+        let values: Vec<String> = per_run
             .iter()
-            .map(|p| p.as_ref().map_or_else(|| "-".to_string(), show))
+            .map(|r| r.as_ref().map_or_else(|| "-".to_string(), |r| r[i].1.clone()))
             .collect();
         if values.iter().any(|v| v != &values[0]) {
             out.push(crate::t!(
