@@ -26,7 +26,10 @@ fn a_bad_value_is_one_line_naming_the_flag_and_makes_nothing() {
             &["--table-size", "0"],
             "--table-size: '0' is not valid: must be between 1 and 1000000000",
         ),
-        (&["--tables", "x"], "--tables: 'x' is not valid: expected a whole number"),
+        (
+            &["--tables", "x"],
+            "--tables: 'x' is not valid: expected a whole number",
+        ),
         // The flag's old name is read, and the table's name is given.
         (&["--journal", "memory"], "--journal-mode: 'memory' is not valid"),
         // Checked against the server once both are read, whatever their order.
@@ -124,7 +127,10 @@ fn values_given_to_the_suite_are_the_stored_jobs_and_compare_names_them() {
         assert_eq!(p["journal"], journal, "{p}");
         assert_eq!(p["synchronous"], sync, "{p}");
         // The flags not given keep the suite's defaults.
-        assert_eq!((p["server"].as_str(), p["scale_permille"].as_u64()), (Some("sqlite"), Some(10)));
+        assert_eq!(
+            (p["server"].as_str(), p["scale_permille"].as_u64()),
+            (Some("sqlite"), Some(10))
+        );
     }
     let out = kura(&db)
         .args(["compare", "1", "2"])

@@ -289,7 +289,11 @@ fn a_dir_that_is_not_a_directory_or_has_no_room_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("missing"));
     for (flag, value, says) in [
-        ("--scale", "2", "--scale: '2' is not valid: must be between 0.001 and 1"),
+        (
+            "--scale",
+            "2",
+            "--scale: '2' is not valid: must be between 0.001 and 1",
+        ),
         ("--tests", "create,nope", "--tests: 'nope' is not one of"),
         ("--journal", "memory", "--journal-mode: 'memory' is not valid"),
         ("--synchronous", "fast", "--synchronous: 'fast' is not valid"),

@@ -239,7 +239,16 @@ pub fn parse_scale(text: &str) -> Result<u32, String> {
 
 /// `server_sync`'s words for any server; which of them a server takes is
 /// checked once the job's server is known (`DbSettings::from_job`).
-pub const SERVER_SYNC_WORDS: &[&str] = &["on", "off", "local", "remote_write", "remote_apply", "0", "1", "2"];
+pub const SERVER_SYNC_WORDS: &[&str] = &[
+    "on",
+    "off",
+    "local",
+    "remote_write",
+    "remote_apply",
+    "0",
+    "1",
+    "2",
+];
 
 /// What a database job's parameters are before the suite sets them: the
 /// defaults of `kura suite db`'s flags (the option table's `unset` texts).
@@ -471,7 +480,9 @@ pub fn server_sync_word(text: &str) -> Result<String, String> {
     let word = text.trim().to_ascii_lowercase();
     match SERVER_SYNC_WORDS.contains(&word.as_str()) {
         true => Ok(word),
-        false => Err("expected on, off, local, remote_write or remote_apply (postgres), 0, 1 or 2 (mariadb)".into()),
+        false => Err(
+            "expected on, off, local, remote_write or remote_apply (postgres), 0, 1 or 2 (mariadb)".into(),
+        ),
     }
 }
 

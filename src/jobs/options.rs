@@ -1507,11 +1507,26 @@ impl Job {
         Ok(())
     }
 
-    /// The options that decide comparability, with this job's values.
+    /// The options that decide comparability, with this job's values: what
+    /// compare's rows match on, the same list for a job of any kind (compare
+    /// zips two jobs' lists). The database kind's are its own table's
+    /// (`identity_in`, report/db_table.rs): compare's rows, keyed by block
+    /// fields, do not set db runs' tests side by side.
     pub fn identity(&self) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
         OPTIONS
             .iter()
-            .filter(|d| d.identity.is_some())
+            .filter(|d| d.identity.is_some() && d.scope != Scope::Database)
+            .map(|d| (d, (d.get)(self)))
+    }
+
+    /// The options of `scope` that decide comparability, with this job's values.
+    pub fn identity_in(
+        &self,
+        scope: Scope,
+    ) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
+        OPTIONS
+            .iter()
+            .filter(move |d| d.identity.is_some() && d.scope == scope)
             .map(|d| (d, (d.get)(self)))
     }
 
@@ -1673,7 +1688,10 @@ mod tests {
             }
             let err = Job::default().set(d.key, d.example).unwrap_err().to_string();
             assert!(
-                err.starts_with(&format!("{}: '{}' is not valid: only kura suite db", d.key, d.example)),
+                err.starts_with(&format!(
+                    "{}: '{}' is not valid: only kura suite db",
+                    d.key, d.example
+                )),
                 "{err}"
             );
         }
@@ -1682,7 +1700,10 @@ mod tests {
         job.set("qd", "8").unwrap();
         assert!(job.check_scope().is_err(), "qd is block I/O's");
         let err = |key: &str, text: &str| base(Scope::Database).set(key, text).unwrap_err().to_string();
-        assert_eq!(err("scale", "2"), "scale: '2' is not valid: must be between 0.001 and 1");
+        assert_eq!(
+            err("scale", "2"),
+            "scale: '2' is not valid: must be between 0.001 and 1"
+        );
         assert_eq!(
             err("synchronous", "maybe"),
             "synchronous: 'maybe' is not valid: expected off, normal, full or extra (or 0 to 3)"

@@ -338,37 +338,37 @@ pub fn compare_rows(runs: &[&RunResult], baseline: usize) -> Vec<CompareRow> {
 /// Settings that differ between the compared runs, one line each: such
 /// runs do not measure the same work, and their ratios say so only here.
 /// The settings are the database options that decide comparability in the
-/// option table (`Job::identity`), then the OLTP mix's threads: the table's
+/// option table (`Job::identity_in`), then the OLTP mix's threads: the table's
 /// `threads`, which the suite keeps in `DbParams` (the job's own stays 1).
 pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
-    use crate::jobs::options::Scope;
-    let jobs: Vec<Option<&crate::jobs::Job>> = runs
+    use crate::jobs::options::{Scope, Value};
+    let none = crate::jobs::Job::default();
+    // Per run, each setting's name and value; `-` where a run has none.
+    let per_run: Vec<Vec<(&str, String)>> = runs
         .iter()
-        .map(|r| r.jobs.first().map(|j| &j.job).filter(|j| j.workload.database().is_some()))
+        .map(|r| {
+            let job = r.jobs.first().map_or(&none, |j| &j.job);
+            let threads = job
+                .workload
+                .database()
+                .map(|p| Value::Count(p.oltp_threads.into()));
+            job.identity_in(Scope::Database)
+                .map(|(d, v)| (d.identity.map_or(d.key, |i| i.noun), v))
+                .chain([("threads", threads)])
+                .map(|(name, v)| (name, v.map_or_else(|| "-".to_string(), |v| v.to_string())))
+                .collect()
+        })
         .collect();
-    let shown = |job: &crate::jobs::Job| -> Vec<(&'static str, String)> {
-        let threads = job.workload.database().map(|p| p.oltp_threads.to_string());
-        job.identity()
-            .filter(|(d, _)| d.scope == Scope::Database)
-            .filter_map(|(d, v)| Some((d.identity?.noun, v.map_or_else(|| "-".into(), |v| v.to_string()))))
-            .chain(threads.map(|t| ("threads", t)))
-            .collect()
+    let Some(first) = per_run.first() else {
+        return Vec::new();
     };
-    let per_run: Vec<Option<Vec<(&str, String)>>> = jobs.iter().map(|j| j.map(shown)).collect();
-    let names: Vec<&str> = shown(&crate::jobs::db_params::DbParams::template())
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
     let mut out = Vec::new();
-    for (i, name) in names.into_iter().enumerate() {
-        let values: Vec<String> = per_run
-            .iter()
-            .map(|r| r.as_ref().map_or_else(|| "-".to_string(), |r| r[i].1.clone()))
-            .collect();
+    for (i, (name, _)) in first.iter().enumerate() {
+        let values: Vec<&str> = per_run.iter().map(|r| r[i].1.as_str()).collect();
         if values.iter().any(|v| v != &values[0]) {
             out.push(crate::t!(
                 "dbrun-runs-differ",
-                setting = name,
+                setting = *name,
                 values = values.join(", ")
             ));
         }
