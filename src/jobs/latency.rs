@@ -200,7 +200,7 @@ pub fn validate(job: &super::Job) -> Result<(), super::SpecError> {
         return Err(invalid(
             "latency_limit",
             &limit_text,
-            &format!("a {} job has no load to raise", job.workload.kind().name()),
+            format!("a {} job has no load to raise", job.workload.kind().name()),
         ));
     }
     if job.latency_step.is_none()
