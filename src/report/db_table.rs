@@ -343,7 +343,7 @@ pub fn compare_rows(runs: &[&RunResult], baseline: usize) -> Vec<CompareRow> {
 pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
     use crate::jobs::options::{Scope, Value};
     let none = crate::jobs::Job::default();
-    // Per run, each setting's name and value; `-` where a run has none.
+    // Per run, each setting's name (compare's noun) and value; `-` where a run has none.
     let per_run: Vec<Vec<(&str, String)>> = runs
         .iter()
         .map(|r| {
@@ -368,7 +368,7 @@ pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
         if values.iter().any(|v| v != &values[0]) {
             out.push(crate::t!(
                 "dbrun-runs-differ",
-                setting = *name,
+                setting = crate::i18n::phrase("diff", name),
                 values = values.join(", ")
             ));
         }
