@@ -1494,6 +1494,22 @@ mod tests {
             err(db(&["--mem-limit", "8m"]).apply(&mut Job::default()).unwrap_err())
                 .starts_with("--mem-limit: '8m' is not valid")
         );
+        // Its database parameters are the table's too, set on the suite's database job.
+        let template = crate::jobs::db_params::DbParams::template;
+        assert_eq!(
+            err(db(&["--scale", "2"]).apply(&mut template()).unwrap_err()),
+            "--scale: '2' is not valid: must be between 0.001 and 1"
+        );
+        assert_eq!(
+            err(db(&["--journal", "memory"]).apply(&mut template()).unwrap_err()),
+            "--journal-mode: 'memory' is not valid: expected delete (rollback) or wal"
+        );
+        let mut job = template();
+        db(&["--table-size", "500", "--journal", "wal"])
+            .apply(&mut job)
+            .unwrap();
+        let p = crate::jobs::db_params::DbParams::of(&job).unwrap();
+        assert_eq!((p.oltp_table_size, p.journal.name()), (500, "wal"));
         let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {
             Command::Suite(SuiteCommand::Io500(a)) => a.job,
             other => panic!("{other:?}"),

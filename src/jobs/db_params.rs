@@ -617,5 +617,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(pg.params.server_sync.as_deref(), Some("on"));
+        assert_eq!(
+            bad(DbFlags {
+                scale: "2",
+                ..flags()
+            }),
+            "--scale: '2' is not valid: must be between 0.001 and 1"
+        );
+        assert_eq!(
+            bad(DbFlags {
+                synchronous: "maybe",
+                ..flags()
+            }),
+            "--synchronous: 'maybe' is not valid: expected off, normal, full or extra (or 0 to 3)"
+        );
+        assert_eq!(
+            bad(DbFlags {
+                server: "mariadb",
+                server_sync: Some("on"),
+                ..flags()
+            }),
+            "--server-sync: 'on' is not valid for mariadb: expected 0, 1, 2"
+        );
     }
 }
