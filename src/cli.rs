@@ -28,13 +28,13 @@ pub struct Cli {
     /// No progress display on stderr
     #[arg(long, short, global = true)]
     pub quiet: bool,
-    // 80 columns (issue 17)
+    // 80 columns
     /// Tables at their natural width with every column, instead of fitted into 80 columns
     #[arg(long, global = true)]
     pub wide: bool,
     #[command(subcommand)]
     pub command: Command,
-    // Japanese (issue 17)
+    // Japanese
     /// Language of tables, warnings and reports: en or ja [default: ja when LC_ALL, LC_MESSAGES or LANG is ja_*, else en]; JSON stays English
     #[arg(long, global = true, value_enum, value_name = "LANG")]
     pub lang: Option<crate::i18n::Lang>,
@@ -67,12 +67,12 @@ pub enum Command {
     Report(ReportArgs),
     /// Browse stored runs in a local web UI (read-only, 127.0.0.1)
     Serve(ServeArgs),
-    // Issue 17, fio's ecosystem: shell completions and the man page, from these definitions.
+    // fio's ecosystem: shell completions and the man page, from these definitions.
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell
     Completions(CompletionsArgs),
     /// Print the man page (roff): kura's, or one verb's (`kura man run | man -l -`)
     Man(ManArgs),
-    // Many ranks (issue 16, docs/cluster.md).
+    // Many ranks (docs/cluster.md).
     /// Start kura on many ranks with mpirun (`kura launch -n 4 --hostfile hosts -- run job.toml`); MPI's errors in one line
     Launch(LaunchArgs),
 }
@@ -822,7 +822,7 @@ pub struct RunArgs {
     pub job: JobFlags,
     #[command(flatten)]
     pub common: RunCommon,
-    // Many ranks at once (issue 16, docs/cluster.md).
+    // Many ranks at once (docs/cluster.md).
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }
@@ -880,7 +880,7 @@ pub struct MarkArgs {
     pub figure: String,
     #[command(flatten)]
     pub common: RunCommon,
-    // Many ranks at once (issue 16, docs/cluster.md).
+    // Many ranks at once (docs/cluster.md).
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }
@@ -920,7 +920,7 @@ pub struct ShowArgs {
     /// table, markdown, csv, json, or fio-json / fio-json+ (fio's --output-format=json/json+) [default: table]
     #[arg(long, value_enum)]
     pub format: Option<ShowFormat>,
-    // issue 17: a mark run's grid in the unit and figure it was run with
+    // A mark run's grid in the unit and figure it was run with
     /// A mark run's grid: mbps (MB/s), gbps (GB/s), iops or us (latency, µs) [default: mbps]
     #[arg(long)]
     pub unit: Option<String>,
@@ -1096,7 +1096,7 @@ pub struct SweepArgs {
     pub preset: Option<String>,
     #[command(flatten)]
     pub suite: SuiteCommon,
-    // Many ranks at once (issue 16, docs/cluster.md).
+    // Many ranks at once (docs/cluster.md).
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }

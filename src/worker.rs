@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Buffers, Caps, Completion, Engine, Io, Queued, is_busy};
 use crate::jobs::Job;
+use crate::jobs::fill::fill_buffer;
 use crate::metrics::collect::{DirCollector, IntervalSample, thread_cpu_ns};
 use crate::metrics::histogram::new_histogram;
 use crate::workload::Generator;
-use crate::workload::fill::fill_buffer;
 
 mod verifier;
 pub use verifier::{MISMATCH_SAMPLES, ReadCheck, Verifier, VerifyOutput};
@@ -63,12 +63,12 @@ pub struct WorkerOutput {
     pub cpu_system_ns: u64,
     /// An engine failure (not an I/O error) that ended the worker.
     pub fatal: Option<String>,
-    // Verify and errors (issue 14).
+    // Verify and errors.
     /// What `verify` found, when the job verifies.
     pub verify: Option<VerifyOutput>,
     /// The errors (failed I/Os and verify mismatches) at which `max_errors` stopped the worker.
     pub stopped_by_errors: Option<u64>,
-    /// Why `rate_min`/`rate_iops_min` stopped the worker (issue 17).
+    /// Why `rate_min`/`rate_iops_min` stopped the worker.
     pub below_min_rate: Option<String>,
 }
 
@@ -81,10 +81,10 @@ pub fn make_buffers(job: &Job, seed: u64) -> Buffers {
     let pattern = job
         .buffer_pattern
         .as_deref()
-        .and_then(|p| crate::jobs::extras::parse_pattern(p).ok());
+        .and_then(|p| crate::jobs::byte_pattern::parse_pattern(p).ok());
     for slot in qd..qd * 2 {
         match &pattern {
-            Some(p) => crate::jobs::extras::fill_pattern(buffers.slot_mut(slot as u32), p),
+            Some(p) => crate::jobs::byte_pattern::fill_pattern(buffers.slot_mut(slot as u32), p),
             None => fill_buffer(
                 buffers.slot_mut(slot as u32),
                 job.fill,

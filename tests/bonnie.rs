@@ -3,10 +3,10 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 use common::{json, kura, tmp};
 use kura::bonnie::thread_io_counters;
@@ -374,26 +374,13 @@ fn bad_input_is_one_line_and_exit_2() {
 fn sigint_keeps_what_was_measured_and_removes_the_files() {
     let dir = tmp();
     let db = dir.path().join("k.db");
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "suite", "bonnie"])
-        .arg(dir.path())
-        .args(["--size", "64m", "--files", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let data = dir.path().join(bonnie_params::DATA_FILE);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !data.exists() {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    // Ctrl-C in the first test, once it has written 8 chunks of its new file
+    // one byte at a time: it counts an operation a chunk.
+    let out = bonnie_64m(&db, dir.path())
+        .wait_for_file(&data, 64 << 10)
+        .signal(libc::SIGINT)
+        .finish();
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -425,40 +412,28 @@ fn sigint_keeps_what_was_measured_and_removes_the_files() {
     assert_eq!(stored["jobs"].as_array().unwrap().len(), jobs.len());
 }
 
+/// `kura --json suite bonnie DIR --size 64m --files 4` in the background.
+fn bonnie_64m(db: &Path, dir: &Path) -> common::Running {
+    common::Running::start(
+        common::kura_command(db)
+            .args(["--json", "suite", "bonnie"])
+            .arg(dir)
+            .args(["--size", "64m", "--files", "4"]),
+    )
+}
+
 /// bonnie's tests are jobs of the one runner, stored as each ends: while the
 /// run goes on, the database already holds the tests that finished.
 #[test]
 fn each_test_is_stored_as_it_ends() {
     let dir = tmp();
     let db = dir.path().join("k.db");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "suite", "bonnie"])
-        .arg(dir.path())
-        .args(["--size", "64m", "--files", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let mut seen = 0;
-    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
-        seen = common::finished_jobs(&db);
-        if seen > 0 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let running = child.try_wait().unwrap().is_none();
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        running && seen > 0,
-        "a finished test was in the database while the run went on (seen {seen}, running {running}): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // The run goes on (a test that ends it panics `wait_for`) while a finished test is stored.
+    let out = bonnie_64m(&db, dir.path())
+        .wait_for_finished_jobs(&db, 1)
+        .signal(libc::SIGINT)
+        .finish();
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr_of(&out));
     assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
 }
 

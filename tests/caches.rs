@@ -22,12 +22,10 @@ fn memory_home() -> Option<std::path::PathBuf> {
 /// `kura run` inside the blkio group `group`, so reads of the throttled
 /// device are slow; returns the printed run and kura's PID.
 fn run_in(group: &Path, db: &Path, args: &[&str]) -> (serde_json::Value, u32) {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let script = format!(
-        "echo $$ > {} && exec {} --db {} --quiet --json run {}",
+        "echo $$ > {} && exec {} --json run {}",
         group.join("cgroup.procs").display(),
-        bin.display(),
-        db.display(),
+        common::cmd::line(db),
         args.join(" ")
     );
     let child = Command::new("sh")
@@ -119,7 +117,11 @@ fn a_capped_buffered_read_falls_to_the_device_where_the_uncapped_one_reads_memor
 
 #[test]
 fn data_smaller_than_the_limit_is_flagged_as_cached() {
-    if memory_home().is_none() || !common::is_root() {
+    if !common::is_root() {
+        return;
+    }
+    if memory_home().is_none() {
+        common::missing("cgroup v1 memory");
         return;
     }
     let dir = tmp();
@@ -430,27 +432,32 @@ fn written_blocks_are_all_different_so_deduplication_cannot_shrink_them() {
 
 #[test]
 fn a_buffered_run_in_a_container_says_so_and_a_direct_one_does_not() {
-    let marker = Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists();
-    if !marker {
-        eprintln!("note: not in a container with a runtime's marker file; skipping");
-        return;
-    }
     let dir = tmp();
     let db = dir.path().join("k.db");
     let t = dir.path().join("t.dat");
     let t = t.to_str().unwrap();
+    // A direct run is never flagged, in a container or not.
+    let r = json_run(&db, &["--target", t, "--size", "4m", "--rw", "randread"]);
+    assert!(
+        !kinds(&r).contains(&"in_container".to_string()),
+        "{}",
+        r["warnings"]
+    );
+    // Where the tests run, not a tool: nothing can be installed to make a
+    // host a container, so KURA_REQUIRE_ALL does not ask for one. Outside a
+    // marked container the buffered run is not asserted either way: kura
+    // also reads /proc/1/cgroup, so it may rightly say so there too.
+    let marker = Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists();
+    if !marker {
+        eprintln!("note: not in a container with a runtime's marker file; buffered half skipped");
+        return;
+    }
     let r = json_run(
         &db,
         &["--target", t, "--size", "4m", "--rw", "randread", "--buffered"],
     );
     assert!(
         kinds(&r).contains(&"in_container".to_string()),
-        "{}",
-        r["warnings"]
-    );
-    let r = json_run(&db, &["--target", t, "--size", "4m", "--rw", "randread"]);
-    assert!(
-        !kinds(&r).contains(&"in_container".to_string()),
         "{}",
         r["warnings"]
     );
@@ -468,10 +475,8 @@ fn a_file_set_is_measured_inside_the_capped_group() {
     let dir = tmp();
     let set = dir.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(dir.path().join("k.db"))
-        .args(["--quiet", "--json", "run", "--target"])
+    let mut child = common::cmd::child(&dir.path().join("k.db"))
+        .args(["--json", "run", "--target"])
         .arg(&set)
         .args(["--mix", "sfs97", "--files", "20", "--width", "2"])
         .args(["--mem-limit", "64m", "--runtime", "3s"])

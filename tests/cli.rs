@@ -311,8 +311,7 @@ fn bad_flags_are_refused_clearly() {
 #[test]
 fn a_database_that_cannot_be_opened_is_refused_before_running() {
     let dir = tmp();
-    let out = assert_cmd::Command::cargo_bin("kura")
-        .unwrap()
+    let out = common::cmd::kura_plain()
         .current_dir(dir.path())
         .args(["--db", "/nonexistent-dir/k.db", "run", "--size", "1m"])
         .assert()

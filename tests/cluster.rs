@@ -20,7 +20,7 @@ fn under_launcher(dir: &std::path::Path, db: &std::path::Path) -> std::process::
     // Not the last command, so the shell stays kura's parent.
     cmd.arg("-c")
         .arg("\"$0\" \"$@\"; exit $?")
-        .arg(assert_cmd::cargo::cargo_bin("kura"))
+        .arg(common::cmd::bin())
         .arg("--db")
         .arg(db)
         .arg("--quiet");
@@ -172,10 +172,6 @@ mod mpi {
     use super::common::nshosts::NsHosts;
     use super::common::*;
 
-    fn kura_bin() -> PathBuf {
-        assert_cmd::cargo::cargo_bin("kura")
-    }
-
     /// `mpirun` as root, on this host, more ranks than cores allowed.
     fn mpirun() -> Command {
         let mut c = Command::new("mpirun");
@@ -186,7 +182,7 @@ mod mpi {
     fn ranks(n: u32, db: &Path, args: &[&str]) -> Output {
         let mut c = mpirun();
         c.args(["-n", &n.to_string()])
-            .arg(kura_bin())
+            .arg(cmd::bin())
             .arg("--db")
             .arg(db)
             .arg("--quiet");
@@ -337,7 +333,7 @@ mod mpi {
             let out = hosts
                 .mpirun(1)
                 .args(["-n", "4"])
-                .arg(kura_bin())
+                .arg(cmd::bin())
                 .arg("--db")
                 .arg(&db)
                 .arg("--quiet")
@@ -469,7 +465,7 @@ mod mpi {
         let out = hosts
             .mpirun(2)
             .args(["-n", "4"])
-            .arg(kura_bin())
+            .arg(cmd::bin())
             .arg("--db")
             .arg(&db)
             .args(["--quiet", "suite", "io500"])
@@ -620,7 +616,7 @@ mod mpi {
             let script = format!(
                 "echo $$ > {}/cgroup.procs && exec {} --db {} --quiet run {} --stonewall 2s",
                 g.0.display(),
-                kura_bin().display(),
+                cmd::bin().display(),
                 db.display(),
                 job.display()
             );
@@ -822,7 +818,7 @@ mod mpi {
             vec![
                 "-n".to_string(),
                 "1".into(),
-                kura_bin().display().to_string(),
+                cmd::bin().display().to_string(),
                 "--db".into(),
                 db.display().to_string(),
                 "--quiet".into(),

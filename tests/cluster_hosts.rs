@@ -8,14 +8,10 @@ mod common;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::nshosts::NsHosts;
 use common::*;
-
-fn kura_bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("kura")
-}
 
 fn needs_hosts() -> bool {
     need(&[
@@ -100,7 +96,7 @@ fn a_shared_set_formats_over_names_another_host_removed() {
         let out = hosts
             .mpirun(1)
             .args(["-n", "2"])
-            .arg(kura_bin())
+            .arg(cmd::bin())
             .arg("--db")
             .arg(&db)
             .args(["--quiet", "run", "--target"])
@@ -144,7 +140,7 @@ fn four_ranks_on_two_hosts_name_both_in_the_hosts_table() {
     let out = hosts
         .mpirun(2)
         .args(["-n", "4"])
-        .arg(kura_bin())
+        .arg(cmd::bin())
         .arg("--db")
         .arg(&db)
         .args(["--quiet", "run", "--target"])

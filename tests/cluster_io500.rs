@@ -8,14 +8,9 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use common::*;
-
-fn kura_bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("kura")
-}
 
 fn geomean(v: &[f64]) -> f64 {
     let kept: Vec<f64> = v.iter().copied().filter(|x| *x > 0.0).collect();
@@ -33,7 +28,7 @@ fn two_ranks_run_every_phase_each_its_own_way_and_store_one_run() {
     let db = dir.path().join("k.db");
     let out = Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
-        .arg(kura_bin())
+        .arg(cmd::bin())
         .arg("--db")
         .arg(&db)
         .args(["--quiet", "suite", "io500"])
@@ -129,7 +124,7 @@ fn a_stonewall_on_a_weighted_file_set_is_refused() {
     let db = dir.path().join("k.db");
     let out = Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
-        .arg(kura_bin())
+        .arg(cmd::bin())
         .arg("--db")
         .arg(&db)
         .args([

@@ -221,12 +221,9 @@ impl At80 {
 
     /// Runs kura; returns stdout, after checking both streams.
     fn kura(&mut self, args: &[&str]) -> String {
-        let out = assert_cmd::Command::cargo_bin("kura")
-            .unwrap()
+        let out = common::cmd::kura_loud(&self.db)
             .env("COLUMNS", "80")
             .current_dir(self.path())
-            .arg("--db")
-            .arg(&self.db)
             .args(["--lang", self.lang])
             .args(args)
             .output()
@@ -317,7 +314,7 @@ fn every_kind(k: &mut At80) -> (String, usize) {
     if cfg!(feature = "mpi") && have("mpirun") {
         let out = std::process::Command::new("mpirun")
             .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
-            .arg(assert_cmd::cargo::cargo_bin("kura"))
+            .arg(common::cmd::bin())
             .arg("--db")
             .arg(&k.db)
             .args([
@@ -477,10 +474,8 @@ fn every_verb_and_table_fits_80_columns_in_japanese() {
 
 /// `serve`'s line when it listens.
 fn serve_line(k: &mut At80) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
+    let mut child = common::cmd::child_loud(&k.db)
         .env("COLUMNS", "80")
-        .arg("--db")
-        .arg(&k.db)
         .args(["--lang", k.lang, "serve", "--port", "0"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
@@ -508,11 +503,8 @@ fn hostile_widths_and_arguments_get_a_line_not_a_panic() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let kura = |columns: &str, args: &[&str]| {
-        assert_cmd::Command::cargo_bin("kura")
-            .unwrap()
+        common::cmd::kura_loud(&db)
             .env("COLUMNS", columns)
-            .arg("--db")
-            .arg(&db)
             .args(args)
             .output()
             .unwrap()

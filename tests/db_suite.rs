@@ -6,10 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use common::{Cgroup, LoopDevice, TempMount, json, kura, need, sh, tmp};
+use common::{Cgroup, LoopDevice, Running, TempMount, json, kura, kura_command, need, sh, tmp};
 
 const TESTS: [&str; 9] = [
     "ATIS",
@@ -104,6 +102,18 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
     // sysbench's mix: 14 SELECTs and 4 writes per transaction.
     assert_eq!(ops(oltp, "query"), txns * 18);
     assert_eq!(ops(oltp, "read"), txns * 14);
+    // The OLTP mix keeps an interval series (sysbench's --report-interval):
+    // its periods count every query once, the reads among them as reads.
+    let series = oltp["series"].as_array().expect("the OLTP job's series");
+    let sum = |key: &str| series.iter().map(|p| p[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(
+        sum("read_ops") + sum("write_ops"),
+        ops(oltp, "query"),
+        "{series:?}"
+    );
+    assert_eq!(sum("read_ops"), ops(oltp, "read"));
+    // sql-bench reports a test whole: its phases are not one load to chart.
+    assert!(by("create")["series"].as_array().is_none_or(|s| s.is_empty()));
     let tests = v["tests"].as_array().unwrap();
     assert!(tests[8]["oltp"]["transactions_per_sec"].as_f64().unwrap() > 0.0);
     // A few MB of database on a machine with GBs of RAM: the run says its reads came from memory.
@@ -168,14 +178,18 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
 
     let cmp = kura(&db).args(["compare", "ext4 a", "ext4 b"]).assert().success();
     let text = String::from_utf8_lossy(&cmp.get_output().stdout).into_owned();
-    let create = text.lines().find(|l| l.starts_with("create")).unwrap();
+    let create = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("create"))
+        .unwrap();
     assert_eq!(
         create.split_whitespace().count(),
         5,
         "test, unit, 2 runs, 1 ratio: {create}"
     );
     assert!(
-        text.lines().any(|l| l.starts_with("ATIS") && l.contains(" - ")),
+        text.lines()
+            .any(|l| l.trim_start().starts_with("ATIS") && l.contains(" - ")),
         "{text}"
     );
     assert!(
@@ -193,19 +207,17 @@ fn every_test_runs_on_ext4_is_stored_shown_compared_and_removed() {
     assert!(page.contains("OLTP mix (sysbench oltp_read_write)"));
 }
 
-/// Runs `kura suite db` inside a cgroup; its JSON.
+/// Runs `kura suite db`, inside a cgroup if given; its JSON.
 fn run_in(group: Option<&Cgroup>, db: &Path, target: &Path, args: &str) -> serde_json::Value {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let join = group
-        .map(|g| format!("echo $$ > {}/cgroup.procs && ", g.0.display()))
-        .unwrap_or_default();
-    let script = format!(
-        "{join}exec {} --db {} --quiet --json suite db {} {args}",
-        bin.display(),
-        db.display(),
-        target.display()
-    );
-    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
+    let args = format!("suite db {} {args}", target.display());
+    let out = match group {
+        Some(g) => common::kura_in(g, db, &args),
+        None => kura(db)
+            .arg("--json")
+            .args(args.split_whitespace())
+            .output()
+            .unwrap(),
+    };
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     json(&out.stdout)
 }
@@ -328,26 +340,17 @@ fn sigint_keeps_what_was_measured_and_removes_the_database() {
     let db = dir.path().join("k.db");
     let work: PathBuf = dir.path().join("w");
     std::fs::create_dir(&work).unwrap();
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "suite", "db"])
-        .arg(&work)
-        .args(["--tests", "connect,insert,create", "--scale", "0.05"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // Ctrl-C once the first test is stored: a fixed sleep landed in the
     // second test's set-up on a loaded machine, before it measured anything.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while common::finished_jobs(&db) == 0 {
-        assert!(Instant::now() < deadline, "no test finished in 120 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = Running::start(
+        kura_command(&db)
+            .args(["--json", "suite", "db"])
+            .arg(&work)
+            .args(["--tests", "connect,insert,create", "--scale", "0.05"]),
+    )
+    .wait_for_finished_jobs(&db, 1)
+    .signal(libc::SIGINT)
+    .finish();
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -522,6 +525,18 @@ fn a_server_that_cannot_start_or_is_missing_is_one_line_and_leaves_nothing() {
     assert!(processes_under(&deep).is_empty());
 }
 
+/// Whether a client is connected to the server listening at `socket`: the
+/// kernel lists the server's end of each connection (state 03) under the
+/// socket's path.
+fn connected(socket: &Path) -> bool {
+    let path = socket.to_string_lossy();
+    std::fs::read_to_string("/proc/net/unix")
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .any(|f| f.len() == 8 && f[5] == "03" && f[7] == path)
+}
+
 #[test]
 fn sigint_stops_the_server_and_removes_its_data() {
     let dir = tmp();
@@ -532,34 +547,24 @@ fn sigint_stops_the_server_and_removes_its_data() {
     let work: PathBuf = dir.path().join("w");
     std::fs::create_dir(&work).unwrap();
     open_to_all(dir.path());
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "suite", "db"])
-        .arg(&work)
-        .args([
-            "--server",
-            "postgres",
-            "--tests",
-            "connect,insert",
-            "--scale",
-            "0.05",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let socket = work.join("kura-db/run/.s.PGSQL.5432");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !socket.exists() {
-        assert!(Instant::now() < deadline, "the server never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
+    // Ctrl-C while the server runs and the first test measures: kura is connected to it.
+    let running = Running::start(
+        kura_command(&db)
+            .args(["--json", "suite", "db"])
+            .arg(&work)
+            .args([
+                "--server",
+                "postgres",
+                "--tests",
+                "connect,insert",
+                "--scale",
+                "0.05",
+            ]),
+    )
+    .wait_for("a connection to the server", || connected(&socket));
     assert!(!processes_under(&work).is_empty(), "the server runs");
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = running.signal(libc::SIGINT).finish();
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -645,30 +650,23 @@ fn mem_limit_caps_the_server_too_and_leaves_no_group() {
     let work: PathBuf = dir.path().join("w");
     std::fs::create_dir(&work).unwrap();
     open_to_all(dir.path());
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "suite", "db"])
-        .arg(&work)
-        .args(["--server", "postgres", "--tests", "oltp", "--table-size", "1000"])
-        .args(["--time", "4s", "--mem-limit", "256m"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let kura_pid = child.id();
+    let running = Running::start(
+        kura_command(&db)
+            .args(["--json", "suite", "db"])
+            .arg(&work)
+            .args(["--server", "postgres", "--tests", "oltp", "--table-size", "1000"])
+            .args(["--time", "4s", "--mem-limit", "256m"]),
+    );
+    let kura_pid = running.pid();
     let pid_file = work.join("kura-db/data/postmaster.pid");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let server_pid = loop {
+    let server_pid = || {
         let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
-        if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse::<u32>().ok()) {
-            break pid;
-        }
-        assert!(Instant::now() < deadline, "the server never started");
-        std::thread::sleep(Duration::from_millis(50));
+        text.lines().next().and_then(|l| l.trim().parse::<u32>().ok())
     };
+    let running = running.wait_for("the server's pid", || server_pid().is_some());
+    let server_pid = server_pid().unwrap();
     let server_cgroup = std::fs::read_to_string(format!("/proc/{server_pid}/cgroup")).unwrap_or_default();
-    let out = child.wait_with_output().unwrap();
+    let out = running.finish();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let memory_line = server_cgroup
@@ -692,29 +690,11 @@ fn mem_limit_caps_the_server_too_and_leaves_no_group() {
     assert!(!group.exists(), "{} left behind", group.display());
 }
 
-/// `kura suite db` with SQLite, started in the background.
-fn spawn_db(db: &Path, work: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(db)
-        .args(["--quiet", "suite", "db"])
-        .arg(work)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-fn wait_for(path: &Path, child: &mut std::process::Child) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !path.exists() {
-        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
-            let _ = child.kill();
-            panic!("{} never appeared", path.display());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// `kura suite db` with SQLite in the background, once `path` exists.
+fn db_until(db: &Path, work: &Path, args: &[&str], path: &Path) -> Running {
+    let what = format!("{}", path.display());
+    Running::start(kura_command(db).args(["suite", "db"]).arg(work).args(args))
+        .wait_for(&what, || path.exists())
 }
 
 /// A kura killed with SIGKILL leaves DIR/kura-db with its marker: the next
@@ -730,11 +710,9 @@ fn the_directory_a_killed_kura_left_is_cleaned_by_the_next_run_but_not_a_strange
     std::fs::create_dir(&work).unwrap();
     let home = work.join("kura-db");
     let args = ["--tests", "oltp", "--table-size", "1000", "--time", "60s"];
-    let mut child = spawn_db(&db, &work, &args);
-    let pid = child.id();
-    wait_for(&home.join("bench.sqlite"), &mut child);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let child = db_until(&db, &work, &args, &home.join("bench.sqlite"));
+    let pid = child.pid();
+    child.kill();
     let mine = home.join("mine.txt");
     std::fs::write(&mine, b"not kura's").unwrap();
     let out = kura(&db)
@@ -754,11 +732,9 @@ fn the_directory_a_killed_kura_left_is_cleaned_by_the_next_run_but_not_a_strange
     assert_eq!(entries(&home), ["mine.txt"]);
     // Without the stranger, and with kura's own files back, the next run goes on.
     std::fs::remove_dir_all(&home).unwrap();
-    let mut child = spawn_db(&db, &work, &args);
-    let pid = child.id();
-    wait_for(&home.join("bench.sqlite"), &mut child);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let child = db_until(&db, &work, &args, &home.join("bench.sqlite"));
+    let pid = child.pid();
+    child.kill();
     let out = kura(&db)
         .args(["suite", "db"])
         .arg(&work)
@@ -787,17 +763,17 @@ fn files_planted_in_kura_db_during_a_run_survive() {
     let work = dir.path().join("w");
     std::fs::create_dir(&work).unwrap();
     let home = work.join("kura-db");
-    let mut child = spawn_db(
+    let child = db_until(
         &db,
         &work,
         &["--tests", "oltp", "--table-size", "1000", "--time", "3s"],
+        &home.join("bench.sqlite"),
     );
-    wait_for(&home.join("bench.sqlite"), &mut child);
     std::fs::write(home.join("server.log"), b"my log").unwrap();
     std::fs::create_dir(home.join("data")).unwrap();
     std::fs::write(home.join("data/mine.txt"), b"my data").unwrap();
     std::fs::write(home.join("notes.txt"), b"my notes").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = child.finish();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(entries(&home), ["data", "notes.txt", "server.log"], "{err}");
     let shown = json(
@@ -832,7 +808,7 @@ fn the_server_data_a_killed_kura_left_is_removed_by_the_next_run() {
     std::fs::create_dir(&work).unwrap();
     open_to_all(dir.path());
     let home = work.join("kura-db");
-    let mut child = spawn_db(
+    let child = db_until(
         &db,
         &work,
         &[
@@ -845,17 +821,14 @@ fn the_server_data_a_killed_kura_left_is_removed_by_the_next_run() {
             "--time",
             "60s",
         ],
+        &home.join("data/postmaster.pid"),
     );
-    let pid = child.id();
-    wait_for(&home.join("data/postmaster.pid"), &mut child);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let pid = child.pid();
+    child.kill();
     // The server ends on its own once kura is gone.
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while !processes_under(&work).is_empty() {
-        assert!(Instant::now() < deadline, "{:?}", processes_under(&work));
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    common::wait_until("the server to end after kura", || {
+        processes_under(&work).is_empty()
+    });
     assert!(
         home.join("data").is_dir(),
         "the killed kura left its server's data"

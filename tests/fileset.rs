@@ -877,7 +877,7 @@ fn fsync_on_close_syncs_every_file_a_create_or_write_changed() {
             // -y: each descriptor's path, so the store's own syncs are told apart.
             .args(["-f", "-qq", "-y", "-e", "trace=fsync", "-o"])
             .arg(&trace)
-            .arg(env!("CARGO_BIN_EXE_kura"))
+            .arg(common::cmd::bin())
             .arg("--db")
             .arg(&db)
             .arg("--json")

@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::{Cgroup, LoopDevice, json, tmp};
 
@@ -47,24 +46,6 @@ fn stand_ins(name: &str, iops: &[u32]) -> Option<StandIns> {
     Some(StandIns { devs, cg })
 }
 
-/// Runs kura inside `cg`; fails the test on a non-zero exit.
-fn kura_in(cg: &Cgroup, db: &Path, args: &str) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let script = format!(
-        "echo $$ > {}/cgroup.procs && exec {} --db {} --quiet {args}",
-        cg.0.display(),
-        bin.display(),
-        db.display(),
-    );
-    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
-    assert!(
-        out.status.success(),
-        "kura {args}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// One second of 4 KiB random reads at queue depth 4, direct.
 const READS: &str = "--rw randread --bs 4k --qd 4 --runtime 1s --direct";
 
@@ -83,14 +64,12 @@ fn priced_in_turns(cg: &Cgroup, db: &Path, targets: &[(&str, &Path, &str)], runs
             } else {
                 format!("--price '{price}'")
             };
-            kura_in(
-                cg,
-                db,
-                &format!(
-                    "run --target {} --label {label} {price} {READS}",
-                    target.display()
-                ),
+            let args = format!(
+                "run --target {} --label {label} {price} {READS}",
+                target.display()
             );
+            let out = common::kura_in(cg, db, &args);
+            assert!(out.status.success(), "kura {args}: {}", common::stderr_of(&out));
         }
     }
 }

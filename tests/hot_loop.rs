@@ -8,8 +8,6 @@ mod common;
 use common::tmp;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -179,15 +177,12 @@ fn an_io_finishing_after_the_deadline_does_not_stretch_the_measured_time() {
     )
     .unwrap();
     let db = dir.path().join("k.db");
-    let kura = assert_cmd::cargo::cargo_bin("kura");
-    let script = format!(
-        "echo $$ > {}/cgroup.procs && exec {} --db {} --json --quiet run --target {} --rw randread --qd 4 --runtime 1s",
-        cg.0.display(),
-        kura.display(),
-        db.display(),
-        dev.path.display()
+    let target = dev.path.display().to_string();
+    let out = common::kura_in(
+        &cg,
+        &db,
+        &format!("run --target {target} --rw randread --qd 4 --runtime 1s"),
     );
-    let out = Command::new("sh").arg("-c").arg(&script).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v = common::json(&out.stdout);
     let job = &v["jobs"][0];
@@ -216,28 +211,16 @@ fn ctrl_c_ends_a_think_time_and_keeps_the_run() {
         "[[job]]\nname = \"thinker\"\nengine = \"null\"\nruntime = \"10m\"\nthink_time = \"10m\"\n",
     )
     .unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "run"])
-        .arg(&jobs)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Give it time to issue its first I/O and fall asleep, then interrupt.
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("still asleep in its 10 minute think time a minute after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
+    let running = common::Running::start(common::kura_command(&db).args(["--json", "run"]).arg(&jobs));
+    // Its measuring thread issued its first I/O and fell asleep; then Ctrl-C.
+    // A kura still asleep in its 10 minute think time fails `finish`'s deadline.
+    let pid = running.pid();
+    let out = running
+        .wait_for("the thinker's thread to fall asleep", || {
+            common::thread_asleep(pid, "kura-thinker-0")
+        })
+        .signal(libc::SIGINT)
+        .finish();
     assert_eq!(
         out.status.code(),
         Some(1),

@@ -12,15 +12,12 @@ use common::tmp;
 
 /// kura with a clean locale (nothing of the caller's), plus `env`.
 fn kura(db: &Path, dir: &Path, env: &[(&str, &str)], args: &[&str]) -> String {
-    let mut cmd = assert_cmd::Command::cargo_bin("kura").unwrap();
+    let mut cmd = common::kura(db);
     cmd.env_remove("LANG")
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env("COLUMNS", "80")
-        .current_dir(dir)
-        .arg("--db")
-        .arg(db)
-        .arg("--quiet");
+        .current_dir(dir);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -222,247 +219,62 @@ fn compare_guidance_and_the_html_report_in_japanese() {
     assert!(en.contains(r#"<html lang="en">"#) && en.contains("<h2>Summary</h2>"));
 }
 
-/// Every kind of warning has Japanese text, with its facts filled in and
-/// nothing of Fluent's syntax left; the stored (English) text is unchanged.
+/// Every kind of warning (`Warning::examples`: one of each of the
+/// `Warning::KINDS` kinds, and of each way a kind's text is told) has text
+/// in English and in Japanese, with its facts filled in and nothing of
+/// Fluent's syntax or a missing message's id left; the stored (English)
+/// text is unchanged.
 #[test]
-fn every_warning_kind_has_japanese_text() {
+fn every_warning_kind_has_text_in_both_languages() {
     use kura::metrics::Warning;
-    use kura::metrics::warning::VerifyMismatch;
-    let s = |x: &str| x.to_string();
-    let mm = |n: u64| VerifyMismatch {
-        offset_bytes: n * 4096,
-        field: s("checksum"),
-        expected: s("ab"),
-        found: s("cd"),
+    let examples = Warning::examples();
+    let mut kinds = std::collections::BTreeMap::new();
+    for w in &examples {
+        let n = w.number();
+        assert!(n < Warning::KINDS, "{w:?} is kind {n} of {}", Warning::KINDS);
+        let kind = serde_json::to_value(w).unwrap()["kind"].to_string();
+        let first = kinds.entry(n).or_insert_with(|| kind.clone());
+        assert_eq!(*first, kind, "two kinds numbered {n}");
+    }
+    let without: Vec<usize> = (0..Warning::KINDS).filter(|n| !kinds.contains_key(n)).collect();
+    assert!(
+        without.is_empty(),
+        "no example in Warning::examples of kinds {without:?}"
+    );
+    let names: std::collections::BTreeSet<_> = kinds.values().collect();
+    assert_eq!(names.len(), Warning::KINDS, "each number is its own kind");
+
+    // A message no catalogue has shows as its id: a word of one of the
+    // families a warning's text is made of (not `steady-`: fio's
+    // "steady-state" is a word of the text).
+    let id_in = |text: &str| {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|word| {
+                ["warning-", "change-", "pick-"]
+                    .iter()
+                    .any(|family| word.len() > family.len() && word.starts_with(family))
+            })
+            .map(String::from)
     };
-    let ws = vec![
-        Warning::IoUringUnavailable { why: s("EPERM") },
-        Warning::BufferedOnSyncEngine { job: s("j"), qd: 8 },
-        Warning::SyncEngineQueueDepth { job: s("j"), qd: 8 },
-        Warning::PageCacheHoldsData {
-            data_mb: 4,
-            memory_mb: 25000,
-        },
-        Warning::KeepCacheWithDirect,
-        Warning::MemoryFileSystem {
-            path: s("/p"),
-            fs_type: s("tmpfs"),
-            direct: true,
-        },
-        Warning::MemoryFileSystem {
-            path: s("/p"),
-            fs_type: s("tmpfs"),
-            direct: false,
-        },
-        Warning::SparseFile {
-            path: s("/p"),
-            loop_device: Some(s("/dev/loop0")),
-            allocated_mb: 1,
-            data_mb: 9,
-        },
-        Warning::SparseFile {
-            path: s("/p"),
-            loop_device: None,
-            allocated_mb: 1,
-            data_mb: 9,
-        },
-        Warning::LoopOverMemory {
-            path: s("/dev/loop0"),
-            backing: s("/b"),
-            fs_type: s("tmpfs"),
-        },
-        Warning::CompressedFill {
-            path: s("/p"),
-            fill: s("zero"),
-            fs_type: s("btrfs"),
-            option: s("compress"),
-        },
-        Warning::HostWriteBackCache {
-            path: s("/p"),
-            size_mb: 4,
-            disk: s("vda"),
-        },
-        Warning::WorkerStopped {
-            job: s("j"),
-            error: s("EIO"),
-        },
-        Warning::ReadsNotOnDevice {
-            job: s("j"),
-            read_bytes: 4 << 30,
-            device: s("vda"),
-            holders: vec![s("loop3")],
-            device_read_bytes: 12 << 20,
-        },
-        Warning::ReadsNotOnDevice {
-            job: s("j"),
-            read_bytes: 4 << 30,
-            device: s("vda"),
-            holders: vec![],
-            device_read_bytes: 12 << 20,
-        },
-        Warning::IoErrors {
-            job: s("j"),
-            direction: s("write"),
-            count: 50,
-            first_error: s("ENOSPC"),
-            offset_bytes: 123456789012,
-        },
-        Warning::ShortTransfers {
-            job: s("j"),
-            direction: s("read"),
-            count: 3,
-        },
-        Warning::Stalled {
-            job: s("j"),
-            reasons: vec![s("a"), s("b")],
-        },
-        Warning::RepeatsDisagree {
-            test: s("T"),
-            direction: Some(s("read")),
-            runs: 3,
-            spread_pct: 20.4,
-            min: 1.04,
-            max: 2.06,
-            unit: s("MB/s"),
-        },
-        Warning::RepeatsDisagree {
-            test: s("T"),
-            direction: None,
-            runs: 3,
-            spread_pct: 20.5,
-            min: 1.0,
-            max: 2.0,
-            unit: s("MB/s"),
-        },
-        Warning::CurvePointSkipped {
-            job: s("j"),
-            pct: 12.5,
-            max_iops: 1234.6,
-            min_iops: 7,
-        },
-        Warning::TestFileNotRemoved { error: s("e") },
-        Warning::StoppedAfterFailure { error: s("e") },
-        Warning::RunUnfinished { finished_jobs: 1 },
-        Warning::RunUnfinished { finished_jobs: 2 },
-        Warning::JobUnfinished {
-            job: s("j"),
-            periods: 1,
-        },
-        Warning::JobUnfinished {
-            job: s("j"),
-            periods: 0,
-        },
-        Warning::StoredJobUnreadable {
-            index: 3,
-            error: s("e"),
-        },
-        Warning::JobFile { note: s("n") },
-        Warning::Imported { note: s("n") },
-        Warning::PageCacheHoldsDataUnderLimit {
-            data_mb: 4,
-            limit_mb: 64,
-        },
-        Warning::VerifyPassed {
-            job: s("j"),
-            blocks: 1,
-        },
-        Warning::VerifyPassed {
-            job: s("j"),
-            blocks: 10,
-        },
-        Warning::VerifyFailed {
-            job: s("j"),
-            count: 1,
-            blocks: 10,
-            mismatches: vec![mm(1)],
-        },
-        Warning::VerifyFailed {
-            job: s("j"),
-            count: 7,
-            blocks: 10,
-            mismatches: (0..7).map(mm).collect(),
-        },
-        Warning::VerifyIncomplete {
-            job: s("j"),
-            error: s("e"),
-        },
-        Warning::JournalNotWritten {
-            job: s("j"),
-            error: s("e"),
-        },
-        Warning::MaxErrorsReached {
-            job: s("j"),
-            errors: 5,
-            max: 5,
-        },
-        Warning::ReadsOfZeros {
-            path: s("/p"),
-            zero_blocks: 3,
-            sampled: 64,
-        },
-        Warning::CompressibleData {
-            path: s("/p"),
-            fill: s("zero"),
-        },
-        Warning::UnreachableCache {
-            path: s("/p"),
-            fs_type: s("nfs"),
-            why: s("w"),
-        },
-        Warning::InContainer { runtime: s("docker") },
-        Warning::AboveInterface {
-            job: s("j"),
-            path: s("/p"),
-            device: s("sda"),
-            mb_per_s: 900,
-            interface: s("SATA 3"),
-            limit_mb_per_s: 600,
-        },
-        Warning::Other { text: s("t") },
-        Warning::FileOpsSkipped {
-            job: s("j"),
-            count: 1,
-        },
-        Warning::FileOpsSkipped {
-            job: s("j"),
-            count: 2,
-        },
-        Warning::Measuring {
-            pid: 42,
-            boot_id: s("b"),
-        },
-        Warning::DatabaseInMemory {
-            data_mb: 4,
-            memory_mb: 25000,
-        },
-        Warning::ShortSpanOnRotational {
-            path: s("/p"),
-            span_mb: 1024,
-            device_mb: 100000,
-        },
-        Warning::BonnieFileCached {
-            size_mb: 4,
-            memory_mb: 24105,
-        },
-        Warning::DatabaseUnderMemLimit {
-            data_mb: 40,
-            limit_mb: 256,
-        },
-        Warning::OltpRetried {
-            job: s("j"),
-            count: 3,
-        },
-    ];
+    let unknown = kura::i18n::tr("warning-of-no-kind", None);
+    assert_eq!(id_in(&unknown).as_deref(), Some("warning-of-no-kind"));
     // The process-wide language of this test binary; the other tests run kura itself.
     kura::i18n::set_lang(kura::i18n::Lang::Ja);
-    for w in ws
-        .iter()
-        .filter(|w| !matches!(w, Warning::Other { .. } | Warning::Imported { .. }))
-    {
+    for w in &examples {
         let ja = w.to_string();
         let en = kura::i18n::in_english(|| w.to_string());
+        for text in [&ja, &en] {
+            assert!(!text.trim().is_empty(), "{w:?}");
+            assert!(!text.contains('{') && !text.contains('$'), "{w:?}: {text}");
+            let id = id_in(text);
+            assert!(id.is_none(), "{w:?}: {id:?} is in no catalogue: {text}");
+        }
+        // Another tool's or an older kura's text, shown as it was written.
+        if matches!(w, Warning::Other { .. } | Warning::Imported { .. }) {
+            assert_eq!(ja, en);
+            continue;
+        }
         assert!(has_japanese(&ja) && !has_japanese(&en), "{w:?}: {ja} / {en}");
-        assert!(!ja.contains('{') && !ja.contains('$'), "{w:?}: {ja}");
         for fact in ["/p", "j:", "EPERM", "docker", "tmpfs"] {
             assert_eq!(ja.contains(fact), en.contains(fact), "{w:?}: {fact}: {ja} / {en}");
         }
@@ -850,11 +662,9 @@ fn progress_in_japanese_on_a_terminal() {
         return;
     }
     let dir = tmp();
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "{} --db {} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja run --target {} --size 8m --rw randread --runtime 1300ms",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().join("t.dat").display()
     );
     let screen = common::on_terminal(&command, &[]);
@@ -880,14 +690,11 @@ fn common_errors_in_japanese() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let failed = |args: &[&str]| -> String {
-        let out = assert_cmd::Command::cargo_bin("kura")
-            .unwrap()
+        let out = common::cmd::kura_loud(&db)
             .env_remove("LANG")
             .env_remove("LC_ALL")
             .env_remove("LC_MESSAGES")
             .current_dir(dir.path())
-            .arg("--db")
-            .arg(&db)
             .args(args)
             .output()
             .unwrap();
@@ -1157,11 +964,9 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
         return;
     }
     let dir = tmp();
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "{} --db {} --lang ja suite bonnie {} --size 4m --files 1",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja suite bonnie {} --size 4m --files 1",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().display()
     );
     let screen = common::on_terminal(&command, &[]);
@@ -1180,9 +985,8 @@ fn bonnie_steps_in_japanese_on_a_terminal() {
     // The database's steps (SQLite is built in), with the repetition.
     std::fs::create_dir(dir.path().join("db")).unwrap();
     let command = format!(
-        "{} --db {} --lang ja suite db {} --server sqlite --tests connect --scale 0.01 --runs 2",
-        bin.display(),
-        dir.path().join("k.db").display(),
+        "{} --lang ja suite db {} --server sqlite --tests connect --scale 0.01 --runs 2",
+        common::cmd::line_loud(&dir.path().join("k.db")),
         dir.path().join("db").display()
     );
     let screen = common::on_terminal(&command, &[]);

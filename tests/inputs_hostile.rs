@@ -55,7 +55,7 @@ fn import_run_refuses_files_larger_than_a_run_without_reading_them() {
     // reads it all runs out of memory (an abort, not exit 2).
     let out = Command::new("prlimit")
         .arg("--data=268435456")
-        .arg(assert_cmd::cargo::cargo_bin("kura"))
+        .arg(common::cmd::bin())
         .arg("--db")
         .arg(&db)
         .args(["import", "run"])
@@ -575,10 +575,7 @@ fn a_file_system_shut_down_under_the_database_is_an_io_error_not_damage() {
         )
     };
     std::fs::write(&jobs, job("a") + &job("b")).unwrap();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .arg("--quiet")
+    let child = common::cmd::child(&db)
         .arg("run")
         .arg(&jobs)
         .current_dir(dir.path())

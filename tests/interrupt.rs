@@ -2,43 +2,18 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use common::{Running, default_signals, kura_command};
 
 #[test]
 fn sigint_keeps_a_stored_incomplete_run_and_no_test_file() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--json",
-            "--quiet",
-            "run",
-            "--size",
-            "8m",
-            "--runtime",
-            "60s",
-            "--qd",
-            "4",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait until the measurement runs (the test file exists at full size), then interrupt.
     let test_file = dir.path().join("kura-test.dat");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    // Interrupted while measuring: the test file is whole and a first period is stored.
+    let out = measuring(&db, dir.path()).signal(libc::SIGINT).finish();
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -49,8 +24,12 @@ fn sigint_keeps_a_stored_incomplete_run_and_no_test_file() {
     assert_eq!(v["incomplete"], true);
     let ops = v["jobs"][0]["read"]["ops"].as_u64().unwrap();
     assert!(ops > 0, "what was measured is kept");
-    let elapsed = v["jobs"][0]["elapsed_ns"].as_u64().unwrap();
-    assert!(elapsed < 30_000_000_000, "stopped long before the runtime");
+    // A job that ran its course reports its runtime exactly.
+    let job = &v["jobs"][0];
+    assert!(
+        job["elapsed_ns"].as_u64().unwrap() < job["job"]["runtime_ns"].as_u64().unwrap(),
+        "stopped before the runtime: {job}"
+    );
     assert!(!test_file.exists(), "the test file kura created is removed");
     let stored = common::json(
         &common::kura(&db)
@@ -68,34 +47,18 @@ fn sigint_keeps_a_stored_incomplete_run_and_no_test_file() {
 fn sigint_during_the_pre_fill_removes_the_half_written_file() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "run", "--size", "4g", "--runtime", "60s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let test_file = dir.path().join("kura-test.dat");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !test_file.exists() {
-        assert!(Instant::now() < deadline, "the pre-fill never started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("kura did not stop after SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let out = Running::start(kura_command(&db).current_dir(dir.path()).args([
+        "run",
+        "--size",
+        "4g",
+        "--runtime",
+        "60s",
+    ]))
+    .wait_for("the pre-fill to begin", || test_file.exists())
+    .signal(libc::SIGINT)
+    .finish();
+    let status = out.status;
     assert!(!status.success());
     assert!(!test_file.exists(), "the half-written test file is removed");
 }
@@ -107,36 +70,8 @@ fn sigint_during_the_pre_fill_removes_the_half_written_file() {
 fn sighup_acts_as_sigint() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--json",
-            "--quiet",
-            "run",
-            "--size",
-            "8m",
-            "--runtime",
-            "60s",
-            "--qd",
-            "4",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let test_file = dir.path().join("kura-test.dat");
-    // Measuring: the first job's first period is stored.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
-    let out = child.wait_with_output().unwrap();
+    let out = measuring(&db, dir.path()).signal(libc::SIGHUP).finish();
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -168,11 +103,9 @@ fn sighup_acts_as_sigint() {
 fn a_closed_stdout_says_where_the_run_is_and_exits_1() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+    let mut child = default_signals(&mut kura_command(&db))
         .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "run", "--engine", "null", "--runtime", "200ms"])
+        .args(["run", "--engine", "null", "--runtime", "200ms"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -204,25 +137,18 @@ fn a_closed_stdout_says_where_the_run_is_and_exits_1() {
 fn sighup_under_nohup_is_still_ignored() {
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     let db = dir.path().join("k.db");
-    let child = Command::new("nohup")
-        .arg(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--json", "--quiet", "run", "--engine", "null", "--runtime", "2s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !db.exists() {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: kill sends a signal to our own child process (nohup has exec'd kura).
-    unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
-    let out = child.wait_with_output().unwrap();
+    let out = Running::start(
+        Command::new("nohup")
+            .arg(assert_cmd::cargo::cargo_bin("kura"))
+            .current_dir(dir.path())
+            .arg("--db")
+            .arg(&db)
+            .args(["--json", "--quiet", "run", "--engine", "null", "--runtime", "2s"]),
+    )
+    // Its signals are set up before the job's row is stored.
+    .wait_for("the job to begin", || common::started_jobs(&db) > 0)
+    .signal(libc::SIGHUP)
+    .finish();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -251,44 +177,30 @@ fn sighup_after_the_terminal_is_gone_exits_1_without_a_panic() {
         kura.display(),
         db.display()
     );
-    let mut term = Command::new("script")
-        .args(["-qec", &line, "/dev/null"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let test_file = dir.path().join("kura-test.dat");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::metadata(&test_file).map(|m| m.len()).unwrap_or(0) < 8 << 20 {
-        if Instant::now() > deadline {
-            let _ = term.kill();
-            panic!("the run never started");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
+    let term = Running::start(
+        Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .current_dir(dir.path()),
+    )
+    .wait_for("the run to measure (a first period stored)", || {
+        common::file_of(&test_file, 8 << 20) && common::stored_periods(&db) > 0
+    });
     let pid: i32 = std::fs::read_to_string(dir.path().join("pid"))
         .unwrap()
         .trim()
         .parse()
         .unwrap();
+    let rc = dir.path().join("rc");
+    // A kura that outlives the test is killed, not left running.
+    let _guard = KillUnlessEnded(pid, rc.clone());
     // The terminal goes away, then its hang-up reaches kura.
-    term.kill().unwrap();
-    term.wait().unwrap();
+    term.kill();
     // SAFETY: kill sends a signal to the kura this test started.
     unsafe { libc::kill(pid, libc::SIGHUP) };
-    let rc = dir.path().join("rc");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::read_to_string(&rc).unwrap_or_default().trim().is_empty() {
-        if Instant::now() > deadline {
-            // SAFETY: as above.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("kura did not end after SIGHUP");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::wait_until("kura to end after SIGHUP", || {
+        !std::fs::read_to_string(&rc).unwrap_or_default().trim().is_empty()
+    });
     assert_eq!(std::fs::read_to_string(&rc).unwrap().trim(), "1");
     assert!(!test_file.exists(), "the test file kura created is removed");
     let stored = common::json(
@@ -301,4 +213,37 @@ fn sighup_after_the_terminal_is_gone_exits_1_without_a_panic() {
     );
     assert_eq!(stored["incomplete"], true);
     assert!(stored["jobs"][0]["read"]["ops"].as_u64().unwrap() > 0);
+}
+
+/// SIGKILL on drop to the process `.0` (not this test's child) unless the
+/// file `.1` says it ended.
+struct KillUnlessEnded(i32, std::path::PathBuf);
+
+impl Drop for KillUnlessEnded {
+    fn drop(&mut self) {
+        if !self.1.exists() {
+            // SAFETY: kill(2) on the pid of the kura this test started, still running.
+            unsafe { libc::kill(self.0, libc::SIGKILL) };
+        }
+    }
+}
+
+/// `kura --json run` of an 8 MiB test file in `dir` for 60 s, once it
+/// measures: its test file is whole and a first period of its series is
+/// stored (about a second in).
+fn measuring(db: &Path, dir: &Path) -> Running {
+    let test_file = dir.join("kura-test.dat");
+    Running::start(kura_command(db).current_dir(dir).args([
+        "--json",
+        "run",
+        "--size",
+        "8m",
+        "--runtime",
+        "60s",
+        "--qd",
+        "4",
+    ]))
+    .wait_for("the run to measure (a first period stored)", || {
+        common::file_of(&test_file, 8 << 20) && common::stored_periods(db) > 0
+    })
 }

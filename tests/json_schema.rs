@@ -272,10 +272,8 @@ fn serve_json_prints_one_json_line(db: &Path) {
         }
     }
     let mut child = Child(
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-            .arg("--db")
-            .arg(db)
-            .args(["--quiet", "--json", "serve", "--port", "0"])
+        common::cmd::child(db)
+            .args(["--json", "serve", "--port", "0"])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())

@@ -4,8 +4,8 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::{Cgroup, LoopDevice, json, kura, sh, tmp};
 
@@ -33,21 +33,15 @@ fn a_throttle_switched_on_mid_run_is_reported_as_a_cliff_when_it_began() {
         db.display(),
         dev.path.display()
     );
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(&script)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(8));
+    // The throttle comes half-way: 7 s of periods stored, about 8 s measured.
+    let running = common::Running::start(Command::new("sh").arg("-c").arg(&script)).wait_for_periods(&db, 14);
     let throttled_at_ms = now_ms();
     std::fs::write(
         group.0.join("blkio.throttle.read_iops_device"),
         format!("{} 200\n", majmin.trim()),
     )
     .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = running.finish();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let run = json(&out.stdout);
 
@@ -121,23 +115,6 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn stored_periods(db: &std::path::Path) -> i64 {
-    rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .and_then(|c| c.query_row("SELECT COUNT(*) FROM run_intervals", [], |r| r.get(0)))
-        .unwrap_or(0)
-}
-
-/// Waits until the running kura has stored `n` periods; false if it ended first.
-fn wait_for_periods(child: &mut std::process::Child, db: &std::path::Path, n: i64) -> bool {
-    while !db.exists() || stored_periods(db) < n {
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    true
-}
-
 /// A long job at a short interval: with a histogram kept for every period
 /// (about 265 KiB each), 600 more periods grew RSS by some 160 MB; without,
 /// RSS moves by tens of MB as histograms come and go, and stays there.
@@ -146,32 +123,18 @@ fn memory_stays_flat_as_periods_pile_up() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let target = dir.path().join("t.dat");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "run",
-            "--engine",
-            "sync",
-            "--rate-iops",
-            "500",
-            "--size",
-            "8m",
-        ])
-        .args(["--runtime", "60s", "--interval", "10ms", "--target"])
-        .arg(&target)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    assert!(wait_for_periods(&mut child, &db, 100), "kura ended early");
+    let running = common::Running::start(
+        common::kura_command(&db)
+            .args(["run", "--engine", "sync", "--rate-iops", "500", "--size", "8m"])
+            .args(["--runtime", "60s", "--interval", "10ms", "--target"])
+            .arg(&target),
+    );
+    let pid = running.pid() as u32;
+    let running = running.wait_for_periods(&db, 100);
     let early = rss_kib(pid).unwrap();
-    assert!(wait_for_periods(&mut child, &db, 700), "kura ended early");
+    let running = running.wait_for_periods(&db, 700);
     let late = rss_kib(pid).unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    running.kill();
     assert!(
         late < early + 64 * 1024,
         "RSS grew from {early} KiB to {late} KiB over 600 periods"
@@ -183,34 +146,22 @@ fn a_run_still_measuring_shows_as_such_with_its_series_so_far() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     let target = dir.path().join("t.dat");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "run",
-            "--engine",
-            "sync",
-            "--rate-iops",
-            "500",
-            "--size",
-            "8m",
-        ])
-        .args([
-            "--runtime",
-            "60s",
-            "--interval",
-            "100ms",
-            "--name",
-            "soak",
-            "--target",
-        ])
-        .arg(&target)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    assert!(wait_for_periods(&mut child, &db, 10), "kura ended early");
+    let running = common::Running::start(
+        common::kura_command(&db)
+            .args(["run", "--engine", "sync", "--rate-iops", "500", "--size", "8m"])
+            .args([
+                "--runtime",
+                "60s",
+                "--interval",
+                "100ms",
+                "--name",
+                "soak",
+                "--target",
+            ])
+            .arg(&target),
+    )
+    .wait_for_periods(&db, 10);
+    let pid = running.pid();
     let shown = json(
         &kura(&db)
             .args(["--json", "show", "latest"])
@@ -226,11 +177,10 @@ fn a_run_still_measuring_shows_as_such_with_its_series_so_far() {
         .arg(&report)
         .assert()
         .success();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    running.kill();
     let texts = shown["warnings"].to_string();
     assert!(
-        texts.contains(&format!("still measuring (kura process {})", child.id())),
+        texts.contains(&format!("still measuring (kura process {pid})")),
         "{texts}"
     );
     assert!(!texts.contains("the run did not finish"), "{texts}");

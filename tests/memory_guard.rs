@@ -57,7 +57,7 @@ impl MemGroup {
                 "echo $$ > {}/cgroup.procs && exec \"$0\" \"$@\"",
                 self.0.display()
             ))
-            .arg(assert_cmd::cargo::cargo_bin("kura"))
+            .arg(common::cmd::bin())
             .arg("--db")
             .arg(db)
             .arg("--quiet")
@@ -245,20 +245,9 @@ fn the_group_of_a_killed_kura_is_removed_by_the_next_run() {
     };
     let dir = tmp();
     let db = dir.path().join("k.db");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+    let mut child = common::cmd::child(&db)
         .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "run",
-            "--mem-limit",
-            "64m",
-            "--size",
-            "8m",
-            "--runtime",
-            "60s",
-        ])
+        .args(["run", "--mem-limit", "64m", "--size", "8m", "--runtime", "60s"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

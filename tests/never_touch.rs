@@ -510,12 +510,8 @@ fn after_a_lazy_unmount_cleanup_leaves_the_file_now_at_that_name() {
     let _mount = common::Mount(mnt.clone());
     let target = mnt.join("t.dat");
     let db = dir.path().join("k.db");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let child = Command::new(bin)
-        .arg("--db")
-        .arg(&db)
+    let child = common::cmd::child(&db)
         .args([
-            "--quiet",
             "run",
             "--rw",
             "randread",

@@ -298,12 +298,10 @@ fn an_unsaved_run_that_does_not_fit_leaves_no_empty_file_and_says_why() {
     let db = here.join("k.db");
     store_a_run(&db);
     // The database's directory, the current one and $TMPDIR are one full file system.
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+    let child = common::cmd::child(&db)
         .current_dir(here)
         .env("TMPDIR", here)
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "--json", "run", "--engine", "null", "--runtime", "3s"])
+        .args(["--json", "run", "--engine", "null", "--runtime", "3s"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

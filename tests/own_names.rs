@@ -8,10 +8,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
-use common::{LoopDevice, kura, need, sh, stderr_of};
+use common::{LoopDevice, Running, kura, kura_command, need, sh, stderr_of};
 
 const MIB: usize = 1 << 20;
 
@@ -44,50 +42,19 @@ fn mark_of(path: &Path) -> Option<String> {
     (n > 0).then(|| String::from_utf8_lossy(&buf[..n as usize]).into_owned())
 }
 
-/// A kura started in `cwd` with `args`, its output piped.
-fn spawn(cwd: &Path, db: &Path, args: &[&str]) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(cwd)
-        .arg("--db")
-        .arg(db)
-        .arg("--quiet")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Killed and reaped on drop, so a failing test leaves no kura running.
-struct Running(Option<Child>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.0.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Waits until `file` is `len` bytes long and carries kura's mark: the
-/// pre-fill is done and the measurement runs.
-fn wait_for_measuring(child: &mut Child, file: &Path, len: u64) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::metadata(file).map(|m| m.len()).unwrap_or(0) < len || mark_of(file).is_none() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("kura ended before measuring: {status}");
-        }
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-}
-
-fn sigkill(child: &mut Child) {
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
-    child.wait().unwrap();
+/// A kura started in `cwd` with `args`, once it measures: each of `files`
+/// is `len` bytes long and carries kura's mark (the pre-fill is done), and
+/// a first period of its series is stored.
+fn measuring(cwd: &Path, db: &Path, args: &[&str], files: &[&str], len: u64) -> Running {
+    Running::start(kura_command(db).current_dir(cwd).args(args)).wait_for(
+        "the run to measure (its files whole and marked, a first period stored)",
+        || {
+            files.iter().all(|f| {
+                let path = cwd.join(f);
+                common::file_of(&path, len) && mark_of(&path).is_some()
+            }) && common::stored_periods(db) > 0
+        },
+    )
 }
 
 /// Runs kura in `cwd`; refused with one line naming `file` (as `shown`),
@@ -312,12 +279,9 @@ fn leftover_is_cleaned(work: &Path, db: &Path) {
 /// full and marked; `next` then says whose they were, removes them, runs
 /// (exit 0) and leaves none of them.
 fn leftovers_are_cleaned(work: &Path, db: &Path, slow: &[&str], files: &[&str], next: &[&str]) {
-    let mut first = spawn(work, db, slow);
-    for f in files {
-        wait_for_measuring(&mut first, &work.join(f), 2 << 20);
-    }
-    let pid = first.id();
-    sigkill(&mut first);
+    let first = measuring(work, db, slow, files, 2 << 20);
+    let pid = first.pid();
+    first.kill();
     for f in files {
         let mark = mark_of(&work.join(f)).expect("the killed kura's file is left, with its mark");
         assert!(mark.contains(&format!("pid={pid};")), "{mark}");
@@ -416,7 +380,7 @@ fn leftovers_at_per_thread_names_and_of_mark_dir_are_removed() {
 fn a_second_kura_refuses_the_per_thread_files_of_a_running_one() {
     let dir = common::tmp();
     let db = dir.path().join("k.db");
-    let mut first = spawn(
+    let first = measuring(
         dir.path(),
         &db,
         &[
@@ -434,12 +398,10 @@ fn a_second_kura_refuses_the_per_thread_files_of_a_running_one() {
             "30s",
             "--buffered",
         ],
+        &["DATA.0", "DATA.1"],
+        2 << 20,
     );
-    for f in ["DATA.0", "DATA.1"] {
-        wait_for_measuring(&mut first, &dir.path().join(f), 2 << 20);
-    }
-    let first = Running(Some(first));
-    let pid = first.0.as_ref().unwrap().id();
+    let pid = first.pid();
     let out = kura(&db)
         .current_dir(dir.path())
         .args([
@@ -531,7 +493,7 @@ fn a_second_kura_in_the_same_directory_refuses_while_the_first_runs() {
     let dir = common::tmp();
     let db = dir.path().join("k.db");
     let file = dir.path().join("kura-test.dat");
-    let mut first = spawn(
+    let first = measuring(
         dir.path(),
         &db,
         &[
@@ -544,10 +506,10 @@ fn a_second_kura_in_the_same_directory_refuses_while_the_first_runs() {
             "30s",
             "--buffered",
         ],
+        &["kura-test.dat"],
+        4 << 20,
     );
-    wait_for_measuring(&mut first, &file, 4 << 20);
-    let mut first = Running(Some(first));
-    let pid = first.0.as_ref().unwrap().id();
+    let pid = first.pid();
     for args in [
         &["run", "--rw", "write", "--size", "4m", "--io-count", "64"][..],
         &["run", "--rw", "read", "--size", "1m", "--io-count", "64"][..],
@@ -562,10 +524,7 @@ fn a_second_kura_in_the_same_directory_refuses_while_the_first_runs() {
         );
     }
     // The first one goes on and removes its own file at the end.
-    let child = first.0.take().unwrap();
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = first.signal(libc::SIGINT).finish();
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(!file.exists());
 }

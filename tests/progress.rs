@@ -10,15 +10,13 @@ fn a_finished_job_shows_its_result_not_the_tail_period() {
     if !common::have("script") {
         return;
     }
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = common::tmp();
     let db = dir.path().join("k.db");
     let target = dir.path().join("t.dat");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     // 1.3 s at a 1 s interval leaves a 0.3 s tail period, which the last frame used to show.
     let command = format!(
-        "{} --db {} run --target {} --size 8m --rw randread --runtime 1300ms",
-        bin.display(),
-        db.display(),
+        "{} run --target {} --size 8m --rw randread --runtime 1300ms",
+        common::cmd::line_loud(&db),
         target.display()
     );
     let screen = common::on_terminal(&command, &[]);
@@ -52,13 +50,11 @@ fn mark_progress_shows_the_step_the_time_left_and_the_prefill() {
     if !common::have("script") {
         return;
     }
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = common::tmp();
     let db = dir.path().join("k.db");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "{} --db {} mark {} --profile demo --runs 2 --runtime 300ms --interval 0s --size 32m",
-        bin.display(),
-        db.display(),
+        "{} mark {} --profile demo --runs 2 --runtime 300ms --interval 0s --size 32m",
+        common::cmd::line_loud(&db),
         dir.path().display()
     );
     let screen = common::on_terminal(&command, &[("COLUMNS", "100")]);
@@ -86,13 +82,11 @@ fn progress_lines_fit_an_80_column_terminal() {
     if !common::have("script") || !common::have("stty") {
         return;
     }
-    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let dir = common::tmp();
     let db = dir.path().join("k.db");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     let command = format!(
-        "stty cols 80 rows 24; {} --db {} mark {} --setting nvme --runs 1 --runtime 1200ms --interval 0s --size 32m",
-        bin.display(),
-        db.display(),
+        "stty cols 80 rows 24; {} mark {} --setting nvme --runs 1 --runtime 1200ms --interval 0s --size 32m",
+        common::cmd::line_loud(&db),
         dir.path().display()
     );
     let screen = common::on_terminal(&command, &[]);

@@ -67,10 +67,9 @@ fn quick(name: &str, tests: &str, scale: &str, throttle: Throttle, extra: &[&str
         set("blkio.throttle.write_bps_device", bps);
     }
     let script = format!(
-        "echo $$ > {} && exec {} --db {} --quiet --json suite pts {dev} --tests {tests} --scale {scale} --allow-destroy {dev} {}",
+        "echo $$ > {} && exec {} --json suite pts {dev} --tests {tests} --scale {scale} --allow-destroy {dev} {}",
         cg.0.join("cgroup.procs").display(),
-        assert_cmd::cargo::cargo_bin("kura").display(),
-        db.display(),
+        common::cmd::line(&db),
         extra.join(" ")
     );
     let out = std::process::Command::new("sh")

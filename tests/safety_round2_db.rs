@@ -157,7 +157,7 @@ fn reading_verbs_create_no_side_file_and_still_read_a_live_wal() {
 
 /// `kura` without `--db`, in `cwd`, with exactly `env` for XDG_DATA_HOME and HOME.
 fn default_db_run(cwd: &Path, env: &[(&str, Option<&str>)]) -> Output {
-    let mut cmd = assert_cmd::Command::cargo_bin("kura").unwrap();
+    let mut cmd = common::cmd::kura_plain();
     cmd.current_dir(cwd)
         .args(["--quiet", "run", "--engine", "null", "--io-count", "10"]);
     for (k, v) in env {

@@ -342,12 +342,27 @@ fn a_client_that_never_reads_does_not_block_others() {
             s
         })
         .collect();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The server is writing the page to each of them: its first bytes wait
+    // in their receive queues. A server stuck on the first never starts the second.
+    for (i, s) in stalled.iter().enumerate() {
+        common::wait_until(&format!("the page's first bytes at stalled client {i}"), || {
+            queued(s) > 0
+        });
+    }
     // `get` gives up after 30 s: a server stuck writing to the others fails here.
     let r = get(addr, "/runs.json");
     assert_eq!(r.status, 200);
     drop(stalled);
     assert_eq!(get(addr, "/").status, 200);
+}
+
+/// Bytes received on `s` and not yet read (FIONREAD).
+fn queued(s: &std::net::TcpStream) -> libc::c_int {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one c_int to the live local given, on our own socket.
+    let rc = unsafe { libc::ioctl(std::os::fd::AsRawFd::as_raw_fd(s), libc::FIONREAD, &mut n) };
+    assert_eq!(rc, 0, "FIONREAD: {}", std::io::Error::last_os_error());
+    n
 }
 
 /// Sets the server's descriptor limit, as a machine with fewer would have.

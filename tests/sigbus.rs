@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -19,11 +19,9 @@ fn a_sigbus_from_the_databases_shared_memory_saves_the_run_as_json() {
          [[job]]\nname = \"b\"\nengine = \"null\"\nruntime = \"30s\"\n",
     )
     .unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
+    let mut child = common::cmd::child(&db)
         .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "run"])
+        .arg("run")
         .arg(&jobs)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

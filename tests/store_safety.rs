@@ -5,10 +5,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{LoopDevice, have, json, kura, sh, stderr_of, tmp};
+use common::{LoopDevice, Running, have, json, kura, sh, stderr_of, tmp};
 
 fn bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
@@ -247,18 +246,11 @@ fn eight_concurrent_first_runs_on_a_new_database_all_store() {
     let db = dir.path().join("new.db");
     let children: Vec<_> = (0..8)
         .map(|_| {
-            Command::new(assert_cmd::cargo::cargo_bin("kura"))
-                .arg("--db")
-                .arg(&db)
-                .args(["--quiet", "run", "--engine", "null", "--io-count", "10"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
+            Running::start(common::kura_command(&db).args(["run", "--engine", "null", "--io-count", "10"]))
         })
         .collect();
     for child in children {
-        let out = child.wait_with_output().unwrap();
+        let out = child.finish();
         assert!(out.status.success(), "{}", stderr_of(&out));
     }
     let runs: i64 = read_conn(&db)
@@ -344,39 +336,20 @@ fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "--json",
-            "run",
-            "--engine",
-            "null",
-            "--runtime",
-            "1s",
-            "--label",
-            "late",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // The run's row appears when measuring starts; then another process locks the database.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let rows: i64 = read_conn(&db)
-            .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
-            .unwrap();
-        if rows == 2 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let child = Running::start(common::kura_command(&db).current_dir(dir.path()).args([
+        "--json",
+        "run",
+        "--engine",
+        "null",
+        "--runtime",
+        "1s",
+        "--label",
+        "late",
+    ]))
+    .wait_for("the run's row", || runs(&db) == 2);
     let lock = WriteLock::take(&db);
-    let out = child.wait_with_output().unwrap();
+    let out = child.finish();
     drop(lock);
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -435,6 +408,13 @@ fn a_run_the_database_cannot_take_at_the_end_is_saved_as_json_and_imports() {
     assert!(shown["jobs"][0]["read"]["ops"].as_u64().unwrap() > 0);
 }
 
+/// Runs in the database, begun or finished.
+fn runs(db: &Path) -> i64 {
+    read_conn(db)
+        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))
+        .unwrap()
+}
+
 /// Distinct jobs stored so far for the newest run.
 fn stored_jobs(db: &Path) -> i64 {
     read_conn(db)
@@ -451,34 +431,21 @@ fn a_killed_run_keeps_the_jobs_that_finished() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     // mark's default profile: 8 jobs of 1 s each on the null engine.
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "mark",
-            "--interval",
-            "0s",
-            "--engine",
-            "null",
-            "--runtime",
-            "1s",
-            "--size",
-            "1m",
-            "--runs",
-            "1",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !db.exists() || stored_jobs(&db) < 2 {
-        assert!(Instant::now() < deadline, "two jobs never finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap(); // SIGKILL: nothing runs after it.
-    child.wait().unwrap();
+    Running::start(common::kura_command(&db).args([
+        "mark",
+        "--interval",
+        "0s",
+        "--engine",
+        "null",
+        "--runtime",
+        "1s",
+        "--size",
+        "1m",
+        "--runs",
+        "1",
+    ]))
+    .wait_for("two finished jobs", || db.exists() && stored_jobs(&db) >= 2)
+    .kill(); // SIGKILL: nothing runs after it.
     let stored = stored_jobs(&db);
     assert!((2..8).contains(&stored), "{stored} jobs stored");
     let shown = json(
@@ -671,35 +638,29 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
     let dir = tmp();
     let db = dir.path().join("k.db");
     store_a_null_run(&db, "first");
-    let child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "--json", "run", "--engine", "null", "--runtime", "1s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while read_conn(&db)
-        .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get::<_, i64>(0))
-        .unwrap()
-        < 2
-    {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let child = Running::start(common::kura_command(&db).current_dir(dir.path()).args([
+        "--json",
+        "run",
+        "--engine",
+        "null",
+        "--runtime",
+        "1s",
+    ]))
+    .wait_for("the run's row", || runs(&db) == 2);
     let lock = WriteLock::take(&db);
-    // The first Ctrl-C ends the wait to store the finished job, the second the wait to store the run.
-    for wait_s in [3, 2] {
-        std::thread::sleep(Duration::from_secs(wait_s));
-        // SAFETY: kill sends a signal to our own child process.
-        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    }
-    let out = child.wait_with_output().unwrap();
+    // The first Ctrl-C ends the wait to store the job (its row as it begins,
+    // or the finished job), the second the wait to store the run. kura's
+    // main thread sleeps only in such a wait. A Ctrl-C between the two waits
+    // would be taken as the first one's, so it comes again until kura ends.
+    let pid = child.pid();
+    let out = child
+        .wait_for("kura to wait for the lock", || common::main_thread_asleep(pid))
+        .signal(libc::SIGINT)
+        .finish_signalling(libc::SIGINT);
     drop(lock);
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
+    // Not "locked by another process for more than 10 s": Ctrl-C ended the wait.
     assert!(err.contains("stopped (Ctrl-C)"), "{err}");
     let printed = json(&out.stdout);
     let saved = std::fs::read_dir(dir.path())
@@ -735,38 +696,20 @@ fn ctrl_c_ends_a_wait_for_a_lock_and_the_run_is_saved() {
 fn a_killed_run_keeps_the_series_of_the_job_that_was_measuring() {
     let dir = tmp();
     let db = dir.path().join("k.db");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "--quiet",
-            "run",
-            "--engine",
-            "null",
-            "--runtime",
-            "60s",
-            "--interval",
-            "100ms",
-            "--name",
-            "long",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let periods = |db: &Path| -> i64 {
-        read_conn(db)
-            .query_row("SELECT COUNT(*) FROM run_intervals", [], |r| r.get(0))
-            .unwrap_or(0)
-    };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !db.exists() || periods(&db) < 5 {
-        assert!(Instant::now() < deadline, "no series was stored while measuring");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let stored = periods(&db);
+    Running::start(common::kura_command(&db).args([
+        "run",
+        "--engine",
+        "null",
+        "--runtime",
+        "60s",
+        "--interval",
+        "100ms",
+        "--name",
+        "long",
+    ]))
+    .wait_for_periods(&db, 5)
+    .kill();
+    let stored = common::stored_periods(&db);
     let run = json(
         &kura(&db)
             .args(["--json", "show", "latest"])

@@ -454,10 +454,7 @@ fn mark_of_a_directory_measures_a_test_file_in_it_and_removes_it() {
     let db = dir.path().join("k.db");
     let nas = dir.path().join("nas");
     std::fs::create_dir(&nas).unwrap();
-    let out = assert_cmd::Command::cargo_bin("kura")
-        .unwrap()
-        .arg("--db")
-        .arg(&db)
+    let out = common::cmd::kura_loud(&db)
         .arg("mark")
         .arg(&nas)
         .args(["--profile", "demo", "--runs", "1", "--runtime", "100ms"])
@@ -494,10 +491,7 @@ fn mark_and_sweep_use_an_existing_smaller_file_at_its_own_size() {
         vec!["mark", "--profile", "demo", "--interval", "0s"],
         vec!["sweep", "--bs", "4k", "--read-pct", "100"],
     ] {
-        let out = assert_cmd::Command::cargo_bin("kura")
-            .unwrap()
-            .arg("--db")
-            .arg(&db)
+        let out = common::cmd::kura_loud(&db)
             .arg("--json")
             .args(&verb)
             .arg(&file)
@@ -671,10 +665,8 @@ fn memory_home() -> Option<std::path::PathBuf> {
 /// own while it measured; returns the printed run once the group is gone.
 fn run_capped(db: &std::path::Path, args: &[&str]) -> serde_json::Value {
     let home = memory_home().unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(db)
-        .args(["--quiet", "--json"])
+    let mut child = common::cmd::child(db)
+        .arg("--json")
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -7,7 +7,7 @@ mod common;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{kura, stderr_of, tmp};
 
@@ -61,12 +61,7 @@ fn fio_job(dir: &Path) -> PathBuf {
 
 /// kura with `args`, without `--quiet`, so every line it prints as it runs is seen.
 fn kura_loud(db: &Path, args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .unwrap()
+    common::cmd::kura_loud(db).args(args).output().unwrap()
 }
 
 fn assert_no_raw_controls(what: &str, bytes: &[u8]) {
@@ -157,12 +152,11 @@ fn the_progress_line_shows_hostile_names_escaped() {
     }
     let dir = tmp();
     let db = dir.path().join("k.db");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
     for (job, name) in [
         (toml_job(dir.path()), HOSTILE),
         (fio_job(dir.path()), HOSTILE_FIO),
     ] {
-        let command = format!("{} --db {} run {}", bin.display(), db.display(), job.display());
+        let command = format!("{} run {}", common::cmd::line_loud(&db), job.display());
         let screen = common::on_terminal(&command, &[]);
         for raw in ["\x1b[2J", "\x1b]0;", "\x1b[31m", "\x07"] {
             assert!(!screen.contains(raw), "{raw:?} reached the terminal: {screen:?}");

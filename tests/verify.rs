@@ -222,11 +222,8 @@ fn after_a_kill_the_journal_lists_only_flushed_blocks_and_they_verify() {
     let db = dir.path().join("k.db");
     let t = dir.path().join("t.dat");
     let j = dir.path().join("j");
-    let bin = assert_cmd::cargo::cargo_bin("kura");
-    let mut child = std::process::Command::new(bin)
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "run", "--target"])
+    let mut child = common::cmd::child(&db)
+        .args(["run", "--target"])
         .arg(&t)
         .args([
             "--size",

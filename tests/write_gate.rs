@@ -59,10 +59,7 @@ fn write_run(db: &Path, target: &Path, more: &[&str]) -> std::process::Output {
 
 /// kura started in the background on `db` with `args`, its output piped.
 fn spawn_kura(db: &Path, args: &[&str]) -> std::process::Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(db)
-        .arg("--quiet")
+    common::cmd::child(db)
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -535,10 +532,8 @@ fn a_lock_another_program_holds_is_named_as_a_process_lock() {
     let before = sha256(&file);
     let holder = std::fs::File::open(&file).unwrap();
     // SAFETY: the descriptor is open for the call; flock only reads its integer arguments.
-    assert_eq!(
-        unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
-        0
-    );
+    let locked = unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(locked, 0);
     let name = file.display().to_string();
     let out = write_run(&dir.path().join("k.db"), &file, &["--allow-destroy", &name]);
     let err = stderr_of(&out);

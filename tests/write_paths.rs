@@ -160,28 +160,21 @@ fn a_run_whose_database_fills_up_meanwhile_is_printed_and_saved() {
     let db = mnt.dir.path().join("k.db");
     let out = run(&db, dir.path(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .current_dir(dir.path())
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "--json", "run", "--target", "t.dat", "--size", "1m"])
-        .args(["--rw", "randread", "--runtime", "8s"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let running = common::Running::start(
+        common::kura_command(&db)
+            .current_dir(dir.path())
+            .args(["--json", "run", "--target", "t.dat", "--size", "1m"])
+            .args(["--rw", "randread", "--runtime", "8s"]),
+    );
     // The run's row is in the database: it opened it, and is measuring.
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
     let runs = || -> Option<i64> {
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
         let conn = rusqlite::Connection::open_with_flags(&db, flags).ok()?;
         conn.query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0)).ok()
     };
-    while runs() != Some(2) && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let running = running.wait_for("the run's row in the database", || runs() == Some(2));
     fill_up(&mnt);
-    let out = child.wait_with_output().unwrap();
+    let out = running.finish();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -396,10 +389,8 @@ fn a_run_whose_report_cannot_be_printed_is_stored_and_its_logs_written() {
     let db = dir.path().join("k.db");
     let prefix = dir.path().join("lg");
     // stdout on /dev/full: every write to it fails with ENOSPC.
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "run", "--target"])
+    let out = common::kura_command(&db)
+        .args(["run", "--target"])
         .arg(dir.path().join("t.dat"))
         .args([
             "--size",
@@ -497,38 +488,31 @@ fn ctrl_c_keeps_the_run_writes_its_log_and_journal_and_removes_the_test_file() {
     let test_file = dir.path().join("t.dat");
     let journal = dir.path().join("j");
     let prefix = dir.path().join("lg");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kura"))
-        .arg("--db")
-        .arg(&db)
-        .args(["--quiet", "--json", "run", "--target"])
-        .arg(&test_file)
-        .args([
-            "--size",
-            "4m",
-            "--rw",
-            "randwrite",
-            "--runtime",
-            "60s",
-            "--verify",
-        ])
-        .arg("--journal")
-        .arg(&journal)
-        .arg("--write-bw-log")
-        .arg(&prefix)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Once the journal exists the measurement has begun.
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while !journal.exists() {
-        assert!(std::time::Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: kill sends a signal to our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let running = common::Running::start(
+        common::kura_command(&db)
+            .args(["--json", "run", "--target"])
+            .arg(&test_file)
+            .args([
+                "--size",
+                "4m",
+                "--rw",
+                "randwrite",
+                "--runtime",
+                "60s",
+                "--verify",
+            ])
+            .arg("--journal")
+            .arg(&journal)
+            .arg("--write-bw-log")
+            .arg(&prefix),
+    );
+    // Ctrl-C while measuring: the journal exists and a first period is stored.
+    let out = running
+        .wait_for("the run to measure (a first period stored)", || {
+            journal.exists() && common::stored_periods(&db) > 0
+        })
+        .signal(libc::SIGINT)
+        .finish();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(common::json(&out.stdout)["incomplete"], true);

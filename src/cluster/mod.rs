@@ -14,27 +14,10 @@ pub mod stonewall;
 
 pub use comm::{Communicator, ThreadComm};
 
-/// The environment variables MPI launchers set in every rank they start
-/// (Open MPI's mpirun, PMIx, Slurm's srun, MPICH's hydra).
-const LAUNCHER_SIZE_VARS: [&str; 4] = ["OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"];
-
-/// The launcher's variable and the number of ranks when a launcher started
-/// this process (one rank included: `mpirun -n 1` is the one-rank point of
-/// a scaling series), so a build without MPI can refuse instead of storing
-/// one run per rank.
-pub fn launched_as_rank() -> Option<(&'static str, u32)> {
-    LAUNCHER_SIZE_VARS.iter().find_map(|var| {
-        let n: u32 = std::env::var(var).ok()?.trim().parse().ok()?;
-        // srun sets SLURM_NTASKS in the batch shell too; PMI/OMPI variables only in ranks.
-        if *var == "SLURM_NTASKS" && std::env::var_os("SLURM_PROCID").is_none() {
-            return None;
-        }
-        (n >= 1).then_some((*var, n))
-    })
-}
+pub use crate::targets::launcher::launched_as_rank;
 
 /// The variables naming this process's rank, in the order of
-/// `LAUNCHER_SIZE_VARS`.
+/// `targets::launcher`'s size variables.
 const LAUNCHER_RANK_VARS: [&str; 4] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"];
 
 /// This process's rank as its launcher numbered it, when it says.

@@ -493,7 +493,7 @@ impl DbRun {
         let cpu = process_cpu_ns();
         let start = Instant::now();
         let (rec, elapsed_ns, error) = if test.is_oltp() {
-            let out = oltp::run(connector, p, stop);
+            let out = oltp::run(connector, p, stop, job.interval);
             if out.retried > 0 {
                 self.notes.push(crate::metrics::Warning::OltpRetried {
                     job: job.name.clone(),
@@ -502,6 +502,9 @@ impl DbRun {
             }
             (out.rec, out.elapsed.as_nanos() as u64, out.error)
         } else {
+            // sql-bench's tests are phases of different statements, one after
+            // another, and sql-bench reports each test whole: a series would
+            // show the phases, not the storage. The OLTP mix keeps one.
             let mut s = Session::open(connector, stop).map_err(|e| format!("{}: {e}", p.test))?;
             let result = sqlbench::run(test, &mut s, p);
             let elapsed = start.elapsed().as_nanos() as u64;
@@ -512,7 +515,7 @@ impl DbRun {
                     sqlbench::drop_leftovers(&mut clean, sqlbench::TABLES);
                 }
             }
-            (s.rec, elapsed, result.err())
+            (s.into_recorded(), elapsed, result.err())
         };
         let cpu_after = process_cpu_ns();
         self.largest_bytes = self.largest_bytes.max(tree_bytes(&self.home));
@@ -572,7 +575,7 @@ impl DbRun {
             syncs: 0,
             cpu_user_ns: cpu_after.0.saturating_sub(cpu.0),
             cpu_system_ns: cpu_after.1.saturating_sub(cpu.1),
-            series: Vec::new(),
+            series: crate::metrics::collect::series_of(&rec.periods, job.interval, elapsed_ns),
             incomplete,
         }
     }

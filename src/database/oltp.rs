@@ -161,7 +161,7 @@ pub struct Outcome {
 }
 
 /// Runs the mix on `threads` connections for the run's time (or until Ctrl-C).
-pub fn run(connector: &dyn Connector, p: &DbParams, stop: &AtomicBool) -> Outcome {
+pub fn run(connector: &dyn Connector, p: &DbParams, stop: &AtomicBool, interval: Duration) -> Outcome {
     let deadline = Duration::from_millis(p.oltp_time_ms);
     let quit = AtomicBool::new(false);
     let start = Instant::now();
@@ -174,7 +174,7 @@ pub fn run(connector: &dyn Connector, p: &DbParams, stop: &AtomicBool) -> Outcom
                     .spawn_scoped(scope, move || {
                         let mut rng = SmallRng::seed_from_u64(p.seed ^ (u64::from(thread) + 1) << 32);
                         let mut s = match Session::open_lean(connector, quit) {
-                            Ok(s) => s,
+                            Ok(s) => s.timed(thread, start, interval),
                             Err(e) => return (Recorded::default(), Some(e), 0),
                         };
                         let mut retried = 0;
@@ -187,12 +187,12 @@ pub fn run(connector: &dyn Connector, p: &DbParams, stop: &AtomicBool) -> Outcom
                                     DbError::Stopped => break,
                                     e => {
                                         quit.store(true, Ordering::Relaxed);
-                                        return (s.rec, Some(e), retried);
+                                        return (s.into_recorded(), Some(e), retried);
                                     }
                                 }
                             }
                         }
-                        (s.rec, None, retried)
+                        (s.into_recorded(), None, retried)
                     })
                     .expect("spawning an OLTP thread")
             })

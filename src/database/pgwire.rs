@@ -3,7 +3,7 @@
 //! does (`PQexecPrepared`): one write of Bind, Execute and Sync on the Unix
 //! socket, parameters and results as text, one blocking read. The `postgres`
 //! crate's synchronous client runs a tokio runtime per connection and cost
-//! three times libpq's CPU per statement (bench/NOTES.md, issue 15).
+//! three times libpq's CPU per statement (bench/NOTES.md).
 //! Trust authentication only: kura's own server is initialised with it.
 
 use std::collections::HashMap;

@@ -4,12 +4,12 @@
 //! `Conn` from a `Connector` (SQLite now; servers plug in the same way).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::metrics::OpKind;
-use crate::metrics::collect::DirCollector;
+use crate::metrics::collect::{DirCollector, IntervalSample, PeriodRecorder};
 
 #[derive(Debug, Error)]
 pub enum DbError {
@@ -119,6 +119,8 @@ pub struct Recorded {
     pub connect: DirCollector,
     /// BEGIN and COMMIT, which sysbench counts as "other" queries.
     pub other_statements: u64,
+    /// The queries' interval series, by session (`Session::timed`).
+    pub periods: Vec<IntervalSample>,
 }
 
 impl Recorded {
@@ -129,6 +131,7 @@ impl Recorded {
         self.commit.merge(&o.commit);
         self.connect.merge(&o.connect);
         self.other_statements += o.other_statements;
+        self.periods.extend(o.periods.iter().cloned());
     }
 
     /// Every kind but `read`, which a result keeps in its own field.
@@ -153,9 +156,38 @@ pub struct Session<'a> {
     stop: &'a AtomicBool,
     pub rec: Recorded,
     txn_start: Option<Instant>,
+    /// Set by `timed`: each query counted in the period it ended in.
+    series: Option<PeriodRecorder>,
 }
 
 impl<'a> Session<'a> {
+    /// Counts each query in an interval series from `start`, as thread
+    /// `thread` of the test: the OLTP mix's jobs get a series as the
+    /// seam's kinds do (sysbench's `--report-interval`), and their drifts
+    /// and cliffs are found in it.
+    pub fn timed(mut self, thread: u32, start: Instant, interval: Duration) -> Session<'a> {
+        self.series = Some(PeriodRecorder::new(thread, start, interval));
+        self
+    }
+
+    /// What the session measured, its series' last period closed.
+    pub fn into_recorded(mut self) -> Recorded {
+        if let Some(series) = self.series.take() {
+            self.rec.periods.extend(series.finish());
+        }
+        std::mem::take(&mut self.rec)
+    }
+
+    /// One query that ended now after `lat` ns; `read` for a statement that only reads.
+    fn queried(&mut self, lat: u64, read: bool) {
+        self.rec.query.success(0, lat);
+        if read {
+            self.rec.read.success(0, lat);
+        }
+        if let Some(series) = &mut self.series {
+            series.record(Instant::now(), !read, 0, lat);
+        }
+    }
     pub fn open(connector: &'a dyn Connector, stop: &'a AtomicBool) -> Result<Session<'a>, DbError> {
         Ok(Session {
             conn: connector.connect()?,
@@ -163,6 +195,7 @@ impl<'a> Session<'a> {
             stop,
             rec: Recorded::default(),
             txn_start: None,
+            series: None,
         })
     }
 
@@ -174,6 +207,7 @@ impl<'a> Session<'a> {
             stop,
             rec: Recorded::default(),
             txn_start: None,
+            series: None,
         })
     }
 
@@ -198,9 +232,7 @@ impl<'a> Session<'a> {
         self.check_stop()?;
         let t = Instant::now();
         let rows = self.conn.run(sql, params)?;
-        let lat = ns(t);
-        self.rec.query.success(0, lat);
-        self.rec.read.success(0, lat);
+        self.queried(ns(t), true);
         Ok(rows)
     }
 
@@ -225,7 +257,7 @@ impl<'a> Session<'a> {
         match self.conn.run(sql, &[]) {
             Ok(_) => Err(DbError::sql(sql, "succeeded where a duplicate key must fail")),
             Err(DbError::Sql { .. } | DbError::Retry { .. }) => {
-                self.rec.query.success(0, ns(t));
+                self.queried(ns(t), false);
                 Ok(())
             }
             Err(e) => Err(e),
@@ -234,7 +266,7 @@ impl<'a> Session<'a> {
 
     fn written(&mut self, t: Instant) {
         let lat = ns(t);
-        self.rec.query.success(0, lat);
+        self.queried(lat, false);
         if self.txn_start.is_none() {
             self.rec.commit.success(0, lat);
             self.rec.transaction.success(0, lat);

@@ -58,8 +58,6 @@ impl Engine for SyncEngine {
         // SAFETY: buf_index < slots (the worker's buffer indices), and the data range
         // lies inside the slot (checked in `queue`).
         let buf = unsafe { self.bufs[io.buf_index as usize].add(io.buf_offset as usize) };
-        // SAFETY: the buffer belongs to this slot, holds `len` bytes from `buf` and the
-        // worker does not touch it until the completion is reaped.
         if io.trim {
             self.done = Some(Completion {
                 slot: io.slot,
@@ -67,6 +65,8 @@ impl Engine for SyncEngine {
             });
             return Ok(());
         }
+        // SAFETY: the buffer belongs to this slot, holds `len` bytes from `buf` and the
+        // worker does not touch it until the completion is reaped.
         let ret = unsafe {
             if io.write {
                 libc::pwrite(

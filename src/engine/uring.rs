@@ -23,8 +23,8 @@ const IORING_UNREGISTER_RING_FDS: libc::c_uint = 21;
 /// I/O. At qd 32 on this VM's virtio disk one wait here finds about 11
 /// completions; submitting each refill by itself (fio's default,
 /// `iodepth_batch_submit=1`) costs an io_uring_enter per I/O. Four per call:
-/// 10-15 % less CPU per I/O at qd 8 and 32, IOPS unchanged (bench/NOTES.md,
-/// issue 25); refilling all at once lost about 11 % of IOPS, as the kernel
+/// 10-15 % less CPU per I/O at qd 8 and 32, IOPS unchanged (bench/NOTES.md);
+/// refilling all at once lost about 11 % of IOPS, as the kernel
 /// plugs a call of 3 or more SQEs (`io_submit_state_start`) and the first
 /// reaches the device only when the call has issued the last. Buffered I/O
 /// stays at one per call: a page-cache hit completes inside its submit call,

@@ -731,7 +731,7 @@ mod tests {
         }
     }
 
-    /// Issue 34: fio's own `-nan` (0/0 printed by `%f`) refused the whole result.
+    /// fio's own `-nan` (0/0 printed by `%f`) must not refuse the whole result.
     #[test]
     fn fios_bare_nan_and_inf_are_read_as_absent_and_strings_keep_theirs() {
         let text = serde_json::json!({

@@ -19,16 +19,18 @@ use super::reading::{
 };
 use super::units::format_size;
 
-// Latency-bounded capacity (issue 13): fio's latency_target.
+// fio's latency_target: latency-bounded capacity.
 mod latency;
-// Issue 17: options of job files people write today.
+// Options of job files people write today.
 mod extras;
 mod hist;
 mod span;
-// Issue 26: fio's verify options onto kura's verify, and fio's names as flags.
+// fio's verify options onto kura's verify, and fio's names as flags.
 pub mod flags;
-mod more;
+mod noted;
+mod schedule;
 mod verify;
+mod zones;
 
 /// Includes nested deeper than this are taken for a loop fio would also reject.
 const MAX_INCLUDE_DEPTH: usize = 16;
@@ -231,6 +233,7 @@ impl Lexer<'_> {
 fn reserved_keywords() -> [(&'static str, u64); 3] {
     // SAFETY: sysconf only reads system configuration.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+    // SAFETY: as above.
     let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as u64;
     let mem_mb = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -479,7 +482,7 @@ enum Engine {
     Uring,
     Sync,
     Null,
-    // file sets (issue 13): filecreate, filestat... (`fio_fs`).
+    // fio's file engines (filecreate, filestat...), run as file sets (`fio_fs`).
     Files(&'static str),
 }
 
@@ -534,21 +537,22 @@ struct FioJob {
     zero_buffers: bool,
     keep_cache: bool,
     stonewall: bool,
-    // Latency-bounded capacity (issue 13): fio_file/latency.rs.
+    // Latency-bounded capacity: fio_file/latency.rs.
     latency: latency::FioLatency,
-    // file sets (issue 13)
+    // File sets.
     nrfiles: (u64, Option<Loc>),
-    // Issue 17: fio's log files; the prefix (None: bare, the job's name) and where.
+    // fio's log files; the prefix (None: bare, the job's name) and where.
     /// write_bw_log, write_iops_log, write_lat_log.
     logs: [Option<(Option<String>, Loc)>; 3],
     log_avg_msec: Option<(u64, Loc)>,
     /// fio's `rate_process` word, for the table's `rate_process`.
     rate_process: Option<(String, Loc)>,
-    // Issue 17: fio_file/extras.rs.
+    // Options of job files people write today: fio_file/extras.rs.
     extras: extras::FioExtras,
     hist: hist::FioHist,
     verify: verify::FioVerify,
-    more: more::FioMore,
+    schedule: schedule::FioSchedule,
+    zones: zones::FioZones,
     /// bs, bsrange or bssplit gave values per direction (`R,W,T`).
     sizes_per_dir: bool,
 }
@@ -604,7 +608,8 @@ impl FioJob {
             extras: extras::FioExtras::default(),
             hist: hist::FioHist::default(),
             verify: verify::FioVerify::default(),
-            more: more::FioMore::default(),
+            schedule: schedule::FioSchedule::default(),
+            zones: zones::FioZones::default(),
             sizes_per_dir: false,
         }
     }
@@ -832,7 +837,9 @@ impl Translator<'_> {
             Self::apply_extras,
             Self::apply_hist,
             Self::apply_verify,
-            Self::apply_more,
+            Self::apply_schedule,
+            Self::apply_zones,
+            Self::apply_noted,
             Self::apply_file,
             Self::apply_pattern,
             Self::apply_amount,
@@ -1387,7 +1394,7 @@ impl Translator<'_> {
     /// One fio job as a kura job: each value through the option table
     /// (`Job::apply`), after fio's meaning is translated where it differs.
     fn build_job(&mut self, f: &FioJob, header: &Loc) -> Result<Job, FormatError> {
-        // file sets (issue 13): fio's file engines are file-set jobs.
+        // fio's file engines are file-set jobs.
         if let Engine::Files(engine) = f.engine.0 {
             return self.file_engine_job(f, engine, header);
         }
@@ -1822,7 +1829,7 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     t.apply(&mut j, e)?;
                 }
                 let job = t.build_job(&j, loc)?;
-                if let Some((name, at)) = &j.more.wait_for
+                if let Some((name, at)) = &j.schedule.wait_for
                     && !jobs.iter().any(|(earlier, _)| earlier.name == *name)
                 {
                     return Err(at.error(format!(
@@ -1831,8 +1838,8 @@ pub fn parse(text: &str, path: &Path, lenient: bool, sources: &Sources) -> Resul
                     )));
                 }
                 // wait_for: the job starts after the group it waits for, as after a stonewall.
-                jobs.push((job, j.stonewall || j.more.wait_for.is_some()));
-                waits.push((j.more.wait_for.clone(), j.more.exit_all_run.clone()));
+                jobs.push((job, j.stonewall || j.schedule.wait_for.is_some()));
+                waits.push((j.schedule.wait_for.clone(), j.schedule.exit_all_run.clone()));
             }
         }
     }
@@ -2098,7 +2105,7 @@ mod tests {
             .warnings
     }
 
-    /// Issue 26: fio's verify options onto kura's verify.
+    /// fio's verify options onto kura's verify.
     #[test]
     fn verify_options_map_to_kuras_verify() {
         for off in ["verify=0", "verify=none", "do_verify=0", "verify_backlog=16"] {
@@ -2140,7 +2147,7 @@ mod tests {
         assert_eq!(jobs("[a]\ncontinue_on_error=verify\n").len(), 1);
     }
 
-    /// Issue 26: `threads` (fio's steadystate.fio and waitfor.fio) is the
+    /// `threads` (fio's steadystate.fio and waitfor.fio) is the
     /// tiobench profile's option, which changes nothing in a plain job.
     #[test]
     fn threads_is_accepted_and_changes_nothing() {
@@ -2155,7 +2162,7 @@ mod tests {
         );
     }
 
-    /// Issue 26: options of fio's shipped examples.
+    /// Options of fio's shipped examples.
     #[test]
     fn wait_for_exit_what_fill_device_and_notes() {
         // waitfor.fio: each job waits for the one before, alone in its group.

@@ -1,7 +1,7 @@
 //! A job as it was issued, for its stored and printed JSON: `read_pct` is
 //! the share of reads the job made (100 for `read`/`randread`, 0 for
 //! `write`/`randwrite`), not the unused default a pure job carries, so a
-//! script reading `rw` and `read_pct` gets one answer (issue 17). A file
+//! script reading `rw` and `read_pct` gets one answer. A file
 //! set's or a database's job carries only the options of its kind and of
 //! run control: the table's block options (`rw`, `bs`, `qd`, `direct`...)
 //! describe nothing it did, so they are left out, not stored as `randread`.

@@ -139,7 +139,7 @@ pub enum Distribution {
         io_pct: f64,
         space_pct: f64,
     },
-    // Issue 17: fio's zoned and zoned_abs with any number of zones.
+    // fio's zoned and zoned_abs with any number of zones.
     /// fio's `zoned:60/10:30/20:10/70`: each zone, in order from the span's
     /// start, gets `io_pct` % of the I/Os spread evenly over its `space_pct` %
     /// of the span.
@@ -364,11 +364,11 @@ pub struct Job {
     pub gap_bytes: u64,
     /// Sequential jobs: the next I/O starts this many bytes before the end
     /// of the last (fio's `rw=read:-8k`); twice the block size walks
-    /// backwards. Left out of JSON when 0 (issue 26).
+    /// backwards. Left out of JSON when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub step_back_bytes: u64,
     /// fio's `zonemode=strided`: move this many bytes in a zone, then go on
-    /// to the next; 0: no zones (issue 26). Left out of JSON when 0.
+    /// to the next; 0: no zones. Left out of JSON when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub zone_size_bytes: u64,
     /// A zone's length (fio's `zonerange`); 0: `zone_size`.
@@ -377,7 +377,7 @@ pub struct Job {
     /// Bytes skipped between zones (fio's `zoneskip`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub zone_skip_bytes: u64,
-    // Latency-bounded capacity (issue 13): see jobs/latency.rs and runner/latency_bound.rs.
+    // Latency-bounded capacity: see jobs/latency.rs and runner/latency_bound.rs.
     /// Search for the highest load whose latency statistic stays at or under
     /// this many nanoseconds; `None`: measure the job once, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -391,7 +391,7 @@ pub struct Job {
     /// Set by the runner on each measured point of a search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_step: Option<super::latency::LatencyStep>,
-    // Long runs (issue 14): what the interval series must show to be told
+    // Long runs: what the interval series must show to be told
     // (metrics::changes). Unset takes the defaults there; left out of JSON
     // when unset, so jobs store as they did.
     /// Smallest sustained shift of the series told, in percent.
@@ -403,14 +403,14 @@ pub struct Job {
     /// A period whose p99 exceeds this many times the median p99 is a spike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spike_factor: Option<u32>,
-    // Preconditioning and steady state (issue 14).
+    // Preconditioning and steady state.
     /// A job run before this one to put the target into a known state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precondition: Option<super::precondition::Precondition>,
     /// Run in rounds until this figure is steady by SNIA PTS 2.0.2's rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_steady: Option<crate::jobs::Tracked>,
-    // Caches and verify (issue 14): left out of JSON when unset, so jobs
+    // Caches and verify: left out of JSON when unset, so jobs
     // without them store as they always did.
     /// Run the workload in a memory cgroup capped at this many bytes, so
     /// the page cache cannot hold more (as booting with `mem=` did).
@@ -425,7 +425,7 @@ pub struct Job {
     /// Stop a worker after this many failed I/Os (and verify mismatches).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_errors: Option<u64>,
-    // Issue 17, fio's ecosystem: fio's log files, written after the job from
+    // fio's ecosystem: fio's log files, written after the job from
     // its interval series (report/fio_logs.rs). Left out of JSON when unset.
     /// fio's `write_bw_log`: prefix of `PREFIX_bw.N.log`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -440,7 +440,7 @@ pub struct Job {
     /// (mean 1/rate) instead of evenly. Left out of JSON when false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rate_poisson: bool,
-    // Issue 17, job files people write (jobs/extras.rs). Left out of JSON when unset.
+    // Options job files people write (jobs/open_sync.rs, byte_pattern.rs, rate_min.rs). Left out of JSON when unset.
     /// Writes' block sizes when they differ from reads' (fio's `bs=R,W`, `bssplit=R,W`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bs_write: Option<Vec<BlockSize>>,
@@ -449,7 +449,7 @@ pub struct Job {
     pub offset_increment_bytes: u64,
     /// Open the target with O_SYNC or O_DSYNC (fio's `sync=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub open_sync: Option<super::extras::OpenSync>,
+    pub open_sync: Option<super::open_sync::OpenSync>,
     /// Written buffers hold this byte pattern, repeated (fio's `buffer_pattern`), as `0x` hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_pattern: Option<String>,
@@ -458,7 +458,7 @@ pub struct Job {
     pub exit_all: bool,
     /// A thread below these rates fails (fio's `rate_min`, `rate_iops_min`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rate_min: Option<super::extras::RateMin>,
+    pub rate_min: Option<super::rate_min::RateMin>,
     /// fio's `write_hist_log`: prefix of `PREFIX_clat_hist.N.log`, the
     /// latency histogram of each interval and direction in fio's bins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -471,14 +471,14 @@ pub struct Job {
     pub dedupe_pct: u8,
     /// fio's `dedupe_mode=working_set`: a repeated block is one of a working
     /// set of this share of the span, drawn at random; 0: the last unique
-    /// block (fio's `repeat`). Left out of JSON when 0 (issue 26).
+    /// block (fio's `repeat`). Left out of JSON when 0.
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     pub dedupe_working_set_pct: u8,
     /// fio's `dedupe_global`: every job's working set is the same blocks.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dedupe_global: bool,
     /// fio's `flow`: this job's weight in its flow's share of I/Os; 0: no
-    /// flow control (issue 26). Left out of JSON when 0, as the two below.
+    /// flow control. Left out of JSON when 0, as the two below.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub flow: u64,
     /// fio's `flow_id`: jobs running together with the same id share a flow.
@@ -502,7 +502,7 @@ pub struct Job {
     #[serde(default, skip_serializing_if = "is_false")]
     pub create_on_open: bool,
     /// Cap on bytes per second for the whole job (fio's `rate`), paced as
-    /// a fractional rate of I/Os (issue 26). Left out of JSON when unset.
+    /// a fractional rate of I/Os. Left out of JSON when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_bytes_per_sec: Option<u64>,
 }

@@ -3,10 +3,11 @@
 
 pub mod block;
 pub mod bonnie_params;
+pub mod byte_pattern;
 pub mod db_params;
 pub mod duration_ns;
-pub mod extras;
 pub mod fileset;
+pub mod fill;
 pub mod fio_file;
 mod fio_fs;
 mod fio_options;
@@ -15,13 +16,15 @@ pub mod jobfile;
 pub mod label;
 pub mod latency;
 pub mod op_kind;
+pub mod open_sync;
 pub mod options;
-// issue 22: placeholders are not paths
+// Placeholders are not paths.
 pub mod placeholder;
 pub mod precondition;
 pub mod presets;
 pub mod price;
 pub mod pts;
+pub mod rate_min;
 pub mod reading;
 pub mod steady_stop;
 pub mod suites;
@@ -32,9 +35,9 @@ pub mod units;
 pub mod vdbench_file;
 pub mod vdbench_fs;
 pub mod workload;
-// Issue 16: the IO500-like suite.
+// The IO500-like suite.
 pub mod io500;
-// issue 17: a job's JSON with the read share it issued
+// A job's JSON with the read share it issued.
 pub mod issued;
 
 pub use job::{BlockSize, Distribution, EngineKind, Fill, Job, Rw, SpecError, ZoneAbs, ZonePct};

@@ -22,7 +22,7 @@ pub enum OpKind {
     Rmdir,
     Query,
     Transaction,
-    // file sets (issue 13)
+    // File sets.
     Close,
     Lookup,
     /// A database commit (the db kind): where a database waits for its fsyncs.

@@ -57,7 +57,7 @@ pub enum Type {
     Engine,
     Distribution,
     Fill,
-    // Latency-bounded capacity (issue 13).
+    // Latency-bounded capacity.
     /// A duration that must name its unit (`6ms`): a latency limit.
     Latency,
     /// One of these words, stored as text.
@@ -738,7 +738,7 @@ options! {
         .extra()
         .more(", leaving holes (fio's `rw=read:4k` offset modifier); random jobs ignore it")
         .example("4k");
-    // Issue 26: fio's backwards offset modifier (`rw=read:-8k`, backwards-read.fio).
+    // fio's backwards offset modifier (`rw=read:-8k`, backwards-read.fio).
     StepBack = opt("step_back", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Sequential jobs: start each I/O this many bytes before the end of the last; twice the block size goes backwards",
         |j| Some(Value::Bytes(j.step_back_bytes)),
         |j, v| {
@@ -754,7 +754,7 @@ options! {
         .extra()
         .more(" (fio's `rw=read:-8k` offset modifier); before the span's start the next I/O wraps to the span's end less this, as fio's does; random jobs ignore it")
         .example("8k");
-    // Issue 26: fio's zonemode=strided (disk-zone-profile.fio).
+    // fio's zonemode=strided (disk-zone-profile.fio).
     ZoneSize = opt("zone_size", Type::Bytes { min: 0, max: UNBOUNDED }, Group::Workload, "Zones: move this many bytes in a zone, then go on to the next (0: no zones)",
         |j| Some(Value::Bytes(j.zone_size_bytes)),
         |j, v| { j.zone_size_bytes = take!(v, Bytes); Ok(()) })
@@ -795,7 +795,7 @@ options! {
         .identity("rate_iops", Show::Plain)
         .example("1000")
         .fio(&["rate_iops"]);
-    // Issue 26: fio's `rate`, paced as a fractional rate of I/Os.
+    // fio's `rate`, paced as a fractional rate of I/Os.
     Rate = opt("rate", Type::Bytes { min: 1, max: UNBOUNDED }, Group::Pacing, "Cap on bytes per second for the whole job",
         |j| j.rate_bytes_per_sec.map(Value::Bytes),
         |j, v| { j.rate_bytes_per_sec = Some(take!(v, Bytes)); Ok(()) })
@@ -890,7 +890,7 @@ options! {
         .file_only("it joins neighbouring jobs of a file; flags describe one job")
         .more(" (fio's jobs between stonewalls, a vdbench run's workloads)")
         .example("2");
-    // Latency-bounded capacity (issue 13): runner/latency_bound.rs searches; docs/latency-bound.md.
+    // Latency-bounded capacity: runner/latency_bound.rs searches; docs/latency-bound.md.
     LatencyLimit = opt("latency_limit", Type::Latency, Group::Pacing, "Find the highest load whose latency stays under this bound, e.g. 6ms",
         |j| j.latency_limit_ns.map(|ns| Value::Duration(Duration::from_nanos(ns))),
         |j, v| {
@@ -1105,7 +1105,7 @@ options! {
         .identity("table size", Show::Plain)
         .unset("10000")
         .example("100000");
-    // Long runs (issue 14): what the interval series must show to be told.
+    // Long runs: what the interval series must show to be told.
     ChangePct = opt("change_pct", Type::Count { min: 1, max: 1000 }, Group::Report, "Tell a step of the series larger than this, in percent",
         |j| j.change_pct.map(|n| Value::Count(n.into())),
         |j, v| { j.change_pct = Some(take!(v, Count) as u32); Ok(()) })
@@ -1132,7 +1132,7 @@ options! {
         .extra()
         .more("; the share of such periods, the first and the worst are reported")
         .example("10");
-    // Preconditioning and steady state (issue 14).
+    // Preconditioning and steady state.
     Precondition = opt("precondition", Type::Text, Group::Stop, "Before measuring: seq (write the span twice in 128k), seq:N, or random (4k random writes until steady)",
         |j| j.precondition.map(|p| Value::Text(p.to_string())),
         |j, v| {
@@ -1159,7 +1159,7 @@ options! {
         .more("; each round is the job with its runtime, stored as `ROUND N`; at most 25 rounds")
         .example("iops")
         .run_control();
-    // Caches and verify (issue 14).
+    // Caches and verify.
     MemLimit = opt("mem_limit", Type::Bytes { min: 16 << 20, max: UNBOUNDED }, Group::Workload, "Cap the memory (and so the page cache) the job may use",
         |j| j.mem_limit_bytes.map(Value::Bytes),
         |j, v| { j.mem_limit_bytes = Some(take!(v, Bytes)); Ok(()) })
@@ -1189,7 +1189,7 @@ options! {
         .unset("never: errors are counted and the job goes on")
         .extra()
         .example("10");
-    // Issue 17, fio's ecosystem: fio's log files (report/fio_logs.rs).
+    // fio's ecosystem: fio's log files (report/fio_logs.rs).
     WriteBwLog = opt("write_bw_log", Type::Path, Group::Report, "Write fio's bandwidth log PREFIX_bw.N.log (KiB/s per interval and direction)",
         |j| j.write_bw_log.clone().map(Value::Path),
         |j, v| { j.write_bw_log = Some(log_prefix(take!(v, Path))?); Ok(()) })
@@ -1225,7 +1225,7 @@ options! {
         .more(" (fio's `rate_process`; with `rate_iops`)")
         .example("poisson")
         .fio(&["rate_process"]);
-    // Issue 17, job files people write (jobs/extras.rs).
+    // Options job files people write (jobs/open_sync.rs, byte_pattern.rs, rate_min.rs).
     BsWrite = opt("bs_write", Type::BlockSizes, Group::Workload, "Writes' block size or split, when it differs from reads' (bs)",
         |j| j.bs_write.clone().map(Value::BlockSizes),
         |j, v| { j.bs_write = Some(take!(v, BlockSizes)); Ok(()) })
@@ -1247,9 +1247,9 @@ options! {
         .more("; each thread's span is the job's less `(threads - 1)` increments (fio's `offset_increment`, each clone's region)")
         .example("1m")
         .fio(&["offset_increment"]);
-    OpenSync = opt("open_sync", Type::Choice(super::extras::OPEN_SYNC_WORDS), Group::Data, "Open the target with O_SYNC (sync) or O_DSYNC (dsync): each write returns once durable",
-        |j| Some(Value::Text(super::extras::OpenSync::name(j.open_sync).into())),
-        |j, v| { j.open_sync = super::extras::OpenSync::parse(&take!(v, Text))?; Ok(()) })
+    OpenSync = opt("open_sync", Type::Choice(super::open_sync::OPEN_SYNC_WORDS), Group::Data, "Open the target with O_SYNC (sync) or O_DSYNC (dsync): each write returns once durable",
+        |j| Some(Value::Text(super::open_sync::OpenSync::name(j.open_sync).into())),
+        |j, v| { j.open_sync = super::open_sync::OpenSync::parse(&take!(v, Text))?; Ok(()) })
         .identity("synchronous writes", Show::Plain)
         .extra()
         .more(" (fio's `sync=1` and `sync=dsync`)")
@@ -1258,8 +1258,8 @@ options! {
     BufferPattern = opt("buffer_pattern", Type::Text, Group::Data, "Written blocks hold this byte pattern, repeated: 0xHEX and \"text\" parts",
         |j| j.buffer_pattern.clone().map(Value::Text),
         |j, v| {
-            let bytes = super::extras::parse_pattern(&take!(v, Text))?;
-            j.buffer_pattern = Some(super::extras::pattern_hex(&bytes));
+            let bytes = super::byte_pattern::parse_pattern(&take!(v, Text))?;
+            j.buffer_pattern = Some(super::byte_pattern::pattern_hex(&bytes));
             Ok(())
         })
         .named("PATTERN")
@@ -1277,9 +1277,9 @@ options! {
         .example("true")
         .fio(&["exitall"]);
     RateMin = opt("rate_min", Type::Text, Group::Pacing, "Each thread fails below this many bytes per second, R,W",
-        |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_bytes_per_sec, r.write_bytes_per_sec, format_size)).map(Value::Text),
+        |j| j.rate_min.and_then(|r| super::rate_min::per_dir_text(r.read_bytes_per_sec, r.write_bytes_per_sec, format_size)).map(Value::Text),
         |j, v| {
-            let (r, w) = super::extras::parse_per_dir(&take!(v, Text), |t| parse_size(t).map_err(|e| e.to_string()))?;
+            let (r, w) = super::rate_min::parse_per_dir(&take!(v, Text), |t| parse_size(t).map_err(|e| e.to_string()))?;
             let m = j.rate_min.get_or_insert_with(Default::default);
             (m.read_bytes_per_sec, m.write_bytes_per_sec) = (r, w);
             Ok(())
@@ -1290,9 +1290,9 @@ options! {
         .example("1m,")
         .fio(&["rate_min", "ratemin"]);
     RateIopsMin = opt("rate_iops_min", Type::Text, Group::Pacing, "Each thread fails below this many I/Os per second, R,W",
-        |j| j.rate_min.and_then(|r| super::extras::per_dir_text(r.read_iops, r.write_iops, |n| n.to_string())).map(Value::Text),
+        |j| j.rate_min.and_then(|r| super::rate_min::per_dir_text(r.read_iops, r.write_iops, |n| n.to_string())).map(Value::Text),
         |j, v| {
-            let (r, w) = super::extras::parse_per_dir(&take!(v, Text), |t| t.parse::<u64>().map_err(|_| format!("'{t}' is not a whole number")))?;
+            let (r, w) = super::rate_min::parse_per_dir(&take!(v, Text), |t| t.parse::<u64>().map_err(|_| format!("'{t}' is not a whole number")))?;
             let m = j.rate_min.get_or_insert_with(Default::default);
             (m.read_iops, m.write_iops) = (r, w);
             Ok(())
@@ -1324,7 +1324,7 @@ options! {
         .more(" (fio's `dedupe_percentage` with its default `dedupe_mode=repeat`: each write is drawn a repeat with this chance; the others are unique)")
         .example("30")
         .fio(&["dedupe_percentage"]);
-    // Issue 26: fio's dedupe_mode=working_set and dedupe_global (dedupe-global.fio).
+    // fio's dedupe_mode=working_set and dedupe_global (dedupe-global.fio).
     DedupeWorkingSet = opt("dedupe_working_set", Type::Count { min: 0, max: 100 }, Group::Data, "Repeated blocks are drawn from a working set of this share of the span (0: the last unique block)",
         |j| Some(Value::Count(j.dedupe_working_set_pct.into())),
         |j, v| { j.dedupe_working_set_pct = take!(v, Count) as u8; Ok(()) })
@@ -1341,7 +1341,7 @@ options! {
         .more(" (fio's `dedupe_global`): a deduplicating device finds repeats across jobs")
         .example("true")
         .fio(&["dedupe_global"]);
-    // Issue 26: fio's flow control (flow.fio, butterfly.fio), worker/flow.rs.
+    // fio's flow control (flow.fio, butterfly.fio), worker/flow.rs.
     Flow = opt("flow", Type::Count { min: 0, max: 1000 }, Group::Pacing, "Weight of this job in its flow: jobs running together with the same flow_id issue I/Os in the ratio of their weights",
         |j| Some(Value::Count(j.flow)),
         |j, v| { j.flow = take!(v, Count); Ok(()) })
@@ -1368,7 +1368,7 @@ options! {
         .more(" (fio's `flow_sleep`, microseconds when bare in a fio file; 0: until the others have caught up, checked every 20 us)")
         .example("1ms")
         .fio(&["flow_sleep"]);
-    // Issue 26: fio's steady-state stop (steadystate.fio), jobs/steady_stop.rs.
+    // fio's steady-state stop (steadystate.fio), jobs/steady_stop.rs.
     SteadyStop = opt("steady_stop", Type::Text, Group::Stop, "End the job once its last steady_window of IOPS or bandwidth holds this: iops:10%, iops_slope:0.01%, bw:..., bw_slope:1%",
         |j| j.steady_stop.map(|r| Value::Text(r.name())),
         |j, v| { j.steady_stop = Some(super::steady_stop::SteadyRule::parse(&take!(v, Text))?); Ok(()) })

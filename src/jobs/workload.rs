@@ -65,7 +65,8 @@ pub trait WorkloadKind: Sync {
         (self.summary(job), String::new())
     }
 
-    /// Measured in one call, with no interval series, no expected
+    /// Measured in one call, on a state kept from one job of the run to
+    /// the next (bonnie++'s files, the database's server), with no expected
     /// duration and no rounds until steady (bonnie++'s tests, the
     /// database's).
     fn measured_whole(&self) -> bool;

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 
@@ -525,6 +526,91 @@ impl SeriesFanIn {
     }
 }
 
+/// One thread's interval series, for a kind that measures on threads of
+/// its own rather than the seam's (the database's sessions): each
+/// operation counts in the period its end falls in, a period of
+/// `interval` from `start`. Finished periods are kept as the samples a
+/// seam thread would have sent, to be merged with [`series_of`].
+#[derive(Debug, Clone)]
+pub struct PeriodRecorder {
+    thread: u32,
+    start: Instant,
+    interval_ns: u64,
+    current: Option<IntervalSample>,
+    cpu_at: (u64, u64),
+    done: Vec<IntervalSample>,
+}
+
+impl PeriodRecorder {
+    pub fn new(thread: u32, start: Instant, interval: Duration) -> PeriodRecorder {
+        PeriodRecorder {
+            thread,
+            start,
+            interval_ns: (interval.as_nanos() as u64).max(1),
+            current: None,
+            cpu_at: thread_cpu_ns(),
+            done: Vec::new(),
+        }
+    }
+
+    /// One operation that ended at `end` after `latency_ns`.
+    pub fn record(&mut self, end: Instant, write: bool, bytes: u64, latency_ns: u64) {
+        let index = end.saturating_duration_since(self.start).as_nanos() as u64 / self.interval_ns;
+        if self.current.as_ref().is_some_and(|c| c.index != index) {
+            self.close();
+        }
+        let (thread, cpu_at) = (self.thread, self.cpu_at);
+        let p = self.current.get_or_insert_with(|| IntervalSample {
+            thread,
+            index,
+            read_ops: 0,
+            write_ops: 0,
+            bytes: 0,
+            hist: new_histogram(),
+            read_lat_ns: 0,
+            write_lat_ns: 0,
+            cpu_user_ns: cpu_at.0,
+            cpu_system_ns: cpu_at.1,
+            dir_hists: None,
+        });
+        record(&mut p.hist, latency_ns);
+        p.bytes += bytes;
+        match write {
+            true => (p.write_ops, p.write_lat_ns) = (p.write_ops + 1, p.write_lat_ns + latency_ns),
+            false => (p.read_ops, p.read_lat_ns) = (p.read_ops + 1, p.read_lat_ns + latency_ns),
+        }
+    }
+
+    /// Ends the open period: its CPU time is the thread's since the last one closed.
+    fn close(&mut self) {
+        if let Some(mut p) = self.current.take() {
+            let cpu = thread_cpu_ns();
+            p.cpu_user_ns = cpu.0.saturating_sub(p.cpu_user_ns);
+            p.cpu_system_ns = cpu.1.saturating_sub(p.cpu_system_ns);
+            self.cpu_at = cpu;
+            self.done.push(p);
+        }
+    }
+
+    /// The thread's periods, the open one closed.
+    pub fn finish(mut self) -> Vec<IntervalSample> {
+        self.close();
+        self.done
+    }
+}
+
+/// The series of periods recorded by threads of their own
+/// ([`PeriodRecorder`]), merged as the seam merges its threads'.
+pub fn series_of(samples: &[IntervalSample], interval: Duration, elapsed_ns: u64) -> Vec<IntervalPoint> {
+    let mut series = SeriesBuilder::default();
+    let mut in_order: Vec<&IntervalSample> = samples.iter().collect();
+    in_order.sort_by_key(|s| s.index);
+    for s in in_order {
+        series.add(s);
+    }
+    series.build((interval.as_nanos() as u64).max(1), elapsed_ns)
+}
+
 /// Set by a process that is one rank of many (`cluster`): its series goes to
 /// rank 0 with each period's histogram, so rank 0 can read each merged
 /// period's p99 off the added histograms instead of guessing it from the
@@ -596,6 +682,28 @@ mod tests {
     use super::*;
 
     const SECOND: u64 = 1_000_000_000;
+
+    /// Two threads' operations, each in the period its end falls in,
+    /// merge into one series: every operation once, by direction.
+    #[test]
+    fn a_period_recorder_counts_each_operation_in_the_period_it_ended_in() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut a = PeriodRecorder::new(0, start, Duration::from_secs(1));
+        let mut b = PeriodRecorder::new(1, start, Duration::from_secs(1));
+        a.record(at(100), false, 0, 1_000);
+        a.record(at(900), true, 0, 3_000);
+        a.record(at(2_500), false, 0, 2_000);
+        b.record(at(1_200), false, 0, 5_000);
+        b.record(at(2_900), true, 0, 7_000);
+        let samples: Vec<IntervalSample> = a.finish().into_iter().chain(b.finish()).collect();
+        let indexes: Vec<(u32, u64)> = samples.iter().map(|s| (s.thread, s.index)).collect();
+        assert_eq!(indexes, [(0, 0), (0, 2), (1, 1), (1, 2)]);
+        let series = series_of(&samples, Duration::from_secs(1), 3 * SECOND);
+        let ops: Vec<(u64, u64)> = series.iter().map(|p| (p.read_ops, p.write_ops)).collect();
+        assert_eq!(ops, [(1, 1), (1, 0), (1, 1)]);
+        assert_eq!(series[2].lat_mean_ns, 4_500.0);
+    }
 
     #[test]
     fn a_short_busy_step_reads_its_cpu_time() {

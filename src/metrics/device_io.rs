@@ -1,4 +1,4 @@
-//! What the block devices under a job counted while it ran (issue 35): the
+//! What the block devices under a job counted while it ran: the
 //! target's device and every device under it, as the kernel's own I/O
 //! counters (`/sys/block/DEV/stat`, read in `targets::device_counters`)
 //! moved over the job. Evidence, not a guess: reads kura made that the

@@ -1,6 +1,7 @@
 //! fio's log-linear latency bins (fio 3.33 stat.h: FIO_IO_U_PLAT_BITS 6,
 //! FIO_IO_U_PLAT_GROUP_NR 29, so 1856 bins of nanoseconds; stat.c
-//! `plat_val_to_idx`), for the histogram log (`write_hist_log`). kura
+//! `plat_val_to_idx`, `plat_idx_to_val`), for the histogram log
+//! (`write_hist_log`) and fio's JSON (report::fio_output). kura
 //! records latencies in its own HDR histogram; each of its buckets is put
 //! into the fio bin its value falls in, so a bin's count is exact up to the
 //! HDR histogram's own resolution (3 significant digits).
@@ -22,6 +23,17 @@ pub fn plat_val_to_idx(val: u64) -> usize {
     let base = ((error_bits + 1) as u64) << PLAT_BITS;
     let offset = (PLAT_VAL - 1) & (val >> error_bits);
     ((base + offset) as usize).min(PLAT_NR - 1)
+}
+
+/// stat.c `plat_idx_to_val`: the middle of the bin.
+pub fn plat_idx_to_val(idx: usize) -> u64 {
+    if (idx as u64) < (PLAT_VAL << 1) {
+        return idx as u64;
+    }
+    let error_bits = (idx as u64 >> PLAT_BITS) - 1;
+    let base = 1u64 << (error_bits + PLAT_BITS as u64);
+    let k = idx as u64 % PLAT_VAL;
+    base + ((k as f64 + 0.5) * (1u64 << error_bits) as f64) as u64
 }
 
 /// A histogram as fio's bins, sparse: (bin, count) in rising bin order.
@@ -71,5 +83,19 @@ mod tests {
         assert_eq!(coarse_row(&sparse, 0).len(), 1856);
         let row = coarse_row(&sparse, 2);
         assert_eq!((row.len(), row[25]), (464, 2));
+    }
+
+    #[test]
+    fn a_bins_value_is_its_middle() {
+        // Values below 128 are their own bin; above, 64 bins per power of two.
+        for v in [0, 1, 63, 64, 127] {
+            assert_eq!(plat_idx_to_val(plat_val_to_idx(v)), v);
+        }
+        // 1000 ns: msb 9, 3 error bits, bin [1000, 1008) whose middle is 1004.
+        assert_eq!(plat_idx_to_val(plat_val_to_idx(1000)), 1004);
+        for v in [200u64, 5_000, 123_456, 9_999_999, 3_000_000_000] {
+            let back = plat_idx_to_val(plat_val_to_idx(v));
+            assert!(back.abs_diff(v) * 64 <= v, "{v} -> {back}");
+        }
     }
 }

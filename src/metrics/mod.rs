@@ -13,6 +13,7 @@ pub mod result;
 pub mod sink;
 pub mod steady;
 pub mod warning;
+mod warning_examples;
 
 pub use result::*;
 pub use warning::{VerifyMismatch, Warning};

@@ -119,7 +119,7 @@ pub enum Warning {
     JobFile { note: String },
     /// A note from importing another tool's results.
     Imported { note: String },
-    /// What one of fio's flags given to `kura run` means in kura (issue 26).
+    /// What one of fio's flags given to `kura run` means in kura.
     FioFlag { note: String },
     /// fio's steady-state stop: when the job's figures held the rule, if they did.
     SteadyStop {
@@ -127,7 +127,7 @@ pub enum Warning {
         rule: String,
         attained_ns: Option<u64>,
     },
-    // Caches and verify (issue 14).
+    // Caches and verify.
     /// Buffered I/O on less data than the job's memory limit.
     PageCacheHoldsDataUnderLimit { data_mb: u64, limit_mb: u64 },
     /// Every block verify checked matched.
@@ -186,7 +186,7 @@ pub enum Warning {
     /// nothing left for the flush after the job: the host may have taken
     /// them into its memory, which the guest cannot tell from its device.
     HostWriteBackWrites { path: String, disk: String },
-    /// Issue 35: the device counters say the job's reads never reached the
+    /// The device counters say the job's reads never reached the
     /// lowest device under the target: a cache (the page cache, or the
     /// host's page cache under a loop device's backing file) answered them.
     ReadsNotOnDevice {
@@ -203,10 +203,10 @@ pub enum Warning {
     /// Any other text: warnings stored before they were typed, kinds this
     /// kura does not know, and producers that have no kind yet.
     Other { text: String },
-    // file sets (issue 13)
+    // File sets.
     /// Operations of a file-set mix found no file (or directory) in the state they need.
     FileOpsSkipped { job: String, count: u64 },
-    // Long runs (issue 14): what a job's interval series showed (metrics::changes).
+    // Long runs: what a job's interval series showed (metrics::changes).
     /// A sustained step or cliff; `start_unix_ms` dates it.
     SeriesStep {
         job: String,
@@ -253,20 +253,20 @@ pub enum Warning {
     /// `kura suite pts` on a device whose volatile write cache is on (the
     /// kernel's `queue/write_cache`): PTS-E asks for it off, PTS-C on.
     PtsWriteCache { device: String, state: String },
-    // mark and sweep (issue 17): a part of a spinning disk is not the disk.
+    // mark and sweep: a part of a spinning disk is not the disk.
     /// A rotational device measured on a small part of it: short seeks.
     ShortSpanOnRotational {
         path: String,
         span_mb: u64,
         device_mb: u64,
     },
-    // Issue 17: fio's rate_min / rate_iops_min (jobs/extras.rs).
+    // fio's rate_min / rate_iops_min (jobs/rate_min.rs).
     /// A thread fell below the job's minimum rate and stopped; the run fails, as fio's job does.
     BelowMinRate { job: String, thread: u32, what: String },
-    // Issue 17 (Japanese): bonnie++'s page-cache warning, typed so it shows in the reader's language.
+    // bonnie++'s page-cache warning, typed so it shows in the reader's language.
     /// bonnie++'s test file is smaller than the memory kura may use: the page cache can hold it.
     BonnieFileCached { size_mb: u64, memory_mb: u64 },
-    // Issue 17 (Japanese): `suite db`'s notes, typed so they show in the reader's language.
+    // `suite db`'s notes, typed so they show in the reader's language.
     /// `suite db --mem-limit`: the database never outgrew the limit, so its reads may have come from memory.
     DatabaseUnderMemLimit { data_mb: u64, limit_mb: u64 },
     /// OLTP transactions that met a deadlock or a duplicate key, rolled back and run again.
@@ -282,7 +282,7 @@ pub enum Warning {
         gap_bytes: u64,
         readahead_bytes: u64,
     },
-    // Issue 35: what a job's own totals say of its figures (`of_job`).
+    // What a job's own totals say of its figures (`of_job`).
     /// Jobs (a suite's tests) measured for less than `MIN_MEASURED_NS`:
     /// bonnie++'s rule for its +++++, for every kind. One warning a run,
     /// naming each job; `measured_ns` is the shortest.
@@ -492,9 +492,9 @@ impl Warning {
     }
 }
 
-/// One warning per cause in a run, in the order first given (issue 26: a
-/// file of 32 buffered jobs said 32 times that the page cache could hold
-/// its data). Of the page cache's, the one with the most data is kept.
+/// One warning per cause in a run, in the order first given: a file of 32
+/// buffered jobs need not say 32 times that the page cache could hold its
+/// data. Of the page cache's, the one with the most data is kept.
 pub fn one_per_cause(warnings: Vec<Warning>) -> Vec<Warning> {
     let mut kept: Vec<(Warning, Warning)> = Vec::with_capacity(warnings.len());
     for w in warnings {
@@ -1117,7 +1117,7 @@ fn scale_text(scale: f64) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 34: `--scale 1e-300` printed a 300-digit number.
+    /// `--scale 1e-300` must not print a 300-digit number.
     #[test]
     fn the_scale_is_said_in_three_significant_digits() {
         let said = |scale| Warning::PtsNotConforming { scale }.to_string();
@@ -1131,7 +1131,7 @@ mod tests {
         assert!(said(1e-300).len() < 200);
     }
 
-    /// Issue 34: under `--size` the purge said "whole device".
+    /// Under `--size` the purge says the span, not "whole device".
     #[test]
     fn a_purge_of_a_span_says_the_span() {
         let purge = |span_bytes| Warning::PtsPurge {
@@ -1153,7 +1153,7 @@ mod tests {
         warnings: Vec<Warning>,
     }
 
-    /// Issue 26: one warning per cause in a run.
+    /// One warning per cause in a run.
     #[test]
     fn a_cause_is_told_once_a_run() {
         let cached = |data_mb| Warning::PageCacheHoldsData {
@@ -1266,8 +1266,8 @@ mod tests {
         assert!(text.contains("more passes"), "{text}");
     }
 
-    /// Issue 35: a disk at its throttle's limit answered in 4 ms on
-    /// average but 80-97 ms at p99, unflagged. p99 over 10 times the mean
+    /// A disk at its throttle's limit answers in 4 ms on average but
+    /// 80-97 ms at p99, which must not pass unflagged. p99 over 10 times the mean
     /// is named with both figures; an exponential tail (p99 4.6x) is not.
     #[test]
     fn a_p99_over_ten_times_the_mean_is_named_with_both() {

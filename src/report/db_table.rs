@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::export::Grid;
 use super::format::{latency, utc};
 use crate::jobs::db_params::Test;
 use crate::metrics::{DirectionResult, JobResult, OpKind, RunResult};
@@ -152,9 +153,11 @@ const COLUMNS: [(&str, usize); 7] = [
     ("select p50", 11),
 ];
 
-/// The table of tests (80 columns), then sysbench's OLTP lines.
+/// The table of tests (80 columns), then sysbench's OLTP lines. Laid out
+/// by hand, not by export::Grid: at 80 columns its fitting cut
+/// `oltp_read_write` or dropped a column, where these widths hold all.
 pub fn render(rows: &[DbRow]) -> String {
-    use super::pad::{left, right};
+    use super::pad::{cut, left, right};
     let headings: Vec<String> = COLUMNS.iter().map(|(h, _)| crate::i18n::heading(h)).collect();
     let widths: Vec<usize> = COLUMNS
         .iter()
@@ -173,7 +176,8 @@ pub fn render(rows: &[DbRow]) -> String {
     let mut out = line(std::array::from_fn(|i| headings[i].clone()));
     for r in rows {
         let mark = if r.incomplete { "*" } else { "" };
-        let name: String = format!("{}{mark}", r.test).chars().take(15).collect();
+        // Escaped before it is cut, so that an escape is cut as it is shown.
+        let name = cut(&format!("{}{mark}", super::escape::term(&r.test)), widths[0]);
         out.push_str(&line([
             name,
             format!("{:.2}", r.seconds),
@@ -379,104 +383,73 @@ pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
 /// The comparison as text: test rows, a column per run, then ratio columns.
 /// At 80 columns names are cut to fit; `--wide` shows them whole.
 pub fn render_compare(names: &[String], baseline: usize, rows: &[CompareRow]) -> String {
-    compare_text(names, baseline, rows, super::width::wide())
-}
-
-fn compare_text(names: &[String], baseline: usize, rows: &[CompareRow], wide: bool) -> String {
-    use super::pad::{cut, left, right};
-    let width = |s: &str, narrow: usize| match wide {
-        true => super::width::display_width(s).max(narrow),
-        false => narrow,
-    };
-    let shown = |s: &str, narrow: usize| match wide {
-        true => s.to_string(),
-        false => cut(s, narrow),
-    };
-    let value_w: Vec<usize> = names.iter().map(|n| width(n, 10)).collect();
-    let ratio_names: Vec<String> = names.iter().map(|n| format!("x{}", shown(n, 7))).collect();
-    let test_w = rows.iter().map(|r| width(&r.test, 16)).max().unwrap_or(16);
-    let mut out = format!(
-        "{} {}",
-        left(&crate::i18n::heading("test"), test_w),
-        left(&crate::i18n::heading("unit"), 6)
-    );
-    for (n, w) in names.iter().zip(&value_w) {
-        out.push_str(&format!(" {}", right(&shown(n, 10), *w)));
-    }
-    for (i, n) in ratio_names.iter().enumerate() {
-        if i != baseline {
-            out.push_str(&format!(" {}", right(n, width(n, 8))));
-        }
-    }
-    out.push('\n');
-    for r in rows {
-        out.push_str(&format!("{} {:<6}", left(&shown(&r.test, 16), test_w), r.unit));
-        for (v, w) in r.values.iter().zip(&value_w) {
-            let text = v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
-            out.push_str(&format!(" {}", right(&text, *w)));
-        }
-        for (i, x) in r.ratios.iter().enumerate() {
-            if i != baseline {
-                let text = x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into());
-                out.push_str(&format!(" {}", right(&text, width(&ratio_names[i], 8))));
-            }
-        }
-        out.push('\n');
-    }
-    let base: String = names
-        .get(baseline)
-        .map_or("baseline", String::as_str)
-        .chars()
-        .take(if wide { usize::MAX } else { 30 })
-        .collect();
+    let wide = super::width::wide();
+    let mut out = compare_grid(names, baseline, rows, Style::Table { wide }).to_table();
+    let base = names.get(baseline).map_or("baseline", String::as_str);
+    let base = super::escape::term_cut(base, if wide { usize::MAX } else { 30 });
     out.push_str(&format!("{}\n", crate::t!("dbrun-compare-legend", base = base)));
     out
 }
 
 /// The comparison as Markdown (`md`) or CSV: the same columns, full names, values unrounded in CSV.
 pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[CompareRow], md: bool) -> String {
-    let mut header = vec!["test".to_string(), "unit".to_string()];
-    header.extend(names.iter().cloned());
-    for (i, n) in names.iter().enumerate() {
-        if i != baseline {
-            header.push(format!("{n} / {}", names[baseline]));
-        }
-    }
-    let csv_field = |s: &str| {
-        // Names are escaped as on the terminal, where a CSV is read too.
-        let s = super::escape::term(s);
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let line = |cells: &[String]| {
-        if md {
-            format!(
-                "| {} |\n",
-                cells
-                    .iter()
-                    .map(|c| c.replace('|', "\\|"))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            )
-        } else {
-            format!(
-                "{}\n",
-                cells.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",")
-            )
-        }
-    };
-    let num = |v: Option<f64>| match v {
-        Some(v) if md => format!("{v:.2}"),
-        Some(v) => v.to_string(),
-        None => String::new(),
-    };
-    let mut out = line(&header);
     if md {
-        out.push_str(&line(&vec!["---".to_string(); header.len()]));
+        compare_grid(names, baseline, rows, Style::Markdown).to_markdown()
+    } else {
+        compare_grid(names, baseline, rows, Style::Csv).to_csv()
     }
+}
+
+/// Which writer a comparison's grid is for: its names and numbers differ.
+#[derive(Clone, Copy)]
+enum Style {
+    /// Names cut to their columns at 80 columns (not with `wide`), values rounded.
+    Table {
+        wide: bool,
+    },
+    Markdown,
+    Csv,
+}
+
+/// Test rows, a column per run, then a ratio column per run but the baseline.
+fn compare_grid(names: &[String], baseline: usize, rows: &[CompareRow], style: Style) -> Grid {
+    // Translated on the terminal only (Grid::to_table); CSV and Markdown keep English.
+    let mut header = vec!["test".to_string(), "unit".to_string()];
+    match style {
+        Style::Table { wide } => {
+            // Cut once escaped, so that an escape is cut as it is shown.
+            let shown = |n: &str, narrow: usize| {
+                let n = super::escape::term(n);
+                if wide {
+                    n.into_owned()
+                } else {
+                    super::pad::cut(&n, narrow)
+                }
+            };
+            header.extend(names.iter().map(|n| shown(n, 10)));
+            for (i, n) in names.iter().enumerate() {
+                if i != baseline {
+                    header.push(format!("x{}", shown(n, 7)));
+                }
+            }
+        }
+        Style::Markdown | Style::Csv => {
+            header.extend(names.iter().cloned());
+            for (i, n) in names.iter().enumerate() {
+                if i != baseline {
+                    header.push(format!("{n} / {}", names[baseline]));
+                }
+            }
+        }
+    }
+    let num = |v: Option<f64>| match (v, style) {
+        (Some(v), Style::Csv) => v.to_string(),
+        (Some(v), _) => format!("{v:.2}"),
+        (None, Style::Table { .. }) => "-".to_string(),
+        (None, _) => String::new(),
+    };
+    let mut g = Grid::new(header);
+    g.left = 2;
     for r in rows {
         let mut cells = vec![r.test.clone(), r.unit.to_string()];
         cells.extend(r.values.iter().map(|v| num(*v)));
@@ -485,9 +458,9 @@ pub fn render_compare_delimited(names: &[String], baseline: usize, rows: &[Compa
                 cells.push(num(*x));
             }
         }
-        out.push_str(&line(&cells));
+        g.push(cells);
     }
-    out
+    g
 }
 
 /// A database test's queries: the statements it sent, BEGIN and COMMIT
@@ -577,11 +550,11 @@ mod tests {
             assert!(line.chars().count() <= 80, "{line}");
         }
         // --wide: every name whole, its column as wide as it.
-        let wide = compare_text(&names, 0, &cmp, true);
-        let header = wide.lines().next().unwrap();
+        let wide = compare_grid(&names, 0, &cmp, Style::Table { wide: true }).to_table();
+        let header = wide.lines().nth(1).unwrap();
         assert!(header.contains(" a long name here"), "{wide}");
         assert!(header.contains(" xa long name here"), "{wide}");
-        let values = wide.lines().nth(1).unwrap();
+        let values = wide.lines().nth(3).unwrap();
         let col = header.find(" a long name here").unwrap() + " a long name here".len();
         assert!(
             values[..col].ends_with(" -"),
@@ -594,8 +567,52 @@ mod tests {
         );
         let md = render_compare_delimited(&names, 0, &cmp, true);
         assert!(
-            md.contains("| --- |") && md.contains("| create | s | 10.00 | 2.50 |  | 0.25 |  |"),
+            md.contains("|---|---|--:|--:|--:|--:|--:|")
+                && md.contains("| create | s | 10.00 | 2.50 |  | 0.25 |  |"),
             "{md}"
         );
+    }
+
+    /// A label is a compared run's name, a test's name comes from the
+    /// stored (or imported) run: each reaches CSV as text a spreadsheet
+    /// does not run, Markdown with its pipes escaped, and every format with
+    /// its control characters escaped (they used to reach them raw).
+    #[test]
+    fn hostile_names_are_neutralised_in_every_format() {
+        const FORMULA: &str = "=cmd|' /C calc'!A0";
+        let names = vec![FORMULA.to_string(), "a\x1b[2Jb|c".to_string()];
+        let test = "t\x1b]0;x\x07|y";
+        let cmp = vec![CompareRow {
+            test: test.into(),
+            unit: "s",
+            higher_is_better: false,
+            values: vec![Some(10.0), Some(2.5)],
+            ratios: vec![Some(1.0), Some(0.25)],
+        }];
+        let raw = |text: &str| text.contains(['\x1b', '\x07']);
+
+        let csv = render_compare_delimited(&names, 0, &cmp, false);
+        assert!(!raw(&csv), "{csv:?}");
+        let header = csv.lines().next().unwrap();
+        assert!(header.starts_with("test,unit,\"'=cmd|' /C calc'!A0\","), "{csv}");
+        assert!(csv.contains("a\\u{1b}[2Jb|c / =cmd|"), "{csv}");
+        assert!(csv.contains("t\\u{1b}]0;x\\u{7}|y,s,"), "{csv}");
+
+        let md = render_compare_delimited(&names, 0, &cmp, true);
+        assert!(!raw(&md), "{md:?}");
+        assert!(md.contains("| =cmd\\|' /C calc'!A0 | a\\u{1b}[2Jb\\|c |"), "{md}");
+        assert!(md.contains("| t\\u{1b}]0;x\\u{7}\\|y | s |"), "{md}");
+        // Every line has the header's cells: no pipe of a name splits one.
+        let cells = |l: &str| l.replace("\\|", "").matches('|').count();
+        assert!(md.lines().all(|l| cells(l) == 6), "{md}");
+
+        let table = render_compare(&names, 0, &cmp);
+        assert!(!raw(&table), "{table:?}");
+        assert!(table.contains("a\\u{1b}[2"), "{table}");
+        let mut row = self::row(test, 1.0);
+        row.test = test.into();
+        let text = render(&[row]);
+        assert!(!raw(&text), "{text:?}");
+        assert!(text.contains("t\\u{1b}]0;x"), "{text}");
     }
 }

@@ -1,4 +1,4 @@
-//! What the devices under a job counted (issue 35), as a line under the
+//! What the devices under a job counted, as a line under the
 //! job's table: the bytes each read and wrote, how busy it was, and the
 //! bytes the target's device wrote over kura's (write amplification).
 

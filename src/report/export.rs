@@ -64,7 +64,6 @@ impl Grid {
     pub fn to_table(&self) -> String {
         /// Cells up to this width never wrap.
         const SHORT_CELL: usize = 14;
-        let header: Vec<&str> = self.header.iter().map(String::as_str).collect();
         let shown = |c: &str| -> String {
             if self.stacked {
                 c.split('\n')
@@ -75,7 +74,9 @@ impl Grid {
                 term(c).into_owned()
             }
         };
-        let mut t = new_table(&header);
+        // A heading may be a target's name: escaped as the cells are.
+        let header: Vec<String> = self.header.iter().map(|h| term(h).into_owned()).collect();
+        let mut t = new_table(&header.iter().map(String::as_str).collect::<Vec<_>>());
         for row in &self.rows {
             t.add_row(row.iter().map(|c| shown(c)));
         }
@@ -134,10 +135,16 @@ impl Grid {
 
     /// CSV with a header line; no trailing commentary, so the output loads as is.
     pub fn to_csv(&self) -> String {
+        self.to_csv_lines("\n")
+    }
+
+    /// CSV with each line ended by `eol` (`\r\n`, RFC 4180's, for the
+    /// HTML report's downloads; `\n` on stdout, as other tools print it).
+    pub fn to_csv_lines(&self, eol: &str) -> String {
         let mut out = String::new();
         for row in std::iter::once(&self.header).chain(&self.rows) {
             out.push_str(&row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
-            out.push('\n');
+            out.push_str(eol);
         }
         out
     }

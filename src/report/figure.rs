@@ -1,4 +1,4 @@
-//! The one figure of a run, defined once (issue 35: `history` added up each
+//! The one figure of a run, defined once (`history` added up each
 //! operation's own rate, 46 times what `show` said of an mdtest run). A
 //! test's rate is its operations and bytes over its measured time, its
 //! repetitions together (all their operations over all their time, as
@@ -436,8 +436,8 @@ mod tests {
     /// Several thread counts name tiobench's tests `Sequential Read
     /// threads=N`: the run is still its sequential read (the fastest
     /// count's) with that count's write, not its first test's write; and
-    /// its repetitions together, as `show`'s table adds them (issue 35:
-    /// history gave the best repetition, 5,293 MB/s where show said 2,303 MiB/s).
+    /// its repetitions together, as `show`'s table adds them
+    /// (history gave the best repetition, 5,293 MB/s where show said 2,303 MiB/s).
     #[test]
     fn tiobench_is_its_fastest_sequential_read_as_shows_table_gives_it() {
         let mut jobs = Vec::new();
@@ -488,7 +488,7 @@ mod tests {
         assert_eq!(f.short, "mix read+write");
     }
 
-    /// Issue 34: a PTS run's headline was its first job's, the purge's trim rate.
+    /// A PTS run's headline was its first job's, the purge's trim rate.
     #[test]
     fn a_pts_run_is_its_first_tests_best_round_not_its_purge() {
         let t = |n: &'static str| Some(n);
@@ -524,7 +524,7 @@ mod tests {
         assert!(of_run(&prep).is_none());
     }
 
-    /// Issue 35: an mdtest file set showed 1,522,708 IOPS in `history`
+    /// An mdtest file set showed 1,522,708 IOPS in `history`
     /// (each phase's rate over its own time, added up) where `show` said
     /// 32,988 ops/s: the run is every operation over the job's time.
     #[test]
@@ -550,7 +550,7 @@ mod tests {
         assert!(all.contains(" 1440 "), "{shown}");
     }
 
-    /// Issue 35: one OLTP test read 9,593.7 queries/s in the table and
+    /// One OLTP test read 9,593.7 queries/s in the table and
     /// 10,659.71 in sysbench's line: one count, BEGIN and COMMIT in it.
     #[test]
     fn a_db_run_is_its_first_tests_queries_as_its_table_gives_them() {

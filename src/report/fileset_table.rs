@@ -81,7 +81,7 @@ pub fn render_job(job: &JobResult) -> String {
         mb_per_sec(read),
         mb_per_sec(written)
     ));
-    // Many ranks (issue 16): a row per rank, the total and the spread.
+    // Many ranks: a row per rank, the total and the spread.
     out.push_str(&super::cluster_table::render(job));
     for (name, d) in job.directions() {
         for e in &d.error_samples {

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 
 use crate::jobs::units::format_size;
 use crate::jobs::{EngineKind, Job, Opt};
+use crate::metrics::fio_bins::{coarse_row, plat_idx_to_val, sparse_bins};
 use crate::metrics::histogram::decode;
 use crate::metrics::{DirectionResult, IntervalPoint, JobResult, OpKind, RunResult};
 
@@ -29,44 +30,11 @@ const FIO_PERCENTILES: [f64; 17] = [
     1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
 ];
 
-/// fio's latency histogram (stat.h): FIO_IO_U_PLAT_BITS 6, 29 groups.
-const PLAT_BITS: u32 = 6;
-const PLAT_VAL: u64 = 1 << PLAT_BITS;
-const PLAT_NR: usize = 29 * PLAT_VAL as usize;
-
-/// stat.c `plat_val_to_idx`.
-fn plat_val_to_idx(val: u64) -> usize {
-    let msb = if val == 0 { 0 } else { 63 - val.leading_zeros() };
-    if msb <= PLAT_BITS {
-        return val as usize;
-    }
-    let error_bits = msb - PLAT_BITS;
-    let base = ((error_bits + 1) as u64) << PLAT_BITS;
-    let offset = (PLAT_VAL - 1) & (val >> error_bits);
-    ((base + offset) as usize).min(PLAT_NR - 1)
-}
-
-/// stat.c `plat_idx_to_val`: the middle of the bucket.
-fn plat_idx_to_val(idx: usize) -> u64 {
-    if (idx as u64) < (PLAT_VAL << 1) {
-        return idx as u64;
-    }
-    let error_bits = (idx as u64 >> PLAT_BITS) - 1;
-    let base = 1u64 << (error_bits + PLAT_BITS as u64);
-    let k = idx as u64 % PLAT_VAL;
-    base + ((k as f64 + 0.5) * (1u64 << error_bits) as f64) as u64
-}
-
-/// A direction's latencies in fio's buckets (index -> count), from the HDR
+/// A direction's latencies in fio's bins (index -> count), from the HDR
 /// histogram; `None` when the result has none (imported runs).
 fn fio_buckets(d: &DirectionResult) -> Option<Vec<u64>> {
     let h = decode(&d.histogram).filter(|h| !h.is_empty())?;
-    let mut plat = vec![0u64; PLAT_NR];
-    for v in h.iter_recorded() {
-        let value = h.median_equivalent(v.value_iterated_to());
-        plat[plat_val_to_idx(value)] += v.count_at_value();
-    }
-    Some(plat)
+    Some(coarse_row(&sparse_bins(&h), 0))
 }
 
 /// stat.c `calc_clat_percentiles`: the first bucket whose running sum reaches p% of all.
@@ -481,21 +449,7 @@ pub fn render(run: &RunResult, plus: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn buckets_are_fios() {
-        // Values below 128 are their own bucket; above, 64 buckets per power of two.
-        for v in [0, 1, 63, 64, 127] {
-            assert_eq!(plat_idx_to_val(plat_val_to_idx(v)), v);
-        }
-        // 1000 ns: msb 9, 3 error bits, bucket [1000, 1008) whose middle is 1004.
-        assert_eq!(plat_idx_to_val(plat_val_to_idx(1000)), 1004);
-        for v in [200u64, 5_000, 123_456, 9_999_999, 3_000_000_000] {
-            let back = plat_idx_to_val(plat_val_to_idx(v));
-            assert!(back.abs_diff(v) * 64 <= v, "{v} -> {back}");
-        }
-        assert_eq!(plat_val_to_idx(u64::MAX), PLAT_NR - 1);
-    }
+    use crate::metrics::fio_bins::PLAT_NR;
 
     #[test]
     fn percentiles_take_the_first_bucket_reaching_the_share() {

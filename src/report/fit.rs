@@ -460,7 +460,7 @@ mod tests {
         assert!(l[6].contains("--wide") && !l[6].contains("left out"), "{out}");
     }
 
-    /// Issue 28: bonnie++'s comparison stacks the unit under the test's
+    /// Bonnie++'s comparison stacks the unit under the test's
     /// name; fitted to 80 columns each row was cut to one line (the unit
     /// gone, `Random Seeks…`), and in Japanese the `シーケンシャル出力 ...`
     /// rows were cut to the same `シーケンシャル出力…`. Each row keeps its

@@ -179,7 +179,7 @@ mod tests {
         }
     }
 
-    /// Issue 28: 50 runs printed 367 lines, the figure wrapped in a column
+    /// 50 runs printed 367 lines, the figure wrapped in a column
     /// five characters wide. One line a run, at 80 columns, whatever the kind.
     #[test]
     fn fifty_runs_are_fifty_lines() {

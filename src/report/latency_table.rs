@@ -431,7 +431,7 @@ pub(crate) mod tests {
     }
 
     /// A disk that delivers 2,100 IOPS at most, searched at qd 16 under
-    /// 6 ms (issue 35): 16 queued operations take 16 / 2,100 s = 7.6 ms, but
+    /// 6 ms: 16 queued operations take 16 / 2,100 s = 7.6 ms, but
     /// a throttle lets a burst through as each step starts, so a step
     /// offered more is short with a mean under the limit, its queue full
     /// and latency far over the unloaded one only once the burst is spent. The target was the limit: the score is exact,

@@ -115,7 +115,7 @@ impl Figure {
 
 /// What the grid shows and how.
 #[derive(Debug, Clone, Copy)]
-pub struct Grid {
+pub struct Layout {
     pub unit: MarkUnit,
     pub figure: Figure,
     /// Peak and Real World: the random tests in MB/s, IOPS and µs, whatever `unit` says.
@@ -125,7 +125,7 @@ pub struct Grid {
     pub demo: bool,
 }
 
-pub fn render(summaries: &[TestSummary], grid: &Grid) -> String {
+pub fn render(summaries: &[TestSummary], grid: &Layout) -> String {
     let mix = summaries.iter().any(|s| s.mix.is_some());
     // One row per (test, unit); a random test of Peak or Real World gets three.
     let mut rows: Vec<(&TestSummary, MarkUnit)> = Vec::new();
@@ -298,7 +298,7 @@ mod tests {
     use crate::report::compare::{self, CompareOptions};
     use crate::report::fixtures::{job, run};
 
-    /// Issue 35: the grid's `±` was (max - min) / mean, twice what compare
+    /// The grid's `±` was (max - min) / mean, twice what compare
     /// shows for the same passes; both are half the range now.
     #[test]
     fn the_grids_plus_minus_is_compares_half_range() {
@@ -310,7 +310,7 @@ mod tests {
         let r = run("mark:default", vec![pass(1, 100), pass(2, 150)]);
         let grid = render(
             &summarize_mark(&r),
-            &Grid {
+            &Layout {
                 unit: MarkUnit::MbPerSec,
                 figure: Figure::Mean,
                 random_in_three_units: false,

@@ -31,7 +31,7 @@ pub mod span;
 pub mod svg;
 pub mod sweep_table;
 pub mod tiobench_table;
-// Issue 16: the IO500-like suite's page.
+// The IO500-like suite's page.
 pub mod io500_table;
 pub mod vdbench_summary;
 pub mod width;

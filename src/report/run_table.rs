@@ -81,7 +81,7 @@ pub fn syncs_text(job: &JobResult) -> String {
 
 pub fn render_job(job: &JobResult, measuring: bool) -> String {
     let mut out = String::new();
-    // A name of any length is stored; the title shows its start (issue 22).
+    // A name of any length is stored; the title shows its start.
     let name = super::escape::term_cut(&job.job.name, super::escape::SHOWN_CHARS);
     let title = match &job.test {
         Some(test) => format!("{name} [{}]", term(test)),
@@ -332,7 +332,7 @@ mod fit_tests {
         assert!(!render_job(&job, false).contains("in flight"));
     }
 
-    /// Issue 28: a job of nine operations has a percentile column each; at
+    /// A job of nine operations has a percentile column each; at
     /// 80 columns `p99.999` was broken into `p99.99` over `9`. Columns go
     /// (and a line says which) and every row stays one line.
     #[test]

@@ -30,7 +30,7 @@ pub struct View {
     pub bonnie_csv: bool,
     /// Colours for a terminal.
     pub color: bool,
-    // mark (issue 17)
+    // mark
     /// Which figure of a mark test's passes the grid shows.
     pub figure: Figure,
 }
@@ -212,7 +212,7 @@ fn mark(run: &RunResult, view: &View) -> String {
     }
     out.push_str(&incomplete_line(run));
     out.push_str(&interleaved_line(run));
-    let grid = mark_grid::Grid {
+    let grid = mark_grid::Layout {
         unit: view.unit,
         figure: view.figure,
         random_in_three_units: profile.is_some_and(|p| p.random_in_three_units()),
@@ -220,7 +220,7 @@ fn mark(run: &RunResult, view: &View) -> String {
         demo: profile.is_some_and(|p| p.kind == crate::jobs::presets::ProfileKind::Demo),
     };
     out.push_str(&mark_grid::render(&summaries, &grid));
-    // Many ranks (issue 16): each host's part, so a slow one stands out.
+    // Many ranks: each host's part, so a slow one stands out.
     out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
     out.push_str(&view.figure.caption(mark_grid::passes(&summaries)));
@@ -276,7 +276,7 @@ fn sweep(run: &RunResult, json: bool) -> String {
     out.push_str(&incomplete_line(run));
     out.push_str(&interleaved_line(run));
     out.push_str(&sweep_table::render(&rows));
-    // Many ranks (issue 16): each host's part, so a slow one stands out.
+    // Many ranks: each host's part, so a slow one stands out.
     out.push_str(&super::cluster_hosts::render(run));
     out.push_str(&warning_lines(run));
     out.push_str(&format!("{}\n", crate::t!("sweep-note")));

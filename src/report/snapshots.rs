@@ -20,7 +20,7 @@ fn mark_grid() {
         ],
     );
     let grid = |unit, figure, three| {
-        let g = super::mark_grid::Grid {
+        let g = super::mark_grid::Layout {
             unit,
             figure,
             random_in_three_units: three,

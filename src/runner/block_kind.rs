@@ -232,7 +232,7 @@ fn worker_thread(
     let file = if engine == EngineKind::Null {
         None
     } else {
-        let sync = crate::jobs::extras::OpenSync::flag(job.open_sync);
+        let sync = crate::jobs::open_sync::OpenSync::flag(job.open_sync);
         match targets::open_with(target, job.direct, job.modifies(), sync) {
             Ok(f) => Some(f),
             Err(e) => {

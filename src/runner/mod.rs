@@ -24,7 +24,7 @@ mod suite;
 mod thread_span;
 mod verify_pass;
 mod whole_kind;
-// issue 17: a job's threads start their clocks together, after setup
+// A job's threads start their clocks together, after setup
 mod start_gate;
 
 use std::os::unix::fs::FileTypeExt;
@@ -70,7 +70,7 @@ pub struct RunOptions {
     pub suite: Option<crate::jobs::suites::SuiteKind>,
     /// Pause between jobs (CrystalDiskMark's interval).
     pub pause: Duration,
-    // mark (issue 17): CrystalDiskMark pauses between tests, not between a test's passes.
+    // mark: CrystalDiskMark pauses between tests, not between a test's passes.
     /// Pause only where the test or the direction changes, not between repetitions.
     pub pause_between_tests: bool,
 }
@@ -520,7 +520,7 @@ pub fn refuse_up_front<'a>(
             targets::output::check_output(
                 journal,
                 None,
-                crate::workload::journal::REPLACE,
+                verify_pass::JOURNAL,
                 &all_targets,
                 targets::output::Destroy::NoFlag,
             )

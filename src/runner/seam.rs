@@ -8,7 +8,7 @@
 //! under `collect::MAX_PERIODS`, said with the run), merging the threads'
 //! counts, the errors and short transfers, a thread that stopped, CPU
 //! time, stalls and zero completions, and the verdict on where the numbers
-//! came from, with the counters of the devices under the target (issue 35).
+//! came from, with the counters of the devices under the target.
 
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, Ordering};

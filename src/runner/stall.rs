@@ -8,8 +8,8 @@ use crate::metrics::{JobResult, Warning};
 /// The fastest I/O taking this long for each I/O in flight means that none
 /// ran at device speed: at queue depth 1, 100 ms; at 32, 3.2 s. A slow
 /// device's steady queue (150 reads a second at depth 32: each waits 213
-/// ms) is the device's speed, not a stall, and is not judged so (issue 35:
-/// the seeds' 150 IOPS "physical" disk was called stalled and left out of
+/// ms) is the device's speed, not a stall, and is not judged so
+/// (the seeds' 150 IOPS "physical" disk was called stalled and left out of
 /// every pick).
 pub const STALLED_MIN_LATENCY_NS: u64 = 100_000_000;
 /// Fewer completions than this many rounds of the queue...
@@ -148,7 +148,7 @@ mod tests {
 
     /// A slow disk's steady queue: 150 reads a second at depth 32, each
     /// waiting 200 ms, in a 1 s pass of 150 reads (under 4 rounds of the
-    /// queue). Its numbers are the disk's: no stall (issue 35, seed 1).
+    /// queue). Its numbers are the disk's: no stall (seed 1).
     #[test]
     fn a_slow_devices_steady_queue_is_not_a_stall() {
         assert_eq!(warning(&job(150, 200_000_000, 1_000_000_000, &[150])), None);

@@ -414,7 +414,7 @@ impl<'a> Suite<'a> {
         let together = step_len(jobs, i);
         let job = &jobs[i].job;
         if job.latency_limit_ns.is_some() {
-            // Latency-bounded capacity (issue 13): one job, measured at many loads.
+            // Latency-bounded capacity: one job, measured at many loads.
             self.search(place, i, &jobs[i], &own[i], together);
             return together;
         }

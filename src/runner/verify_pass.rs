@@ -5,11 +5,13 @@
 //! typed warnings saying what was found.
 
 use std::os::unix::fs::FileExt;
+use std::path::Path;
 
 use super::RunError;
 use crate::engine::Buffers;
 use crate::jobs::{EngineKind, Job};
 use crate::metrics::{VerifyMismatch, Warning};
+use crate::targets::output::{self, Destroy, Replace};
 use crate::targets::{self, PreparedTarget};
 use crate::worker::{MISMATCH_SAMPLES, ReadCheck, Verifier, VerifyOutput, WorkerOutput};
 use crate::workload::journal::{JournalHead, JournalMap, JournalWriter};
@@ -96,9 +98,9 @@ pub fn setups(job: &Job, targets: &[PreparedTarget]) -> Result<Vec<Option<Verify
         };
         let journal = match (&job.journal, job.does_writes()) {
             (Some(path), true) => Some(
-                JournalWriter::create_beside(
+                journal_beside(
                     path,
-                    std::slice::from_ref(&t.path),
+                    &t.path,
                     JournalHead {
                         tag,
                         block,
@@ -299,5 +301,58 @@ fn describe(m: &Mismatch) -> VerifyMismatch {
         field: m.field.name().to_string(),
         expected: show(m.expected),
         found: show(m.found),
+    }
+}
+/// What may be replaced at a journal's path: an empty file or a kura journal.
+pub(super) const JOURNAL: Replace = Replace::Only {
+    what: "a kura journal",
+    magic: &crate::workload::journal::MAGIC,
+};
+
+/// The journal of a verify job's writes, made through the write gate at
+/// `path`: an empty file or an earlier kura journal is replaced, anything
+/// else refused, and never the job's `target` (by device and inode): the
+/// journal must never be written over the data it checks.
+fn journal_beside(path: &Path, target: &Path, head: JournalHead) -> Result<JournalWriter, String> {
+    let out = output::create_output_with(path, None, JOURNAL, &[target.to_path_buf()], Destroy::NoFlag)
+        .map_err(|e| format!("journal: {e}"))?;
+    let started = out
+        .file
+        .try_clone()
+        .map_err(|e| format!("journal {}: {e}", path.display()))
+        .and_then(|file| JournalWriter::start(file, path, head));
+    if started.is_err() {
+        // A journal kura could not write is not left for a later verify to trust.
+        out.discard(path);
+    }
+    started
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The journal replaces only an empty file or a kura journal, and never
+    /// the target it checks.
+    #[test]
+    fn a_journal_replaces_only_a_journal_and_never_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let head = JournalHead {
+            tag: 9,
+            block: 4096,
+            span_start: 0,
+            blocks: 16,
+        };
+        let (journal, target, other) = (dir.path().join("j"), dir.path().join("t"), dir.path().join("o"));
+        std::fs::write(&target, b"data").unwrap();
+        std::fs::write(&other, b"data").unwrap();
+        drop(journal_beside(&journal, &target, head).unwrap());
+        // An earlier journal is replaced.
+        drop(journal_beside(&journal, &target, head).unwrap());
+        let refused = journal_beside(&other, &target, head).err().unwrap();
+        assert!(refused.contains("not a kura journal"), "{refused}");
+        assert_eq!(std::fs::read(&other).unwrap(), b"data");
+        let refused = journal_beside(&target, &target, head).err().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"data", "{refused}");
     }
 }

@@ -30,7 +30,7 @@ pub(super) trait WholeKind {
     ) -> Result<(JobResult, Option<String>), String>;
     /// The run's notes on this kind, and what it made removed unless `keep`.
     fn finish(&mut self, keep: bool, warnings: &mut Vec<Warning>);
-    /// Where its files are: the devices under it are watched (issue 35).
+    /// Where its files are: the devices under it are watched.
     fn watched(&self) -> Vec<std::path::PathBuf>;
 }
 

@@ -377,7 +377,7 @@ impl Store {
             run.jobs.push(job);
         }
         run.incomplete = true;
-        // Long runs (issue 14): one still measuring says so, and what its series shows so far.
+        // Long runs: one still measuring says so, and what its series shows so far.
         let measuring = run.warnings.iter().find(|w| {
             matches!(w, crate::metrics::Warning::Measuring { pid, boot_id } if writer_alive(*pid, boot_id))
         });
@@ -504,7 +504,7 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 
-    // history (issue 17): what a filter that matched nothing left out.
+    // history: what a filter that matched nothing left out.
     /// How many runs are stored under each suite name (`None`: plain runs).
     pub fn suite_counts(&self) -> Result<Vec<(Option<String>, u64)>, StoreError> {
         let mut stmt = self

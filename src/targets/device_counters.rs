@@ -1,5 +1,5 @@
 //! The block devices a job's I/O goes down through, and their own I/O
-//! counters (issue 35). A path's device is its file system's (st_dev) or
+//! counters. A path's device is its file system's (st_dev) or
 //! the device node's; under a loop device lies the device of its backing
 //! file (or the block device it is over), as the loop driver says
 //! (`stack::loop_of`); under a dm or md device, its `slaves`. Each device's

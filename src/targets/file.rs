@@ -16,10 +16,10 @@ use super::owner::{self, Maker, Mark};
 use super::safety::{WriteRefusal, check_writable, describe_all, find_signatures};
 use super::{Guard, Identity, PreparedTarget, TargetError, TargetOptions};
 use crate::jobs::Job;
+use crate::jobs::fill::fill_buffer;
 use crate::jobs::job::DEFAULT_FILE_SIZE;
 use crate::jobs::units::format_size;
 use crate::metrics::TargetKind;
-use crate::workload::fill::fill_buffer;
 
 /// Pre-fill writes in chunks of this size, each from its own seed.
 const FILL_CHUNK: usize = 1 << 20;
@@ -175,7 +175,7 @@ fn prepare_existing(
         check_file_writable(path, &file, &held, opts.allow_destroy.as_deref(), own_name)?;
     }
     // The ranks of one run are processes of their own that share the file (`--shared`).
-    let rank = crate::cluster::launched_as_rank().is_some();
+    let rank = super::launcher::launched_as_rank().is_some();
     if lock.is_none() && !rank && !owner::made_here(held.dev(), held.ino()) {
         lock_for_run(path, &file, &held, writes)?;
     }
@@ -296,7 +296,7 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
     // The ranks of one cluster run share the files other ranks made, each
     // rank a process of its own: while the run goes on (not in the check
     // before its first job), a file that is kura's or cannot be told is theirs.
-    let rank = !dry && crate::cluster::launched_as_rank().is_some();
+    let rank = !dry && super::launcher::launched_as_rank().is_some();
     let shown = crate::report::escape::shell_word(&path.display().to_string());
     let mark = match owner::read(&file) {
         Ok(Some(mark)) => mark,
@@ -335,7 +335,7 @@ fn at_own_name_as(path: &Path, meta: &std::fs::Metadata, dry: bool) -> Result<Fo
     };
     // Ranks check the same shared names at the same moment: their probes
     // of the lock would take each other for a running kura.
-    let probe = !(dry && crate::cluster::launched_as_rank().is_some());
+    let probe = !(dry && super::launcher::launched_as_rank().is_some());
     if probe && !owner::lock(&file).map_err(|e| io_error(path, e))? {
         return Err(in_use());
     }
@@ -371,7 +371,7 @@ fn named_leftover(path: &Path, meta: &std::fs::Metadata) -> Result<bool, TargetE
     // Through a link, the name freed would be the link's, not the file's.
     let plain = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
     // The ranks of one run share a named file; one rank's file is not another's leftover.
-    if !plain || crate::cluster::launched_as_rank().is_some() || owner::made_here(meta.dev(), meta.ino()) {
+    if !plain || super::launcher::launched_as_rank().is_some() || owner::made_here(meta.dev(), meta.ino()) {
         return Ok(false);
     }
     // O_NONBLOCK: a FIFO swapped in since the check must not hang the open.
@@ -895,7 +895,7 @@ pub fn open(target: &PreparedTarget, direct: bool, write: bool) -> Result<File, 
     open_with(target, direct, write, 0)
 }
 
-/// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=` (issue 17).
+/// `open` with more flags: O_SYNC or O_DSYNC for fio's `sync=`.
 pub fn open_with(
     target: &PreparedTarget,
     direct: bool,
@@ -1126,10 +1126,8 @@ mod tests {
         // As on a file system that keeps no user attributes (sshfs, some NFS).
         let c = CString::new(path.as_os_str().as_bytes()).unwrap();
         // SAFETY: both strings are NUL-terminated and live for the call.
-        assert_eq!(
-            unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) },
-            0
-        );
+        let removed = unsafe { libc::removexattr(c.as_ptr(), c"user.kura.owner".as_ptr()) };
+        assert_eq!(removed, 0);
         let again = prepare_file(&path, &job(&path, 1 << 20), &TargetOptions::default(), true).unwrap();
         assert_eq!((again.created, again.identity), (false, first.identity));
         super::super::cleanup(&first).unwrap();

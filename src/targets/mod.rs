@@ -3,25 +3,26 @@
 //! facts about the target that a report needs. Issues no benchmark I/O.
 
 mod caveats;
-// issue 35: the devices' own counters as evidence
+// The devices' own counters as evidence.
 pub mod device_counters;
 mod facts;
 mod file;
 pub mod fileset;
-// issue 34: the one write that is not the user's data: kernel settings
+// The one write that is not the user's data: kernel settings.
 pub mod kernel;
+pub mod launcher;
 pub mod output;
-// issue 22: test files at kura's own names are recognised by kura's mark
+// Test files at kura's own names are recognised by kura's mark.
 mod owner;
-// issue 34: every file kura makes for itself (database, saved runs, logs)
+// Every file kura makes for itself (database, saved runs, logs).
 pub mod own;
-// issue 34: a path reaches the same object for the whole run
+// A path reaches the same object for the whole run.
 mod pin;
 mod safety;
-// issue 34: the whole block stack a write reaches
+// The whole block stack a write reaches.
 mod stack;
 mod verdicts;
-// issue 17 (a hostile user's find): never write over kura's own database
+// Never write over kura's own database, whatever path reaches it.
 pub mod protected;
 
 pub use caveats::{Context as CaveatContext, caveats, write_cache_of};
@@ -130,7 +131,6 @@ pub struct TargetOptions {
     pub allow_destroy: Option<PathBuf>,
     /// Set by Ctrl-C: a pre-fill in progress stops and removes its file.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    // progress (issue 17)
     /// Told how many bytes of a new test file's pre-fill are written.
     pub fill_progress: Option<FillProgress>,
 }

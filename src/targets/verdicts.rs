@@ -101,9 +101,9 @@ const SCATTERED_MAX_BYTES: u64 = 64 << 30;
 const DEFAULT_READAHEAD_BYTES: u64 = 128 << 10;
 
 /// A buffered sequential read whose files hold cached pages scattered
-/// through them (issue 35: tiobench's random write leaves one every few
-/// dozen pages, and under `--mem-limit` the sequential write's pages are
-/// gone): readahead stops at each cached page and reads the gap before it
+/// through them (tiobench's random write leaves one every few dozen
+/// pages, and under `--mem-limit` the sequential write's pages are gone):
+/// readahead stops at each cached page and reads the gap before it
 /// on its own, so the device gets reads no larger than the gaps. On a
 /// disk limited in IOPS the read then runs at that limit times the gaps'
 /// size, not at the disk's bandwidth; fio's default `invalidate=1` starts

@@ -51,11 +51,7 @@ impl Dedupe {
         }
         if let Some(set) = &self.set {
             let i = ((self.rng.next_u64() as u128 * u128::from(set.blocks.max(1))) >> 64) as u64;
-            crate::workload::fill::fill_buffer(
-                buf,
-                set.fill,
-                set.seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            );
+            crate::jobs::fill::fill_buffer(buf, set.fill, set.seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             return true;
         }
         if self.filled < buf.len() {

@@ -4,7 +4,7 @@
 //! each direction that has moved data is compared with its minimum over
 //! the time since the last check. Called where periods close, not per I/O.
 
-use crate::jobs::extras::RateMin;
+use crate::jobs::rate_min::RateMin;
 
 /// fio's settling time before the first check.
 const SETTLE_NS: u64 = 2_000_000_000;

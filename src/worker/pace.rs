@@ -9,8 +9,8 @@
 //! count. Threads paced each from their own start at rate/n all hit the
 //! window's edges alike, so each lost (or gained) the same fraction of an
 //! operation: with 8-18 operations per thread a step that carried its load
-//! measured up to 10 % under it, and latency searches called it short
-//! (issue 24). The division is in floating point, so a per-thread rate of
+//! measured up to 10 % under it, and latency searches called it short.
+//! The division is in floating point, so a per-thread rate of
 //! 5.5 per second is 5.5, not 5 or 6.
 
 /// When each operation of one thread is due.

@@ -327,7 +327,7 @@ fn think_time_wakes_for_ctrl_c() {
     assert_eq!(out.read.ops, 1);
 }
 
-/// Issue 25's rule: one clock read per submit call stamps every I/O it
+/// The rule: one clock read per submit call stamps every I/O it
 /// carries, one per reap stamps every completion it finds. Each read of the
 /// fake clock moves it 1 ns, so an I/O stamped by a read of its own would
 /// show a latency off by a few ns.

@@ -18,16 +18,8 @@ use std::io;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
-use crate::targets::output::{self, Destroy, Replace};
-
 pub const MAGIC: [u8; 8] = *b"KURAJRN1";
 const HEADER: u64 = 64;
-
-/// What may be replaced at a journal's path: an empty file or a kura journal.
-pub const REPLACE: Replace = Replace::Only {
-    what: "a kura journal",
-    magic: &MAGIC,
-};
 
 /// What a journal is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,23 +46,12 @@ fn err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
 }
 
 impl JournalWriter {
-    /// Creates the journal, or replaces an earlier kura journal. Refuses
-    /// anything else at the path (a file with other data, a device, a
-    /// symlink): the journal is the only file written there. The checks are
-    /// `targets::output`'s, made on the descriptor that is then written.
-    pub fn create(path: &Path, head: JournalHead) -> Result<JournalWriter, String> {
-        Self::create_beside(path, &[], head)
-    }
-
-    /// `create`, refusing a path that is one of `targets` (by device and
-    /// inode): the journal must never be written over the data it checks.
-    pub fn create_beside(
-        path: &Path,
-        targets: &[std::path::PathBuf],
-        head: JournalHead,
-    ) -> Result<JournalWriter, String> {
-        let out = output::create_output_with(path, None, REPLACE, targets, Destroy::NoFlag)
-            .map_err(|e| format!("journal: {e}"))?;
+    /// Starts a journal in `file`, which the write gate created or let
+    /// replace at `path` (`runner::verify_pass`: only an empty file or an
+    /// earlier kura journal, never a job's target): its header written
+    /// and its map sized and synced. On an error the caller removes what
+    /// it created.
+    pub fn start(file: File, path: &Path, head: JournalHead) -> Result<JournalWriter, String> {
         let mut h = [0u8; HEADER as usize];
         h[..8].copy_from_slice(&MAGIC);
         for (i, v) in [head.tag, head.block, head.span_start, head.blocks]
@@ -79,22 +60,11 @@ impl JournalWriter {
         {
             h[8 + i * 8..16 + i * 8].copy_from_slice(&v.to_le_bytes());
         }
-        let written = out
-            .file
-            .write_all_at(&h, 0)
-            .map_err(|e| err(path, "cannot write", e))
-            .and_then(|()| {
-                out.file
-                    .set_len(HEADER + head.blocks * 8)
-                    .map_err(|e| err(path, "cannot size", e))
-            })
-            .and_then(|()| out.file.sync_all().map_err(|e| err(path, "cannot sync", e)));
-        if let Err(e) = written {
-            // A journal kura could not write is not left for a later verify to trust.
-            out.discard(path);
-            return Err(e);
-        }
-        let file = out.file;
+        file.write_all_at(&h, 0)
+            .map_err(|e| err(path, "cannot write", e))?;
+        file.set_len(HEADER + head.blocks * 8)
+            .map_err(|e| err(path, "cannot size", e))?;
+        file.sync_all().map_err(|e| err(path, "cannot sync", e))?;
         Ok(JournalWriter {
             file,
             head,
@@ -221,7 +191,7 @@ mod tests {
             span_start: 0,
             blocks: 16,
         };
-        let mut j = JournalWriter::create(&path, head).unwrap();
+        let mut j = JournalWriter::start(File::create(&path).unwrap(), &path, head).unwrap();
         j.note(8192, 8192, 3);
         j.commit().unwrap();
         j.note(0, 4096, 4);
@@ -232,8 +202,5 @@ mod tests {
             (map.flushed_at(0), map.flushed_at(8192), map.flushed_at(12288)),
             (0, 3, 3)
         );
-        std::fs::write(dir.path().join("other"), b"data").unwrap();
-        let refused = JournalWriter::create(&dir.path().join("other"), head).unwrap_err();
-        assert!(refused.contains("not a kura journal"), "{refused}");
     }
 }

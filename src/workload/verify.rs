@@ -206,7 +206,7 @@ mod tests {
 
     fn block(offset: u64) -> Vec<u8> {
         let mut b = vec![0u8; 4096];
-        crate::workload::fill::fill_buffer(&mut b, crate::jobs::Fill::Random, 3);
+        crate::jobs::fill::fill_buffer(&mut b, crate::jobs::Fill::Random, 3);
         stamp(
             &mut b,
             Header {

@@ -6,8 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cmd;
 pub mod nshosts;
+mod running;
 pub mod source;
+
+// Each test file is its own crate: one that starts nothing in the background uses none of it.
+#[allow(unused_imports)]
+pub use running::*;
 
 pub fn kura(db: &Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("kura").expect("the kura binary is built");

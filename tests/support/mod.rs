@@ -438,10 +438,8 @@ pub struct Server {
 
 impl Server {
     pub fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("kura"))
-            .arg("--db")
-            .arg(db)
-            .args(["--quiet", "serve", "--port", "0"])
+        let mut child = crate::common::cmd::child(db)
+            .args(["serve", "--port", "0"])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

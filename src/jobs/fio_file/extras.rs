@@ -1,4 +1,4 @@
-//! Options of job files people write today (issue 17), read with fio 3.33's
+//! Options of job files people write today, read with fio 3.33's
 //! meaning (fio.1, HOWTO.rst): `offset_increment`, `sync`, `buffer_pattern`,
 //! `rate_min`/`ratemin`, `rate_iops_min`, `exitall`, writes' own block
 //! sizes (`bs=R,W`, `bssplit=R,W`), `dedupe_percentage` (with `dedupe_mode`,
@@ -10,7 +10,8 @@ use super::{
     value_err,
 };
 use crate::jobs::Job;
-use crate::jobs::extras::{OpenSync, parse_pattern, pattern_hex};
+use crate::jobs::byte_pattern::{parse_pattern, pattern_hex};
+use crate::jobs::open_sync::OpenSync;
 use crate::jobs::options::{Opt, Value};
 
 /// What a fio job said in these options, each with where.

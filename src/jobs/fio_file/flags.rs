@@ -1,4 +1,4 @@
-//! fio's names typed as flags of `kura run` and `kura explain` (issue 26):
+//! fio's names typed as flags of `kura run` and `kura explain`:
 //! `--iodepth=32 --numjobs=4 --ioengine=libaio --direct=1 --runtime=30`.
 //! Each fio name of the option table (`OptionDef::fio`) is a flag of its
 //! option (src/cli.rs) whose value is read in fio's form here (fio's units

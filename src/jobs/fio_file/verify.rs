@@ -8,7 +8,7 @@
 //! `verify=none` (which fio 3.33 refuses) verify nothing.
 
 use super::{Entry, FioJob, FormatError, Loc, Translator, fio_bool, unsupported_value, value_err};
-use crate::jobs::extras::{parse_pattern, pattern_hex};
+use crate::jobs::byte_pattern::{parse_pattern, pattern_hex};
 use crate::jobs::options::{Opt, Value};
 use crate::jobs::{Job, Rw};
 

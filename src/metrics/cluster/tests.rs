@@ -94,7 +94,7 @@ fn rank_job(rank: u32, start_unix_ns: u64, elapsed_ns: u64, latencies: &[u64]) -
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
-    /// The issue's promise: the merged p99 (every percentile) is the p99 of
+    /// What merging promises: the merged p99 (every percentile) is the p99 of
     /// all ranks' I/Os pooled into one histogram, not an average of p99s.
     #[test]
     fn merged_percentiles_are_the_pooled_ones(
@@ -279,7 +279,7 @@ fn a_second_phase_continues_the_first() {
     assert_eq!(a.series.last().unwrap().start_ns, 2 * SECOND);
 }
 
-// Issue 16, the IO500-like suite: mdtest's phases merged over their own time.
+// The IO500-like suite: mdtest's phases merged over their own time.
 #[test]
 fn phases_are_rated_over_the_slowest_ranks_phase_not_the_window() {
     let mut parts = vec![

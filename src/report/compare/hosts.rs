@@ -1,4 +1,4 @@
-//! Per-host rows of compared runs that many ranks made (issue 16): each
+//! Per-host rows of compared runs that many ranks made: each
 //! target's hosts, their rate per rank over every job of its runs and
 //! against its fastest host, so a slow host stands out in a comparison.
 

@@ -8,16 +8,16 @@
 pub mod capacity;
 mod decide;
 mod guidance;
-// many ranks (issue 16)
+// many ranks
 pub mod hosts;
 pub mod render;
-// seed 4's table (issue 24)
+// seed 4's table
 mod repeats_view;
 mod rows;
 pub mod shaped;
-// seed 5: bonnie++ and tiobench across targets (issue 24)
+// seed 5: bonnie++ and tiobench across targets
 pub mod suite_view;
-// seed 2's table (issue 24)
+// seed 2's table
 pub mod sweep_view;
 
 use serde::Serialize;
@@ -222,7 +222,7 @@ pub struct Comparison {
     /// target (`kura mark A B`, docs/mark.md): the machine's drift fell on
     /// them alike, and their passes pair up (`Cell::paired`).
     pub interleaved: bool,
-    /// Per host, for targets whose runs many ranks made (issue 16).
+    /// Per host, for targets whose runs many ranks made.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<hosts::TargetHosts>,
     /// Every run is a mark run: the table is CrystalDiskMark's published
@@ -799,9 +799,9 @@ fn target_summary(t: &Target, name: &str, warnings: &mut Vec<String>) -> Result<
             id = r.id.unwrap_or(0)
         ));
     }
-    // Long runs (issue 14): a step, drift or spike in a compared run's series
+    // Long runs: a step, drift or spike in a compared run's series
     // is part of what its numbers mean; so is a job too short to trust or
-    // a latency tail (issue 35).
+    // a latency tail.
     for r in &t.runs {
         for w in r.warnings.iter().filter(|w| {
             matches!(

@@ -1058,7 +1058,7 @@ mod tests {
 
     #[test]
     fn passes_that_never_overlap_are_never_noise() {
-        // The grid of issue 24: one side's passes spread 31.7-84.5 MB/s, the
+        // The seeds' grid: one side's passes spread 31.7-84.5 MB/s, the
         // other's 1.9-2.06; the old rule called the 0.04x row noise.
         let (verdict, test) = noise(&[1.9, 2.0, 2.06], &[31.7, 60.0, 84.5]);
         assert_eq!(verdict, Noise::EveryPass);

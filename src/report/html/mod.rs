@@ -184,7 +184,7 @@ pub fn report_targets(targets: &[crate::report::compare::Target], exports: Optio
     if runs.len() > 1 {
         comparison::section(&mut page, targets);
     }
-    // many ranks (issue 16)
+    // many ranks
     ranks::hosts_section(&mut page, runs, &names);
     suites::mark_section(&mut page, runs, &names);
     suites::sweep_section(&mut page, runs, &names);

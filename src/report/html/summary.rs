@@ -357,7 +357,7 @@ mod tests {
         csv.lines().skip(1).map(str::to_string).collect()
     }
 
-    /// Issue 28: the Hosts table of a 4-rank run on two hosts named node0 alone.
+    /// The Hosts table of a 4-rank run on two hosts named node0 alone.
     #[test]
     fn the_hosts_table_has_a_row_per_host_the_ranks_ran_on() {
         let mut run = two_hosts();

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::report::export::{Grid, csv_field};
+use crate::report::export::Grid;
 use crate::report::svg::esc;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -182,19 +182,9 @@ impl Table {
         out
     }
 
-    /// RFC 4180 CSV of the stored values, header first.
+    /// RFC 4180 CSV of the stored values, header first (export::Grid's writer).
     pub fn to_csv(&self) -> String {
-        let mut out = String::new();
-        let line = |out: &mut String, fields: Vec<String>| {
-            let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            out.push_str(&quoted.join(","));
-            out.push_str("\r\n");
-        };
-        line(&mut out, self.exported_columns().to_vec());
-        for row in &self.rows {
-            line(&mut out, row.iter().map(|c| c.value.to_field()).collect());
-        }
-        out
+        self.values_grid().to_csv_lines("\r\n")
     }
 
     /// A grid of text as a table: a cell that starts with a number (`371`,
