@@ -240,7 +240,7 @@ fn fio_extra_names() -> impl Iterator<Item = &'static str> {
 }
 
 fn job_arg(d: &'static OptionDef) -> Option<Arg> {
-    if let Flag::FileOnly(_) = d.flag {
+    if !d.flag.of_run() {
         return None;
     }
     let long = leak(d.long());
@@ -414,7 +414,7 @@ impl clap::FromArgMatches for JobFlags {
             id.as_str().starts_with("fio:") && m.value_source(id.as_str()) == Some(ValueSource::CommandLine)
         });
         for d in OPTIONS {
-            if let Flag::FileOnly(_) = d.flag {
+            if !d.flag.of_run() {
                 continue;
             }
             let (id, flag) =
@@ -519,7 +519,7 @@ impl clap::Args for JobFlags {
         let keys = OPTIONS.iter().filter(|d| key_is_fios(d)).filter_map(key_arg);
         let fio = OPTIONS
             .iter()
-            .filter(|d| !matches!(d.flag, Flag::FileOnly(_)))
+            .filter(|d| d.flag.of_run())
             .flat_map(|d| fio_flag_names(d).map(move |n| fio_arg(d, n)));
         let fio = keys.chain(fio);
         fio.chain(fio_other_args()).fold(cmd, |cmd, arg| cmd.arg(arg))
@@ -639,16 +639,11 @@ impl SuiteFlag {
     }
 
     fn error(&self, e: SpecError) -> FlagError {
-        let text = e.to_string();
-        let key = self.opt.def().key;
-        let mut message = text
-            .strip_prefix(key)
-            .and_then(|rest| rest.strip_prefix(": "))
-            .unwrap_or(&text)
-            .to_string();
+        let d = self.opt.def();
+        let mut message = d.error_text(&e);
         // `--stonewall: '0' is not valid: must be more than 0`, not `runtime must ...`.
         if self.long.is_some() {
-            message = message.replace(&format!(": {key} must"), ": must");
+            message = message.replace(&format!(": {} must", d.key), ": must");
         }
         FlagError {
             flag: self.long(),
@@ -1235,12 +1230,21 @@ pub struct BonnieArgs {
     pub suite: SuiteCommon,
 }
 
-/// The job options `kura suite db` takes, from the option table.
+/// The job options `kura suite db` takes, from the option table: the
+/// database kind's own (`Scope::Database`), set on `DbParams::template`,
+/// and the table's threads, runtime (as `--time`) and mem_limit.
 #[derive(Debug)]
 pub enum DbJobFlags {}
 
 impl FlagSet for DbJobFlags {
     const FLAGS: &'static [SuiteFlag] = &[
+        SuiteFlag::of(Opt::Scale),
+        SuiteFlag::of(Opt::Synchronous),
+        SuiteFlag::of(Opt::JournalMode).was(&["journal"]),
+        SuiteFlag::of(Opt::Tables),
+        SuiteFlag::of(Opt::TableSize),
+        SuiteFlag::of(Opt::Server),
+        SuiteFlag::of(Opt::ServerSync),
         SuiteFlag::of(Opt::Threads)
             .default("1")
             .help("OLTP mix: connections running transactions at once (sysbench --threads)"),
@@ -1259,30 +1263,11 @@ impl FlagSet for DbJobFlags {
 pub struct DbArgs {
     /// Directory for the database (kura makes DIR/kura-db) [default: .]
     pub dir: Option<String>,
-    /// Fraction of sql-bench's loop and row counts, 0.001 to 1
-    #[arg(long, default_value = "0.01")]
-    pub scale: String,
+    // Not an option of the table: it chooses which jobs the suite makes,
+    // each of which carries its own test.
     /// Tests to run, comma-separated: ATIS, alter-table, big-tables, connect, create, insert, select, wisconsin, oltp_read_write, or all
     #[arg(long, default_value = "all")]
     pub tests: String,
-    /// SQLite's PRAGMA synchronous: off, normal, full or extra
-    #[arg(long, default_value = "full")]
-    pub synchronous: String,
-    /// SQLite's journal mode: delete (rollback journal) or wal
-    #[arg(long, default_value = "delete")]
-    pub journal: String,
-    /// OLTP mix: tables (sysbench --tables)
-    #[arg(long, default_value = "1")]
-    pub tables: String,
-    /// OLTP mix: rows per table (sysbench --table-size)
-    #[arg(long = "table-size", default_value = "10000")]
-    pub table_size: String,
-    /// sqlite (embedded), or a server kura starts with its data in DIR: postgres, mariadb
-    #[arg(long, default_value = "sqlite")]
-    pub server: String,
-    /// A server's commit durability: PostgreSQL's synchronous_commit (on, off, local, remote_write, remote_apply), MariaDB's innodb_flush_log_at_trx_commit (0, 1, 2) [default: on, 1]
-    #[arg(long = "server-sync")]
-    pub server_sync: Option<String>,
     #[command(flatten)]
     pub job: SuiteFlags<DbJobFlags>,
     #[command(flatten)]
@@ -1402,7 +1387,7 @@ mod tests {
                     assert!(aliases.contains(alias), "{verb:?} --{}: {alias}", d.key);
                 }
             }
-            if d.flag == Flag::Value {
+            if d.flag != Flag::Switch {
                 let name = arg.get_value_names().unwrap()[0].to_string();
                 assert!(name.starts_with(d.value_name()), "{verb:?} --{}: {name}", d.key);
             }
@@ -1509,6 +1494,22 @@ mod tests {
             err(db(&["--mem-limit", "8m"]).apply(&mut Job::default()).unwrap_err())
                 .starts_with("--mem-limit: '8m' is not valid")
         );
+        // Its database parameters are the table's too, set on the suite's database job.
+        let template = crate::jobs::db_params::DbParams::template;
+        assert_eq!(
+            err(db(&["--scale", "2"]).apply(&mut template()).unwrap_err()),
+            "--scale: '2' is not valid: must be between 0.001 and 1"
+        );
+        assert_eq!(
+            err(db(&["--journal", "memory"]).apply(&mut template()).unwrap_err()),
+            "--journal-mode: 'memory' is not valid: expected delete (rollback) or wal"
+        );
+        let mut job = template();
+        db(&["--table-size", "500", "--journal", "wal"])
+            .apply(&mut job)
+            .unwrap();
+        let p = crate::jobs::db_params::DbParams::of(&job).unwrap();
+        assert_eq!((p.oltp_table_size, p.journal.name()), (500, "wal"));
         let io500 = match parse(&["suite", "io500", "--stonewall", "0"]) {
             Command::Suite(SuiteCommand::Io500(a)) => a.job,
             other => panic!("{other:?}"),
@@ -1529,7 +1530,7 @@ mod tests {
             let has = run
                 .get_arguments()
                 .any(|a| a.get_id() == d.key && a.get_help_heading() == Some(d.group.heading()));
-            assert_eq!(has, !matches!(d.flag, Flag::FileOnly(_)), "{}", d.key);
+            assert_eq!(has, d.flag.of_run(), "{}", d.key);
         }
     }
 

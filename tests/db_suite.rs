@@ -302,10 +302,14 @@ fn a_dir_that_is_not_a_directory_or_has_no_room_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("missing"));
     for (flag, value, says) in [
-        ("--scale", "2", "--scale: '2' is not between 0.001 and 1"),
+        (
+            "--scale",
+            "2",
+            "--scale: '2' is not valid: must be between 0.001 and 1",
+        ),
         ("--tests", "create,nope", "--tests: 'nope' is not one of"),
-        ("--journal", "memory", "--journal: 'memory'"),
-        ("--synchronous", "fast", "--synchronous: 'fast'"),
+        ("--journal", "memory", "--journal-mode: 'memory' is not valid"),
+        ("--synchronous", "fast", "--synchronous: 'fast' is not valid"),
         ("--threads", "0", "--threads: '0' is not valid"),
     ] {
         kura(&db)
@@ -493,7 +497,7 @@ fn a_server_that_cannot_start_or_is_missing_is_one_line_and_leaves_nothing() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "--server-sync: 'sometimes' is not one of on, off",
+            "--server-sync: 'sometimes' is not valid: expected on, off",
         ));
     if !have_postgres() {
         return;

@@ -71,7 +71,7 @@ fn words_of(verb: &str, long: &str) -> Option<&'static [&'static str]> {
         ("sweep", "pattern") => &["rand", "seq"],
         ("sweep", "preset") => &["iops-matrix-quick"],
         ("db", "synchronous") => &["off", "normal", "full", "extra"],
-        ("db", "journal") => &["delete", "wal"],
+        ("db", "journal-mode") => &["delete", "wal"],
         ("db", "server") => &["sqlite", "postgres", "mariadb"],
         (_, "rate-process") => &["linear", "poisson"],
         (_, "fileio") => &["random", "sequential"],

@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use super::{Ctx, exit_code, suite_options};
 use crate::cli::{BonnieArgs, DbArgs, TiobenchArgs};
 use crate::jobs::bonnie_params::{BonnieFlags, BonnieSettings, seed_of};
-use crate::jobs::db_params::{DbFlags, DbSettings};
+use crate::jobs::db_params::{DbParams, DbSettings, parse_tests};
 use crate::jobs::suites::{SuiteKind, tiobench_jobs};
 use crate::jobs::{Job, Opt, Value};
 use crate::metrics::{RunResult, Warning};
@@ -166,27 +166,16 @@ pub fn db(ctx: &Ctx, args: DbArgs) -> Result<i32> {
         bail!("--allow-destroy does not apply: kura suite db writes only files it creates in DIR/kura-db");
     }
     let dir = PathBuf::from(args.dir.as_deref().unwrap_or("."));
-    // --threads and --mem-limit are the table's, read onto a job; --time is its runtime by another name.
-    let mut read = Job::default();
+    // Every flag but --tests is the table's, read onto a database job
+    // (--time is its runtime by another name); the settings come from it.
+    let mut read = DbParams::template();
     args.job.apply(&mut read)?;
     let time = match args.job.values(Opt::Runtime)?.first() {
         Some(Value::Duration(d)) => *d,
         other => bail!("--time: unexpected value {other:?}"),
     };
-    let flags = DbFlags {
-        scale: &args.scale,
-        tests: &args.tests,
-        synchronous: &args.synchronous,
-        journal: &args.journal,
-        tables: &args.tables,
-        table_size: &args.table_size,
-        server: &args.server,
-        server_sync: args.server_sync.as_deref(),
-        threads: read.threads,
-        time,
-        mem_limit_bytes: read.mem_limit_bytes,
-    };
-    let mut settings = DbSettings::from_flags(dir, flags, runs).map_err(|e| anyhow!(e))?;
+    let tests = parse_tests(&args.tests).map_err(|e| anyhow!(e))?;
+    let mut settings = DbSettings::from_job(dir, &read, tests, time, runs).map_err(|e| anyhow!(e))?;
     settings.label = opts.label.clone();
     // The OLTP mix's seed is the run's start; the runner checks DIR and the server before anything is made.
     let jobs = |header: &RunResult| super::suite_jobs(settings.jobs(header.started_unix_s as u64));

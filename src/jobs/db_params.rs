@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::options::Opt;
 use super::suites::SuiteTest;
 use crate::jobs::{Job, Workload};
 
@@ -110,7 +111,7 @@ impl Synchronous {
             "normal" | "1" => Ok(Synchronous::Normal),
             "full" | "2" => Ok(Synchronous::Full),
             "extra" | "3" => Ok(Synchronous::Extra),
-            _ => Err(format!("'{text}' is not one of off, normal, full, extra")),
+            _ => Err("expected off, normal, full or extra (or 0 to 3)".into()),
         }
     }
 
@@ -138,7 +139,7 @@ impl Journal {
         match text.to_ascii_lowercase().as_str() {
             "delete" | "rollback" => Ok(Journal::Delete),
             "wal" => Ok(Journal::Wal),
-            _ => Err(format!("'{text}' is not one of delete (rollback), wal")),
+            _ => Err("expected delete (rollback) or wal".into()),
         }
     }
 
@@ -169,7 +170,7 @@ impl Server {
             "sqlite" => Ok(Server::Sqlite),
             "postgres" | "postgresql" => Ok(Server::Postgres),
             "mariadb" | "mysql" => Ok(Server::Mariadb),
-            _ => Err(format!("'{text}' is not one of sqlite, postgres, mariadb")),
+            _ => Err("expected sqlite, postgres or mariadb".into()),
         }
     }
 }
@@ -227,15 +228,81 @@ impl DbParams {
 }
 
 /// `--scale`: a fraction of sql-bench's sizes, 0.001 to 1, in steps of 0.001.
+/// The option table names the value; the error says what is wrong with it.
 pub fn parse_scale(text: &str) -> Result<u32, String> {
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
+    let v: f64 = text.trim().parse().map_err(|_| "expected a number".to_string())?;
     if !(0.001..=1.0).contains(&v) {
-        return Err(format!("'{text}' is not between 0.001 and 1"));
+        return Err("must be between 0.001 and 1".into());
     }
     Ok((v * 1000.0).round() as u32)
+}
+
+/// `server_sync`'s words for any server; which of them a server takes is
+/// checked once the job's server is known (`DbSettings::from_job`).
+pub const SERVER_SYNC_WORDS: &[&str] = &[
+    "on",
+    "off",
+    "local",
+    "remote_write",
+    "remote_apply",
+    "0",
+    "1",
+    "2",
+];
+
+/// What a database job's parameters are before the suite sets them: the
+/// defaults of `kura suite db`'s flags (the option table's `unset` texts).
+impl Default for DbParams {
+    fn default() -> Self {
+        DbParams {
+            test: String::new(),
+            repetition: 0,
+            runs: 1,
+            server: Server::default(),
+            scale_permille: (DEFAULT_SCALE * 1000.0).round() as u32,
+            synchronous: Synchronous::default(),
+            journal: Journal::default(),
+            oltp_tables: OLTP_TABLES,
+            oltp_table_size: OLTP_TABLE_SIZE,
+            oltp_threads: 1,
+            oltp_time_ms: OLTP_SECONDS * 1000,
+            seed: 0,
+            server_sync: None,
+        }
+    }
+}
+
+impl DbParams {
+    /// A database job with the suite's defaults, for the option table to
+    /// set the suite's flags on (`Job::set`): only `kura suite db` makes
+    /// jobs of this kind, so its options have no other job to land on.
+    pub fn template() -> Job {
+        Job {
+            workload: Workload::Database(DbParams::default()),
+            ..Job::default()
+        }
+    }
+
+    /// The job's database parameters; `None` for a job of another kind.
+    pub fn of(job: &Job) -> Option<&DbParams> {
+        match &job.workload {
+            Workload::Database(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The job's database parameters, for an option of the database kind.
+    /// Unlike a file-set option, it does not turn a block job into one:
+    /// a database job needs its test, which only the suite gives.
+    pub fn of_mut(job: &mut Job) -> Result<&mut DbParams, String> {
+        let kind = job.workload.kind().name();
+        match &mut job.workload {
+            Workload::Database(p) => Ok(p),
+            _ => Err(format!(
+                "only kura suite db makes database jobs; a {kind} job does not take this option"
+            )),
+        }
+    }
 }
 
 /// The stored job name of one repetition of a test: `create #2`.
@@ -243,7 +310,8 @@ pub fn job_name(test: Test, repetition: u32) -> String {
     format!("{} #{repetition}", test.name())
 }
 
-/// `kura suite db`'s flags as typed, before they are read.
+/// `kura suite db`'s flags as text, for a caller without the command
+/// line (tests); each is read by the option table, as the suite's are.
 #[derive(Debug, Clone, Copy)]
 pub struct DbFlags<'a> {
     pub scale: &'a str,
@@ -273,35 +341,59 @@ pub struct DbSettings {
 }
 
 impl DbSettings {
-    /// From the flags, each run `runs` times. An error names the flag.
-    pub fn from_flags(dir: PathBuf, flags: DbFlags<'_>, runs: u32) -> Result<DbSettings, String> {
-        let time = flags.time;
-        let server = Server::parse(flags.server).map_err(|e| format!("--server: {e}"))?;
-        let server_sync = server_sync(server, flags.server_sync)?;
+    /// From a database job the option table set the suite's flags on
+    /// (`DbParams::template`), its `threads` the OLTP mix's connections;
+    /// each test run `runs` times, the OLTP mix for `time`. The server's
+    /// commit durability is checked here, once the server is known.
+    pub fn from_job(
+        dir: PathBuf,
+        job: &Job,
+        tests: Vec<Test>,
+        time: std::time::Duration,
+        runs: u32,
+    ) -> Result<DbSettings, String> {
+        let p = DbParams::of(job).ok_or("not a database job")?;
         let params = DbParams {
             test: String::new(),
             repetition: 0,
             runs,
-            server,
-            scale_permille: parse_scale(flags.scale).map_err(|e| format!("--scale: {e}"))?,
-            synchronous: Synchronous::parse(flags.synchronous).map_err(|e| format!("--synchronous: {e}"))?,
-            journal: Journal::parse(flags.journal).map_err(|e| format!("--journal: {e}"))?,
-            oltp_tables: count_flag("--tables", flags.tables, 1000)? as u32,
-            oltp_table_size: count_flag("--table-size", flags.table_size, 1_000_000_000)?,
-            oltp_threads: flags.threads,
+            oltp_threads: job.threads,
             oltp_time_ms: time.as_millis() as u64,
             seed: 0,
-            server_sync,
+            server_sync: server_sync(p.server, p.server_sync.as_deref())?,
+            ..p.clone()
         };
-        let tests = parse_tests(flags.tests)?;
-        let mem_limit_bytes = flags.mem_limit_bytes;
         Ok(DbSettings {
             dir,
             tests,
             params,
             label: None,
-            mem_limit_bytes,
+            mem_limit_bytes: job.mem_limit_bytes,
         })
+    }
+
+    /// From the flags as text, each run `runs` times. An error names the flag.
+    pub fn from_flags(dir: PathBuf, flags: DbFlags<'_>, runs: u32) -> Result<DbSettings, String> {
+        let mut job = DbParams::template();
+        let given = [
+            (Opt::Server, Some(flags.server)),
+            (Opt::Scale, Some(flags.scale)),
+            (Opt::Synchronous, Some(flags.synchronous)),
+            (Opt::JournalMode, Some(flags.journal)),
+            (Opt::Tables, Some(flags.tables)),
+            (Opt::TableSize, Some(flags.table_size)),
+            (Opt::ServerSync, flags.server_sync),
+        ];
+        for (opt, text) in given {
+            if let Some(text) = text {
+                let d = opt.def();
+                job.set(d.key, text)
+                    .map_err(|e| format!("--{}: {}", d.long(), d.error_text(&e)))?;
+            }
+        }
+        job.threads = flags.threads;
+        job.mem_limit_bytes = flags.mem_limit_bytes;
+        DbSettings::from_job(dir, &job, parse_tests(flags.tests)?, flags.time, runs)
     }
 
     /// DIR/kura-db: the directory kura makes for the database.
@@ -338,15 +430,6 @@ impl DbSettings {
     }
 }
 
-/// A whole number for a db flag from 1 to `max`.
-fn count_flag(flag: &str, text: &str, max: u64) -> Result<u64, String> {
-    text.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|n| (1..=max).contains(n))
-        .ok_or_else(|| format!("{flag}: '{text}' is not valid: must be between 1 and {max}"))
-}
-
 /// `--tests`: names from the list, or `all`.
 pub fn parse_tests(text: &str) -> Result<Vec<Test>, String> {
     if text.trim().eq_ignore_ascii_case("all") {
@@ -373,22 +456,34 @@ fn server_sync(server: Server, text: Option<&str>) -> Result<Option<String>, Str
     let allowed: &[&str] = match server {
         Server::Sqlite if text.is_some() => {
             return Err(
-                "--server-sync is for --server postgres or mariadb; SQLite takes --synchronous and --journal"
+                "--server-sync is for --server postgres or mariadb; SQLite takes --synchronous and --journal-mode"
                     .into(),
             );
         }
         Server::Sqlite => return Ok(None),
-        Server::Postgres => &["on", "off", "local", "remote_write", "remote_apply"],
-        Server::Mariadb => &["0", "1", "2"],
+        Server::Postgres => &SERVER_SYNC_WORDS[..5],
+        Server::Mariadb => &SERVER_SYNC_WORDS[5..],
     };
     let value = text.unwrap_or(allowed[if server == Server::Postgres { 0 } else { 1 }]);
     if !allowed.contains(&value) {
         return Err(format!(
-            "--server-sync: '{value}' is not one of {} for {server}",
+            "--server-sync: '{value}' is not valid for {server}: expected {}",
             allowed.join(", ")
         ));
     }
     Ok(Some(value.to_string()))
+}
+
+/// A `server_sync` word of some server, as stored: the server's own check
+/// waits for the job's server (`server_sync`).
+pub fn server_sync_word(text: &str) -> Result<String, String> {
+    let word = text.trim().to_ascii_lowercase();
+    match SERVER_SYNC_WORDS.contains(&word.as_str()) {
+        true => Ok(word),
+        false => Err(
+            "expected on, off, local, remote_write or remote_apply (postgres), 0, 1 or 2 (mariadb)".into(),
+        ),
+    }
 }
 
 /// The database tests as a kind of workload, each measured whole on the
@@ -522,5 +617,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(pg.params.server_sync.as_deref(), Some("on"));
+        assert_eq!(
+            bad(DbFlags {
+                scale: "2",
+                ..flags()
+            }),
+            "--scale: '2' is not valid: must be between 0.001 and 1"
+        );
+        assert_eq!(
+            bad(DbFlags {
+                synchronous: "maybe",
+                ..flags()
+            }),
+            "--synchronous: 'maybe' is not valid: expected off, normal, full or extra (or 0 to 3)"
+        );
+        assert_eq!(
+            bad(DbFlags {
+                server: "mariadb",
+                server_sync: Some("on"),
+                ..flags()
+            }),
+            "--server-sync: 'on' is not valid for mariadb: expected 0, 1, 2"
+        );
     }
 }

@@ -102,6 +102,17 @@ pub enum Flag {
     Switch,
     /// No job flag, for the reason given.
     FileOnly(&'static str),
+    /// No flag of `kura run`: a flag of this suite (`suite db`), the only
+    /// maker of the jobs of the option's kind, which lists it itself
+    /// (`cli::SuiteFlags`).
+    Suite(&'static str),
+}
+
+impl Flag {
+    /// Whether the option is a flag of `kura run` (and of `explain`).
+    pub fn of_run(self) -> bool {
+        matches!(self, Flag::Value | Flag::Switch)
+    }
 }
 
 /// How `compare` names an option that decides comparability, when two
@@ -275,6 +286,13 @@ impl OptionDef {
         self.scope = Scope::FileSet;
         self
     }
+    /// A parameter of the database tests: a flag of `kura suite db`, the
+    /// only maker of database jobs, and no flag of `kura run`.
+    const fn of_database(mut self) -> Self {
+        self.scope = Scope::Database;
+        self.flag = Flag::Suite("suite db");
+        self
+    }
     const fn fio(mut self, names: &'static [&'static str]) -> Self {
         self.fio = names;
         self
@@ -381,6 +399,16 @@ impl OptionDef {
                 Value::Text(word)
             }
         })
+    }
+
+    /// An error of this option without the key it begins with, for a
+    /// line that names the flag instead: `--scale: '2' is not valid: ...`.
+    pub fn error_text(&self, e: &SpecError) -> String {
+        let text = e.to_string();
+        text.strip_prefix(self.key)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&text)
+            .to_string()
     }
 
     /// Reads the option's text and checks it against the type's bounds: what
@@ -1015,6 +1043,68 @@ options! {
         .identity("fsync on close", Show::Plain)
         .more(" (fio's `fsync_on_close` on its file engines; vdbench's `fwd` with `openflags=o_sync` syncs every write instead)")
         .example("true");
+    // The database tests (`kura suite db`): each sets the job's `DbParams`;
+    // only the suite makes database jobs, from `DbParams::template`.
+    Server = opt("server", Type::Text, Group::Target, "sqlite (embedded), or a server kura starts with its data in DIR: postgres, mariadb",
+        |j| db_get(j, |p| Value::Text(p.server.to_string())),
+        |j, v| { db_mut(j)?.server = super::db_params::Server::parse(&take!(v, Text))?; Ok(()) })
+        .named("SERVER")
+        .of_database()
+        .identity("server", Show::Plain)
+        .unset("sqlite")
+        .more(" (docs/db.md)")
+        .example("postgres");
+    Scale = opt("scale", Type::Text, Group::Workload, "Fraction of sql-bench's loop and row counts, 0.001 to 1",
+        |j| db_get(j, |p| Value::Text(p.scale().to_string())),
+        |j, v| { db_mut(j)?.scale_permille = super::db_params::parse_scale(&take!(v, Text))?; Ok(()) })
+        .named("SCALE")
+        .of_database()
+        .identity("scale", Show::Plain)
+        .unset("0.01")
+        .more(", in steps of 0.001 (1 is sql-bench's full size)")
+        .example("0.1");
+    Synchronous = opt("synchronous", Type::Text, Group::Data, "SQLite's PRAGMA synchronous: off, normal, full or extra",
+        |j| db_get(j, |p| Value::Text(p.synchronous.name().to_string())),
+        |j, v| { db_mut(j)?.synchronous = super::db_params::Synchronous::parse(&take!(v, Text))?; Ok(()) })
+        .named("MODE")
+        .of_database()
+        .identity("synchronous", Show::Plain)
+        .unset("full")
+        .more(" (or SQLite's 0 to 3)")
+        .example("normal");
+    JournalMode = opt("journal_mode", Type::Text, Group::Data, "SQLite's journal mode: delete (rollback journal) or wal",
+        |j| db_get(j, |p| Value::Text(p.journal.name().to_string())),
+        |j, v| { db_mut(j)?.journal = super::db_params::Journal::parse(&take!(v, Text))?; Ok(()) })
+        .named("MODE")
+        .of_database()
+        .identity("journal", Show::Plain)
+        .unset("delete")
+        .more(" (SQLite's `PRAGMA journal_mode`; `--journal` in `kura suite db` too)")
+        .example("wal");
+    ServerSync = opt("server_sync", Type::Text, Group::Data, "A server's commit durability: PostgreSQL's synchronous_commit (on, off, local, remote_write, remote_apply), MariaDB's innodb_flush_log_at_trx_commit (0, 1, 2)",
+        |j| super::db_params::DbParams::of(j).and_then(|p| p.server_sync.clone()).map(Value::Text),
+        |j, v| { db_mut(j)?.server_sync = Some(super::db_params::server_sync_word(&take!(v, Text))?); Ok(()) })
+        .named("MODE")
+        .of_database()
+        .identity("server sync", Show::Plain)
+        .unset("on (postgres), 1 (mariadb)")
+        .more("; SQLite takes `synchronous` and `journal_mode` instead")
+        .example("off");
+    Tables = opt("tables", Type::Count { min: 1, max: 1000 }, Group::Workload, "OLTP mix: tables (sysbench --tables)",
+        |j| db_get(j, |p| Value::Count(p.oltp_tables.into())),
+        |j, v| { db_mut(j)?.oltp_tables = take!(v, Count) as u32; Ok(()) })
+        .of_database()
+        .identity("tables", Show::Plain)
+        .unset("1")
+        .example("4");
+    TableSize = opt("table_size", Type::Count { min: 1, max: 1_000_000_000 }, Group::Workload, "OLTP mix: rows per table (sysbench --table-size)",
+        |j| db_get(j, |p| Value::Count(p.oltp_table_size)),
+        |j, v| { db_mut(j)?.oltp_table_size = take!(v, Count); Ok(()) })
+        .named("ROWS")
+        .of_database()
+        .identity("table size", Show::Plain)
+        .unset("10000")
+        .example("100000");
     // Long runs: what the interval series must show to be told.
     ChangePct = opt("change_pct", Type::Count { min: 1, max: 1000 }, Group::Report, "Tell a step of the series larger than this, in percent",
         |j| j.change_pct.map(|n| Value::Count(n.into())),
@@ -1315,6 +1405,15 @@ options! {
         .fio(&["create_on_open"]);
 }
 
+/// A database parameter of the job; `None` for other kinds.
+fn db_get(j: &Job, f: impl Fn(&super::db_params::DbParams) -> Value) -> Option<Value> {
+    super::db_params::DbParams::of(j).map(f)
+}
+
+fn db_mut(j: &mut Job) -> Result<&mut super::db_params::DbParams, String> {
+    super::db_params::DbParams::of_mut(j)
+}
+
 /// A file-set parameter of the job; `None` for other kinds.
 fn fs_get(j: &Job, f: impl Fn(&super::fileset::FileSetParams) -> Option<Value>) -> Option<Value> {
     super::fileset::FileSetParams::get(j, f)
@@ -1408,11 +1507,26 @@ impl Job {
         Ok(())
     }
 
-    /// The options that decide comparability, with this job's values.
+    /// The options that decide comparability, with this job's values: what
+    /// compare's rows match on, the same list for a job of any kind (compare
+    /// zips two jobs' lists). The database kind's are its own table's
+    /// (`identity_in`, report/db_table.rs): compare's rows, keyed by block
+    /// fields, do not set db runs' tests side by side.
     pub fn identity(&self) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
         OPTIONS
             .iter()
-            .filter(|d| d.identity.is_some())
+            .filter(|d| d.identity.is_some() && d.scope != Scope::Database)
+            .map(|d| (d, (d.get)(self)))
+    }
+
+    /// The options of `scope` that decide comparability, with this job's values.
+    pub fn identity_in(
+        &self,
+        scope: Scope,
+    ) -> impl Iterator<Item = (&'static OptionDef, Option<Value>)> + '_ {
+        OPTIONS
+            .iter()
+            .filter(move |d| d.identity.is_some() && d.scope == scope)
             .map(|d| (d, (d.get)(self)))
     }
 
@@ -1440,6 +1554,7 @@ pub fn markdown() -> String {
         let flag = match d.flag {
             Flag::Value | Flag::Switch => format!("`--{}`", d.long()),
             Flag::FileOnly(why) => format!("none: {why}"),
+            Flag::Suite(verb) => format!("`kura {verb} --{}`", d.long()),
         };
         let default = match (d.get)(&base) {
             Some(v) => format!("`{v}`"),
@@ -1517,20 +1632,29 @@ mod tests {
         }
     }
 
+    /// The job an option of `scope` is set on: a database option has no
+    /// job but the suite's to land on.
+    fn base(scope: Scope) -> Job {
+        match scope {
+            Scope::Database => super::super::db_params::DbParams::template(),
+            _ => Job::default(),
+        }
+    }
+
     /// Each option's example sets the field its `get` reads: no setter
     /// writes another option's field.
     #[test]
     fn every_option_sets_what_it_reads() {
         for d in OPTIONS {
             assert!(!d.example.is_empty(), "{}: no example", d.key);
-            let mut job = Job::default();
+            let mut job = base(d.scope);
             job.set(d.key, d.example)
                 .unwrap_or_else(|e| panic!("{}: {e}", d.key));
             let want = d.parse(d.example).unwrap();
             assert_eq!((d.get)(&job), Some(want), "{}", d.key);
             assert_ne!(
                 (d.get)(&job),
-                (d.get)(&Job::default()),
+                (d.get)(&base(d.scope)),
                 "{}: the example is the default",
                 d.key
             );
@@ -1540,13 +1664,52 @@ mod tests {
             {
                 assert_eq!(
                     (other.get)(&job),
-                    (other.get)(&Job::default()),
+                    (other.get)(&base(d.scope)),
                     "{} changed {}",
                     d.key,
                     other.key
                 );
             }
         }
+    }
+
+    /// A database option's `unset` text is what the suite's job has when
+    /// the flag is not given (`--help`'s default), and it is refused on a
+    /// job of another kind rather than making one of a job without a test.
+    #[test]
+    fn database_options_default_to_their_unset_text_and_need_a_database_job() {
+        let job = base(Scope::Database);
+        for d in OPTIONS.iter().filter(|d| d.scope == Scope::Database) {
+            assert_eq!(d.flag, Flag::Suite("suite db"), "{}", d.key);
+            assert!(d.identity.is_some(), "{}", d.key);
+            match (d.get)(&job) {
+                Some(v) => assert_eq!(v.to_string(), d.unset, "{}", d.key),
+                None => assert_eq!(d.key, "server_sync", "the server's own default"),
+            }
+            let err = Job::default().set(d.key, d.example).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!(
+                    "{}: '{}' is not valid: only kura suite db",
+                    d.key, d.example
+                )),
+                "{err}"
+            );
+        }
+        let mut job = base(Scope::Database);
+        job.check_scope().unwrap();
+        job.set("qd", "8").unwrap();
+        assert!(job.check_scope().is_err(), "qd is block I/O's");
+        let err = |key: &str, text: &str| base(Scope::Database).set(key, text).unwrap_err().to_string();
+        assert_eq!(
+            err("scale", "2"),
+            "scale: '2' is not valid: must be between 0.001 and 1"
+        );
+        assert_eq!(
+            err("synchronous", "maybe"),
+            "synchronous: 'maybe' is not valid: expected off, normal, full or extra (or 0 to 3)"
+        );
+        assert!(err("table_size", "0").ends_with("must be between 1 and 1000000000"));
+        assert!(err("server_sync", "sometimes").contains("expected on, off"));
     }
 
     #[test]

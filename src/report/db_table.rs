@@ -341,33 +341,38 @@ pub fn compare_rows(runs: &[&RunResult], baseline: usize) -> Vec<CompareRow> {
 
 /// Settings that differ between the compared runs, one line each: such
 /// runs do not measure the same work, and their ratios say so only here.
+/// The settings are the database options that decide comparability in the
+/// option table (`Job::identity_in`), then the OLTP mix's threads: the table's
+/// `threads`, which the suite keeps in `DbParams` (the job's own stays 1).
 pub fn setting_notes(runs: &[&RunResult]) -> Vec<String> {
-    let params: Vec<_> = runs
+    use crate::jobs::options::{Scope, Value};
+    let none = crate::jobs::Job::default();
+    // Per run, each setting's name (compare's noun) and value; `-` where a run has none.
+    let per_run: Vec<Vec<(&str, String)>> = runs
         .iter()
-        .map(|r| r.jobs.first().and_then(|j| j.job.workload.database()).cloned())
+        .map(|r| {
+            let job = r.jobs.first().map_or(&none, |j| &j.job);
+            let threads = job
+                .workload
+                .database()
+                .map(|p| Value::Count(p.oltp_threads.into()));
+            job.identity_in(Scope::Database)
+                .map(|(d, v)| (d.identity.map_or(d.key, |i| i.noun), v))
+                .chain([("threads", threads)])
+                .map(|(name, v)| (name, v.map_or_else(|| "-".to_string(), |v| v.to_string())))
+                .collect()
+        })
         .collect();
-    type Show = fn(&crate::jobs::db_params::DbParams) -> String;
-    let settings: [(&str, Show); 7] = [
-        ("scale", |p| p.scale().to_string()),
-        ("synchronous", |p| p.synchronous.name().to_string()),
-        ("journal", |p| p.journal.name().to_string()),
-        ("server", |p| p.server.to_string()),
-        ("server sync", |p| {
-            p.server_sync.clone().unwrap_or_else(|| "-".into())
-        }),
-        ("table size", |p| p.oltp_table_size.to_string()),
-        ("threads", |p| p.oltp_threads.to_string()),
-    ];
+    let Some(first) = per_run.first() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    for (name, show) in settings {
-        let values: Vec<String> = params
-            .iter()
-            .map(|p| p.as_ref().map_or_else(|| "-".to_string(), show))
-            .collect();
+    for (i, (name, _)) in first.iter().enumerate() {
+        let values: Vec<&str> = per_run.iter().map(|r| r[i].1.as_str()).collect();
         if values.iter().any(|v| v != &values[0]) {
             out.push(crate::t!(
                 "dbrun-runs-differ",
-                setting = name,
+                setting = crate::i18n::phrase("diff", name),
                 values = values.join(", ")
             ));
         }
