@@ -554,14 +554,7 @@ fn sigint_stops_the_server_and_removes_its_data() {
         kura_command(&db)
             .args(["--json", "suite", "db"])
             .arg(&work)
-            .args([
-                "--server",
-                "postgres",
-                "--tests",
-                "insert",
-                "--scale",
-                "0.05",
-            ]),
+            .args(["--server", "postgres", "--tests", "insert", "--scale", "0.05"]),
     )
     .wait_for("the insert test's session on the ready server", || {
         // kura's own readiness probe connects for a moment while the server

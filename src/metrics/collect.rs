@@ -703,7 +703,11 @@ mod tests {
         let ops: Vec<(u64, u64)> = series.iter().map(|p| (p.read_ops, p.write_ops)).collect();
         assert_eq!(ops, [(1, 1), (1, 0), (1, 1)]);
         // The period's mean, off its histogram: within HDR's 3 digits.
-        assert!((series[2].lat_mean_ns - 4_500.0).abs() <= 4.5, "{}", series[2].lat_mean_ns);
+        assert!(
+            (series[2].lat_mean_ns - 4_500.0).abs() <= 4.5,
+            "{}",
+            series[2].lat_mean_ns
+        );
     }
 
     #[test]
