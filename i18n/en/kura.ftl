@@ -916,3 +916,16 @@ html-pts-ws-written = WS: IOPS over data written
 html-pts-ws-written-caption = The same { $period } periods against the total written by the middle of each (MB = 10^6 bytes).
 html-axis-log = { $unit } (log scale)
 html-axis-written = written ({ $unit })
+
+## Runs of many ranks: the lines under the ranks' table (src/report/cluster_table.rs)
+ranks-on-hosts = { $ranks } ranks on { $hosts ->
+    [one] { $hosts } host
+   *[other] { $hosts } hosts
+}, { $placed }
+ranks-share-file = each on its share of one shared file
+ranks-own-file = each on its own file (PATH.RANK)
+ranks-share-set = each on its share of one file set's files
+ranks-own-set = each on its own file set (ANCHOR/kura-rank-RANK)
+ranks-spread = spread: fastest rank { $ratio }x the slowest (rank { $rank } on { $host }); total p99 is of all ranks' I/Os pooled
+ranks-first-last = first done at { $first_s } s: { $first_iops } IOPS, { $first_mbs } MB/s · last done at { $last_s } s: { $last_iops } IOPS, { $last_mbs } MB/s
+ranks-stonewall = stonewall { $deadline_s } s: ops per rank at the deadline min { $min } max { $max }; { $iops } IOPS, { $mbs } MB/s at the deadline · after wear-out every rank did { $max } ops: { $last_iops } IOPS, { $last_mbs } MB/s

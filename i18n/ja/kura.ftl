@@ -872,3 +872,13 @@ html-pts-ws-written = WS: 書き込み量に対する IOPS
 html-pts-ws-written-caption = 同じ { $period } 区間を、各区間の中ほどまでの総書き込み量に対して描いた（MB = 10^6 バイト）。
 html-axis-log = { $unit }（対数目盛）
 html-axis-written = 書き込み量（{ $unit }）
+
+## Runs of many ranks: the lines under the ranks' table (src/report/cluster_table.rs)
+ranks-on-hosts = { $ranks } ランク、{ $hosts } ホスト、{ $placed }
+ranks-share-file = 各ランクが共有ファイル 1 つの持ち分で
+ranks-own-file = 各ランクが自分のファイル（PATH.RANK）で
+ranks-share-set = 各ランクがファイルセット 1 つのファイルの持ち分で
+ranks-own-set = 各ランクが自分のファイルセット（ANCHOR/kura-rank-RANK）で
+ranks-spread = ばらつき: 最速ランクは最遅の { $ratio } 倍（ランク { $rank }、{ $host }）。合計の p99 は全ランクの I/O をまとめたもの
+ranks-first-last = 最初の終了 { $first_s } 秒: { $first_iops } IOPS、{ $first_mbs } MB/s · 最後の終了 { $last_s } 秒: { $last_iops } IOPS、{ $last_mbs } MB/s
+ranks-stonewall = ストーンウォール { $deadline_s } 秒: 期限時点のランクごとの操作数 最小 { $min } 最大 { $max }。期限時点で { $iops } IOPS、{ $mbs } MB/s · 全ランクが { $max } 操作を終えた後: { $last_iops } IOPS、{ $last_mbs } MB/s

@@ -32,18 +32,18 @@ pub fn render(job: &JobResult) -> String {
     let mut hosts: Vec<&str> = c.ranks.iter().map(|r| r.host.as_str()).collect();
     hosts.sort_unstable();
     hosts.dedup();
-    let mut out = format!(
-        "  {} ranks on {} host{}, {}\n",
-        c.ranks.len(),
-        hosts.len(),
-        if hosts.len() == 1 { "" } else { "s" },
-        match (c.shared, job.job.workload.kind().target_is_directory()) {
-            (true, false) => "each on its share of one shared file",
-            (false, false) => "each on its own file (PATH.RANK)",
-            (true, true) => "each on its share of one file set's files",
-            (false, true) => "each on its own file set (ANCHOR/kura-rank-RANK)",
-        }
-    );
+    let placed = match (c.shared, job.job.workload.kind().target_is_directory()) {
+        (true, false) => crate::t!("ranks-share-file"),
+        (false, false) => crate::t!("ranks-own-file"),
+        (true, true) => crate::t!("ranks-share-set"),
+        (false, true) => crate::t!("ranks-own-set"),
+    };
+    let mut out = lines(&crate::t!(
+        "ranks-on-hosts",
+        ranks = c.ranks.len(),
+        hosts = hosts.len(),
+        placed = placed
+    ));
     let mut t = new_table(&[
         "rank",
         "host",
@@ -85,37 +85,40 @@ pub fn render(job: &JobResult) -> String {
     out.push_str(&super::fit::render_with(&t, &super::fit::Fit::new().cut(&[2, 1])));
     out.push('\n');
     if let Some((ratio, slowest)) = spread(c) {
-        out.push_str(&format!(
-            "  spread: fastest rank {:.2}x the slowest (rank {} on {}); total p99 is of all ranks' I/Os pooled\n",
-            ratio,
-            slowest.rank,
-            term(&slowest.host)
-        ));
+        out.push_str(&lines(&crate::t!(
+            "ranks-spread",
+            ratio = format!("{ratio:.2}"),
+            rank = slowest.rank,
+            host = term(&slowest.host).into_owned()
+        )));
     }
-    out.push_str(&format!(
-        "  first done at {:.2} s: {} IOPS, {} MB/s · last done at {:.2} s: {} IOPS, {} MB/s\n",
-        c.first_done.elapsed_ns as f64 / 1e9,
-        rate(c.first_done.iops()),
-        mb_per_sec(c.first_done.bytes_per_sec()),
-        c.last_done.elapsed_ns as f64 / 1e9,
-        rate(c.last_done.iops()),
-        mb_per_sec(c.last_done.bytes_per_sec()),
-    ));
+    out.push_str(&lines(&crate::t!(
+        "ranks-first-last",
+        first_s = format!("{:.2}", c.first_done.elapsed_ns as f64 / 1e9),
+        first_iops = rate(c.first_done.iops()),
+        first_mbs = mb_per_sec(c.first_done.bytes_per_sec()),
+        last_s = format!("{:.2}", c.last_done.elapsed_ns as f64 / 1e9),
+        last_iops = rate(c.last_done.iops()),
+        last_mbs = mb_per_sec(c.last_done.bytes_per_sec())
+    )));
     if let Some(s) = &c.stonewall {
-        out.push_str(&format!(
-            "  stonewall {:.1} s: ops per rank at the deadline min {} max {}; {} IOPS, {} MB/s at the \
-             deadline · after wear-out every rank did {} ops: {} IOPS, {} MB/s\n",
-            s.deadline_ns as f64 / 1e9,
-            s.min_ops_at_deadline,
-            s.max_ops_at_deadline,
-            rate(s.iops_at_deadline()),
-            mb_per_sec(s.bytes_per_sec_at_deadline()),
-            s.max_ops_at_deadline,
-            rate(c.last_done.iops()),
-            mb_per_sec(c.last_done.bytes_per_sec()),
-        ));
+        out.push_str(&lines(&crate::t!(
+            "ranks-stonewall",
+            deadline_s = format!("{:.1}", s.deadline_ns as f64 / 1e9),
+            min = s.min_ops_at_deadline,
+            max = s.max_ops_at_deadline,
+            iops = rate(s.iops_at_deadline()),
+            mbs = mb_per_sec(s.bytes_per_sec_at_deadline()),
+            last_iops = rate(c.last_done.iops()),
+            last_mbs = mb_per_sec(c.last_done.bytes_per_sec())
+        )));
     }
     out
+}
+
+/// A line under the ranks' table, indented and wrapped at 80 columns.
+fn lines(text: &str) -> String {
+    super::width::wrap("  ", text, 4)
 }
 
 #[cfg(test)]
